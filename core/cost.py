@@ -306,9 +306,11 @@ def _fabric_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
             unit_power_w=max(0.0, node_power - included * power(included_nic.id, included_nic.power_w)),
             price_basis="override" if system.id in price_overrides else system.price_basis,
             why=fmt(_("{nodes} nodes x {gpus_per_node} GPUs = {gpus} GPUs (node price and power less its {included} "
-                  "standard {nic} NICs, listed below)"),
+                  "standard {nic} NICs, listed below)") if resolved.nic.id == included_nic.id else
+                _("{nodes} nodes x {gpus_per_node} GPUs = {gpus} GPUs (node price and power less its {included} "
+                  "standard {nic} NICs; its {own} NICs are listed below)"),
                 nodes=f"{resolved.nodes:,}", gpus_per_node=resolved.gpus_per_node, gpus=f"{resolved.gpus:,}",
-                included=included, nic=included_nic.id),
+                included=included, nic=included_nic.id, own=resolved.nic.id),
         )
     )
     nic_why = (_("{nodes} nodes x {nics} NICs (rails); each NIC has a port in each of {planes} planes") if planes > 1

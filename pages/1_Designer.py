@@ -125,7 +125,7 @@ def main() -> None:
                 st.caption(bisection_note(design_mixed(plan.design), unit))
                 st.markdown("#### " + _("Oversubscription of pod 1"))
             st.plotly_chart(cached.oversubscription(key, unit, lang), key="bw_oversub", config={"displaylogo": False})
-            bw = plan.bandwidth
+            bw = whole_plan(plan).bandwidth  # pod 1's, with the hops between pods
             st.markdown(
                 _("**Oversubscription** leaf {leaf}, spine {spine}, end to end {total} · **hops** (switches "
                   "crossed) same rail {same_rail}, cross rail {cross_rail}, cross pod {cross_pod} · **{link} : "
@@ -435,7 +435,7 @@ def _upload_box(cur: state.Current, heading: bool = True) -> None:
         st.markdown("#### " + _("Load a design file"))
     widget = f"ho_upload_{ss.get(UPLOAD_COUNTER, 0)}"
     st.file_uploader(
-        _("Design JSON (at most 1 MB)"), type=["json"], key=widget, on_change=_on_upload, args=(widget,),
+        _("Design JSON file"), type=["json"], key=widget, on_change=_on_upload, args=(widget,),
         max_upload_size=1,
         help=_("A design file as this app writes it (Design as JSON) and {command} reads it; it replaces the "
                "design in the sidebar and the link. Files of at most 1 MB ({bytes} bytes).").format(

@@ -190,7 +190,7 @@ def main() -> None:
                             config={"displaylogo": False})
             release_notes = list(dict.fromkeys(note for s in sweeps for note in s.notes))
             st.caption(safe.md(_sentences(jobform.placement_notes(sweeps, n, r.system.id, refs, routing_in_force,
-                                                                  placement) + release_notes)))
+                                                                  placement, unit) + release_notes)))
             st.dataframe(_collective_table(rows, unit), hide_index=True, width="stretch")
         except FabricPlannerError as exc:
             _show_error(exc)

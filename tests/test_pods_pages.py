@@ -19,7 +19,7 @@ def _designer(tab: str = "Topology", lang: str = "en", link: dict = LINK) -> App
     return at.run()
 
 
-@pytest.mark.parametrize("lang, words", [("en", "Shared spines: 8 Q3400"), ("zh", "Q3400")])
+@pytest.mark.parametrize("lang, words", [("en", "Shared spines**: 8 Q3400"), ("zh", "Q3400")])
 def test_pods_section_from_a_link(lang, words):
     at = _designer(lang=lang)
     assert not at.exception and not at.error
@@ -38,7 +38,7 @@ def test_add_a_pod_from_the_sidebar():
     at.button(key="fp_pod_add").click().run()
     assert not at.exception and not at.error
     assert at.text_input(key="w_pods").value == "B200:32:800@1"
-    assert any("Shared spines: 8 Q3400" in str(m.value).replace("\\", "") for m in at.markdown)
+    assert any("Shared spines**: 8 Q3400" in str(m.value).replace("\\", "") for m in at.markdown)
 
 
 def test_growth_stages_of_the_pods_on_the_cabling_tab():

@@ -12,7 +12,7 @@ from core.cost import bom_dataframe
 from core.design import FIELDS, Design, check_pods
 from core.errors import FabricPlannerError, InputError
 from core import units
-from core.i18n import _, language as speaking, usd
+from core.i18n import _, language as speaking
 from webui import safe, tables
 
 CATALOG = load_catalog()
@@ -104,10 +104,7 @@ def pods_section(design: Design, key: str, language: str) -> None:
         from webui import state  # the sidebar's bandwidth unit (state imports this module for its widgets)
 
         unit = state.bandwidth_unit()
-        if "cores" in summary:  # pods on three tiers (core.fabric.podcore)
-            _three_tiers(summary, unit)
-        else:
-            _two_tiers(summary, unit)
+        _pods_panel(summary, unit)
         st.download_button(_("Download the mixed bill of materials (CSV)"), bom.to_csv(index=False).encode("utf-8"),
                            file_name="mixed-bom.csv", mime="text/csv", key="pods_bom_csv")
         st.download_button(_("Download the compute cabling of every pod (CSV)"),
@@ -115,51 +112,33 @@ def pods_section(design: Design, key: str, language: str) -> None:
                            key="pods_cabling_csv")
 
 
-def _three_tiers(summary: dict, unit: str) -> None:
-    """The pods tab of pods on three tiers: a column per pod (its leaves, own spines and core uplinks; bandwidths in
-    ``unit``), then the shared cores' and the bound across pods' lines (``core.analysis.pods.pods_lines``)."""
+def _pods_panel(summary: dict, unit: str) -> None:
+    """The pods tab, on two tiers or three alike: a caption of how the pods are sized, a column per pod (its leaves,
+    on three tiers its own spines, its uplinks; bandwidths in ``unit``), then the shared layer's, the bound across
+    pods' and the mixed totals' lines (``core.analysis.pods.pods_lines``, as the CLI and the review pack say them)."""
     from core.analysis.podcoreplan import three_tiers_note
     from core.analysis.pods import pods_lines
 
-    st.caption(three_tiers_note())
-    rows = [{_("Pod"): p["pod"], _("GPU model"): p["system"], _("Stage"): p["stage"], _("Nodes"): p["nodes"],
-             _("GPUs"): p["gpus"], _("Leaves"): p["leaves"], _("Leaf switch"): p["leaf_switch"],
-             _("Uplinks per leaf"): p["uplinks_per_leaf"], _("Uplink speed"): f"{p['uplink_speed_gbps']}G",
-             _("Spines"): p["spines"], _("Spine switch"): p["spine_switch"],
-             _("Per GPU across the fabric"): units.bandwidth(p["cross_gbps_per_gpu"], unit),
-             _("All-reduce of 1 GiB on the pod (bus bandwidth)"):
-                 units.bandwidth(units.from_gbytes(p["allreduce_busbw_gbytes"]), unit)} for p in summary["pods"]]
-    tables.show_turned(rows, _("Pod"))
-    for label, words in pods_lines(summary)[len(summary["pods"]):]:
-        st.markdown(f"**{safe.md(label)}**: {safe.md(words)}")
-
-
-def _two_tiers(summary: dict, unit: str) -> None:
-    """The pods tab of pods under one shared spine layer: a column per pod, then the shared spines, the bound
-    across pods and the mixed totals (bandwidths in ``unit``)."""
-    st.caption(_("The numbers above are the whole design's: every pod's nodes and leaves, the shared spines and "
-                 "the mixed bill. Each pod has its own leaves sized for its nodes and NIC speed; the spine layer is "
-                 "shared and sized for the sum of their uplinks."))
-    rows = [{_("Pod"): p["pod"], _("GPU model"): p["system"], _("Stage"): p["stage"], _("Nodes"): p["nodes"],
-             _("GPUs"): p["gpus"], _("Leaves"): p["leaves"], _("Leaf switch"): p["leaf_switch"],
-             _("Port speed"): f"{p['port_speed_gbps']}G", _("Uplinks per leaf"): p["uplinks_per_leaf"],
-             _("Uplink speed"): f"{p['uplink_speed_gbps']}G", _("Uplinks per spine port"): p["uplinks_per_spine_port"],
-             _("Per GPU across the fabric"): units.bandwidth(p["gbps_per_gpu"], unit),
-             _("All-reduce of 1 GiB on the pod (bus bandwidth)"):
-                 units.bandwidth(units.from_gbytes(p["allreduce_busbw_gbytes"]), unit)} for p in summary["pods"]]
+    three = "cores" in summary  # pods on three tiers (core.fabric.podcore)
+    st.caption(three_tiers_note() if three else _(
+        "The numbers above are the whole design's: every pod's nodes and leaves, the shared spines and the mixed "
+        "bill. Each pod has its own leaves sized for its nodes and NIC speed; the spine layer is shared and sized "
+        "for the sum of their uplinks."))
+    rows = []
+    for p in summary["pods"]:
+        row = {_("Pod"): p["pod"], _("GPU model"): p["system"], _("Stage"): p["stage"], _("Nodes"): p["nodes"],
+               _("GPUs"): p["gpus"], _("Leaves"): p["leaves"], _("Leaf switch"): p["leaf_switch"],
+               _("Port speed"): f"{p['port_speed_gbps']}G", _("Uplinks per leaf"): p["uplinks_per_leaf"],
+               _("Uplink speed"): f"{p['uplink_speed_gbps']}G"}
+        row.update({_("Spines"): p["spines"], _("Spine switch"): p["spine_switch"]} if three else
+                   {_("Uplinks per spine port"): p["uplinks_per_spine_port"]})
+        row[_("Per GPU across the fabric")] = units.bandwidth(p.get("cross_gbps_per_gpu", p["gbps_per_gpu"]), unit)
+        row[_("All-reduce of 1 GiB on the pod (bus bandwidth)")] = units.bandwidth(
+            units.from_gbytes(p["allreduce_busbw_gbytes"]), unit)
+        rows.append(row)
     tables.show_turned(rows, _("Pod"))  # a column per pod: thirteen fields across were cut at 1,024 px
-    s = summary["spines"]
-    st.markdown(safe.md(_(
-        "Shared spines: {count} {switch} with {speed} ports, {used} of {radix} ports used on each (sized for "
-        "stage {stage}). Across pods: {rate} per GPU, bounded by pod {pod}; bisection {bisection} (one "
-        "direction); an all-reduce of 1 GiB across every pod at most {busbw} bus bandwidth. Mixed total: "
-        "{gpus} GPUs, capex {capex}.").format(
-        busbw=units.bandwidth(units.from_gbytes(summary["cross_pod_allreduce_busbw_gbytes"]), unit),
-        count=s["count"], switch=s["switch"], speed=f"{s['speed_gbps']}G",
-        used=s["ports_used_each"], radix=s["radix"], stage=summary["spine_sized_for_stage"],
-        rate=units.bandwidth(summary["cross_pod_gbps_per_gpu"], unit), pod=summary["slowest_pod"],
-        bisection=units.bandwidth(units.from_tbits(summary["bisection_tbits_one_direction"]), unit),
-        gpus=f"{summary['gpus']:,}", capex=usd(summary["capex_usd"]))))
+    for label, words in pods_lines(summary, unit)[len(summary["pods"]):]:
+        st.markdown(f"**{safe.md(label[:1].upper() + label[1:])}**: {safe.md(words)}")
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)

@@ -4,9 +4,8 @@ stages.
 Each pod is planned alone (``core.plan.plan`` of ``core.fabric.pods.pod_design``: its nodes, NICs, leaves, their
 cables and optics, racks and the other networks of its system); the mixed plan keeps every row of those bills but
 the pods' own spine switches, and buys the shared spine layer once (``MixedFabric.spines`` of its model). The
-leaf-spine cables and optics are the pods' own (one per leaf uplink at the pod's speed); the spine-side optics are
-counted as each pod alone counts them, so a spine port broken out to two slower uplinks is priced as the pod's
-own spine port would be (an approximation of a few optics). The storage and management networks are each pod's
+leaf-spine cables and leaf-end optics are the pods' own (one per leaf uplink at the pod's speed); the spine-end
+optics are counted on the shared spines, in their cages (``core.analysis.podoptics``). The storage and management networks are each pod's
 own, summed, but for the shared spine layer's switch management ports and rack PDUs in place of the pods' own
 spines' (``core.analysis.podmgmt``).
 
@@ -22,6 +21,7 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from core.analysis.compare import bom_changes
+from core.analysis.podoptics import shared_spine_optics
 from core.analysis.stages import Bought, PodStep, StageDelta, cable_delta
 from core.catalog import load_catalog
 from core.cost import BomRow, build_bom
@@ -115,9 +115,10 @@ def mixed_plan(design: Design, stage: int | None = None) -> MixedPlan:
                          lengths=lengths, media=media)
     rows: list[BomRow] = []
     spine_row = None
-    for p, bom in zip(present, boms):
-        own = _spine_row(p, bom)
-        rows += [row for row in bom if row is not own]
+    catalog = load_catalog()
+    for pod, p, bom, own_media in zip(fabric.pods, present, boms, media):
+        own = _spine_row(p, bom)  # the pod's uplinks end on the shared spines (core.analysis.podoptics)
+        rows += shared_spine_optics(fabric, pod, p, own_media, tuple(row for row in bom if row is not own), catalog)
     for p in plans.values():
         own = _spine_row(p)
         if own is not None and own.catalog_id == fabric.spine_switch:

@@ -8,7 +8,8 @@ networks and bill), in the shapes the single design's numbers use, so every page
 * ``whole_summary(plan)``: ``Plan.summary()`` without pods, byte for byte; with pods, the mixed totals in its keys
   (GPUs, nodes, switches by tier with the shared spines, links, transceivers, capex low/typical/high, power, the
   bisection) and ``mixed_pods`` (``core.analysis.pods.pods_summary``: the pods and the bound across them). The
-  per-GPU injection and scale-up bandwidth are the slowest pod's (a collective across pods runs at its rate); the
+  per-GPU injection and scale-up bandwidth are the slowest pod's (a collective across pods runs at its rate), and
+  every pod's, in pod order, in ``nvlink_gbytes_per_gpu_bidir_pods`` and ``scaleout_gbits_per_gpu_pods``; the
   bisection ratio is the worst cut's side's (``MixedFabric.slower_half``): its GPUs' injection over the bisection.
 """
 
@@ -77,7 +78,8 @@ class PodPlan(Plan):
 def whole_plan(p: Plan) -> Plan:
     """``p`` without pods; with pods a ``WholePlan``: ``p`` carrying the mixed bill and its cost (module
     docstring): capex [USD], capex per GPU over every pod's GPUs, power [kW], TCO, compute racks summed over the
-    pods. Pods that cannot be planned together (``mixed_plan`` raises) give ``p``: the pages and commands that show
+    pods, and the hops between pods (``MixedFabric.cross_pod_hops``) in its bandwidth. Pods that cannot be
+    planned together (``mixed_plan`` raises) give ``p``: the pages and commands that show
     totals call ``mixed_plan`` and say its error."""
     if isinstance(p, WholePlan):
         return p
@@ -90,7 +92,9 @@ def whole_plan(p: Plan) -> Plan:
     totals = p.resolved.model_copy(update={"gpus": mixed.fabric.gpus, "nodes": mixed.fabric.nodes})
     cost = summarize_cost(totals, mixed.bom).model_copy(update={
         "racks_compute": sum(pod.cost.racks_compute for pod in mixed.plans)})
-    return WholePlan.model_construct(**{**dict(p), "bom": mixed.bom, "cost": cost, "mixed": mixed})
+    bandwidth = p.bandwidth.model_copy(update={"hops_cross_pod": mixed.fabric.cross_pod_hops})  # across the pods
+    return WholePlan.model_construct(**{**dict(p), "bom": mixed.bom, "cost": cost, "mixed": mixed,
+                                        "bandwidth": bandwidth})
 
 
 def _sum(dicts: list[dict]) -> dict:
@@ -126,7 +130,7 @@ def _totals(s: dict, mixed: MixedPlan, cost) -> dict:
         "switches": {"leaf": f.leaves, "spine": f.spines + f.own_spines, "core": f.cores, "total": f.switches},
         "links": _sum([pod["links"] for pod in pods]),
         "switch_models": {**s["switch_models"], "leaf": " + ".join(dict.fromkeys(pod.leaf_switch for pod in f.pods)),
-                          "spine": _spine_models(f), **({"core": f.core_switch} if f.tiers == 3 else {})},
+                          "spine": _spine_models(f), "core": f.core_switch if f.tiers == 3 else f.spine_switch},
         "explanation": [line for line in s["explanation"] if line not in mixed.plans[0].fabric.explanation],
         "growth": None, "racks_compute": cost.racks_compute,
         "mixed_pods": pods_summary(mixed),
@@ -135,7 +139,8 @@ def _totals(s: dict, mixed: MixedPlan, cost) -> dict:
         "nvlink_gbytes_per_gpu_bidir", "nvlink_gbytes_per_gpu_per_direction", "scaleout_gbits_per_gpu")},
         "bisection_tbits_one_direction": round(f.bisection_gbps / 1000, 6),
         "oversubscription": round(injection / f.bisection_gbps, 4),
-        "nvlink_gbytes_per_gpu_bidir_pods": [pod["bandwidth"]["nvlink_gbytes_per_gpu_bidir"] for pod in pods]}
+        "nvlink_gbytes_per_gpu_bidir_pods": [pod["bandwidth"]["nvlink_gbytes_per_gpu_bidir"] for pod in pods],
+        "scaleout_gbits_per_gpu_pods": [pod["bandwidth"]["scaleout_gbits_per_gpu"] for pod in pods]}
     if mixed.hall is not None:  # the whole hall's racks: every pod's rows and the shared spines'
         s["racks"] = hall_racks(mixed)
     networks = _sum([pod["networks"] for pod in pods])

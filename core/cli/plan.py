@@ -9,6 +9,7 @@ import json
 from core import plurals, scaleup, units, vocab
 from core.cli.bwunit import add_units_option, bandwidth_unit
 from core.cli.common import add_design_options, add_format_option, design_from_args, row, to_json
+from core.design import tidy_spaces
 from core.i18n import _, usd
 from core.fabric.families import summary_rows, words
 from core.spares import policy_words
@@ -111,7 +112,8 @@ def _render_table(summary: dict, tiers: str, pods: dict | None = None, unit: str
                             "(one direction); bisection {bisection} (one direction); "
                             "oversubscription {oversubscription}").format(link=scaleup.link_word(nvl),
         nvlink=" / ".join(units.bandwidth(units.from_gbytes(v), unit) for v in nvlink),
-        scaleout=units.bandwidth(b["scaleout_gbits_per_gpu"], unit),
+        scaleout=" / ".join(units.bandwidth(v, unit) for v in b.get("scaleout_gbits_per_gpu_pods")
+                            or [b["scaleout_gbits_per_gpu"]]),  # a design with pods: every pod's, as NVLink
         bisection=units.bandwidth(units.from_tbits(b["bisection_tbits_one_direction"]), unit),
         oversubscription=units.ratio(b["oversubscription"]))) + "\n")
     scale = pods["scaleup"] if pods else [scaleup.describe(
@@ -130,12 +132,12 @@ def _render_table(summary: dict, tiers: str, pods: dict | None = None, unit: str
               pairs=f"{n['direct_pairs']:,}") if n.get("direct_pairs") else "") + "\n")
     c = summary["cost"]
     p = summary["power"]
-    w(row(_("cost"), _("capex {capex} ({per_gpu} per GPU; network {network} = {share}) - estimates at {basis} "
-                       "prices, range {low} to {high}").format(
+    w(row(_("cost"), tidy_spaces(_("capex {capex} ({per_gpu} per GPU; network {network} = {share}) - estimates at "
+                                   "{basis} prices, range {low} to {high}").format(
         capex=usd(c["capex_usd"], exact=True), per_gpu=usd(c["capex_per_gpu_usd"], exact=True),
         network=usd(c["network_capex_usd"], exact=True),
         share=f"{c['network_share']:.1%}", basis=vocab.PRICE_BASES.label(c["price_basis"]),
-        low=usd(c["capex_usd_low"], exact=True), high=usd(c["capex_usd_high"], exact=True))) + "\n")
+        low=usd(c["capex_usd_low"], exact=True), high=usd(c["capex_usd_high"], exact=True)))) + "\n")  # no space between two Chinese words
     if c.get("spares", "off") != "off":
         w(row(_("spares"), _("{spend} of the capex above ({policy}; on a shelf, no power)").format(
             spend=usd(c["spares_capex_usd"], exact=True),

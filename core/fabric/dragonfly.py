@@ -50,7 +50,7 @@ from core.fabric.sizing import (
     _tier,
 )
 from core.fabric.wiring import Bundle, Link, Wiring, wiring_of
-from core.i18n import N_, _
+from core.i18n import N_, _, number
 
 FAMILY = "dragonfly"
 GROUPS = True
@@ -302,11 +302,11 @@ def _explain(sized: _Sized) -> tuple[str, ...]:
         why.append(_("ceil({sus} / {per_group}) = {groups} groups, each pair joined by {pair} global link(s) "
                      "({links} in all); a group has {ports} global ports, so at most {most} groups.").format(
             sus=sized.sus, per_group=sized.sus_per_group, groups=groups, pair=sized.pair_links,
-            links=f"{sized.pair_links * groups * (groups - 1) // 2:,}", ports=sized.global_ports,
+            links=f"{sized.pair_links * groups * (groups - 1) // 2:,}", ports=number(sized.global_ports),
             most=f"{sized.global_ports + 1:,}"))
     else:
         why.append(_("One group: no global links yet (its {ports} global ports join the groups to come).").format(
-            ports=sized.global_ports))
+            ports=number(sized.global_ports)))
     return tuple(why)
 
 

@@ -240,6 +240,12 @@ class MixedFabric(BaseModel):
         return sum(pod.gpus for pod in self.pods)
 
     @property
+    def cross_pod_hops(self) -> int:
+        """Switches a shortest path from a GPU of one pod to a GPU of another crosses: leaf, shared spine, leaf
+        (two tiers: 3); leaf, the pod's own spine, shared core, the other pod's spine, leaf (three tiers: 5)."""
+        return 2 * self.tiers - 1
+
+    @property
     def nodes(self) -> int:
         return sum(pod.nodes for pod in self.pods)
 

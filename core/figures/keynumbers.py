@@ -150,14 +150,22 @@ def _switch_numbers(summary: dict, sw: dict) -> list[KeyNumber]:
 def _scaleup_value(bw: dict, nvlink_gbits: float, unit: str) -> str:
     """The scale-up card's value: ``nvlink_gbits`` [Gb/s, both directions] in ``unit``; a design with pods gives
     every pod's (``nvlink_gbytes_per_gpu_bidir_pods`` [GB/s], ``core.analysis.whole``), ``900 GB/s / 1.8 TB/s``."""
-    pods = bw.get("nvlink_gbytes_per_gpu_bidir_pods")
-    return " / ".join(dict.fromkeys(bandwidth(v * 8, unit) for v in pods)) if pods else bandwidth(nvlink_gbits, unit)
+    return _per_pod(bw.get("nvlink_gbytes_per_gpu_bidir_pods"), 8, nvlink_gbits, unit)
+
+
+def _per_pod(pods: list | None, gbits: float, value: float, unit: str) -> str:
+    """A per-GPU card's value in ``unit``: ``value`` [Gb/s]; a design with pods gives every pod's ``pods`` (each
+    times ``gbits`` in Gb/s) in pod order, equal values once: the one convention of the bandwidth cards."""
+    if not pods:
+        return bandwidth(value, unit)
+    return " / ".join(dict.fromkeys(bandwidth(v * gbits, unit) for v in pods))
 
 
 def _base_numbers(summary, unit, sw, links, xcvr, bw, cost, power_kw, nvlink_gbits) -> list[KeyNumber]:
     from core.scaleup import accelerator_noun
 
     nvl = summary.get("nvlink", {})  # a summary without one (an old JSON file): GPUs
+    injection = _per_pod(bw.get("scaleout_gbits_per_gpu_pods"), 1, bw["scaleout_gbits_per_gpu"], unit)
     return [
         KeyNumber("gpus", _("GPUs"), f"{summary['gpus']:,}", _pods_words(summary) or
                   _("{nodes} nodes x {gpus_per_node} {model} {nouns}").format(
@@ -183,10 +191,9 @@ def _base_numbers(summary, unit, sw, links, xcvr, bw, cost, power_kw, nvlink_gbi
                   _("Scale-up: {name} per GPU, both directions summed ({bandwidth})").format(
                       name=summary["nvlink"].get("name", ""),
                       bandwidth=_scaleup_value(bw, from_gbytes(bw["nvlink_gbytes_per_gpu_bidir"]), unit))),
-        KeyNumber("scaleout", _("Injection/GPU (1 dir)"), bandwidth(bw["scaleout_gbits_per_gpu"], unit),
+        KeyNumber("scaleout", _("Injection/GPU (1 dir)"), injection,
                   _("Injection per GPU: its scale-out NIC bandwidth, one direction, all planes ({bandwidth}); "
-                    "bisection ratio {ratio}").format(bandwidth=bandwidth(bw["scaleout_gbits_per_gpu"], unit),
-                                                        ratio=ratio(bw['oversubscription']))),
+                    "bisection ratio {ratio}").format(bandwidth=injection, ratio=ratio(bw['oversubscription']))),
         KeyNumber("capex", _("Capex, whole cluster"), usd(cost["capex_usd"]),
                   _("{capex} at {basis} prices, range {low} to {high} (every catalog price at the low or high "
                     "end of its range); compute fabric {network} ({share})").format(
@@ -228,15 +235,15 @@ def _network_split(summary: dict, key: str) -> str:
 
 
 def _pods_words(summary: dict) -> str:
-    """A design with pods (``core.analysis.whole.whole_summary``): ``pod 1: 64 nodes of H100; pod 2: ...; per-GPU
-    bandwidths are pod 2's, the slowest``; empty without pods."""
+    """A design with pods (``core.analysis.whole.whole_summary``): ``pod 1: 64 nodes of H100; pod 2: ...; the
+    per-GPU bandwidths are every pod's, in pod order; pod 2, the slowest, bounds ...``; empty without pods."""
     mixed = summary.get("mixed_pods")
     if not mixed:
         return ""
     pods = sep().join(_("pod {pod}: {nodes} nodes of {system}").format(
         pod=pod["pod"], nodes=f"{pod['nodes']:,}", system=pod["system"]) for pod in mixed["pods"])
-    return _("{pods}; the per-GPU bandwidths are pod {slowest}'s, the slowest, which bounds a collective across "
-             "pods").format(pods=pods, slowest=mixed["slowest_pod"])
+    return _("{pods}; the per-GPU bandwidths are every pod's, in pod order; pod {slowest}, the slowest, bounds a "
+             "collective across pods").format(pods=pods, slowest=mixed["slowest_pod"])
 
 
 def _growth_note(summary: dict) -> str:

@@ -12,7 +12,7 @@ from typing import Mapping
 
 from core import units
 from core.errors import FabricPlannerError
-from core.i18n import _, number
+from core.i18n import _, ngettext, number
 
 
 
@@ -130,3 +130,36 @@ def pods_networks(plan, networks) -> list[tuple[str, object]]:
     if mixed is None:
         return [("", networks)]
     return [(pod_word(mixed, i), p.networks) for i, p in enumerate(mixed.plans) if p.networks is not None]
+
+
+def pods_sizing(plan, unit: str) -> tuple[list[str], list[list]] | None:
+    """How the design with pods of ``plan`` was sized, for the review pack's Topology section: the sizing lines
+    of every pod and of the shared layer (``core.analysis.pods.pods_lines`` without the totals; bandwidths per
+    direction in ``unit``) and the role table's rows (every pod's leaves, on three tiers its own spines, then the
+    shared spines or cores: count, ports used down and up, free, radix, cabling); None without pods or when the
+    pods cannot be planned together (the pods section says why)."""
+    from core.analysis.pods import pods_lines, pods_summary
+    from core.analysis.whole import design_mixed
+    from core.fabric.sizing import ROLE_LABELS
+    from core.figures.podracks import pod_word
+
+    try:
+        mixed = design_mixed(plan.design)
+    except FabricPlannerError:
+        return None
+    if mixed is None:
+        return None
+    lines = [f"{label}: {words}" for label, words in pods_lines(pods_summary(mixed), unit)[:-2]]
+    f, rows = mixed.fabric, []
+    for i, p in enumerate(mixed.plans):
+        for g in p.fabric.switch_groups:
+            if g.role == "leaf" or (f.tiers == 3 and g.role == "spine"):
+                rows.append([_("{pod}: {role}").format(pod=pod_word(mixed, i), role=_(ROLE_LABELS[g.role])),
+                             number(g.count), number(g.down_ports_used), number(g.up_ports_used),
+                             number(g.ports_free), number(g.radix), g.description])
+    role, count, used, radix = (("core", f.cores, f.core_ports_used, f.core_radix) if f.tiers == 3 else
+                                ("spine", f.spines, f.spine_ports_used, f.spine_radix))
+    rows.append([_("shared: {role}").format(role=_(ROLE_LABELS[role])), number(count), number(used), number(0),
+                 number(radix - used), number(radix),
+                 ngettext("shared by {pods} pod", "shared by {pods} pods", len(f.pods)).format(pods=len(f.pods))])
+    return lines, rows

@@ -500,8 +500,11 @@ def _executive_summary(plan, unit: str, facts: Mapping) -> list[str]:
                                 ratio=units.ratio(bw.oversubscription))
     estimate = facts.get("estimate")
     if estimate is not None and getattr(estimate, "days_to_train", None):
-        achieves += " " + _("The training job of the Performance page takes {days} days.").format(
-            days=number(estimate.days_to_train, 1))
+        pod = facts.get("pod") if whole is not plan else None  # pods planned together: the job runs on one
+        achieves += " " + (_("The training job of the Performance page takes {days} days.") if not pod else _(
+            "The training job of the Performance page runs on pod {pod}'s {gpus} GPUs and takes {days} days.")
+        ).format(days=number(estimate.days_to_train, 1), pod=pod,
+                 gpus=number(whole.mixed.fabric.pods[pod - 1].gpus) if pod else "")
     out.append(achieves)
     out.append(_("Main risks: {risks}.").format(risks=_("; ").join(_risks(plan, facts))))
     return out
@@ -589,11 +592,14 @@ def _topology(doc: _Doc, plan) -> None:
     body = doc.figure(fig, 620) + _p(note, note=True) + doc.figure(scaleup_figure(plan, unit=doc.unit, height=560), 560)
     body += _p(scaleup.describe(plan.nvlink_summary(), library_label(plan.resolved.system.collective_library),
                                   doc.unit))
-    body += _h3(_("How the fabric was sized")) + _list(plan.fabric.explanation)
+    from core.formats.podreport import pods_sizing
+
+    lines, rows = pods_sizing(plan, doc.unit) or (plan.fabric.explanation, [
+        [_(ROLE_LABELS.get(g.role, g.role)), number(g.count), number(g.down_ports_used), number(g.up_ports_used),
+         number(g.ports_free), number(g.radix), g.description] for g in plan.fabric.switch_groups])
+    body += _h3(_("How the fabric was sized")) + _list(lines)
     headers = [_("role"), _("switches per plane"), _("down ports"), _("up ports"), _("free ports"), _("radix"),
                _("cabling")]
-    rows = [[_(ROLE_LABELS.get(g.role, g.role)), number(g.count), number(g.down_ports_used), number(g.up_ports_used),
-             number(g.ports_free), number(g.radix), g.description] for g in plan.fabric.switch_groups]
     body += _table(headers, rows, {1, 2, 3, 4, 5}, {6: "why"})
     doc.section("topology", _("Topology"), body)
 
@@ -602,8 +608,9 @@ def _bandwidth(doc: _Doc, plan) -> None:
     from core.analysis.whatif import oversubscription_sweep, sweep_display_table
     from core.fabric.bandwidth import tier_capacities_gbits
     from core.figures.bandwidth import bandwidth_hierarchy_figure, oversubscription_figure, tier_capacity_figure
+    from core.analysis.whole import whole_plan
 
-    bw = plan.bandwidth
+    bw = whole_plan(plan).bandwidth  # a design with pods: pod 1's, with the hops between pods
     body = doc.figure(bandwidth_hierarchy_figure(plan, unit=doc.unit), 380)
     capacities = tier_capacities_gbits(plan.resolved, plan.fabric)
     body += doc.figure(tier_capacity_figure(plan, capacities, unit=doc.unit), 360)
@@ -621,7 +628,7 @@ def _bandwidth(doc: _Doc, plan) -> None:
         return
     try:
         sweep = oversubscription_sweep(plan.design)
-        body += _h3(_("What if the leaves were oversubscribed"))
+        body += _h3(_("Oversubscription of pod 1") if plan.design.pods else _("What if the leaves were oversubscribed"))
         body += doc.figure(oversubscription_figure(sweep, plan.design.oversubscription, unit=doc.unit), 380)
         table = sweep_display_table(sweep, doc.unit)
         body += _frame_table(table.to_dict("records"))
@@ -925,6 +932,15 @@ def _pods(doc: _Doc, plan) -> None:
                                                  classes={0: "term"}))
 
 
+def job_pod(plan, job: Mapping | None) -> int:
+    """The pod (1-based) the Performance page's training job ``job`` (its settings) runs on in ``plan``'s design
+    with pods: its ``pod`` setting, pod 1 when out of range (as ``core.analysis.whole.pod_plan``)."""
+    from core.analysis.whole import pod_count
+
+    pod = int((job or {}).get("pod", 1))
+    return pod if 1 <= pod <= pod_count(plan.design) else 1
+
+
 def _performance(doc: _Doc, plan, job: Mapping | None):
     """The collectives and the Performance page's training job (``job``: its settings); returns the job's estimate
     (None when the job does not fit)."""
@@ -935,10 +951,9 @@ def _performance(doc: _Doc, plan, job: Mapping | None):
 
     pod_words, pod = None, 1
     if plan.design.pods:  # the job runs on one pod, as on the Performance page (core.analysis.whole.pod_plan)
-        from core.analysis.whole import pod_count, pod_plan
+        from core.analysis.whole import pod_plan
 
-        pod = int((job or {}).get("pod", 1))
-        pod = pod if 1 <= pod <= pod_count(plan.design) else 1  # out of range: pod 1, as pod_plan
+        pod = job_pod(plan, job)
         try:
             plan, pod_words = pod_plan(plan, pod)
         except FabricPlannerError:
@@ -1240,6 +1255,7 @@ def _design_parts(plan, *, name: str, share_link: str, job: Mapping | None = Non
 
     def performance(d, p):
         facts["estimate"] = _performance(d, p, job)
+        facts["pod"] = job_pod(p, job) if p.design.pods else None
 
     def resilience_section(d, p):
         facts["spof"], facts["availability"] = _resilience(d, p, resilience)

@@ -141,18 +141,28 @@ def _storage_shape(nodes: int, per_node: int, node_ports: int, storage_ports: in
                               radix, o, math.ceil(sus / pods))
             if shape is None:
                 pods += 1
-        why.append(_("{leaves} node leaves of at most {down_max} node ports: {down} down and ceil({down} / {o}) = "
-                     "{up} up each (oversubscription {ratio}).").format(
+        why.append(ngettext("{leaves} node leaf of at most {down_max} node ports: {down} down and ceil({down} / {o}) "
+                            "= {up} up each (oversubscription {ratio}).",
+                            "{leaves} node leaves of at most {down_max} node ports: {down} down and ceil({down} / "
+                            "{o}) = {up} up each (oversubscription {ratio}).", shape.node_leaves * pods).format(
             leaves=shape.node_leaves * pods, down_max=down_up_split(radix, o)[0], down=shape.node_down,
             o=f"{o:.3g}", up=shape.node_up, ratio=units.ratio(shape.node_down / shape.node_up if shape.node_up else 1)))
         if shape.storage_leaves:
-            leaves_words = (_("{leaves} storage leaves at 1:1 (at least one per scalable unit while half full): {down} "
-                              "storage ports and {up} uplinks each; UFM ports use spare ports there.") if ufm_ports else
-                            _("{leaves} storage leaves at 1:1 (at least one per scalable unit while half full): {down} "
-                              "storage ports and {up} uplinks each."))
+            count = shape.storage_leaves * pods
+            leaves_words = (ngettext("{leaves} storage leaf at 1:1 (at least one per scalable unit while half full): "
+                                     "{down} storage ports and {up} uplinks each; UFM ports use spare ports there.",
+                                     "{leaves} storage leaves at 1:1 (at least one per scalable unit while half full): "
+                                     "{down} storage ports and {up} uplinks each; UFM ports use spare ports there.",
+                                     count) if ufm_ports else
+                            ngettext("{leaves} storage leaf at 1:1 (at least one per scalable unit while half full): "
+                                     "{down} storage ports and {up} uplinks each.",
+                                     "{leaves} storage leaves at 1:1 (at least one per scalable unit while half full): "
+                                     "{down} storage ports and {up} uplinks each.", count))
             why.append(leaves_words.format(leaves=shape.storage_leaves * pods, down=shape.storage_down,
                                            up=shape.storage_up))
-        why.append(_("{spines} spines: {uplinks} leaf uplinks spread evenly, {per_spine} ports used per spine.").format(
+        why.append(ngettext("{spines} spine: {uplinks} leaf uplinks spread evenly, {per_spine} ports used per spine.",
+                            "{spines} spines: {uplinks} leaf uplinks spread evenly, {per_spine} ports used per spine.",
+                            shape.spines * pods).format(
             spines=shape.spines * pods, uplinks=f"{(shape.node_leaves * shape.node_up + shape.storage_leaves * shape.storage_up) * pods:,}",
             per_spine=shape.spine_down))
         if pods > 1:

@@ -228,8 +228,9 @@ def collective_rows(plan: Plan, ops, gpus: int, sizes=SIZES_SHOWN, sharp: bool =
 
 
 def placement_notes(sweeps: list[Sweep], gpus: int, system_id: str, references: list, routing: str = "",
-                    placement: str = "topo") -> list[str]:
-    """What the busbw chart assumes and shows, in sentences (``routing``: the class's label)."""
+                    placement: str = "topo", unit: str = "GB/s") -> list[str]:
+    """What the busbw chart assumes and shows, in sentences (``routing``: the class's label; ``unit``: the chart's
+    bandwidth unit, "GB/s" or "Gb/s": in bits the published measurements' quotes, in GB/s, say so)."""
     p = sweeps[0].placement
     pods = (ngettext("{count} {family} group", "{count} {family} groups", p.pods) if p.dragonfly else
             ngettext("{count} pod", "{count} pods", p.pods)).format(count=f"{p.pods:,}", family=p.family)
@@ -253,9 +254,13 @@ def placement_notes(sweeps: list[Sweep], gpus: int, system_id: str, references: 
     if references:  # labels and sources are quoted as published
         notes.append(_("Red markers: published nccl-tests measurements ({references}).").format(
             references="; ".join(f"{ref.label}: {ref.source}" for ref in references)))
-        notes.append(_("Known gap: between about 64 KB and 64 MB the model is optimistic on one node (8x A100 "
-                       "+18-50%, H200 and GB200 +24% at 1 MB, H100 +24% at 64 KB): the measured LL and LL128 rates "
-                       "stay below NCCL's own tuning model, which the model follows; large messages are within 15%."))
+        if unit != "GB/s":  # the chart and table in bits; the sources are quoted as published
+            notes.append(_("The sources above are quoted as published, in GB/s (bytes); the chart shows them in "
+                           "{unit}.").format(unit=unit))
+        notes.append(_("Known gap: between about 64 KiB and 64 MiB the model is optimistic on one node (8x A100 "
+                       "+18-50%, H200 and GB200 +24% at 1 MiB, H100 +24% at 64 KiB): the measured LL and LL128 "
+                       "rates stay below NCCL's own tuning model, which the model follows; large messages are within "
+                       "15%."))
     else:
         notes.append(_("No published {tool} points for {gpus} x {system} in the reference set "
                        "(8 GPUs of A100, H100, H200, H800; 4 x GB200; 16 x A100 with 4 NICs; 1,984 x H200).").format(
