@@ -43,7 +43,7 @@ from core.catalog import PRICE_POINT, Catalog, System, form_factor_family
 from core.design import ResolvedDesign
 from core.errors import FabricPlannerError
 from core.fabric import domainlevels
-from core.fabric.families import declared, family as topology_family
+from core.fabric.families import cabled_nics, declared, family as topology_family
 from core.fabric.sizing import ROLE_LABELS, FabricPlan
 from core.fabric.wiring import wiring_of
 from core.i18n import N_, _
@@ -313,8 +313,14 @@ def _fabric_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
     )
     nic_why = (_("{nodes} nodes x {nics} NICs (rails); each NIC has a port in each of {planes} planes") if planes > 1
                else _("{nodes} nodes x {nics} NICs (rails)"))
-    add("NIC", resolved.nic, nic_count,
-        fmt(nic_why, nodes=f"{resolved.nodes:,}", nics=resolved.nics_per_node, planes=planes))
+    nic_why = fmt(nic_why, nodes=f"{resolved.nodes:,}", nics=resolved.nics_per_node, planes=planes)
+    cabled = cabled_nics(fabric, resolved.nics_per_node)
+    if cabled < resolved.nics_per_node:  # bought all the same: a torus cables width x neighbours of them
+        unused = (_("; {cabled} of each node's cabled, {unused} unused (the node comes with them)")
+                  if resolved.nics_per_node == included else
+                  _("; {cabled} of each node's cabled, {unused} unused (fewer NICs per node would do)"))
+        nic_why += fmt(unused, cabled=cabled, unused=resolved.nics_per_node - cabled)
+    add("NIC", resolved.nic, nic_count, nic_why)
 
     # --- switches -----------------------------------------------------------------------
     plane_note = fmt(_(" x {planes} planes"), planes=planes) if planes > 1 else ""
