@@ -150,6 +150,9 @@ class CostSummary(BaseModel):
     tco_years: float
     tco_usd: float
     racks_compute: int
+    scaleup_capex_usd: float = 0.0
+    """Capex of the second NVLink level's switch units and cables [USD] (``domainlevels.level2_bom``): a part of
+    ``network_capex_usd``, whose rows are the compute network's; 0 with one NVLink level."""
     spares_capex_usd: float = 0.0
     """Capex of the spare rows (``BomRow.spare``, ``Design.spares``) [USD]; included in ``capex_usd``."""
     spares_capex_usd_low: float = 0.0
@@ -948,7 +951,8 @@ def summarize_cost(resolved: ResolvedDesign, rows: tuple[BomRow, ...]) -> CostSu
     # are in capex and power and split out by Plan.networks_summary(). One pass over the rows, each total
     # added up in row order from 0 (the same sums as one ``sum()`` per total).
     capex = low = high = network_capex = network_low = network_high = it_w = network_w = 0
-    spares = spares_low = spares_high = 0
+    spares = spares_low = spares_high = scaleup = 0
+    level2_ids = domainlevels.level2_part_ids()
     for r in rows:
         quantity, point = r.quantity, r.unit_price_usd
         price = quantity * point
@@ -964,6 +968,7 @@ def summarize_cost(resolved: ResolvedDesign, rows: tuple[BomRow, ...]) -> CostSu
             network_low += price_low
             network_high += price_high
             network_w += power
+            scaleup += price if r.catalog_id in level2_ids else 0
         if r.spare:
             spares += price
             spares_low += price_low
@@ -974,6 +979,7 @@ def summarize_cost(resolved: ResolvedDesign, rows: tuple[BomRow, ...]) -> CostSu
         capex_usd=capex,
         capex_per_gpu_usd=capex / resolved.gpus,
         network_capex_usd=network_capex,
+        scaleup_capex_usd=scaleup,
         capex_usd_low=low,
         capex_usd_high=high,
         network_capex_usd_low=network_low,
