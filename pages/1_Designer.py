@@ -11,7 +11,7 @@ from core import units, vocab
 from core.analysis.whole import bisection_note, design_mixed, whole_plan, whole_summary
 from core.design import MAX_DESIGN_FILE_BYTES, Design, resolve_design
 from core.errors import DesignError, FabricPlannerError, InputError, shown
-from core.fabric.families import leaf_whatif, node_to_node
+from core.fabric.families import leaf_whatif, leaf_whatif_note, node_to_node
 from core.fabric.families import words as family_words
 from core.fabric.naming import NamingError, NamingScheme, naming_scheme
 from core.figures.cost import networks_figure, networks_note, networks_table, price_sensitivity_figure
@@ -143,6 +143,9 @@ def main() -> None:
                 sweep_order, sweep_config = tablefit.sweep_columns(sweep_frame, unit)  # fits 1,024 px
                 st.dataframe(sweep_frame, hide_index=True, width="stretch", column_order=sweep_order,
                              column_config=sweep_config)
+                note = leaf_whatif_note(plan)  # a family whose rows rank otherwise (a Dragonfly+'s global cut)
+                if note:
+                    st.caption(safe.md(note))
 
     # --- cost & power -----------------------------------------------------------------------------
     with tabs["Cost & power"]:

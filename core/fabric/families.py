@@ -85,6 +85,20 @@ def leaf_whatif(name: str) -> bool:
     return getattr(family(name), "LEAF_WHATIF", True)
 
 
+def leaf_whatif_note(plan) -> str:
+    """The note under the leaf-oversubscription what-if of ``plan`` (a ``Plan``) that its family declares in its
+    ``WORDS`` (``note:leaf_whatif``: why the rows rank otherwise than on a folded Clos), filled with the design's
+    groups, end-to-end and leaf ratios; "" when it declares none."""
+    from core import units
+
+    text = words(plan.fabric.family, "note:leaf_whatif", None)
+    if text is None:
+        return ""
+    bw = plan.bandwidth
+    return text.format(others=f"{max(0, plan.fabric.pod_count - 1):,}", ratio=units.ratio(bw.oversubscription),
+                       leaf=units.ratio(bw.leaf_oversubscription))
+
+
 def require_model(fabric, model: str, what: str) -> None:
     """Raise ``InputError`` (as ``require_clos``) when ``fabric``'s family is not a folded Clos and does not list
     ``model`` (``"spof"``, ``"availability"``, ``"load"``) in its ``GRAPH_MODELS``: ``what`` is the analysis in

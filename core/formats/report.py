@@ -70,7 +70,7 @@ from urllib.parse import unquote
 from core import plurals, scaleup, units, vocab
 from core.errors import FabricPlannerError, InputError
 from core.fabric import domainlevels
-from core.fabric.families import leaf_whatif, words
+from core.fabric.families import leaf_whatif, leaf_whatif_note, words
 from core.i18n import HTML_LANG, N_, _, babel_locale, current, in_currency, money_note, ngettext, number, usd
 from core.spares import policy_words
 from core.text import html_text
@@ -631,6 +631,8 @@ def _bandwidth(doc: _Doc, plan) -> None:
         body += doc.figure(oversubscription_figure(sweep, plan.design.oversubscription, unit=doc.unit), 380)
         table = sweep_display_table(sweep, doc.unit)
         body += _frame_table(table.to_dict("records"))
+        note = leaf_whatif_note(plan)  # a family whose rows rank otherwise (a Dragonfly+'s global cut)
+        body += _p(note, note=True) if note else ""
     except FabricPlannerError:  # a what-if the engine cannot plan is left out, the rest stays
         pass
     doc.section("bandwidth", _("Bandwidth"), body)
