@@ -82,3 +82,16 @@ def test_batch_note_states_the_rounding_of_the_default_global_batch(gb200):
         "data-parallel size (18), so it is rounded up to the next one.")
     assert batch_note(gb200, {**settings, "gbs": 1008}) == ""  # the user's own multiple: nothing to say
     assert batch_note(gb200, {**settings, "gbs": 1024, "tp": 4, "pp": 9}) == ""  # dp 16 divides 1,024
+
+
+def test_performance_page_states_the_rounding():
+    from tests.pagetest import open_page
+
+    at = open_page("../pages/3_Performance.py", {"v": "1", "g": "GB200-NVL72", "n": "144", "nvd": "144",
+                                                  "lang": "en"}, timeout=600)
+    assert not at.error
+    gbs = at.number_input(key="perf_w_gbs").value if any(n.key == "perf_w_gbs" for n in at.number_input) else None
+    captions = " ".join(c.value for c in at.caption).replace("\\", "")  # the page escapes Markdown
+    assert "the default 1,024 is not a multiple of micro-batch x data-parallel size" in captions
+    if gbs is not None:
+        assert f"Global batch {gbs:,} = " in captions
