@@ -812,7 +812,7 @@ def link_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, me
         class_links = sum(b.links for b in bins)
         optical = [b for b in bins if not b.cable_id]
         if wiring.class_ends(link_class)[1][0] == "node":  # node to node (a torus): a node module at each end of an optical link
-            _torus_rows(bins, cables, modules, add_row, policy)
+            _torus_rows(bins, cables, modules, add_row, policy, resolved.system.node_ports_per_transceiver)
             continue
         for b in bins:
             if b.cable_id:
@@ -903,9 +903,11 @@ def _with_space(text: str) -> str:
     return " " + text if text else ""
 
 
-def _torus_rows(bins, cables: dict, modules: dict, add_row, policy: str) -> None:
+def _torus_rows(bins, cables: dict, modules: dict, add_row, policy: str, node_ports: int = 1) -> None:
     """Cable and transceiver rows of a torus's node-to-node links (``core.fabric.torus``): one cable per link
-    of a cable bin; an optical link takes a node module at each end and a fibre cord."""
+    of a cable bin; an optical link takes a fibre cord and a node port of a module at each end, ``node_ports``
+    (``System.node_ports_per_transceiver``: 2 in a DGX's twin-port OSFP cage) and the module's logical ports
+    sharing one module, as a twin-port copper cable carries two links."""
     label = _(LINK_CLASS_LABELS["torus"])
     for b in bins:
         if b.cable_id:
@@ -917,7 +919,11 @@ def _torus_rows(bins, cables: dict, modules: dict, add_row, policy: str) -> None
                     item=_("{name} ({link_class}, {span})").format(name=cable.name, link_class=label, span=b.label()))
             continue
         module, fiber = modules[b.node_module_id], cables[b.fibre_id]
-        add_row("transceiver", module, 2 * b.links, _("{bins}: 2 per link, node to node").format(bins=_bin_words(b)),
+        per = max(1, min(node_ports, module.logical_ports))
+        why = (_("{bins}: 2 per link, node to node").format(bins=_bin_words(b)) if per == 1 else
+               _("{bins}: a link end per node port, {per} ports per module (the node's cage), node to node").format(
+                   bins=_bin_words(b), per=per))
+        add_row("transceiver", module, math.ceil(2 * b.links / per), why,
                 item=_("{name} (node side, {link_class})").format(name=module.name, link_class=label), end="node")
         add_row("cable", fiber, b.links, _("{bins}: {media}, {module} + fibre cord").format(
             bins=_bin_words(b), media=_(KIND_LABELS[b.kind]), module=module.id),

@@ -89,3 +89,17 @@ def test_designer_bandwidth_tab_has_no_leaf_whatif_on_a_torus():
     assert len(charts) == 2  # the bandwidth per GPU and the capacities; no what-if chart
     bars = charts[0]["data"][0]
     assert max(bars["x"] if bars.get("orientation") == "h" else bars["y"]) > 0
+
+
+def test_node_modules_fill_the_twin_port_cages_as_the_copper_cables_do():
+    # 192 links, 6 cabled ports per node: 384 port ends. A copper link is one link of a twin-port cable; an optical
+    # link end is one port of a twin-port OSFP module (a DGX H100 carries 2 NIC ports per cage): 2 ends per module.
+    p = plan(TORUS)
+    torus_rows = [r for r in p.bom if "torus" in r.item]
+    copper = sum(r.quantity for r in torus_rows if r.category == "cable" and "copper" in r.item)
+    fibre = sum(r.quantity for r in torus_rows if r.category == "cable" and "fibre" in r.item.lower())
+    modules = sum(r.quantity for r in torus_rows if r.category == "transceiver")
+    assert copper + fibre == 192
+    assert modules == fibre  # 2 ends per optical link, 2 ports per module
+    assert 2 * copper + 2 * modules == NODES * CABLED  # every cabled port, none twice
+    assert p.transceiver_counts()["node_side"] == modules
