@@ -15,7 +15,7 @@ from core.fabric.families import leaf_whatif, leaf_whatif_note, node_to_node
 from core.fabric.families import words as family_words
 from core.fabric.naming import NamingError, NamingScheme, naming_scheme
 from core.figures.cost import networks_figure, networks_note, networks_table, price_sensitivity_figure
-from core.figures.keynumbers import cards_html, cost_key_numbers, key_numbers
+from core.figures.keynumbers import cards_html, cost_key_numbers, key_numbers, whatif_capex_note
 from core.figures.style import sep
 from core.figures.subtitle import design_subtitle
 from core.formats import filenames
@@ -143,8 +143,9 @@ def main() -> None:
                 sweep_order, sweep_config = tablefit.sweep_columns(sweep_frame, unit)  # fits 1,024 px
                 st.dataframe(sweep_frame, hide_index=True, width="stretch", column_order=sweep_order,
                              column_config=sweep_config)
-                note = leaf_whatif_note(plan)  # a family whose rows rank otherwise (a Dragonfly+'s global cut)
-                if note:
+                notes = (leaf_whatif_note(plan),  # a family whose rows rank otherwise (a Dragonfly+'s global cut)
+                         whatif_capex_note(plan))  # NVLink level 2 in it
+                for note in filter(None, notes):
                     st.caption(safe.md(note))
 
     # --- cost & power -----------------------------------------------------------------------------

@@ -95,3 +95,28 @@ def test_performance_page_states_the_rounding():
     assert "the default 1,024 is not a multiple of micro-batch x data-parallel size" in captions
     if gbs is not None:
         assert f"Global batch {gbs:,} = " in captions
+
+
+def test_whatif_note_says_the_nvlink_capex_per_gpu(gb200):
+    from core.figures.keynumbers import whatif_capex_note
+
+    # 36 level-2 trays x $60,000 + 2,592 NVLink optical cables x $3,600 = $11,491,200 over 576 GPUs = $19,950
+    trays = next(r for r in gb200.bom if r.category == "switch" and "NVLink level 2" in r.item)
+    cables = next(r for r in gb200.bom if r.category == "cable" and "NVLink level 2" in r.item)
+    per_gpu = (trays.quantity * trays.unit_price_usd + cables.quantity * cables.unit_price_usd) / 576
+    assert (trays.quantity, cables.quantity) == (36, 2592)
+    assert usd(per_gpu) in whatif_capex_note(gb200)
+    assert whatif_capex_note(plan(Design(gpu="H100", nodes=64))) == ""
+
+
+def test_designer_bandwidth_tab_says_the_nvlink_capex_under_the_whatif():
+    from streamlit.testing.v1 import AppTest
+
+    from tests.pagetest import ENTRY
+
+    at = AppTest.from_file(ENTRY, default_timeout=600)
+    at.query_params.update({"v": "1", "g": "GB200-NVL72", "n": "144", "nvd": "144", "tab": "Bandwidth", "lang": "en"})
+    at.run()
+    assert not at.exception and not at.error
+    captions = " ".join(c.value for c in at.caption).replace("\\", "")
+    assert "Network capex per GPU includes the second NVLink level's switch units and cables" in captions

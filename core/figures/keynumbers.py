@@ -223,6 +223,18 @@ def fabric_capex_words(cost: dict) -> tuple[str, str, str]:
         network=usd(network), share=f"{cost['network_share']:.1%}", fabric=usd(network - nvlink), nvlink=usd(nvlink))
 
 
+def whatif_capex_note(plan) -> str:
+    """The note under the leaf-oversubscription what-if of ``plan`` (a ``Plan``, the what-if's design) when its
+    network capex per GPU holds a second NVLink level's parts (``CostSummary.scaleup_capex_usd``,
+    ``fabric_capex_words``): how much per GPU [USD, in the current currency], the same in every row; "" without
+    one."""
+    nvlink = plan.cost.scaleup_capex_usd
+    if not nvlink:
+        return ""
+    return _("Network capex per GPU includes the second NVLink level's switch units and cables, {nvlink} per GPU "
+             "in every row (the leaves do not change them).").format(nvlink=usd(nvlink / plan.resolved.gpus))
+
+
 def fabric_capex_cli(cost: dict) -> str:
     """The plan CLI's words for the compute fabric's capex (``fabric_capex_words``'s split): `` (of which NVLink
     level 2 $11.5 M)`` when the figure holds a second NVLink level's parts, else ""."""

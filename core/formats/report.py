@@ -603,6 +603,7 @@ def _bandwidth(doc: _Doc, plan) -> None:
     from core.analysis.whatif import oversubscription_sweep, sweep_display_table
     from core.fabric.bandwidth import tier_capacities_gbits
     from core.figures.bandwidth import bandwidth_hierarchy_figure, oversubscription_figure, tier_capacity_figure
+    from core.figures.keynumbers import whatif_capex_note
 
     bw = plan.bandwidth
     body = doc.figure(bandwidth_hierarchy_figure(plan, unit=doc.unit), 380)
@@ -631,8 +632,9 @@ def _bandwidth(doc: _Doc, plan) -> None:
         body += doc.figure(oversubscription_figure(sweep, plan.design.oversubscription, unit=doc.unit), 380)
         table = sweep_display_table(sweep, doc.unit)
         body += _frame_table(table.to_dict("records"))
-        note = leaf_whatif_note(plan)  # a family whose rows rank otherwise (a Dragonfly+'s global cut)
-        body += _p(note, note=True) if note else ""
+        notes = (leaf_whatif_note(plan),  # a family whose rows rank otherwise (a Dragonfly+'s global cut)
+                 whatif_capex_note(plan))  # NVLink level 2 in the capex
+        body += "".join(_p(note, note=True) for note in notes if note)
     except FabricPlannerError:  # a what-if the engine cannot plan is left out, the rest stays
         pass
     doc.section("bandwidth", _("Bandwidth"), body)
