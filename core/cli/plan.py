@@ -122,7 +122,8 @@ def _render_table(summary: dict, tiers: str, pods: dict | None = None, unit: str
     n = summary["nvlink"]
     if n.get("levels") == 2:  # core.fabric.domainlevels
         w(row(_("NVLink levels"), _("{racks} x {level1} GPUs per domain; level 2, {counts}; {l2} per GPU (one "
-                                     "direction), taper {taper}").format(racks=n["domain_gpus"] // n["level1_gpus"], level1=n["level1_gpus"],
+                                     "direction), taper {taper}").format(
+            racks=n["domain_gpus"] // n["level1_gpus"], level1=n["level1_gpus"],
             counts=domainlevels.level2_words(n, n["domain_gpus"]),
             l2=units.bandwidth(units.from_gbytes(n["level2_gbytes_per_gpu_per_direction"]), unit),
             taper=units.ratio(1 / n["level2_taper"])))

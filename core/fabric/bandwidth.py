@@ -154,7 +154,8 @@ def compute_bandwidth(resolved: ResolvedDesign, fabric: FabricPlan) -> Bandwidth
     leaves the ports over its neighbours unused), as the injection does, so the cross-fabric share is the
     bisection over half the GPUs.
     """
-    per_gpu_gbits = cabled_nics(fabric, resolved.nics_per_node) * resolved.planes * resolved.port_speed_gbps / resolved.gpus_per_node
+    cabled = cabled_nics(fabric, resolved.nics_per_node)
+    per_gpu_gbits = cabled * resolved.planes * resolved.port_speed_gbps / resolved.gpus_per_node
     rail = resolved.topology in ("rail-optimized", "rail-only")
     capacities = tier_capacities_gbits(resolved, fabric)
     injection = capacities["injection"]

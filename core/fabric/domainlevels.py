@@ -316,8 +316,9 @@ def levels_summary(resolved: ResolvedDesign) -> dict:
 
 def level2_words(levels: dict, domain_gpus: int) -> str:
     """The second NVLink level's counts in words, per domain and in all, as every surface says them (the Designer's
-    drawing, the plan CLI): ``levels`` is ``levels_summary``'s dict, ``domain_gpus`` the largest domain [GPUs]. The largest domain's switch units, links and
-    cables (a domain's drawing shows one), then the whole cluster's switch units and cables (the bill's)."""
+    drawing, the plan CLI): ``levels`` is ``levels_summary``'s dict, ``domain_gpus`` the largest domain [GPUs].
+    The largest domain's switch units, links and cables (a domain's drawing shows one), then the whole cluster's
+    switch units and cables (the bill's)."""
     per_domain = _("each domain of {domain} GPUs: {switches} switch units, {links} links in {cables} cables of "
                    "{per_cable} links").format(
         domain=f"{domain_gpus:,}", switches=f"{levels['level2_switches']:,}",

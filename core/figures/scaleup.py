@@ -297,7 +297,7 @@ def scaleup_figure(plan, unit: str = "GB/s", height: int = 560) -> go.Figure:
                                                      chips=chips_per_unit)
         detail += "<br>" + _("Each line: {links} links between a compute tray and a switch tray").format(links=per_tray)
     # the node's NICs: the rails into the scale-out fabric
-    detail += "<br>" + _scaleout_line(plan, per_tray=gpus_per_unit > 1)
+    detail += "<br>" + _scaleout_line(plan, per_tray=gpus_per_unit != 1)
     note = wrap_text(detail, 36)
     fig.add_annotation(text=note,
                        xref="paper", yref="paper", x=0, y=-0.02, showarrow=False, xanchor="left", yanchor="top",
