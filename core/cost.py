@@ -43,7 +43,7 @@ from core.catalog import PRICE_POINT, Catalog, System, form_factor_family
 from core.design import ResolvedDesign
 from core.errors import FabricPlannerError
 from core.fabric import domainlevels
-from core.fabric.families import declared, family as topology_family
+from core.fabric.families import cabled_nics, declared, family as topology_family
 from core.fabric.sizing import ROLE_LABELS, FabricPlan
 from core.fabric.wiring import wiring_of
 from core.i18n import N_, _
@@ -150,6 +150,9 @@ class CostSummary(BaseModel):
     tco_years: float
     tco_usd: float
     racks_compute: int
+    scaleup_capex_usd: float = 0.0
+    """Capex of the second NVLink level's switch units and cables [USD] (``domainlevels.level2_bom``): a part of
+    ``network_capex_usd``, whose rows are the compute network's; 0 with one NVLink level."""
     spares_capex_usd: float = 0.0
     """Capex of the spare rows (``BomRow.spare``, ``Design.spares``) [USD]; included in ``capex_usd``."""
     spares_capex_usd_low: float = 0.0
@@ -315,8 +318,14 @@ def _fabric_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
     )
     nic_why = (_("{nodes} nodes x {nics} NICs (rails); each NIC has a port in each of {planes} planes") if planes > 1
                else _("{nodes} nodes x {nics} NICs (rails)"))
-    add("NIC", resolved.nic, nic_count,
-        fmt(nic_why, nodes=f"{resolved.nodes:,}", nics=resolved.nics_per_node, planes=planes))
+    nic_why = fmt(nic_why, nodes=f"{resolved.nodes:,}", nics=resolved.nics_per_node, planes=planes)
+    cabled = cabled_nics(fabric, resolved.nics_per_node)
+    if cabled < resolved.nics_per_node:  # bought all the same: a torus cables width x neighbours of them
+        unused = (_("; {cabled} of each node's cabled, {unused} unused (the node comes with them)")
+                  if resolved.nics_per_node == included else
+                  _("; {cabled} of each node's cabled, {unused} unused (fewer NICs per node would do)"))
+        nic_why += fmt(unused, cabled=cabled, unused=resolved.nics_per_node - cabled)
+    add("NIC", resolved.nic, nic_count, nic_why)
 
     # --- switches -----------------------------------------------------------------------
     plane_note = fmt(_(" x {planes} planes"), planes=planes) if planes > 1 else ""
@@ -805,7 +814,7 @@ def link_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, me
         class_links = sum(b.links for b in bins)
         optical = [b for b in bins if not b.cable_id]
         if wiring.class_ends(link_class)[1][0] == "node":  # node to node (a torus): a node module at each end of an optical link
-            _torus_rows(bins, cables, modules, add_row, policy)
+            _torus_rows(bins, cables, modules, add_row, policy, resolved.system.node_ports_per_transceiver)
             continue
         for b in bins:
             if b.cable_id:
@@ -896,9 +905,11 @@ def _with_space(text: str) -> str:
     return " " + text if text else ""
 
 
-def _torus_rows(bins, cables: dict, modules: dict, add_row, policy: str) -> None:
+def _torus_rows(bins, cables: dict, modules: dict, add_row, policy: str, node_ports: int = 1) -> None:
     """Cable and transceiver rows of a torus's node-to-node links (``core.fabric.torus``): one cable per link
-    of a cable bin; an optical link takes a node module at each end and a fibre cord."""
+    of a cable bin; an optical link takes a fibre cord and a node port of a module at each end, ``node_ports``
+    (``System.node_ports_per_transceiver``: 2 in a DGX's twin-port OSFP cage) and the module's logical ports
+    sharing one module, as a twin-port copper cable carries two links."""
     label = _(LINK_CLASS_LABELS["torus"])
     for b in bins:
         if b.cable_id:
@@ -910,7 +921,11 @@ def _torus_rows(bins, cables: dict, modules: dict, add_row, policy: str) -> None
                     item=_("{name} ({link_class}, {span})").format(name=cable.name, link_class=label, span=b.label()))
             continue
         module, fiber = modules[b.node_module_id], cables[b.fibre_id]
-        add_row("transceiver", module, 2 * b.links, _("{bins}: 2 per link, node to node").format(bins=_bin_words(b)),
+        per = max(1, min(node_ports, module.logical_ports))
+        why = (_("{bins}: 2 per link, node to node").format(bins=_bin_words(b)) if per == 1 else
+               _("{bins}: a link end per node port, {per} ports per module (the node's cage), node to node").format(
+                   bins=_bin_words(b), per=per))
+        add_row("transceiver", module, math.ceil(2 * b.links / per), why,
                 item=_("{name} (node side, {link_class})").format(name=module.name, link_class=label), end="node")
         add_row("cable", fiber, b.links, _("{bins}: {media}, {module} + fibre cord").format(
             bins=_bin_words(b), media=_(KIND_LABELS[b.kind]), module=module.id),
@@ -944,7 +959,8 @@ def summarize_cost(resolved: ResolvedDesign, rows: tuple[BomRow, ...]) -> CostSu
     # are in capex and power and split out by Plan.networks_summary(). One pass over the rows, each total
     # added up in row order from 0 (the same sums as one ``sum()`` per total).
     capex = low = high = network_capex = network_low = network_high = it_w = network_w = 0
-    spares = spares_low = spares_high = 0
+    spares = spares_low = spares_high = scaleup = 0
+    level2_ids = domainlevels.level2_part_ids()
     for r in rows:
         quantity, point = r.quantity, r.unit_price_usd
         price = quantity * point
@@ -960,6 +976,7 @@ def summarize_cost(resolved: ResolvedDesign, rows: tuple[BomRow, ...]) -> CostSu
             network_low += price_low
             network_high += price_high
             network_w += power
+            scaleup += price if r.catalog_id in level2_ids else 0
         if r.spare:
             spares += price
             spares_low += price_low
@@ -970,6 +987,7 @@ def summarize_cost(resolved: ResolvedDesign, rows: tuple[BomRow, ...]) -> CostSu
         capex_usd=capex,
         capex_per_gpu_usd=capex / resolved.gpus,
         network_capex_usd=network_capex,
+        scaleup_capex_usd=scaleup,
         capex_usd_low=low,
         capex_usd_high=high,
         network_capex_usd_low=network_low,

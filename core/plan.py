@@ -277,6 +277,7 @@ class Plan(BaseModel):
                 "capex_usd": round(self.cost.capex_usd, 2),
                 "capex_per_gpu_usd": round(self.cost.capex_per_gpu_usd, 2),
                 "network_capex_usd": round(self.cost.network_capex_usd, 2),
+                "scaleup_capex_usd": round(self.cost.scaleup_capex_usd, 2),
                 "network_share": shown_share(self.cost.network_share),
                 "energy_usd_per_year": round(self.cost.energy_usd_per_year, 2),
                 "tco_usd": round(self.cost.tco_usd, 2),

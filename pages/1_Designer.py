@@ -11,10 +11,11 @@ from core import units, vocab
 from core.analysis.whole import bisection_note, design_mixed, whole_plan, whole_summary
 from core.design import MAX_DESIGN_FILE_BYTES, Design, resolve_design
 from core.errors import DesignError, FabricPlannerError, InputError, shown
-from core.fabric.families import node_to_node
+from core.fabric.families import leaf_whatif, leaf_whatif_note, node_to_node
+from core.fabric.families import words as family_words
 from core.fabric.naming import NamingError, NamingScheme, naming_scheme
 from core.figures.cost import networks_figure, networks_note, networks_table, price_sensitivity_figure
-from core.figures.keynumbers import cards_html, cost_key_numbers, key_numbers
+from core.figures.keynumbers import cards_html, cost_key_numbers, key_numbers, whatif_capex_note
 from core.figures.style import sep
 from core.figures.subtitle import design_subtitle
 from core.formats import filenames
@@ -124,20 +125,28 @@ def main() -> None:
             if pods:
                 st.caption(bisection_note(design_mixed(plan.design), unit))
                 st.markdown("#### " + _("Oversubscription of pod 1"))
-            st.plotly_chart(cached.oversubscription(key, unit, lang), key="bw_oversub", config={"displaylogo": False})
+            whatif = leaf_whatif(plan.fabric.family)  # a family without leaves (a torus) has none to vary
+            if whatif:
+                st.plotly_chart(cached.oversubscription(key, unit, lang), key="bw_oversub",
+                                config={"displaylogo": False})
             bw = whole_plan(plan).bandwidth  # pod 1's, with the hops between pods
-            st.markdown(
-                _("**Oversubscription** leaf {leaf}, spine {spine}, end to end {total} · **hops** (switches "
-                  "crossed) same rail {same_rail}, cross rail {cross_rail}, cross pod {cross_pod} · **{link} : "
-                  "scale-out** {ratio} per GPU (one direction, bits)").format(link=link_word(plan.resolved.system),
-                    leaf=units.ratio(bw.leaf_oversubscription), spine=units.ratio(bw.spine_oversubscription),
-                    total=units.ratio(bw.oversubscription), same_rail=bw.hops_same_rail, cross_rail=bw.hops_cross_rail,
-                    cross_pod=bw.hops_cross_pod, ratio=units.ratio(bw.scaleup_to_scaleout_ratio))
-            )
-            sweep_frame = cached.sweep_table(key, unit, lang)
-            sweep_order, sweep_config = tablefit.sweep_columns(sweep_frame, unit)  # fits 1,024 px
-            st.dataframe(sweep_frame, hide_index=True, width="stretch", column_order=sweep_order,
-                         column_config=sweep_config)
+            readout = N_("**Oversubscription** leaf {leaf}, spine {spine}, end to end {total} · **hops** (switches "
+                         "crossed) same rail {same_rail}, cross rail {cross_rail}, cross pod {cross_pod} · **{link} : "
+                         "scale-out** {ratio} per GPU (one direction, bits)")
+            st.markdown(family_words(plan.fabric.family, "readout:bandwidth", readout).format(
+                link=link_word(plan.resolved.system), leaf=units.ratio(bw.leaf_oversubscription),
+                spine=units.ratio(bw.spine_oversubscription), total=units.ratio(bw.oversubscription),
+                same_rail=bw.hops_same_rail, cross_rail=bw.hops_cross_rail, cross_pod=bw.hops_cross_pod,
+                ratio=units.ratio(bw.scaleup_to_scaleout_ratio)))
+            if whatif:
+                sweep_frame = cached.sweep_table(key, unit, lang)
+                sweep_order, sweep_config = tablefit.sweep_columns(sweep_frame, unit)  # fits 1,024 px
+                st.dataframe(sweep_frame, hide_index=True, width="stretch", column_order=sweep_order,
+                             column_config=sweep_config)
+                notes = (leaf_whatif_note(plan),  # a family whose rows rank otherwise (a Dragonfly+'s global cut)
+                         whatif_capex_note(plan))  # NVLink level 2 in it
+                for note in filter(None, notes):
+                    st.caption(safe.md(note))
 
     # --- cost & power -----------------------------------------------------------------------------
     with tabs["Cost & power"]:

@@ -295,6 +295,9 @@ def main() -> None:
         other_error = exc
 
     st.markdown(cards_html(training_key_numbers(here, r.system)), unsafe_allow_html=True)  # escaped in core
+    rounded = jobform.batch_note(plan, settings)  # the default global batch rounded to the replicas
+    if rounded:
+        st.caption(safe.md(rounded))
     st.caption(safe.md(jobform.memory_caption(here, job.model.name, settings, r.system)))
     st.caption(safe.md(error_band_sentence(r.system.architecture, job.precision, job.model.is_moe)))
 

@@ -193,6 +193,7 @@ def test_the_cli_plans_two_levels_and_refuses_a_partial_rack(capsys):
 
     assert main(["plan", "--gpu", "H100", "--gpus", "512", "--nvlink-domain", "256"]) == 0
     out = capsys.readouterr().out
-    assert "domains of 256 GPUs = 32 x 8; level 2: 36 switch units" in out and "taper 2:1" in out
+    assert "32 x 8 GPUs per domain; level 2, each domain of 256 GPUs: 18 switch units" in out
+    assert "all 2 domains: 36 switch units" in out and "taper 2:1" in out
     assert main(["plan", "--gpu", "GB200-NVL72", "--gpus", "1152", "--nvlink-domains", "576,100"]) != 0
     assert "not a whole number" in capsys.readouterr().err

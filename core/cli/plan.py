@@ -7,6 +7,7 @@ import io
 import json
 
 from core import plurals, scaleup, units, vocab
+from core.fabric import domainlevels
 from core.cli.bwunit import add_units_option, bandwidth_unit
 from core.cli.common import add_design_options, add_format_option, design_from_args, row, to_json
 from core.design import tidy_spaces
@@ -14,7 +15,7 @@ from core.i18n import _, usd
 from core.fabric.families import summary_rows, words
 from core.spares import policy_words
 from core.perf.constants import library_label
-from core.figures.keynumbers import family_links_text, provider_fabric, provider_links
+from core.figures.keynumbers import fabric_capex_cli, family_links_text, provider_fabric, provider_links
 
 
 
@@ -122,10 +123,10 @@ def _render_table(summary: dict, tiers: str, pods: dict | None = None, unit: str
         w(row(_("scale-up") if i == 0 else "", text) + "\n")
     n = summary["nvlink"]
     if n.get("levels") == 2:  # core.fabric.domainlevels
-        w(row(_("NVLink levels"), _("domains of {domain} GPUs = {racks} x {level1}; level 2: {switches} switch units, "
-                                     "{cables} cables, {l2} per GPU (one direction), taper {taper}").format(
-            domain=n["domain_gpus"], racks=n["domain_gpus"] // n["level1_gpus"], level1=n["level1_gpus"],
-            switches=f"{n['level2_switches_total']:,}", cables=f"{n['level2_cables_total']:,}",
+        w(row(_("NVLink levels"), _("{racks} x {level1} GPUs per domain; level 2, {counts}; {l2} per GPU (one "
+                                     "direction), taper {taper}").format(
+            racks=n["domain_gpus"] // n["level1_gpus"], level1=n["level1_gpus"],
+            counts=domainlevels.level2_words(n, n["domain_gpus"]),
             l2=units.bandwidth(units.from_gbytes(n["level2_gbytes_per_gpu_per_direction"]), unit),
             taper=units.ratio(1 / n["level2_taper"])))
           + (_("; {pairs} pairs of racks cabled to each other, no level-2 switch (NVL36x2)").format(
@@ -135,7 +136,7 @@ def _render_table(summary: dict, tiers: str, pods: dict | None = None, unit: str
     w(row(_("cost"), tidy_spaces(_("capex {capex} ({per_gpu} per GPU; network {network} = {share}) - estimates at "
                                    "{basis} prices, range {low} to {high}").format(
         capex=usd(c["capex_usd"], exact=True), per_gpu=usd(c["capex_per_gpu_usd"], exact=True),
-        network=usd(c["network_capex_usd"], exact=True),
+        network=usd(c["network_capex_usd"], exact=True) + fabric_capex_cli(c),
         share=f"{c['network_share']:.1%}", basis=vocab.PRICE_BASES.label(c["price_basis"]),
         low=usd(c["capex_usd_low"], exact=True), high=usd(c["capex_usd_high"], exact=True)))) + "\n")  # no space between two Chinese words
     if c.get("spares", "off") != "off":

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict
 
 from core.design import ResolvedDesign
+from core.fabric.families import cabled_nics
 from core.fabric.families import family as topology_family
 from core.fabric.sizing import FabricPlan
 from core.fabric.wiring import wiring_of
@@ -23,7 +24,7 @@ class Bandwidth(BaseModel):
     nvlink_gbytes_per_gpu_per_direction: float
     nvlink_domain_gpus: int
     scaleout_gbits_per_gpu: float
-    """Scale-out NIC bandwidth per GPU, one direction, all planes [Gb/s]."""
+    """Scale-out NIC bandwidth per GPU of the NIC ports the fabric cables, one direction, all planes [Gb/s]."""
     injection_tbits_one_direction: float
     """All NIC ports of all nodes, one direction [Tb/s]."""
     bisection_tbits_one_direction: float
@@ -147,8 +148,14 @@ def bisection_ratio(injection_gbits: float, bisection_gbits: float) -> float:
 
 
 def compute_bandwidth(resolved: ResolvedDesign, fabric: FabricPlan) -> Bandwidth:
-    """All bandwidth figures for a resolved design and its sized fabric."""
-    per_gpu_gbits = resolved.nics_per_node * resolved.planes * resolved.port_speed_gbps / resolved.gpus_per_node
+    """All bandwidth figures for a resolved design and its sized fabric.
+
+    The scale-out per GPU counts the NIC ports the fabric cables (``core.fabric.families.cabled_nics``: a torus
+    leaves the ports over its neighbours unused), as the injection does, so the cross-fabric share is the
+    bisection over half the GPUs.
+    """
+    cabled = cabled_nics(fabric, resolved.nics_per_node)
+    per_gpu_gbits = cabled * resolved.planes * resolved.port_speed_gbps / resolved.gpus_per_node
     rail = resolved.topology in ("rail-optimized", "rail-only")
     capacities = tier_capacities_gbits(resolved, fabric)
     injection = capacities["injection"]

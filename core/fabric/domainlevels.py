@@ -88,6 +88,13 @@ def level2_table() -> tuple[Level2, ...]:
     return tuple(Level2(**entry) for entry in read_toml(SCALEUP_FILE, N_("catalog file")).get("level2", []))
 
 
+@lru_cache(maxsize=1)
+def level2_part_ids() -> frozenset[str]:
+    """Catalog ids of every second NVLink level's switch unit and cable (``level2_bom``'s rows): the compute
+    network's rows that are scale-up, not scale-out (``core.cost.CostSummary.scaleup_capex_usd``)."""
+    return frozenset(i for entry in level2_table() for i in (entry.switch.id, entry.cable.id))
+
+
 def level2_for(system: System) -> Level2 | None:
     """The second NVLink level published for ``system`` (by its catalog id), or None."""
     return next((entry for entry in level2_table() if system.id in entry.systems), None)
@@ -286,7 +293,8 @@ def ways_out(design, system: System) -> list[list[tuple[str, dict]]]:
 def levels_summary(resolved: ResolvedDesign) -> dict:
     """The NVLink levels of ``resolved`` for the plan's summary: ``level1_gpus``, ``levels`` (1 or 2),
     ``level2_gbytes_per_gpu_per_direction`` [GB/s], ``level2_taper`` (1.0 = non-blocking), the largest domain's
-    ``level2_switches`` and the cluster's ``domains``, ``level2_switches_total``, ``level2_chips_total``,
+    ``level2_switches``, ``level2_links`` and ``level2_cables`` (of ``level2_links_per_cable`` links each) and the
+    cluster's ``domains``, ``level2_switches_total``, ``level2_chips_total``,
     ``level2_links_total`` and ``level2_cables_total`` (``direct_pairs`` of them pairs of racks cabled to each other,
     NVL36x2), and ``domain_sizes`` (``[[GPUs, count], ...]`` in node
     order)."""
@@ -296,12 +304,31 @@ def levels_summary(resolved: ResolvedDesign) -> dict:
     return {
         "level1_gpus": up.level1_gpus, "levels": 2 if up.two_level else 1,
         "level2_gbytes_per_gpu_per_direction": up.level2_gbytes_per_gpu, "level2_taper": round(up.taper, 4),
-        "level2_switches": largest.level2_switches, "domains": totals["domains"],
+        "level2_switches": largest.level2_switches, "level2_links": largest.level2_links,
+        "level2_cables": largest.level2_cables,
+        "level2_links_per_cable": up.level2.links_per_cable if up.level2 else 0, "domains": totals["domains"],
         "level2_switches_total": totals["level2_switches"], "level2_chips_total": totals["level2_chips"],
         "level2_links_total": totals["level2_links"], "level2_cables_total": totals["level2_cables"],
         "direct_pairs": totals["direct_domains"],
         "domain_sizes": [list(run) for run in up.runs],
     }
+
+
+def level2_words(levels: dict, domain_gpus: int) -> str:
+    """The second NVLink level's counts in words, per domain and in all, as every surface says them (the Designer's
+    drawing, the plan CLI): ``levels`` is ``levels_summary``'s dict, ``domain_gpus`` the largest domain [GPUs].
+    The largest domain's switch units, links and cables (a domain's drawing shows one), then the whole cluster's
+    switch units and cables (the bill's)."""
+    per_domain = _("each domain of {domain} GPUs: {switches} switch units, {links} links in {cables} cables of "
+                   "{per_cable} links").format(
+        domain=f"{domain_gpus:,}", switches=f"{levels['level2_switches']:,}",
+        links=f"{levels['level2_links']:,}", cables=f"{levels['level2_cables']:,}",
+        per_cable=levels["level2_links_per_cable"])
+    total = ngettext("{domains} domain in all: {switches} switch units, {cables} cables",
+                     "all {domains} domains: {switches} switch units, {cables} cables", levels["domains"]).format(
+        domains=f"{levels['domains']:,}", switches=f"{levels['level2_switches_total']:,}",
+        cables=f"{levels['level2_cables_total']:,}")
+    return per_domain + "; " + total
 
 
 def domain_chips(resolved: ResolvedDesign) -> int:

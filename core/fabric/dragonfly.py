@@ -57,9 +57,18 @@ GROUPS = True
 """Groups joined by global links (the plan's ways out offer rail-optimized, not top-of-rack, instead)."""
 GRAPH_MODELS = ("spof", "availability", "load")
 WORDS = {"input:tiers:off": N_("No effect on a Dragonfly+: two tiers in every group (leaves and spines), the groups "
-                               "joined by global links.")}
+                               "joined by global links."),
+         "note:leaf_whatif": N_(
+             "Why a row can beat the design here: this what-if varies the leaves only, and on a Dragonfly+ the worst "
+             "balanced cut crosses the global links between groups. A group's global links spread over its {others} "
+             "other groups and only those to the far half cross the cut, so the design is {ratio} end to end while "
+             "its leaves are {leaf}. Oversubscribed leaves hold more nodes, which regroups the scalable units (whole "
+             "units per group, one spine per leaf uplink, a spine's ports split between its leaves and its global "
+             "links): the switch count moves in steps, not monotonically, and a row can match the design's cut with "
+             "fewer switches while its leaves give less bandwidth inside a group, which this table does not show.")}
 """This family's words where a surface's own are a folded Clos's (``core.fabric.families.words``): the sidebar's
-tiers input is shown disabled with this as its help (the tiers asked never change its sizing)."""
+tiers input is shown disabled with this as its help (the tiers asked never change its sizing); the leaf
+what-if's note (``leaf_whatif_note``) says why its rows do not rank as on a folded Clos."""
 """The analyses that work on a Dragonfly+ (``core.fabric.families.require_model``)."""
 FAILURE_CLOSED_FORM = "core.analysis.failure.dragonflywhatif"
 """The module of its failure what-if in closed form over its groups, global links between spines (its

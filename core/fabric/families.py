@@ -12,6 +12,8 @@ A family is one module of ``core.fabric`` with ``FAMILY`` (its id, also its ``De
   the others say they do not model it (``require_model``);
 * optionally ``capacities_gbits(resolved, fabric)``: its stages' capacities when it has no leaves (the torus;
   ``core.fabric.bandwidth.tier_capacities_gbits`` asks for it).
+* optionally ``cabled_ports(fabric)``: NIC ports of each node its links use, per plane, when some stay unused
+  (``cabled_nics``: a torus cables ``width x neighbours`` of them).
 
 Optional declarations a consumer reads instead of naming a family (``docs/architecture.md``, "How to add a
 topology family"):
@@ -31,6 +33,8 @@ topology family"):
   the summary's links and the key numbers' links card);
 * ``tier_words(fabric, counts=False)``: its switch tiers in words (``tier_words``: the Designer's caption, the
   drawing's title), instead of ``N tiers``;
+* ``LEAF_WHATIF``: False when it has no leaves to oversubscribe (``leaf_whatif``: the Designer and the report
+  leave the leaf-oversubscription what-if out);
 * ``FAILURE_CLOSED_FORM``: the module (a dotted name, imported by ``core.analysis.failure.whatif``) whose
   ``what_if_closed(plan, failures, job)`` is its failure what-if in closed form over its groups
   (``core.analysis.failure.dragonflywhatif``, ``classicwhatif``), instead of the what-if on its graph.
@@ -66,6 +70,33 @@ def node_to_node(name: str) -> bool:
     """Whether family ``name`` (a ``FabricPlan.family`` or ``Design.topology``) joins its nodes node to node,
     without switches (``core.vocab.NODE_TO_NODE``: the torus)."""
     return name in vocab.NODE_TO_NODE
+
+
+def cabled_nics(fabric, nics: int) -> int:
+    """NIC ports of each node cabled into ``fabric`` (a ``FabricPlan``), per plane: its family's ``cabled_ports``
+    hook (a torus leaves the ports over its neighbours unused), else all ``nics`` (the node's NICs per plane)."""
+    hook = getattr(family(fabric.family), "cabled_ports", None)
+    return min(nics, hook(fabric)) if hook else nics
+
+
+def leaf_whatif(name: str) -> bool:
+    """Whether the leaf-oversubscription what-if (``core.analysis.whatif``) applies to family ``name`` (a
+    ``FabricPlan.family``): its ``LEAF_WHATIF`` (a torus has no leaves), else True."""
+    return getattr(family(name), "LEAF_WHATIF", True)
+
+
+def leaf_whatif_note(plan) -> str:
+    """The note under the leaf-oversubscription what-if of ``plan`` (a ``Plan``) that its family declares in its
+    ``WORDS`` (``note:leaf_whatif``: why the rows rank otherwise than on a folded Clos), filled with the design's
+    groups, end-to-end and leaf ratios; "" when it declares none."""
+    from core import units
+
+    text = words(plan.fabric.family, "note:leaf_whatif", None)
+    if text is None:
+        return ""
+    bw = plan.bandwidth
+    return text.format(others=f"{max(0, plan.fabric.pod_count - 1):,}", ratio=units.ratio(bw.oversubscription),
+                       leaf=units.ratio(bw.leaf_oversubscription))
 
 
 def require_model(fabric, model: str, what: str) -> None:

@@ -46,9 +46,20 @@ from core.i18n import N_, _
 
 FAMILY = "torus"
 GRAPH_MODELS: tuple[str, ...] = ()
-WORDS = {"input:tiers:off": N_("No effect on a torus: its nodes are joined node to node, without switch tiers.")}
+WORDS = {"input:tiers:off": N_("No effect on a torus: its nodes are joined node to node, without switch tiers."),
+         "readout:bandwidth": N_("**Bisection ratio** {total} (no switches: the torus's dimensions set it) · "
+                                 "**hops** (links crossed, minimal routing) to a neighbour {same_rail}, farthest "
+                                 "pair {cross_pod} · **{link} : scale-out** {ratio} per GPU (one direction, bits)"),
+         "report:readout:bandwidth": N_("Bisection ratio {total} (no switches: the torus's dimensions set it); links "
+                                        "crossed (minimal routing): to a neighbour {same_rail}, farthest pair "
+                                        "{cross_pod}; {link} to scale-out {ratio} per GPU (one direction, bits).")}
 """This family's words where a surface's own are a folded Clos's (``core.fabric.families.words``): the sidebar's
-tiers input is shown disabled with this as its help (the tiers asked never change its sizing)."""
+tiers input is shown disabled with this as its help (the tiers asked never change its sizing); the Designer's and
+the report's bandwidth readout say the bisection ratio and the links crossed, not the leaves' and spines'
+oversubscription and the switches crossed."""
+LEAF_WHATIF = False
+"""No leaves to oversubscribe: the leaf-oversubscription what-if (``core.analysis.whatif``) would re-plan the same
+torus at every step (``core.fabric.families.leaf_whatif``)."""
 """No single-point, availability or link-load model reads a torus yet; its failure what-if runs on its graph
 (``core.analysis.failure.toruswhatif``)."""
 ROLES: tuple[str, ...] = ()
@@ -563,6 +574,12 @@ def capacities_gbits(resolved: ResolvedDesign, fabric: FabricPlan) -> dict[str, 
     return {"injection": 2 * fabric.torus_links * fabric.port_speed_gbps}
 
 
+def cabled_ports(fabric: FabricPlan) -> int:
+    """NIC ports of each node its links use (``core.fabric.families.cabled_nics``): ``width`` to each of its
+    ``ports_per_vertex`` neighbours; the node's other ports stay unused (``size`` says how many)."""
+    return fabric.torus_width * ports_per_vertex(fabric.torus_dims)
+
+
 def bisection_gbits(resolved: ResolvedDesign, fabric: FabricPlan, injection_gbits: float,
                     leaf_up_gbits: float) -> float:
     """Bisection bandwidth, one direction [Gb/s]: ``bisection_links x width`` links at the port speed."""
@@ -608,6 +625,11 @@ def summary(fabric: FabricPlan, bandwidth) -> dict:
         out["ocs"] = {"cube": ocs.cube, "cubes": ocs.cubes, "optical_links": ocs.optical_links,
                       "switches": ocs.switches, "ports_used": ocs.ports_used, "ports_per_switch": OCS_PORTS}
     return {"torus": out}
+
+
+def tier_words(fabric: FabricPlan, counts: bool = False) -> str:
+    """No switch tiers (``core.fabric.families.tier_words``: the plan CLI's headline): node to node."""
+    return _("node to node, no switches")
 
 
 def ways_out(design) -> list[tuple[str, dict]]:

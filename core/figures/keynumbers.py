@@ -202,11 +202,7 @@ def _base_numbers(summary, unit, sw, links, xcvr, bw, cost, power_kw, nvlink_gbi
                           cost.get("price_basis", "street")),
                       low=usd(cost.get("capex_usd_low", cost["capex_usd"])),
                       high=usd(cost.get("capex_usd_high", cost["capex_usd"]))) + _network_split(summary, "capex_usd")),
-        KeyNumber("capex_fabric", _("Capex, compute fabric"), usd(cost["network_capex_usd"]),
-                  _("{network} for the compute fabric alone: its switches, transceivers, cables and the nodes' NICs "
-                    "({share} of the whole cluster). Not included: the GPU nodes, racks, the storage fabric and "
-                    "the management networks.").format(network=usd(cost["network_capex_usd"]),
-                                                       share=f"{cost['network_share']:.1%}")),
+        KeyNumber("capex_fabric", *fabric_capex_words(cost)),
         KeyNumber("capex_per_gpu", _("Capex / GPU"), usd(cost["capex_per_gpu_usd"]),
                   _("{amount} per GPU").format(amount=usd(cost["capex_per_gpu_usd"]))),
         KeyNumber("it_power", _("IT power"), power(power_kw["it_kw"]),
@@ -215,6 +211,42 @@ def _base_numbers(summary, unit, sw, links, xcvr, bw, cost, power_kw, nvlink_gbi
                       facility=kw(power_kw["facility_kw"]), pue=f"{power_kw['pue']:g}")
                   + _network_split(summary, "power_kw")),
     ]
+
+
+def fabric_capex_words(cost: dict) -> tuple[str, str, str]:
+    """The compute fabric's capex card: its label, value and help, from ``Plan.summary()``'s ``cost`` (money in
+    USD, shown in the current currency). With a second NVLink level its switch units and cables are in the figure
+    (``scaleup_capex_usd``, a part of ``network_capex_usd``): the label says so and the help splits it."""
+    network, nvlink = cost["network_capex_usd"], cost.get("scaleup_capex_usd", 0.0)
+    if not nvlink:
+        return _("Capex, compute fabric"), usd(network), _(
+            "{network} for the compute fabric alone: its switches, transceivers, cables and the nodes' NICs "
+            "({share} of the whole cluster). Not included: the GPU nodes, racks, the storage fabric and "
+            "the management networks.").format(network=usd(network), share=f"{cost['network_share']:.1%}")
+    return _("Capex, compute fabric and NVLink level 2"), usd(network), _(
+        "{network} ({share} of the whole cluster): the scale-out fabric's switches, transceivers, cables and the "
+        "nodes' NICs {fabric}, and the second NVLink level's switch units and cables {nvlink}. Not included: the "
+        "GPU nodes, racks, the storage fabric and the management networks.").format(
+        network=usd(network), share=f"{cost['network_share']:.1%}", fabric=usd(network - nvlink), nvlink=usd(nvlink))
+
+
+def whatif_capex_note(plan) -> str:
+    """The note under the leaf-oversubscription what-if of ``plan`` (a ``Plan``, the what-if's design) when its
+    network capex per GPU holds a second NVLink level's parts (``CostSummary.scaleup_capex_usd``,
+    ``fabric_capex_words``): how much per GPU [USD, in the current currency], the same in every row; "" without
+    one."""
+    nvlink = plan.cost.scaleup_capex_usd
+    if not nvlink:
+        return ""
+    return _("Network capex per GPU includes the second NVLink level's switch units and cables, {nvlink} per GPU "
+             "in every row (the leaves do not change them).").format(nvlink=usd(nvlink / plan.resolved.gpus))
+
+
+def fabric_capex_cli(cost: dict) -> str:
+    """The plan CLI's words for the compute fabric's capex (``fabric_capex_words``'s split): `` (of which NVLink
+    level 2 $11.5 M)`` when the figure holds a second NVLink level's parts, else ""."""
+    nvlink = cost.get("scaleup_capex_usd", 0.0)
+    return _(" (of which NVLink level 2 {nvlink})").format(nvlink=usd(nvlink, exact=True)) if nvlink else ""
 
 
 NETWORK_WORDS = {"compute": N_("GPU nodes and compute fabric"), "storage": N_("storage fabric"),

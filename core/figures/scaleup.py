@@ -9,6 +9,7 @@ import plotly.graph_objects as go
 
 from core.catalog import load_catalog
 from core.scaleup import KIND_LABELS, all_peers_gbytes, in_noun, links_per_peer
+from core.fabric.families import cabled_nics
 from core.units import bandwidth as format_bandwidth
 from core.figures.style import TIER_COLOURS, FigureSpec, base_layout, line_width, scatter, wrap_text
 from core.figures.scaleup_levels import two_level_figure
@@ -90,8 +91,7 @@ def _mesh(fig: FigureSpec, plan, domain: int, links: int, link_bidir: float, uni
                "peers at once {all} (per direction)").format(
         per=per, peers=domain - 1, peer=format_bandwidth(peer * 8, unit),
         all=format_bandwidth(all_peers_gbytes(peer, domain) * 8, unit))
-    detail += "<br>" + _("Scale-out: {nics} x {nic} at {speed}G per node ({planes})").format(
-        nics=r.nics_per_node, nic=r.nic.id, speed=r.port_speed_gbps, planes=plurals.planes(r.planes))
+    detail += "<br>" + _scaleout_line(plan, per_tray=False)
     note = wrap_text(detail, 36)
     fig.add_annotation(text=note, xref="paper", yref="paper", x=0, y=-0.02, showarrow=False, xanchor="left",
                        yanchor="top", align="left", font=dict(size=11))
@@ -99,6 +99,21 @@ def _mesh(fig: FigureSpec, plan, domain: int, links: int, link_bidir: float, uni
                       xaxis=dict(visible=False, range=[0.0, 1.0]),
                       margin=dict(l=10, r=10, t=fig.margin_top + 10, b=24 + 15 * (note.count('<br>') + 1)))
     return fig.figure()
+
+
+def _scaleout_line(plan, per_tray: bool) -> str:
+    """The caption's scale-out line: the node's (or tray's, with ``per_tray``) NICs at the port speed [Gb/s per
+    direction], and how many of them the fabric cables when some stay unused (``core.fabric.families.cabled_nics``:
+    a torus)."""
+    r = plan.resolved
+    scaleout = dict(nics=r.nics_per_node, nic=r.nic.id, speed=r.port_speed_gbps, planes=plurals.planes(r.planes))
+    line = (_("Scale-out: {nics} x {nic} at {speed}G per tray ({planes})") if per_tray
+            else _("Scale-out: {nics} x {nic} at {speed}G per node ({planes})")).format(**scaleout)
+    cabled = cabled_nics(plan.fabric, r.nics_per_node)
+    if cabled < r.nics_per_node:
+        line += " " + _("of which {cabled} cabled, {unused} unused").format(
+            cabled=cabled, unused=r.nics_per_node - cabled)
+    return line
 
 
 def nvswitch_spread_text(links: int, per_chip: list[int]) -> str:
@@ -282,11 +297,7 @@ def scaleup_figure(plan, unit: str = "GB/s", height: int = 560) -> go.Figure:
                                                      chips=chips_per_unit)
         detail += "<br>" + _("Each line: {links} links between a compute tray and a switch tray").format(links=per_tray)
     # the node's NICs: the rails into the scale-out fabric
-    scaleout = dict(nics=r.nics_per_node, nic=r.nic.id, speed=r.port_speed_gbps, planes=plurals.planes(r.planes))
-    if gpus_per_unit == 1:
-        detail += "<br>" + _("Scale-out: {nics} x {nic} at {speed}G per node ({planes})").format(**scaleout)
-    else:
-        detail += "<br>" + _("Scale-out: {nics} x {nic} at {speed}G per tray ({planes})").format(**scaleout)
+    detail += "<br>" + _scaleout_line(plan, per_tray=gpus_per_unit != 1)
     note = wrap_text(detail, 36)
     fig.add_annotation(text=note,
                        xref="paper", yref="paper", x=0, y=-0.02, showarrow=False, xanchor="left", yanchor="top",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
-from core.fabric.domainlevels import scaleup_of
+from core.fabric.domainlevels import level2_words, levels_summary, scaleup_of
 from core.figures.style import TIER_COLOURS, FigureSpec, base_layout, scatter, wrap_text
 from core.i18n import _, join
 from core.units import bandwidth as format_bandwidth, ratio
@@ -86,10 +86,9 @@ def two_level_figure(plan, unit: str = "GB/s", height: int = 560) -> go.Figure:
         detail += "<br>" + _("{drawn_top} of {racks} and {drawn_bottom} of {switches} drawn").format(
             drawn_top=len(top), racks=racks, drawn_bottom=len(bottom), switches=switches)
     if spec is not None:
-        detail += "<br>" + _("{per_gpu} NVLinks per GPU to the second level: {links} links, {cables} cables of "
-                             "{per_cable} links; taper {taper}").format(
-            per_gpu=spec.uplinks_per_gpu, links=f"{domain.level2_links:,}", cables=f"{domain.level2_cables:,}",
-            per_cable=spec.links_per_cable, taper=ratio(1 / up.taper))
+        detail += "<br>" + _("{per_gpu} NVLinks per GPU to the second level, taper {taper}; {counts}").format(
+            per_gpu=spec.uplinks_per_gpu, taper=ratio(1 / up.taper),
+            counts=level2_words(levels_summary(r), up.domain_gpus))
     if len(up.runs) > 1:
         detail += "<br>" + _("NVLink domains in the cluster: {sizes}").format(
             sizes=join([f"{count} x {size}" for size, count in up.runs]))

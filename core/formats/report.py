@@ -70,7 +70,8 @@ from urllib.parse import unquote
 from core import plurals, scaleup, units, vocab
 from core.errors import FabricPlannerError, InputError
 from core.fabric import domainlevels
-from core.i18n import HTML_LANG, _, babel_locale, current, in_currency, money_note, ngettext, number, usd
+from core.fabric.families import leaf_whatif, leaf_whatif_note, words
+from core.i18n import HTML_LANG, N_, _, babel_locale, current, in_currency, money_note, ngettext, number, usd
 from core.spares import policy_words
 from core.text import html_text
 from core.perf.constants import library_label
@@ -609,18 +610,24 @@ def _bandwidth(doc: _Doc, plan) -> None:
     from core.fabric.bandwidth import tier_capacities_gbits
     from core.figures.bandwidth import bandwidth_hierarchy_figure, oversubscription_figure, tier_capacity_figure
     from core.analysis.whole import whole_plan
+    from core.figures.keynumbers import whatif_capex_note
 
     bw = whole_plan(plan).bandwidth  # a design with pods: pod 1's, with the hops between pods
     body = doc.figure(bandwidth_hierarchy_figure(plan, unit=doc.unit), 380)
     capacities = tier_capacities_gbits(plan.resolved, plan.fabric)
     body += doc.figure(tier_capacity_figure(plan, capacities, unit=doc.unit), 360)
-    body += _p(_("Oversubscription leaf {leaf}, spine {spine}, end to end {total}; switches crossed: same rail "
+    readout = N_("Oversubscription leaf {leaf}, spine {spine}, end to end {total}; switches crossed: same rail "
                  "{same_rail}, cross rail {cross_rail}, cross pod {cross_pod}; {link} to scale-out {ratio} per GPU "
-                 "(one direction, bits).").format(link=scaleup.link_word(plan.resolved.system),
+                 "(one direction, bits).")
+    body += _p(words(plan.fabric.family, "report:readout:bandwidth", readout).format(
+        link=scaleup.link_word(plan.resolved.system),
         leaf=units.ratio(bw.leaf_oversubscription), spine=units.ratio(bw.spine_oversubscription),
         total=units.ratio(bw.oversubscription),
         same_rail=bw.hops_same_rail, cross_rail=bw.hops_cross_rail, cross_pod=bw.hops_cross_pod,
         ratio=units.ratio(bw.scaleup_to_scaleout_ratio)))
+    if not leaf_whatif(plan.fabric.family):  # no leaves to oversubscribe (a torus)
+        doc.section("bandwidth", _("Bandwidth"), body)
+        return
     if plan.resolved.gpus > SWEEP_MAX_GPUS:
         body += _p(_("The oversubscription what-if is left out above {gpus} GPUs (it plans the design seven more "
                      "times); the Designer's Bandwidth tab shows it.").format(gpus=number(SWEEP_MAX_GPUS)), note=True)
@@ -632,6 +639,9 @@ def _bandwidth(doc: _Doc, plan) -> None:
         body += doc.figure(oversubscription_figure(sweep, plan.design.oversubscription, unit=doc.unit), 380)
         table = sweep_display_table(sweep, doc.unit)
         body += _frame_table(table.to_dict("records"))
+        notes = (leaf_whatif_note(plan),  # a family whose rows rank otherwise (a Dragonfly+'s global cut)
+                 whatif_capex_note(plan))  # NVLink level 2 in the capex
+        body += "".join(_p(note, note=True) for note in notes if note)
     except FabricPlannerError:  # a what-if the engine cannot plan is left out, the rest stays
         pass
     doc.section("bandwidth", _("Bandwidth"), body)

@@ -31,7 +31,7 @@ from core.perf.collectives import IN_NETWORK, Sweep, algorithm_label, level_labe
 from core.perf.sizes import format_size
 from core.perf.modelshape import CUSTOM, decode_shape
 from core.perf.constants import test_tool
-from core.perf.training import (MAX_GLOBAL_BATCH, PRESETS, ModelSpec, TrainingEstimate, comm_collective_label,
+from core.perf.training import (DEFAULT_GLOBAL_BATCH, MAX_GLOBAL_BATCH, PRESETS, ModelSpec, TrainingEstimate, comm_collective_label,
                                 DEFAULT_MODEL, default_split, estimate, estimate_or_ways_out, fitting_split,
                                 parallelism_label, parse_job)
 from core.plan import Plan, plan as make_plan
@@ -71,6 +71,21 @@ def training_gpus(plan: Plan, settings: Mapping) -> int:
     dp = plan.resolved.gpus // model_parallel
     dp = min(dp, MAX_GLOBAL_BATCH // max(1, int(settings["mbs"])))
     return dp * model_parallel
+
+
+def batch_note(plan: Plan, settings: Mapping) -> str:
+    """Why the global batch is not the default ``DEFAULT_GLOBAL_BATCH`` (1,024 sequences) when it is that default
+    rounded up to a multiple of micro-batch x data-parallel size (``core.perf.training.fitting_split``; a batch
+    that is not one does not split over the replicas): the rounding in words; "" otherwise."""
+    gbs, mbs = int(settings["gbs"]), int(settings["mbs"])
+    dp = training_gpus(plan, settings) // max(1, int(settings["tp"]) * int(settings["pp"]) * int(settings["cp"]))
+    per_step = mbs * dp
+    if per_step < 1 or DEFAULT_GLOBAL_BATCH % per_step == 0 or gbs != -(-DEFAULT_GLOBAL_BATCH // per_step) * per_step:
+        return ""
+    return _("Global batch {gbs} = {steps} x micro-batch {mbs} x dp {dp}: the default {default} is not a multiple of "
+             "micro-batch x data-parallel size ({per_step}), so it is rounded up to the next one.").format(
+        gbs=f"{gbs:,}", steps=f"{gbs // per_step:,}", mbs=mbs, dp=f"{dp:,}", default=f"{DEFAULT_GLOBAL_BATCH:,}",
+        per_step=f"{per_step:,}")
 
 
 def model_of(settings: Mapping) -> ModelSpec:

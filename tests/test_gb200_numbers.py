@@ -1,0 +1,122 @@
+"""A GB200 NVL72 design with NVLink domains of 144 GPUs (two racks under a second NVLink level) says the same
+numbers on every surface: the second level per domain and in all, the compute fabric's capex with the NVLink parts
+named, the global batch's rounding. Numbers by hand: 144 nodes x 4 GPUs = 576 GPUs = 4 domains of 144; 18
+level-2 NVLinks per GPU, 4 per cable, 288 ports per switch unit."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from core.cli import main as cli_main
+from core.design import Design
+from core.fabric import domainlevels
+from core.figures.keynumbers import key_numbers
+from core.figures.scaleup import scaleup_figure
+from core.i18n import usd
+from core.perf.jobform import batch_note
+from core.plan import plan
+
+GB200 = Design(gpu="GB200-NVL72", nodes=144, nvlink_domain_gpus=144)
+DOMAINS, DOMAIN_GPUS, PER_GPU, PER_CABLE, PORTS = 4, 144, 18, 4, 288
+LINKS = DOMAIN_GPUS * PER_GPU  # 2,592 level-2 NVLinks in one domain
+CABLES = LINKS // PER_CABLE  # 648 cables in one domain
+UNITS = LINKS // PORTS  # 9 switch units in one domain
+
+
+@pytest.fixture(scope="module")
+def gb200():
+    return plan(GB200)
+
+
+def test_level2_words_say_per_domain_and_in_all(gb200):
+    levels = domainlevels.levels_summary(gb200.resolved)
+    assert (levels["level2_switches"], levels["level2_links"], levels["level2_cables"]) == (UNITS, LINKS, CABLES)
+    assert levels["level2_switches_total"] == DOMAINS * UNITS and levels["level2_cables_total"] == DOMAINS * CABLES
+    text = domainlevels.level2_words(levels, DOMAIN_GPUS)
+    assert text == ("each domain of 144 GPUs: 9 switch units, 2,592 links in 648 cables of 4 links; "
+                    "all 4 domains: 36 switch units, 2,592 cables")
+
+
+def test_caption_cli_and_bill_agree_on_the_second_level(gb200, capsys):
+    words = domainlevels.level2_words(domainlevels.levels_summary(gb200.resolved), DOMAIN_GPUS)
+    spec = scaleup_figure(gb200).to_plotly_json()
+    caption = " ".join(a.get("text", "") for a in spec["layout"].get("annotations", [])).replace("<br>", " ")
+    assert " ".join(words.split()) in " ".join(caption.split())
+    assert cli_main(["plan", "--gpu", "GB200-NVL72", "--nodes", "144", "--nvlink-domain", "144"]) in (0, None)
+    assert words in capsys.readouterr().out
+    rows = {r.catalog_id: r.quantity for r in gb200.bom if "NVLink level 2" in r.item}
+    assert sorted(rows.values()) == [DOMAINS * UNITS, DOMAINS * CABLES]  # the bill counts the totals
+
+
+def test_compute_fabric_capex_names_the_nvlink_level_2_parts(gb200, capsys):
+    nvlink = sum(r.extended_price_usd for r in gb200.bom if "NVLink level 2" in r.item)
+    assert nvlink > 0
+    assert gb200.cost.scaleup_capex_usd == pytest.approx(nvlink)
+    fabric = sum(r.extended_price_usd for r in gb200.bom if r.network == "compute"
+                 and r.category in ("NIC", "switch", "transceiver", "cable"))
+    assert gb200.cost.network_capex_usd == pytest.approx(fabric)  # the figure itself is unchanged
+    card = next(k for k in key_numbers(gb200.summary()) if k.key == "capex_fabric")
+    assert card.label == "Capex, compute fabric and NVLink level 2"
+    assert usd(fabric - nvlink) in card.help and usd(nvlink) in card.help
+    assert cli_main(["plan", "--gpu", "GB200-NVL72", "--nodes", "144", "--nvlink-domain", "144"]) in (0, None)
+    assert f"(of which NVLink level 2 {usd(nvlink, exact=True)})" in capsys.readouterr().out
+    assert cli_main(["plan", "--gpu", "GB200-NVL72", "--nodes", "144", "--nvlink-domain", "144", "--format",
+                     "json"]) in (0, None)
+    assert json.loads(capsys.readouterr().out)["cost"]["scaleup_capex_usd"] == pytest.approx(nvlink, abs=0.01)
+
+
+def test_a_design_with_one_nvlink_level_keeps_the_plain_card():
+    p = plan(Design(gpu="H100", nodes=64))
+    assert p.cost.scaleup_capex_usd == 0
+    card = next(k for k in key_numbers(p.summary()) if k.key == "capex_fabric")
+    assert card.label == "Capex, compute fabric"
+
+
+def test_batch_note_states_the_rounding_of_the_default_global_batch(gb200):
+    # 576 GPUs / (tp 8 x pp 4 x cp 1) = dp 18; 1,024 / 18 = 56.9, so 57 x 18 = 1,026
+    settings = {"gbs": 1026, "mbs": 1, "tp": 8, "pp": 4, "cp": 1, "tg": 0}
+    assert batch_note(gb200, settings) == (
+        "Global batch 1,026 = 57 x micro-batch 1 x dp 18: the default 1,024 is not a multiple of micro-batch x "
+        "data-parallel size (18), so it is rounded up to the next one.")
+    assert batch_note(gb200, {**settings, "gbs": 1008}) == ""  # the user's own multiple: nothing to say
+    assert batch_note(gb200, {**settings, "gbs": 1024, "tp": 4, "pp": 9}) == ""  # dp 16 divides 1,024
+
+
+def test_performance_page_states_the_rounding():
+    from tests.pagetest import open_page
+
+    at = open_page("../pages/3_Performance.py", {"v": "1", "g": "GB200-NVL72", "n": "144", "nvd": "144",
+                                                  "lang": "en"}, timeout=600)
+    assert not at.error
+    gbs = at.number_input(key="perf_w_gbs").value if any(n.key == "perf_w_gbs" for n in at.number_input) else None
+    captions = " ".join(c.value for c in at.caption).replace("\\", "")  # the page escapes Markdown
+    assert "the default 1,024 is not a multiple of micro-batch x data-parallel size" in captions
+    if gbs is not None:
+        assert f"Global batch {gbs:,} = " in captions
+
+
+def test_whatif_note_says_the_nvlink_capex_per_gpu(gb200):
+    from core.figures.keynumbers import whatif_capex_note
+
+    # 36 level-2 trays x $60,000 + 2,592 NVLink optical cables x $3,600 = $11,491,200 over 576 GPUs = $19,950
+    trays = next(r for r in gb200.bom if r.category == "switch" and "NVLink level 2" in r.item)
+    cables = next(r for r in gb200.bom if r.category == "cable" and "NVLink level 2" in r.item)
+    per_gpu = (trays.quantity * trays.unit_price_usd + cables.quantity * cables.unit_price_usd) / 576
+    assert (trays.quantity, cables.quantity) == (36, 2592)
+    assert usd(per_gpu) in whatif_capex_note(gb200)
+    assert whatif_capex_note(plan(Design(gpu="H100", nodes=64))) == ""
+
+
+def test_designer_bandwidth_tab_says_the_nvlink_capex_under_the_whatif():
+    from streamlit.testing.v1 import AppTest
+
+    from tests.pagetest import ENTRY
+
+    at = AppTest.from_file(ENTRY, default_timeout=600)
+    at.query_params.update({"v": "1", "g": "GB200-NVL72", "n": "144", "nvd": "144", "tab": "Bandwidth", "lang": "en"})
+    at.run()
+    assert not at.exception and not at.error
+    captions = " ".join(c.value for c in at.caption).replace("\\", "")
+    assert "Network capex per GPU includes the second NVLink level's switch units and cables" in captions
