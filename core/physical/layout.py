@@ -442,6 +442,15 @@ class _RackDraft:
         by_kw = how_many((self.kw_limit - self.kw) * 1000, watts, 10**9)
         return max(0, min(by_u, by_kw))
 
+    def like(self, start: int) -> "_RackDraft":
+        """A new rack holding what this one does, its one slot's devices numbered from ``start`` (the next of a run
+        of identical racks: the same numbers as filling an empty rack alike, without its steps)."""
+        twin = _RackDraft.__new__(_RackDraft)
+        twin.kind, twin.preset, twin.u_total, twin.usable = self.kind, self.preset, self.u_total, self.usable
+        twin.kw_limit, twin.u_next, twin.kw, twin.width = self.kw_limit, self.u_next, self.kw, self.width
+        twin.slots = [self.slots[0]._replace(start=start)]
+        return twin
+
     def add(self, kind, model, prefix, start, count, height_u, watts):
         if count <= 0:
             return
@@ -473,15 +482,11 @@ def _fill(racks_out: list, new_rack, kind, model, prefix, start, count, height_u
         if room <= 0 and rack is not None and rack is filled:  # a whole new rack is full: so is each next one
             whole = count // empty
             if repeat and whole > 1:
-                rack = new_rack()
-                rack.add(kind, model, prefix, start, empty, height_u, watts)
-                racks_out.append(_Repeat(rack, whole - 1, empty))
+                racks_out.append(_Repeat(filled.like(start), whole - 1, empty))
                 start += (whole - 1) * empty
                 count -= (whole - 1) * empty
             while count >= empty:
-                rack = new_rack()
-                rack.add(kind, model, prefix, start, empty, height_u, watts)
-                racks_out.append(rack)
+                racks_out.append(filled.like(start))
                 start += empty
                 count -= empty
             filled = None
@@ -762,9 +767,7 @@ def arrange(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, racks: 
             if fresh and not trays and take == min(per_rack, room) and (take >= per_rack or
                                                                          rack.room(node_u, node_w) <= 0):
                 while count - placed >= take:  # an empty rack took what each does and is full: so is each next one
-                    rack = compute_rack()
-                    computes.append(rack)
-                    rack.add("nvl72" if nvl else "node", system.id, "node", placed, take, node_u, node_w)
+                    computes.append(rack.like(placed))
                     placed += take
         leaf_racks: list[_RackDraft] = []
         if not wiring.tor:
