@@ -448,7 +448,8 @@ class _RackDraft:
         twin = _RackDraft.__new__(_RackDraft)
         twin.kind, twin.preset, twin.u_total, twin.usable = self.kind, self.preset, self.u_total, self.usable
         twin.kw_limit, twin.u_next, twin.kw, twin.width = self.kw_limit, self.u_next, self.kw, self.width
-        twin.slots = [self.slots[0]._replace(start=start)]
+        kind, model, prefix, _start, *rest = self.slots[0]
+        twin.slots = [Slot(kind, model, prefix, start, *rest)]
         return twin
 
     def add(self, kind, model, prefix, start, count, height_u, watts):
