@@ -67,6 +67,7 @@ from core.fabric import domainlevels
 from core.fabric.sizing import FabricPlan
 from core.fabric.wiring import Wiring, wiring_of
 from core.i18n import _
+from core.memo import stage
 from core.physical.racks import RackCatalog, RackPreset, load_racks
 from core.physical.rowblocks import (RowBlock, central_blocks, copies, expanded, pack_sus, row_count, split,
                                      su_slice)
@@ -442,6 +443,14 @@ class _RackDraft:
         by_kw = how_many((self.kw_limit - self.kw) * 1000, watts, 10**9)
         return max(0, min(by_u, by_kw))
 
+    def __eq__(self, other) -> bool:
+        """Equal drafts: the same rack, slots, units used and power (a cached stage's value compared afresh)."""
+        if not isinstance(other, _RackDraft):
+            return NotImplemented
+        return all(getattr(self, name) == getattr(other, name) for name in self.__slots__)
+
+    __hash__ = None  # a draft changes while it is filled
+
     def like(self, start: int) -> "_RackDraft":
         """A new rack holding what this one does, its one slot's devices numbered from ``start`` (the next of a run
         of identical racks: the same numbers as filling an empty rack alike, without its steps)."""
@@ -660,6 +669,57 @@ def _runs_placed(blocks: list[RowBlock]) -> tuple[list, list, tuple]:
     return instances, singles, tuple(per_row)
 
 
+def _stack_nodes(computes: list, compute_rack, count: int, per_rack: int, node_u: float, node_w: float, trays: int,
+                 nvl: bool, system_id: str) -> None:
+    """Stack an SU's ``count`` nodes (numbered from 0) into the compute racks ``computes`` (its last rack the open
+    one) and new ones from ``compute_rack()``: at most ``per_rack`` nodes of ``node_u`` [U] and ``node_w`` [W] a rack
+    within its room and power; with ``trays`` (a rack-level first NVLink level's switch trays) those trays between a
+    rack's halves; ``nvl``: the nodes are NVLink-rack trays (slot kind ``nvl72``) of system ``system_id``."""
+    placed = 0
+    while placed < count:
+        if not computes or computes[-1].room(node_u, node_w) <= 0 or \
+                sum(s.count for s in computes[-1].slots if s.kind in ("node", "nvl72")) >= per_rack:
+            computes.append(compute_rack())
+        rack = computes[-1]
+        in_rack = sum(s.count for s in rack.slots if s.kind in ("node", "nvl72"))
+        fresh, room = not rack.slots, rack.room(node_u, node_w)
+        take = min(per_rack - in_rack, room, count - placed)
+        if take <= 0:
+            computes.append(compute_rack())
+            continue
+        if trays and not in_rack:  # a rack-level first level's NVLink switch trays, between its halves
+            half = -(-take // 2)
+            rack.add("nvl72", system_id, "node", placed, half, node_u, node_w)
+            rack.add("nvswitch", f"{system_id} NVSwitch", "nvsw", placed, trays, 1, 0.0)  # power: the trays'
+            # share is in the compute trays' (the system's node power is the rack's / its trays)
+            placed, take = placed + half, take - half
+        rack.add("nvl72" if nvl else "node", system_id, "node", placed, take, node_u, node_w)
+        placed += take
+        if fresh and not trays and take == min(per_rack, room) and (take >= per_rack or
+                                                                     rack.room(node_u, node_w) <= 0):
+            while count - placed >= take:  # an empty rack took what each does and is full: so is each next one
+                computes.append(rack.like(placed))
+                placed += take
+
+
+def _su_drafts_bytes(drafts: tuple) -> int:
+    """Upper bound of the memory of an SU's compute rack drafts [bytes]: 4 kB and 1 kB a rack (``tests/test_memo.py``)."""
+    return 4096 + 1024 * len(drafts)
+
+
+@stage(0.01, _su_drafts_bytes)
+def su_compute_racks(preset: RackPreset, units: int, limit: float, count: int, per_rack: int, node_u: float,
+                     node_w: float, trays: int, nvl: bool, system_id: str) -> tuple[_RackDraft, ...]:
+    """The compute racks of an SU of ``count`` nodes without a leaf in them (``arrange``), its first node numbered 0:
+    racks of ``preset`` with ``units`` [U] usable up to ``limit`` [kW], the nodes stacked by ``_stack_nodes``;
+    cached by these arguments (``core.memo.stage``: the candidates of a search whose SUs stand alike share them;
+    the drafts are read, never changed, once arranged)."""
+    computes: list[_RackDraft] = []
+    _stack_nodes(computes, lambda: _RackDraft("compute", preset, units, limit), count, per_rack, node_u, node_w,
+                 trays, nvl, system_id)
+    return tuple(computes)
+
+
 def _su_runs(wiring) -> list[tuple]:
     """The SUs (groups of the wiring, up to the first empty one) as runs ``(key, first node, first leaf, SUs,
     node step, leaf step)`` (``core.physical.rowblocks``), key (nodes, leaves per plane and island), first leaf 0
@@ -745,31 +805,11 @@ def arrange(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, racks: 
             for plane, island in wiring.plane_islands():
                 _fill(computes, compute_rack, "leaf", leaf_sw.id, wiring.prefix(plane, island) + "leaf", 0, 1,
                       leaf_sw.rack_units, leaf_w)
-        placed = 0
-        while placed < count:
-            if not computes or computes[-1].room(node_u, node_w) <= 0 or \
-                    sum(s.count for s in computes[-1].slots if s.kind in ("node", "nvl72")) >= per_rack:
-                computes.append(compute_rack())
-            rack = computes[-1]
-            in_rack = sum(s.count for s in rack.slots if s.kind in ("node", "nvl72"))
-            fresh, room = not rack.slots, rack.room(node_u, node_w)
-            take = min(per_rack - in_rack, room, count - placed)
-            if take <= 0:
-                computes.append(compute_rack())
-                continue
-            if trays and not in_rack:  # a rack-level first level's NVLink switch trays, between its halves
-                half = -(-take // 2)
-                rack.add("nvl72", system.id, "node", placed, half, node_u, node_w)
-                rack.add("nvswitch", f"{system.id} NVSwitch", "nvsw", placed, trays, 1, 0.0)  # power: the trays'
-                # share is in the compute trays' (the system's node power is the rack's / its trays)
-                placed, take = placed + half, take - half
-            rack.add("nvl72" if nvl else "node", system.id, "node", placed, take, node_u, node_w)
-            placed += take
-            if fresh and not trays and take == min(per_rack, room) and (take >= per_rack or
-                                                                         rack.room(node_u, node_w) <= 0):
-                while count - placed >= take:  # an empty rack took what each does and is full: so is each next one
-                    computes.append(rack.like(placed))
-                    placed += take
+        if wiring.tor:
+            _stack_nodes(computes, compute_rack, count, per_rack, node_u, node_w, trays, nvl, system.id)
+        else:  # an SU's compute racks without a leaf: shared by every arrangement of that rack geometry
+            computes = list(su_compute_racks(preset, units, limit, count, per_rack, node_u, node_w, trays, nvl,
+                                             system.id))
         leaf_racks: list[_RackDraft] = []
         if not wiring.tor:
             for plane, island in wiring.plane_islands():
