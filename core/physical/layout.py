@@ -703,11 +703,12 @@ def _stack_nodes(computes: list, compute_rack, count: int, per_rack: int, node_u
 
 
 def _su_drafts_bytes(drafts: tuple) -> int:
-    """Upper bound of the memory of an SU's compute rack drafts [bytes]: 4 kB and 1 kB a rack (``tests/test_memo.py``)."""
-    return 4096 + 1024 * len(drafts)
+    """Upper bound of the memory of an SU's compute rack drafts [bytes]: 2 kB and 512 B a rack (measured at about
+    120 B a rack, the rack preset and the names shared; ``tests/test_memo.py``)."""
+    return 2048 + 512 * len(drafts)
 
 
-@stage(0.01, _su_drafts_bytes)
+@stage(0.02, _su_drafts_bytes)
 def su_compute_racks(preset: RackPreset, units: int, limit: float, count: int, per_rack: int, node_u: float,
                      node_w: float, trays: int, nvl: bool, system_id: str) -> tuple[_RackDraft, ...]:
     """The compute racks of an SU of ``count`` nodes without a leaf in them (``arrange``), its first node numbered 0:
