@@ -613,18 +613,18 @@ def bin_lengths(link_class: str, lengths: np.ndarray, weights: np.ndarray, route
     length_sums, scale = _exact_sums(which, bins_n, lengths, weights)
     longest = np.full(bins_n, -np.inf)
     np.maximum.at(longest, which, lengths)
-    bins = []
+    bins = []  # built without validation: every field is already of its type (Python floats, ints, strings)
     for b in np.flatnonzero(links > 0).tolist():
-        bins.append(LengthBin(low_m=float(_EDGES[b]), high_m=float(_EDGES[b + 1]), links=int(links[b]),
-                              max_m=round(float(longest[b]), 2),
-                              mean_m=round(_ratio(length_sums[b], scale, links[b]), 2),
-                              route=ROUTES[int(np.argmax(by_route[b]))]))
+        bins.append(LengthBin.model_construct(
+            low_m=float(_EDGES[b]), high_m=float(_EDGES[b + 1]), links=int(links[b]),
+            max_m=round(float(longest[b]), 2), mean_m=round(_ratio(length_sums[b], scale, links[b]), 2),
+            route=ROUTES[int(np.argmax(by_route[b]))]))
     total = int(weights.sum())
     length_total = sum(length_sums)
-    return LinkLengths(link_class=link_class, links=total, bins=tuple(bins),
-                       max_m=round(float(lengths.max()), 2) if total else 0.0,
-                       mean_m=round(_ratio(length_total, scale, weights.sum(dtype=np.float64)), 2) if total else 0.0,
-                       total_m=round(_ratio(length_total, scale, 1), 1))
+    return LinkLengths.model_construct(
+        link_class=link_class, links=total, bins=tuple(bins), max_m=round(float(lengths.max()), 2) if total else 0.0,
+        mean_m=round(_ratio(length_total, scale, weights.sum(dtype=np.float64)), 2) if total else 0.0,
+        total_m=round(_ratio(length_total, scale, 1), 1))
 
 
 def _ratio(total: int | float, scale: int, links) -> float:
