@@ -15,7 +15,11 @@ rack pairs and pair of port heights); the rack arrangement's rows are repeating 
 flat in size. With the stage caches (``plan ms``): 0.44-1.12 / 1.1-3.7 ms at 64 / 131,072 GPUs, 1.9-4.4x (before the
 row blocks 0.54-1.57 / 1.8-4.9 ms, 2.4-6.3x): the bill's compute link rows (one per length bin and media), the
 central racks' fills per role, plane and island and the media still grow. Cold: 3.1-7.8x (the spine-core, the
-Dragonflies' global links and the fabrics with islands still take one integer pass over their links).
+Dragonflies' global links and the fabrics with islands still take one integer pass over their links). Measured
+again 2026-12-06 (04:00-04:26 UTC, load average 8-12, 3 rounds alternately with 4dd9f8a) after the rack places'
+arrays per SU template and the SU racks copied and cached by their geometry (``core.physical.layout.su_compute_racks``):
+warm 1.6-3.5x (4dd9f8a 1.6-4.2x in the same minutes), cold within the load's noise but the TH6 leaf search's
+(5.2-6.7 ms against 6.7-7.9 ms at 131,072 GPUs).
 """
 
 from __future__ import annotations

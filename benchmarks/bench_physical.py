@@ -7,6 +7,11 @@ repeating block and kind of link, binned) and from the stage cache (the rack pla
 (``core.physical.media.select_media``) for 131,072 GPUs (16,384 B300 nodes, three tiers, about 395,000 links) and
 for 65,536 H100 GPUs (three tiers of QM9700). Median of several runs (``benchmarks/timing.py``).
 ``python benchmarks/bench_physical.py``; ``make bench`` runs it with the others.
+
+Measured 2026-12-06 (load average 8.8 on 2 cores, one run each alternately with 4dd9f8a), after ``RackPlaces.arrays``
+per SU template and prefix and the SU's racks copied from the first: layout + lengths + media afresh 54 ms (131,072
+B300) and 81 ms (65,536 H100) median, against 40 and 117 ms: wall clock within the load's noise (target 1 s met).
+Afresh here means ``core.memo.uncached``: the SU stages (``su_compute_racks``, ``su_node_leaf``) are bypassed too.
 """
 
 from __future__ import annotations

@@ -67,6 +67,7 @@ from core.fabric import domainlevels
 from core.fabric.sizing import FabricPlan
 from core.fabric.wiring import Wiring, wiring_of
 from core.i18n import _
+from core.memo import stage
 from core.physical.racks import RackCatalog, RackPreset, load_racks
 from core.physical.rowblocks import (RowBlock, central_blocks, copies, expanded, pack_sus, row_count, split,
                                      su_slice)
@@ -442,6 +443,24 @@ class _RackDraft:
         by_kw = how_many((self.kw_limit - self.kw) * 1000, watts, 10**9)
         return max(0, min(by_u, by_kw))
 
+    def __eq__(self, other) -> bool:
+        """Equal drafts: the same rack, slots, units used and power (a cached stage's value compared afresh)."""
+        if not isinstance(other, _RackDraft):
+            return NotImplemented
+        return all(getattr(self, name) == getattr(other, name) for name in self.__slots__)
+
+    __hash__ = None  # a draft changes while it is filled
+
+    def like(self, start: int) -> "_RackDraft":
+        """A new rack holding what this one does, its one slot's devices numbered from ``start`` (the next of a run
+        of identical racks: the same numbers as filling an empty rack alike, without its steps)."""
+        twin = _RackDraft.__new__(_RackDraft)
+        twin.kind, twin.preset, twin.u_total, twin.usable = self.kind, self.preset, self.u_total, self.usable
+        twin.kw_limit, twin.u_next, twin.kw, twin.width = self.kw_limit, self.u_next, self.kw, self.width
+        kind, model, prefix, _start, *rest = self.slots[0]
+        twin.slots = [Slot(kind, model, prefix, start, *rest)]
+        return twin
+
     def add(self, kind, model, prefix, start, count, height_u, watts):
         if count <= 0:
             return
@@ -473,15 +492,11 @@ def _fill(racks_out: list, new_rack, kind, model, prefix, start, count, height_u
         if room <= 0 and rack is not None and rack is filled:  # a whole new rack is full: so is each next one
             whole = count // empty
             if repeat and whole > 1:
-                rack = new_rack()
-                rack.add(kind, model, prefix, start, empty, height_u, watts)
-                racks_out.append(_Repeat(rack, whole - 1, empty))
+                racks_out.append(_Repeat(filled.like(start), whole - 1, empty))
                 start += (whole - 1) * empty
                 count -= (whole - 1) * empty
             while count >= empty:
-                rack = new_rack()
-                rack.add(kind, model, prefix, start, empty, height_u, watts)
-                racks_out.append(rack)
+                racks_out.append(filled.like(start))
                 start += empty
                 count -= empty
             filled = None
@@ -654,6 +669,58 @@ def _runs_placed(blocks: list[RowBlock]) -> tuple[list, list, tuple]:
     return instances, singles, tuple(per_row)
 
 
+def _stack_nodes(computes: list, compute_rack, count: int, per_rack: int, node_u: float, node_w: float, trays: int,
+                 nvl: bool, system_id: str) -> None:
+    """Stack an SU's ``count`` nodes (numbered from 0) into the compute racks ``computes`` (its last rack the open
+    one) and new ones from ``compute_rack()``: at most ``per_rack`` nodes of ``node_u`` [U] and ``node_w`` [W] a rack
+    within its room and power; with ``trays`` (a rack-level first NVLink level's switch trays) those trays between a
+    rack's halves; ``nvl``: the nodes are NVLink-rack trays (slot kind ``nvl72``) of system ``system_id``."""
+    placed = 0
+    while placed < count:
+        if not computes or computes[-1].room(node_u, node_w) <= 0 or \
+                sum(s.count for s in computes[-1].slots if s.kind in ("node", "nvl72")) >= per_rack:
+            computes.append(compute_rack())
+        rack = computes[-1]
+        in_rack = sum(s.count for s in rack.slots if s.kind in ("node", "nvl72"))
+        fresh, room = not rack.slots, rack.room(node_u, node_w)
+        take = min(per_rack - in_rack, room, count - placed)
+        if take <= 0:
+            computes.append(compute_rack())
+            continue
+        if trays and not in_rack:  # a rack-level first level's NVLink switch trays, between its halves
+            half = -(-take // 2)
+            rack.add("nvl72", system_id, "node", placed, half, node_u, node_w)
+            rack.add("nvswitch", f"{system_id} NVSwitch", "nvsw", placed, trays, 1, 0.0)  # power: the trays'
+            # share is in the compute trays' (the system's node power is the rack's / its trays)
+            placed, take = placed + half, take - half
+        rack.add("nvl72" if nvl else "node", system_id, "node", placed, take, node_u, node_w)
+        placed += take
+        if fresh and not trays and take == min(per_rack, room) and (take >= per_rack or
+                                                                     rack.room(node_u, node_w) <= 0):
+            while count - placed >= take:  # an empty rack took what each does and is full: so is each next one
+                computes.append(rack.like(placed))
+                placed += take
+
+
+def _su_drafts_bytes(drafts: tuple) -> int:
+    """Upper bound of the memory of an SU's compute rack drafts [bytes]: 2 kB and 512 B a rack (measured at about
+    120 B a rack, the rack preset and the names shared; ``tests/test_memo.py``)."""
+    return 2048 + 512 * len(drafts)
+
+
+@stage(0.02, _su_drafts_bytes)
+def su_compute_racks(preset: RackPreset, units: int, limit: float, count: int, per_rack: int, node_u: float,
+                     node_w: float, trays: int, nvl: bool, system_id: str) -> tuple[_RackDraft, ...]:
+    """The compute racks of an SU of ``count`` nodes without a leaf in them (``arrange``), its first node numbered 0:
+    racks of ``preset`` with ``units`` [U] usable up to ``limit`` [kW], the nodes stacked by ``_stack_nodes``;
+    cached by these arguments (``core.memo.stage``: the candidates of a search whose SUs stand alike share them;
+    the drafts are read, never changed, once arranged)."""
+    computes: list[_RackDraft] = []
+    _stack_nodes(computes, lambda: _RackDraft("compute", preset, units, limit), count, per_rack, node_u, node_w,
+                 trays, nvl, system_id)
+    return tuple(computes)
+
+
 def _su_runs(wiring) -> list[tuple]:
     """The SUs (groups of the wiring, up to the first empty one) as runs ``(key, first node, first leaf, SUs,
     node step, leaf step)`` (``core.physical.rowblocks``), key (nodes, leaves per plane and island), first leaf 0
@@ -739,33 +806,11 @@ def arrange(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, racks: 
             for plane, island in wiring.plane_islands():
                 _fill(computes, compute_rack, "leaf", leaf_sw.id, wiring.prefix(plane, island) + "leaf", 0, 1,
                       leaf_sw.rack_units, leaf_w)
-        placed = 0
-        while placed < count:
-            if not computes or computes[-1].room(node_u, node_w) <= 0 or \
-                    sum(s.count for s in computes[-1].slots if s.kind in ("node", "nvl72")) >= per_rack:
-                computes.append(compute_rack())
-            rack = computes[-1]
-            in_rack = sum(s.count for s in rack.slots if s.kind in ("node", "nvl72"))
-            fresh, room = not rack.slots, rack.room(node_u, node_w)
-            take = min(per_rack - in_rack, room, count - placed)
-            if take <= 0:
-                computes.append(compute_rack())
-                continue
-            if trays and not in_rack:  # a rack-level first level's NVLink switch trays, between its halves
-                half = -(-take // 2)
-                rack.add("nvl72", system.id, "node", placed, half, node_u, node_w)
-                rack.add("nvswitch", f"{system.id} NVSwitch", "nvsw", placed, trays, 1, 0.0)  # power: the trays'
-                # share is in the compute trays' (the system's node power is the rack's / its trays)
-                placed, take = placed + half, take - half
-            rack.add("nvl72" if nvl else "node", system.id, "node", placed, take, node_u, node_w)
-            placed += take
-            if fresh and not trays and take == min(per_rack, room) and (take >= per_rack or
-                                                                         rack.room(node_u, node_w) <= 0):
-                while count - placed >= take:  # an empty rack took what each does and is full: so is each next one
-                    rack = compute_rack()
-                    computes.append(rack)
-                    rack.add("nvl72" if nvl else "node", system.id, "node", placed, take, node_u, node_w)
-                    placed += take
+        if wiring.tor:
+            _stack_nodes(computes, compute_rack, count, per_rack, node_u, node_w, trays, nvl, system.id)
+        else:  # an SU's compute racks without a leaf: shared by every arrangement of that rack geometry
+            computes = list(su_compute_racks(preset, units, limit, count, per_rack, node_u, node_w, trays, nvl,
+                                             system.id))
         leaf_racks: list[_RackDraft] = []
         if not wiring.tor:
             for plane, island in wiring.plane_islands():
@@ -827,6 +872,16 @@ def rows_per_column(rows: int, row_span: float, pitch: float) -> int:
     return min(max(1, math.ceil(math.sqrt(rows * row_span / pitch))), rows)
 
 
+def _slot_table(found: list) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """One prefix's slots of ``RackPlaces.arrays`` (``found``: per group of slots its starts, racks' indices, first U
+    and height [U] as arrays) as arrays (starts, rack indices, first U, height [U]) ordered by start, ties in
+    ``found``'s order."""
+    starts, racks_, first, height = (np.concatenate(column) if len(found) > 1 else column[0]
+                                     for column in zip(*found))
+    order = np.argsort(starts, kind="stable")  # by device number, as Layout.index
+    return starts[order], racks_[order], first[order], height[order]
+
+
 class RackPlaces(NamedTuple):
     """Where an ``Arrangement``'s racks stand and where some of its devices sit (``Arrangement.places``), as frozen
     values: the hall geometry [m] (row span, end aisle, row pitch, rows per column), the racks per row (per block of
@@ -861,51 +916,76 @@ class RackPlaces(NamedTuple):
                                               (node0 + i * dn + t * node_d).ravel(), (leaf0 + i * dl + t * leaf_d).ravel()))
         return {key: tuple(np.concatenate(column) for column in zip(*parts)) for key, parts in found.items()}
 
-    @staticmethod
-    def _central(rack0, times, step, copies, rack_d, shift_d) -> tuple[np.ndarray, np.ndarray]:
-        """(rack index, device number shift) of every rack of a run of central racks, copy by copy."""
-        k, t = np.arange(times, dtype=np.int64), np.arange(copies, dtype=np.int64)[:, None]
-        return (rack0 + k + t * rack_d).ravel(), (k * step + t * shift_d).ravel()
-
     def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
         """What ``core.physical.lengths`` reads of the layout, the same numbers ``Arrangement.layout()`` gives: per
         rack in rack order its centre x [m], row line y [m], height [U] and row, and for each device prefix its
         slots as arrays (starts, rack indices, first U, height [U]) ordered by start (the out-of-band devices are
-        not among them). Vectorised over the racks that share a template and the runs of central racks."""
+        not among them). Vectorised over the racks that share a template (a template's racks at once) and the runs
+        of central racks (all runs at once)."""
         templates = dict(self.templates)
         counts = self._rack_rows()
         width = np.full(int(counts.sum()), math.nan)
         height_u = width.copy()
         sus = self._su_racks()
-        for key, (at, _node, _leaf) in sus.items():  # the SUs of one size at once
-            for k, (u_total, w, _slots) in enumerate(templates[key]):
-                width[at + k], height_u[at + k] = w, u_total
-        central = [(self._central(rack0, times, step, copies, rack_d, shift_d), rack, shift)
-                   for rack0, rack, shift, times, step, copies, rack_d, shift_d in self.singles]
-        for (at, _shift), (u_total, w, _slots), _s in central:
-            width[at], height_u[at] = w, u_total
+        parts: dict[str, list] = {}  # prefix -> (starts, racks, first U, height) arrays per group of its slots
+        for key, (at, node_shift, leaf_shift) in sus.items():  # the SUs of one size at once
+            drafts = templates[key]
+            where = (at[:, None] + np.arange(len(drafts), dtype=np.int64)).ravel()
+            width[where] = np.tile(np.array([w for _u, w, _s in drafts], dtype=float), len(at))
+            height_u[where] = np.tile(np.array([u for u, _w, _s in drafts], dtype=float), len(at))
+            by_prefix: dict[str, list] = {}  # prefix -> its slots in the template, rack by rack: (rack, slot)
+            for k, (_u, _w, slots) in enumerate(drafts):
+                for slot in slots:
+                    by_prefix.setdefault(slot[1], []).append((k, slot))
+            for prefix, found in by_prefix.items():  # every SU's slots of the prefix, slot by slot, SU by SU
+                k, leaf, start, first_u, height = (np.array(column) for column in zip(
+                    *((k, s[0], s[2], s[3], s[4]) for k, s in found)))
+                shift = np.where(leaf[:, None], leaf_shift[None, :], node_shift[None, :])
+                parts.setdefault(prefix, []).append(((start[:, None] + shift).ravel(), (k[:, None] + at).ravel(),
+                                                     np.repeat(first_u.astype(float), len(at)),
+                                                     np.repeat(height.astype(float), len(at))))
+        if self.singles:
+            racks_at, shifts = self._central_all()
+            sizes = np.array(self._single_sizes, dtype=np.int64)
+            run_shift = np.array([shift for _r, _d, shift, *_rest in self.singles], dtype=np.int64)
+            width[racks_at] = np.repeat(np.array([w for _r, (_u, w, _s), *_rest in self.singles], dtype=float), sizes)
+            height_u[racks_at] = np.repeat(np.array([u for _r, (u, _w, _s), *_rest in self.singles], dtype=float),
+                                           sizes)
+            first = np.cumsum(sizes) - sizes  # each run's first rack among racks_at
+            central: dict[str, list] = {}  # prefix -> (run, leaf, start, first U, height) of its slots, run by run
+            for i, (_r, (_u, _w, slots), *_rest) in enumerate(self.singles):
+                for leaf, prefix, start, first_u, height in slots:
+                    central.setdefault(prefix, []).append((i, leaf, start, first_u, height))
+            for prefix, found in central.items():  # every run's racks of the prefix, run by run
+                run, leaf, start, first_u, height = (np.array(column) for column in zip(*found))
+                n = sizes[run]
+                at = np.repeat(first[run], n) + (np.arange(int(n.sum()), dtype=np.int64) - np.repeat(np.cumsum(n) - n, n))
+                moved = np.repeat(start, n) + (np.repeat(run_shift[run], n) + shifts[at])
+                parts.setdefault(prefix, []).append((np.where(np.repeat(leaf, n), np.repeat(start, n), moved),
+                                                     racks_at[at], np.repeat(first_u.astype(float), n),
+                                                     np.repeat(height.astype(float), n)))
         if np.isnan(width).any():  # pragma: no cover - arrange places every rack in an SU or centrally
             raise AssertionError("a rack is neither an SU's nor a central one")
         xs, ys, rows = self._positions(counts, width)
-        parts: dict[str, list] = {}
-        for key, (at, node_shift, leaf_shift) in sus.items():  # the SUs of one size at once
-            for k, (_u, _w, slots) in enumerate(templates[key]):
-                for leaf, prefix, start, first_u, height in slots:
-                    parts.setdefault(prefix, []).append(
-                        (start + (leaf_shift if leaf else node_shift), at + k, first_u, height))
-        for (at, shifts), (_u, _w, slots), shift in central:
-            for leaf, prefix, start, first_u, height in slots:
-                parts.setdefault(prefix, []).append((start + (0 if leaf else shift + shifts), at, first_u, height))
-        tables = {}
-        for prefix, found in parts.items():
-            starts = np.concatenate([p[0] if isinstance(p[0], np.ndarray) else np.full(len(p[1]), p[0], dtype=np.int64)
-                                     for p in found])
-            racks_ = np.concatenate([p[1] for p in found])
-            first = np.concatenate([np.full(len(p[1]), p[2], dtype=float) for p in found])
-            height = np.concatenate([np.full(len(p[1]), p[3], dtype=float) for p in found])
-            order = np.argsort(starts, kind="stable")  # by device number, as Layout.index
-            tables[prefix] = (starts[order], racks_[order], first[order], height[order])
-        return xs, ys, height_u, rows, tables
+        return xs, ys, height_u, rows, {prefix: _slot_table(found) for prefix, found in parts.items()}
+
+    @property
+    def _single_sizes(self) -> list[int]:
+        """Racks of each run of central racks, every copy's (``singles``)."""
+        return [times * copies for _r, _d, _s, times, _st, copies, _rd, _sd in self.singles]
+
+    def _central_all(self) -> tuple[np.ndarray, np.ndarray]:
+        """``_central`` of every run of central racks (``singles``) one after the other, all at once: (rack index,
+        device number shift) of each of their racks, copy by copy within a run."""
+        rack0, _rack, _shift, times, step, copies, rack_d, shift_d = (
+            np.array(column, dtype=np.int64) if i not in (1, 2) else None for i, column in enumerate(zip(*self.singles)))
+        sizes = times * copies
+        first = np.cumsum(sizes) - sizes
+        j = np.arange(int(sizes.sum()), dtype=np.int64) - np.repeat(first, sizes)  # the rack's place in its run
+        per = np.repeat(times, sizes)
+        t, k = np.divmod(j, per)
+        return (np.repeat(rack0, sizes) + k + t * np.repeat(rack_d, sizes),
+                k * np.repeat(step, sizes) + t * np.repeat(shift_d, sizes))
 
     def _positions(self, counts: np.ndarray, width: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(centre x [m], row line y [m], row) of every rack from the racks per row ``counts`` and their widths [m],

@@ -491,18 +491,42 @@ def _node_leaf_blocks(wiring, ends: LinkEnds, routing, places: RackPlaces | None
         return None  # pragma: no cover - every node in one SU
     parts = []
     per_node = clos.links_per_node_leaf
+    templates = dict(places.templates)
     for (count, n_leaves), (first, leaf_start, times) in sus.items():
         g = clos.group_of_node(first)
         nodes, leaves = clos.nodes_of_group(g), clos.leaves_of_group(g)
-        if nodes.start != first or len(nodes) != count or len(leaves) != n_leaves or \
-                (len(leaves) and leaves[0] != leaf_start):
-            return None  # pragma: no cover - an SU's first node and leaf are its group's
-        node = np.tile(np.arange(nodes.start, nodes.stop), len(leaves))  # rail by rail, as bundle_arrays
-        leaf = np.repeat(np.asarray(leaves, dtype=np.int64), len(nodes))
-        length, links, route = _measured(ends, routing, prefixes, "node", node, "leaf", leaf,
-                                         np.full(len(node), per_node * times, dtype=np.int64))
-        parts.append((length, links, route))
+        if nodes.start != first or len(nodes) != count or list(leaves) != list(range(leaf_start,
+                                                                                      leaf_start + n_leaves)):
+            return None  # pragma: no cover - an SU's first node and leaf are its group's, its leaves one after the other
+        length, route = su_node_leaf(routing, templates[(count, n_leaves)], count, n_leaves, tuple(prefixes))
+        parts.append((length, np.full(len(length), per_node * times, dtype=np.int64), route))
     return tuple(np.concatenate(column) for column in zip(*parts))
+
+
+def _su_bytes(found: tuple) -> int:
+    """Upper bound of the memory of an SU's node-leaf lengths and routes [bytes]: two arrays of 8 bytes an entry, each
+    counted twice as ``core.memo.deep_sizeof`` counts an array (``tests/test_memo.py``), and their objects."""
+    return 1024 + 32 * len(found[0])
+
+
+@stage(0.05, _su_bytes)
+def su_node_leaf(routing: Routing, template: tuple, count: int, n_leaves: int, prefixes: tuple[str, ...]
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """(lengths [m], route codes) of the node-leaf links of one SU of its template's racks (``template``: each rack's
+    height [U], width [m] and slots, as ``RackPlaces.templates`` holds them; ``count`` nodes numbered from 0, each
+    to every one of the ``n_leaves`` leaves numbered from 0, rail by rail as ``Wiring.bundle_arrays``, in every plane
+    and island of ``prefixes``), the SU's racks side by side in one row as in any hall (``_node_leaf_blocks``: the
+    distances along the trays are exact, ``_tray_m``, so the same wherever the SU stands); cached by these arguments
+    (``core.memo.stage``: the candidates of a search whose SUs stand alike share them)."""
+    key = (count, n_leaves)
+    alone = RackPlaces(row_span=0.0, end_aisle=0.0, pitch=0.0, per_column=1, rows=(((len(template),), 1),),
+                       instances=((key, 0, 0, 0, 1, len(template), 0, 0, 1, 0, 0, 0),),
+                       templates=((key, template),), singles=())
+    node = np.tile(np.arange(count), n_leaves)  # rail by rail, as bundle_arrays
+    leaf = np.repeat(np.arange(n_leaves, dtype=np.int64), count)
+    length, _links, route = _measured(LinkEnds(alone), routing, list(prefixes), "node", node, "leaf", leaf,
+                                      np.ones(len(node), dtype=np.int64))
+    return length.copy(), route.copy()  # arrays of their own (not views of the tables they were read from)
 
 
 def _group_links(wiring, link_class: str, ends: LinkEnds, routing, prefixes: list[str]):
@@ -589,18 +613,18 @@ def bin_lengths(link_class: str, lengths: np.ndarray, weights: np.ndarray, route
     length_sums, scale = _exact_sums(which, bins_n, lengths, weights)
     longest = np.full(bins_n, -np.inf)
     np.maximum.at(longest, which, lengths)
-    bins = []
+    bins = []  # built without validation: every field is already of its type (Python floats, ints, strings)
     for b in np.flatnonzero(links > 0).tolist():
-        bins.append(LengthBin(low_m=float(_EDGES[b]), high_m=float(_EDGES[b + 1]), links=int(links[b]),
-                              max_m=round(float(longest[b]), 2),
-                              mean_m=round(_ratio(length_sums[b], scale, links[b]), 2),
-                              route=ROUTES[int(np.argmax(by_route[b]))]))
+        bins.append(LengthBin.model_construct(
+            low_m=float(_EDGES[b]), high_m=float(_EDGES[b + 1]), links=int(links[b]),
+            max_m=round(float(longest[b]), 2), mean_m=round(_ratio(length_sums[b], scale, links[b]), 2),
+            route=ROUTES[int(np.argmax(by_route[b]))]))
     total = int(weights.sum())
     length_total = sum(length_sums)
-    return LinkLengths(link_class=link_class, links=total, bins=tuple(bins),
-                       max_m=round(float(lengths.max()), 2) if total else 0.0,
-                       mean_m=round(_ratio(length_total, scale, weights.sum(dtype=np.float64)), 2) if total else 0.0,
-                       total_m=round(_ratio(length_total, scale, 1), 1))
+    return LinkLengths.model_construct(
+        link_class=link_class, links=total, bins=tuple(bins), max_m=round(float(lengths.max()), 2) if total else 0.0,
+        mean_m=round(_ratio(length_total, scale, weights.sum(dtype=np.float64)), 2) if total else 0.0,
+        total_m=round(_ratio(length_total, scale, 1), 1))
 
 
 def _ratio(total: int | float, scale: int, links) -> float:
