@@ -343,7 +343,7 @@ CARDS_CSS = (
     "cursor: help; min-width: 0;} "
     ".fp-label {font-size: 0.85rem; line-height: 1.25; color: rgba(49, 51, 63, 0.8); overflow-wrap: break-word;} "
     ".fp-value {font-size: 1.35rem; line-height: 1.4; white-space: nowrap; padding-top: 0.15rem;} "
-    ".fp-wrap .fp-value {white-space: normal;}"
+    ".fp-wrap .fp-value {white-space: normal; text-wrap: balance;}"  # 900 GB/s / | 1.8 TB/s, not 1.8 | TB/s
 )
 """The cards' style, one rule set for the app and (later) the report."""
 
