@@ -66,6 +66,8 @@ def test_the_what_ifs_note_is_whole_at_1280_px(fields, lang):
     assert notes or fields == dict(gpus=16384)  # most designs repeat a design in the sweep
     assert all(tables.fitting_width([n]) < tables.MAX_FIT_PX for n in notes), notes  # none cut at the widest column
     assert tablefit.leading_px(frame, config, shown[:tablefit.SWEEP_IN_VIEW + 1]) <= tablefit.MAIN_PX_AT_1280
+    following = shown[tablefit.SWEEP_IN_VIEW + 1]  # partly in view: its numbers on its left, where they show
+    assert config[following]["alignment"] == "left" and config[shown[1]].get("alignment") != "left"
 
 
 def test_the_full_table_would_not_fit():

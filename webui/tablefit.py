@@ -108,8 +108,10 @@ def sweep_columns(frame: pd.DataFrame, unit: str) -> tuple[list[str], dict]:
         if full not in frame.columns:
             continue
         label, tip = _(short).format(unit=shown), _(words) if words else None
+        partly = len(first) >= SWEEP_IN_VIEW  # after the note, partly in view at 1,280 px: its numbers at its left
         config[full] = (tables.money_column(label, frame[full].tolist(), help=tip) if "USD" in english else
-                        st.column_config.Column(label, help=tip, width=tables.fitting_width(frame[full].tolist(), label)))
+                        st.column_config.Column(label, help=tip, width=tables.fitting_width(frame[full].tolist(), label),
+                                                alignment="left" if partly else None))
         first.append(full)
     note = _("note")
     if note in frame.columns:
