@@ -142,9 +142,9 @@ def _table(result: sw.SweepResult, unit: str) -> None:
         if spec.y:
             row[sw.setting_label(spec.y.setting)] = figs.value_label(spec.y.setting, p.y)
         row[sw.metric_label(spec.metric, spec.size)] = format_value(p.value, kind, unit) if p.value is not None else "-"
-        row[_("Why it cannot be built")] = p.reason or ""
-        if result.repeats:  # a setting the design ignores here: the rows say which point they repeat
+        if result.repeats:  # a setting the design ignores here: the rows say which point they repeat (in view)
             row[_("note")] = figs.same_note(result, p)
+        row[_("Why it cannot be built")] = p.reason or ""
         rows.append(row)
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
 

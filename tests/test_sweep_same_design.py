@@ -34,6 +34,7 @@ def test_the_sweep_page_notes_the_repeated_design():
     at = pagetest.opener("../pages/5_Sweep.py")({"n": "4"})  # 32 GPUs under one leaf
     frame = at.dataframe[0].value
     assert list(frame["note"]) == ["", *["same design as 1: the setting changes nothing here"] * 3]
+    assert list(frame.columns).index("note") == 2  # beside the value, in view at 1,024 px (the reasons after it)
     assert any("3 points build the same design as an earlier one" in c.value for c in at.caption)
     wide = pagetest.opener("../pages/5_Sweep.py")({"n": "128"})
     assert "note" not in wide.dataframe[0].value.columns  # no repeated design, no note column
