@@ -44,7 +44,12 @@ METRIC_CSS = ('[data-testid="stMetricValue"] > div {font-size: clamp(1.3rem, 2.4
 # Static tables' headers (st.table: Optimize) wrap between words only: a narrow Chinese column broke 层数 and 交换机
 # inside the word ("层/数"); keep-all breaks Chinese at its punctuation and spaces, as Latin text.
 TABLE_CSS = '[data-testid="stTable"] th, [data-testid="stTable"] th * {word-break: keep-all !important;} '  # the cell's text sets its own
-st.markdown("<style>" + CARDS_CSS + METRIC_CSS + TABLE_CSS + "</style>", unsafe_allow_html=True)
+# A radio option whose words wrap keeps its circle on its first line (Streamlit centres it on the lines, so the
+# Optimize page's "Size by" option 2 at 1,280 px seemed to start on its second line and its first to end option 1).
+RADIO_CSS = ('[data-testid="stRadioOption"] > div {align-items: flex-start;} '
+             '[data-testid="stRadioOption"] > div > div:first-child {margin-top: 0.2rem;} '
+             '[data-testid="stRadioGroup"][aria-orientation="vertical"] {row-gap: 0.4rem;} ')
+st.markdown("<style>" + CARDS_CSS + METRIC_CSS + TABLE_CSS + RADIO_CSS + "</style>", unsafe_allow_html=True)
 
 page = st.navigation(pages, position="sidebar")
 # the Compare page edits its own columns: its sidebar names the Designer's design instead of drawing its controls

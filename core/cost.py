@@ -69,9 +69,17 @@ from core.spares import spare_rows
 
 Category = Literal["compute", "NIC", "switch", "transceiver", "cable", "appliance"]
 NETWORK_CATEGORIES = ("NIC", "switch", "transceiver", "cable")
-CATEGORY_LABELS = {"compute": N_("compute"), "NIC": N_("NIC"), "switch": N_("switch"), "appliance": N_("appliance"),
-                   "transceiver": N_("transceiver"), "cable": N_("cable")}
-"""BOM category (a key) -> its name, English marked for translation: ``_(CATEGORY_LABELS[category])``."""
+CATEGORY_LABELS = {"compute": N_("compute"), "NIC": N_("NIC"), "switch": N_("switch"),
+                   "transceiver": N_("transceiver"), "cable": N_("cable"), "appliance": N_("appliance")}
+"""BOM category (a key) -> its name, English marked for translation: ``_(CATEGORY_LABELS[category])``. Its order
+is the one order charts list categories in (``in_category_order``), whatever the BOM's rows are."""
+
+
+def in_category_order(categories) -> list[str]:
+    """``categories`` (BOM category keys) in ``CATEGORY_LABELS`` order, any other key after them as given: the
+    capex and power bars of every design line up side by side."""
+    given = list(dict.fromkeys(categories))
+    return [c for c in CATEGORY_LABELS if c in given] + [c for c in given if c not in CATEGORY_LABELS]
 LINK_CLASS_LABELS = {"node-leaf": N_("node-leaf"), "leaf-spine": N_("leaf-spine"), "spine-core": N_("spine-core"),
                      "global": N_("global"), "torus": N_("torus"), **declared("LINK_CLASS_LABELS")}
 """Link class (a key) -> its name in texts, marked for translation (a topology family's own classes from its

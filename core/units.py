@@ -80,10 +80,23 @@ def ratio(value: float) -> str:
     return f"{value:.3g}:1"
 
 
+def power_scale(top_kw: float) -> tuple[float, str]:
+    """(divisor of kW, unit) of a power ``top_kw`` [kW]: MW from 1,000 kW, else kW. A chart chooses it once from
+    its largest value, so its axis and every bar label share one unit (:func:`power_in`)."""
+    return (1000.0, "MW") if abs(top_kw) >= 1000 else (1.0, "kW")
+
+
+def power_in(kw: float, scale: tuple[float, str]) -> str:
+    """A power given in kW, written in the unit ``scale`` (:func:`power_scale`) chose: ``0.41 MW``, ``20.5 MW``."""
+    divisor, unit = scale
+    return f"{number(kw / divisor)} {unit}"
+
+
 def power(kw: float) -> str:
     """An electrical power given in kW, three significant figures like money: ``687 kW``, ``41 kW``, ``1.24 MW``,
-    ``23.5 MW`` (MW from 1,000 kW): the one power format of cards, charts, tables, the pack and the CLI."""
-    return f"{number(kw / 1000)} MW" if abs(kw) >= 1000 else f"{number(kw)} kW"
+    ``23.5 MW`` (MW from 1,000 kW, :func:`power_scale` of its own size): the one power format of cards, charts,
+    tables, the pack and the CLI."""
+    return power_in(kw, power_scale(kw))
 
 
 def kw(kw: float) -> str:

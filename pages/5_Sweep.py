@@ -142,6 +142,8 @@ def _table(result: sw.SweepResult, unit: str) -> None:
         if spec.y:
             row[sw.setting_label(spec.y.setting)] = figs.value_label(spec.y.setting, p.y)
         row[sw.metric_label(spec.metric, spec.size)] = format_value(p.value, kind, unit) if p.value is not None else "-"
+        if result.repeats:  # a setting the design ignores here: the rows say which point they repeat (in view)
+            row[_("note")] = figs.same_note(result, p)
         row[_("Why it cannot be built")] = p.reason or ""
         rows.append(row)
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
@@ -195,7 +197,7 @@ def main() -> None:
     st.caption(_("Each point is the sidebar's design, {size}, with {swept} set to the point's value. {feasible} of "
                  "{count} points can be built.").format(
                      size=_base_size(cur), swept=" / ".join(swept), feasible=result.feasible,
-                     count=len(result.points)))
+                     count=len(result.points)) + (" " + figs.repeats_caption(result) if result.repeats else ""))
     _table(result, cur.unit)
     st.download_button(_("Download CSV"), _csv(result), file_name=f"{_slug(cur)}-sweep-{spec.metric}.csv",
                        mime="text/csv", key=W + "csv")

@@ -13,6 +13,7 @@ import streamlit as st
 from core import i18n
 from core.analysis import availability as avail
 from core.analysis import failure, load, sparing
+from core.analysis.failure.examples import element_examples
 from core.analysis.podinside import inside_spec, inside_what_if
 from core.analysis.podload import pods_core_load, pods_spine_load
 from core.analysis.pods import mixed_wiring
@@ -248,10 +249,7 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
     c2.number_input(_("Count"), min_value=1, max_value=failure.MAX_FAILURES, step=1, key=W + "count")
     c3.button(_("Fail"), key=W + "add_count", on_click=_on_add_count, width="stretch")
     c4.text_input(_("Element names"), key=W + "names", max_chars=400,
-                  placeholder="node0-node1, node5.nic2, node9" if torus else
-                  "p0.spine3, p0.leaf3-spine1, node5.nvswitch1, rack3.feedA" if clos else
-                  words(cur.plan.fabric.family, "failure:examples", "p0.spine3, p0.leaf3-spine1, p0.spine0-spine20, "
-                                                                    "node5.nic2"),
+                  placeholder=", ".join(element_examples(cur.plan, mixed_of(cur.plan))),  # the design's own ids
                   help=_("Comma-separated: a node (node9), a NIC of a node (node5.nic2) or the link bundle between "
                          "two neighbours (node0-node1; #1 for one cable of it).") if torus else
                   _("Comma-separated: a switch (p0.leaf3, p0.spine1, su1-rail3), a plane (p1), a NIC of a node "

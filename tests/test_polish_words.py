@@ -7,12 +7,13 @@ sidebar, the Optimize page's costlier-design sentence, wide Chinese card values 
 from __future__ import annotations
 
 import math
+import re
 
 from core.analysis.optimize import Candidate
 from core.analysis.optimizewords import why_costlier
 from core.catalog import load_catalog
 from core.design import Design
-from core.figures.keynumbers import KeyNumber, cards_html, key_numbers, serving_key_numbers, size_caption
+from core.figures.keynumbers import CARD_REM, CARDS_CSS, KeyNumber, cards_html, key_numbers, serving_key_numbers, size_caption
 from core.figures.perf import busbw_figure
 from core.figures.racks import rack_elevation_figure
 from core.figures.scaleup import scaleup_figure
@@ -193,16 +194,26 @@ def test_the_optimize_sentence_names_the_costlier_design_and_what_it_pays_for():
     assert "compute nodes" not in text and "storage and management networks" in text
 
 
-def test_a_long_chinese_card_value_spans_two_columns():
+def test_a_long_chinese_card_value_widens_every_card_of_its_block():
+    """Every card one column, the columns as wide as the widest value needs: no double-width card leaves a hole
+    in its row (Chinese capex at 1,280 px, both pods' NVLink at 1,024 px), every row as tall as the tallest."""
+    short = cards_html([KeyNumber("x", "GPU 数", "512", ""), KeyNumber("y", "IT", "52.9 kW", "")])
     html = cards_html([KeyNumber("leaf", "叶交换机", "云服务商提供", ""), KeyNumber("x", "GPU 数", "512", "")])
-    assert html.count("fp-wide") == 1 and 'fp-wide" data-key="leaf"' in html
+    width = lambda block: float(re.search(r"--fp-card: ([0-9.]+)rem", block)[1])
+    assert width(short) == CARD_REM and width(html) > CARD_REM + 1.5  # 12 columns of Chinese, not 10 digits
+    assert "span" not in CARDS_CSS and "grid-auto-rows: 1fr" in CARDS_CSS
+    mixed = cards_html([KeyNumber("nvlink", "NVLink/GPU", "900 GB/s / 1.8 TB/s", ""), KeyNumber("x", "GPU", "768", "")])
+    assert width(mixed) == width(html) and 'fp-wrap" data-key="nvlink"' in mixed  # a wider value wraps instead
+    assert mixed.count("fp-wrap") == 1
 
 
 def test_eight_gpu_boxes_of_the_nvlink_drawing_leave_room_between_them():
     fig = scaleup_figure(plan(Design(nodes=4)))
     boxes = next(t for t in fig.data if getattr(t.marker, "symbol", None) == "square")
-    assert len(boxes.x) == 8 and boxes.marker.size <= 22
+    assert len(boxes.x) == 8 and boxes.marker.size <= 16  # 27 px apart at a 1,024 px window: room between them
     assert not math.isnan(boxes.marker.size)
+    widths = [t.line.width for t in fig.data if t.mode == "lines"]
+    assert widths and max(widths) <= 3  # 32 lines of up to 6 px merged into one block at 1,024 px
 
 
 def test_the_ascend_mesh_drawing_counts_npus():

@@ -42,13 +42,32 @@ def test_the_what_if_tables_leading_columns_fit_with_short_headers(large, lang, 
     with language(lang):
         frame = sweep_display_table(oversubscription_sweep(large.design), unit)
         shown, config = tablefit.sweep_columns(frame, unit)
-    first = shown[:len(tablefit.SWEEP_SHORT)]
-    assert set(first) == set(config) and len(first) == len(tablefit.SWEEP_SHORT)  # every short header matched
+    first = shown[:len(tablefit.SWEEP_SHORT) + 1]  # the short headers and the note
+    assert set(first) == set(config) and len(first) == len(tablefit.SWEEP_SHORT) + 1  # every short header matched
     assert tablefit.leading_px(frame, config, first[:tablefit.SWEEP_IN_VIEW]) <= tablefit.MAIN_PX
     labels = [config[c]["label"] for c in first]
     assert all(text_width(label) <= tablefit.HEADER_CHARS for label in labels), labels
     shortened = [c for c in first if config[c]["label"] != c]
     assert len(shortened) >= 3 and all(config[c].get("help") for c in shortened)  # the full words in the tooltip
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("fields", [dict(gpus=16384), dict(gpus=32), dict(gpus=4096, topology="dragonfly"),
+                                    dict(gpus=1024, topology="top-of-rack")], ids=str)
+def test_the_what_ifs_note_is_whole_at_1280_px(fields, lang):
+    """The note says why a ratio cell reads ``1.5:1 → 1:1``: it comes after the four leading columns and fits
+    beside them at a 1,280 px window, every note whole (not "sam…")."""
+    with language(lang):
+        frame = sweep_display_table(oversubscription_sweep(Design(gpu="H100", **fields)), "GB/s")
+        shown, config = tablefit.sweep_columns(frame, "GB/s")
+        note = _("note")
+    assert shown.index(note) == tablefit.SWEEP_IN_VIEW
+    notes = [n for n in frame[note] if n]
+    assert notes or fields == dict(gpus=16384)  # most designs repeat a design in the sweep
+    assert all(tables.fitting_width([n]) < tables.MAX_FIT_PX for n in notes), notes  # none cut at the widest column
+    assert tablefit.leading_px(frame, config, shown[:tablefit.SWEEP_IN_VIEW + 1]) <= tablefit.MAIN_PX_AT_1280
+    following = shown[tablefit.SWEEP_IN_VIEW + 1]  # partly in view: its numbers on its left, where they show
+    assert config[following]["alignment"] == "left" and config[shown[1]].get("alignment") != "left"
 
 
 def test_the_full_table_would_not_fit():

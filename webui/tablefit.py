@@ -14,6 +14,8 @@ from webui import tables
 
 MAIN_PX = tables.PAGE_PX_AT_1024
 """The main area's width at a 1,024 px window with the sidebar open [px]."""
+MAIN_PX_AT_1280 = MAIN_PX + 1280 - 1024
+"""The main area's width at a 1,280 px window [px]: the sidebar keeps its width, the main area takes the rest."""
 NAMED_PX = {"small": 75, "medium": 200, "large": 400}
 """Streamlit's named column widths [px]."""
 HEADER_CHARS = 16
@@ -87,10 +89,12 @@ SWEEP_SHORT = {
     "bisection [{unit}]": (N_("bisection [{unit}]"), N_("Bisection bandwidth, one direction")),
 }
 """The what-if table's (``core.analysis.whatif.sweep_display_table``) leading columns, by their header's English
-text: (short header, its words in the tooltip). In this order; the others (buildable, tiers, note) follow."""
+text: (short header, its words in the tooltip). In this order; the note comes after the first ``SWEEP_IN_VIEW``
+of them, the others (buildable, tiers) follow."""
 SWEEP_IN_VIEW = 4
 """The what-if's leading columns that fit ``MAIN_PX`` whole (the ratio, bandwidth and cost per GPU, switches); the
-bisection follows, partly in view."""
+note follows them, whole at a 1,280 px window (``MAIN_PX_AT_1280``: it says why a ratio cell reads ``1.5:1 →
+1:1``), then the bisection."""
 
 
 def sweep_columns(frame: pd.DataFrame, unit: str) -> tuple[list[str], dict]:
@@ -104,9 +108,15 @@ def sweep_columns(frame: pd.DataFrame, unit: str) -> tuple[list[str], dict]:
         if full not in frame.columns:
             continue
         label, tip = _(short).format(unit=shown), _(words) if words else None
+        partly = len(first) >= SWEEP_IN_VIEW  # after the note, partly in view at 1,280 px: its numbers at its left
         config[full] = (tables.money_column(label, frame[full].tolist(), help=tip) if "USD" in english else
-                        st.column_config.Column(label, help=tip, width=tables.fitting_width(frame[full].tolist(), label)))
+                        st.column_config.Column(label, help=tip, width=tables.fitting_width(frame[full].tolist(), label),
+                                                alignment="left" if partly else None))
         first.append(full)
+    note = _("note")
+    if note in frame.columns:
+        config[note] = st.column_config.TextColumn(note, width=tables.fitting_width(frame[note].tolist(), note))
+        first.insert(SWEEP_IN_VIEW, note)
     return order(frame, first), config
 
 

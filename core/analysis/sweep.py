@@ -201,6 +201,9 @@ class SweepPoint(BaseModel):
     """The engine's message when the design cannot be built (or the metric cannot be computed on it)."""
     design: Design | None = None
     """The design of this point (None when the swept value itself is not a valid design)."""
+    same_as: int | None = None
+    """Index in ``SweepResult.points`` of the first earlier point whose plan is built the same (``built``): the
+    swept setting changes nothing here (leaf oversubscription on a one-tier fabric); None otherwise."""
 
 
 class SweepResult(BaseModel):
@@ -225,6 +228,11 @@ class SweepResult(BaseModel):
     @property
     def feasible(self) -> int:
         return sum(p.value is not None for p in self.points)
+
+    @property
+    def repeats(self) -> int:
+        """Points that build the same design as an earlier point (``SweepPoint.same_as``)."""
+        return sum(p.same_as is not None for p in self.points)
 
 
 def check_values(key: str, values: Sequence[Value]) -> tuple[Value, ...]:
@@ -355,31 +363,46 @@ def sweep(spec: SweepSpec, planner: Callable[[Design], Plan] = make_plan) -> Swe
         base_fabric = planner(spec.base).resolved.fabric
     except FabricPlannerError:
         base_fabric = spec.base.fabric
-    points = []
+    points: list[SweepPoint] = []
+    first: dict[tuple, int] = {}  # a built design -> the first point building it
     for x in xs:
         for y in ys:
             changes = {spec.x.setting: x}
             if spec.y:
                 changes[spec.y.setting] = y
-            points.append(_point(spec, changes, x, y, base_fabric, job, planner))
+            point, key = _point(spec, changes, x, y, base_fabric, job, planner)
+            earlier = None if key is None else first.setdefault(key, len(points))
+            if earlier is not None and earlier != len(points):
+                point = point.model_copy(update={"same_as": earlier})
+            points.append(point)
             progress.report(len(points), len(xs) * len(ys))
     return SweepResult(spec=spec.model_copy(update={"x": Axis(setting=spec.x.setting, values=xs),
                                                     "y": Axis(setting=spec.y.setting, values=ys) if spec.y else None}),
                        points=tuple(points), job=job)
 
 
+def built(p: Plan) -> tuple:
+    """What a plan builds, to find points of a sweep that are one design: its bill (part, quantity, unit price),
+    its fabric and its bandwidth as planned (the design's own fields left out: a setting the plan ignores, leaf
+    oversubscription on a one-tier fabric, gives the same key)."""
+    return (tuple((r.catalog_id, r.quantity, r.unit_price_usd) for r in p.bom), p.fabric.model_dump_json(),
+            p.bandwidth.model_dump_json())
+
+
 def _point(spec: SweepSpec, changes: dict, x: Value, y: Value | None, base_fabric: str | None,
-           job: Mapping | None, planner: Callable[[Design], Plan]) -> SweepPoint:
+           job: Mapping | None, planner: Callable[[Design], Plan]) -> tuple[SweepPoint, tuple | None]:
+    """The point at ``changes`` and what its plan builds with the metric's value (``built``; None without a
+    value)."""
     try:
         design = design_at(spec.base, changes, base_fabric)
     except FabricPlannerError as exc:
-        return SweepPoint(x=x, y=y, reason=str(exc))
+        return SweepPoint(x=x, y=y, reason=str(exc)), None
     try:
         p = planner(design)
         value = measure(p, spec.metric, spec.size, job if job is not None else (spec.job or {}), spec.serving)
     except FabricPlannerError as exc:
-        return SweepPoint(x=x, y=y, reason=str(exc), design=design)
-    return SweepPoint(x=x, y=y, value=value, design=design)
+        return SweepPoint(x=x, y=y, reason=str(exc), design=design), None
+    return SweepPoint(x=x, y=y, value=value, design=design), (*built(p), value)
 
 
 CSV_COLUMNS = ("x", "y", "value", "reason")

@@ -68,8 +68,7 @@ def _achieved_note(asked: float, achieved: float, spine: float, rows: list[dict]
     earlier value of ``rows`` (the sweep so far, by value) with the same end-to-end ratio, as "same design as"."""
     if abs(achieved - asked * spine) <= 0.02 * asked * spine:  # whole ports: 2.98:1 is the 3:1 asked
         return ""
-    same = next((r["oversubscription"] for r in rows if r.get("feasible")
-                 and abs(r["effective_oversubscription"] - achieved) <= 1e-9 * achieved), None)
+    same = _same_as(achieved, rows)
     if same is not None:
         return _("same design as {ratio}: the leaves build {achieved} end to end").format(
             ratio=units.ratio(same), achieved=units.ratio(achieved))
@@ -77,11 +76,35 @@ def _achieved_note(asked: float, achieved: float, spine: float, rows: list[dict]
         achieved=units.ratio(achieved))
 
 
+def _same_as(achieved: float, rows) -> float | None:
+    """The lowest value of ``rows`` (sweep rows so far, by value) that builds the end-to-end ratio ``achieved``:
+    the same design; None when no earlier row does."""
+    return next((r["oversubscription"] for r in rows if r.get("feasible")
+                 and abs(r["effective_oversubscription"] - achieved) <= 1e-9 * achieved), None)
+
+
+def _short_notes(frame: pd.DataFrame) -> list[str]:
+    """The display table's notes: beside a ratio cell that already reads ``asked → built``, only what it does not
+    say: "same design as" the lowest value building it, else why the ratio moved (whole ports and scalable units);
+    a value the engine cannot build keeps the engine's message."""
+    rows = frame.to_dict("records")
+    notes = []
+    for i, row in enumerate(rows):
+        if not row["feasible"] or not row["note"]:
+            notes.append(row["note"] or "")
+            continue
+        same = _same_as(row["effective_oversubscription"], rows[:i])
+        notes.append(_("same design as {ratio}").format(ratio=units.ratio(same)) if same is not None
+                     else _("whole ports and scalable units"))
+    return notes
+
+
 def sweep_display_table(frame: pd.DataFrame, unit: str) -> pd.DataFrame:
     """The oversubscription sweep as shown to people, bandwidth in ``unit`` ("GB/s" bytes or "Gb/s" bits).
 
     Cross-fabric bandwidth is per GPU, one direction; bisection is one direction in TB/s or Tb/s. A ratio the
-    design does not reach reads ``4:1 → 2.67:1`` (asked, built end to end; ``oversubscription_sweep``'s note).
+    design does not reach reads ``4:1 → 2.67:1`` (asked, built end to end; ``oversubscription_sweep``'s note), its
+    note only what the cell does not say (``_short_notes``: "same design as 1:1"), short enough to be read whole.
     """
     scale = 1 / 8 if unit == "GB/s" else 1  # the sweep is in bits
     # a value the design does not reach (its note says so): the ratio asked -> the end-to-end ratio built
@@ -95,5 +118,5 @@ def sweep_display_table(frame: pd.DataFrame, unit: str) -> pd.DataFrame:
         _("tiers"): frame["tiers"],
         _("switches"): frame["switches"],
         in_currency(_("network capex per GPU [USD]")): [usd(v) for v in frame["network_capex_per_gpu_usd"]],
-        _("note"): frame["note"],
+        _("note"): _short_notes(frame),
     })

@@ -100,7 +100,6 @@ WORDS = {
     "input:global_ratio:help": N_("Dragonfly: a group's global bandwidth over its injection bandwidth; it sets each "
                                   "router's global ports and the links between every two groups. 1 is Kim et al.'s "
                                   "balance."),
-    "failure:examples": "p0.leaf3, p0.leaf0-leaf1, p0.leaf0-leaf62, node5.nic2",
     "failure:help": N_("Comma-separated: a router (p0.leaf3), a plane (p1), a NIC of a node (node5.nic2), a local link "
                        "between two routers of a group (p0.leaf0-leaf1) or a global link bundle between routers of two "
                        "groups (p0.leaf0-leaf62); #2 for one cable of a bundle."),
@@ -115,7 +114,7 @@ the drawing's rows (``row:<role>``) and legend (``legend:spine``: its groups' ro
 (``cli:switches``), the failure tiers (``tier:<tier>``: the Resilience page's list, the single points' tier column),
 the link-load heatmap's blocks, its tiers and a note on its routing (``load:blocks``, ``load:<tier>``,
 ``load:note``), the sidebar's sizing inputs (``input:<field>``, ``:help``; ``:off``: why an input has no effect,
-shown disabled), the Resilience page's element names (``failure:examples`` are ids, not words)."""
+shown disabled)."""
 UNMODELLED = N_("{what}: closed forms of the folded Clos (leaf, spine and core tiers) that do not model a Dragonfly "
                 "yet (its routers joined all to all in a group, global links between groups). Run the failure "
                 "what-if on it, or take the topology (GraphML export) to a graph tool.")

@@ -7,8 +7,8 @@ import plotly.graph_objects as go
 
 from core.analysis.whole import whole_summary
 from core.figures.keynumbers import unbilled_by_cards
-from core.units import money_axis, money_unit, power as power_text
-from core.cost import CATEGORY_LABELS, price_sensitivity
+from core.units import money_axis, money_unit, power as power_text, power_in, power_scale
+from core.cost import CATEGORY_LABELS, in_category_order, price_sensitivity
 from core.figures.style import CATEGORY_COLOURS, base_layout, plain, text_width, wrap_text
 from core.i18n import N_, _, in_currency, usd
 
@@ -26,6 +26,7 @@ def category_name(category: str) -> str:
 def capex_figure(plan) -> go.Figure:
     """Capex by category [USD] with shares."""
     frame = plan.bom_frame().groupby("category", sort=False)["extended_price_usd"].sum()
+    frame = frame.reindex(in_category_order(frame.index))
     total = frame.sum()
     fig = go.Figure(go.Bar(
         x=[category_name(c) for c in frame.index], y=list(frame.values),
@@ -42,20 +43,27 @@ def capex_figure(plan) -> go.Figure:
 
 
 def power_figure(plan) -> go.Figure:
-    """IT power by category [kW] plus the facility overhead implied by the PUE."""
+    """IT power by category plus the facility overhead implied by the PUE, in one unit (kW, or MW from a bar of
+    1,000 kW: ``core.units.power_scale`` of the tallest bar) on the axis, the bar labels and the title."""
     frame = plan.bom_frame().groupby("category", sort=False)["extended_power_w"].sum() / 1000
     frame = frame[frame > 0]
+    frame = frame.reindex(in_category_order(frame.index))
     overhead = plan.cost.facility_kw - plan.cost.it_kw
     labels = list(frame.index) + ["facility overhead"]
     values = list(frame.values) + [overhead]
     top = max(values) if values else 1.0
+    scale = power_scale(top)
+    divisor, unit = scale
     fig = go.Figure(go.Bar(  # labels of bars under 5% of the tallest only on hover: they would overlap
-        x=[category_name(c) for c in labels], y=values, marker_color=[CATEGORY_COLOURS.get(c, "#999") for c in labels],
-        text=[power_text(v) if v >= 0.05 * top else "" for v in values], textposition="outside", cliponaxis=False,
-        customdata=[power_text(v) for v in values], hovertemplate="%{x}: %{customdata}<extra></extra>"))
-    base_layout(fig, _("Power by category: IT {it}, facility {facility} at PUE {pue} [kW]").format(
-        it=power_text(plan.cost.it_kw), facility=power_text(plan.cost.facility_kw), pue=f"{plan.cost.pue:g}"), 360)
-    fig.update_layout(yaxis=dict(title="kW", range=[0, max(values) * 1.15]), xaxis=dict(tickangle=-40),
+        x=[category_name(c) for c in labels], y=[v / divisor for v in values],
+        marker_color=[CATEGORY_COLOURS.get(c, "#999") for c in labels],
+        text=[power_in(v, scale) if v >= 0.05 * top else "" for v in values], textposition="outside",
+        cliponaxis=False, customdata=[power_in(v, scale) for v in values],
+        hovertemplate="%{x}: %{customdata}<extra></extra>"))
+    base_layout(fig, _("Power by category: IT {it}, facility {facility} at PUE {pue} [{unit}]").format(
+        it=power_in(plan.cost.it_kw, scale), facility=power_in(plan.cost.facility_kw, scale), pue=f"{plan.cost.pue:g}",
+        unit=unit), 360)
+    fig.update_layout(yaxis=dict(title=unit, range=[0, top / divisor * 1.15]), xaxis=dict(tickangle=-40),
                       uniformtext=dict(minsize=10, mode="show"))
     return fig
 

@@ -338,21 +338,36 @@ def cards_html(numbers: list[KeyNumber]) -> str:
     Drawn as markdown HTML rather than one widget per number so the cards appear with the page's
     first text, before the browser has loaded the code for charts and inputs. Labels, values and
     help texts are HTML-escaped; ``data-testid`` names match Streamlit's metric cards so browser
-    tests and tools find them the same way.
+    tests and tools find them the same way. Every card of the block is one grid column wide, the columns as
+    wide as the block's widest value needs (``card_rem``) and every row as tall as the tallest: the rows are
+    even, with no double-width card leaving a hole.
     """
+    widest = max((_display_width(n.value) for n in numbers), default=0)
     cards = "".join(
-        f'<div class="fp-card{" fp-wide" if _display_width(n.value) > WIDE_VALUE else ""}" '
+        f'<div class="fp-card{" fp-wrap" if _display_width(n.value) > WIDE_VALUE else ""}" '
         f'data-key="{html_text(n.key)}" title="{html_text(n.help)}">'
         f'<div class="fp-label" data-testid="stMetricLabel">{html_text(n.label)}</div>'
         f'<div class="fp-value" data-testid="stMetricValue">{html_text(n.value)}</div></div>'
         for n in numbers)
-    return f'<div class="fp-cards">{cards}</div>'
+    return f'<div class="fp-cards" style="--fp-card: {card_rem(widest):.1f}rem">{cards}</div>'
 
 
-WIDE_VALUE = 9
-"""A value wider than this many columns (a CJK character is two) gets a card two grid columns wide: a card's
-value holds about ten digits at its narrowest (8.2 rem less the padding, at 1.35 rem; a 1,024 px page), so
-CN¥198,200 touched the border and a Chinese value such as 云服务商提供 or 5.694万美元 ran over it."""
+CARD_REM = 8.2
+"""The narrowest card [rem]: a value of about ten digits at 1.35 rem, the padding and border (a 1,024 px page holds
+four in a row)."""
+COLUMN_REM = 0.7
+"""A value's display column at 1.35 rem [rem] (a digit; a CJK character is two columns)."""
+PADDING_REM = 1.7
+"""A card's padding and border left and right, with a little air [rem]."""
+WIDE_VALUE = 12
+"""The widest value [display columns, ``_display_width``] the cards' width is fitted to: a wider one (a capex range,
+both pods' NVLink) wraps onto a second line of its card (``fp-wrap``) rather than make every card wider."""
+
+
+def card_rem(columns: int) -> float:
+    """The width [rem] of the cards of a block whose widest value takes ``columns`` display columns: room for that
+    value (at most ``WIDE_VALUE`` columns), never narrower than ``CARD_REM``."""
+    return max(CARD_REM, PADDING_REM + COLUMN_REM * min(columns, WIDE_VALUE))
 
 
 def _display_width(text: str) -> int:
@@ -361,13 +376,13 @@ def _display_width(text: str) -> int:
 
 CARDS_CSS = (
     '.fp-cards {font-family: "Source Sans Pro", "Source Sans 3", ' + CJK_FONTS + ', sans-serif; '
-    "display: grid; grid-template-columns: repeat(auto-fill, minmax(8.2rem, 1fr)); gap: 0.6rem; "
-    "margin: 0.25rem 0 0.75rem;} "
+    f"display: grid; grid-template-columns: repeat(auto-fill, minmax(var(--fp-card, {CARD_REM}rem), 1fr)); "
+    "grid-auto-rows: 1fr; gap: 0.6rem; margin: 0.25rem 0 0.75rem;} "
     ".fp-card {border: 1px solid rgba(49, 51, 63, 0.2); border-radius: 0.5rem; padding: 0.55rem 0.75rem; "
     "cursor: help; min-width: 0;} "
     ".fp-label {font-size: 0.85rem; line-height: 1.25; color: rgba(49, 51, 63, 0.8); overflow-wrap: break-word;} "
     ".fp-value {font-size: 1.35rem; line-height: 1.4; white-space: nowrap; padding-top: 0.15rem;} "
-    ".fp-wide {grid-column: span 2;} .fp-wide .fp-value {white-space: normal;}"
+    ".fp-wrap .fp-value {white-space: normal; text-wrap: balance;}"  # 900 GB/s / | 1.8 TB/s, not 1.8 | TB/s
 )
 """The cards' style, one rule set for the app and (later) the report."""
 

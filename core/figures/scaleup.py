@@ -24,6 +24,11 @@ DGX1_CUBE_MESH = {
 }
 
 
+CROWDED_LINES = 0.5
+"""The link lines' width factor with more than four GPUs (or trays) on top: at a 1,024 px window an HGX board's 32
+lines of 3.5 to 6 px merged into one block; the width still tells a GPU's 5 links to a chip from its 4."""
+
+
 def nvlink_links_per_gpu(plan) -> int:
     """Scale-up links per GPU: for NVLink, bidir bandwidth / the chosen generation's per-link bidir bandwidth;
     otherwise the system's own link count."""
@@ -240,12 +245,12 @@ def scaleup_figure(plan, unit: str = "GB/s", height: int = 560) -> go.Figure:
             if count == 0:
                 continue
             dense = gpu_units * chip_units > 64  # e.g. NVL72: 18 trays x 9 switch trays, every pair linked
-            width = 1.0 if dense else line_width(count, max_count)
+            width = 1.0 if dense else line_width(count, max_count) * (CROWDED_LINES if gpu_units > 4 else 1.0)
             segments[width].append((top[u], bottom[s]))
             hover = _("{a} - {b}: {count} link(s) = {bandwidth} bidir").format(
                 a=unit_name(u), b=switch_name(s), count=count, bandwidth=format_bandwidth(count * link_bidir * 8, unit))
             mids.append(((top[u][0] + bottom[s][0]) / 2, 0.5, hover))
-    opacity = 0.8 if gpu_units * chip_units <= 64 else 0.45
+    opacity = 0.8 if gpu_units <= 4 else 0.6 if gpu_units * chip_units <= 64 else 0.45
     for width, segs in segments.items():
         xs, ys = [], []
         for (x0, y0), (x1, y1) in segs:
@@ -256,8 +261,9 @@ def scaleup_figure(plan, unit: str = "GB/s", height: int = 560) -> go.Figure:
     fig.add_trace(scatter(x=[m[0] for m in mids], y=[m[1] for m in mids], mode="markers",
                              marker=dict(size=8, color="rgba(0,0,0,0)"), hovertext=[m[2] for m in mids],
                              hoverinfo="text"))
-    # marker sizes are pixels: at 1,024 px the drawing is about 200 px wide, 8 boxes of 40 px overlapped
-    size_top = 40 if gpu_units <= 4 else (22 if gpu_units <= 16 else 16)
+    # marker sizes are pixels: at 1,024 px the drawing is about 200 px wide, 8 boxes 27 px apart (40 px overlapped,
+    # 22 px touched)
+    size_top = 40 if gpu_units <= 4 else 16
     fig.add_trace(scatter(
         x=[p[0] for p in top.values()], y=[1.0] * gpu_units, mode="markers+text",
         # GPU index or tray number (the hover names it); of 18 trays every third, so the numbers never touch

@@ -15,7 +15,7 @@ from core.design import FIELDS
 from core.analysis.sweep import CATEGORICAL, METRICS, SETTINGS, SweepResult, metric_label, setting_label
 from core.figures.compare import format_value
 from core.figures.style import TIER_COLOURS, base_layout, plain, wrap_text
-from core.i18n import _, fx_rate
+from core.i18n import _, fx_rate, ngettext
 from core.units import money_unit
 
 LINE_COLOUR = TIER_COLOURS["leaf"]
@@ -32,6 +32,28 @@ def value_label(setting: str, value) -> str:
         field = FIELDS.get(setting)  # a design field's vocabulary names its ids; model ids are shown as they are
         return field.vocab.label(value) if field is not None and field.vocab is not None else str(value)
     return f"{value:,}" if isinstance(value, int) else f"{value:g}"
+
+
+def same_note(result: SweepResult, point) -> str:
+    """A point's note in the sweep's table: which earlier point builds the same design (``SweepPoint.same_as``:
+    the swept setting changes nothing there), its value(s) as the axis shows them; "" for a design of its own."""
+    if point.same_as is None:
+        return ""
+    earlier = result.points[point.same_as]
+    spec = result.spec
+    value = value_label(spec.x.setting, earlier.x)
+    if spec.y:
+        value += " / " + value_label(spec.y.setting, earlier.y)
+    return _("same design as {value}: the setting changes nothing here").format(value=value)
+
+
+def repeats_caption(result: SweepResult) -> str:
+    """Says how many points repeat an earlier point's design (``SweepResult.repeats``); "" when none does."""
+    if not result.repeats:
+        return ""
+    return ngettext("{count} point builds the same design as an earlier one (its note names it).",
+                    "{count} points build the same design as an earlier one (their notes name it).",
+                    result.repeats).format(count=result.repeats)
 
 
 def _reason(text: str | None) -> str:

@@ -1,0 +1,93 @@
+"""Element names to show as examples of a failure what-if's form (the Resilience page's placeholder): ids of the
+design's own wiring, so the example never names a spine of a one-tier fabric or a node past the last.
+
+Each example is an element the failure-spec language (``core.analysis.failure.spec``, ``graphwhatif``,
+``toruswhatif``) names and renders itself: the second element of a tier in the order a count fails them (the first
+when the tier has one), for the tiers a reader most often fails, in this order: the highest switch tier, a link
+bundle, a NIC, a scale-up switch (or mesh link), a rack's power feed. Every example is checked by
+``resolve_failures`` on the plan; one that does not resolve is left out.
+"""
+
+from __future__ import annotations
+
+from itertools import islice
+
+from core.errors import FabricPlannerError
+from core.fabric.families import CLOS, node_to_node
+
+EXAMPLES = 4
+"""Element names an example line shows."""
+CLOS_TIERS = (("core", "spine", "leaf"), ("link",), ("nic",), ("nvswitch", "tray", "meshlink", "nvlink2"),
+              ("feed", "rack"))
+"""A folded Clos's example tiers: of each group, the first the design has."""
+GRAPH_TIERS = (("spine", "leaf"), ("global",), ("link",), ("nic",))
+"""Another family's (``graphwhatif``): its switches, global and local bundles, NICs."""
+
+
+def _nth(keys, index: int):
+    """The ``index``-th key of the iterator ``keys``, else its first, else None."""
+    found = list(islice(keys, index + 1))
+    return found[min(index, len(found) - 1)] if found else None
+
+
+def _picked(groups, tiers, order, name) -> list[str]:
+    """One name per group of tiers (its first tier in ``tiers``): ``name(tier, key)`` of the second key of
+    ``order(tier)``."""
+    out = []
+    for group in groups:
+        tier = next((t for t in group if t in tiers), None)
+        key = None if tier is None else _nth(order(tier), 1)
+        if key is not None:
+            out.append(name(tier, key))
+    return out
+
+
+def _clos(plan) -> list[str]:
+    from core.analysis.failure.shape import Shape
+    from core.analysis.failure.spec import _element, _worst_order, tiers_for
+
+    shape = Shape.of(plan)
+    return _picked(CLOS_TIERS, tiers_for(plan), lambda t: _worst_order(t, shape),
+                   lambda t, key: _element(t, key, shape))
+
+
+def _graph(plan) -> list[str]:
+    from core.analysis.failure import graphwhatif as g
+
+    net = g._Net.of(plan)
+    return _picked(GRAPH_TIERS, g.tiers_of(plan), lambda t: g._order(t, net), g._element)
+
+
+def _torus(plan) -> list[str]:
+    from core.analysis.failure import toruswhatif as t
+
+    torus = t._Torus(plan)
+    bundle = t._element(torus, "link", (0, 0)).split("#")[0]  # the whole bundle of two neighbours
+    last = torus.wiring.nodes - 1
+    return [bundle, t._element(torus, "nic", (min(1, last), torus.nics - 1)), t._element(torus, "node", (last,))]
+
+
+def element_examples(plan, mixed=None, count: int = EXAMPLES) -> list[str]:
+    """Up to ``count`` element names of ``plan``'s design (module docstring); with ``mixed`` (a design with pods,
+    ``core.analysis.pods.MixedPlan``) the first is pod 2's first leaf as the whole fabric names it
+    (``pod2.p0.leaf0``), the others pod 1's own."""
+    from core.analysis.failure.spec import resolve_failures
+
+    if node_to_node(plan.fabric.family):
+        names = _torus(plan)
+    elif plan.fabric.family == CLOS:
+        names = _clos(plan)
+    else:
+        names = _graph(plan)
+    good = []
+    for name in names:
+        try:
+            resolve_failures(plan, [name])
+        except FabricPlannerError:
+            continue
+        good.append(name)
+    if mixed is not None and len(mixed.fabric.pods) > 1:
+        from core.analysis.pods import mixed_wiring
+
+        good.insert(0, mixed_wiring(mixed).leaf_id(1, 0))
+    return good[:count]

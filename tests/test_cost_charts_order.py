@@ -1,0 +1,50 @@
+"""The Cost tab's charts read the same way on every design: the capex and power bars in one category order
+(``core.cost.CATEGORY_LABELS``), and the power chart in one unit on its axis, bar labels and title."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.cost import CATEGORY_LABELS, in_category_order
+from core.design import Design
+from core.figures.cost import capex_figure, category_name, power_figure
+from core.i18n import language
+from core.plan import plan
+
+
+DESIGNS = {
+    "default": Design(gpu="H100", gpus=32),
+    "large": Design(gpu="H100", gpus=16384),
+    "torus": Design(gpu="H100", gpus=512, topology="torus"),
+}
+
+
+def test_category_order_is_the_declared_one_whatever_comes_first():
+    assert in_category_order(["switch", "cable", "compute", "other", "NIC"]) == ["compute", "NIC", "switch", "cable",
+                                                                                 "other"]
+
+
+@pytest.mark.parametrize("name", list(DESIGNS))
+def test_capex_and_power_bars_follow_the_one_order(name):
+    p = plan(DESIGNS[name])
+    order = [category_name(c) for c in CATEGORY_LABELS]
+    capex = list(capex_figure(p).data[0].x)
+    power = list(power_figure(p).data[0].x)
+    assert capex == [c for c in order if c in capex]
+    assert power[:-1] == [c for c in order if c in power[:-1]]  # the facility overhead last
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("name, unit", [("default", "kW"), ("large", "MW")])
+def test_power_chart_has_one_unit(name, unit, lang):
+    with language(lang):
+        fig = power_figure(plan(DESIGNS[name]))
+    bar = fig.data[0]
+    assert fig.layout.yaxis.title.text == unit
+    labels = [t for t in bar.text if t] + list(bar.customdata)
+    assert labels and all(t.endswith(" " + unit) for t in labels), labels
+    other = {"kW": "MW", "MW": "kW"}[unit]
+    assert f"[{unit}]" in fig.layout.title.text and f" {other}" not in fig.layout.title.text
+    top = max(bar.y)
+    assert top < 1000  # the axis in the unit the labels use: 20.5 (MW), not 20,500 (kW)
+    assert bar.text[list(bar.y).index(top)].startswith(f"{top:.3g}"[:3])

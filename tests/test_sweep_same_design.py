@@ -1,0 +1,40 @@
+"""A sweep says which points build the same design as an earlier one (core.analysis.sweep ``SweepPoint.same_as``):
+leaf oversubscription on a one-tier fabric changes nothing, and the Sweep page's table and caption say so."""
+
+from __future__ import annotations
+
+from core.analysis import sweep as sw
+from core.design import Design
+from core.figures.sweep import repeats_caption, same_note
+from core.i18n import language
+from tests import pagetest
+
+
+def _sweep(base: Design, setting: str, values: tuple) -> sw.SweepResult:
+    return sw.sweep(sw.SweepSpec(base=base, x=sw.Axis(setting=setting, values=values)))
+
+
+def test_a_one_tier_fabric_builds_one_design_at_every_leaf_ratio():
+    result = _sweep(Design(gpu="H100", gpus=32), "oversubscription", (1, 1.5, 2, 3))
+    assert [p.same_as for p in result.points] == [None, 0, 0, 0] and result.repeats == 3
+    with language("en"):
+        assert same_note(result, result.points[2]) == "same design as 1: the setting changes nothing here"
+        assert same_note(result, result.points[0]) == ""
+        assert repeats_caption(result).startswith("3 points build the same design")
+
+
+def test_points_that_build_other_designs_are_their_own():
+    result = _sweep(Design(gpu="H100", gpus=1024), "oversubscription", (1, 1.5, 2, 3))
+    assert result.repeats == 0 and len({p.value for p in result.points}) == 4
+    tiers = _sweep(Design(gpu="H100", gpus=1024), "tiers", ("auto", "2", "3"))
+    assert [p.same_as for p in tiers.points] == [None, 0, None]  # auto plans two tiers here
+
+
+def test_the_sweep_page_notes_the_repeated_design():
+    at = pagetest.opener("../pages/5_Sweep.py")({"n": "4"})  # 32 GPUs under one leaf
+    frame = at.dataframe[0].value
+    assert list(frame["note"]) == ["", *["same design as 1: the setting changes nothing here"] * 3]
+    assert list(frame.columns).index("note") == 2  # beside the value, in view at 1,024 px (the reasons after it)
+    assert any("3 points build the same design as an earlier one" in c.value for c in at.caption)
+    wide = pagetest.opener("../pages/5_Sweep.py")({"n": "128"})
+    assert "note" not in wide.dataframe[0].value.columns  # no repeated design, no note column
