@@ -460,18 +460,31 @@ def links_floor(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
                         counts[c] / links * module + fibre + node_modules / links * node_module)
                        for cable, module, fibre, node_module in options) if options else 0.0
 
-        if near:
-            total += near * least(short)
-        total += (links - near) * least(apart)
-        if c == "node-leaf" and not near:  # each cable reach a link may pass: the links beyond it pay the step
-            reaches = sorted({cable.reach_m for cable in cable_options(catalog, resolved.fabric, speed,
-                                                                        POLICIES.get(policy, POLICIES["auto"]), apart)})
-            below = least(apart)
-            for reach in reaches:
-                above = least(math.nextafter(reach, math.inf))
-                total += (above - below) * max(0, links - _node_links_within(resolved, fabric, wiring, reach, links))
-                below = above
+        # every link at least the least at its shortest length; then each cable reach a link may pass: the links
+        # beyond it pay the step (those between racks are beyond every reach shorter than ``apart``, and at most
+        # ``within`` of them are within a reach the rack geometry bounds)
+        low = short if near else apart
+        total += links * least(low)
+        within = _links_within(c, wiring)
+        below = least(low)
+        for reach in sorted({cable.reach_m for cable in cable_options(catalog, resolved.fabric, speed,
+                                                                       POLICIES.get(policy, POLICIES["auto"]), low)}):
+            above = least(math.nextafter(reach, math.inf))
+            if above > below:
+                beyond = links - near if reach < apart else 0
+                if within is not None:
+                    beyond = max(beyond, links - within(resolved, fabric, wiring, reach, links, c))
+                total += (above - below) * beyond
+            below = above
     return total
+
+
+def _links_within(link_class: str, wiring):
+    """The count ``links_floor`` bounds the links of ``link_class`` no longer than a reach by (``_node_links_within``,
+    ``_tor_links_within``, ``_switch_links_within``: the arguments of the last), or None where it has none."""
+    if link_class == "node-leaf":
+        return _tor_links_within if wiring.tor else _node_links_within
+    return _switch_links_within if link_class in _SWITCH_ENDS and wiring.family == "clos" else None
 
 
 def _binned_floor(resolved: ResolvedDesign, catalog: Catalog, lengths: LinkLengths, switch_modules: int,
@@ -509,7 +522,8 @@ def _binned_floor(resolved: ResolvedDesign, catalog: Catalog, lengths: LinkLengt
     return total
 
 
-def _node_links_within(resolved: ResolvedDesign, fabric: FabricPlan, wiring, length_m: float, links: int) -> int:
+def _node_links_within(resolved: ResolvedDesign, fabric: FabricPlan, wiring, length_m: float, links: int,
+                       _link_class: str = "node-leaf") -> int:
     """At most how many of the ``links`` node-leaf links of a fabric whose leaves stand in racks without nodes
     (not top-of-rack) are ``length_m`` [m] long or shorter. A leaf reaches a node through the node's climb to the
     tray, the tray run between the racks and the leaf's climb (``core.physical.lengths``); in a rack of ``n``
@@ -529,6 +543,93 @@ def _node_links_within(resolved: ResolvedDesign, fabric: FabricPlan, wiring, len
     nodes = _nodes_within(load_racks(), resolved.system.node_rack_units, units, per_rack, resolved.switch.rack_units,
                           length_m)
     return min(links, fabric.leaf_count_total * per_node * nodes)
+
+
+def _tor_links_within(resolved: ResolvedDesign, fabric: FabricPlan, wiring, length_m: float, links: int,
+                      _link_class: str = "node-leaf") -> int:
+    """At most how many of the ``links`` node-leaf links of a top-of-rack fabric (each leaf in its group's first
+    compute rack, ``core.physical.layout``) are ``length_m`` [m] long or shorter: each leaf's links to the nodes
+    of its own rack within the run an in-rack link that short may have (``in_rack_m`` and the height between the
+    two ports' U centres: the ``i``-th node on either side of the leaf at least ``(i + 1/2)`` node heights and half
+    the leaf's from it) and to the nodes of other racks (``_nodes_within``), ``links_per_node_leaf`` each.
+    ``links`` when the wiring or the racks give no bound."""
+    from core.physical.layout import compute_rack_fit
+
+    per_node = getattr(wiring, "links_per_node_leaf", None)
+    if per_node is None:
+        return links
+    try:
+        _preset, _kw, units, per_rack = compute_rack_fit(resolved)
+    except FabricPlannerError:
+        return links
+    racks, leaf_units = load_racks(), min(resolved.switch.rack_units, resolved.tier_switches["leaf"].rack_units)
+    r, u_m = racks.routing, racks.routing.u_mm / 1000
+    node_m = min(resolved.system.node_rack_units, units / max(1, per_rack)) * u_m
+    height = (length_m - 2 * r.slack_end_m) / (1 + r.slack_fraction) - r.in_rack_m \
+        - leaf_units * u_m / 2  # between the leaf's edge and a node's U centre
+    in_rack = 0 if height < node_m / 2 else min(per_rack, 2 * (math.floor(height / node_m - 0.5) + 1))
+    others = _nodes_within(racks, resolved.system.node_rack_units, units, per_rack, leaf_units, length_m)
+    return min(links, fabric.leaf_count_total * per_node * (in_rack + others))
+
+
+_SWITCH_ENDS = {"leaf-spine": ("leaf", "spine", "leaf_count_total", "spine_count_total"),
+                "spine-core": ("spine", "core", "spine_count_total", "core_count_total")}
+"""A folded Clos's switch-to-switch link class -> (lower role, upper role, ``FabricPlan`` fields counting each over
+every plane): ``_switch_links_within``'s ends."""
+
+
+def _switch_links_within(resolved: ResolvedDesign, fabric: FabricPlan, wiring, length_m: float, links: int,
+                         link_class: str) -> int:
+    """At most how many of the ``links`` links of a folded Clos's switch-to-switch ``link_class`` (``_SWITCH_ENDS``)
+    are ``length_m`` [m] long or shorter. Its two ends stand in racks of different roles, so a link leaves its rack
+    (``core.physical.layout``: the leaves in their SU's rows, in leaf racks or top-of-rack in compute racks; spines
+    and cores in racks of their own role in the central rows, so, but for a fabric whose spines stand with their
+    pods, ``Wiring.spines_with_pods``, a leaf-spine link also leaves its row): one device of either end reaches at
+    most ``_switches_within``'s count of devices of the other end, each by at most the most links a pair of them has
+    (``Wiring.pair_links``, or the most of ``Wiring.spine_core_pairs``). The least of the two ends' products, and
+    ``links``."""
+    lower, upper, lower_count, upper_count = _SWITCH_ENDS[link_class]
+    per_pair = wiring.pair_links if link_class == "leaf-spine" else max(wiring.spine_core_pairs, default=0)
+    if per_pair <= 0:
+        return links
+    models, racks = resolved.tier_switches, load_racks()
+    rows_apart = link_class == "leaf-spine" and not wiring.spines_with_pods
+    a_units, b_units = models[lower].rack_units, models[upper].rack_units
+    reached = min(getattr(fabric, lower_count) * _switches_within(racks, b_units, a_units, length_m, rows_apart),
+                  getattr(fabric, upper_count) * _switches_within(racks, a_units, b_units, length_m, rows_apart))
+    return min(links, reached * per_pair)
+
+
+@lru_cache(maxsize=4096)
+def _switches_within(racks: RackCatalog, far_units: float, near_units: float, length_m: float,
+                     rows_apart: bool) -> int:
+    """At most how many devices of ``far_units`` [U] each, in racks other than its own, a link ``length_m`` [m] long
+    or shorter can reach from one device of ``near_units`` [U] (``racks``: their geometry and routing; cached by
+    these arguments). The link climbs from both ports to the tray (the ``k``-th device from the top of a rack
+    climbs at least ``(k + 1/2)`` of its height; a rack holds at most the tallest preset's units of them) and runs
+    along the trays by the Manhattan distance between the two racks: the racks of a line stand side by side
+    (centres at least the narrowest width apart, the ``k``-th nearest on either side at least ``k`` widths), the
+    lines a pitch apart (``_nodes_within``'s geometry). With ``rows_apart`` the far devices stand in other rows than
+    the near one: on its own line only in another column's rows, beyond two end aisles."""
+    r, u_m = racks.routing, racks.routing.u_mm / 1000
+    far_m, per_rack = far_units * u_m, max(1, int(max(p.rack_units for p in racks.presets) // far_units))
+    width = min(p.width_mm for p in racks.presets) / 1000
+    pitch = min(p.depth_mm for p in racks.presets) / 1000 + (racks.hall.hot_aisle_mm + racks.hall.cold_aisle_mm) / 2000
+    first = width + 2 * racks.hall.end_aisle_mm / 1000 if rows_apart else width  # the nearest on its own line
+    budget = (length_m - 2 * r.slack_end_m) / (1 + r.slack_fraction) - 2 * r.tray_above_rack_m - near_units * u_m / 2
+
+    def fit(left: float) -> int:
+        """Far devices of one rack whose climb fits ``left`` [m]."""
+        return 0 if left < far_m / 2 else min(per_rack, math.floor(left / far_m - 0.5) + 1)
+
+    devices, line = 0, 0
+    while budget - line * pitch >= far_m / 2:  # line 0: its own, the near rack excluded; then both sides
+        along = first if line == 0 else 0.0
+        while budget - line * pitch - along >= far_m / 2:
+            devices += (2 if line == 0 else 4) * fit(budget - line * pitch - along)
+            along += width
+        line += 1
+    return devices
 
 
 @lru_cache(maxsize=4096)
