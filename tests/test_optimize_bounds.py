@@ -333,6 +333,7 @@ def test_links_within_a_reach_never_exceed_the_layouts(gpus, pick, per_rack, rea
     for any design of the grid with its nodes per rack drawn. A count that is ever too low fails here."""
     from core.cost import _SWITCH_ENDS, _node_links_within, _switch_links_within, _tor_links_within
     from core.fabric.wiring import wiring_of
+    from core.physical.layout import compute_rack_fit
     from core.physical.lengths import link_arrays
 
     designs = _DESIGNS[gpus]
@@ -342,12 +343,13 @@ def test_links_within_a_reach_never_exceed_the_layouts(gpus, pick, per_rack, rea
     except FabricPlannerError:
         return
     wiring = wiring_of(p.fabric, p.resolved.nodes, p.resolved.nics_per_node)
+    fit = lambda: compute_rack_fit(p.resolved)  # noqa: E731
     for link_class, (lengths, links, _routes) in link_arrays(p.resolved, p.fabric, p.layout).items():
         total = int(links.sum())
         short = int(links[lengths <= reach].sum())
         if link_class == "node-leaf":
             within = _tor_links_within if wiring.tor else _node_links_within
-            assert short <= within(p.resolved, p.fabric, wiring, reach, total)
+            assert short <= within(p.resolved, p.fabric, wiring, reach, total, link_class, fit)
         elif link_class in _SWITCH_ENDS and wiring.family == "clos":
             assert short <= _switch_links_within(p.resolved, p.fabric, wiring, reach, total, link_class)
 
