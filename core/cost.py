@@ -511,7 +511,7 @@ def _links_within(link_class: str, wiring):
     ``_tor_links_within``, ``_switch_links_within``: the arguments of the last), or None where it has none."""
     if link_class == "node-leaf":
         return _tor_links_within if wiring.tor else _node_links_within
-    return _switch_links_within if link_class in _SWITCH_ENDS and wiring.family == "clos" else None
+    return _switch_links_within if link_class in _SWITCH_ENDS.get(wiring.family, ()) else None
 
 
 def _binned_floor(resolved: ResolvedDesign, catalog: Catalog, lengths: LinkLengths, switch_modules: int,
@@ -597,28 +597,37 @@ def _tor_links_within(resolved: ResolvedDesign, fabric: FabricPlan, wiring, leng
     return min(links, fabric.leaf_count_total * per_node * (in_rack + others))
 
 
-_SWITCH_ENDS = {"leaf-spine": ("leaf", "spine", "leaf_count_total", "spine_count_total"),
-                "spine-core": ("spine", "core", "spine_count_total", "core_count_total")}
-"""A folded Clos's switch-to-switch link class -> (lower role, upper role, ``FabricPlan`` fields counting each over
-every plane): ``_switch_links_within``'s ends."""
+_LEAF_SPINE = ("leaf", "spine", "leaf_count_total", "spine_count_total")
+_SWITCH_ENDS = {"clos": {"leaf-spine": _LEAF_SPINE,
+                         "spine-core": ("spine", "core", "spine_count_total", "core_count_total")},
+                "dragonfly": {"leaf-spine": _LEAF_SPINE,
+                              "global": ("spine", "spine", "spine_count_total", "spine_count_total")}}
+"""Topology family -> its switch-to-switch link classes ``_switch_links_within`` bounds -> (lower role, upper role,
+``FabricPlan`` fields counting each over every plane): a folded Clos's and a Dragonfly+'s (``core.fabric.dragonfly``:
+its global links join the spines of two groups)."""
 
 
 def _switch_links_within(resolved: ResolvedDesign, fabric: FabricPlan, wiring, length_m: float, links: int,
                          link_class: str, _rack_fit=None) -> int:
-    """At most how many of the ``links`` links of a folded Clos's switch-to-switch ``link_class`` (``_SWITCH_ENDS``)
-    are ``length_m`` [m] long or shorter. Its two ends stand in racks of different roles, so a link leaves its rack
-    (``core.physical.layout``: the leaves in their SU's rows, in leaf racks or top-of-rack in compute racks; spines
-    and cores in racks of their own role in the central rows, so, but for a fabric whose spines stand with their
-    pods, ``Wiring.spines_with_pods``, a leaf-spine link also leaves its row): one device of either end reaches at
-    most ``_devices_within``'s count of devices of the other end (a rack holds at most the tallest preset's units
-    of them), each by at most the most links a pair of them has (``Wiring.pair_links``, or the most of
-    ``Wiring.spine_core_pairs``). The least of the two ends' products, and ``links``."""
-    lower, upper, lower_count, upper_count = _SWITCH_ENDS[link_class]
-    per_pair = wiring.pair_links if link_class == "leaf-spine" else max(wiring.spine_core_pairs, default=0)
+    """At most how many of the ``links`` links of a folded Clos's or a Dragonfly+'s switch-to-switch ``link_class``
+    (``_SWITCH_ENDS``) are ``length_m`` [m] long or shorter. Its two ends stand in racks of different roles or
+    groups, so a link leaves its rack, and all but a folded Clos's spine-core links leave their row
+    (``core.physical.layout``: the leaves in their SU's rows, in leaf racks or top-of-rack in compute racks; a folded
+    Clos's spines and cores in racks of their own role in the central rows; a Dragonfly+'s spines in a row of their
+    group's own, and a row never holds two groups): one device of either end reaches at most ``_devices_within``'s
+    count of devices of the other end (a rack holds at most the tallest preset's units of them), each by at most
+    the most links a pair of them has (``Wiring.pair_links``, the most of ``Wiring.spine_core_pairs``, or a
+    Dragonfly+'s global links per pair of groups, at most a spine's global ports). The least of the two ends'
+    products, and ``links``."""
+    lower, upper, lower_count, upper_count = _SWITCH_ENDS[wiring.family][link_class]
+    if link_class == "global":
+        per_pair = min(wiring.global_pair_links, wiring.global_ports)
+    else:
+        per_pair = wiring.pair_links if link_class == "leaf-spine" else max(wiring.spine_core_pairs, default=0)
     if per_pair <= 0:
         return links
     models, racks = resolved.tier_switches, load_racks()
-    rows_apart = link_class == "leaf-spine" and not wiring.spines_with_pods
+    rows_apart = link_class != "spine-core" and (wiring.family != "clos" or not wiring.spines_with_pods)
     tallest, u_m = max(p.rack_units for p in racks.presets), racks.routing.u_mm / 1000
 
     def reached(near: float, far: float) -> int:

@@ -328,8 +328,9 @@ def test_links_floor_prices_links_between_racks_above_passive_copper():
 def test_links_within_a_reach_never_exceed_the_layouts(gpus, pick, per_rack, reach):
     """Property: the links floor's count of the links that may be ``reach`` metres long or shorter, per class
     (``core.cost._node_links_within`` for a node-leaf class of leaves in racks of their own,
-    ``_tor_links_within`` for one of top-of-rack leaves, ``_switch_links_within`` for a folded Clos's leaf-spine and spine-core links: from the rack geometry alone), is
-    at least the layout's count of links that short (every link measured, ``core.physical.lengths.link_arrays``),
+    ``_tor_links_within`` for one of top-of-rack leaves, ``_switch_links_within`` for a folded Clos's leaf-spine and
+    spine-core links and a Dragonfly+'s leaf-spine and global links: from the rack geometry alone), is at least the
+    layout's count of links that short (every link measured, ``core.physical.lengths.link_arrays``),
     for any design of the grid with its nodes per rack drawn. A count that is ever too low fails here."""
     from core.cost import _SWITCH_ENDS, _node_links_within, _switch_links_within, _tor_links_within
     from core.fabric.wiring import wiring_of
@@ -350,7 +351,7 @@ def test_links_within_a_reach_never_exceed_the_layouts(gpus, pick, per_rack, rea
         if link_class == "node-leaf":
             within = _tor_links_within if wiring.tor else _node_links_within
             assert short <= within(p.resolved, p.fabric, wiring, reach, total, link_class, fit)
-        elif link_class in _SWITCH_ENDS and wiring.family == "clos":
+        elif link_class in _SWITCH_ENDS.get(wiring.family, ()):
             assert short <= _switch_links_within(p.resolved, p.fabric, wiring, reach, total, link_class)
 
 
