@@ -133,6 +133,25 @@ and costed candidates (2,116-2,119 with two workers). The default grid has one N
 there. The switch could be shared likewise (its id reads only as the SHARP release on InfiniBand, its ASIC only for
 Spectrum-X), but the SHARP release comes from the design's calibrated constants, so that view needs them.
 
+Then (2026-12-06, 04:10-04:33 UTC, load average 9.5-15 on 2 cores from other sessions; 4dd9f8a and this revision
+alternately, one process, ``workers=1``, CPU time): a tighter floor before the refined one. The compute links' floor
+(``core.cost.links_floor``) prices each class per cable reach a link may pass, with the links that can stay within
+that reach counted from the rack geometry alone (``core.cost._devices_within``): a folded Clos's leaf-spine links
+and a Dragonfly+'s leaf-spine and global links leave their row (leaves in the SU rows, spines in the central rows
+or their group's own row), spine-core links their rack, and a top-of-rack leaf reaches only the nodes of its own
+rack within the in-rack run a cable allows. At 16,384 H100 the refined floors (rack arrangement and length bins)
+run for 633 candidates instead of 1,064 and 163 are costed instead of 171: 4dd9f8a 10.34, 9.59, 9.18 s CPU, this
+revision 7.76, 7.78, 6.95 s (pair ratios 0.75-0.81; an earlier round with the Clos and top-of-rack counts only, 684
+refined: 9.26, 9.41, 9.12 s vs 8.04, 7.76, 7.88 s, 0.82-0.87). The large grid, one run each (that earlier round's
+code): 35.8 s vs 32.9 s CPU (0.92x; 1,702 refined floors down to 1,011, 154 costed down to 147). Same optimum, front,
+feasible counts (6,382; 50,046) and rejections. Both targets still MISS. Where one process's time goes now
+(cProfile on the CPU clock): the checks before the floors about 69% (sizing 21%, the first floors 20% of which the
+links floor 14%, the busbw 11%, the resolution 6%), the refined floors about 24% (the rack arrangement and length
+bins 16%: ``core.physical``), costing the 163 candidates about 3%. What would cut more: at 400G a 5 m copper cable
+reaches the racks across an aisle, so the geometry cannot rule out most leaf-spine links there (only the
+arrangement, which puts the spines rows away, does); and the checks before the floors, one candidate at a time, are
+now most of the time (per-candidate objects and cache look-ups; batching them per fabric shape is the next step).
+
 Earlier history of the ``bench`` workload:
 
 Measured (2026-12-01, the same minutes, load average 0.9-1.5 on 2 cores, 3 runs each twice): before the

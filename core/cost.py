@@ -440,6 +440,17 @@ def links_floor(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
     binned = {x.link_class: x for x in lengths or ()}
     from core.physical.layout import compute_rack_fit
 
+    fits: list = []
+
+    def rack_fit() -> tuple | None:
+        """``compute_rack_fit`` of the design, once (None when it raises)."""
+        if not fits:
+            try:
+                fits.append(compute_rack_fit(resolved))
+            except FabricPlannerError:
+                fits.append(None)
+        return fits[0]
+
     wiring = wiring_of(fabric, resolved.nodes, resolved.nics_per_node)
     classes = [(c, n) for c, n in class_links(fabric, wiring)
                if wiring.class_ends(c)[1][0] != "node" and n > 0]  # node to node (a torus): no switch link
@@ -460,10 +471,7 @@ def links_floor(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
             continue
         near = 0  # links that may stay in one rack
         if c == "node-leaf" and wiring.tor:
-            try:
-                per_rack = compute_rack_fit(resolved)[3]
-            except FabricPlannerError:
-                per_rack = resolved.nodes
+            per_rack = rack_fit()[3] if rack_fit() else resolved.nodes
             near = min(links, max(1, wiring.groups) * per_rack * resolved.nics_per_node * resolved.planes)
         modules_m = short if near else apart
         speed, switch = speeds[c].port_speed_gbps, switches[c]
@@ -479,18 +487,50 @@ def links_floor(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
                         counts[c] / links * module + fibre + node_modules / links * node_module)
                        for cable, module, fibre, node_module in options) if options else 0.0
 
-        if near:
-            total += near * least(short)
-        total += (links - near) * least(apart)
-        if c == "node-leaf" and not near:  # each cable reach a link may pass: the links beyond it pay the step
-            reaches = sorted({cable.reach_m for cable in cable_options(catalog, resolved.fabric, speed,
-                                                                        POLICIES.get(policy, POLICIES["auto"]), apart)})
-            below = least(apart)
-            for reach in reaches:
-                above = least(math.nextafter(reach, math.inf))
-                total += (above - below) * max(0, links - _node_links_within(resolved, fabric, wiring, reach, links))
-                below = above
+        # every link at least the least at its shortest length; then each cable reach a link may pass: the links
+        # beyond it pay the step (those between racks are beyond every reach shorter than ``apart``, and at most
+        # ``within`` of them are within a reach the rack geometry bounds)
+        low = short if near else apart
+        total += links * least(low)
+        within = _links_within(c, wiring)
+        below = least(low)
+        for reach in _cable_reaches(catalog, resolved.fabric, speed, policy, low):
+            above = least(math.nextafter(reach, math.inf))
+            if above > below:
+                beyond = links - near if reach < apart else 0
+                if within is not None:
+                    beyond = max(beyond, links - within(resolved, fabric, wiring, reach, links, c, rack_fit))
+                total += (above - below) * beyond
+            below = above
     return total
+
+
+def _cable_reaches(catalog: Catalog, fabric: str, speed: int, policy: str, length_m: float) -> tuple[float, ...]:
+    """The reaches [m] of the cables ``policy`` (``Design.cable_media``) allows for a link of ``fabric`` at ``speed``
+    [Gb/s per port] at least ``length_m`` long (``cable_options``), ascending; of the bundled catalog cached."""
+    if catalog is _bundled():
+        return _bundled_cable_reaches(fabric, speed, policy, length_m)
+    return _reaches_of(catalog, fabric, speed, policy, length_m)
+
+
+def _reaches_of(catalog: Catalog, fabric: str, speed: int, policy: str, length_m: float) -> tuple[float, ...]:
+    """``_cable_reaches``, uncached."""
+    kinds = POLICIES.get(policy, POLICIES["auto"])
+    return tuple(sorted({c.reach_m for c in cable_options(catalog, fabric, speed, kinds, length_m)}))
+
+
+@lru_cache(maxsize=1024)
+def _bundled_cable_reaches(fabric: str, speed: int, policy: str, length_m: float) -> tuple[float, ...]:
+    """``_cable_reaches`` of the bundled catalog (``core.catalog.load_catalog``: immutable), by its arguments."""
+    return _reaches_of(_bundled(), fabric, speed, policy, length_m)
+
+
+def _links_within(link_class: str, wiring):
+    """The count ``links_floor`` bounds the links of ``link_class`` no longer than a reach by (``_node_links_within``,
+    ``_tor_links_within``, ``_switch_links_within``: the arguments of the last), or None where it has none."""
+    if link_class == "node-leaf":
+        return _tor_links_within if wiring.tor else _node_links_within
+    return _switch_links_within if link_class in _SWITCH_ENDS.get(wiring.family, ()) else None
 
 
 def _binned_floor(resolved: ResolvedDesign, catalog: Catalog, lengths: LinkLengths, switch_modules: int,
@@ -528,53 +568,128 @@ def _binned_floor(resolved: ResolvedDesign, catalog: Catalog, lengths: LinkLengt
     return total
 
 
-def _node_links_within(resolved: ResolvedDesign, fabric: FabricPlan, wiring, length_m: float, links: int) -> int:
+def _node_links_within(resolved: ResolvedDesign, fabric: FabricPlan, wiring, length_m: float, links: int,
+                       _link_class: str, rack_fit) -> int:
     """At most how many of the ``links`` node-leaf links of a fabric whose leaves stand in racks without nodes
     (not top-of-rack) are ``length_m`` [m] long or shorter. A leaf reaches a node through the node's climb to the
     tray, the tray run between the racks and the leaf's climb (``core.physical.lengths``); in a rack of ``n``
     nodes of height ``h`` the ``i``-th closest to the top climbs at least ``(i + 1/2) h``; the racks of a line
     stand side by side (centres at least the narrowest width apart), the lines a pitch apart (at least the
-    shallowest depth and the two half aisles, ``core.physical.layout``), so few racks are near any leaf; each
-    node has ``links_per_node_leaf`` links to one leaf. ``links`` when the wiring or the racks give no bound."""
-    from core.physical.layout import compute_rack_fit
-
+    shallowest depth and the two half aisles, ``core.physical.layout``), so few racks are near any leaf
+    (``_devices_within``); each node has ``links_per_node_leaf`` links to one leaf. ``rack_fit()``: the design's
+    ``compute_rack_fit``, None when it raised. ``links`` when the wiring or the racks give no bound."""
     per_node = getattr(wiring, "links_per_node_leaf", None)
-    if per_node is None or wiring.tor:
+    fit = rack_fit()
+    if per_node is None or wiring.tor or fit is None:
         return links
-    try:
-        _preset, _kw, units, per_rack = compute_rack_fit(resolved)
-    except FabricPlannerError:
-        return links
-    nodes = _nodes_within(load_racks(), resolved.system.node_rack_units, units, per_rack, resolved.switch.rack_units,
-                          length_m)
+    _preset, _kw, units, per_rack = fit
+    nodes = _devices_within(_node_height(resolved, units, per_rack), per_rack, resolved.switch.rack_units, length_m)
     return min(links, fabric.leaf_count_total * per_node * nodes)
 
 
+def _node_height(resolved: ResolvedDesign, units: int, per_rack: int) -> float:
+    """The least height [m] a node of ``resolved`` takes in a compute rack of ``units`` [U] holding ``per_rack``."""
+    return min(resolved.system.node_rack_units, units / max(1, per_rack)) * load_racks().routing.u_mm / 1000
+
+
+def _tor_links_within(resolved: ResolvedDesign, fabric: FabricPlan, wiring, length_m: float, links: int,
+                      _link_class: str, rack_fit) -> int:
+    """At most how many of the ``links`` node-leaf links of a top-of-rack fabric (each leaf in its group's first
+    compute rack, ``core.physical.layout``) are ``length_m`` [m] long or shorter: each leaf's links to the nodes
+    of its own rack within the run an in-rack link that short may have (``in_rack_m`` and the height between the
+    two ports' U centres: the ``i``-th node on either side of the leaf at least ``(i + 1/2)`` node heights and half
+    the leaf's from it) and to the nodes of other racks (``_devices_within``), ``links_per_node_leaf`` each.
+    ``rack_fit()``: the design's ``compute_rack_fit``, None when it raised. ``links`` when the wiring or the racks
+    give no bound."""
+    per_node = getattr(wiring, "links_per_node_leaf", None)
+    fit = rack_fit()
+    if per_node is None or fit is None:
+        return links
+    _preset, _kw, units, per_rack = fit
+    routing = load_racks().routing
+    leaf_units = min(resolved.switch.rack_units, resolved.tier_switches["leaf"].rack_units)
+    node_m = _node_height(resolved, units, per_rack)
+    height = (length_m - 2 * routing.slack_end_m) / (1 + routing.slack_fraction) - routing.in_rack_m \
+        - leaf_units * routing.u_mm / 2000  # between the leaf's edge and a node's U centre
+    in_rack = 0 if height < node_m / 2 else min(per_rack, 2 * (math.floor(height / node_m - 0.5) + 1))
+    others = _devices_within(node_m, per_rack, leaf_units, length_m)
+    return min(links, fabric.leaf_count_total * per_node * (in_rack + others))
+
+
+_LEAF_SPINE = ("leaf", "spine", "leaf_count_total", "spine_count_total")
+_SWITCH_ENDS = {"clos": {"leaf-spine": _LEAF_SPINE,
+                         "spine-core": ("spine", "core", "spine_count_total", "core_count_total")},
+                "dragonfly": {"leaf-spine": _LEAF_SPINE,
+                              "global": ("spine", "spine", "spine_count_total", "spine_count_total")}}
+"""Topology family -> its switch-to-switch link classes ``_switch_links_within`` bounds -> (lower role, upper role,
+``FabricPlan`` fields counting each over every plane): a folded Clos's and a Dragonfly+'s (``core.fabric.dragonfly``:
+its global links join the spines of two groups)."""
+
+
+def _switch_links_within(resolved: ResolvedDesign, fabric: FabricPlan, wiring, length_m: float, links: int,
+                         link_class: str, _rack_fit=None) -> int:
+    """At most how many of the ``links`` links of a folded Clos's or a Dragonfly+'s switch-to-switch ``link_class``
+    (``_SWITCH_ENDS``) are ``length_m`` [m] long or shorter. Its two ends stand in racks of different roles or
+    groups, so a link leaves its rack, and all but a folded Clos's spine-core links leave their row
+    (``core.physical.layout``: the leaves in their SU's rows, in leaf racks or top-of-rack in compute racks; a folded
+    Clos's spines and cores in racks of their own role in the central rows; a Dragonfly+'s spines in a row of their
+    group's own, and a row never holds two groups): one device of either end reaches at most ``_devices_within``'s
+    count of devices of the other end (a rack holds at most the tallest preset's units of them), each by at most
+    the most links a pair of them has (``Wiring.pair_links``, the most of ``Wiring.spine_core_pairs``, or a
+    Dragonfly+'s global links per pair of groups, at most a spine's global ports). The least of the two ends'
+    products, and ``links``."""
+    lower, upper, lower_count, upper_count = _SWITCH_ENDS[wiring.family][link_class]
+    if link_class == "global":
+        per_pair = min(wiring.global_pair_links, wiring.global_ports)
+    else:
+        per_pair = wiring.pair_links if link_class == "leaf-spine" else max(wiring.spine_core_pairs, default=0)
+    if per_pair <= 0:
+        return links
+    models, racks = resolved.tier_switches, load_racks()
+    rows_apart = link_class != "spine-core" and (wiring.family != "clos" or not wiring.spines_with_pods)
+    tallest, u_m = max(p.rack_units for p in racks.presets), racks.routing.u_mm / 1000
+
+    def reached(near: float, far: float) -> int:
+        """Devices of ``far`` U within reach of one of ``near`` U."""
+        return _devices_within(far * u_m, max(1, int(tallest // far)), near, length_m, rows_apart)
+
+    a_units, b_units = models[lower].rack_units, models[upper].rack_units
+    most = min(getattr(fabric, lower_count) * reached(a_units, b_units),
+               getattr(fabric, upper_count) * reached(b_units, a_units))
+    return min(links, most * per_pair)
+
+
 @lru_cache(maxsize=4096)
-def _nodes_within(racks: RackCatalog, node_units: float, units: int, per_rack: int, leaf_units: float,
-                  length_m: float) -> int:
-    """``_node_links_within``'s count of the nodes a link ``length_m`` [m] long or shorter can reach from one leaf
-    of ``leaf_units`` [U], in compute racks of ``units`` [U] holding ``per_rack`` nodes of ``node_units`` [U] each
-    (``racks``: their geometry and routing); cached by these arguments."""
+def _devices_within(far_m: float, per_rack: int, near_units: float, length_m: float, rows_apart: bool = False) -> int:
+    """At most how many devices ``far_m`` [m] high, ``per_rack`` at most in a rack, in racks other than its own, a
+    link ``length_m`` [m] long or shorter can reach from one device of ``near_units`` [U] (the bundled racks'
+    geometry and routing, ``load_racks``; cached by these arguments). The link climbs from both ports to the tray
+    (the ``k``-th device from the top of a rack climbs at least ``(k + 1/2)`` of its height, the near one at
+    least half its own) and runs along the trays by the Manhattan distance between the two racks: the racks of a
+    line stand side by side (centres at least the narrowest width apart, the ``k``-th nearest on either side at
+    least ``k`` widths), the lines a pitch apart (at least the shallowest depth and the two half aisles,
+    ``core.physical.layout``). With ``rows_apart`` the far devices stand in other rows than the near one: on its
+    own line only in another column's rows, beyond two end aisles."""
+    racks = load_racks()
     r, u_m = racks.routing, racks.routing.u_mm / 1000
-    node_m = min(node_units, units / max(1, per_rack)) * u_m
     width = min(p.width_mm for p in racks.presets) / 1000
     pitch = min(p.depth_mm for p in racks.presets) / 1000 + (racks.hall.hot_aisle_mm + racks.hall.cold_aisle_mm) / 2000
+    first = width + 2 * racks.hall.end_aisle_mm / 1000 if rows_apart else width  # the nearest on its own line
     budget = (length_m - 2 * r.slack_end_m) / (1 + r.slack_fraction) - 2 * r.tray_above_rack_m \
-        - leaf_units * u_m / 2  # the climbs and tray run a link this short may have
+        - near_units * u_m / 2  # the climbs and tray run a link this short may have
 
     def fit(left: float) -> int:
-        """Nodes of one rack whose climb fits ``left`` [m]."""
-        return 0 if left < node_m / 2 else min(per_rack, math.floor(left / node_m - 0.5) + 1)
+        """Far devices of one rack whose climb fits ``left`` [m]."""
+        return 0 if left < far_m / 2 else min(per_rack, math.floor(left / far_m - 0.5) + 1)
 
-    nodes, line = 0, 0
-    while budget - line * pitch >= node_m / 2:  # line 0: the leaf's own (its rack holds no node); then both sides
-        step = 1 if line == 0 else 0
-        while budget - line * pitch - step * width >= node_m / 2:
-            nodes += (2 if line == 0 else 4) * fit(budget - line * pitch - step * width)
+    devices, line = 0, 0
+    while budget - line * pitch >= far_m / 2:  # line 0: its own, the near rack excluded; then both sides
+        start, step = (first, 0) if line == 0 else (0.0, 0)
+        while budget - line * pitch - (start + step * width) >= far_m / 2:
+            devices += (2 if line == 0 else 4) * fit(budget - line * pitch - (start + step * width))
             step += 1
         line += 1
-    return nodes
+    return devices
 
 
 def _bundled() -> Catalog:

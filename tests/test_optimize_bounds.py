@@ -320,3 +320,58 @@ def test_links_floor_prices_links_between_racks_above_passive_copper():
     assert 0.9 * _link_rows_usd(rail) <= floor <= _link_rows_usd(rail)
     tor = plan(base.model_copy(update={"topology": "top-of-rack"}))
     assert links_floor(tor.resolved, tor.fabric, load_catalog()) <= _link_rows_usd(tor)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(gpus=st.sampled_from(sorted(_DESIGNS)), pick=st.integers(min_value=0), per_rack=st.sampled_from([None, 1, 2]),
+       reach=st.sampled_from([1.0, 2.0, 2.5, 3.0, 3.5, 4.0, 5.0, 7.0, 10.0, 20.0]))
+def test_links_within_a_reach_never_exceed_the_layouts(gpus, pick, per_rack, reach):
+    """Property: the links floor's count of the links that may be ``reach`` metres long or shorter, per class
+    (``core.cost._node_links_within`` for a node-leaf class of leaves in racks of their own,
+    ``_tor_links_within`` for one of top-of-rack leaves, ``_switch_links_within`` for a folded Clos's leaf-spine and
+    spine-core links and a Dragonfly+'s leaf-spine and global links: from the rack geometry alone), is at least the
+    layout's count of links that short (every link measured, ``core.physical.lengths.link_arrays``),
+    for any design of the grid with its nodes per rack drawn. A count that is ever too low fails here."""
+    from core.cost import _SWITCH_ENDS, _node_links_within, _switch_links_within, _tor_links_within
+    from core.fabric.wiring import wiring_of
+    from core.physical.layout import compute_rack_fit
+    from core.physical.lengths import link_arrays
+
+    designs = _DESIGNS[gpus]
+    design = designs[pick % len(designs)]
+    try:
+        p = plan(design if per_rack is None else design.model_copy(update={"nodes_per_rack": per_rack}))
+    except FabricPlannerError:
+        return
+    wiring = wiring_of(p.fabric, p.resolved.nodes, p.resolved.nics_per_node)
+    fit = lambda: compute_rack_fit(p.resolved)  # noqa: E731
+    for link_class, (lengths, links, _routes) in link_arrays(p.resolved, p.fabric, p.layout).items():
+        total = int(links.sum())
+        short = int(links[lengths <= reach].sum())
+        if link_class == "node-leaf":
+            within = _tor_links_within if wiring.tor else _node_links_within
+            assert short <= within(p.resolved, p.fabric, wiring, reach, total, link_class, fit)
+        elif link_class in _SWITCH_ENDS.get(wiring.family, ()):
+            assert short <= _switch_links_within(p.resolved, p.fabric, wiring, reach, total, link_class)
+
+
+def test_switch_links_within_a_reach_bound_some_fabrics():
+    """``_switch_links_within`` is below the class's links for a fabric of 1U switches at a 3 m reach (an active
+    copper cable's at 800G), so the floor prices the rest above copper, and never above them."""
+    from core.cost import _switch_links_within
+    from core.fabric.wiring import wiring_of
+
+    counted = []
+    for design in _DESIGNS[8192][::53]:
+        try:
+            p = plan(design)
+        except FabricPlannerError:
+            continue
+        wiring = wiring_of(p.fabric, p.resolved.nodes, p.resolved.nics_per_node)
+        if wiring.family != "clos" or p.fabric.tiers < 2:
+            continue
+        links = p.fabric.leaf_spine_links * p.fabric.planes
+        within = _switch_links_within(p.resolved, p.fabric, wiring, 3.0, links, "leaf-spine")
+        assert 0 <= within <= links
+        counted.append(within < links)
+    assert any(counted) and len(counted) > 5
