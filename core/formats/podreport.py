@@ -2,8 +2,7 @@
 page does: the availability over every pod (``core.analysis.podavail`` through
 ``core.formats.resiliencelink.pods_availability_of``: the page's trials, seed, job size and rates). The single
 points already read the whole fabric (``core.analysis.spof.single_points`` sends a design with pods to
-``core.analysis.podspof``); the failure scenario stays the first pod's, and the pack says so
-(``core.analysis.podwhatif.POD1_NOTE``). The racks section is the whole hall (``core.physical.podlayout`` through
+``core.analysis.podspof``); the failure scenario is the page's whole-fabric what-if (``pods_failure_html``). The racks section is the whole hall (``core.physical.podlayout`` through
 ``MixedPlan.hall``), the numbers of the Designer's Racks tab (``core.figures.podracks``)."""
 
 from __future__ import annotations
@@ -163,3 +162,65 @@ def pods_sizing(plan, unit: str) -> tuple[list[str], list[list]] | None:
                  number(radix - used), number(radix),
                  ngettext("shared by {pods} pod", "shared by {pods} pods", len(f.pods)).format(pods=len(f.pods))])
     return lines, rows
+
+
+class PodsScenario:
+    """What the failure scenario of a design with pods cuts off, for the main risks: ``gpus_disconnected``, per pod
+    the larger of its GPUs cut off on the whole fabric and inside it (the two what-ifs are apart: not added), summed
+    over the pods."""
+
+    def __init__(self, gpus_disconnected: int) -> None:
+        self.gpus_disconnected = gpus_disconnected
+
+
+def pods_failure_html(plan, specs, unit: str) -> tuple[str, PodsScenario | None]:
+    """The failure scenario's HTML of the design with pods of ``plan`` for the Resilience page's failed elements
+    ``specs`` (its link's, as ``python -m core failure`` names them) and its ``PodsScenario``: the page's whole-fabric
+    what-if (``core.formats.resiliencelink.check_pod_failures`` then ``core.analysis.podwhatif.whole_picks``, the
+    page's reading; ``pods_what_if`` and ``loss_rows`` a column per pod as the page turns them, bandwidths per
+    direction in ``unit``), then the failures inside the pods (``core.analysis.podinside.inside_what_if``, each its
+    pod's own what-if) and the specs neither takes; ("", None) when the pods cannot be planned together."""
+    from core.analysis.podinside import inside_what_if
+    from core.analysis.pods import mixed_wiring
+    from core.analysis.podwhatif import loss_rows, pods_what_if, whole_picks
+    from core.analysis.whole import design_mixed
+    from core.formats.report import _h3, _list, _p, _table
+    from core.formats.resiliencelink import check_pod_failures
+
+    try:
+        mixed = design_mixed(plan.design)
+    except FabricPlannerError:
+        return "", None
+    if mixed is None:
+        return "", None
+    good, whole, problems = check_pod_failures(plan, mixed, specs)
+    picked, inside = whole_picks(mixed, good, whole)
+    losses, results = pods_what_if(mixed, picked), inside_what_if(mixed, inside)
+    rows = loss_rows(losses, unit, cores=mixed.fabric.tiers == 3)
+    key = next(iter(rows[0]))
+    body = _p(_("Failed on the Resilience page: {elements}.").format(elements=", ".join(picked + inside) or "-"))
+    body += _h3(_("Every pod's spines under the shared cores") if mixed.fabric.tiers == 3 else
+                _("Every pod under the shared spines"))
+    body += _table([key] + [row[key] for row in rows], [[name] + [row[name] for row in rows]
+                                                        for name in rows[0] if name != key],
+                   set(range(1, len(rows) + 1)))
+    cut = {loss.pod: loss.gpus_cut_off for loss in losses}
+    if results:
+        gpus = {p.index + 1: p for p in mixed.fabric.pods}
+        body += _h3(_("Inside one pod: NICs, racks and scale-up"))
+        body += _table([_("Pod"), _("GPUs cut off"), _("GPUs degraded")],
+                       [[_("pod {pod}").format(pod=pod) + f" ({gpus[pod].system})",
+                         _("{lost} of {gpus}").format(lost=number(r.gpus_disconnected), gpus=number(gpus[pod].gpus)),
+                         number(r.gpus_degraded)] for pod, r in results], {1, 2})
+        body += _p(_("Each pod's own what-if (the pod's plan alone: below its leaves nothing is shared); the table of "
+                     "every pod above does not add these."), note=True)
+        for pod, r in results:
+            cut[pod] = max(cut.get(pod, 0), r.gpus_disconnected)
+    wiring = mixed_wiring(mixed, three_tiers=True)
+    left_out = [spec for spec in good if wiring.whole_of_alone(spec) is None]  # as whole_failures leaves them
+    if left_out:
+        problems = [*problems, _("Not failed on the whole fabric: {elements} (name an element inside a pod under "
+                                 "its prefix: pod1.node5.nic2).").format(elements=", ".join(left_out))]
+    body += _list(problems)
+    return body, PodsScenario(sum(cut.values()))
+
