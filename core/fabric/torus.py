@@ -46,9 +46,12 @@ from core.i18n import N_, _
 
 FAMILY = "torus"
 GRAPH_MODELS: tuple[str, ...] = ()
-WORDS = {"input:tiers:off": N_("No effect on a torus: its nodes are joined node to node, without switch tiers.")}
+WORDS = {"input:tiers:off": N_("No effect on a torus: its nodes are joined node to node, without switch tiers."),
+         "cli:headline": N_("{gpus} x {model} {noun} in {nodes} nodes; {fabric} {speed}G, {topology}, node to node "
+                            "without switches, {planes}")}
 """This family's words where a surface's own are a folded Clos's (``core.fabric.families.words``): the sidebar's
-tiers input is shown disabled with this as its help (the tiers asked never change its sizing)."""
+tiers input is shown disabled with this as its help (the tiers asked never change its sizing); the plan command's
+headline names no switch tier and no switch model (``core.cli.plan``)."""
 """No single-point, availability or link-load model reads a torus yet; its failure what-if runs on its graph
 (``core.analysis.failure.toruswhatif``)."""
 ROLES: tuple[str, ...] = ()

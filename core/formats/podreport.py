@@ -117,8 +117,10 @@ def pods_words(plan) -> str | None:
 
 
 def pods_networks(plan, networks) -> list[tuple[str, object]]:
-    """``[("", networks)]`` (``Plan.networks``) without pods; with pods every pod's own networks after its word
-    (``pod 2``), as the mixed bill buys them (``MixedPlan.plans``)."""
+    """``[("", networks)]`` (``Plan.networks``) without pods; with pods every pod's own storage and in-band networks
+    after its word (``pod 2``), then the whole design's out-of-band network (``pods_oob``) without a word, as the
+    mixed bill buys them."""
+    from core.analysis.podmgmt import mixed_networks
     from core.analysis.whole import design_mixed
     from core.figures.podracks import pod_word
 
@@ -128,7 +130,39 @@ def pods_networks(plan, networks) -> list[tuple[str, object]]:
         mixed = None
     if mixed is None:
         return [("", networks)]
-    return [(pod_word(mixed, i), p.networks) for i, p in enumerate(mixed.plans) if p.networks is not None]
+    whole = mixed_networks(mixed)
+    out = [(pod_word(mixed, i), n.model_copy(update={"oob": None})) for i, n in enumerate(whole) if n is not None]
+    oob = pods_oob(mixed, whole)
+    return out + ([("", whole[0].model_copy(update={"storage": None, "inband": None, "oob": oob}))] if oob else [])
+
+
+def pods_oob(mixed, whole) -> object | None:
+    """The out-of-band network of the whole design of ``mixed`` (a ``MixedPlan``) as one ``NetworkSizing``: every
+    pod's switches, devices and links of ``whole`` (``core.analysis.podmgmt.mixed_networks``: re-sized for the
+    shared layer, the first pod's taking its management ports and PDUs), each described after its pod's word, its
+    explanation every pod's lines after a first one with the totals (the By network table's); None without one."""
+    from core.figures.podracks import pod_word
+
+    pods = [(pod_word(mixed, i), n.oob) for i, n in enumerate(whole) if n is not None and n.oob is not None]
+    if not pods:
+        return None
+
+    def tagged(word: str, items) -> tuple:
+        return tuple(x.model_copy(update={"description": _("{pod}: {what}").format(pod=word, what=x.description)})
+                     for x in items)
+
+    switches = sum(g.count for _w, oob in pods for g in oob.switches)
+    links = sum(oob.link_count for _w, oob in pods)
+    first = pods[0][1]
+    head = _("The whole design's out-of-band network: every pod's switches, the first pod's also serving the shared "
+             "layer's management ports and its racks' PDUs; {switches} switches and {links} links in all.").format(
+        switches=number(switches), links=number(links))
+    return first.model_copy(update={
+        "switches": sum((tagged(w, oob.switches) for w, oob in pods), ()),
+        "devices": sum((tagged(w, oob.devices) for w, oob in pods), ()),
+        "links": sum((tagged(w, oob.links) for w, oob in pods), ()),
+        "explanation": (head, *(_("{pod}: {what}").format(pod=w, what=line) for w, oob in pods
+                                for line in oob.explanation))})
 
 
 def pods_sizing(plan, unit: str) -> tuple[list[str], list[list]] | None:
