@@ -110,7 +110,7 @@ def mixed_plan(design: Design, stage: int | None = None) -> MixedPlan:
     if three:
         from core.analysis.podcoreplan import mixed_three_tiers
 
-        return MixedPlan(**mixed_three_tiers(fabric, list(plans.values()), present, boms), hall=hall,
+        return MixedPlan(**mixed_three_tiers(fabric, list(plans.values()), present, boms, media), hall=hall,
                          lengths=lengths, media=media)
     rows: list[BomRow] = []
     spine_row = None
