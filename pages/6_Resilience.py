@@ -18,7 +18,7 @@ from core.analysis.podinside import inside_spec, inside_what_if
 from core.analysis.podload import pods_core_load, pods_spine_load
 from core.analysis.pods import mixed_wiring
 from core.analysis.podwhatif import (
-    link_failures, loss_rows, pods_what_if, split_failures, standalone_hidden_note, whole_choices, whole_failures,
+    link_failures, loss_rows, pods_what_if, split_failures, standalone_hidden_note, whole_choices, whole_picks,
 )
 from core.analysis.whole import design_mixed, whole_plan  # a design with pods: its totals in the size caption
 from core.spares import policy_words
@@ -389,8 +389,7 @@ def _pods_whole_fabric(cur, store: dict) -> None:
     st.markdown("##### " + (_("Every pod's spines under the shared cores") if three else
                             _("Every pod under the shared spines")))
     options = whole_choices(mixed)
-    picked = whole_failures(mixed, list(store["fail"])) + [
-        e for e in st.session_state.get(PODS_EXTRA, []) if e in options]
+    picked, _inside = whole_picks(mixed, store["fail"], st.session_state.get(PODS_EXTRA, []))  # as the review pack
     st.session_state[W + "pods_failed"] = picked
     st.multiselect(_("Shared cores, pods' spines and leaves to lose") if three else
                    _("Shared spines and pods' leaves to lose"), options, key=W + "pods_failed",

@@ -50,7 +50,8 @@ def test_the_racks_card_and_the_risks_are_the_whole_hall(mixed):
 def test_every_pod_s_networks_and_the_job_s_pod(mixed):
     _p, text = mixed
     for pod in ("pod 1", "pod 2"):
-        assert f"{pod}: storage network" in text and f"{pod}: out-of-band management" in text
+        assert f"{pod}: storage network" in text and f"{pod}: out-of-band management" not in text
+        assert f"{pod}: node BMC ports" in text  # the whole design's out-of-band network: every pod's part
     assert "on every GPU of pod 1 (512 GPUs)" in text
     assert "every GPU of the design" not in text
     assert "Longest compute cable" in text and "chart below" not in text

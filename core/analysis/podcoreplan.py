@@ -6,8 +6,9 @@ spines, the node-leaf, leaf-spine and spine-core cables and optics and its other
 The mixed bill keeps every row but the pod's own core switches (installed, not spare), and buys the shared cores
 once (``MixedFabric.cores`` of the core model). The cables' lengths and media are the hall's
 (``core.physical.podlayout``: every pod's racks with its own spines, the shared cores' racks in the middle rows;
-a spine-core cable runs from the pod's spine rack to its core's rack). Approximation, as with the shared spine
-layer: the core-side optics are counted as each pod alone counts them (at its own core speed). The out-of-band
+a spine-core cable runs from the pod's spine rack to its core's rack). The spine-core switch-side optics are
+counted by end, as the shared spine layer's leaf-spine ones (``core.analysis.podoptics``): at the pod's own spines
+and at the shared cores, in their cages at the core speed. The out-of-band
 network loses each pod's own cores' management ports and the first pod's takes the shared cores' and their racks'
 PDUs (``core.analysis.podmgmt.with_shared_management``).
 """
@@ -27,7 +28,7 @@ def _core_row(p, bom: tuple[BomRow, ...]) -> BomRow | None:
                  and not row.spare), None)
 
 
-def mixed_three_tiers(fabric: MixedFabric, sized: list, present: list, boms: list) -> dict:
+def mixed_three_tiers(fabric: MixedFabric, sized: list, present: list, boms: list, media: tuple) -> dict:
     """The ``core.analysis.pods.MixedPlan`` fields of pods on three tiers (module docstring).
 
     Parameters
@@ -42,6 +43,9 @@ def mixed_three_tiers(fabric: MixedFabric, sized: list, present: list, boms: lis
     boms : list of tuple of BomRow
         Each present pod's own bill in the hall (``core.analysis.pods._in_hall``: its compute cables' media from
         the hall's lengths, its out-of-band network with the shared cores' management).
+    media : tuple of tuple of MediaBin
+        Each present pod's compute media bins in the hall: its spine-core switch-side optics are counted at its own
+        spines and at the shared cores (``core.analysis.podoptics.shared_spine_optics``).
 
     Returns
     -------
@@ -49,10 +53,14 @@ def mixed_three_tiers(fabric: MixedFabric, sized: list, present: list, boms: lis
         ``fabric``, ``plans`` and ``bom`` (every pod's rows but its own cores, the shared cores first; prices in
         USD as the pods' own bills).
     """
+    from core.analysis.podoptics import shared_spine_optics
+    from core.catalog import load_catalog
+
     rows: list[BomRow] = []
-    for p, bom in zip(present, boms):
+    catalog = load_catalog()
+    for pod, p, bom, own_media in zip(fabric.pods, present, boms, media):
         own = _core_row(p, bom)
-        rows += [row for row in bom if row is not own]
+        rows += shared_spine_optics(fabric, pod, p, own_media, tuple(row for row in bom if row is not own), catalog)
     shared = next((row for row in (_core_row(p, p.bom) for p in sized)
                    if row is not None and row.catalog_id == fabric.core_switch), None)
     if shared is not None:

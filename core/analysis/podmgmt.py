@@ -77,6 +77,22 @@ def with_shared_management(plan, networks, first: bool, spines: int, pdus: int, 
     return networks.model_copy(update={"oob": oob})
 
 
+def whole_networks(plan, first: bool, fabric, pdus: int):
+    """The networks of the pod ``plan`` (planned alone) as the whole design of the ``core.fabric.pods.MixedFabric``
+    ``fabric`` has them (``with_shared_management``: without the switches the shared layer replaces, for the
+    ``first`` pod with the shared layer's management ports and its racks' ``pdus`` PDUs): what the mixed bill buys,
+    the By network table counts and the review pack shows."""
+    return with_shared_management(plan, plan.networks, first, shared_count(fabric), pdus,
+                                  own=_own_replaced(plan, fabric))
+
+
+def mixed_networks(mixed) -> list:
+    """``whole_networks`` of every pod of ``mixed`` (a ``core.analysis.pods.MixedPlan``), in pod order (None for a
+    pod without other networks)."""
+    pdus = shared_pdus(mixed.hall)
+    return [whole_networks(p, i == 0, mixed.fabric, pdus) for i, p in enumerate(mixed.plans)]
+
+
 def resized(oob, own: int, spines: int, pdus: int):
     """The out-of-band network ``oob`` (its links as the whole design has them) with its switches re-sized for their
     ports (module docstring) and a line of its explanation saying so; ``own``, ``spines`` and ``pdus``: the pod's

@@ -14,6 +14,11 @@ pod's leaf-spine switch-side rows are split by end:
   the bin (``core.physical.media.pick_transceiver``; the bin's own module when the catalog has none of that
   media reaching).
 
+Pods on three tiers (``core.fabric.podcore``) take the same rule one tier up: the pod's spine-core rows are split
+into its **own spine end** (``N_p x ceil(U_p / c_spine)``) and the **shared core end** (``C x ceil(P_p / c_C)``,
+``P_p = N_p / groups x core_ports``: the ports at the core speed the pod's spines under a core take on it,
+``PodLeaves.core_ports``; ``c_C`` the shared core's ports per cage), the core's module in its cage family.
+
 Each end's modules are shared among the optical length bins by their link counts, as ``core.cost.link_rows``
 does. The spare rows are then recounted from the installed rows (``core.spares.spare_rows``).
 """
@@ -38,48 +43,78 @@ SPINE_END = (N_("shared spine end, {link_class}: {spines} spines ({model}) x cei
 """(why, item) of the leaf end's and of the shared spine end's rows, marked for translation."""
 
 
-def _spine_module(catalog: Catalog, fabric: MixedFabric, pod: PodLeaves, kind: str, b: MediaBin):
-    """The module at a shared spine's end of the pod's links of length bin ``b`` (module docstring)."""
-    spine = catalog.switch(fabric.spine_switch)
-    per_cage = spine.ports_per_cage(fabric.spine_speed_gbps) * pod.uplinks_per_spine_port
+OWN_SPINE_END = (N_("spine end, {link_class}: {spines} spines ({model}) x ceil({ports}/{per_cage}) ({cage} per cage); "
+                    "{media} for {links} links by length: {spans}"), N_("{name} (spine end, spine-core)"))
+CORE_END = (N_("shared core end, {link_class}: {cores} cores ({model}) x ceil({ports}/{per_cage}): pod {pod}'s "
+               "{uplinks} spine uplinks at {uplink}G to each core take {ports} of its {speed}G ports ({cage} per "
+               "cage); {media} for {links} links by length: {spans}"), N_("{name} (shared core end, spine-core)"))
+"""Pods on three tiers: (why, item) of the pod's own spine end's and of the shared core end's spine-core rows."""
+
+
+def _far_module(catalog: Catalog, switch, speed: int, lanes: int, pod: PodLeaves, kind: str, b: MediaBin):
+    """The module at a shared switch's end (``switch`` at ``speed`` [Gb/s per direction], ``lanes`` of the pod's
+    uplinks per port) of the pod's links of length bin ``b`` (module docstring)."""
+    per_cage = switch.ports_per_cage(speed) * lanes
     module = pick_transceiver(catalog, LinkSpeed(kind, pod.uplink_speed_gbps), "switch", per_cage, b.max_m,
-                              media=b.kind, cage=form_factor_family(spine.cage_type), strict=True)
+                              media=b.kind, cage=form_factor_family(switch.cage_type), strict=True)
     return module or catalog.transceiver(b.switch_module_id)
+
+
+def _ends(fabric: MixedFabric, pod: PodLeaves, plan, catalog: Catalog, share: float) -> tuple:
+    """``(link class, ends)`` of the pod's links up into the shared layer (module docstring): two tiers its
+    leaf-spine links, at its leaves and the shared spines; three tiers its spine-core links, at its own spines and
+    the shared cores (``C`` cores in groups, ``N_p / groups`` of its spines under each core, ``core_ports`` each at
+    the core speed). Each end: (modules, module of a bin, (why, item), words); ``share``: the optical links'
+    share of the class."""
+    kind = plan.resolved.fabric
+    if fabric.tiers == 3:
+        link_class, near, n, up = "spine-core", plan.resolved.tier_switches["spine"], pod.own_spines, pod.spine_uplinks
+        far, count, speed, lanes = (catalog.switch(fabric.core_switch), fabric.cores, fabric.core_speed_gbps,
+                                    pod.uplinks_per_core_port)
+        ports = pod.own_spines // fabric.core_groups * pod.core_ports()
+        texts = OWN_SPINE_END, CORE_END
+        far_words = dict(cores=f"{count:,}", uplinks=f"{pod.own_spines // fabric.core_groups * pod.links_per_spine_core_pair:,}")
+        near_words = dict(spines=f"{n:,}")
+    else:
+        link_class, near, n, up = "leaf-spine", plan.resolved.tier_switches["leaf"], pod.leaves, pod.uplinks_per_leaf
+        far, count, speed, lanes = (catalog.switch(fabric.spine_switch), fabric.spines, fabric.spine_speed_gbps,
+                                    pod.uplinks_per_spine_port)
+        ports = pod.spine_ports(fabric.spines)
+        texts = LEAF_END, SPINE_END
+        far_words = dict(spines=f"{count:,}", uplinks=f"{pod.leaves * pod.links_per_leaf_spine_pair:,}")
+        near_words = dict(leaves=f"{n:,}")
+    near_cage, far_cage = near.ports_per_cage(pod.uplink_speed_gbps), far.ports_per_cage(speed)
+    return link_class, (
+        (math.ceil(n * math.ceil(up / near_cage) * share), lambda b: catalog.transceiver(b.switch_module_id),
+         texts[0], dict(near_words, model=near.id, ports=up, per_cage=near_cage, cage=plurals.ports(near_cage))),
+        (math.ceil(count * math.ceil(ports / far_cage) * share),
+         lambda b: _far_module(catalog, far, speed, lanes, pod, kind, b), texts[1],
+         dict(far_words, model=far.id, ports=ports, per_cage=far_cage, cage=plurals.ports(far_cage), speed=speed,
+              pod=pod.index + 1, uplink=pod.uplink_speed_gbps)),
+    )
 
 
 def shared_spine_optics(fabric: MixedFabric, pod: PodLeaves, plan, media: tuple[MediaBin, ...],
                         bom: tuple[BomRow, ...], catalog: Catalog) -> list[BomRow]:
     """The bill ``bom`` of ``pod`` planned alone (``plan``, a ``core.plan.Plan``; ``media``: its compute media
     bins in the hall) with its leaf-spine switch-side transceiver rows counted at its leaves and at the shared
-    spines of ``fabric`` (module docstring); prices in USD at the pod's price basis. Two tiers only; a bill
-    without optical leaf-spine links is returned as it is."""
-    optical = [b for b in media if b.link_class == "leaf-spine" and not b.cable_id]
-    if fabric.tiers != 2 or not optical:
+    spines of ``fabric`` (module docstring); pods on three tiers: its spine-core rows at its own spines and at the
+    shared cores. Prices in USD at the pod's price basis. A bill without optical links up into the shared layer is
+    returned as it is."""
+    link_class = "spine-core" if fabric.tiers == 3 else "leaf-spine"
+    optical = [b for b in media if b.link_class == link_class and not b.cable_id]
+    if not optical:
         return list(bom)
-    resolved, kind = plan.resolved, plan.resolved.fabric
-    class_links = sum(b.links for b in media if b.link_class == "leaf-spine")
+    resolved = plan.resolved
+    class_links = sum(b.links for b in media if b.link_class == link_class)
     share = sum(b.links for b in optical) / class_links
     module_names = {catalog.transceiver(b.switch_module_id).name for b in optical}
-    old = {_("{name} (switch side, leaf-spine)").format(name=name) for name in module_names}
+    item = N_("{name} (switch side, spine-core)") if fabric.tiers == 3 else N_("{name} (switch side, leaf-spine)")
+    old = {_(item).format(name=name) for name in module_names}
     installed = [row for row in bom if not row.spare]
     at = next(i for i, row in enumerate(installed) if row.category == "transceiver" and row.item in old)
     kept = [row for row in installed if not (row.category == "transceiver" and row.end == "switch" and row.item in old)]
-    leaf = resolved.tier_switches["leaf"]
-    leaf_cage = leaf.ports_per_cage(pod.uplink_speed_gbps)
-    spine = catalog.switch(fabric.spine_switch)
-    spine_cage = spine.ports_per_cage(fabric.spine_speed_gbps)
-    ports = pod.spine_ports(fabric.spines)
-    ends = (
-        (math.ceil(pod.leaves * math.ceil(pod.uplinks_per_leaf / leaf_cage) * share),
-         lambda b: catalog.transceiver(b.switch_module_id), LEAF_END,
-         dict(leaves=f"{pod.leaves:,}", model=leaf.id, ports=pod.uplinks_per_leaf, per_cage=leaf_cage,
-              cage=plurals.ports(leaf_cage))),
-        (math.ceil(fabric.spines * math.ceil(ports / spine_cage) * share),
-         lambda b: _spine_module(catalog, fabric, pod, kind, b), SPINE_END,
-         dict(spines=f"{fabric.spines:,}", model=spine.id, ports=ports, per_cage=spine_cage,
-              cage=plurals.ports(spine_cage), speed=fabric.spine_speed_gbps, pod=pod.index + 1,
-              uplinks=f"{pod.leaves * pod.links_per_leaf_spine_pair:,}", uplink=pod.uplink_speed_gbps)),
-    )
+    link_class, ends = _ends(fabric, pod, plan, catalog, share)
     new: list[BomRow] = []
     add = _row_adder(resolved, new)
     for total, module_of, (why, item), words in ends:
@@ -91,7 +126,7 @@ def shared_spine_optics(fabric: MixedFabric, pod: PodLeaves, plan, media: tuple[
             spans = ", ".join(f"{b.label()} {b.links:,}" for b, _n in parts)
             add("transceiver", module, sum(n for _b, n in parts), _(why).format(
                 **words, media=_(KIND_LABELS[parts[0][0].kind]), links=f"{sum(b.links for b, _n in parts):,}",
-                spans=spans, link_class=_(LINK_CLASS_LABELS["leaf-spine"])),
+                spans=spans, link_class=_(LINK_CLASS_LABELS[link_class])),
                 item=_(item).format(name=module.name), end="switch")
     at = sum(1 for row in installed[:at] if row in kept)
     rows = kept[:at] + new + kept[at:]

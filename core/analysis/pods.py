@@ -78,7 +78,7 @@ def _in_hall(fabric: MixedFabric, plans: list[Plan]) -> tuple[PodsHall, tuple, t
     """(hall, lengths per pod, media per pod, bill per pod) of the present pods' ``plans`` (module docstring): each
     pod's bill is its own (``core.cost.build_bom``) with its compute cables' media from the hall's lengths. The
     hall's shared layer is the shared spines, or for pods on three tiers the shared cores."""
-    from core.analysis.podmgmt import extra_switches, shared_count, shared_pdus, with_shared_management
+    from core.analysis.podmgmt import extra_switches, shared_pdus, whole_networks
 
     catalog = load_catalog()
     wiring = PodsWiring(fabric, tuple(Wiring.of(p) for p in plans))
@@ -88,9 +88,8 @@ def _in_hall(fabric: MixedFabric, plans: list[Plan]) -> tuple[PodsHall, tuple, t
     lengths = pods_link_lengths(hall, wiring)
     media = tuple(select_media(catalog, p.resolved, own) for p, own in zip(plans, lengths))
     pdus = shared_pdus(hall)  # the shared layer's management on the first pod's OOB network
-    boms = [build_bom(p.resolved, p.fabric, catalog, media=m, networks=with_shared_management(
-        p, p.networks, i == 0, shared_count(fabric), pdus, own=Wiring.of(p).cores if wiring.three_tiers else None))
-        for i, (p, m) in enumerate(zip(plans, media))]
+    boms = [build_bom(p.resolved, p.fabric, catalog, media=m, networks=whole_networks(p, i == 0, fabric, pdus))
+            for i, (p, m) in enumerate(zip(plans, media))]
     return hall, lengths, media, boms
 
 
@@ -111,7 +110,7 @@ def mixed_plan(design: Design, stage: int | None = None) -> MixedPlan:
     if three:
         from core.analysis.podcoreplan import mixed_three_tiers
 
-        return MixedPlan(**mixed_three_tiers(fabric, list(plans.values()), present, boms), hall=hall,
+        return MixedPlan(**mixed_three_tiers(fabric, list(plans.values()), present, boms, media), hall=hall,
                          lengths=lengths, media=media)
     rows: list[BomRow] = []
     spine_row = None

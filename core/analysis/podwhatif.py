@@ -199,6 +199,19 @@ def split_failures(mixed: MixedPlan, specs) -> tuple[list[str], list[str]]:
     return alone, whole
 
 
+def whole_picks(mixed: MixedPlan, alone, extra) -> tuple[list[str], list[str]]:
+    """One failure selection of a design with pods as the Resilience page reads it: ``(the whole-fabric what-if's
+    failed elements, the failures inside the pods)``. ``alone``: pod 1's own specs (``split_failures``' first list,
+    the page's failed elements), their whole-fabric counterparts first (``whole_failures``); ``extra``: the
+    whole-fabric-only specs, those ``pods_what_if`` takes after them, those inside one pod
+    (``core.analysis.podinside.inside_spec``) in the second list. The review pack reads its failure scenario so."""
+    from core.analysis.podinside import inside_spec
+
+    options = set(whole_choices(mixed))
+    return (whole_failures(mixed, list(alone)) + [e for e in extra if e in options],
+            [e for e in extra if inside_spec(mixed, e)])
+
+
 def link_failures(mixed: MixedPlan, alone, whole) -> tuple[str, ...]:
     """The share link's failed elements of a design with pods (``split_failures``' inverse): pod 1's switches the
     whole fabric has under their whole-fabric ids (``p0.spine0``: ``spine0``, as the CLI names them), the other

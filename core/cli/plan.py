@@ -11,7 +11,7 @@ from core.fabric import domainlevels
 from core.cli.bwunit import add_units_option, bandwidth_unit
 from core.cli.common import add_design_options, add_format_option, design_from_args, row, to_json
 from core.design import tidy_spaces
-from core.i18n import _, usd
+from core.i18n import N_, _, usd
 from core.fabric.families import summary_rows, words
 from core.spares import policy_words
 from core.perf.constants import library_label
@@ -46,8 +46,9 @@ def _render_table(summary: dict, tiers: str, pods: dict | None = None, unit: str
     out = io.StringIO()
     w = out.write
     nvl = summary["nvlink"]
-    w(_("{gpus} x {model} {noun} in {nodes} nodes; {fabric} {speed}G, {topology}, {tiers}, "
-        "{planes}, switch {switch}").format(
+    w(words(summary.get("topology"), "cli:headline", N_(  # a torus: no switch tiers, no switch
+        "{gpus} x {model} {noun} in {nodes} nodes; {fabric} {speed}G, {topology}, {tiers}, {planes}, switch "
+        "{switch}")).format(
         gpus=f"{summary['gpus']:,}", model=summary["gpu_model"], noun=scaleup.accelerator_noun(nvl, plural=True),
         nodes=f"{summary['nodes']:,}", fabric=_fabric_word(summary),
         speed=pods["models"]["speed"] if pods else summary["port_speed_gbps"],

@@ -52,11 +52,14 @@ WORDS = {"input:tiers:off": N_("No effect on a torus: its nodes are joined node 
                                  "pair {cross_pod} · **{link} : scale-out** {ratio} per GPU (one direction, bits)"),
          "report:readout:bandwidth": N_("Bisection ratio {total} (no switches: the torus's dimensions set it); links "
                                         "crossed (minimal routing): to a neighbour {same_rail}, farthest pair "
-                                        "{cross_pod}; {link} to scale-out {ratio} per GPU (one direction, bits).")}
+                                        "{cross_pod}; {link} to scale-out {ratio} per GPU (one direction, bits)."),
+         "cli:headline": N_("{gpus} x {model} {noun} in {nodes} nodes; {fabric} {speed}G, {topology}, node to node "
+                            "without switches, {planes}")}
 """This family's words where a surface's own are a folded Clos's (``core.fabric.families.words``): the sidebar's
 tiers input is shown disabled with this as its help (the tiers asked never change its sizing); the Designer's and
 the report's bandwidth readout say the bisection ratio and the links crossed, not the leaves' and spines'
-oversubscription and the switches crossed."""
+oversubscription and the switches crossed; the plan command's headline names no switch tier and no switch model
+(``core.cli.plan``)."""
 LEAF_WHATIF = False
 """No leaves to oversubscribe: the leaf-oversubscription what-if (``core.analysis.whatif``) would re-plan the same
 torus at every step (``core.fabric.families.leaf_whatif``)."""

@@ -2,8 +2,7 @@
 page does: the availability over every pod (``core.analysis.podavail`` through
 ``core.formats.resiliencelink.pods_availability_of``: the page's trials, seed, job size and rates). The single
 points already read the whole fabric (``core.analysis.spof.single_points`` sends a design with pods to
-``core.analysis.podspof``); the failure scenario stays the first pod's, and the pack says so
-(``core.analysis.podwhatif.POD1_NOTE``). The racks section is the whole hall (``core.physical.podlayout`` through
+``core.analysis.podspof``); the failure scenario is the page's whole-fabric what-if (``pods_failure_html``). The racks section is the whole hall (``core.physical.podlayout`` through
 ``MixedPlan.hall``), the numbers of the Designer's Racks tab (``core.figures.podracks``)."""
 
 from __future__ import annotations
@@ -118,8 +117,10 @@ def pods_words(plan) -> str | None:
 
 
 def pods_networks(plan, networks) -> list[tuple[str, object]]:
-    """``[("", networks)]`` (``Plan.networks``) without pods; with pods every pod's own networks after its word
-    (``pod 2``), as the mixed bill buys them (``MixedPlan.plans``)."""
+    """``[("", networks)]`` (``Plan.networks``) without pods; with pods every pod's own storage and in-band networks
+    after its word (``pod 2``), then the whole design's out-of-band network (``pods_oob``) without a word, as the
+    mixed bill buys them."""
+    from core.analysis.podmgmt import mixed_networks
     from core.analysis.whole import design_mixed
     from core.figures.podracks import pod_word
 
@@ -129,7 +130,39 @@ def pods_networks(plan, networks) -> list[tuple[str, object]]:
         mixed = None
     if mixed is None:
         return [("", networks)]
-    return [(pod_word(mixed, i), p.networks) for i, p in enumerate(mixed.plans) if p.networks is not None]
+    whole = mixed_networks(mixed)
+    out = [(pod_word(mixed, i), n.model_copy(update={"oob": None})) for i, n in enumerate(whole) if n is not None]
+    oob = pods_oob(mixed, whole)
+    return out + ([("", whole[0].model_copy(update={"storage": None, "inband": None, "oob": oob}))] if oob else [])
+
+
+def pods_oob(mixed, whole) -> object | None:
+    """The out-of-band network of the whole design of ``mixed`` (a ``MixedPlan``) as one ``NetworkSizing``: every
+    pod's switches, devices and links of ``whole`` (``core.analysis.podmgmt.mixed_networks``: re-sized for the
+    shared layer, the first pod's taking its management ports and PDUs), each described after its pod's word, its
+    explanation every pod's lines after a first one with the totals (the By network table's); None without one."""
+    from core.figures.podracks import pod_word
+
+    pods = [(pod_word(mixed, i), n.oob) for i, n in enumerate(whole) if n is not None and n.oob is not None]
+    if not pods:
+        return None
+
+    def tagged(word: str, items) -> tuple:
+        return tuple(x.model_copy(update={"description": _("{pod}: {what}").format(pod=word, what=x.description)})
+                     for x in items)
+
+    switches = sum(g.count for _w, oob in pods for g in oob.switches)
+    links = sum(oob.link_count for _w, oob in pods)
+    first = pods[0][1]
+    head = _("The whole design's out-of-band network: every pod's switches, the first pod's also serving the shared "
+             "layer's management ports and its racks' PDUs; {switches} switches and {links} links in all.").format(
+        switches=number(switches), links=number(links))
+    return first.model_copy(update={
+        "switches": sum((tagged(w, oob.switches) for w, oob in pods), ()),
+        "devices": sum((tagged(w, oob.devices) for w, oob in pods), ()),
+        "links": sum((tagged(w, oob.links) for w, oob in pods), ()),
+        "explanation": (head, *(_("{pod}: {what}").format(pod=w, what=line) for w, oob in pods
+                                for line in oob.explanation))})
 
 
 def pods_sizing(plan, unit: str) -> tuple[list[str], list[list]] | None:
@@ -163,3 +196,65 @@ def pods_sizing(plan, unit: str) -> tuple[list[str], list[list]] | None:
                  number(radix - used), number(radix),
                  ngettext("shared by {pods} pod", "shared by {pods} pods", len(f.pods)).format(pods=len(f.pods))])
     return lines, rows
+
+
+class PodsScenario:
+    """What the failure scenario of a design with pods cuts off, for the main risks: ``gpus_disconnected``, per pod
+    the larger of its GPUs cut off on the whole fabric and inside it (the two what-ifs are apart: not added), summed
+    over the pods."""
+
+    def __init__(self, gpus_disconnected: int) -> None:
+        self.gpus_disconnected = gpus_disconnected
+
+
+def pods_failure_html(plan, specs, unit: str) -> tuple[str, PodsScenario | None]:
+    """The failure scenario's HTML of the design with pods of ``plan`` for the Resilience page's failed elements
+    ``specs`` (its link's, as ``python -m core failure`` names them) and its ``PodsScenario``: the page's whole-fabric
+    what-if (``core.formats.resiliencelink.check_pod_failures`` then ``core.analysis.podwhatif.whole_picks``, the
+    page's reading; ``pods_what_if`` and ``loss_rows`` a column per pod as the page turns them, bandwidths per
+    direction in ``unit``), then the failures inside the pods (``core.analysis.podinside.inside_what_if``, each its
+    pod's own what-if) and the specs neither takes; ("", None) when the pods cannot be planned together."""
+    from core.analysis.podinside import inside_what_if
+    from core.analysis.pods import mixed_wiring
+    from core.analysis.podwhatif import loss_rows, pods_what_if, whole_picks
+    from core.analysis.whole import design_mixed
+    from core.formats.report import _h3, _list, _p, _table
+    from core.formats.resiliencelink import check_pod_failures
+
+    try:
+        mixed = design_mixed(plan.design)
+    except FabricPlannerError:
+        return "", None
+    if mixed is None:
+        return "", None
+    good, whole, problems = check_pod_failures(plan, mixed, specs)
+    picked, inside = whole_picks(mixed, good, whole)
+    losses, results = pods_what_if(mixed, picked), inside_what_if(mixed, inside)
+    rows = loss_rows(losses, unit, cores=mixed.fabric.tiers == 3)
+    key = next(iter(rows[0]))
+    body = _p(_("Failed on the Resilience page: {elements}.").format(elements=", ".join(picked + inside) or "-"))
+    body += _h3(_("Every pod's spines under the shared cores") if mixed.fabric.tiers == 3 else
+                _("Every pod under the shared spines"))
+    body += _table([key] + [row[key] for row in rows], [[name] + [row[name] for row in rows]
+                                                        for name in rows[0] if name != key],
+                   set(range(1, len(rows) + 1)))
+    cut = {loss.pod: loss.gpus_cut_off for loss in losses}
+    if results:
+        gpus = {p.index + 1: p for p in mixed.fabric.pods}
+        body += _h3(_("Inside one pod: NICs, racks and scale-up"))
+        body += _table([_("Pod"), _("GPUs cut off"), _("GPUs degraded")],
+                       [[_("pod {pod}").format(pod=pod) + f" ({gpus[pod].system})",
+                         _("{lost} of {gpus}").format(lost=number(r.gpus_disconnected), gpus=number(gpus[pod].gpus)),
+                         number(r.gpus_degraded)] for pod, r in results], {1, 2})
+        body += _p(_("Each pod's own what-if (the pod's plan alone: below its leaves nothing is shared); the table of "
+                     "every pod above does not add these."), note=True)
+        for pod, r in results:
+            cut[pod] = max(cut.get(pod, 0), r.gpus_disconnected)
+    wiring = mixed_wiring(mixed, three_tiers=True)
+    left_out = [spec for spec in good if wiring.whole_of_alone(spec) is None]  # as whole_failures leaves them
+    if left_out:
+        problems = [*problems, _("Not failed on the whole fabric: {elements} (name an element inside a pod under "
+                                 "its prefix: pod1.node5.nic2).").format(elements=", ".join(left_out))]
+    body += _list(problems)
+    return body, PodsScenario(sum(cut.values()))
+

@@ -1118,7 +1118,8 @@ def _monte_carlo_note(trials: int, values: Mapping) -> str:
 
 def _failure_scenario(doc: _Doc, plan, resilience: Mapping | None, job: Mapping | None):
     """The Resilience page's failure what-if (its failed elements, ``resilience["fail"]``) and what it does to the
-    design; nothing when nothing failed. Returns the ``FailureResult`` (None without one)."""
+    design; nothing when nothing failed. Returns the ``FailureResult`` (None without one); a design with pods: the
+    page's whole-fabric what-if (``core.formats.podreport.pods_failure_html``) and its ``PodsScenario``."""
     from core.analysis.failure import what_if
     from core.figures.resilience import failed_vertices, failure_topology_figure, what_if_rows
     from core.formats.resiliencelink import check_failures
@@ -1127,6 +1128,13 @@ def _failure_scenario(doc: _Doc, plan, resilience: Mapping | None, job: Mapping 
     specs = tuple((resilience or {}).get("fail") or ())
     if not specs:
         return None
+    if plan.design.pods:  # the Resilience page's what-if of a design with pods: the whole fabric's
+        from core.formats.podreport import pods_failure_html
+
+        body, scenario = pods_failure_html(plan, specs, doc.unit)
+        if body:
+            doc.section("failure-scenario", _("Failure scenario"), body)
+        return scenario
     good, problems = check_failures(plan, specs)
     if not good:
         doc.section("failure-scenario", _("Failure scenario"), _list(problems))
@@ -1143,10 +1151,6 @@ def _failure_scenario(doc: _Doc, plan, resilience: Mapping | None, job: Mapping 
         doc.section("failure-scenario", _("Failure scenario"), _p(str(exc)))
         return None
     body = _p(_("Failed on the Resilience page: {elements}.").format(elements=", ".join(good)))
-    if plan.design.pods:  # the page's what-if is the first pod's too; the whole fabric's is its own section
-        from core.analysis.podwhatif import POD1_NOTE
-
-        body += _p(_(POD1_NOTE), note=True)
     chosen = [f["element"] for f in result.failed if f["chosen"]]
     if chosen:
         body += _p(_("Chosen where it hurts most: {elements}").format(elements=", ".join(chosen[:20])), note=True)
