@@ -46,7 +46,7 @@ from core.fabric import domainlevels
 from core.fabric.families import cabled_nics, declared, family as topology_family
 from core.fabric.sizing import ROLE_LABELS, FabricPlan
 from core.fabric.wiring import wiring_of
-from core.i18n import N_, _
+from core.i18n import N_, _, ngettext
 from core.i18n import current as current_language
 from core.memo import FrozenDict, spoken, stage, view
 from core.networks import NETWORK_LABELS, ClusterNetworks, NetworkFabric, NetworkInputs, size_networks, sized_networks
@@ -359,7 +359,8 @@ def _fabric_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
                 leaves=fabric.leaf_count, uplinks=fabric.leaf_uplinks, links=f"{fabric.leaf_spine_links:,}",
                 pair=fabric.links_per_leaf_spine_pair, spines=fabric.spine_count, plane_note=plane_note)
         else:
-            spine_why = fmt(_("{pods} pods x {spines} spines{plane_note}"),
+            spine_why = fmt(ngettext("{pods} pod x {spines} spines{plane_note}", "{pods} pods x {spines} spines{plane_note}",
+                                     fabric.pod_count),
                 pods=fabric.pod_count, spines=fabric.spines_per_pod, plane_note=plane_note)
         spine, core = resolved.tier_switches["spine"], resolved.tier_switches["core"]  # per-tier models
         add("switch", spine, fabric.spine_count_total, spine_why, item=fmt(_("{name} (spine)"), name=spine.name))

@@ -241,9 +241,15 @@ def load_heatmap_figure(result: LoadResult, routing: str = "ecmp", height: int =
         _("block of the pod's leaf groups, left to right") if pods != [0] else
         _("block of leaf groups (pods for spine-core), left to right"))
     axis, lines = wrap_title(axis, HEATMAP_AXIS_CHARS)  # a half-page chart at 1,024 px cut one long line
+    # the colour bar under the wrapped axis title, placed in pixels: a fraction of the plot's height put it on the
+    # title when many rows or a long (Chinese, three-tier) title left the plot short
+    axis_px = 30 + 20 * lines  # tick labels and the title's lines [px]
+    bottom = axis_px + 8 + 36  # the colour bar (10 px) with its tick labels under it [px]
+    total = fig.layout.height + 20 * (lines - 1)
+    plot = max(60, total - fig.layout.margin.t - bottom)
     fig.update_layout(xaxis=dict(title=axis, tickvals=ticks, ticktext=[str(t + 1) for t in ticks], tickangle=0),
-                      yaxis=dict(automargin=True), margin=dict(b=70 + 16 * (lines - 1)))
-    fig.update_traces(colorbar_y=-0.45 - 0.12 * (lines - 1))  # under the wrapped axis title
+                      yaxis=dict(automargin=True), height=total, margin=dict(b=bottom))
+    fig.update_traces(colorbar_y=-(axis_px + 8) / plot)
     return fig
 
 

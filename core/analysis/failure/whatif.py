@@ -164,11 +164,15 @@ def _pxn_note(gpus: int, system=None) -> str:
     scale-up links)."""
     words = other_words(system)
     if words is not None:
-        return _("{gpus} GPUs lost every port of their NIC: the collective library sends their traffic over {link} "
-                 "to a peer's NIC on another rail, which then carries two GPUs' share.").format(
+        return ngettext("{gpus} GPU lost every port of its NIC: the collective library sends its traffic over "
+                        "{link} to a peer's NIC on another rail, which then carries two GPUs' share.",
+                        "{gpus} GPUs lost every port of their NIC: the collective library sends their traffic over "
+                        "{link} to a peer's NIC on another rail, which then carries two GPUs' share.", gpus).format(
             gpus=f"{gpus:,}", link=words[0])
-    return _("{gpus} GPUs lost every port of their NIC: NCCL's PXN sends their traffic over NVLink to a "
-             "NIC on another rail, which then carries two GPUs' share.").format(gpus=f"{gpus:,}")
+    return ngettext("{gpus} GPU lost every port of its NIC: NCCL's PXN sends its traffic over NVLink to a NIC on "
+                    "another rail, which then carries two GPUs' share.",
+                    "{gpus} GPUs lost every port of their NIC: NCCL's PXN sends their traffic over NVLink to a "
+                    "NIC on another rail, which then carries two GPUs' share.", gpus).format(gpus=f"{gpus:,}")
 
 
 def _healthy_nvlink(plan: Plan) -> tuple[float | None, float | None]:
