@@ -24,6 +24,7 @@ from core.perf.training_calibration import error_band_sentence
 from core.scaleup import accelerator_noun, domain_word, in_noun
 from core.perf.compute import precision_label
 from core.perf.training import CP_COMMS, OFFLOADS, PRESETS, Precision, scaling, scaling_gpu_counts
+from core.analysis import podjob
 from core.plan import plan as make_plan
 from webui import calibration, jobstate, podpick, safe, state, tablefit, tables
 
@@ -112,6 +113,7 @@ def main() -> None:
         _show_error(error)
         return
 
+    whole = plan  # the whole design: the fabric comparison changes it, then runs on the same pod (core.analysis.podjob)
     plan = podpick.pick_pod(plan)  # a design with pods: the job runs on one pod (core.analysis.whole.pod_plan)
     design = plan.design
     r = plan.resolved
@@ -285,11 +287,11 @@ def main() -> None:
             alt_design, alt_warnings = joblink.compare_design(settings["cmpl"])
             for w in sharelink.capped_warnings(alt_warnings):
                 st.warning(safe.md(_("Comparison link: {warning}").format(warning=w)))
-            alt_plan = make_plan(alt_design)
+            alt_plan = podjob.linked_alternative(alt_design, settings["pod"])
             alt_label = jobform.linked_label(alt_plan)
         else:
             alt_label, what_if = jobform.bought_what_if(plan, _(COMPARE_FABRICS[choice][0]))
-            alt_plan = jobform.alternative_plan(design, COMPARE_FABRICS[choice][1], r.fabric)
+            alt_plan = podjob.fabric_alternative(whole, COMPARE_FABRICS[choice][1], settings["pod"])
         other = jobform.estimate_under(alt_plan, job, settings)
     except FabricPlannerError as exc:
         other_error = exc
@@ -343,6 +345,9 @@ def main() -> None:
                      "of each cluster's TCO per day (capex over the TCO years plus energy), from catalog price "
                      "estimates.").format(fabric=alt_label, days=f"{other.days_to_train - here.days_to_train:+,.2f}",
                                           usd=i18n.usd(other.cost_usd - here.cost_usd, signed=True)))
+        basis = podjob.comparison_basis(whole, alt_plan, settings["pod"])
+        if basis:  # a design with pods: which pod and which cost both runs use
+            st.caption(safe.md(basis))
         runs = [(this_label, plan), (alt_label, alt_plan)]
         contrast = jobform.placement_contrast(runs, job, settings)
         st.caption(safe.md(_sentences(([contrast] if contrast else []) + jobform.congestion_notes(runs, settings))))
