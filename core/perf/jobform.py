@@ -238,16 +238,19 @@ def placement_notes(sweeps: list[Sweep], gpus: int, system_id: str, references: 
     pods = (ngettext("{count} {family} group", "{count} {family} groups", p.pods) if p.dragonfly else
             ngettext("{count} pod", "{count} pods", p.pods)).format(count=f"{p.pods:,}", family=p.family)
     system = load_catalog().system(system_id)
-    values = dict(gpus=f"{gpus:,}", domains=f"{p.domains:,}", ranks=p.ranks_per_domain, last=p.last,
-                  nodes=f"{p.nodes:,}", groups=f"{p.groups:,}", pods=pods, level=level_label(p.level, system),
-                  hops=p.hops, scaleup=domain_word(system))
+    scaleup = domain_word(system)
+    values = dict(gpus=f"{gpus:,}", ranks=p.ranks_per_domain, last=p.last, pods=pods,
+                  domains=ngettext("{count} {scaleup}", "{count} {scaleup}s", p.domains).format(
+                      count=f"{p.domains:,}", scaleup=scaleup),
+                  nodes=ngettext("{count} node", "{count} nodes", p.nodes).format(count=f"{p.nodes:,}"),
+                  groups=ngettext("{count} leaf group", "{count} leaf groups", p.groups).format(count=f"{p.groups:,}"),
+                  level=level_label(p.level, system), hops=p.hops)
     if p.last != p.ranks_per_domain:
-        layout = _("{gpus} GPUs: {domains} {scaleup}(s) of {ranks} (the last holds {last}, and its NICs set the "
-                   "fabric pace), {nodes} node(s), {groups} leaf group(s), {pods}; farthest path: {level} "
-                   "({hops} switch hops).")
+        layout = _("{gpus} GPUs: {domains} of {ranks} (the last holds {last}, and its NICs set the fabric pace), "
+                   "{nodes}, {groups}, {pods}; farthest path: {level} ({hops} switch hops).")
     else:
-        layout = _("{gpus} GPUs: {domains} {scaleup}(s) of {ranks}, {nodes} node(s), {groups} leaf group(s), "
-                   "{pods}; farthest path: {level} ({hops} switch hops).")
+        layout = _("{gpus} GPUs: {domains} of {ranks}, {nodes}, {groups}, {pods}; farthest path: {level} "
+                   "({hops} switch hops).")
     notes = [in_noun(tidy_spaces(layout.format(**values)), system),  # no space beside a Chinese domain word
              (_("Routing: {routing}; ranks packed in topology order, so ring and tree traffic leaves a leaf group "
                 "only between neighbouring groups and oversubscription mostly affects all-to-all (MoE).")
