@@ -56,8 +56,18 @@ def test_compare_units(capsys, tmp_path):
     assert "Gb/s" in in_bits and "GB/s" not in in_bits
 
 
-@pytest.mark.parametrize("command", ["compare", "failure", "collective", "load", "plan", "report"])
+@pytest.mark.parametrize("command", ["compare", "failure", "collective", "load", "serve", "plan", "report"])
 def test_every_bandwidth_command_offers_units(capsys, command):
     with pytest.raises(SystemExit) as stop:
         run_cli(capsys, command, "--help")
     assert stop.value.code == 0 and "--units" in capsys.readouterr().out
+
+
+def test_serve_units(capsys):
+    argv = ("serve", "--model", "deepseek-v3", "--nodes", "16", "--prefill-nodes", "4", "--prefill-dp", "32",
+            "--prefill-ep", "32", "--decode-nodes", "8", "--decode-dp", "64", "--decode-ep", "64", "--rate", "20")
+    in_bytes, in_bits = _both(capsys, *argv)
+    code, out, _err = run_cli(capsys, *argv, "--format", "json")
+    rate = json.loads(out)["kv_transfer"]["gbytes_per_s"]
+    kv = {text: next(line for line in text.splitlines() if line.startswith("KV transfer")) for text in (in_bytes, in_bits)}
+    assert bandwidth(from_gbytes(rate), "GB/s") in kv[in_bytes] and bandwidth(from_gbytes(rate), "Gb/s") in kv[in_bits]
