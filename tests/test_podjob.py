@@ -70,3 +70,15 @@ def test_the_performance_page_compares_like_with_like_on_a_design_with_pods():
     at = pagetest.open_page("../pages/3_Performance.py", {"v": "1", "n": "64", "pods": "B200:32:800"})
     captions = " ".join(c.value for c in at.caption)
     assert "Like with like" in captions and "pod 1" in captions
+
+
+def test_the_tco_card_says_the_rate_every_pods_job_pays():
+    """The Cost & power tab's TCO card (Designer and review pack) names the one rate per GPU-hour a job on any pod
+    is charged on the Performance page."""
+    from core.figures.keynumbers import cost_key_numbers
+    from core.i18n import usd
+
+    whole = plan(MIXED)
+    card = next(k for k in cost_key_numbers(whole_plan(whole)) if k.key == "tco")
+    for pod in (1, 2):
+        assert usd(_per_gpu_second(podjob.on_pod(whole, pod)) * 3600, cents=True) in card.help
