@@ -1177,8 +1177,8 @@ def describe_validation_error(exc: ValidationError) -> str:
         else:
             part = _("{field}: {problem} (got {value})").format(field=field, problem=message, value=_number_text(got))
         if parts and len(_problems([*parts, part])) > MAX_MESSAGE_CHARS:
-            parts.append(ngettext("and {count} more problem", "and {count} more problems", len(errors) - len(parts)).format(
-                count=len(errors) - len(parts)))
+            more = len(errors) - len(parts)
+            parts.append(ngettext("and {count} more problem", "and {count} more problems", more).format(count=more))
             break
         parts.append(part)
     return _problems(parts)

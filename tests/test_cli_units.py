@@ -69,5 +69,6 @@ def test_serve_units(capsys):
     in_bytes, in_bits = _both(capsys, *argv)
     code, out, _err = run_cli(capsys, *argv, "--format", "json")
     rate = json.loads(out)["kv_transfer"]["gbytes_per_s"]
-    kv = {text: next(line for line in text.splitlines() if line.startswith("KV transfer")) for text in (in_bytes, in_bits)}
+    kv = {text: next(line for line in text.splitlines() if line.startswith("KV transfer"))
+          for text in (in_bytes, in_bits)}
     assert bandwidth(from_gbytes(rate), "GB/s") in kv[in_bytes] and bandwidth(from_gbytes(rate), "Gb/s") in kv[in_bits]

@@ -30,8 +30,8 @@ def register(subparsers) -> None:
         "load", help=_("load on every link and per-GPU bandwidth spread for a traffic pattern"),
         description=_("Place a traffic pattern on the cluster and show the load on every tier, the hottest links, "
                       "flows per link under static ECMP against adaptive routing, and the spread of per-GPU "
-                      "achievable bandwidth (one direction, in --units). A design with pods: every pod under the shared "
-                      "spines, each pod's links at its own speeds."))
+                      "achievable bandwidth (one direction, in --units). A design with pods: every pod under the "
+                      "shared spines, each pod's links at its own speeds."))
     add_design_options(parser)
     g = parser.add_argument_group(_("traffic"))
     g.add_argument("--pattern", type=str.lower, default="ring", choices=PATTERNS,

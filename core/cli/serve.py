@@ -403,7 +403,8 @@ def _throughput_lines(s: dict, system, unit: str = "GB/s") -> list[str]:
     if kv:
         lines.append(row(_("KV transfer"), _("{rate} ({mb} MB per request, {time} ms, over {level}; {load} of "
                                              "the network between the pools)").format(
-            rate=bandwidth(from_gbytes(kv["gbytes_per_s"]), unit), mb=f"{kv['bytes_per_request'] / 1e6:,.1f}", time=_ms(kv["time_s"]),
+            rate=bandwidth(from_gbytes(kv["gbytes_per_s"]), unit), mb=f"{kv['bytes_per_request'] / 1e6:,.1f}",
+            time=_ms(kv["time_s"]),
             level=_("the front-end network") if kv["level"] == "frontend" else level_label(kv["level"], system), load=f"{kv['load']:.1%}")))
     if s["balanced_prefill_decode_ratio"]:
         lines.append(row(_("balance"), _("prefill:decode nodes {ratio}:1 balance the pools").format(

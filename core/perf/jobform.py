@@ -178,8 +178,8 @@ def fitted_defaults(plan: Plan, fixed: Mapping, free: set[str], defaults: Mappin
 
 def alternative_design(design: Design, changes: Mapping, current_fabric: str) -> Design:
     """``design`` with ``changes`` (fabric, oversubscription, another system); a new fabric gets its own switch and
-    speed (every pod's speed too, ``Design.pods``), another system keeps ``current_fabric`` (the resolved one), and a design on a cloud instance's adapters
-    (``Nic.transport``) gets the system's own NICs: a bought fabric."""
+    speed (every pod's speed too, ``Design.pods``), another system keeps ``current_fabric`` (the resolved one), and a
+    design on a cloud instance's adapters (``Nic.transport``) gets the system's own NICs: a bought fabric."""
     data = design.model_dump(exclude_defaults=True)
     cloud = design.nic is not None and load_catalog().nic(design.nic).transport is not None
     if cloud or changes.get("fabric", current_fabric) != current_fabric:
