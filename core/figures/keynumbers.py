@@ -375,7 +375,7 @@ def cost_key_numbers(plan) -> list[KeyNumber]:
                       power=kw(cost.facility_kw), price=usd(plan.design.electricity_usd_per_kwh, cents=True))),
         KeyNumber("tco", _("TCO ({years} years)").format(years=f"{cost.tco_years:g}"), usd(cost.tco_usd),
                   _("capex + years x energy; staff, space, maintenance and financing not included; a job pays "
-                    "its GPUs' share: {rate} per GPU-hour, the same for every GPU of the design").format(
+                    "its GPUs' share: {rate} per GPU-hour, the same for each GPU of every pod").format(
                       rate=usd(per_gpu_hour, cents=True))),
         KeyNumber("racks", _("Compute racks"), f"{cost.racks_compute:,}", _racks_help(plan)),
     ]
