@@ -43,7 +43,7 @@ from pydantic import (
 from core import scaleup, vocab
 from core.catalog import Catalog, DesignPriceBasis, Nic, Switch, System, load_catalog
 from core.errors import DesignError, FabricPlannerError, InputError, shown
-from core.i18n import N_, _
+from core.i18n import N_, _, ngettext
 from core.memo import FrozenDict, spoken, stage, text_bytes, view
 from core.spares import canonical_setting
 from core.text import hidden, visible
@@ -1177,7 +1177,8 @@ def describe_validation_error(exc: ValidationError) -> str:
         else:
             part = _("{field}: {problem} (got {value})").format(field=field, problem=message, value=_number_text(got))
         if parts and len(_problems([*parts, part])) > MAX_MESSAGE_CHARS:
-            parts.append(_("and {count} more problem(s)").format(count=len(errors) - len(parts)))
+            more = len(errors) - len(parts)
+            parts.append(ngettext("and {count} more problem", "and {count} more problems", more).format(count=more))
             break
         parts.append(part)
     return _problems(parts)
@@ -1665,8 +1666,11 @@ def resolve_design(design: Design, catalog: Catalog | None = None) -> ResolvedDe
         pass  # each NIC uses one port, in its own plane (checked by _islands_and_planes)
     elif design.planes > ports_per_nic:
         raise DesignError(
-            _("{nic} has {ports} port(s) at {speed} Gb/s, so each rail reaches at most {ports} plane(s), not "
-              "{planes}.").format(nic=nic.id, ports=ports_per_nic, speed=port_speed, planes=design.planes),
+            ngettext("{nic} has {ports} port at {speed} Gb/s, so each rail reaches at most {ports} plane, not "
+                     "{planes}.",
+                     "{nic} has {ports} ports at {speed} Gb/s, so each rail reaches at most {ports} planes, not "
+                     "{planes}.",
+                     ports_per_nic).format(nic=nic.id, ports=ports_per_nic, speed=port_speed, planes=design.planes),
             _("Choose fewer planes, or a NIC and port speed with more ports (ConnectX-8 runs 2 x 400G)."),
         )
 

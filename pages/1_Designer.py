@@ -14,7 +14,7 @@ from core.errors import DesignError, FabricPlannerError, InputError, shown
 from core.fabric.families import leaf_whatif, leaf_whatif_note, node_to_node
 from core.fabric.families import words as family_words
 from core.fabric.naming import NamingError, NamingScheme, naming_scheme
-from core.figures.cost import networks_figure, networks_note, networks_table, price_sensitivity_figure
+from core.figures.cost import networks_figure, networks_note, networks_rows, price_sensitivity_figure
 from core.figures.keynumbers import cards_html, cost_key_numbers, key_numbers, whatif_capex_note
 from core.figures.style import sep
 from core.figures.subtitle import design_subtitle
@@ -191,12 +191,7 @@ def main() -> None:
             if plan.networks is not None and any(plan.networks.sized()):  # storage and management (core.networks)
                 st.markdown("#### " + _("By network"))
                 st.plotly_chart(networks_figure(plan), key="networks_chart", config={"displaylogo": False})
-                money_header = _("Capex [USD]")
-                table = tables.money(networks_table(plan), [money_header])
-                st.dataframe(table, hide_index=True, width="stretch", column_config={
-                    c: tables.money_column(c, table[c]) if c == money_header
-                    else st.column_config.NumberColumn(format="localized")
-                    for c in table.columns[1:]})
+                tables.show_turned(networks_rows(plan), _("Network"))  # six columns across scrolled at 1,024 px
                 if networks_note(plan):
                     st.caption(networks_note(plan))
             downloads = st.container(horizontal=True)  # buttons as wide as their labels

@@ -24,6 +24,7 @@ from core.perf.training_calibration import error_band_sentence
 from core.scaleup import accelerator_noun, domain_word, in_noun
 from core.perf.compute import precision_label
 from core.perf.training import CP_COMMS, OFFLOADS, PRESETS, Precision, scaling, scaling_gpu_counts
+from core.analysis import podjob
 from core.plan import plan as make_plan
 from webui import calibration, jobstate, podpick, safe, state, tablefit, tables
 
@@ -112,6 +113,7 @@ def main() -> None:
         _show_error(error)
         return
 
+    whole = plan  # the whole design: the fabric comparison changes it, then runs on the same pod (core.analysis.podjob)
     plan = podpick.pick_pod(plan)  # a design with pods: the job runs on one pod (core.analysis.whole.pod_plan)
     design = plan.design
     r = plan.resolved
@@ -227,9 +229,9 @@ def main() -> None:
                               help=_("GPUs the training job uses; 0 = the most GPUs of the design that tp x pp x cp "
                                      "divides (and whose smallest global batch stays within 1,000,000 sequences)"))
     arch = _custom_model_inputs() if model == modelshape.CUSTOM else jobstate.stored_arch()
-    # two rows of at most three: each label whole at 1,024 px ("Compare with", "CP exchange" broke mid-word
-    # in one row of six)
-    cols = st.columns([1.3, 2, 1.4])
+    # rows of at most three: each label whole at 1,024 px ("Compare with", "CP exchange" broke mid-word in one row
+    # of six; "Ethernet RoCE 2:1" was cut with the toggle beside it), the sharding toggle under the ZeRO stage
+    cols = st.columns([1.4, 2])
     choice = cols[0].selectbox(
         _("Compare with"), list(COMPARE_CHOICES), key=W + "cmp",
         format_func=lambda k: _("another design (share link)") if k == COMPARE_LINK else _(COMPARE_FABRICS[k][0]),
@@ -239,10 +241,6 @@ def main() -> None:
         _("Share link of the design to compare with"), key=W + "cmpl", max_chars=MAX_COMPARE_LINK,
         disabled=choice != COMPARE_LINK, placeholder=sharelink.example_link(design),
         help=_("Copy the link of any design (the Share box of the app) and paste it here."))
-    shard = cols[2].toggle(_("Shard gradients"), key=W + "zg",
-                           help=_("ZeRO-2 / FSDP as Llama 3 was trained: each GPU keeps an fp32 shard of the "
-                                  "gradients plus one model chunk's accumulator, reduced by reduce-scatter; off = "
-                                  "full gradients with the distributed optimizer (ZeRO-1)."))
     cols = st.columns(3)
     zero = cols[0].selectbox(
         _("ZeRO stage"), list(joblink.ZERO_CHOICES), key=W + "zero",
@@ -260,6 +258,10 @@ def main() -> None:
         help=_("ZeRO-Offload: the optimizer state (fp32 master weights, Adam moments and gradients of the GPU's "
                "shard) in host memory and Adam on the CPU. The gradients go to the host during backward "
                "(overlapped); the updated parameters come back before the next forward (not overlapped)."))
+    shard = st.toggle(_("Shard gradients"), key=W + "zg",  # below the ZeRO stage its "auto" follows
+                      help=_("ZeRO-2 / FSDP as Llama 3 was trained: each GPU keeps an fp32 shard of the "
+                             "gradients plus one model chunk's accumulator, reduced by reduce-scatter; off = "
+                             "full gradients with the distributed optimizer (ZeRO-1)."))
     settings = {"op": tuple(ops), "all": "1" if show_all else "0", "jg": int(job_gpus), "model": model, "seq": int(seq),
                 "gbs": int(gbs), "mbs": int(mbs), "prec": prec, "tp": int(tp), "pp": int(pp), "cp": int(cp),
                 "ep": int(ep), "vp": int(vp), "tg": int(tg), "tok": float(tokens), "eff": float(eff), "cmp": choice,
@@ -285,11 +287,11 @@ def main() -> None:
             alt_design, alt_warnings = joblink.compare_design(settings["cmpl"])
             for w in sharelink.capped_warnings(alt_warnings):
                 st.warning(safe.md(_("Comparison link: {warning}").format(warning=w)))
-            alt_plan = make_plan(alt_design)
+            alt_plan = podjob.linked_alternative(alt_design, settings["pod"])
             alt_label = jobform.linked_label(alt_plan)
         else:
             alt_label, what_if = jobform.bought_what_if(plan, _(COMPARE_FABRICS[choice][0]))
-            alt_plan = jobform.alternative_plan(design, COMPARE_FABRICS[choice][1], r.fabric)
+            alt_plan = podjob.fabric_alternative(whole, COMPARE_FABRICS[choice][1], settings["pod"])
         other = jobform.estimate_under(alt_plan, job, settings)
     except FabricPlannerError as exc:
         other_error = exc
@@ -338,14 +340,18 @@ def main() -> None:
         with congestion.assumptions(routing, placement):
             compared = jobform.comparison_rows([(this_label, here, plan), (alt_label, other, alt_plan)])
         money_columns = [_(c) for c in (jobform.RUN_COST_USD, jobform.CLUSTER_CAPEX_USD)]
-        st.dataframe(tables.money(compared, money_columns), hide_index=True, width="stretch",
-                     column_config={_(c): tables.money_column(_(c)) if _(c) in money_columns
-                                    else st.column_config.NumberColumn(_(c), format="localized")
-                                    for c in jobform.COMPARISON_NUMBER_COLUMNS})
+        compared_frame = tables.money(compared, money_columns)  # days and cost in view at 1,024 px
+        fabrics_order, fabrics_config = tablefit.fabrics_columns(
+            compared_frame, money_columns, [_(c) for c in jobform.COMPARISON_NUMBER_COLUMNS])
+        st.dataframe(compared_frame, hide_index=True, width="stretch", column_order=fabrics_order,
+                     column_config=fabrics_config)
         st.caption(_("{fabric}: {days} days and {usd} for this run versus this design. Costs are the job's share "
                      "of each cluster's TCO per day (capex over the TCO years plus energy), from catalog price "
                      "estimates.").format(fabric=alt_label, days=f"{other.days_to_train - here.days_to_train:+,.2f}",
                                           usd=i18n.usd(other.cost_usd - here.cost_usd, signed=True)))
+        basis = podjob.comparison_basis(whole, alt_plan, settings["pod"])
+        if basis:  # a design with pods: which pod and which cost both runs use
+            st.caption(safe.md(basis))
         runs = [(this_label, plan), (alt_label, alt_plan)]
         contrast = jobform.placement_contrast(runs, job, settings)
         st.caption(safe.md(_sentences(([contrast] if contrast else []) + jobform.congestion_notes(runs, settings))))

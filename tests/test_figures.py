@@ -11,6 +11,7 @@ from core.plan import plan
 from core.i18n import usd
 from core.fabric.topology import fabric_graph
 from core.analysis.whatif import oversubscription_sweep
+from core.figures.style import full_title
 
 SIZES = {
     "8 GPUs": Design(gpus=8),
@@ -33,7 +34,7 @@ def test_topology_is_bounded_and_complete(name):
     json.loads(fig.to_json())
     graph, aggregated = figures.topology_graph(p)
     assert aggregated == (figures.full_graph_elements(p) > figures.FULL_GRAPH_LIMIT)
-    assert ("Aggregated view" in fig.layout.title.text) == aggregated
+    assert ("Aggregated view" in full_title(fig.layout.title)) == aggregated
     # every vertex is drawn once and carries its id for selection
     drawn = [v for t in fig.data if t.customdata is not None for v in t.customdata]
     assert sorted(drawn) == sorted(graph.nodes)
@@ -55,7 +56,7 @@ def test_tiers_are_legend_groups_and_rails_have_colours():
     assert legend == {"server", "leaf", "spine"}
     leaves = next(t for t in fig.data if t.legendgroup == "leaf" and t.customdata is not None)
     assert len(set(leaves.marker.color)) == 8  # 8 rails, 8 colours
-    assert "rail" in fig.layout.title.text
+    assert "rail" in full_title(fig.layout.title)
 
 
 def test_selection_highlights_the_switch_links():
@@ -88,9 +89,9 @@ def test_scaleup_counts_links(name):
     assert figures.count_drawn_elements(fig) <= figures.DRAW_BUDGET
     links = figures.nvlink_links_per_gpu(p)
     assert links == 18
-    assert f"{links} links per GPU" in fig.layout.title.text
+    assert f"{links} links per GPU" in full_title(fig.layout.title)
     if name == "NVL72":
-        assert "72 GPUs" in fig.layout.title.text and "18 compute trays" not in fig.layout.title.text
+        assert "72 GPUs" in full_title(fig.layout.title) and "18 compute trays" not in full_title(fig.layout.title)
         texts = " ".join(h for t in fig.data if t.hovertext is not None for h in t.hovertext)
         assert "tray 18" in texts and "NVSwitch tray 9" in texts
 
@@ -190,7 +191,7 @@ def test_titles_and_notes_wrap_to_fit_a_narrow_column():
 
     fig = figures.topology_figure(plan(Design(gpu="GB200-NVL72", nodes=1800)))  # three fifths of the page
     import re
-    for line in fig.layout.title.text.split("<br>"):
+    for line in full_title(fig.layout.title).split("<br>"):
         visible = re.sub(r"&#?\w+;", "x", re.sub(r"</?sup>", "", line))
         visible = re.sub(r"<[^>]+>", "", visible)
         assert len(visible) <= TITLE_CHARS_THREE_FIFTHS * 1.35, line
@@ -198,7 +199,7 @@ def test_titles_and_notes_wrap_to_fit_a_narrow_column():
     assert lines == len(text.split("<br>")) >= 3 and all(len(x) <= TITLE_CHARS for x in text.split("<br>"))
     scale = figures.scaleup_figure(plan(Design(gpu="GB200-NVL72", nodes=18)))
     assert all(len(x) <= 36 for x in scale.layout.annotations[0].text.split("<br>"))
-    assert scale.layout.margin.t >= 30 + 22 * (scale.layout.title.text.count("<br>") + 1)
+    assert scale.layout.margin.t >= 30 + 22 * (full_title(scale.layout.title).count("<br>") + 1)
 
 
 def test_hgx_scaleup_says_how_links_spread():
@@ -213,7 +214,7 @@ def test_capacity_axis_and_bar_labels_share_one_unit(design, unit):
     for fig in (figures.tier_capacity_figure(p, tier_capacities_gbits(p.resolved, p.fabric), unit=unit),
                 figures.bandwidth_hierarchy_figure(p, unit=unit)):
         bar = fig.data[0]
-        label = fig.layout.title.text.split("[")[-1].rstrip("]")
+        label = full_title(fig.layout.title).split("[")[-1].rstrip("]")
         assert label[1:] == unit[1:] and label[0] in "GTP"
         values = bar.y if bar.orientation != "h" else bar.x
         for value, text in zip(values, bar.text):

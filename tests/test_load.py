@@ -218,6 +218,8 @@ def test_cli_json_and_table(capsys):
     data = json.loads(capsys.readouterr().out)
     assert data["pattern"] == "uniform" and data["per_gpu_gbps"]["ecmp"]["min"] >= 0 and data["hot_links"]
     assert main(["--lang", "zh", "load", "--nodes", "64", "--switch", "QM9700", "--pattern", "ring"]) == 0
+    assert "GB/s" in capsys.readouterr().out  # bytes by default, as the web
+    assert main(["load", "--nodes", "64", "--switch", "QM9700", "--pattern", "ring", "--units", "gbit"]) == 0
     assert "Gb/s" in capsys.readouterr().out
     assert main(["load", "--pattern", "nope"]) == 2
     assert main(["load", "--nodes", "4", "--pattern", "alltoall", "--group", "9999"]) == 2

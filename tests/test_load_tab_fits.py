@@ -17,6 +17,7 @@ from core.figures.style import TITLE_CHARS, text_width
 from core.i18n import language
 from core.plan import plan
 from webui.resilience_cache import TIER_LOADS, tier_columns, tier_table
+from core.figures.style import SUBTITLE_WIDTH, full_title
 
 
 @pytest.fixture(scope="module")
@@ -46,9 +47,10 @@ def test_the_load_charts_titles_fit_one_line_each(results, lang):
     with language(lang):
         figures = [load_heatmap_figure(pods, r, family=family) for r in ("ecmp", "ar")]
         figures.append(bandwidth_histogram_figure(pods))
-    for fig in figures:
-        lines = fig.layout.title.text.split("<br>")
-        assert len(lines) == 2 and lines[1].startswith("<sup>"), lines
+    for fig in figures:  # one title line; the subtitle, in its readable size (SUBTITLE_SIZE), in one or two
+        lines = full_title(fig.layout.title).split("<br>")
+        assert 2 <= len(lines) <= 3 and all(line.startswith("<sup>") for line in lines[1:]), lines
         assert text_width(lines[0]) <= TITLE_CHARS
-        assert text_width(re.sub(r"</?sup>", "", lines[1])) <= TITLE_CHARS * 1.35
-    assert "50 GB/s / 100 GB/s" in figures[-1].layout.title.text  # both pods' line rates
+        assert all(text_width(re.sub(r"</?sup>", "", line)) <= TITLE_CHARS * SUBTITLE_WIDTH for line in lines[1:])
+    subtitle = figures[-1].layout.title.subtitle.text.replace("<br>", " ")
+    assert "50 GB/s / 100 GB/s" in subtitle  # both pods' line rates, each number with its unit

@@ -61,3 +61,19 @@ def test_the_cards_and_the_table_say_what_each_counts():
     assert cards["links"].value == "49,152" and "not counted: the UFM appliances' 4" in cards["links"].help
     assert "not counted: the UFM appliances' 4" in cards["transceivers"].help
     assert "UFM appliances' 4 links and 4 transceivers" in networks_note(plan(Design(gpu="H100", gpus=16384)))
+
+
+def test_the_designers_by_network_columns_are_the_tables_numbers_and_fit_1024():
+    """The Designer's By network table has a column per network (six columns across scrolled at 1,024 px): the
+    same numbers as ``networks_table``, the capex in the one money format, the power in the one power format."""
+    from core.figures.cost import networks_rows
+    from core.units import power
+    from webui.tables import scrolls_at_1024, turned
+
+    p = plan(MIXED)
+    networks = whole_summary(p)["networks"]
+    rows = networks_rows(p)
+    assert [r["Switches"] for r in rows] == [v["switches"] for v in networks.values()]
+    assert [r["Capex"] for r in rows] == [usd(v["capex_usd"]) for v in networks.values()]
+    assert [r["IT power"] for r in rows] == [power(round(v["power_kw"], 1)) for v in networks.values()]
+    assert not scrolls_at_1024(turned(rows, "Network"))

@@ -28,6 +28,7 @@ from core.plan import plan
 from core.scaleup import in_noun, rack_word
 from tests.pagetest import open_page
 from webui.tables import turned
+from core.figures.style import full_title
 
 ASCEND = dict(gpu="Atlas-800T-A2", nodes=4, fabric="ethernet")
 GPU_WORD = "GPU"
@@ -78,11 +79,11 @@ def test_an_ascend_serving_estimate_says_npu_on_its_cards_and_table_headers():
 def test_the_busbw_chart_names_the_npus_and_the_librarys_own_benchmark():
     p = plan(Design(**ASCEND))
     fig = busbw_figure([sweep(p, "all-reduce", size_sweep(8, 2**20, 4), gpus=32)], system=p.resolved.system)
-    assert "on 32 NPUs" in fig.layout.title.text and "hccl_test" in fig.layout.xaxis.title.text
+    assert "on 32 NPUs" in full_title(fig.layout.title) and "hccl_test" in fig.layout.xaxis.title.text
     assert [tool_of(n) for n in ("nccl", "rccl", "hccl")] == ["nccl-tests", "rccl-tests", "hccl_test"]
     h100 = plan(Design(nodes=4))
     fig = busbw_figure([sweep(h100, "all-reduce", size_sweep(8, 2**20, 4), gpus=32)], system=h100.resolved.system)
-    assert "on 32 GPUs" in fig.layout.title.text and "nccl-tests" in fig.layout.xaxis.title.text
+    assert "on 32 GPUs" in full_title(fig.layout.title) and "nccl-tests" in fig.layout.xaxis.title.text
 
 
 # --- the Performance page -----------------------------------------------------------------------------------------
@@ -218,7 +219,7 @@ def test_eight_gpu_boxes_of_the_nvlink_drawing_leave_room_between_them():
 
 def test_the_ascend_mesh_drawing_counts_npus():
     fig = scaleup_figure(plan(Design(**ASCEND)))
-    assert "links per NPU" in fig.layout.title.text and "per GPU" not in fig.layout.title.text
+    assert "links per NPU" in full_title(fig.layout.title) and "per GPU" not in full_title(fig.layout.title)
     assert any("NPU 0 - NPU 1" in str(t.hovertext) for t in fig.data)
 
 

@@ -14,6 +14,7 @@ from core.figures.style import TITLE_CHARS, TITLE_CHARS_THREE_FIFTHS, TITLE_CHAR
 from core.figures.topology import topology_figure
 from core.i18n import language
 from core.plan import plan
+from core.figures.style import full_title
 
 
 @pytest.fixture(scope="module")
@@ -22,7 +23,7 @@ def mixed():
 
 
 def _title_lines(fig) -> list[str]:
-    return [line for line in fig.layout.title.text.split("<br>") if not line.startswith("<sup>")]
+    return [line for line in full_title(fig.layout.title).split("<br>") if not line.startswith("<sup>")]
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -47,6 +48,6 @@ def test_the_subtitles_sentences_end_with_a_stop(mixed, lang):
         layout = topology_figure(mixed).to_plotly_json()["layout"]
         rails = _("Leaf and link colour = rail: {rails}")[:6]  # the second sentence's start
     _rewrap_title(layout)
-    text = re.sub(r"<[^>]+>", " ", layout["title"]["text"])
+    text = re.sub(r"<[^>]+>", " ", full_title(layout["title"]))
     before = text[:text.index(rails)].rstrip()
     assert before.endswith((".", "。")), before[-30:]

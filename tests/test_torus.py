@@ -19,6 +19,7 @@ from core.fabric.sizing import size_fabric
 from core.fabric.wiring import wiring_of
 from core.formats import sharelink
 from core.plan import plan
+from core.figures.style import full_title
 
 small_dims = st.lists(st.integers(2, 6), min_size=1, max_size=3).map(tuple)
 
@@ -402,7 +403,7 @@ def test_diagram_draws_a_grid_with_wrap_arcs_within_budget():
         names = [trace.name for trace in fig.data]
         assert any("wraparound" in (name or "") for name in names) == (dims != "32x32x16")  # drawn whole or not
         assert count_drawn_elements(fig) <= DRAW_BUDGET
-        assert ("Showing" in fig.layout.title.text) == (dims == "32x32x16")
+        assert ("Showing" in full_title(fig.layout.title)) == (dims == "32x32x16")
 
 
 def test_job_block_and_node_shares():

@@ -35,7 +35,7 @@ def pick_pod(plan):
     if ss.get(KEY) not in range(1, count + 1):
         ss[KEY] = stored if 1 <= stored <= count else 1
     specs = pod_specs(design)
-    pod = st.columns([1, 2])[0].selectbox(_("Runs on pod"), list(range(1, count + 1)), key=KEY, on_change=_keep,
+    pod = st.columns([3, 2])[0].selectbox(_("Runs on pod"), list(range(1, count + 1)), key=KEY, on_change=_keep,
                        format_func=lambda i: _("pod {pod}: {system} x {nodes} nodes").format(
                            pod=i, system=specs[i - 1].system, nodes=f"{specs[i - 1].nodes:,}"),
                        help=_("A job runs on one pod of the design: its GPU system, NICs and leaves."))

@@ -158,3 +158,24 @@ def comm_columns(frame: pd.DataFrame) -> tuple[list[str], dict]:
         label = _(seconds)
         config[label] = st.column_config.Column(label, width=tables.fitting_width([SECONDS_SHOWN], label))
     return order(frame, [_(c) for c in (*COMM_FIRST, "collective")]), config
+
+
+# --- the same job on two fabrics ---------------------------------------------------------------------------
+
+FABRICS_FIRST = ("fabric", "days", "run cost [USD]", "step [s]", "tokens/s")
+"""The Performance page's two-fabric table (``core.perf.jobform.COMPARISON_COLUMNS``) columns that answer "which
+fabric, how long, how much" first: the fabric, days to train, the run's cost and the step; tokens/s follows (partly
+in view), then the switch, routing, communication share, the cluster's capex and the network's share."""
+FABRICS_LABEL_PX = 190
+"""The fabric's width [px]: ``This design (InfiniBand, 1:1)`` cut to fit (whole in the cell's tooltip)."""
+
+
+def fabrics_columns(frame: pd.DataFrame, money_columns, number_columns) -> tuple[list[str], dict]:
+    """(column order, column configuration) of the two-fabric table, headers in the current language:
+    ``FABRICS_FIRST`` leading within ``MAIN_PX``; ``money_columns`` (headers, as ``webui.tables.money`` made them)
+    as money, ``number_columns`` (headers) as localized numbers."""
+    config = {_("fabric"): st.column_config.TextColumn(_("fabric"), width=FABRICS_LABEL_PX)}
+    for label in number_columns:
+        config[label] = (tables.money_column(label, frame[label].tolist()) if label in money_columns
+                         else st.column_config.NumberColumn(label, format="localized"))
+    return order(frame, [_(c) for c in FABRICS_FIRST]), config

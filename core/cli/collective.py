@@ -16,7 +16,8 @@ from core.cli.common import (
     size,
     to_json,
 )
-from core.i18n import _
+from core.cli.bwunit import add_units_option, bandwidth_unit
+from core.i18n import _, ngettext
 from core.perf.algorithms import algorithm_label, fastest_label
 from core.perf.collectives import ALGORITHMS, OPS, collective
 from core.perf.placement import level_label
@@ -24,6 +25,7 @@ from core.perf.constants import library_label
 from core.perf.sizes import format_size, parse_size
 from core.design import tidy_spaces
 from core.scaleup import domain_word
+from core.units import bandwidth, from_gbytes
 
 
 def register(subparsers) -> None:
@@ -48,6 +50,7 @@ def register(subparsers) -> None:
     add_nccl_version_option(g)
     add_congestion_options(g)
     add_format_option(col)
+    add_units_option(col)
     col.set_defaults(handler=run)
 
 
@@ -93,18 +96,22 @@ def run(args: argparse.Namespace) -> str:
     result["assumptions"] = {"routing": args.routing, "placement": args.placement}
     if args.format == "json":
         return to_json(result) + "\n"
-    p = result["placement"]
+    p, unit = result["placement"], bandwidth_unit(args)
     last = p["gpus_in_last_nvlink_domain"]
     values = dict(op=result["op"], size=format_size(result["bytes"]), gpus=f"{result['gpus']:,}",
                   domains=f"{p['nvlink_domains']:,}", per_domain=p["gpus_per_nvlink_domain"], last=last,
                   nodes=f"{p['nodes']:,}", level=level_label(p["fabric_level"], system),
                   scaleup=domain_word(system))
     if last != p["gpus_per_nvlink_domain"]:
-        head = _("{op} of {size} on {gpus} GPUs ({domains} {scaleup}(s) of {per_domain}, the last with {last}, "
-                 "{nodes} nodes, fabric level {level})").format(**values)
+        head = ngettext("{op} of {size} on {gpus} GPUs ({domains} {scaleup} of {per_domain}, the last with {last}, "
+                        "{nodes} nodes, fabric level {level})",
+                        "{op} of {size} on {gpus} GPUs ({domains} {scaleup}s of {per_domain}, the last with {last}, "
+                        "{nodes} nodes, fabric level {level})", p["nvlink_domains"]).format(**values)
     else:
-        head = _("{op} of {size} on {gpus} GPUs ({domains} {scaleup}(s) of {per_domain}, {nodes} nodes, "
-                 "fabric level {level})").format(**values)
+        head = ngettext("{op} of {size} on {gpus} GPUs ({domains} {scaleup} of {per_domain}, {nodes} nodes, "
+                        "fabric level {level})",
+                        "{op} of {size} on {gpus} GPUs ({domains} {scaleup}s of {per_domain}, {nodes} nodes, "
+                        "fabric level {level})", p["nvlink_domains"]).format(**values)
     head = said(tidy_spaces(head))  # no space beside a Chinese domain word; the design's accelerator noun
     fastest = fastest_label(result["algorithm"], result["protocol"], system.collective_library)
     if result["in_network"]:
@@ -113,9 +120,10 @@ def run(args: argparse.Namespace) -> str:
         head + cluster_note(design.gpus, result["cluster_gpus"], result["gpus"]),
         row(_("fastest"), fastest),
         row(_("time"), f"{result['time_us']:,.1f} us"),
-        row(_("algbw"), f"{result['algbw_gbytes']:,.2f} GB/s"),
-        row(_("busbw"), _("{value} GB/s (bottleneck link line rate {line} GB/s)").format(
-            value=f"{result['busbw_gbytes']:,.2f}", line=f"{result['bottleneck_line_gbytes']:,.1f}")),
+        row(_("algbw"), bandwidth(from_gbytes(result["algbw_gbytes"]), unit)),
+        row(_("busbw"), _("{value} (bottleneck link line rate {line})").format(
+            value=bandwidth(from_gbytes(result["busbw_gbytes"]), unit),
+            line=bandwidth(from_gbytes(result["bottleneck_line_gbytes"]), unit))),
         row(_("all algorithms"), separator().join(
             f"{algorithm_label(k)} {v:,.1f} us" for k, v in result["algorithms_time_us"].items())),
     ]

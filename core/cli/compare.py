@@ -16,6 +16,7 @@ import argparse
 import json
 from pathlib import Path
 
+from core.cli.bwunit import add_units_option, bandwidth_unit
 from core.cli.common import DESIGN_FILE, add_format_option, display_width, pad, positive_int, size, to_json
 from core.errors import InputError
 from core.i18n import _
@@ -39,6 +40,7 @@ def register(subparsers) -> None:
                         help=_("all-reduce message sizes, one to {most}, comma-separated (default 1MiB,1GiB)")
                         .format(most=MAX_SIZES))
     add_format_option(parser)
+    add_units_option(parser)
     parser.set_defaults(handler=run)
 
 
@@ -98,12 +100,12 @@ def comparison_json(comparison, files: list[str]) -> dict:
                             for c in changes]}
 
 
-def render_table(comparison) -> str:
-    """The Compare page's table (``core.figures.compare.comparison_rows``) as aligned text, then each column's
-    error or notes."""
+def render_table(comparison, unit: str = "GB/s") -> str:
+    """The Compare page's table (``core.figures.compare.comparison_rows``, bandwidths in ``unit``: "GB/s" or
+    "Gb/s", ``--units``) as aligned text, then each column's error or notes."""
     from core.figures.compare import comparison_rows, design_header
 
-    rows, _verdicts = comparison_rows(comparison)
+    rows, _verdicts = comparison_rows(comparison, unit)
     lines = []
     if rows:
         lines = _table_lines(rows)
@@ -132,4 +134,4 @@ def run(args: argparse.Namespace) -> str:
     comparison = comparison_from_args(args)
     if args.format == "json":
         return to_json(comparison_json(comparison, list(args.designs))) + "\n"
-    return render_table(comparison)
+    return render_table(comparison, bandwidth_unit(args))

@@ -8,9 +8,11 @@ import argparse
 from core.cli.common import (
     add_design_options, add_format_option, design_from_args, display_width, pad, positive_int, row, to_json,
 )
+from core.cli.bwunit import add_units_option, bandwidth_unit
 from core.design import tidy_spaces
 from core.i18n import _, ngettext
 from core.scaleup import other_words
+from core.units import bandwidth, from_gbytes, from_tbits
 
 
 def register(subparsers) -> None:
@@ -38,6 +40,7 @@ def register(subparsers) -> None:
     j.add_argument("--tp", type=positive_int, default=8, help=_("tensor-parallel degree (default 8)"))
     j.add_argument("--pp", type=positive_int, default=1, help=_("pipeline-parallel degree (default 1)"))
     add_format_option(parser)
+    add_units_option(parser)
     parser.set_defaults(handler=run)
 
 
@@ -49,13 +52,16 @@ def _job(args):
     return parse_job(dict(model=model_preset(args.model), tp=args.tp, pp=args.pp, gpus=args.job_gpus))
 
 
-def _tb(value: float) -> str:
-    return f"{value:,.2f} Tb/s"
+def render_table(out: dict, system=None, unit: str = "GB/s") -> str:
+    """The human summary of ``FailureResult.to_json()`` (``out``) in the current language, bandwidths in ``unit``
+    ("GB/s" or "Gb/s", ``--units``; ``core.units.bandwidth``); the scale-up rows named after ``system``'s links
+    (None: NVLink's words)."""
+    def _tb(tbits: float) -> str:
+        return bandwidth(from_tbits(tbits), unit)
 
+    def _gb(gbytes: float) -> str:
+        return bandwidth(from_gbytes(gbytes), unit)
 
-def render_table(out: dict, system=None) -> str:
-    """The human summary of ``FailureResult.to_json()`` (``out``) in the current language; the scale-up rows named
-    after ``system``'s links (None: NVLink's words)."""
     lines = [_("failed: {elements}").format(elements=", ".join(
         f["element"] + (" *" if f["chosen"] else "") + (" (=)" if f.get("redundant") else "") for f in out["failed"]))]
     if any(f["chosen"] for f in out["failed"]):
@@ -78,24 +84,24 @@ def render_table(out: dict, system=None) -> str:
             now=_tb(values["remaining"]), healthy=_tb(values["healthy"]))))
     healthy_busbw = out["healthy"]["busbw_gbytes"]
     if out["busbw_gbytes"] is not None and healthy_busbw is not None:
-        lines.append(row(_("busbw"), _("all-reduce 1 GiB: {now} GB/s (healthy {healthy} GB/s)").format(
-            now=f"{out['busbw_gbytes']:,.1f}", healthy=f"{healthy_busbw:,.1f}")))
+        lines.append(row(_("busbw"), _("all-reduce 1 GiB: {now} (healthy {healthy})").format(
+            now=_gb(out["busbw_gbytes"]), healthy=_gb(healthy_busbw))))
         if out["alltoall_busbw_gbytes"] is not None and out["healthy"]["alltoall_busbw_gbytes"] is not None:
-            lines.append(row("", _("all-to-all 1 GiB: {now} GB/s (healthy {healthy} GB/s)").format(
-                now=f"{out['alltoall_busbw_gbytes']:,.1f}", healthy=f"{out['healthy']['alltoall_busbw_gbytes']:,.1f}")))
+            lines.append(row("", _("all-to-all 1 GiB: {now} (healthy {healthy})").format(
+                now=_gb(out["alltoall_busbw_gbytes"]), healthy=_gb(out["healthy"]["alltoall_busbw_gbytes"]))))
     else:
         lines.append(row(_("busbw"), _("no all-reduce across the connected GPUs")))
     nvl, healthy_nvl = out["nvlink_gbytes_per_gpu_one_direction"], out["healthy"]["nvlink_gbytes_per_gpu_one_direction"]
     if out["gpus_nvlink_degraded"] and nvl is not None and healthy_nvl is not None:
         lines.append(row(_("NVLink") if words is None else words[0],
-                         _("{gpus} GPUs at {now} GB/s per GPU, one direction (healthy {healthy} GB/s)")
-                         .format(gpus=f"{out['gpus_nvlink_degraded']:,}", now=f"{nvl:,.1f}", healthy=f"{healthy_nvl:,.1f}")))
+                         _("{gpus} GPUs at {now} per GPU, one direction (healthy {healthy})")
+                         .format(gpus=f"{out['gpus_nvlink_degraded']:,}", now=_gb(nvl), healthy=_gb(healthy_nvl))))
         if out["domain_busbw_gbytes"] is not None and out["healthy"]["domain_busbw_gbytes"] is not None:
-            text = (_("all-reduce 1 GiB inside one NVLink domain: {now} GB/s (healthy {healthy} GB/s)") if words is None
-                    else _("all-reduce 1 GiB inside one {domain}: {now} GB/s (healthy {healthy} GB/s)"))
+            text = (_("all-reduce 1 GiB inside one NVLink domain: {now} (healthy {healthy})") if words is None
+                    else _("all-reduce 1 GiB inside one {domain}: {now} (healthy {healthy})"))
             lines.append(row("", tidy_spaces(text.format(
-                domain=words[1] if words else "", now=f"{out['domain_busbw_gbytes']:,.1f}",
-                healthy=f"{out['healthy']['domain_busbw_gbytes']:,.1f}"))))
+                domain=words[1] if words else "", now=_gb(out["domain_busbw_gbytes"]),
+                healthy=_gb(out["healthy"]["domain_busbw_gbytes"])))))
     if out["step_time_s"] is not None:
         lines.append(row(_("step time"), _("{now} s (healthy {healthy} s)").format(
             now=f"{out['step_time_s']:,.3f}", healthy=f"{out['healthy']['step_time_s']:,.3f}")))
@@ -114,12 +120,12 @@ def render_table(out: dict, system=None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _whole_fabric(design, failed: list[str], fmt: str) -> str | None:
+def _whole_fabric(design, failed: list[str], fmt: str, unit: str = "Gb/s") -> str | None:
     """A design with pods whose ``failed`` are all shared spines and pods' leaves (``spine0``, ``pod2.p0.leaf1``; pods
     on three tiers: shared cores, pods' spines and leaves and their bundles, ``core0``, ``pod2.p0.spine0-core1``)
     or failures inside one pod (``pod2.node5.nic2``: ``core.analysis.podinside``, each its pod's own what-if):
-    what each pod loses on the whole fabric (``core.analysis.podwhatif``), as text or JSON; None otherwise (the
-    what-if then analyses pod 1 alone)."""
+    what each pod loses on the whole fabric (``core.analysis.podwhatif``), as text (bandwidths in ``unit``) or JSON;
+    None otherwise (the what-if then analyses pod 1 alone)."""
     from core.analysis.podinside import inside_spec, inside_what_if
     from core.analysis.podwhatif import is_whole_element, loss_rows, pods_what_if
     from core.analysis.whole import design_mixed
@@ -137,7 +143,7 @@ def _whole_fabric(design, failed: list[str], fmt: str) -> str | None:
                                        for pod, r in results]} if results else {}),
                         "units": "Gb/s per direction"}) + "\n"
     lines = [_("failed: {elements}").format(elements=", ".join(failed))]
-    rows = loss_rows(losses, "Gb/s", cores=mixed.fabric.tiers == 3)
+    rows = loss_rows(losses, unit, cores=mixed.fabric.tiers == 3)
     width = max(display_width(name) for name in rows[0]) + 2
     for entry in rows:
         label, *rest = entry.items()
@@ -155,7 +161,7 @@ def run(args: argparse.Namespace) -> str:
     from core.plan import plan
 
     design = design_from_args(args)
-    whole = _whole_fabric(design, args.fail, args.format) if design.pods else None
+    whole = _whole_fabric(design, args.fail, args.format, bandwidth_unit(args)) if design.pods else None
     if whole is not None:
         return whole
     planned = plan(design)
@@ -167,5 +173,5 @@ def run(args: argparse.Namespace) -> str:
     data = result.to_json()
     if args.format == "json":
         return to_json(data) + "\n"
-    text = render_table(data, planned.resolved.system)
+    text = render_table(data, planned.resolved.system, bandwidth_unit(args))
     return text + "".join(note + "\n" for note in result.notes)

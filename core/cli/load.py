@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import argparse
 
+from core.cli.bwunit import add_units_option, bandwidth_unit
 from core.cli.common import (MAX_SEED, add_design_options, add_format_option, design_from_args, positive_int, row,
                              seed, to_json)
 from core.i18n import _
+from core.units import bandwidth
 
 
 def register(subparsers) -> None:
@@ -28,8 +30,8 @@ def register(subparsers) -> None:
         "load", help=_("load on every link and per-GPU bandwidth spread for a traffic pattern"),
         description=_("Place a traffic pattern on the cluster and show the load on every tier, the hottest links, "
                       "flows per link under static ECMP against adaptive routing, and the spread of per-GPU "
-                      "achievable bandwidth (Gb/s, one direction). A design with pods: every pod under the shared "
-                      "spines, each pod's links at its own speeds."))
+                      "achievable bandwidth (one direction, in --units). A design with pods: every pod under the "
+                      "shared spines, each pod's links at its own speeds."))
     add_design_options(parser)
     g = parser.add_argument_group(_("traffic"))
     g.add_argument("--pattern", type=str.lower, default="ring", choices=PATTERNS,
@@ -54,6 +56,7 @@ def register(subparsers) -> None:
     j.add_argument("--pp", type=positive_int, default=1, help=_("pipeline-parallel degree (default 1)"))
     j.add_argument("--ep", type=positive_int, default=1, help=_("expert-parallel degree (default 1)"))
     add_format_option(parser)
+    add_units_option(parser)
     parser.set_defaults(handler=run)
 
 
@@ -64,14 +67,14 @@ def _job(args, plan):
     return parse_job(dict(model=model_preset(args.model), tp=args.tp, pp=args.pp, ep=args.ep, gpus=gpus))
 
 
-def _gbps(value: float) -> str:
-    return f"{value:,.0f} Gb/s"
-
-
-def render_table(out: dict, family: str | None = None, names: list[str] | None = None) -> str:
+def render_table(out: dict, family: str | None = None, names: list[str] | None = None, unit: str = "GB/s") -> str:
     """The human summary of ``LoadResult.to_json()`` in the current language, tiers and switches in the words of
     ``family`` (a ``FabricPlan.family``; None: a folded Clos's); ``names``: the hottest links' names
-    (``core.formats.linknames.link_names``; default ``link_name`` of their ids)."""
+    (``core.formats.linknames.link_names``; default ``link_name`` of their ids); bandwidths in ``unit`` ("GB/s"
+    or "Gb/s", ``--units``; ``core.units.bandwidth``)."""
+    def _gbps(gbits: float) -> str:
+        return bandwidth(gbits, unit)
+
     from core.analysis.load import DIRECTION_LABELS, PATTERN_LABELS, PLACEMENT_LABELS, tier_label
     from core.figures.topology import link_name
 
@@ -121,4 +124,5 @@ def run(args: argparse.Namespace) -> str:
         return to_json(data) + "\n"
     from core.formats.linknames import link_names
 
-    return render_table(data, p.fabric.family, link_names(p, [h["link"] for h in data["hot_links"][:5]]))
+    return render_table(data, p.fabric.family, link_names(p, [h["link"] for h in data["hot_links"][:5]]),
+                        bandwidth_unit(args))

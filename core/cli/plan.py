@@ -11,7 +11,7 @@ from core.fabric import domainlevels
 from core.cli.bwunit import add_units_option, bandwidth_unit
 from core.cli.common import add_design_options, add_format_option, design_from_args, row, to_json
 from core.design import tidy_spaces
-from core.i18n import N_, _, usd
+from core.i18n import N_, _, ngettext, usd
 from core.fabric.families import summary_rows, words
 from core.spares import policy_words
 from core.perf.constants import library_label
@@ -88,16 +88,23 @@ def _render_table(summary: dict, tiers: str, pods: dict | None = None, unit: str
                 links=f"{li['global']:,}"))) + "\n")
     if "dragonfly" in summary:
         d = summary["dragonfly"]
-        w(row(_("Dragonfly+ groups"), _("{groups} groups of {leaves} leaves and {spines} spines; {pair} global link(s) per "
-                                 "group pair, {links} in all; switch hops {same} in a group, {other} across, "
-                                 "Valiant up to {valiant}").format(
+        w(row(_("Dragonfly+ groups"), ngettext("{groups} groups of {leaves} leaves and {spines} spines; {pair} "
+                                               "global link per group pair, {links} in all; switch hops {same} in a"
+                                               " group, {other} across, Valiant up to {valiant}",
+                                               "{groups} groups of {leaves} leaves and {spines} spines; {pair} "
+                                               "global links per group pair, {links} in all; switch hops {same} in "
+                                               "a group, {other} across, Valiant up to {valiant}",
+                                               d["global_links_per_group_pair"]).format(
             groups=f"{d['groups']:,}", leaves=d["leaves_per_group"], spines=d["spines_per_group"],
             pair=d["global_links_per_group_pair"], links=f"{d['global_links']:,}", same=d["hops_same_group"],
             other=d["hops_other_group"], valiant=d["hops_valiant"] or d["hops_other_group"])) + "\n")
     if "torus" in summary:
         d = summary["torus"]
-        w(row(_("Torus"), _("{dims}, {width} link(s) to each of {ports} neighbours; {links} links; bisection {cut} "
-                            "links; diameter {diameter} hops, average {average}").format(
+        w(row(_("Torus"), ngettext("{dims}, {width} link to each of {ports} neighbours; {links} links; bisection "
+                                   "{cut} links; diameter {diameter} hops, average {average}",
+                                   "{dims}, {width} links to each of {ports} neighbours; {links} links; bisection "
+                                   "{cut} links; diameter {diameter} hops, average {average}",
+                                   d["width"]).format(
             dims="x".join(map(str, d["dims"])), width=d["width"], ports=d["ports_per_node"] // max(1, d["width"]),
             links=f"{d['links']:,}", cut=f"{d['bisection_links']:,}", diameter=d["diameter_hops"],
             average=f"{d['average_hops']:.2f}") + ("" if "ocs" not in d else _("; {cubes} OCS cubes, {switches} optical "

@@ -18,6 +18,7 @@ import argparse
 import math
 import re
 
+from core.cli.bwunit import add_units_option, bandwidth_unit
 from core.cli.common import (
     add_design_options,
     add_format_option,
@@ -37,6 +38,7 @@ from core.i18n import N_, _, current, fx_rate, in_currency
 from core.perf.placement import level_label
 from core.design import tidy_spaces
 from core.scaleup import domain_word, link_word
+from core.units import bandwidth, from_gbytes
 
 POOLS = ("prefill", "decode")
 DEGREES = ("nodes", "tp", "dp", "ep", "pp")
@@ -155,6 +157,7 @@ def register(subparsers) -> None:
     d.add_argument("--export", choices=list(serving_exports()),
                    help=_("write the deployment as a serving simulator's input instead of the estimate"))
     add_format_option(sv)
+    add_units_option(sv)
     sv.set_defaults(handler=run)
 
 
@@ -375,7 +378,7 @@ def _table(s: dict, result, args: argparse.Namespace, system) -> list[str]:
         ttft=_ms(s["ttft_s"]), parts=_parts(s["ttft_breakdown_s"], system), verdict=_verdict(s["ttft_s"], w["ttft_ms"]))))
     lines.append(row("TPOT", _("{tpot} ms ({parts}){verdict}").format(
         tpot=_ms(s["tpot_s"]), parts=_parts(s["decode"]["breakdown_s"], system), verdict=_verdict(s["tpot_s"], w["tpot_ms"]))))
-    lines += _throughput_lines(s, system)
+    lines += _throughput_lines(s, system, bandwidth_unit(args))
     lines += [_("warning: {warning}").format(warning=x) for x in s["warnings"]]
     if "what_if_frontend" in s:
         lines += _frontend_lines(s["what_if_frontend"], system)
@@ -386,8 +389,9 @@ def _table(s: dict, result, args: argparse.Namespace, system) -> list[str]:
     return lines
 
 
-def _throughput_lines(s: dict, system) -> list[str]:
-    """Throughput per GPU, the KV-cache transfer, the balanced ratio and the cost."""
+def _throughput_lines(s: dict, system, unit: str = "GB/s") -> list[str]:
+    """Throughput per GPU, the KV-cache transfer (in ``unit``: "GB/s" or "Gb/s", ``--units``), the balanced ratio
+    and the cost."""
     lines = []
     text = _("{output} output tokens/s per GPU in decode").format(
         output=f"{s['decode']['output_tokens_per_s_per_gpu']:,.0f}")
@@ -397,9 +401,10 @@ def _throughput_lines(s: dict, system) -> list[str]:
     lines.append(row(_("throughput"), text))
     kv = s["kv_transfer"]
     if kv:
-        lines.append(row(_("KV transfer"), _("{rate} GB/s ({mb} MB per request, {time} ms, over {level}; {load} of "
+        lines.append(row(_("KV transfer"), _("{rate} ({mb} MB per request, {time} ms, over {level}; {load} of "
                                              "the network between the pools)").format(
-            rate=f"{kv['gbytes_per_s']:,.2f}", mb=f"{kv['bytes_per_request'] / 1e6:,.1f}", time=_ms(kv["time_s"]),
+            rate=bandwidth(from_gbytes(kv["gbytes_per_s"]), unit), mb=f"{kv['bytes_per_request'] / 1e6:,.1f}",
+            time=_ms(kv["time_s"]),
             level=_("the front-end network") if kv["level"] == "frontend" else level_label(kv["level"], system), load=f"{kv['load']:.1%}")))
     if s["balanced_prefill_decode_ratio"]:
         lines.append(row(_("balance"), _("prefill:decode nodes {ratio}:1 balance the pools").format(

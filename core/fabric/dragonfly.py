@@ -38,6 +38,7 @@ from typing import Iterator, NamedTuple
 
 import numpy as np
 
+from core import plurals
 from core.design import ResolvedDesign
 from core.errors import DesignError
 from core.fabric.sizing import (
@@ -50,7 +51,7 @@ from core.fabric.sizing import (
     _tier,
 )
 from core.fabric.wiring import Bundle, Link, Wiring, wiring_of
-from core.i18n import N_, _, number
+from core.i18n import N_, _, ngettext, number
 
 FAMILY = "dragonfly"
 GROUPS = True
@@ -291,8 +292,9 @@ def _spine_groups(sized: _Sized, used: int) -> list[SwitchGroup]:
             out.append(SwitchGroup(
                 role="spine", count=group_count * spines, down_ports_used=leaves * shape.pair_links,
                 up_ports_used=links, radix=resolved.spine_radix, **_tier(resolved, "spine"),
-                description=_("{pair} link(s) to each of {leaves} leaves of its group, {links} global link(s)").format(
-                    pair=shape.pair_links, leaves=leaves, links=links)))
+                description=_("{pair} to each of {leaves} leaves of its group, {links}").format(
+                    pair=plurals.links(shape.pair_links), leaves=leaves,
+                    links=ngettext("{count} global link", "{count} global links", links).format(count=f"{links:,}"))))
     return out
 
 
@@ -302,14 +304,21 @@ def _explain(sized: _Sized) -> tuple[str, ...]:
     why = [_("Dragonfly+: a scalable unit is {su_nodes} nodes with one leaf per rail ({rails} rails): {sus} SU x "
              "{rails} = {leaves} leaves.").format(su_nodes=sized.su_nodes, rails=sized.rails, sus=sized.sus,
                                                  leaves=sized.sus * sized.rails),
-           _("A group is {sus} SU(s) = {leaves} leaves and {spines} spines; each leaf has {uplinks} uplinks, {pair} to "
-             "each spine of its group; each spine has {down} down ports and {ports} global ports (global ratio "
-             "{ratio}).").format(sus=sized.sus_per_group, leaves=shape.leaves, spines=shape.spines,
+           ngettext("A group is {sus} SU = {leaves} leaves and {spines} spines; each leaf has {uplinks} uplinks, "
+                    "{pair} to each spine of its group; each spine has {down} down ports and {ports} global ports "
+                    "(global ratio {ratio}).",
+                    "A group is {sus} SUs = {leaves} leaves and {spines} spines; each leaf has {uplinks} uplinks, "
+                    "{pair} to each spine of its group; each spine has {down} down ports and {ports} global ports "
+                    "(global ratio {ratio}).",
+                    sized.sus_per_group).format(sus=sized.sus_per_group, leaves=shape.leaves, spines=shape.spines,
                                   uplinks=shape.uplinks, pair=shape.pair_links, down=shape.leaves * shape.pair_links,
                                   ports=shape.global_ports, ratio=f"{resolved.design.global_ratio:g}")]
     if groups > 1:
-        why.append(_("ceil({sus} / {per_group}) = {groups} groups, each pair joined by {pair} global link(s) "
-                     "({links} in all); a group has {ports} global ports, so at most {most} groups.").format(
+        why.append(ngettext("ceil({sus} / {per_group}) = {groups} groups, each pair joined by {pair} global link "
+                            "({links} in all); a group has {ports} global ports, so at most {most} groups.",
+                            "ceil({sus} / {per_group}) = {groups} groups, each pair joined by {pair} global links "
+                            "({links} in all); a group has {ports} global ports, so at most {most} groups.",
+                            sized.pair_links).format(
             sus=sized.sus, per_group=sized.sus_per_group, groups=groups, pair=sized.pair_links,
             links=f"{sized.pair_links * groups * (groups - 1) // 2:,}", ports=number(sized.global_ports),
             most=f"{sized.global_ports + 1:,}"))

@@ -792,8 +792,11 @@ def _three_tier_pods(stage: _Stage, counts_only: bool = False) -> _Upper:
     up.spine_core_pair = up.spine_uplinks // up.cores_per_group
     pod = (_("A pod is {units} = {leaves} leaves and {spines} spines; ceil({all_groups} / "
              "{groups}) = {pods} pods.") if stage.rail else
-           _("A pod is {groups} top-of-rack leaf(s) = {leaves} leaves and {spines} spines; ceil({all_groups} / "
-             "{groups}) = {pods} pods."))
+           ngettext("A pod is {groups} top-of-rack leaf = {leaves} leaves and {spines} spines; ceil({all_groups} / "
+                    "{groups}) = {pods} pods.",
+                    "A pod is {groups} top-of-rack leaves = {leaves} leaves and {spines} spines; ceil({all_groups} "
+                    "/ {groups}) = {pods} pods.",
+                    up.groups_per_pod))
     stage.why.append(pod.format(groups=up.groups_per_pod, units=plurals.scalable_units(up.groups_per_pod), leaves=leaves_per_pod, spines=up.spines_per_pod,
                                 all_groups=stage.group_count, pods=up.pod_count))
     stage.why.append(_(
@@ -910,8 +913,12 @@ def _side_by_side(resolved: ResolvedDesign, plan: FabricPlan) -> FabricPlan:
     groups = tuple(g.model_copy(update={"count": g.count * islands}) for g in plan.switch_groups)
     why = (_("Rail-only: each of the {islands} rails is its own fabric (no spine between rails); traffic "
              "between rails crosses {link} inside the node.") if resolved.topology == "rail-only" else
-           _("Per-rail planes: NIC i of every node is in plane i mod {islands} only; each of the {islands} planes "
-             "is its own fabric with {rails} rail(s); traffic between planes crosses {link} or the host.")
+           ngettext("Per-rail planes: NIC i of every node is in plane i mod {islands} only; each of the {islands} "
+                    "planes is its own fabric with {rails} rail; traffic between planes crosses {link} or the host.",
+                    "Per-rail planes: NIC i of every node is in plane i mod {islands} only; each of the {islands} "
+                    "planes is its own fabric with {rails} rails; traffic between planes crosses {link} or the "
+                    "host.",
+                    resolved.rails_per_island)
            ).format(islands=islands, rails=resolved.rails_per_island, link=resolved.system.scaleup_name)
     update = {key: getattr(plan, key) * islands for key in _ISLAND_COUNTS}
     return plan.model_copy(update={**update, "switch_groups": groups, "islands": islands,
@@ -967,8 +974,13 @@ def _populated(resolved: ResolvedDesign, final: FabricPlan, final_nodes: int) ->
                                                 "up_ports_used": 0, "reserved": True,
                                                 "description": _("reserved for growth")}))
         out.append(core.model_copy(update={"down_ports_used": core_down}))
-    why = _("Sized for growth to {final} nodes ({final_groups} scalable units): spines, cores and every leaf's "
-            "uplinks are installed for the final size; {nodes} nodes in {groups} scalable unit(s) are populated now."
+    why = ngettext("Sized for growth to {final} nodes ({final_groups} scalable units): spines, cores and every "
+                   "leaf's uplinks are installed for the final size; {nodes} nodes in {groups} scalable unit are "
+                   "populated now.",
+                   "Sized for growth to {final} nodes ({final_groups} scalable units): spines, cores and every "
+                   "leaf's uplinks are installed for the final size; {nodes} nodes in {groups} scalable units are "
+                   "populated now.",
+                   groups_now
             ).format(final=f"{final_nodes:,}", final_groups=final.group_count, nodes=f"{nodes:,}",
                      groups=groups_now)
     return final.model_copy(update={

@@ -42,7 +42,7 @@ from core.design import ResolvedDesign, check_dims
 from core.errors import DesignError
 from core.fabric.sizing import FabricPlan, _speeds
 from core.fabric.wiring import Bundle, Link, Wiring
-from core.i18n import N_, _
+from core.i18n import N_, _, ngettext
 
 FAMILY = "torus"
 GRAPH_MODELS: tuple[str, ...] = ()
@@ -336,8 +336,11 @@ def size(resolved: ResolvedDesign) -> FabricPlan:
     width = width_of(resolved, dims)
     links = sum(dimension_links(dims)) * width
     cube = design.torus_cube or 0
-    why = [_("Torus {dims}: {nodes} nodes, each joined to its {ports} neighbours by {width} link(s) of {speed} "
-             "Gb/s: {links} links in all, node to node, no switches.").format(
+    why = [ngettext("Torus {dims}: {nodes} nodes, each joined to its {ports} neighbours by {width} link of {speed} "
+                    "Gb/s: {links} links in all, node to node, no switches.",
+                    "Torus {dims}: {nodes} nodes, each joined to its {ports} neighbours by {width} links of {speed}"
+                    " Gb/s: {links} links in all, node to node, no switches.",
+                    width).format(
         dims=_dims_text(dims), nodes=f"{resolved.nodes:,}", ports=ports_per_vertex(dims), width=width,
         speed=resolved.port_speed_gbps, links=f"{links:,}"),
         _("Nodes are racked in folded order along every dimension (0, k-1, 1, k-2, ...): every link, the "
@@ -350,8 +353,9 @@ def size(resolved: ResolvedDesign) -> FabricPlan:
             switches=f"{ocs.switches:,}", ports=OCS_PORTS))
     unused = resolved.nics_per_node - width * ports_per_vertex(dims)
     if unused:
-        why.append(_("{unused} NIC port(s) of each node stay unused (not a multiple of its {ports} "
-                     "neighbours).").format(unused=unused, ports=ports_per_vertex(dims)))
+        why.append(ngettext("{unused} NIC port of each node stays unused (not a multiple of its {ports} neighbours).",
+                            "{unused} NIC ports of each node stay unused (not a multiple of its {ports} neighbours).",
+                            unused).format(unused=unused, ports=ports_per_vertex(dims)))
     return FabricPlan(
         tiers=1, planes=1, topology=resolved.topology, radix=resolved.switch_ports,
         port_speed_gbps=resolved.port_speed_gbps, leaf_down_ports_max=0, nodes_per_group=resolved.nodes,
@@ -392,7 +396,9 @@ def _check(resolved: ResolvedDesign, dims: tuple[int, ...]) -> None:
                 nodes=f"{nodes:,}", vertices=f"{vertices(dims):,}"))
     ports = resolved.nics_per_node
     if ports < ports_per_vertex(dims):
-        raise DesignError(_("a node of a {n}-dimensional torus has {needed} neighbours but {ports} NIC port(s).")
+        raise DesignError(ngettext("a node of a {n}-dimensional torus has {needed} neighbours but {ports} NIC port.",
+                                   "a node of a {n}-dimensional torus has {needed} neighbours but {ports} NIC ports.",
+                                   ports)
                           .format(n=len(dims), needed=ports_per_vertex(dims), ports=ports),
                           _("Use fewer dimensions, or more NIC ports per node."))
     cube = design.torus_cube

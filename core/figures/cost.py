@@ -160,6 +160,10 @@ def price_sensitivity_figure(plan, top: int = 5) -> go.Figure:
 NETWORK_NAMES = {"compute": N_("compute (nodes and fabric)"), "storage": N_("storage fabric"),
                  "inband": N_("in-band management"), "oob": N_("out-of-band management")}
 """``Plan.summary()["networks"]`` keys -> the names the networks chart and table show."""
+NETWORK_SHORT = {"compute": N_("compute"), "storage": N_("storage"), "inband": N_("in-band"),
+                 "oob": N_("out-of-band")}
+"""The same networks in a word, for the Designer's table with a column per network (its chart above names them in
+full): the four fit beside each other at 1,024 px."""
 
 
 def networks_figure(plan) -> go.Figure:
@@ -189,6 +193,20 @@ def networks_figure(plan) -> go.Figure:
     fig.update_layout(barmode="stack", xaxis=dict(title=None, range=[0, 100], ticksuffix="%"), yaxis=dict(title=None),
                       legend=dict(orientation="h", y=-0.3, traceorder="reversed"))
     return fig
+
+
+def networks_rows(plan) -> list[dict]:
+    """``networks_table``'s numbers a row per network for the Designer's table with a column per network
+    (``webui.tables.show_turned``): each network in a word (``NETWORK_SHORT``), counts as numbers, the capex as the
+    one money format (``core.i18n.usd``, its currency in every cell) and the IT power as the one power format
+    (``core.units.power``), labels in the current language."""
+    table, keys = networks_table(plan), list(whole_summary(plan)["networks"])
+    rows = []
+    for key, row in zip(keys, table.to_dict("records")):
+        rows.append({_("Network"): _(NETWORK_SHORT[key]), _("Switches"): row[_("Switches")],
+                     _("Links"): row[_("Links")], _("Transceivers"): row[_("Transceivers")],
+                     _("Capex"): usd(row[_("Capex [USD]")]), _("IT power"): power_text(row[_("IT power [kW]")])})
+    return rows
 
 
 def networks_table(plan) -> pd.DataFrame:

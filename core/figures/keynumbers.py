@@ -406,10 +406,13 @@ def training_key_numbers(estimate_, system=None) -> list[KeyNumber]:
 
 
 def cost_key_numbers(plan) -> list[KeyNumber]:
-    """The Cost & power tab's cards: cost per GPU, network share, energy, TCO, racks."""
-    from core.plan import shown_share
+    """The Cost & power tab's cards: cost per GPU, network share, energy, TCO (with what a job pays of it per
+    GPU-hour, ``core.plan.tco_share_usd_per_s``: the same for every GPU of every pod), racks."""
+    from core.plan import cost_basis, shown_share, tco_share_usd_per_s
 
     cost = plan.cost
+    basis, gpus = cost_basis(plan)
+    per_gpu_hour = tco_share_usd_per_s(basis.tco_usd, basis.tco_years, 1, gpus) * 3600.0
     return [
         KeyNumber("capex_range", _("Capex range"),
                   f"{usd(cost.capex_usd_low)} – {usd(cost.capex_usd_high)}",
@@ -425,7 +428,9 @@ def cost_key_numbers(plan) -> list[KeyNumber]:
                   _("facility {power} kW x 8,760 h x {price}/kWh").format(  # the price by the one money format
                       power=kw(cost.facility_kw), price=usd(plan.design.electricity_usd_per_kwh, cents=True))),
         KeyNumber("tco", _("TCO ({years} years)").format(years=f"{cost.tco_years:g}"), usd(cost.tco_usd),
-                  _("capex + years x energy; staff, space, maintenance and financing not included")),
+                  _("capex + years x energy; staff, space, maintenance and financing not included; a job pays "
+                    "its GPUs' share: {rate} per GPU-hour, the same for each GPU of every pod").format(
+                      rate=usd(per_gpu_hour, cents=True))),
         KeyNumber("racks", _("Compute racks"), f"{cost.racks_compute:,}", _racks_help(plan)),
     ]
 

@@ -205,7 +205,8 @@ def scaling_figure(rows: list[dict], height: int = 380) -> go.Figure:
 
 
 def comparison_figure(rows: list[dict], height: int = 340) -> go.Figure:
-    """Side-by-side bars per fabric: days to train and training cost [USD]."""
+    """Side-by-side bars per fabric: days to train and training cost [USD]; the values across the bars, never
+    turned on their side (a Chinese amount turned to fit a bar was hard to read)."""
     fig = make_subplots(rows=1, cols=2, subplot_titles=(_("Days to train"), _("Cost of the run (share of TCO)")),
                         horizontal_spacing=PANEL_SPACING)
     # a design's details on a second line: "This design<br>(InfiniBand, 1:1)", a linked design's too
@@ -213,11 +214,12 @@ def comparison_figure(rows: list[dict], height: int = 340) -> go.Figure:
     colours = ["#2e86c1", "#d35400", "#117a65", "#7d3c98"][: len(rows)]
     fig.add_trace(go.Bar(x=labels, y=[r["days"] for r in rows], marker_color=colours, showlegend=False,
                          text=[_("{days} d").format(days=f"{r['days']:,.1f}") for r in rows], textposition="auto",
-                         hovertemplate=_("%{x}: %{y:,.2f} days") + "<extra></extra>"), row=1, col=1)
+                         textangle=0, hovertemplate=_("%{x}: %{y:,.2f} days") + "<extra></extra>"), row=1, col=1)
     costs = [r["cost_usd"] for r in rows]
     fig.add_trace(go.Bar(x=labels, y=costs, marker_color=colours, showlegend=False,
                          text=[usd(c) for c in costs], customdata=[usd(c) for c in costs],
-                         textposition="auto", hovertemplate="%{x}: %{customdata}<extra></extra>"), row=1, col=2)
+                         textposition="auto", textangle=0, hovertemplate="%{x}: %{customdata}<extra></extra>"),
+                  row=1, col=2)
     fig.update_yaxes(title_text=_("days"), row=1, col=1, rangemode="tozero")
     fig.update_yaxes(title_text=money_unit(), row=1, col=2, rangemode="tozero", **money_axis(max(costs, default=0) * 1.1))
     return _layout(fig, _("Same job, two fabrics"), height)

@@ -14,7 +14,7 @@ from core.units import bandwidth as format_bandwidth
 from core.figures.style import TIER_COLOURS, FigureSpec, base_layout, line_width, scatter, wrap_text
 from core.figures.scaleup_levels import two_level_figure
 from core import plurals
-from core.i18n import _
+from core.i18n import _, ngettext
 
 
 # nvidia-smi topo -m of a DGX-1V: NVLink count between GPU pairs (hybrid cube-mesh, 6 links per GPU).
@@ -82,7 +82,8 @@ def _mesh(fig: FigureSpec, plan, domain: int, links: int, link_bidir: float, uni
     fig.add_trace(scatter(
         x=[(pos[a][0] + pos[b][0]) / 2 for a, b in pairs], y=[(pos[a][1] + pos[b][1]) / 2 for a, b in pairs],
         mode="markers", marker=dict(size=8, color="rgba(0,0,0,0)"), hoverinfo="text",
-        hovertext=[in_noun(_("GPU {a} - GPU {b}: {count} link(s) = {bandwidth} bidir").format(
+        hovertext=[in_noun(ngettext("GPU {a} - GPU {b}: {count} link = {bandwidth} bidir",
+                                    "GPU {a} - GPU {b}: {count} links = {bandwidth} bidir", per).format(
             a=a, b=b, count=per, bandwidth=format_bandwidth(per * link_bidir * 8, unit)), r.system)
             for a, b in pairs]))
     fig.add_trace(scatter(
@@ -92,8 +93,11 @@ def _mesh(fig: FigureSpec, plan, domain: int, links: int, link_bidir: float, uni
                     line=dict(color=TIER_COLOURS["server"], width=2)),
         hovertext=[in_noun(_("GPU {n}: {links} {name} links, {per} to each peer").format(
             n=i, links=links, name=r.system.scaleup_name, per=per), r.system) for i in pos], hoverinfo="text"))
-    detail = _("Direct mesh, no switch chips: {per} link(s) to each of {peers} peers; to one peer {peer}, to all "
-               "peers at once {all} (per direction)").format(
+    detail = ngettext("Direct mesh, no switch chips: {per} link to each of {peers} peers; to one peer {peer}, to "
+                      "all peers at once {all} (per direction)",
+                      "Direct mesh, no switch chips: {per} links to each of {peers} peers; to one peer {peer}, to "
+                      "all peers at once {all} (per direction)",
+                      per).format(
         per=per, peers=domain - 1, peer=format_bandwidth(peer * 8, unit),
         all=format_bandwidth(all_peers_gbytes(peer, domain) * 8, unit))
     detail += "<br>" + _scaleout_line(plan, per_tray=False)
@@ -153,7 +157,8 @@ def _direct_links(fig: FigureSpec, domain: int, gpn: int, links: int, link_bidir
     fig.add_trace(scatter(
         x=[(pos[a][0] + pos[b][0]) / 2 for a, b in pairs], y=[(pos[a][1] + pos[b][1]) / 2 for a, b in pairs],
         mode="markers", marker=dict(size=10, color="rgba(0,0,0,0)"), hoverinfo="text",
-        hovertext=[_("GPU {a} - GPU {b}: {count} link(s) = {bandwidth} bidir").format(
+        hovertext=[ngettext("GPU {a} - GPU {b}: {count} link = {bandwidth} bidir",
+                            "GPU {a} - GPU {b}: {count} links = {bandwidth} bidir", c).format(
             a=a, b=b, count=c, bandwidth=format_bandwidth(c * link_bidir * 8, unit))
             for (a, b), c in pairs.items()]))
     fig.add_trace(scatter(x=[p[0] for p in pos.values()], y=[p[1] for p in pos.values()],
@@ -247,7 +252,8 @@ def scaleup_figure(plan, unit: str = "GB/s", height: int = 560) -> go.Figure:
             dense = gpu_units * chip_units > 64  # e.g. NVL72: 18 trays x 9 switch trays, every pair linked
             width = 1.0 if dense else line_width(count, max_count) * (CROWDED_LINES if gpu_units > 4 else 1.0)
             segments[width].append((top[u], bottom[s]))
-            hover = _("{a} - {b}: {count} link(s) = {bandwidth} bidir").format(
+            hover = ngettext("{a} - {b}: {count} link = {bandwidth} bidir",
+                             "{a} - {b}: {count} links = {bandwidth} bidir", count).format(
                 a=unit_name(u), b=switch_name(s), count=count, bandwidth=format_bandwidth(count * link_bidir * 8, unit))
             mids.append(((top[u][0] + bottom[s][0]) / 2, 0.5, hover))
     opacity = 0.8 if gpu_units <= 4 else 0.6 if gpu_units * chip_units <= 64 else 0.45
@@ -271,7 +277,8 @@ def scaleup_figure(plan, unit: str = "GB/s", height: int = 560) -> go.Figure:
               else "" for u in top] if gpu_units <= 18 else None,
         textposition="middle center" if gpu_units <= 8 else "top center", textfont=dict(size=10),
         marker=dict(size=size_top, symbol="square", color="#d5dbdb", line=dict(color=TIER_COLOURS["server"], width=2)),
-        hovertext=[_("{unit}: {gpus} GPU(s) x {links} {link} links").format(
+        hovertext=[ngettext("{unit}: {gpus} GPU x {links} {link} links", "{unit}: {gpus} GPUs x {links} {link} links",
+                            gpus_per_unit).format(
             unit=unit_name(u), gpus=gpus_per_unit, links=links, link=r.system.scaleup_name) for u in top],
         hoverinfo="text"))
     fig.add_trace(scatter(
@@ -280,7 +287,8 @@ def scaleup_figure(plan, unit: str = "GB/s", height: int = 560) -> go.Figure:
               for s in bottom],
         textposition="bottom center", textfont=dict(size=10),
         marker=dict(size=30 if chip_units <= 8 else 20, symbol="diamond", color=TIER_COLOURS["spine"]),
-        hovertext=[_("{switch} (gen {generation}; {chips} chip(s))").format(
+        hovertext=[ngettext("{switch} (gen {generation}; {chips} chip)", "{switch} (gen {generation}; {chips} chips)",
+                            chips_per_unit).format(
             switch=switch_name(s), generation=system.nvswitch_generation, chips=chips_per_unit) for s in bottom],
         hoverinfo="text"))
     detail = nvswitch_spread_text(links, per_pair)

@@ -60,6 +60,14 @@ TITLE_CHARS = 36
 """Most visible characters per title line: a chart in half of a 1,024 px page still shows every word.
 
 Counted in Latin letters: a CJK character is two (see ``text_width``), so a Chinese line holds 18."""
+TITLE_SIZE = 15
+"""A chart title's font size [px]."""
+SUBTITLE_SIZE = 12.5
+"""A chart subtitle's font size [px] (Plotly's ``title.subtitle``): as readable at 1,024 px as the page's captions;
+a ``<sup>`` line of the title, which Plotly draws at 70% (10.5 px), was too small to read."""
+SUBTITLE_COLOUR = "#4d5656"
+SUBTITLE_WIDTH = TITLE_SIZE / SUBTITLE_SIZE
+"""How many more characters a subtitle line holds than a title line of the same width."""
 TITLE_CHARS_WIDE = 70
 """Most visible characters per title line of a chart as wide as a 1,024 px page's main area."""
 TITLE_CHARS_THREE_FIFTHS = 46
@@ -144,6 +152,8 @@ STRONG_BREAK_AFTER = set("，：；。！？")
 """Of those, the ones ending a clause: a wrap prefers them to an enumeration comma (、) or a bracket."""
 BREAK_BEFORE = set("（【「『《")
 """Chinese opening brackets before which a line breaks best."""
+UNIT_WORD = re.compile(r"(?:[kMGTP]?[Bb]/s|[KMGT]iB|[kMGT]?B|[kM]?W|kWh|MWh)(?![A-Za-z])")
+"""A unit after a number (``GB/s``, ``kW``, ``GiB``): a line never breaks between the two (``100`` / ``GB/s``)."""
 GOOD_BREAK_SHARE = 1 / 3
 """A line ends at the last good break (``_good_break``) when that leaves it at least this full."""
 
@@ -158,8 +168,10 @@ def _good_break(before: str, gap: int, after: str) -> bool:
     """A break between ``before`` and ``after`` that cuts no phrase: after Chinese punctuation, before
     an opening bracket, or at a space between Latin text (English words). Between two CJK characters
     or at the space around a number inside Chinese text a line may break too, but only when no good
-    break is near."""
+    break is near; never between a number and its unit (``UNIT_WORD``)."""
     a, b = _edge(before, True), _edge(after, False)
+    if gap == 1 and a.isdigit() and UNIT_WORD.match(_TAG.sub("", after)):
+        return False  # a number and its unit stay together
     return a in BREAK_AFTER or b in BREAK_BEFORE or (gap == 1 and not _wide(a) and not _wide(b))
 
 
@@ -200,14 +212,14 @@ def wrap_title(title: str, width: int = TITLE_CHARS) -> tuple[str, int]:
 
     Widths are ``text_width``s (a CJK character counts two); Chinese breaks between characters.
     Segments separated by ``<br>`` are wrapped on their own; a ``<sup>...</sup>`` segment (a
-    subtitle in a smaller font) gets 1.35 x the width and keeps ``<sup>`` on every line.
-    Returns (text, number of lines).
+    subtitle, ``base_layout`` draws it in ``SUBTITLE_SIZE``) gets ``SUBTITLE_WIDTH`` x the width and keeps
+    ``<sup>`` on every line. Returns (text, number of lines).
     """
     out = []
     for segment in title.split("<br>"):
         if segment.startswith("<sup>") and segment.endswith("</sup>"):
             inner = segment[5:-6]
-            out += [f"<sup>{line}</sup>" for line in _wrap_words(inner, int(width * 1.35))]
+            out += [f"<sup>{line}</sup>" for line in _wrap_words(inner, int(width * SUBTITLE_WIDTH))]
         else:
             out += _wrap_words(segment, width)
     return "<br>".join(out), len(out)
@@ -223,12 +235,40 @@ def title_margin(lines: int) -> int:
     return max(60, 30 + 22 * lines)
 
 
+def split_title(text: str) -> tuple[str, str]:
+    """A wrapped title (``wrap_title``) as (its title lines, its ``<sup>`` lines without the tags), each joined
+    by ``<br>``: Plotly's ``title.text`` and ``title.subtitle.text``."""
+    lines = text.split("<br>")
+    sub = [line for line in lines if line.startswith("<sup>") and line.endswith("</sup>")]
+    return "<br>".join(line for line in lines if line not in sub), "<br>".join(line[5:-6] for line in sub)
+
+
+def title_dict(text: str) -> dict:
+    """The ``layout.title`` of a wrapped title ``text`` (``wrap_title``): the title lines in ``TITLE_SIZE``, the
+    ``<sup>`` lines as Plotly's subtitle in ``SUBTITLE_SIZE`` (none: no subtitle)."""
+    main, sub = split_title(text)
+    out = dict(text=main)
+    if sub:
+        out["subtitle"] = dict(text=sub, font=dict(size=SUBTITLE_SIZE, color=SUBTITLE_COLOUR))
+    return out
+
+
+def full_title(title) -> str:
+    """A figure's ``layout.title`` (a dict or Plotly's object) back as one text, its subtitle's lines as
+    ``<sup>`` lines after the title's: what ``wrap_title`` wrapped."""
+    get = title.get if isinstance(title, dict) else (lambda key: getattr(title, key, None))
+    text, subtitle = get("text") or "", get("subtitle")
+    sub = (subtitle.get("text") if isinstance(subtitle, dict) else getattr(subtitle, "text", None)) or ""
+    return "<br>".join([*([text] if text else []), *(f"<sup>{line}</sup>" for line in sub.split("<br>") if line)])
+
+
 def base_layout(fig: go.Figure, title: str, height: int, title_chars: int = TITLE_CHARS) -> go.Figure:
-    """Title at the left (wrapped, see ``wrap_title``), transparent background, the shared font."""
+    """Title at the left (wrapped, see ``wrap_title``; its ``<sup>`` lines a readable subtitle, ``title_dict``),
+    transparent background, the shared font."""
     text, lines = wrap_title(title, title_chars)
     fig.update_layout(
-        title=dict(text=text, x=0.0, xanchor="left", font=dict(size=15), yref="container", y=1.0, yanchor="top",
-                   pad=dict(t=14)),
+        title=dict(**title_dict(text), x=0.0, xanchor="left", font=dict(size=TITLE_SIZE), yref="container", y=1.0,
+                   yanchor="top", pad=dict(t=14)),
         height=height + 21 * max(0, lines - 2), margin=dict(l=10, r=10, t=title_margin(lines), b=10), font=FONT,
         paper_bgcolor="rgba(0,0,0,0)", plot_bgcolor="rgba(0,0,0,0)",
     )

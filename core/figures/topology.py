@@ -324,8 +324,9 @@ def _draw_arcs(fig, graph: nx.Graph, arcs: dict, hover_points: dict, dim: float,
                               name=_("Global links between groups")))
         legend = False
         hover_points["global"].append((xs[len(xs) // 2], ys[len(ys) // 2], f"{vertex_name(graph, a)} - "
-                                       f"{vertex_name(graph, b)}<br>" + _("{links} global link(s) x {speed}G = "
-                                                                          "{bandwidth} per direction").format(
+                                       f"{vertex_name(graph, b)}<br>" + ngettext(
+            "{links} global link x {speed}G = {bandwidth} per direction",
+            "{links} global links x {speed}G = {bandwidth} per direction", data["links"]).format(
             links=f"{data['links']:,}", speed=speed, bandwidth=format_bandwidth(data["capacity_gbps"], unit))))
     _local_arcs(fig, local, dim)
 

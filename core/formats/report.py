@@ -256,10 +256,10 @@ def _rewrap_title(layout: dict) -> None:
     """A title the figure wrapped for half a page, wrapped again for the whole width; its top margin follows."""
     import re
 
-    from core.figures.style import _wide, title_margin, wrap_title
+    from core.figures.style import _wide, full_title, title_dict, title_margin, wrap_title
 
     title = layout.get("title")
-    text = title.get("text") if isinstance(title, dict) else None
+    text = full_title(title) if isinstance(title, dict) else None
     if not text:
         return
     old = text.split("<br>")
@@ -275,7 +275,8 @@ def _rewrap_title(layout: dict) -> None:
             merged.append([sup, inner])
     joined = "<br>".join(f"<sup>{t}</sup>" if sup else t for sup, t in merged)
     wrapped, lines = wrap_title(re.sub(r"\s{2,}", " ", joined), TITLE_CHARS_WIDE)
-    title["text"] = wrapped
+    title.pop("subtitle", None)
+    title.update(title_dict(wrapped))  # the title's lines, its subtitle's again as Plotly's subtitle
     margin = layout.setdefault("margin", {})
     if "t" in margin:
         margin["t"] = max(title_margin(lines), margin["t"] - title_margin(len(old)) + title_margin(lines))

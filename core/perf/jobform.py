@@ -17,6 +17,7 @@ The page (and later the Compare page) holds a flat dict of settings, keyed as in
 from __future__ import annotations
 
 import inspect
+from dataclasses import replace
 from typing import Mapping
 
 from core import plurals, vocab
@@ -24,6 +25,7 @@ from core.units import ratio
 from core.catalog import load_catalog
 from core.design import Design, parse_design, tidy_spaces
 from core.errors import DesignError, FabricPlannerError
+from core.fabric.pods import pod_specs, pods_text
 from core.i18n import N_, _, ngettext
 from core.perf import congestion
 from core.perf.algorithms import fastest_label
@@ -34,7 +36,7 @@ from core.perf.constants import test_tool
 from core.perf.training import (DEFAULT_GLOBAL_BATCH, MAX_GLOBAL_BATCH, PRESETS, ModelSpec, TrainingEstimate, comm_collective_label,
                                 DEFAULT_MODEL, default_split, estimate, estimate_or_ways_out, fitting_split,
                                 parallelism_label, parse_job)
-from core.plan import Plan, plan as make_plan
+from core.plan import Plan, cost_basis, plan as make_plan
 from core.scaleup import domain_word, in_noun
 
 FITTED = ("model", "tp", "pp", "gbs")
@@ -191,13 +193,15 @@ def fitted_defaults(plan: Plan, fixed: Mapping, free: set[str], defaults: Mappin
 
 def alternative_design(design: Design, changes: Mapping, current_fabric: str) -> Design:
     """``design`` with ``changes`` (fabric, oversubscription, another system); a new fabric gets its own switch and
-    speed, another system keeps ``current_fabric`` (the resolved one), and a design on a cloud instance's adapters
-    (``Nic.transport``) gets the system's own NICs: a bought fabric."""
+    speed (every pod's speed too, ``Design.pods``), another system keeps ``current_fabric`` (the resolved one), and a
+    design on a cloud instance's adapters (``Nic.transport``) gets the system's own NICs: a bought fabric."""
     data = design.model_dump(exclude_defaults=True)
     cloud = design.nic is not None and load_catalog().nic(design.nic).transport is not None
     if cloud or changes.get("fabric", current_fabric) != current_fabric:
         for key in ("switch", "port_speed_gbps", *(("nic", "nics_per_node") if cloud else ())):
             data.pop(key, None)
+        if design.pods:  # every pod's speed re-chosen with the new fabric, as the first pod's
+            data["pods"] = pods_text(tuple(replace(s, speed_gbps=None) for s in pod_specs(design)))
     if "gpu" in changes and "fabric" not in changes:  # another system keeps the fabric (and the switch naming it),
         data["fabric"] = current_fabric  # not its own default (GB200's InfiniBand under an Ethernet switch)
     data.update(changes)
@@ -250,16 +254,19 @@ def placement_notes(sweeps: list[Sweep], gpus: int, system_id: str, references: 
     pods = (ngettext("{count} {family} group", "{count} {family} groups", p.pods) if p.dragonfly else
             ngettext("{count} pod", "{count} pods", p.pods)).format(count=f"{p.pods:,}", family=p.family)
     system = load_catalog().system(system_id)
-    values = dict(gpus=f"{gpus:,}", domains=f"{p.domains:,}", ranks=p.ranks_per_domain, last=p.last,
-                  nodes=f"{p.nodes:,}", groups=f"{p.groups:,}", pods=pods, level=level_label(p.level, system),
-                  hops=p.hops, scaleup=domain_word(system))
+    scaleup = domain_word(system)
+    values = dict(gpus=f"{gpus:,}", ranks=p.ranks_per_domain, last=p.last, pods=pods,
+                  domains=ngettext("{count} {scaleup}", "{count} {scaleup}s", p.domains).format(
+                      count=f"{p.domains:,}", scaleup=scaleup),
+                  nodes=ngettext("{count} node", "{count} nodes", p.nodes).format(count=f"{p.nodes:,}"),
+                  groups=ngettext("{count} leaf group", "{count} leaf groups", p.groups).format(count=f"{p.groups:,}"),
+                  level=level_label(p.level, system), hops=p.hops)
     if p.last != p.ranks_per_domain:
-        layout = _("{gpus} GPUs: {domains} {scaleup}(s) of {ranks} (the last holds {last}, and its NICs set the "
-                   "fabric pace), {nodes} node(s), {groups} leaf group(s), {pods}; farthest path: {level} "
-                   "({hops} switch hops).")
+        layout = _("{gpus} GPUs: {domains} of {ranks} (the last holds {last}, and its NICs set the fabric pace), "
+                   "{nodes}, {groups}, {pods}; farthest path: {level} ({hops} switch hops).")
     else:
-        layout = _("{gpus} GPUs: {domains} {scaleup}(s) of {ranks}, {nodes} node(s), {groups} leaf group(s), "
-                   "{pods}; farthest path: {level} ({hops} switch hops).")
+        layout = _("{gpus} GPUs: {domains} of {ranks}, {nodes}, {groups}, {pods}; farthest path: {level} "
+                   "({hops} switch hops).")
     notes = [in_noun(tidy_spaces(layout.format(**values)), system),  # no space beside a Chinese domain word
              (_("Routing: {routing}; ranks packed in topology order, so ring and tree traffic leaves a leaf group "
                 "only between neighbouring groups and oversubscription mostly affects all-to-all (MoE).")
@@ -327,13 +334,15 @@ def routing_label(plan: Plan) -> str:
 
 
 def comparison_rows(runs: list[tuple[str, TrainingEstimate, Plan]]) -> list[dict]:
-    """The same job on several designs: step, throughput, days and the run's and cluster's cost.
+    """The same job on several designs: step, throughput, days and the run's and cluster's cost (a job on one pod
+    of a design with pods: the whole design's capex and network share, ``Plan.cost_basis``, which its cost shares).
 
     Call it inside the ``congestion.assumptions`` the estimates were made under (the routing column)."""
     return [
         _row(COMPARISON_COLUMNS, (label, p.resolved.switch.id, routing_label(p), round(e.step_time_s, 3),
                                   round(e.tokens_per_s), f"{e.comm_fraction:.1%}", round(e.days_to_train, 2),
-                                  round(e.cost_usd), round(p.cost.capex_usd), f"{p.cost.network_share:.1%}"))
+                                  round(e.cost_usd), round(cost_basis(p)[0].capex_usd),
+                                  f"{cost_basis(p)[0].network_share:.1%}"))
         for label, e, p in runs]
 
 
