@@ -104,21 +104,17 @@ def _shared_lines(mixed: MixedPlan, wiring: PodsWiring, ports: list[dict], name,
     """Add the port lines of the cables to the shared layer at both ends: every pod leaf's uplinks to the shared
     spines, or on three tiers every pod spine's uplinks to the shared cores (module docstring)."""
     if wiring.three_tiers:
-        for up in wiring.core_links():
-            lower, upper = wiring.own_spine_id(up.pod, up.spine), PodsWiring.core_id(up.core)
-            lower_port = ports[up.pod]["spine"][2][up.spine_port]
-            upper_port = spine_port_number(mixed, up.core_port, up.lane)
-            rate = sim_rate(up.speed_gbps)
-            switch_line(switch_lines, lower, lower_port, name(upper), upper_port, rate)
-            switch_line(switch_lines, upper, upper_port, name(lower), lower_port, rate)
-        return
-    for up in wiring.uplinks():
-        leaf, spine = wiring.leaf_id(up.pod, up.leaf), PodsWiring.spine_id(up.spine)
-        leaf_port = ports[up.pod]["leaf"][2][up.leaf_port]
-        spine_port = spine_port_number(mixed, up.spine_port, up.lane)
-        rate = sim_rate(up.speed_gbps)
-        switch_line(switch_lines, leaf, leaf_port, name(spine), spine_port, rate)
-        switch_line(switch_lines, spine, spine_port, name(leaf), leaf_port, rate)
+        ends = ((wiring.own_spine_id(up.pod, up.spine), ports[up.pod]["spine"][2][up.spine_port],
+                 PodsWiring.core_id(up.core), spine_port_number(mixed, up.core_port, up.lane), up.speed_gbps)
+                for up in wiring.core_links())
+    else:
+        ends = ((wiring.leaf_id(up.pod, up.leaf), ports[up.pod]["leaf"][2][up.leaf_port],
+                 PodsWiring.spine_id(up.spine), spine_port_number(mixed, up.spine_port, up.lane), up.speed_gbps)
+                for up in wiring.uplinks())
+    for lower, lower_port, upper, upper_port, speed in ends:  # each cable at both of its ends
+        rate = sim_rate(speed)
+        switch_line(switch_lines, lower, lower_port, name(upper), upper_port, rate)
+        switch_line(switch_lines, upper, upper_port, name(lower), lower_port, rate)
 
 
 def write_mixed_ibsim(mixed: MixedPlan, out: TextIO, naming: NamingScheme | None = None) -> None:

@@ -11,6 +11,7 @@ from typing import Mapping
 
 from core import units
 from core.errors import FabricPlannerError
+from core.formats.podslurm import mixed_of
 from core.i18n import _, ngettext, number
 
 
@@ -48,14 +49,10 @@ def pods_physical_html(plan) -> str:
     spines'), its key numbers as the Racks tab's cards (``core.figures.podracks.hall_key_numbers``), its racks and
     rows, and every pod's cable lengths and media; "" when the pods cannot be planned together (the pods section
     says why)."""
-    from core.analysis.whole import design_mixed
     from core.figures.podracks import hall_key_numbers, hall_notes, pod_word, row_tags
     from core.formats.report import _list, _p, _table, lengths_html, racks_html
 
-    try:
-        mixed = design_mixed(plan.design)
-    except FabricPlannerError:
-        return ""
+    mixed = mixed_of(plan)  # None without pods or when they cannot be planned together
     if mixed is None or mixed.hall is None:
         return ""
     layout = mixed.hall.layout
@@ -101,13 +98,10 @@ def pods_words(plan) -> str | None:
     """The design with pods of ``plan`` in words (``core.designwords.design_words``): every pod's leaf models and
     the shared spines' model, every pod's port speed [Gb/s per direction] and NIC, as the Designer's subtitle names
     them (``core.analysis.whole.pods_models``); None without pods or when the pods cannot be planned together."""
-    from core.analysis.whole import design_mixed, pods_models
+    from core.analysis.whole import pods_models
     from core.designwords import design_words
 
-    try:
-        mixed = design_mixed(plan.design)
-    except FabricPlannerError:
-        return None
+    mixed = mixed_of(plan)  # None without pods or when they cannot be planned together
     if mixed is None:
         return None
     r, models = plan.resolved, pods_models(mixed)
@@ -121,13 +115,9 @@ def pods_networks(plan, networks) -> list[tuple[str, object]]:
     after its word (``pod 2``), then the whole design's out-of-band network (``pods_oob``) without a word, as the
     mixed bill buys them."""
     from core.analysis.podmgmt import mixed_networks
-    from core.analysis.whole import design_mixed
     from core.figures.podracks import pod_word
 
-    try:
-        mixed = design_mixed(plan.design)
-    except FabricPlannerError:
-        mixed = None
+    mixed = mixed_of(plan)  # None without pods or when they cannot be planned together
     if mixed is None:
         return [("", networks)]
     whole = mixed_networks(mixed)
@@ -172,14 +162,10 @@ def pods_sizing(plan, unit: str) -> tuple[list[str], list[list]] | None:
     shared spines or cores: count, ports used down and up, free, radix, cabling); None without pods or when the
     pods cannot be planned together (the pods section says why)."""
     from core.analysis.pods import pods_lines, pods_summary
-    from core.analysis.whole import design_mixed
     from core.fabric.sizing import ROLE_LABELS
     from core.figures.podracks import pod_word
 
-    try:
-        mixed = design_mixed(plan.design)
-    except FabricPlannerError:
-        return None
+    mixed = mixed_of(plan)  # None without pods or when they cannot be planned together
     if mixed is None:
         return None
     lines = [f"{label}: {words}" for label, words in pods_lines(pods_summary(mixed), unit)[:-2]]
@@ -217,14 +203,10 @@ def pods_failure_html(plan, specs, unit: str) -> tuple[str, PodsScenario | None]
     from core.analysis.podinside import inside_what_if
     from core.analysis.pods import mixed_wiring
     from core.analysis.podwhatif import loss_rows, pods_what_if, whole_picks
-    from core.analysis.whole import design_mixed
     from core.formats.report import _h3, _list, _p, _table
     from core.formats.resiliencelink import check_pod_failures
 
-    try:
-        mixed = design_mixed(plan.design)
-    except FabricPlannerError:
-        return "", None
+    mixed = mixed_of(plan)  # None without pods or when they cannot be planned together
     if mixed is None:
         return "", None
     good, whole, problems = check_pod_failures(plan, mixed, specs)
