@@ -144,7 +144,8 @@ def _table(result: sw.SweepResult, unit: str) -> None:
         row[sw.metric_label(spec.metric, spec.size)] = format_value(p.value, kind, unit) if p.value is not None else "-"
         if result.repeats:  # a setting the design ignores here: the rows say which point they repeat (in view)
             row[_("note")] = figs.same_note(result, p)
-        row[_("Why it cannot be built")] = p.reason or ""
+        if any(q.reason for q in result.points):  # the column only when a point cannot be built
+            row[_("Why it cannot be built")] = p.reason or ""
         rows.append(row)
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
 

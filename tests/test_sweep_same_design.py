@@ -38,3 +38,8 @@ def test_the_sweep_page_notes_the_repeated_design():
     assert any("3 points build the same design as an earlier one" in c.value for c in at.caption)
     wide = pagetest.opener("../pages/5_Sweep.py")({"n": "128"})
     assert "note" not in wide.dataframe[0].value.columns  # no repeated design, no note column
+
+
+def test_the_reasons_column_only_when_a_point_cannot_be_built():
+    at = pagetest.opener("../pages/5_Sweep.py")({"n": "4"})  # every leaf ratio builds on one leaf
+    assert "Why it cannot be built" not in at.dataframe[0].value.columns
