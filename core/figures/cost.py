@@ -226,6 +226,6 @@ def networks_note(plan) -> str:
     links, transceivers = unbilled_by_cards(whole_summary(plan))
     if not (links or transceivers):
         return ""
-    return _("The compute row is the compute network's whole bill: the fabric's node and switch-to-switch links and "
+    return _("The compute column is the compute network's whole bill: the fabric's node and switch-to-switch links and "
              "their transceivers (the Links and Transceivers cards) plus the UFM appliances' {links} links and "
              "{transceivers} transceivers.").format(links=f"{links:,}", transceivers=f"{transceivers:,}")

@@ -192,6 +192,8 @@ HEATMAP_TICKS = 4
 """Most x ticks of the load heatmap (block numbers)."""
 HEATMAP_AXIS_CHARS = 24
 """Widest line of the load heatmap's x-axis title [characters; a CJK one counts two]: a half-page chart at 1,024 px."""
+ROW_PX = 22
+"""The load heatmap's least row height [px]: its row names (``pod 2 spine-core down``) one under another."""
 
 
 def load_heatmap_figure(result: LoadResult, routing: str = "ecmp", height: int = 340,
@@ -231,7 +233,9 @@ def load_heatmap_figure(result: LoadResult, routing: str = "ecmp", height: int =
     title = _("Worst link load per block") + "<br><sup>" + (
         _("% of link capacity, static ECMP") if routing == "ecmp" else _("% of link capacity, adaptive routing")
     ) + "</sup>"
-    base_layout(fig, title, height)
+    # every row named: a row is at least ROW_PX tall, so Plotly does not drop every other row's label
+    base_layout(fig, title, max(height, 150 + ROW_PX * len(order)))
+    fig.update_yaxes(tickmode="array", tickvals=ylabels, ticktext=ylabels)
     step = max(1, math.ceil(width / HEATMAP_TICKS))  # a few ticks: they fit a half-page chart at 1,024 px
     ticks = list(range(0, width, step))
     axis = words(family, "load:blocks", None) or (
