@@ -87,6 +87,16 @@ def test_the_drawing_shows_every_pod_with_its_system_and_leaf_speed():
     assert count_drawn_elements(fig) <= 2000
 
 
+def test_the_legend_counts_each_switch_model_of_the_pods():
+    """16 QM9700 leaves for pod 1's 64 H100 nodes and 8 Q3400 for pod 2's 32 B200 nodes at 800G: each model with its
+    own count, not "24 x QM9700 + Q3400"; on three tiers the pods' own spines (16 + 4) the same way."""
+    legend = [t.name for t in topology_figure(plan(BREAKOUT)).data if t.showlegend is not False]
+    assert "Leaf (16 x QM9700 + 8 x Q3400)" in legend, legend
+    three = [t.name for t in topology_figure(plan(BREAKOUT.model_copy(update={"tiers": "3"}))).data
+             if t.showlegend is not False]
+    assert "Spine (16 x QM9700 + 4 x Q3400)" in three, three
+
+
 def test_a_design_without_pods_draws_as_before():
     p = plan(Design(gpu="H100", nodes=64))
     graph, _aggregated = topology_graph(p)

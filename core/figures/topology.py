@@ -574,11 +574,20 @@ def _legend_name(plan, role: str, mixed: MixedPlan | None = None) -> str:
         return ngettext("Servers ({count} node)", "Servers ({count} nodes)", nodes).format(count=f"{nodes:,}")
     if mixed is not None:
         m = mixed.fabric
-        total, switch = {"leaf": (m.leaves, " + ".join(dict.fromkeys(pod.leaf_switch for pod in m.pods))),
-                         "core": (m.cores, m.core_switch)}.get(role, (m.spines, m.spine_switch))
+        per_pod = {"leaf": [(pod.leaf_switch, pod.leaves) for pod in m.pods]}.get(role)
         if role == "spine" and m.tiers == 3:  # the pods' own spines
-            total, switch = m.own_spines, " + ".join(dict.fromkeys(pod.spine_switch for pod in m.pods))
-        return _(LEGEND_NAMES[role]).format(count=f"{total:,}", switch=switch)
+            per_pod = [(pod.spine_switch, pod.own_spines) for pod in m.pods]
+        if per_pod is None:  # the shared spines or cores: one model
+            total, switch = (m.cores, m.core_switch) if role == "core" else (m.spines, m.spine_switch)
+            return _(LEGEND_NAMES[role]).format(count=f"{total:,}", switch=switch)
+        counts: dict[str, int] = {}
+        for model, count in per_pod:
+            counts[model] = counts.get(model, 0) + count
+        if len(counts) == 1:
+            (switch, total), = counts.items()
+            return _(LEGEND_NAMES[role]).format(count=f"{total:,}", switch=switch)
+        parts = " + ".join(_("{count} x {switch}").format(count=f"{n:,}", switch=model) for model, n in counts.items())
+        return _(LEGEND_PARTS[role]).format(parts=parts)  # 16 x QM9700 + 8 x Q3400, not 24 x QM9700 + Q3400
     if role == "spine" and not total:  # a family without spines draws its groups there (a Dragonfly's)
         return words(f.family, "legend:spine", N_("Global ports of the groups' routers")).format(
             count=f"{f.pod_count:,}")
@@ -624,6 +633,9 @@ def _pod_labels(fig: FigureSpec, mixed: MixedPlan, graph: nx.Graph, pos: dict) -
 LEGEND_NAMES = {"leaf": N_("Leaf ({count} x {switch})"), "spine": N_("Spine ({count} x {switch})"),
                 "core": N_("Core ({count} x {switch})")}
 """The legend's entry of a switch tier (English: the tier's axis name, ``TIER_NAMES``, and the count)."""
+LEGEND_PARTS = {"leaf": N_("Leaf ({parts})"), "spine": N_("Spine ({parts})")}
+"""The legend's entry of a tier whose pods use different switch models: each model's count (``16 x QM9700 + 8 x
+Q3400``)."""
 
 
 def count_drawn_elements(fig: go.Figure) -> int:
