@@ -6,6 +6,8 @@ import re
 from pathlib import Path
 
 import pytest
+
+from core.figures.style import full_title
 from streamlit.testing.v1 import AppTest
 
 from core.formats import sharelink
@@ -204,7 +206,7 @@ def test_topology_selection_highlights():
 def test_large_design_is_aggregated():
     at = app({"g": "B300", "n": "16384"})
     spec = charts(at)[0]
-    assert "Aggregated view" in spec["layout"]["title"]["text"]
+    assert "Aggregated view" in full_title(spec["layout"]["title"])
     assert metrics(at)["GPUs"] == "131,072"
 
 

@@ -210,7 +210,7 @@ def test_handoff_tab_in_chinese():
         tab = _("Hand-off")
     assert labels(at)[:3] == wanted and any(m.value == heading for m in at.markdown)
     assert tab in [t.label for t in at.tabs] and tab != "Hand-off"
-    assert at.file_uploader[0].label == "设计 JSON（最大 1 MB）"
+    assert at.file_uploader[0].label == "设计 JSON 文件"  # the size limit is Streamlit's own line under it
     # this tab's own words (the export formats' descriptions are their modules', checked with them)
     with language("zh"):
         hints = {e.label_for(plan(Design(nodes=64))) for e in exports().values()}

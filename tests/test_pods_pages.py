@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 
 import pytest
+
+from core.figures.style import full_title
 from streamlit.testing.v1 import AppTest
 
 from tests.pagetest import ENTRY
@@ -269,7 +271,7 @@ def test_resilience_link_load_routes_a_ring_over_every_pod(lang):
     heat, hist = (json.loads(chart.proto.spec) for chart in at.get("plotly_chart"))
     rows = heat["data"][0]["y"]
     assert len(rows) == 8 and sum(str(r).startswith(("pod 1", "Pod 1")) for r in rows) == 4
-    title = " ".join(hist["layout"]["title"]["text"].replace("<br>", " ").split())
+    title = " ".join(re.sub(r"<[^>]+>", " ", full_title(hist["layout"]["title"])).split())  # wrapped lines joined
     assert "50 GB/s / 100 GB/s" in title  # 400 and 800 Gb/s a GPU, in the page's default unit
 
 
