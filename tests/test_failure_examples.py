@@ -57,3 +57,12 @@ def test_the_resilience_form_shows_the_designs_examples():
     box = at.text_input(key="rs_w_names")
     assert box.placeholder == ", ".join(element_examples(plan(Design(gpu="H100", nodes=4))))
     assert "spine" not in box.placeholder and "node5" not in box.placeholder
+
+
+@pytest.mark.parametrize("tiers", ["2", "3"])
+def test_pods_examples_are_all_whole_fabric_names_on_two_and_three_tiers(tiers):
+    design = Design(gpu="H100", nodes=64, pods="B200:32:800", tiers=tiers)
+    mixed = design_mixed(design)
+    names = element_examples(plan(design), mixed)  # three tiers raised a DesignError here
+    assert len(names) >= 2 and all(is_whole_element(mixed, n) for n in names), names
+    assert ("core0" in names) == (tiers == "3") and ("spine0" in names) == (tiers == "2")

@@ -70,7 +70,8 @@ def _torus(plan) -> list[str]:
 def element_examples(plan, mixed=None, count: int = EXAMPLES) -> list[str]:
     """Up to ``count`` element names of ``plan``'s design (module docstring); with ``mixed`` (a design with pods,
     ``core.analysis.pods.MixedPlan``) the first is pod 2's first leaf as the whole fabric names it
-    (``pod2.p0.leaf0``), the others pod 1's own."""
+    (``pod2.p0.leaf0``), then the shared layer's first switch (``spine0``; three tiers ``core0`` and
+    ``pod1.p0.spine0``): names the whole-fabric what-if takes."""
     from core.analysis.failure.spec import resolve_failures
 
     if node_to_node(plan.fabric.family):
@@ -87,7 +88,19 @@ def element_examples(plan, mixed=None, count: int = EXAMPLES) -> list[str]:
             continue
         good.append(name)
     if mixed is not None and len(mixed.fabric.pods) > 1:
-        from core.analysis.pods import mixed_wiring
-
-        good.insert(0, mixed_wiring(mixed).leaf_id(1, 0))
+        return _whole(mixed)[:count]
     return good[:count]
+
+
+def _whole(mixed) -> list[str]:
+    """A design with pods: pod 2's first leaf, the shared layer's first switch and (three tiers) pod 1's first own
+    spine as the whole fabric names them, each one the whole-fabric what-if takes
+    (``core.analysis.podwhatif.is_whole_element``); pod 1's names alone (``p0.core1``) are not the whole fabric's."""
+    from core.analysis.pods import mixed_wiring
+    from core.analysis.podwhatif import is_whole_element
+    from core.fabric.podwiring import PodsWiring
+
+    wiring = mixed_wiring(mixed, three_tiers=True)
+    shared = [wiring.leaf_id(1, 0)]
+    shared += [PodsWiring.core_id(0), wiring.own_spine_id(0, 0)] if wiring.three_tiers else [PodsWiring.spine_id(0)]
+    return [name for name in shared if is_whole_element(mixed, name)]
