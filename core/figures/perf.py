@@ -161,9 +161,10 @@ def step_figure(estimates: dict, height: int = 320) -> go.Figure:
         ))
     totals = [est.step_time_s for est in estimates.values()]
     fig.add_trace(go.Scatter(y=labels, x=totals, mode="text", text=[f"  {units.number(t)} s" for t in totals],
-                             textposition="middle right", showlegend=False, hoverinfo="skip"))
+                             textposition="middle right", showlegend=False, hoverinfo="skip",
+                             cliponaxis=False))  # "15.8 s" whole: the plot's edge cut the unit at 1,024 px
     fig.update_layout(barmode="stack")
-    fig.update_xaxes(title=_("seconds per step"), range=[0, max(totals or [1]) * 1.18])
+    fig.update_xaxes(title=_("seconds per step"), range=[0, max(totals or [1]) * 1.25])
     fig.update_yaxes(autorange="reversed")
     return _layout(fig, _("Training step: where the time goes"), height)
 
