@@ -32,7 +32,7 @@ from core.catalog import load_catalog
 from core.design import Design, resolve_design
 from core.errors import DesignError
 from core.fabric import classic_dragonfly as cdf
-from core.fabric.families import FAMILIES, family
+from core.fabric.families import CLOS, FAMILIES, family
 from core.fabric.sizing import size_fabric
 from core.fabric.wiring import Wiring, wiring_of
 from core.plan import plan
@@ -253,8 +253,16 @@ def test_share_link_and_design_file_round_trip():
 
 
 # ------------------------------------------------------------------------- no family id outside core/fabric
-FAMILY_IDS = tuple(FAMILIES)
+FAMILY_IDS = (*FAMILIES, CLOS)
+"""Every ``FabricPlan.family`` value: the families' ids and the folded Clos's (``CLOS``, ``"clos"``)."""
 _SUBJECT = re.compile(r"(family|topology)$")
+KNOWN_CLOS_COMPARISONS = {
+    "core/cost.py": 3, "core/physical/lengths.py": 1, "core/formats/linknames.py": 1, "core/formats/graphml.py": 1,
+    "core/perf/serving.py": 1, "core/analysis/spof.py": 1, "core/analysis/verify.py": 1, "core/analysis/load.py": 1,
+    "pages/6_Resilience.py": 3}
+"""Comparisons with the folded Clos's id (``family != CLOS``) written before the rule caught them: a file may keep at
+most this many until they move behind a family capability; a new one fails (``core/analysis/failure`` moved to
+``core.fabric.families.failure_names``)."""
 
 
 def family_comparisons(source: str) -> list[int]:
@@ -270,6 +278,8 @@ def family_comparisons(source: str) -> list[int]:
         constants = {c.value for s in sides for c in ([s] if isinstance(s, ast.Constant) else
                                                       getattr(s, "elts", [])) if isinstance(c, ast.Constant)}
         equality = any(isinstance(op, (ast.Eq, ast.NotEq)) for op in node.ops)
+        if "CLOS" in names:  # core.fabric.families.CLOS, the folded Clos's id by its name
+            constants.add(CLOS)
         if constants & set(FAMILY_IDS) and (equality or any(_SUBJECT.search(n) for n in names)):
             lines.append(node.lineno)
     return lines
@@ -281,6 +291,10 @@ def test_family_comparisons_finds_what_it_should():
     assert family_comparisons('if kind != "classic-dragonfly": pass') == [1]
     assert family_comparisons('if design.topology == "rail-optimized": pass') == []
     assert family_comparisons('if c in ("node-leaf", "torus"): pass') == []  # a link class, not a family
+    assert family_comparisons("x = 1\nif plan.fabric.family == CLOS: pass") == [2]
+    assert family_comparisons('if w.family != families.CLOS: pass') == [1]
+    assert family_comparisons('if wiring.family != "clos": pass') == [1]
+    assert family_comparisons('if kind == CLOS_TIERS: pass') == []
 
 
 def test_no_module_outside_the_fabric_package_compares_with_a_family_id():
@@ -291,8 +305,9 @@ def test_no_module_outside_the_fabric_package_compares_with_a_family_id():
         if (ROOT / "core" / "fabric") in path.parents:
             continue
         lines = family_comparisons(path.read_text(encoding="utf-8"))
-        if lines:
-            found[str(path.relative_to(ROOT))] = lines
+        name = path.relative_to(ROOT).as_posix()
+        if len(lines) > KNOWN_CLOS_COMPARISONS.get(name, 0):
+            found[name] = lines
     assert not found, found
 
 

@@ -35,6 +35,8 @@ topology family"):
   drawing's title), instead of ``N tiers``;
 * ``LEAF_WHATIF``: False when it has no leaves to oversubscribe (``leaf_whatif``: the Designer and the report
   leave the leaf-oversubscription what-if out);
+* ``FAILURE_NAMES``: the failure-spec language that names its elements (``failure_names``: ``"node-to-node"``,
+  the torus's nodes, NICs and neighbour bundles), instead of the graph what-if's (its switches, link bundles, NICs);
 * ``FAILURE_CLOSED_FORM``: the module (a dotted name, imported by ``core.analysis.failure.whatif``) whose
   ``what_if_closed(plan, failures, job)`` is its failure what-if in closed form over its groups
   (``core.analysis.failure.dragonflywhatif``, ``classicwhatif``), instead of the what-if on its graph.
@@ -77,6 +79,16 @@ def cabled_nics(fabric, nics: int) -> int:
     hook (a torus leaves the ports over its neighbours unused), else all ``nics`` (the node's NICs per plane)."""
     hook = getattr(family(fabric.family), "cabled_ports", None)
     return min(nics, hook(fabric)) if hook else nics
+
+
+def failure_names(name: str) -> str:
+    """Which failure-spec language names the elements of family ``name`` (a ``FabricPlan.family``): ``"tiers"`` for
+    the folded Clos (its tiers in closed form, ``core.analysis.failure.spec``), else its module's ``FAILURE_NAMES``
+    (``"node-to-node"``: ``core.analysis.failure.toruswhatif``), else ``"graph"`` (``graphwhatif``'s: the switches,
+    link bundles and NICs of its wiring). The failure examples, tiers and what-if dispatch on it, not on a family
+    id."""
+    module = family(name)
+    return "tiers" if module is None else getattr(module, "FAILURE_NAMES", "graph")
 
 
 def leaf_whatif(name: str) -> bool:

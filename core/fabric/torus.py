@@ -60,6 +60,9 @@ tiers input is shown disabled with this as its help (the tiers asked never chang
 the report's bandwidth readout say the bisection ratio and the links crossed, not the leaves' and spines'
 oversubscription and the switches crossed; the plan command's headline names no switch tier and no switch model
 (``core.cli.plan``)."""
+FAILURE_NAMES = "node-to-node"
+"""Its failure elements are named by ``core.analysis.failure.toruswhatif`` (nodes, NICs, bundles between two
+neighbours; ``core.fabric.families.failure_names``)."""
 LEAF_WHATIF = False
 """No leaves to oversubscribe: the leaf-oversubscription what-if (``core.analysis.whatif``) would re-plan the same
 torus at every step (``core.fabric.families.leaf_whatif``)."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 from itertools import islice
 
 from core.errors import FabricPlannerError
-from core.fabric.families import CLOS, node_to_node
+from core.fabric.families import failure_names
 
 EXAMPLES = 4
 """Element names an example line shows."""
@@ -74,12 +74,7 @@ def element_examples(plan, mixed=None, count: int = EXAMPLES) -> list[str]:
     ``pod1.p0.spine0``): names the whole-fabric what-if takes."""
     from core.analysis.failure.spec import resolve_failures
 
-    if node_to_node(plan.fabric.family):
-        names = _torus(plan)
-    elif plan.fabric.family == CLOS:
-        names = _clos(plan)
-    else:
-        names = _graph(plan)
+    names = {"node-to-node": _torus, "tiers": _clos, "graph": _graph}[failure_names(plan.fabric.family)](plan)
     good = []
     for name in names:
         try:

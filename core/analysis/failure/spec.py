@@ -11,7 +11,7 @@ import re
 
 from core.analysis.failure.shape import Shape, _pair_links
 from core.errors import InputError, shown
-from core.fabric.families import CLOS, node_to_node, words
+from core.fabric.families import failure_names, words
 from core.fabric.wiring import PLANE_PREFIX, Wiring
 from core.i18n import N_, _
 from core.plan import Plan
@@ -297,11 +297,12 @@ def _tier_size(tier: str, shape: Shape) -> int:
 def tiers_for(plan: Plan) -> tuple[str, ...]:
     """The tiers ``plan`` has elements of (a one-tier fabric has no spines, an HGX node no trays, ...; another
     family than the folded Clos: ``core.analysis.failure.graphwhatif``'s tiers)."""
-    if node_to_node(plan.fabric.family):
+    names = failure_names(plan.fabric.family)
+    if names == "node-to-node":
         from core.analysis.failure import toruswhatif
 
         return toruswhatif.tiers_of(plan)
-    if plan.fabric.family != CLOS:
+    if names == "graph":
         from core.analysis.failure import graphwhatif
 
         return graphwhatif.tiers_of(plan)
@@ -312,11 +313,12 @@ def tiers_for(plan: Plan) -> tuple[str, ...]:
 def resolve_failures(plan: Plan, failures) -> list[tuple[str, tuple, bool]]:
     """``(tier, key, chosen)`` of every element the specs name or choose; ``InputError`` for bad specs (another
     family than the folded Clos: ``core.analysis.failure.graphwhatif``'s elements)."""
-    if node_to_node(plan.fabric.family):
+    names = failure_names(plan.fabric.family)
+    if names == "node-to-node":
         from core.analysis.failure import toruswhatif
 
         return toruswhatif.resolve(plan, failures)
-    if plan.fabric.family != CLOS:
+    if names == "graph":
         from core.analysis.failure import graphwhatif
 
         return graphwhatif.resolve(plan, failures)

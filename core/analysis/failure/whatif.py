@@ -13,7 +13,7 @@ from core.analysis.failure.nvlink2 import level2_notes
 from core.analysis.failure.shape import Shape
 from core.analysis.failure.spec import _element, resolve_failures
 from core.errors import DesignError, InputError
-from core.fabric.families import CLOS, family, node_to_node
+from core.fabric.families import failure_names, family
 from core.i18n import N_, _, ngettext
 from core.plan import Plan
 from core.scaleup import other_words
@@ -204,7 +204,7 @@ def method_of(plan: Plan) -> str:
     (closed form over a family's groups, the module its ``FAILURE_CLOSED_FORM`` names: a Dragonfly+'s
     ``core.analysis.failure.dragonflywhatif``, a classic Dragonfly's ``classicwhatif``) or ``"graph"`` (on the
     family's graph: ``graphwhatif``, ``toruswhatif``)."""
-    if plan.fabric.family == CLOS:
+    if failure_names(plan.fabric.family) == "tiers":
         return "clos"
     return "groups" if getattr(family(plan.fabric.family), "FAILURE_CLOSED_FORM", None) else "graph"
 
@@ -216,7 +216,7 @@ def what_if(plan: Plan, failures, job=None) -> FailureResult:
     Raises ``InputError`` for an unknown element or tier, or more failures than the tier has.
     """
     failures = list(failures)
-    if node_to_node(plan.fabric.family):  # node to node: its own graph what-if
+    if failure_names(plan.fabric.family) == "node-to-node":  # node to node: its own graph what-if
         from core.analysis.failure.toruswhatif import what_if_torus
 
         return what_if_torus(plan, failures, job)
@@ -225,7 +225,7 @@ def what_if(plan: Plan, failures, job=None) -> FailureResult:
 
         return importlib.import_module(family(plan.fabric.family).FAILURE_CLOSED_FORM).what_if_closed(
             plan, failures, job)
-    if plan.fabric.family != CLOS:  # the closed forms are the Clos's: another family is measured on its graph
+    if method_of(plan) == "graph":  # the closed forms are the Clos's: another family is measured on its graph
         from core.analysis.failure.graphwhatif import what_if_graph
 
         return what_if_graph(plan, failures, job)
