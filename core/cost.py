@@ -228,7 +228,7 @@ def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, la
     rows (``other_network_rows(resolved, catalog, networks)``, else priced here).
     """
     rows: list[BomRow] = []
-    add = _row_adder(resolved, rows)
+    add = priced_row_adder(resolved, rows)
     _fabric_rows(resolved, fabric, catalog, rows, add)
 
     # --- links: media per class and length bin (core.physical: lengths from the layout, media by reach) --
@@ -252,11 +252,14 @@ def _bought(resolved: ResolvedDesign, rows: list[BomRow]) -> list[BomRow]:
     return [row for row in rows if row.category == "compute"]
 
 
-def _row_adder(resolved: ResolvedDesign, rows: list, row=BomRow):
-    """``add(category, entry, quantity, why, item=None, end="", network="compute")``: append one priced row of
-    ``entry`` to ``rows`` (unit prices [USD] at the design's price basis, an override being all three; unit power
-    [W] with the design's power overrides); nothing for a quantity of 0. ``row``: the rows' type (``BomRow``, or
-    ``_FloorRow`` for a floor's rows, which only ``summarize_cost`` reads)."""
+def priced_row_adder(resolved: ResolvedDesign, rows: list, row=BomRow):
+    """A function ``add(category, entry, quantity, why, item=None, end="", network="compute")`` that appends one
+    priced bill row of catalog ``entry`` to ``rows``: ``quantity`` [units of the entry: switches, cables, modules],
+    unit prices point, low and high [USD per unit] at ``resolved``'s price basis (a price override sets all
+    three), unit power [W per unit] with its power overrides; nothing for a quantity of 0 or less. ``resolved``:
+    a ``ResolvedDesign`` or anything with its ``Pricing`` view. ``row``: the rows' type (``BomRow``, or
+    ``_FloorRow`` for a floor's rows, which only ``summarize_cost`` reads). ``core.analysis.podoptics`` prices a
+    pod's optics with it."""
     price_overrides, power_overrides = resolved.price_overrides, resolved.power_overrides
     basis = design_price_basis(resolved)
 
@@ -289,7 +292,7 @@ def _prices(entry, price_overrides, basis: str) -> tuple[float, float, float]:
 
 def _fabric_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, rows: list, add,
                  words: bool = True) -> None:
-    """The compute nodes', NICs' and compute fabric switches' rows of ``build_bom`` (``add`` from ``_row_adder``):
+    """The compute nodes', NICs' and compute fabric switches' rows of ``build_bom`` (``add``: ``priced_row_adder``):
     what a design's counts alone price, before any cable length is known (``cost_floor`` sums them). Without
     ``words`` the rows' sentences are left empty and the node row is a ``_FloorRow`` (``cost_floor``: only their
     numbers count)."""
@@ -399,7 +402,7 @@ def cost_floor(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
     to the rounding of a sum, a millionth of a cent at a billion dollars; ``tests/test_optimize_bounds.py`` checks
     it against full plans)."""
     rows: list[BomRow] = []
-    _fabric_rows(resolved, fabric, catalog, rows, _row_adder(resolved, rows, _FloorRow), words=False)
+    _fabric_rows(resolved, fabric, catalog, rows, priced_row_adder(resolved, rows, _FloorRow), words=False)
     links = links_floor(resolved, fabric, catalog, lengths)
     if links > 0 or links_power_w > 0:  # one unnamed row (never shown) for the compute links' cables and transceivers
         rows.append(_FloorRow(category="cable", item="", catalog_id="", quantity=1, unit_price_usd=links,
@@ -758,7 +761,8 @@ def other_network_rows(resolved: ResolvedDesign, catalog: Catalog, networks: Clu
 
 PricingDesign = view("PricingDesign", "price_basis")
 Pricing = view("Pricing", "", design=PricingDesign, price_overrides=FrozenDict, power_overrides=FrozenDict)
-"""What pricing a row reads of a resolved design (``_row_adder``): its price basis and price and power overrides."""
+"""What pricing a row reads of a resolved design (``priced_row_adder``): its price basis, price and power
+overrides."""
 
 
 def rows_bytes(rows: tuple[BomRow, ...]) -> int:
@@ -831,7 +835,7 @@ def _group_rows(network: str, devices: tuple, links: tuple, switches: tuple, pri
     network reads (the out-of-band network's switch count) share the storage and in-band rows."""
     with spoken(language):
         rows: list[BomRow] = []
-        _rows_of(catalog, network, devices, links, switches, _row_adder(pricing, rows))
+        _rows_of(catalog, network, devices, links, switches, priced_row_adder(pricing, rows))
         return tuple(rows)
 
 
@@ -898,8 +902,11 @@ def _bin_words(b: MediaBin) -> str:
         span=b.label(), longest=f"{b.max_m:g}")
 
 
-def _apportion(total: int, weights: list[int]) -> list[int]:
-    """``total`` split in proportion to ``weights`` (largest remainder; sums to ``total``)."""
+def apportion(total: int, weights: list[int]) -> list[int]:
+    """``total`` (a count: transceivers, cables; any unit) split into whole counts in proportion to ``weights``
+    (counts of the same kind, e.g. the links of each length bin), by the largest remainder: each share is
+    ``floor(total x w / sum(weights))`` and the shares with the largest fractions get one more, ties to the
+    earlier, so they sum to ``total``; all 0 when the weights sum to 0 or less."""
     whole = sum(weights)
     if whole <= 0:
         return [0 for _w in weights]
@@ -953,7 +960,7 @@ def link_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, me
             continue
         optical_links = sum(b.links for b in optical)
         switch_total = math.ceil(counts[link_class] * optical_links / class_links) if class_links else 0
-        per_bin = _apportion(switch_total, [b.links for b in optical])
+        per_bin = apportion(switch_total, [b.links for b in optical])
         by_module: dict[str, list] = {}
         for b, n in zip(optical, per_bin):
             by_module.setdefault(b.switch_module_id, []).append((b, n))
@@ -974,7 +981,7 @@ def link_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, me
             per_node_ports = resolved.nics_per_node * planes
             per_xcvr = max(system.node_ports_per_transceiver, planes)  # a NIC's cage carries all its planes
             node_total = math.ceil(resolved.nodes * math.ceil(per_node_ports / per_xcvr) * optical_links / class_links)
-            node_bins = _apportion(node_total, [b.links for b in optical])
+            node_bins = apportion(node_total, [b.links for b in optical])
             by_node: dict[str, int] = {}
             for b, n in zip(optical, node_bins):
                 by_node[b.node_module_id] = by_node.get(b.node_module_id, 0) + n

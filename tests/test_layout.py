@@ -162,3 +162,48 @@ def test_the_code_names_no_issue_numbers():
              if pattern.search(line) and path.name != "test_layout.py"]
     assert not found, found
     assert pattern.search("see issue 22") and not pattern.search("an issue with ports")  # the check itself
+
+
+KNOWN_PRIVATE_IMPORTS = {
+    ("core.fabric.domainlevels", "core.catalog", "_Priced"), ("core.formats.report", "core.figures.style", "_wide"),
+    ("core.formats.podverify", "core.analysis.verify", "_ACTIONS"),
+    ("core.formats.podverify", "core.analysis.verify", "_found_json"),
+    ("core.formats.drawio", "core.figures.topology", "_layer_positions"),
+    ("core.analysis.spof", "core.analysis.failure", "_element"),
+    ("core.analysis.optimize", "core.fabric.sizing", "_leaf_split"),
+}
+"""Private names imported across packages before the rule below was written: they may go (made public), not grow."""
+
+
+def _home(module: str) -> str:
+    """The package whose modules share ``module``'s private names: its package, or itself for a module directly
+    under ``core`` (``core.cost``'s private names are its own)."""
+    parent = module.rpartition(".")[0]
+    return module if parent == "core" or (CORE / Path(*module.split(".")[1:])).is_dir() else parent
+
+
+def _private_imports(me: str, source: str) -> set[tuple[str, str, str]]:
+    """``(importer, module, name)`` of every private name (``_x``; gettext's ``_`` aside) that module ``me`` (its
+    ``source``) imports from a core module of another package than its own (``_home``)."""
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("core"):
+            home = _home(node.module)
+            if me == home or me.startswith(home + "."):
+                continue
+            found |= {(me, node.module, a.name) for a in node.names
+                      if a.name.startswith("_") and a.name != "_" and not a.name.startswith("__")}
+    return found
+
+
+def test_no_module_imports_a_private_name_of_another_package():
+    """A name another package needs is public, with a docstring; a leading underscore means "this package only"."""
+    found = set().union(*(_private_imports(_module_name(path), path.read_text(encoding="utf-8")) for path in MODULES))
+    assert found <= KNOWN_PRIVATE_IMPORTS, sorted(found - KNOWN_PRIVATE_IMPORTS)
+    # the check itself: another package's private name is caught, a sibling's or gettext's is not
+    assert _private_imports("core.analysis.podoptics", "from core.cost import BomRow, _row_adder") == {
+        ("core.analysis.podoptics", "core.cost", "_row_adder")}
+    assert _private_imports("core.fabric.dragonfly", "from core.fabric.sizing import _tier") == set()
+    assert _private_imports("core.cost", "from core.cost import _prices\nfrom core.i18n import _") == set()
+    assert _private_imports("core.analysis.spof", "from core.analysis.failure import _element") == {
+        ("core.analysis.spof", "core.analysis.failure", "_element")}

@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 
 from core.catalog import Catalog, form_factor_family
-from core.cost import KIND_LABELS, LINK_CLASS_LABELS, BomRow, _apportion, _row_adder
+from core.cost import KIND_LABELS, LINK_CLASS_LABELS, BomRow, apportion, priced_row_adder
 from core.fabric.pods import MixedFabric, PodLeaves
 from core.i18n import N_, _
 from core.physical.media import LinkSpeed, MediaBin, pick_transceiver
@@ -116,10 +116,10 @@ def shared_spine_optics(fabric: MixedFabric, pod: PodLeaves, plan, media: tuple[
     kept = [row for row in installed if not (row.category == "transceiver" and row.end == "switch" and row.item in old)]
     link_class, ends = _ends(fabric, pod, plan, catalog, share)
     new: list[BomRow] = []
-    add = _row_adder(resolved, new)
+    add = priced_row_adder(resolved, new)
     for total, module_of, (why, item), words in ends:
         by_module: dict[str, list] = {}
-        for b, n in zip(optical, _apportion(total, [b.links for b in optical])):
+        for b, n in zip(optical, apportion(total, [b.links for b in optical])):
             by_module.setdefault(module_of(b).id, []).append((b, n))
         for module_id, parts in by_module.items():
             module = catalog.transceiver(module_id)
