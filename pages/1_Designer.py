@@ -137,7 +137,11 @@ def main() -> None:
                 link=link_word(plan.resolved.system), leaf=units.ratio(bw.leaf_oversubscription),
                 spine=units.ratio(bw.spine_oversubscription), total=units.ratio(bw.oversubscription),
                 same_rail=bw.hops_same_rail, cross_rail=bw.hops_cross_rail, cross_pod=bw.hops_cross_pod,
-                ratio=units.ratio(bw.scaleup_to_scaleout_ratio)))
+                ratio=units.ratio(bw.scaleup_to_scaleout_ratio),  # a torus says what its ratio is of:
+                injection=units.bandwidth(bw.scaleout_gbits_per_gpu, unit),
+                share=units.bandwidth(bw.cross_fabric_gbits_per_gpu, unit),
+                half=units.bandwidth(bw.injection_tbits_one_direction * 500, unit),
+                bisection=units.bandwidth(bw.bisection_tbits_one_direction * 1000, unit)))
             if whatif:
                 sweep_frame = cached.sweep_table(key, unit, lang)
                 sweep_order, sweep_config = tablefit.sweep_columns(sweep_frame, unit)  # fits 1,024 px

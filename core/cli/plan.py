@@ -113,7 +113,8 @@ def _render_table(summary: dict, tiers: str, pods: dict | None = None, unit: str
     for label, text in summary_rows(summary):  # another topology family's own rows
         w(row(label, text) + "\n")
     t = summary["transceivers"]
-    w(row(_("transceivers"), _("switch side {switch_side}  node side {node_side}").format(
+    w(row(_("transceivers"), words(summary.get("topology"), "cli:transceivers", N_(  # a torus: no switch side
+        "switch side {switch_side}  node side {node_side}")).format(
         switch_side=f"{t['switch_side']:,}", node_side=f"{t['node_side']:,}")) + "\n")
     b = summary["bandwidth"]
     nvlink = b["nvlink_gbytes_per_gpu_bidir_pods"] if pods else [b["nvlink_gbytes_per_gpu_bidir"]]

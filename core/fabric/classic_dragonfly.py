@@ -287,8 +287,10 @@ def _router_groups(fabric: FabricPlan, resolved: ResolvedDesign) -> list[SwitchG
     """Routers by kind (``_router_kinds``): down ports their nodes, up ports local plus global."""
     return [SwitchGroup(role="leaf", count=count, down_ports_used=nodes, up_ports_used=local + links,
                         radix=resolved.switch_ports, **_tier(resolved, "leaf"),
-                        description=_("router: {nodes} node port(s), {local} local link(s), {links} global "
-                                      "link(s)").format(nodes=nodes, local=local, links=links))
+                        description=_("router: {nodes}, {local}, {links}").format(
+                            nodes=ngettext("{count} node port", "{count} node ports", nodes).format(count=nodes),
+                            local=ngettext("{count} local link", "{count} local links", local).format(count=local),
+                            links=_global_links(links)))
             for (nodes, local, links), count in _router_kinds(fabric)]
 
 
@@ -309,9 +311,9 @@ def _explain(sized: _Sized) -> tuple[str, ...]:
                a=sized.a, local=sized.a - 1, h=sized.h, needed=_global_needed(sized.resolved, sized.p),
                ratio=f"{sized.resolved.design.global_ratio:g}")]
     if sized.groups > 1:
-        why.append(_("ceil({sus} / {per_group}) = {groups} groups, each pair joined by {pair} global link(s) "
+        why.append(_("ceil({sus} / {per_group}) = {groups} groups, each pair joined by {pair} "
                      "({links} in all); at most a h + 1 = {most} groups.").format(
-            sus=sized.sus, per_group=sized.sus_per_group, groups=sized.groups, pair=sized.pair_links,
+            sus=sized.sus, per_group=sized.sus_per_group, groups=sized.groups, pair=_global_links(sized.pair_links),
             links=f"{sized.pair_links * sized.groups * (sized.groups - 1) // 2:,}",
             most=f"{sized.a * sized.h + 1:,}"))
     else:
@@ -526,6 +528,11 @@ def wiring(fabric: FabricPlan, nodes: int, nics: int) -> DragonflyWiring:
                            pods=fabric.pod_count)
 
 
+def _global_links(count: int) -> str:
+    """``1 global link`` / ``4 global links``."""
+    return ngettext("{count} global link", "{count} global links", count).format(count=f"{count:,}")
+
+
 def tier_words(fabric: FabricPlan, counts: bool = False) -> str:
     """The switch tiers in words (``core.fabric.families.tier_words``): ``1 router tier, 32 groups, global links``;
     with ``counts`` the routers and global links counted (one plane), as the drawing's title says them."""
@@ -536,8 +543,7 @@ def tier_words(fabric: FabricPlan, counts: bool = False) -> str:
     routers = ngettext("{count} router", "{count} routers", fabric.leaf_count).format(count=f"{fabric.leaf_count:,}")
     return _("1 router tier: {routers} in {groups}, {links}").format(
         routers=routers, groups=ngettext("{count} group", "{count} groups", groups).format(count=f"{groups:,}"),
-        links=ngettext("{count} global link", "{count} global links", fabric.global_links).format(
-            count=f"{fabric.global_links:,}"))
+        links=_global_links(fabric.global_links))
 
 
 # ----------------------------------------------------------------------------------- plan summary, ways out
@@ -566,10 +572,10 @@ def summary_rows(summary: dict) -> list[tuple[str, str]]:
     if not d:
         return []
     return [(_("Dragonfly groups"), _(
-        "{groups} groups of {routers} routers ({p} nodes and {h} global ports each), joined all to all; {pair} global "
-        "link(s) per group pair, {links} in all; switch hops {same} in a group, {other} across, Valiant up to "
+        "{groups} groups of {routers} routers ({p} nodes and {h} global ports each), joined all to all; {pair} "
+        "per group pair, {links} in all; switch hops {same} in a group, {other} across, Valiant up to "
         "{valiant}").format(groups=f"{d['groups']:,}", routers=d["routers_per_group"], p=d["nodes_per_router"],
-                            h=d["global_ports_per_router"], pair=d["global_links_per_group_pair"],
+                            h=d["global_ports_per_router"], pair=_global_links(d["global_links_per_group_pair"]),
                             links=f"{d['global_links']:,}", same=d["hops_same_group"], other=d["hops_other_group"],
                             valiant=d["hops_valiant"] or d["hops_other_group"]))]
 

@@ -47,18 +47,29 @@ from core.i18n import N_, _, ngettext
 FAMILY = "torus"
 GRAPH_MODELS: tuple[str, ...] = ()
 WORDS = {"input:tiers:off": N_("No effect on a torus: its nodes are joined node to node, without switch tiers."),
-         "readout:bandwidth": N_("**Bisection ratio** {total} (no switches: the torus's dimensions set it) · "
-                                 "**hops** (links crossed, minimal routing) to a neighbour {same_rail}, farthest "
-                                 "pair {cross_pod} · **{link} : scale-out** {ratio} per GPU (one direction, bits)"),
-         "report:readout:bandwidth": N_("Bisection ratio {total} (no switches: the torus's dimensions set it); links "
-                                        "crossed (minimal routing): to a neighbour {same_rail}, farthest pair "
-                                        "{cross_pod}; {link} to scale-out {ratio} per GPU (one direction, bits)."),
+         "readout:bandwidth": N_("**Bisection ratio** {total} = half the injection over the bisection ({half} / "
+                                 "{bisection}, one direction: when every GPU sends to the other half, the cut carries "
+                                 "half of all injection), so a GPU that injects {injection} gets {share} across it; no "
+                                 "switches: the torus's dimensions set it · **hops** (links crossed, minimal routing) "
+                                 "to a neighbour {same_rail}, farthest pair {cross_pod} · **{link} : scale-out** "
+                                 "{ratio} per GPU (one direction, bits)"),
+         "report:readout:bandwidth": N_("Bisection ratio {total} = half the injection over the bisection ({half} / "
+                                        "{bisection}, one direction: when every GPU sends to the other half, the cut "
+                                        "carries half of all injection), so a GPU that injects {injection} gets "
+                                        "{share} across it; no switches: the torus's dimensions set it. Links crossed "
+                                        "(minimal routing): to a neighbour {same_rail}, farthest pair {cross_pod}; "
+                                        "{link} to scale-out {ratio} per GPU (one direction, bits)."),
+         "card:leaf": None, "card:spine": None, "card:core": None,  # no switch tier: no switch card
+         "cli:switches": N_("none: nodes joined node to node"),  # the plan CLI's switches row
+         "cli:transceivers": N_("node side {node_side} (no switches)"),  # the plan CLI's transceivers row
          "cli:headline": N_("{gpus} x {model} {noun} in {nodes} nodes; {fabric} {speed}G, {topology}, node to node "
                             "without switches, {planes}")}
 """This family's words where a surface's own are a folded Clos's (``core.fabric.families.words``): the sidebar's
 tiers input is shown disabled with this as its help (the tiers asked never change its sizing); the Designer's and
-the report's bandwidth readout say the bisection ratio and the links crossed, not the leaves' and spines'
-oversubscription and the switches crossed; the plan command's headline names no switch tier and no switch model
+the report's bandwidth readout say the bisection ratio and what it is of (half the injection over the bisection, the
+tier chart's bars; per GPU its injection over its share of the cut, the per-GPU chart's) and the links crossed, not
+the leaves' and spines' oversubscription and the switches crossed; no key-number card of a switch tier; the plan
+command's headline names no switch tier and no switch model, its switches and transceivers rows no switch tier
 (``core.cli.plan``)."""
 FAILURE_NAMES = "node-to-node"
 """Its failure elements are named by ``core.analysis.failure.toruswhatif`` (nodes, NICs, bundles between two

@@ -625,7 +625,11 @@ def _bandwidth(doc: _Doc, plan) -> None:
         leaf=units.ratio(bw.leaf_oversubscription), spine=units.ratio(bw.spine_oversubscription),
         total=units.ratio(bw.oversubscription),
         same_rail=bw.hops_same_rail, cross_rail=bw.hops_cross_rail, cross_pod=bw.hops_cross_pod,
-        ratio=units.ratio(bw.scaleup_to_scaleout_ratio)))
+        ratio=units.ratio(bw.scaleup_to_scaleout_ratio),  # a torus says what its ratio is of:
+        injection=units.bandwidth(bw.scaleout_gbits_per_gpu, doc.unit),
+        share=units.bandwidth(bw.cross_fabric_gbits_per_gpu, doc.unit),
+        half=units.bandwidth(bw.injection_tbits_one_direction * 500, doc.unit),
+        bisection=units.bandwidth(bw.bisection_tbits_one_direction * 1000, doc.unit)))
     if not leaf_whatif(plan.fabric.family):  # no leaves to oversubscribe (a torus)
         doc.section("bandwidth", _("Bandwidth"), body)
         return
