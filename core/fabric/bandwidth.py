@@ -56,6 +56,9 @@ class Bandwidth(BaseModel):
     hops_valiant: int = 0
     """Dragonfly+: switches crossed by the longest non-minimal (Valiant) route through an intermediate group
     (``core.fabric.dragonfly.Hops``); 0 for a folded Clos or fewer than 3 groups."""
+    hops_valiant_same_group: int = 0
+    """Classic Dragonfly: switches on the non-minimal detour between two routers of a group through a third one
+    (``Hops.valiant_same_group``); 0 where there is none."""
 
 
 def tier_capacities_gbits(resolved: ResolvedDesign, fabric: FabricPlan) -> dict[str, float]:
@@ -187,11 +190,12 @@ def compute_bandwidth(resolved: ResolvedDesign, fabric: FabricPlan) -> Bandwidth
         cross_rail = same_rail
     cross_pod = 5 if fabric.tiers == 3 and fabric.pod_count > 1 else (3 if fabric.tiers >= 2 else 1)
     other = topology_family(fabric.family)
-    valiant = 0
+    valiant = detour = 0
     if other is not None:  # hops of the family's wiring: same leaf, same group, other group (minimal), Valiant
         hops = other.hop_counts(wiring_of(fabric, resolved.nodes, resolved.nics_per_node))
         same_rail, other_su, cross_rail = hops.same_leaf, hops.same_group, hops.same_group
         cross_pod, valiant = hops.other_group or hops.same_group, hops.valiant
+        detour = getattr(hops, "valiant_same_group", 0)  # a torus's hops have none
     return Bandwidth(
         nvlink_gbytes_per_gpu_bidir=nvlink_bidir,
         nvlink_gbytes_per_gpu_per_direction=nvlink_dir,
@@ -212,4 +216,5 @@ def compute_bandwidth(resolved: ResolvedDesign, fabric: FabricPlan) -> Bandwidth
         islands=fabric.islands,
         cross_island_via="nvlink" if fabric.islands > 1 else "fabric",
         hops_valiant=valiant,
+        hops_valiant_same_group=detour,
     )

@@ -7,10 +7,14 @@ Source: Kim, Dally, Scott, Abts, "Technology-Driven, Highly-Scalable Dragonfly T
 ``a`` routers, each with ``p`` terminals, ``a - 1`` local links (one to every other router of its group) and
 ``h`` global links; at most ``a h + 1`` groups and ``a p (a h + 1)`` terminals; balanced at ``a = 2p = 2h``;
 minimal routes take at most one local, one global and one local link (diameter 3 router-to-router hops),
-Valiant routes at most five. Inside a group a minimal route is the one local link between the two routers (1 hop,
-2 switches: ``hop_counts``; the link load routes so, ``core.analysis.loadlocal``); the non-minimal detour through
-a third router of the group (adaptive routing as Slingshot's) is not modelled, and the load note says so.
-``tests/test_classic_dragonfly_routes.py`` checks the routes inside a group against networkx shortest paths. HPE Slingshot builds it from 64-port Rosetta switches: ``p = 16``, ``a = 32``
+Valiant routes (Section 4: minimal to a random intermediate group, then minimal to the destination) two global
+links and up to three local ones. Inside a group a minimal route is the one local link between the two routers (1
+hop, 2 switches: ``hop_counts``; the link load routes so, ``core.analysis.loadlocal``); the non-minimal detour
+through a third router of the group (adaptive routing as Slingshot's) is counted in the hops (3 switches) but not
+routed by the link load, and the load note says so. Uniform random traffic's throughput under minimal and Valiant
+routing is ``uniform_throughput`` (Valiant's two global hops halve the global links' share).
+``tests/test_classic_dragonfly_routes.py`` and ``tests/test_classic_dragonfly_valiant.py`` check the routes
+against networkx shortest paths. HPE Slingshot builds it from 64-port Rosetta switches: ``p = 16``, ``a = 32``
 (31 local links), ``h = 17`` (De Sensi et al., "An In-Depth Analysis of the Slingshot Interconnect", SC20).
 
 Terms (counts per plane; ``core.fabric.wiring``'s words keep their meaning):
@@ -39,10 +43,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Iterator, NamedTuple
 
 import numpy as np
 
+from core import units
 from core.design import ResolvedDesign
 from core.errors import DesignError
 from core.fabric.dragonfly import Hops, spine_global_links
@@ -557,8 +562,13 @@ def link_counts(fabric: FabricPlan) -> dict[str, int]:
 
 def summary(fabric: FabricPlan, bandwidth) -> dict:
     """``Plan.summary()``'s ``classic_dragonfly`` entry: groups, routers per group, nodes per router, global ports
-    per router, global links (all planes) and the switch hops."""
+    per router, global links (all planes), the switch hops (minimal and Valiant, in a group and across) and uniform
+    random traffic's ideal throughput under minimal and Valiant routing (``uniform_throughput``: shares of a node
+    port's line rate)."""
+    throughput = uniform_throughput(fabric)
     return {"classic_dragonfly": {
+        "hops_valiant_same_group": bandwidth.hops_valiant_same_group,
+        "uniform_throughput_minimal": throughput.minimal, "uniform_throughput_valiant": throughput.valiant,
         "groups": fabric.pod_count, "routers_per_group": fabric.groups_per_pod * fabric.leaves_per_group,
         "nodes_per_router": fabric.nodes_per_group, "global_ports_per_router": fabric.global_ports_per_spine,
         "global_links_per_group_pair": fabric.global_pair_links, "global_links": fabric.global_links * fabric.planes,
@@ -571,13 +581,23 @@ def summary_rows(summary: dict) -> list[tuple[str, str]]:
     d = summary.get("classic_dragonfly")
     if not d:
         return []
-    return [(_("Dragonfly groups"), _(
+    rows = [(_("Dragonfly groups"), _(
         "{groups} groups of {routers} routers ({p} nodes and {h} global ports each), joined all to all; {pair} "
         "per group pair, {links} in all; switch hops {same} in a group, {other} across, Valiant up to "
         "{valiant}").format(groups=f"{d['groups']:,}", routers=d["routers_per_group"], p=d["nodes_per_router"],
                             h=d["global_ports_per_router"], pair=_global_links(d["global_links_per_group_pair"]),
                             links=f"{d['global_links']:,}", same=d["hops_same_group"], other=d["hops_other_group"],
                             valiant=d["hops_valiant"] or d["hops_other_group"]))]
+    if "uniform_throughput_minimal" in d:  # a summary written before the routing row
+        detour = d["hops_valiant_same_group"]
+        rows.append((_("Dragonfly routing"), (_(
+            "uniform random traffic at {minimal} of line rate under minimal routing, {valiant} under Valiant (two "
+            "global hops, Kim et al. 2008); a detour inside a group crosses {detour} switches") if detour else _(
+            "uniform random traffic at {minimal} of line rate under minimal routing, {valiant} under Valiant (two "
+            "global hops, Kim et al. 2008); no detour inside a group (fewer than 3 routers)")).format(
+            minimal=units.percent(d["uniform_throughput_minimal"]),
+            valiant=units.percent(d["uniform_throughput_valiant"]), detour=detour)))
+    return rows
 
 
 def ways_out(design) -> list[tuple[str, dict]]:
@@ -623,13 +643,108 @@ def oversubscriptions(resolved: ResolvedDesign, fabric: FabricPlan) -> tuple[flo
 def hop_counts(wiring: DragonflyWiring) -> Hops:
     """Switches a packet crosses (``core.fabric.dragonfly.Hops``): 1 on one router, 2 in a group (one local
     link), up to 4 across groups (local, global, local: Kim et al.'s diameter of 3 router-to-router hops; fewer
-    when every router pair of two groups is joined), up to 6 on a Valiant route (local, global, local, global,
-    local). The tests check them against networkx shortest paths."""
+    when every router pair of two groups is joined); non-minimal (Valiant, Kim et al. Section 4): up to 6 between
+    groups (2 global hops and up to 3 local: local, global, local, global, local; ``valiant_hops``) and 3 inside a
+    group (the detour through a third router: two local hops). The tests check them against networkx shortest
+    paths."""
     groups, a = wiring.pods, len(wiring.routers_of_group(0))  # the routers built: a one-node design has one
-    same_group = 1 if a == 1 else 2
+    same_group, detour = (1 if a == 1 else 2), (3 if a > 2 else 0)
     if groups < 2:
-        return Hops(1, same_group, 0, 0)
-    return Hops(1, same_group, _worst_other_group(wiring), 6 if groups > 2 else 0)
+        return Hops(1, same_group, 0, 0, detour)
+    return Hops(1, same_group, _worst_other_group(wiring), valiant_hops(wiring), detour)
+
+
+class Throughput(NamedTuple):
+    """Uniform random traffic's ideal throughput (``uniform_throughput``), each a share of a node port's line rate."""
+
+    minimal: float
+    valiant: float
+
+
+def uniform_throughput(fabric: FabricPlan) -> Throughput:
+    """Uniform random traffic (every node port sends to every other alike, Kim et al.'s UR) on full groups of
+    ``a`` routers of ``p`` ports, ``g`` groups, ``lam`` global links per pair, node ports at ``rho`` times the
+    link speed: the share of its line rate each port sustains when the busiest links are full (capped at 1).
+
+    * global links: a group pair carries ``T^2 / (P - 1)`` (``T = a p`` ports per group, ``P = g T``) over
+      ``lam`` links, so ``lam (P - 1) / (T^2 rho)`` under minimal routing (one global hop); Valiant routing
+      (Kim et al., Section 4: through a random intermediate group, two global hops) loads every global link twice
+      as much, half that share (Kim et al.: 50% of the balanced network's capacity). Two groups: no intermediate,
+      Valiant is minimal.
+    * local links: at most 2 local hops per packet between groups under minimal routing (one in each group), 3
+      under Valiant (the intermediate group's too), 1 inside a group, over a group's ``a (a - 1)`` local links
+      (one direction): ``(a - 1) / (p rho E)`` with ``E`` the local hops per packet on average (Kim et al.'s
+      balance ``a = 2p``, Section 3.1, is two local channels per global one).
+
+    ``Throughput(1.0, 1.0)`` for a single router."""
+    a, p, g, lam = fabric.groups_per_pod * fabric.leaves_per_group, fabric.nodes_per_group, fabric.pod_count, \
+        fabric.global_pair_links
+    rho = fabric.port_speed_gbps / (fabric.uplink_speed_gbps or fabric.port_speed_gbps)
+    a = min(a, fabric.leaf_count)  # one group smaller than a full one holds the routers built
+    ports_group, ports = a * p, g * a * p
+    if ports < 2:
+        return Throughput(1.0, 1.0)
+    inside, between = (ports_group - p) / (ports - 1), (ports - ports_group) / (ports - 1)
+    shares = []
+    for global_hops, local_hops in ((1, 2), (2 if g > 2 else 1, 3 if g > 2 else 2)):
+        share = [1.0]
+        if g > 1:
+            share.append(lam * (ports - 1) / (ports_group ** 2 * rho * global_hops))
+        hops = inside + between * local_hops  # local hops per packet, on average at most
+        if a > 1 and hops > 0:
+            share.append((a - 1) / (p * rho * hops))
+        shares.append(min(share))
+    return Throughput(*shares)
+
+
+def _pair_links(wiring: DragonflyWiring, d: int, first: int, second: int) -> np.ndarray:
+    """``M[x, y]``: router ``x`` of a group of ``first`` routers has a global link to router ``y`` of the group
+    ``d`` after it (of ``second`` routers), from the wiring's rule (``global_ends``, ``router_of_port``): port
+    ``(d - 1) lam + c`` on one side, ``(g - d - 1) lam + c`` on the other, each on router ``port mod routers``."""
+    g, lam = wiring.pods, wiring.global_pair_links
+    c = np.arange(lam)
+    out = np.zeros((first, second), dtype=bool)
+    out[((d - 1) * lam + c) % first, ((g - d - 1) * lam + c) % second] = True
+    return out
+
+
+def _valiant_route(to_c: np.ndarray, to_b: np.ndarray) -> int:
+    """Router-to-router hops of the longest Valiant route ``s`` (group A) -> intermediate group C -> ``d`` (group
+    B), each leg minimal (``to_c``: A-C links, ``to_b``: C-B links, as ``_pair_links``): to C one global hop, after
+    a local hop when ``s`` has none to C; landing on any router ``x`` of C that has a link to A; then to ``d``
+    directly (1), through a local hop on either side (2: ``x`` has a link to B, or ``d`` one to C) or both (3)."""
+    first = 2 if not to_c.any(axis=1).all() else 1
+    landing = to_c.any(axis=0)
+    x_out, d_in = to_b.any(axis=1), to_b.any(axis=0)
+    if (landing & ~x_out).any() and (~d_in).any():
+        return first + 3
+    return first + (1 if to_b[landing].all() else 2)
+
+
+def valiant_hops(wiring: DragonflyWiring) -> int:
+    """Switches on the longest Valiant route between two groups (Kim et al., Section 4: minimal to a random
+    intermediate group, then minimal to the destination): 2 global hops and up to 3 local ones, so at most 6
+    switches, 3 when a group is one router; 0 with fewer than 3 groups (no intermediate). Exact over the
+    wiring: full groups by their offsets (the wiring is circulant), and every placement of a partial last group
+    among the three; it stops at the most there can be."""
+    g, a = wiring.pods, len(wiring.routers_of_group(0))
+    if g < 3:
+        return 0
+    last = len(wiring.routers_of_group(g - 1))
+    most = 5 if a > 1 else 2
+    worst = 0
+    for d1 in range(1, g):
+        for d2 in range(1, g):
+            if (d1 + d2) % g == 0:
+                continue
+            sizes = {(a, a, a)} if last == a or g > 3 else set()  # three full groups apart by d1, d2 (g > 3)
+            if last != a:  # the partial group as A, C or B
+                sizes |= {(last, a, a), (a, last, a), (a, a, last)}
+            for sa, sc, sb in sizes:
+                worst = max(worst, _valiant_route(_pair_links(wiring, d1, sa, sc), _pair_links(wiring, d2, sc, sb)))
+                if worst == most:
+                    return worst + 1
+    return worst + 1
 
 
 def _worst_other_group(wiring: DragonflyWiring) -> int:

@@ -531,6 +531,9 @@ class Hops(NamedTuple):
     every two others, a spine linked to both (leaf, spine, intermediate spine, spine, leaf: Shpiner et al.'s
     intermediate-spine route), else 7 (through a leaf of the intermediate group: the intermediate-leaf route);
     0 with fewer than 3 groups."""
+    valiant_same_group: int = 0
+    """Non-minimal inside a group (a classic Dragonfly's detour through a third router: 3 switches); 0 where a
+    family has none (a Dragonfly+ group is a Clos: every route between its leaves already crosses a spine)."""
 
 
 def hop_counts(wiring: DragonflyWiring) -> Hops:
