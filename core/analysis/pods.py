@@ -28,10 +28,12 @@ from core.cost import BomRow, build_bom
 from core.design import Design
 from core.errors import InputError
 from core.fabric.podwiring import PodsWiring
-from core.fabric.pods import MixedFabric, pod_design, pod_specs, pod_stages, size_pods, two_tiers_only
+from core.fabric.pods import (
+    MixedFabric, one_plane_only, pod_design, pod_specs, pod_stages, size_pods, two_tiers_only,
+)
 from core.fabric.wiring import Wiring
 from core import units
-from core.i18n import _, usd
+from core.i18n import _, ngettext, usd
 from core.perf.collectives import collective
 from core.physical.cabling import compute_links
 from core.physical.lengths import LinkLengths
@@ -124,13 +126,34 @@ def mixed_plan(design: Design, stage: int | None = None) -> MixedPlan:
             spine_row = own
             break
     if spine_row is not None:
-        rows.insert(0, spine_row.model_copy(update={
-            "quantity": fabric.spines,
-            "why": _("{spines} spines shared by {pods} pods: each leaf spreads its uplinks evenly over them; "
-                     "{used} of {radix} ports at {speed}G used on each (sized for stage {stage})").format(
-                spines=fabric.spines, pods=len(sized.pods), used=fabric.spine_ports_used, radix=fabric.spine_radix,
-                speed=fabric.spine_speed_gbps, stage=fabric.sized_for_stage)}))
+        why = _("{spines} spines shared by {pods} pods: each leaf spreads its uplinks evenly over them; "
+                "{used} of {radix} ports at {speed}G used on each (sized for stage {stage})").format(
+            spines=fabric.spines, pods=len(sized.pods), used=fabric.spine_ports_used, radix=fabric.spine_radix,
+            speed=fabric.spine_speed_gbps, stage=fabric.sized_for_stage)
+        rows.insert(0, spine_row.model_copy(update={"quantity": fabric.spines_total,
+                                                    "why": in_planes(fabric, why)}))
     return MixedPlan(fabric=fabric, plans=tuple(present), bom=tuple(rows), hall=hall, lengths=lengths, media=media)
+
+
+def in_planes(fabric: MixedFabric, why: str) -> str:
+    """A shared layer's bill words ``why`` (one plane's) for every plane of ``fabric``: unchanged in one plane."""
+    if fabric.planes < 2:
+        return why
+    return _("{planes} identical planes, each: {why}").format(planes=fabric.planes, why=why)
+
+
+def planes_line(summary: dict) -> list[tuple[str, str]]:
+    """The line of ``pods_lines`` saying the counts are per plane, for a summary of pods on several planes (none in
+    one plane)."""
+    planes = summary.get("planes", 1)
+    if planes < 2:
+        return []
+    return [(_("planes"), ngettext(
+        "{planes} identical plane ({mode}): the leaves, uplinks and shared switches above are per plane; the "
+        "bandwidths and totals below are every plane's",
+        "{planes} identical planes ({mode}): the leaves, uplinks and shared switches above are per plane; the "
+        "bandwidths and totals below are every plane's", planes).format(
+        planes=planes, mode=_(summary["plane_mode"])))]
 
 
 def spine_id(spine: int) -> str:
@@ -138,13 +161,16 @@ def spine_id(spine: int) -> str:
     return PodsWiring.spine_id(spine)
 
 
-def mixed_wiring(mixed: MixedPlan, three_tiers: bool = False) -> PodsWiring:
+def mixed_wiring(mixed: MixedPlan, three_tiers: bool = False, planes: bool = False) -> PodsWiring:
     """The wiring of ``mixed``'s compute fabric: the pods' own wirings under the shared spines
     (``core.fabric.podwiring``). Pods on three tiers only for a caller that handles them (``three_tiers``: the
     topology graphs, the cabling plan, the NetBox and simulator exports, the stages, the whole-fabric what-if, link
-    load, availability and as-built check); any other is refused with ``two_tiers_only``'s ``DesignError``."""
+    load, availability and as-built check); any other is refused with ``two_tiers_only``'s ``DesignError``. Pods on
+    several planes likewise only for a caller that handles them (``planes``; else ``one_plane_only``'s)."""
     if not three_tiers:
         two_tiers_only(mixed.fabric)
+    if not planes:
+        one_plane_only(mixed.fabric)
     return PodsWiring(mixed.fabric, tuple(Wiring.of(p) for p in mixed.plans))
 
 
@@ -268,8 +294,8 @@ def pods_summary(mixed: MixedPlan) -> dict:
                  for pod, bw in zip(f.pods, busbw)],
         "spines": {"switch": f.spine_switch, "count": f.spines, "speed_gbps": f.spine_speed_gbps,
                    "radix": f.spine_radix, "ports_used_each": f.spine_ports_used},
-        "switches": f.switches, "nodes": f.nodes, "gpus": f.gpus,
-        "cross_pod_gbps_per_gpu": f.cross_pod_gbps_per_gpu, "slowest_pod": f.slowest.index + 1,
+        "switches": f.switches_total, "planes": f.planes, "plane_mode": f.plane_mode, "nodes": f.nodes,
+        "gpus": f.gpus, "cross_pod_gbps_per_gpu": f.cross_pod_gbps_per_gpu, "slowest_pod": f.slowest.index + 1,
         "bisection_tbits_one_direction": f.bisection_gbps / 1000,
         "capex_usd": round(mixed.capex_usd, 2), "it_kw": round(mixed.power_kw, 3),
     }
@@ -308,7 +334,7 @@ def pods_lines(summary: dict, unit: str = "GB/s") -> list[tuple[str, str]]:
         "{count} {switch} at {speed}G, {used} of {radix} ports used on each (sized for stage {stage})").format(
         count=s["count"], switch=s["switch"], speed=s["speed_gbps"], used=s["ports_used_each"], radix=s["radix"],
         stage=summary["spine_sized_for_stage"])))
-    return lines + totals_lines(summary, unit)
+    return lines + planes_line(summary) + totals_lines(summary, unit)
 
 
 def totals_lines(summary: dict, unit: str = "GB/s") -> list[tuple[str, str]]:

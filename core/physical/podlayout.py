@@ -96,19 +96,26 @@ class PodsHall:
 def _spine_racks(wiring: PodsWiring, spine: Switch, watts: float, racks: RackCatalog) -> list[tuple]:
     """``(preset, u_total, kw_limit, slots)`` of the shared spines' (three tiers: cores') network racks:
     ``how_many`` switches of ``spine`` (``watts`` [W] each) a rack takes by usable U and power, filled from U1 up,
-    switch by switch."""
+    switch by switch, plane by plane."""
     kind = shared_kind(wiring)
-    prefix, total = (_CORE_PREFIX, wiring.fabric.cores) if wiring.three_tiers else (_SPINE_PREFIX, wiring.fabric.spines)
+    base, total = (_CORE_PREFIX, wiring.fabric.cores) if wiring.three_tiers else (_SPINE_PREFIX, wiring.fabric.spines)
     preset = racks.network
     usable = preset.rack_units - min(preset.reserved_u, preset.rack_units - 1)
     per_rack = min(how_many(usable, spine.rack_units, 10**6), how_many(preset.power_kw * 1000, watts, 10**6))
     per_rack = max(1, per_rack)  # a spine taller or hungrier than a network rack stands alone in one (drawn over)
-    out, first = [], 0
-    while first < total:
-        count = min(per_rack, total - first)
-        out.append((preset, preset.rack_units, preset.power_kw,
-                    (Slot(kind, spine.id, prefix, first, count, 1, spine.rack_units, watts),)))
-        first += count
+    out, slots, room = [], [], per_rack
+    for q in range(wiring.planes):  # plane by plane (core.fabric.podwiring: p1.spine0), a rack may hold two planes'
+        prefix, first = wiring.shared_prefix(q) + base, 0
+        while first < total:
+            count = min(room, total - first)
+            slots.append(Slot(kind, spine.id, prefix, first, count, 1 + math.ceil((per_rack - room) * spine.rack_units),
+                              spine.rack_units, watts))
+            first, room = first + count, room - count
+            if room == 0:
+                out.append((preset, preset.rack_units, preset.power_kw, tuple(slots)))
+                slots, room = [], per_rack
+    if slots:
+        out.append((preset, preset.rack_units, preset.power_kw, tuple(slots)))
     return out
 
 
