@@ -180,7 +180,7 @@ def mixed_links(mixed: MixedPlan) -> Iterator[tuple[str, str, str, str, str, int
     of ``core.fabric.podwiring.PodsWiring.uplinks`` with the leaves' port names and the spines' ``1/<port>/<lane>``
     (module docstring: ids and port order); on three tiers each pod's own leaf-spine cables, then the spine-core
     cables of ``PodsWiring.core_links`` with the spines' own up-port names and the cores' ``1/<port>/<lane>``."""
-    wiring = mixed_wiring(mixed, three_tiers=True)
+    wiring = mixed_wiring(mixed, three_tiers=True, planes=True)
     leaf_ports: dict[int, dict[str, list[str]]] = {}  # pod -> the pod's own leaf (spine) id -> its up-port names
     for i, p in enumerate(mixed.plans):
         ports = leaf_ports[i] = {}
@@ -190,21 +190,21 @@ def mixed_links(mixed: MixedPlan) -> Iterator[tuple[str, str, str, str, str, int
             elif kind in ("leaf-spine", "spine-core"):
                 ports.setdefault(a, []).append(a_port)
     for up in wiring.core_links():  # three tiers: the pods' own spines to the shared cores
-        own = wiring.wirings[up.pod].switch_id("spine", up.spine)
-        yield ("spine-core", wiring.own_spine_id(up.pod, up.spine), leaf_ports[up.pod][own][up.spine_port],
-               wiring.core_id(up.core), f"1/{up.core_port + 1}/{up.lane + 1}", up.speed_gbps)
+        own = wiring.wirings[up.pod].switch_id("spine", up.spine, *wiring.plane_of(up.plane))
+        yield ("spine-core", wiring.own_spine_id(up.pod, up.spine, up.plane), leaf_ports[up.pod][own][up.spine_port],
+               wiring.shared_core_id(up.core, up.plane), f"1/{up.core_port + 1}/{up.lane + 1}", up.speed_gbps)
     for up in wiring.uplinks():
-        own = wiring.wirings[up.pod].switch_id("leaf", up.leaf)
-        yield ("leaf-spine", wiring.leaf_id(up.pod, up.leaf), leaf_ports[up.pod][own][up.leaf_port],
-               spine_id(up.spine), f"1/{up.spine_port + 1}/{up.lane + 1}", up.speed_gbps)
+        own = wiring.wirings[up.pod].switch_id("leaf", up.leaf, *wiring.plane_of(up.plane))
+        yield ("leaf-spine", wiring.leaf_id(up.pod, up.leaf, up.plane), leaf_ports[up.pod][own][up.leaf_port],
+               wiring.shared_spine_id(up.spine, up.plane), f"1/{up.spine_port + 1}/{up.lane + 1}", up.speed_gbps)
 
 
 def _switch_ids(mixed: MixedPlan) -> set[str]:
     """The switches of ``mixed`` as a stage comparison tells them apart: the pods' leaves by id and the shared
     spines by id and model (``_cables``)."""
-    model = mixed.fabric.spine_switch
-    ids = {f"{spine_id(j)}:{model}" for j in range(mixed.fabric.spines)}
-    ids.update(f"{PodsWiring.core_id(k)}:{mixed.fabric.core_switch}" for k in range(mixed.fabric.cores))
+    f = mixed.fabric
+    model = f.core_switch if f.tiers == 3 else f.spine_switch
+    ids = {f"{shared}:{model}" for shared in mixed_wiring(mixed, three_tiers=True, planes=True).shared_ids()}
     for kind, _a, _pa, z, _pz, _speed in mixed_links(mixed):
         if kind == "node-leaf" or (kind == "leaf-spine" and mixed.fabric.tiers == 3):  # leaves; pods' own spines
             ids.add(z)

@@ -325,9 +325,9 @@ class PodsWiring:
         then every pod leaf to every shared spine (``u_p / N`` links at the pod's uplink speed); on three tiers each
         pod's own leaf-spine bundles, then every pod spine to every core of its group (``U_p / C`` links)."""
         for q in range(self.planes):
-            yield from self._plane_bundles(q)
+            yield from self.plane_bundles(q)
 
-    def _plane_bundles(self, q: int) -> Iterator[Bundle]:
+    def plane_bundles(self, q: int) -> Iterator[Bundle]:
         """``bundles`` of plane ``q``."""
         three = self.three_tiers
         for i, wiring in enumerate(self.wirings):
