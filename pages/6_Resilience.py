@@ -30,6 +30,7 @@ from core.figures.keynumbers import KeyNumber, cards_html, size_caption
 from core.units import from_gbytes, from_tbits
 from core.formats import resiliencelink as rl
 from core.formats.linknames import link_names, scheme_of
+from core.fabric.pods import planes_refused
 from core.formats.podslurm import mixed_of
 from core.i18n import N_, _
 from webui import jobstate, jobwork, pagestate, safe, state, tables
@@ -794,6 +795,13 @@ def main() -> None:
         state.set_page_link(PAGE_PATH, rl.encode(store))
         return
     plan = cur.plan
+    mixed = mixed_of(plan)
+    refused = planes_refused(mixed.fabric) if mixed is not None else None
+    if refused is not None:  # pods on several planes: these analyses read one plane
+        message, suggestion = safe.message(refused)
+        st.error(f"{message}\n\n**" + _("What would work:") + f"** {suggestion}")
+        state.set_page_link(PAGE_PATH, rl.encode(store))
+        return
     key = cur.design.model_dump_json()
     lang = i18n.locale()  # the cache key: language and currency
     jobstate.init(st.query_params.to_dict())

@@ -318,15 +318,23 @@ def three_tiers_refused(fabric: MixedFabric) -> DesignError | None:
                        _("Set tiers to 2 if the pods fit one shared spine layer, or see each pod alone."))
 
 
+def planes_refused(fabric: MixedFabric) -> DesignError | None:
+    """The ``DesignError`` of a view, export or analysis that reads one plane only, for pods on several planes (with
+    the ways out of one plane or each pod alone); None in one plane."""
+    if fabric.planes < 2:
+        return None
+    return DesignError(
+        _("This view or export does not handle pods on several planes yet (this design has {planes}); the plan, "
+          "bill, cabling, topology, hall and bandwidth do.").format(planes=fabric.planes),
+        _("Set planes to 1 (with NIC ports of planes times the speed for the same bandwidth per GPU), or see "
+          "each pod alone."))
+
+
 def one_plane_only(fabric: MixedFabric) -> None:
-    """Raise a ``DesignError`` for pods on several planes in a view, export or analysis that reads one plane only
-    (with the ways out of one plane or each pod alone)."""
-    if fabric.planes > 1:
-        raise DesignError(
-            _("This view or export does not handle pods on several planes yet (this design has {planes}); the plan, "
-              "bill, cabling, topology, hall and bandwidth do.").format(planes=fabric.planes),
-            _("Set planes to 1 (with NIC ports of planes times the speed for the same bandwidth per GPU), or see "
-              "each pod alone."))
+    """Raise ``planes_refused``'s ``DesignError`` for pods on several planes."""
+    error = planes_refused(fabric)
+    if error is not None:
+        raise error
 
 
 def two_tiers_only(fabric: MixedFabric) -> None:
