@@ -49,7 +49,8 @@ def test_per_port_planes_are_copies_of_one_plane_with_twice_the_bandwidth():
     one, two = size_pods(ONE), size_pods(PORT)
     assert (two.planes, two.plane_mode) == (2, "per-port")
     # per plane exactly the one-plane sizing
-    assert (two.spines, two.leaves, two.spine_ports_used) == (one.spines, one.leaves, one.spine_ports_used) == (8, 16, 96)
+    assert (two.spines, two.leaves, two.spine_ports_used) == (one.spines, one.leaves, one.spine_ports_used)
+    assert (two.spines, two.leaves, two.spine_ports_used) == (8, 16, 96)
     assert [(p.leaves, p.uplinks_per_leaf) for p in two.pods] == [(8, 64), (8, 32)]
     assert (two.spines_total, two.switches_total) == (16, 48)
     # 8 NICs x 2 planes x 400G / 8 GPUs = 800 Gb/s per GPU per direction, twice one plane's 8 x 400 / 8
@@ -64,7 +65,8 @@ def test_per_port_bill_buys_every_planes_switches_links_and_optics():
     assert (_compute_rows(PORT, "leaf"), _compute_rows(PORT, "spine")) == (32, 16)
 
     def cables(m, kind):
-        return sum(r.quantity for r in m.bom if r.network == "compute" and r.category == "cable" and f"({kind}, " in r.item)
+        return sum(r.quantity for r in m.bom
+                   if r.network == "compute" and r.category == "cable" and f"({kind}, " in r.item)
 
     def modules(m, end):
         return sum(r.quantity for r in m.bom if r.category == "transceiver" and f"({end}, leaf-spine)" in r.item)

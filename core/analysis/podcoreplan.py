@@ -68,7 +68,8 @@ def mixed_three_tiers(fabric: MixedFabric, sized: list, present: list, boms: lis
 
         rows.insert(0, shared.model_copy(update={
             "quantity": fabric.cores_total,
-            "why": in_planes(fabric, _("{cores} cores shared by {pods} pods: {groups} groups of {per_group}, spine j of every pod to "
+            "why": in_planes(fabric, _(
+                "{cores} cores shared by {pods} pods: {groups} groups of {per_group}, spine j of every pod to "
                      "group j; {used} of {radix} ports at {speed}G used on each core (sized for stage "
                      "{stage})").format(cores=fabric.cores, pods=len(sized), groups=fabric.core_groups,
                                         per_group=fabric.cores_per_group, used=fabric.core_ports_used,

@@ -156,11 +156,6 @@ def planes_line(summary: dict) -> list[tuple[str, str]]:
         planes=planes, mode=_(summary["plane_mode"])))]
 
 
-def spine_id(spine: int) -> str:
-    """Device id of shared spine ``spine`` (0-based) of a mixed design (``core.fabric.podwiring``)."""
-    return PodsWiring.spine_id(spine)
-
-
 def mixed_wiring(mixed: MixedPlan, three_tiers: bool = False, planes: bool = False) -> PodsWiring:
     """The wiring of ``mixed``'s compute fabric: the pods' own wirings under the shared spines
     (``core.fabric.podwiring``). Pods on three tiers only for a caller that handles them (``three_tiers``: the

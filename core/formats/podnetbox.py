@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from core.analysis.pods import MixedPlan, mixed_links, mixed_wiring, spine_id
+from core.analysis.pods import MixedPlan, mixed_links, mixed_wiring
 from core.catalog import load_catalog
 from core.fabric.naming import Namer, NamingScheme
 from core.fabric.podwiring import PodsWiring

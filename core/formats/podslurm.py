@@ -59,7 +59,8 @@ def mixed_tree(mixed: MixedPlan, naming: NamingScheme | None):
         notes += [f"pod {pod.index + 1} ({pod.system}): {note}" for note in own.notes]
     if f.tiers == 3:
         switches.append(SlurmSwitch(Namer.of(mixed.plans[0], naming).logical("cores"),
-                                    f"the {f.cores_total} shared {f.core_switch} cores of the {len(f.pods)} pods (every "
+                                    f"the {f.cores_total} shared {f.core_switch} cores of the {len(f.pods)} pods "
+                                    "(every "
                                     f"pod's spines reach every core group)", switches=leaves))
         notes.append(f"{len(f.pods)} pods, each with its own spines, under one core layer; each pod's names start "
                      "pod<n>- (" + ", ".join(f"pod {pod.index + 1}: {pod.system} x {pod.nodes:,} nodes"
