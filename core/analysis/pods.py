@@ -13,6 +13,11 @@ The cabling plan of the compute fabric (``mixed_links``) is ``core.fabric.podwir
 ``pod2.node3``, ``pod2.p0.leaf1``, ``spine0`` and its rule of which leaf uplink takes which spine port, as
 ``1/<port>/<lane>``), so a spine layer sized for the final stage moves
 no cable. ``pod_growth`` compares consecutive stages with ``core.analysis.stages``' cable comparison.
+
+On several planes (``MixedFabric.planes``) each pod planned alone carries its planes (its leaves, cables and optics
+are every plane's); the shared spines (cores), their optics and management ports are bought for every plane, and the
+cabling plan is every plane's (``core.fabric.podwiring``: ``p1.spine0``). A view that reads one plane calls
+``mixed_wiring`` without ``planes`` and refuses with ``core.fabric.pods.one_plane_only``'s ``DesignError``.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ named and joined to the shared spine layer (``core.fabric.pods`` sizes it; ``cor
   ``pod2.p0.leaf1``, and a group of a pod's servers drawn as one vertex ``pod2.servers0``. The shared spines are
   ``spine<j>`` (``j`` 0-based).
 * **Leaf-spine bundles** are named by their leaf and spine as a pod's own are: ``pod2.p0.leaf1-spine0``.
-* **Node-leaf links** are each pod's own (``Wiring.bundles``/``links`` of plane 0).
+* **Node-leaf links** are each pod's own (``Wiring.bundles``/``links`` of the plane; **Planes** below).
 * **Leaf-spine links.** Each leaf of pod ``p`` spreads its ``u_p`` uplinks evenly over the ``N`` shared spines:
   ``u_p / N`` links (``PodLeaves.links_per_leaf_spine_pair``) at the pod's uplink speed [Gb/s per direction] to
   every spine; leaf uplink ``k`` (in the pod's own up-port order) goes to spine ``k // (u_p / N)``. Each spine's

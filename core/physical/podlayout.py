@@ -15,7 +15,8 @@ the whole design stands in one hall by these rules:
   racks (the network rack preset) from U1 up, as many per rack as its usable U and power limit take
   (``core.physical.layout.how_many``), in rows of at most ``hall.max_racks_per_row`` racks; these rows stand in the
   middle of the hall's rows (after the first half of the pods' rows, as a one-fabric layout puts its central rows
-  in the middle of its scalable units' rows), so a pod's rows can stand on both sides of them.
+  in the middle of its scalable units' rows), so a pod's rows can stand on both sides of them. On several planes
+  every plane's shared spines (``p1.spine0``), plane after plane, fill the racks in turn.
 * **Pods on three tiers** (``core.fabric.podcore``): each pod keeps its own spines in its own central rows and
   loses its own cores (the design has none); the ``shared cores`` (``core0`` ...) fill the middle rows' network
   racks as the shared spines would, so a pod's spine-core cables run across rows to them.
