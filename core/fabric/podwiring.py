@@ -187,9 +187,9 @@ class PodsWiring:
 
     def link_id(self, pod: int, k: int, j: int, q: int = 0) -> str:
         """Id of the link bundle from leaf ``k`` of the pod at position ``pod`` to shared spine ``j`` of plane ``q``
-        (as a pod's own ``p0.leaf3-spine1``): ``pod2.p0.leaf1-spine0``, in plane 1 of two ``pod2.p1.leaf1-spine0``
-        (the spine's plane prefix is the leaf's)."""
-        return f"{self.leaf_id(pod, k, q)}-{self.spine_id(j)}"
+        (as a pod's own ``p0.leaf3-spine1``): ``pod2.p0.leaf1-spine0``, in plane 1 of two
+        ``pod2.p1.leaf1-p1.spine0``."""
+        return f"{self.leaf_id(pod, k, q)}-{self.shared_spine_id(j, q)}"
 
     def parse_link(self, element: str) -> tuple[int, int, int] | None:
         """``(pod position, leaf, shared spine)`` of a ``link_id``; None for another id or one this fabric lacks."""
