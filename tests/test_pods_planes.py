@@ -232,3 +232,18 @@ def test_a_one_plane_view_refuses_pods_on_planes():
     with pytest.raises(DesignError) as info:
         mixed_wiring(mixed_plan(RAIL))
     assert "several planes" in info.value.message and "Set planes to 1" in info.value.suggestion
+
+
+def test_single_points_of_pods_on_planes_are_the_whole_fabrics():
+    from core.analysis.podspof import fabric_cuts, pods_single_points
+
+    tor = ONE.model_copy(update={"topology": "top-of-rack"})
+    one, two = mixed_plan(tor), mixed_plan(tor.model_copy(update={"planes": 2}))
+    # one plane: every top-of-rack leaf cuts off its rack's nodes (4 nodes x 8 GPUs); each of 16 + 8 leaves
+    cuts = fabric_cuts(one)
+    assert len(cuts) == one.fabric.leaves == 24 and {(tier, lost) for tier, _e, lost in cuts} == {("leaf", 32)}
+    # two per-port planes: every node is on a leaf in each plane, so no single leaf or spine cuts a GPU off
+    assert fabric_cuts(two) == []
+    link = [d for d in pods_single_points(two).degrading if d.tier == "link"]
+    assert [d.count for d in link] == [2 * 16 * 8, 2 * 8 * 8]  # every plane's 16 and 8 leaves x 8 shared spines
+    assert link[0].example == "pod1.p0.leaf0-p0.spine0"
