@@ -247,3 +247,18 @@ def test_single_points_of_pods_on_planes_are_the_whole_fabrics():
     link = [d for d in pods_single_points(two).degrading if d.tier == "link"]
     assert [d.count for d in link] == [2 * 16 * 8, 2 * 8 * 8]  # every plane's 16 and 8 leaves x 8 shared spines
     assert link[0].example == "pod1.p0.leaf0-p0.spine0"
+
+
+def test_three_tiers_on_per_rail_planes_split_every_class_and_cable_each_port_once():
+    three = RAIL.model_copy(update={"tiers": 3})
+    one = three.model_copy(update={"planes": 1, "plane_mode": "per-port"})
+    f, f1 = size_pods(three), size_pods(one)
+    # each plane holds half the rails: half the leaves, own spines and cores; the same totals and bandwidth
+    assert (f.leaves, f.own_spines, f.cores) == (12, 10, 4) and (f1.leaves, f1.own_spines, f1.cores) == (24, 20, 8)
+    assert [p.gbps_per_gpu for p in f.pods] == [p.gbps_per_gpu for p in f1.pods] == [400.0, 800.0]
+    assert Counter(kind for kind, *_rest in mixed_links(mixed_plan(three))) == {
+        "node-leaf": 768, "leaf-spine": 768, "spine-core": 768}
+    text = export_text(plan(three), "ibsim")
+    links = read_ibnetdiscover(text.encode())
+    assert max(Counter((end.device, end.port) for link in links for end in (link.a, link.b)).values()) == 1
+    assert _is_the_index_graph(_graph_of_links(links), three)
