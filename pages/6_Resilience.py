@@ -30,6 +30,7 @@ from core.figures.keynumbers import KeyNumber, cards_html, size_caption
 from core.units import from_gbytes, from_tbits
 from core.formats import resiliencelink as rl
 from core.formats.linknames import link_names, scheme_of
+from core.fabric.pods import planes_refused
 from core.formats.podslurm import mixed_of
 from core.i18n import N_, _
 from webui import jobstate, jobwork, pagestate, safe, state, tables
@@ -40,6 +41,7 @@ PAGE_PATH = "resilience"  # app.py registers the page under this url_path
 W = "rs_w_"  # widget key prefix
 # the sections that analyse every pod of a design with pods under the shared spines (the rest: pod 1 alone)
 WHOLE_FABRIC_TABS = ("Single points of failure", "Availability", "Spares", "Overload & imbalance")
+PLANES_TABS = ("Single points of failure", "Spares")  # take pods on several planes (the others read one plane)
 CHART = "fp_rs_chart"  # counter: a new chart (and selection) after every click
 NOTICE = "fp_rs_notice"
 SP_EDITED = "fp_rs_sp_edited"  # sparing rules set on this page (the others start from the design's policy)
@@ -109,7 +111,7 @@ def _link_values(plan, store: dict) -> dict:
     """The settings the share link writes: a design with pods names its failed elements as the CLI does
     (``link_failures``: ``spine0``, ``pod2.p0.leaf1``), the whole-fabric-only ones too."""
     mixed = mixed_of(plan)
-    if mixed is None:
+    if mixed is None or planes_refused(mixed.fabric) is not None:  # pods on planes: no whole-fabric what-if
         return store
     options = set(whole_choices(mixed))
     extra = [e for e in st.session_state.get(PODS_EXTRA, []) if e in options or inside_spec(mixed, e)]
@@ -794,12 +796,14 @@ def main() -> None:
         state.set_page_link(PAGE_PATH, rl.encode(store))
         return
     plan = cur.plan
+    mixed = mixed_of(plan)
+    refused = planes_refused(mixed.fabric) if mixed is not None else None  # pods on planes: PLANES_TABS only
     key = cur.design.model_dump_json()
     lang = i18n.locale()  # the cache key: language and currency
     jobstate.init(st.query_params.to_dict())
     jobstate.fit(plan)
     # link warnings (said again in the language shown) and failed elements this design does not have
-    good, problems = _check_failures(plan, store)
+    good, problems = _check_failures(plan, store) if refused is None else ((), [])
     if problems:
         ss["fp_rs_dropped"] = problems
     LINK.show_warnings(_("Some values in the Resilience link were not applied; the rest is shown."),
@@ -831,6 +835,10 @@ def main() -> None:
                if plan.design.pods else None)
     for index, (tab, draw) in enumerate(zip(tabs, sections)):
         with tab:
+            if tab.open and refused is not None and rl.TABS[index] not in PLANES_TABS:
+                message, suggestion = safe.message(refused)
+                st.error(f"{message}\n\n**" + _("What would work:") + f"** {suggestion}")
+                continue
             if tab.open:
                 if pod_one and index == 0:  # the whole fabric's what-if only: pod 1 alone has spines not bought
                     _pods_whole_fabric(cur, store)

@@ -129,7 +129,7 @@ def test_a_new_spine_model_recables_onto_it():
     (Design(gpu="H100", nodes=64, pods="B200:512:800", tiers=2), "drop pod 2"),  # tiers auto: three tiers
     (Design(gpu="H100", nodes=512, pods="B200:8"), "at most 256 nodes"),
     (Design(gpu="H100", nodes=64, pods="B200:8", topology="rail-only"), "rail-optimized"),
-    (Design(gpu="H100", nodes=64, pods="B200:8", planes=2, plane_mode="per-rail"), "planes to 1"),
+    (Design(gpu="H100", nodes=64, pods="B200:8", planes=3, plane_mode="per-rail"), "plane mode per-port"),
     (Design(gpu="H100", nodes=64, pods="B200:8@1", stages="128"), "SYSTEM:NODES@STAGE"),
 ])
 def test_bad_pods_are_design_errors_with_ways_out(design, words):

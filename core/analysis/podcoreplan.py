@@ -64,14 +64,17 @@ def mixed_three_tiers(fabric: MixedFabric, sized: list, present: list, boms: lis
     shared = next((row for row in (_core_row(p, p.bom) for p in sized)
                    if row is not None and row.catalog_id == fabric.core_switch), None)
     if shared is not None:
+        from core.analysis.pods import in_planes
+
         rows.insert(0, shared.model_copy(update={
-            "quantity": fabric.cores,
-            "why": _("{cores} cores shared by {pods} pods: {groups} groups of {per_group}, spine j of every pod to "
+            "quantity": fabric.cores_total,
+            "why": in_planes(fabric, _(
+                "{cores} cores shared by {pods} pods: {groups} groups of {per_group}, spine j of every pod to "
                      "group j; {used} of {radix} ports at {speed}G used on each core (sized for stage "
                      "{stage})").format(cores=fabric.cores, pods=len(sized), groups=fabric.core_groups,
                                         per_group=fabric.cores_per_group, used=fabric.core_ports_used,
                                         radix=fabric.core_radix, speed=fabric.core_speed_gbps,
-                                        stage=fabric.sized_for_stage)}))
+                                        stage=fabric.sized_for_stage))}))
     return {"fabric": fabric, "plans": tuple(present), "bom": tuple(rows)}
 
 
@@ -100,7 +103,7 @@ def three_tier_summary(mixed, busbw: list[float], allreduce_bytes: int) -> dict:
         "cores": {"switch": f.core_switch, "count": f.cores, "groups": f.core_groups,
                   "per_group": f.cores_per_group, "speed_gbps": f.core_speed_gbps, "radix": f.core_radix,
                   "ports_used_each": f.core_ports_used},
-        "switches": f.switches, "nodes": f.nodes, "gpus": f.gpus,
+        "switches": f.switches_total, "planes": f.planes, "plane_mode": f.plane_mode, "nodes": f.nodes, "gpus": f.gpus,
         "cross_pod_gbps_per_gpu": f.cross_pod_gbps_per_gpu, "slowest_pod": f.slowest.index + 1,
         "bisection_tbits_one_direction": f.bisection_gbps / 1000,
         "capex_usd": round(mixed.capex_usd, 2), "it_kw": round(mixed.power_kw, 3),
@@ -132,9 +135,9 @@ def three_tier_lines(summary: dict, unit: str = "GB/s") -> list[tuple[str, str]]
         "(sized for stage {stage})").format(
         count=c["count"], switch=c["switch"], speed=c["speed_gbps"], groups=c["groups"], per_group=c["per_group"],
         used=c["ports_used_each"], radix=c["radix"], stage=summary["core_sized_for_stage"])))
-    from core.analysis.pods import totals_lines  # it reads this module's lines for pods on three tiers
+    from core.analysis.pods import planes_line, totals_lines  # it reads this module's lines for pods on three tiers
 
-    return lines + totals_lines(summary, unit)
+    return lines + planes_line(summary) + totals_lines(summary, unit)
 
 
 def three_tiers_note() -> str:

@@ -40,8 +40,8 @@ PDU_PREFIX = "pdu"
 
 def shared_count(fabric) -> int:
     """Switches of the shared layer of the ``core.fabric.pods.MixedFabric`` ``fabric``: its shared spines, or its
-    shared cores on three tiers."""
-    return fabric.cores if fabric.tiers == 3 else fabric.spines
+    shared cores on three tiers; every plane's (``MixedFabric.planes``)."""
+    return fabric.cores_total if fabric.tiers == 3 else fabric.spines_total
 
 
 def shared_racks(hall) -> list[str]:
@@ -63,7 +63,7 @@ def with_shared_management(plan, networks, first: bool, spines: int, pdus: int, 
     switches' ports and the ``pdus`` shared racks' PDUs (``pdu-mgmt``); unchanged without an out-of-band network."""
     if networks is None or networks.oob is None:
         return networks
-    own = Wiring.of(plan).spines if own is None else own
+    own = _own_spines(Wiring.of(plan)) if own is None else own
     links = []
     for link in networks.oob.links:
         count = link.count
@@ -114,9 +114,14 @@ def resized(oob, own: int, spines: int, pdus: int):
 
 def _own_replaced(plan, fabric) -> int:
     """The switches of the pod ``plan`` alone the shared layer replaces: its own spines, or its own cores on three
-    tiers."""
+    tiers (every plane's)."""
     wiring = Wiring.of(plan)
-    return wiring.cores if fabric.tiers == 3 else wiring.spines
+    return wiring.cores * len(wiring.plane_islands()) if fabric.tiers == 3 else _own_spines(wiring)
+
+
+def _own_spines(wiring) -> int:
+    """Spines of every plane and island of a pod's own ``wiring``."""
+    return wiring.spines * len(wiring.plane_islands())
 
 
 def _extra_count(fabric, first, racks: int) -> int:

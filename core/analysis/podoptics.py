@@ -65,19 +65,21 @@ def _ends(fabric: MixedFabric, pod: PodLeaves, plan, catalog: Catalog, share: fl
     leaf-spine links, at its leaves and the shared spines; three tiers its spine-core links, at its own spines and
     the shared cores (``C`` cores in groups, ``N_p / groups`` of its spines under each core, ``core_ports`` each at
     the core speed). Each end: (modules, module of a bin, (why, item), words); ``share``: the optical links'
-    share of the class."""
+    share of the class. Switches of every plane (``MixedFabric.planes``); ports per switch as in one."""
     kind = plan.resolved.fabric
     if fabric.tiers == 3:
-        link_class, near, n, up = "spine-core", plan.resolved.tier_switches["spine"], pod.own_spines, pod.spine_uplinks
-        far, count, speed, lanes = (catalog.switch(fabric.core_switch), fabric.cores, fabric.core_speed_gbps,
+        link_class, near, up = "spine-core", plan.resolved.tier_switches["spine"], pod.spine_uplinks
+        n = pod.own_spines * fabric.planes
+        far, count, speed, lanes = (catalog.switch(fabric.core_switch), fabric.cores_total, fabric.core_speed_gbps,
                                     pod.uplinks_per_core_port)
         ports = pod.own_spines // fabric.core_groups * pod.core_ports()
         texts = OWN_SPINE_END, CORE_END
         far_words = dict(cores=f"{count:,}", uplinks=f"{pod.own_spines // fabric.core_groups * pod.links_per_spine_core_pair:,}")
         near_words = dict(spines=f"{n:,}")
     else:
-        link_class, near, n, up = "leaf-spine", plan.resolved.tier_switches["leaf"], pod.leaves, pod.uplinks_per_leaf
-        far, count, speed, lanes = (catalog.switch(fabric.spine_switch), fabric.spines, fabric.spine_speed_gbps,
+        link_class, near, up = "leaf-spine", plan.resolved.tier_switches["leaf"], pod.uplinks_per_leaf
+        n = pod.leaves * fabric.planes
+        far, count, speed, lanes = (catalog.switch(fabric.spine_switch), fabric.spines_total, fabric.spine_speed_gbps,
                                     pod.uplinks_per_spine_port)
         ports = pod.spine_ports(fabric.spines)
         texts = LEAF_END, SPINE_END

@@ -13,6 +13,11 @@ The cabling plan of the compute fabric (``mixed_links``) is ``core.fabric.podwir
 ``pod2.node3``, ``pod2.p0.leaf1``, ``spine0`` and its rule of which leaf uplink takes which spine port, as
 ``1/<port>/<lane>``), so a spine layer sized for the final stage moves
 no cable. ``pod_growth`` compares consecutive stages with ``core.analysis.stages``' cable comparison.
+
+On several planes (``MixedFabric.planes``) each pod planned alone carries its planes (its leaves, cables and optics
+are every plane's); the shared spines (cores), their optics and management ports are bought for every plane, and the
+cabling plan is every plane's (``core.fabric.podwiring``: ``p1.spine0``). A view that reads one plane calls
+``mixed_wiring`` without ``planes`` and refuses with ``core.fabric.pods.one_plane_only``'s ``DesignError``.
 """
 
 from __future__ import annotations
@@ -28,10 +33,12 @@ from core.cost import BomRow, build_bom
 from core.design import Design
 from core.errors import InputError
 from core.fabric.podwiring import PodsWiring
-from core.fabric.pods import MixedFabric, pod_design, pod_specs, pod_stages, size_pods, two_tiers_only
+from core.fabric.pods import (
+    MixedFabric, one_plane_only, pod_design, pod_specs, pod_stages, size_pods, two_tiers_only,
+)
 from core.fabric.wiring import Wiring
 from core import units
-from core.i18n import _, usd
+from core.i18n import _, ngettext, usd
 from core.perf.collectives import collective
 from core.physical.cabling import compute_links
 from core.physical.lengths import LinkLengths
@@ -124,27 +131,46 @@ def mixed_plan(design: Design, stage: int | None = None) -> MixedPlan:
             spine_row = own
             break
     if spine_row is not None:
-        rows.insert(0, spine_row.model_copy(update={
-            "quantity": fabric.spines,
-            "why": _("{spines} spines shared by {pods} pods: each leaf spreads its uplinks evenly over them; "
-                     "{used} of {radix} ports at {speed}G used on each (sized for stage {stage})").format(
-                spines=fabric.spines, pods=len(sized.pods), used=fabric.spine_ports_used, radix=fabric.spine_radix,
-                speed=fabric.spine_speed_gbps, stage=fabric.sized_for_stage)}))
+        why = _("{spines} spines shared by {pods} pods: each leaf spreads its uplinks evenly over them; "
+                "{used} of {radix} ports at {speed}G used on each (sized for stage {stage})").format(
+            spines=fabric.spines, pods=len(sized.pods), used=fabric.spine_ports_used, radix=fabric.spine_radix,
+            speed=fabric.spine_speed_gbps, stage=fabric.sized_for_stage)
+        rows.insert(0, spine_row.model_copy(update={"quantity": fabric.spines_total,
+                                                    "why": in_planes(fabric, why)}))
     return MixedPlan(fabric=fabric, plans=tuple(present), bom=tuple(rows), hall=hall, lengths=lengths, media=media)
 
 
-def spine_id(spine: int) -> str:
-    """Device id of shared spine ``spine`` (0-based) of a mixed design (``core.fabric.podwiring``)."""
-    return PodsWiring.spine_id(spine)
+def in_planes(fabric: MixedFabric, why: str) -> str:
+    """A shared layer's bill words ``why`` (one plane's) for every plane of ``fabric``: unchanged in one plane."""
+    if fabric.planes < 2:
+        return why
+    return _("{planes} identical planes, each: {why}").format(planes=fabric.planes, why=why)
 
 
-def mixed_wiring(mixed: MixedPlan, three_tiers: bool = False) -> PodsWiring:
+def planes_line(summary: dict) -> list[tuple[str, str]]:
+    """The line of ``pods_lines`` saying the counts are per plane, for a summary of pods on several planes (none in
+    one plane)."""
+    planes = summary.get("planes", 1)
+    if planes < 2:
+        return []
+    return [(_("planes"), ngettext(
+        "{planes} identical plane ({mode}): the leaves, uplinks and shared switches above are per plane; the "
+        "bandwidths and totals below are every plane's",
+        "{planes} identical planes ({mode}): the leaves, uplinks and shared switches above are per plane; the "
+        "bandwidths and totals below are every plane's", planes).format(
+        planes=planes, mode=_(summary["plane_mode"])))]
+
+
+def mixed_wiring(mixed: MixedPlan, three_tiers: bool = False, planes: bool = False) -> PodsWiring:
     """The wiring of ``mixed``'s compute fabric: the pods' own wirings under the shared spines
     (``core.fabric.podwiring``). Pods on three tiers only for a caller that handles them (``three_tiers``: the
     topology graphs, the cabling plan, the NetBox and simulator exports, the stages, the whole-fabric what-if, link
-    load, availability and as-built check); any other is refused with ``two_tiers_only``'s ``DesignError``."""
+    load, availability and as-built check); any other is refused with ``two_tiers_only``'s ``DesignError``. Pods on
+    several planes likewise only for a caller that handles them (``planes``; else ``one_plane_only``'s)."""
     if not three_tiers:
         two_tiers_only(mixed.fabric)
+    if not planes:
+        one_plane_only(mixed.fabric)
     return PodsWiring(mixed.fabric, tuple(Wiring.of(p) for p in mixed.plans))
 
 
@@ -154,7 +180,7 @@ def mixed_links(mixed: MixedPlan) -> Iterator[tuple[str, str, str, str, str, int
     of ``core.fabric.podwiring.PodsWiring.uplinks`` with the leaves' port names and the spines' ``1/<port>/<lane>``
     (module docstring: ids and port order); on three tiers each pod's own leaf-spine cables, then the spine-core
     cables of ``PodsWiring.core_links`` with the spines' own up-port names and the cores' ``1/<port>/<lane>``."""
-    wiring = mixed_wiring(mixed, three_tiers=True)
+    wiring = mixed_wiring(mixed, three_tiers=True, planes=True)
     leaf_ports: dict[int, dict[str, list[str]]] = {}  # pod -> the pod's own leaf (spine) id -> its up-port names
     for i, p in enumerate(mixed.plans):
         ports = leaf_ports[i] = {}
@@ -164,21 +190,21 @@ def mixed_links(mixed: MixedPlan) -> Iterator[tuple[str, str, str, str, str, int
             elif kind in ("leaf-spine", "spine-core"):
                 ports.setdefault(a, []).append(a_port)
     for up in wiring.core_links():  # three tiers: the pods' own spines to the shared cores
-        own = wiring.wirings[up.pod].switch_id("spine", up.spine)
-        yield ("spine-core", wiring.own_spine_id(up.pod, up.spine), leaf_ports[up.pod][own][up.spine_port],
-               wiring.core_id(up.core), f"1/{up.core_port + 1}/{up.lane + 1}", up.speed_gbps)
+        own = wiring.wirings[up.pod].switch_id("spine", up.spine, *wiring.plane_of(up.plane))
+        yield ("spine-core", wiring.own_spine_id(up.pod, up.spine, up.plane), leaf_ports[up.pod][own][up.spine_port],
+               wiring.shared_core_id(up.core, up.plane), f"1/{up.core_port + 1}/{up.lane + 1}", up.speed_gbps)
     for up in wiring.uplinks():
-        own = wiring.wirings[up.pod].switch_id("leaf", up.leaf)
-        yield ("leaf-spine", wiring.leaf_id(up.pod, up.leaf), leaf_ports[up.pod][own][up.leaf_port],
-               spine_id(up.spine), f"1/{up.spine_port + 1}/{up.lane + 1}", up.speed_gbps)
+        own = wiring.wirings[up.pod].switch_id("leaf", up.leaf, *wiring.plane_of(up.plane))
+        yield ("leaf-spine", wiring.leaf_id(up.pod, up.leaf, up.plane), leaf_ports[up.pod][own][up.leaf_port],
+               wiring.shared_spine_id(up.spine, up.plane), f"1/{up.spine_port + 1}/{up.lane + 1}", up.speed_gbps)
 
 
 def _switch_ids(mixed: MixedPlan) -> set[str]:
     """The switches of ``mixed`` as a stage comparison tells them apart: the pods' leaves by id and the shared
     spines by id and model (``_cables``)."""
-    model = mixed.fabric.spine_switch
-    ids = {f"{spine_id(j)}:{model}" for j in range(mixed.fabric.spines)}
-    ids.update(f"{PodsWiring.core_id(k)}:{mixed.fabric.core_switch}" for k in range(mixed.fabric.cores))
+    f = mixed.fabric
+    model = f.core_switch if f.tiers == 3 else f.spine_switch
+    ids = {f"{shared}:{model}" for shared in mixed_wiring(mixed, three_tiers=True, planes=True).shared_ids()}
     for kind, _a, _pa, z, _pz, _speed in mixed_links(mixed):
         if kind == "node-leaf" or (kind == "leaf-spine" and mixed.fabric.tiers == 3):  # leaves; pods' own spines
             ids.add(z)
@@ -268,8 +294,8 @@ def pods_summary(mixed: MixedPlan) -> dict:
                  for pod, bw in zip(f.pods, busbw)],
         "spines": {"switch": f.spine_switch, "count": f.spines, "speed_gbps": f.spine_speed_gbps,
                    "radix": f.spine_radix, "ports_used_each": f.spine_ports_used},
-        "switches": f.switches, "nodes": f.nodes, "gpus": f.gpus,
-        "cross_pod_gbps_per_gpu": f.cross_pod_gbps_per_gpu, "slowest_pod": f.slowest.index + 1,
+        "switches": f.switches_total, "planes": f.planes, "plane_mode": f.plane_mode, "nodes": f.nodes,
+        "gpus": f.gpus, "cross_pod_gbps_per_gpu": f.cross_pod_gbps_per_gpu, "slowest_pod": f.slowest.index + 1,
         "bisection_tbits_one_direction": f.bisection_gbps / 1000,
         "capex_usd": round(mixed.capex_usd, 2), "it_kw": round(mixed.power_kw, 3),
     }
@@ -308,7 +334,7 @@ def pods_lines(summary: dict, unit: str = "GB/s") -> list[tuple[str, str]]:
         "{count} {switch} at {speed}G, {used} of {radix} ports used on each (sized for stage {stage})").format(
         count=s["count"], switch=s["switch"], speed=s["speed_gbps"], used=s["ports_used_each"], radix=s["radix"],
         stage=summary["spine_sized_for_stage"])))
-    return lines + totals_lines(summary, unit)
+    return lines + planes_line(summary) + totals_lines(summary, unit)
 
 
 def totals_lines(summary: dict, unit: str = "GB/s") -> list[tuple[str, str]]:

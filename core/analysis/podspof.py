@@ -29,42 +29,46 @@ REMEDIES = {"leaf": "plane", "spine": "n_plus_1", "link": "plane"}
 
 def _graph(mixed: MixedPlan) -> tuple[_Graph, list[str]]:
     """The folded graph of ``mixed`` (module docstring) and each vertex's device id (a server block: ``""``)."""
-    wiring = mixed_wiring(mixed, three_tiers=True)
+    wiring = mixed_wiring(mixed, three_tiers=True, planes=True)
+    planes = range(wiring.planes)
     blocks: list[tuple[int, list[int]]] = []  # (GPUs, leaf vertices) of every server vertex
     leaf_base, leaf_count = [], 0
     for own in wiring.wirings:
         leaf_base.append(leaf_count)
-        leaf_count += own.leaves
+        leaf_count += own.leaves  # per plane: plane q's leaves after plane q - 1's
     for i, own in enumerate(wiring.wirings):
         gpn = mixed.plans[i].resolved.gpus_per_node
         for g in range(own.groups):
-            leaves = sorted({leaf_base[i] + k for k in own.leaves_of_group(g)})
+            leaves = sorted({q * leaf_count + leaf_base[i] + k for q in planes for k in own.leaves_of_group(g)})
             blocks += ([(own.group_nodes(g) * gpn, leaves)] if len(leaves) > 1
                        else [(gpn, leaves)] * own.group_nodes(g))  # one leaf: its loss parts the nodes too
-    first_leaf, first_spine = len(blocks), len(blocks) + leaf_count
-    spine_ids = _spine_ids(wiring)
-    ids = [""] * len(blocks) + [wiring.leaf_id(i, k) for i, own in enumerate(wiring.wirings)
+    first_leaf, first_spine = len(blocks), len(blocks) + leaf_count * wiring.planes
+    spines = len(_spine_ids(wiring, 0))  # per plane
+    spine_ids = [device for q in planes for device in _spine_ids(wiring, q)]
+    ids = [""] * len(blocks) + [wiring.leaf_id(i, k, q) for q in planes for i, own in enumerate(wiring.wirings)
                                 for k in range(own.leaves)] + spine_ids
     cables: dict = {}
     for b, (_gpus, leaves) in enumerate(blocks):
         for leaf in leaves:
             cables[b, first_leaf + leaf] = None  # a block's ports: never one cable
     lower, upper, count = [], [], []
-    for i, own in enumerate(wiring.wirings):
-        pair = mixed.fabric.pods[i].links_per_leaf_spine_pair
-        for k in range(own.leaves):
-            for j in _spines_of_pod(wiring, i):
-                lower.append(first_leaf + leaf_base[i] + k)
-                upper.append(first_spine + j)
-                count.append(pair)
+    for q in planes:
+        for i, own in enumerate(wiring.wirings):
+            pair = mixed.fabric.pods[i].links_per_leaf_spine_pair
+            for k in range(own.leaves):
+                for j in _spines_of_pod(wiring, i):
+                    lower.append(first_leaf + q * leaf_count + leaf_base[i] + k)
+                    upper.append(first_spine + q * spines + j)
+                    count.append(pair)
     if wiring.three_tiers:  # every pod spine to the cores of its group, the cores after the spines
-        ids += [wiring.core_id(k) for k in range(mixed.fabric.cores)]
-        for i, pod in enumerate(mixed.fabric.pods):
-            for local, j in enumerate(_spines_of_pod(wiring, i)):
-                for core in wiring.cores_of_spine(local):
-                    lower.append(first_spine + j)
-                    upper.append(first_spine + len(spine_ids) + core)
-                    count.append(pod.links_per_spine_core_pair)
+        ids += [wiring.shared_core_id(k, q) for q in planes for k in range(mixed.fabric.cores)]
+        for q in planes:
+            for i, pod in enumerate(mixed.fabric.pods):
+                for local, j in enumerate(_spines_of_pod(wiring, i)):
+                    for core in wiring.cores_of_spine(local):
+                        lower.append(first_spine + q * spines + j)
+                        upper.append(first_spine + len(spine_ids) + q * mixed.fabric.cores + core)
+                        count.append(pod.links_per_spine_core_pair)
     lo, hi, n = _bicliques(np.array(lower), np.array(upper), np.array(count), cables)
     for u, v, c in zip(lo.tolist(), hi.tolist(), n.tolist()):
         cables[u, v] = c
@@ -72,21 +76,21 @@ def _graph(mixed: MixedPlan) -> tuple[_Graph, list[str]]:
     for u, v in cables:
         adj[u].append(v)
         adj[v].append(u)
-    names = [("su", b) for b in range(len(blocks))] + [("leaf", k) for k in range(leaf_count)] + [
-        ("spine", j) for j in range(len(spine_ids))] + [("core", k) for k in range(mixed.fabric.cores)]
+    names = [("su", b) for b in range(len(blocks))] + [("leaf", k) for k in range(leaf_count * wiring.planes)] + [
+        ("spine", j) for j in range(len(spine_ids))] + [("core", k) for k in range(mixed.fabric.cores_total)]
     return _Graph([gpus for gpus, _l in blocks] + [0] * (len(ids) - len(blocks)), adj, cables, names, {}), ids
 
 
-def _spine_ids(wiring) -> list[str]:
-    """Ids of the spines of the whole fabric in graph order: the shared spines, or on three tiers every pod's own
-    spines pod by pod (``pod2.p0.spine0``)."""
+def _spine_ids(wiring, q: int) -> list[str]:
+    """Ids of the spines of plane ``q`` of the whole fabric in graph order: the shared spines, or on three tiers every
+    pod's own spines pod by pod (``pod2.p0.spine0``)."""
     if not wiring.three_tiers:
-        return [wiring.spine_id(j) for j in range(wiring.fabric.spines)]
-    return [wiring.own_spine_id(i, k) for i, pod in enumerate(wiring.fabric.pods) for k in range(pod.own_spines)]
+        return [wiring.shared_spine_id(j, q) for j in range(wiring.fabric.spines)]
+    return [wiring.own_spine_id(i, k, q) for i, pod in enumerate(wiring.fabric.pods) for k in range(pod.own_spines)]
 
 
 def _spines_of_pod(wiring, pod: int) -> range:
-    """Positions in ``_spine_ids`` of the spines the leaves of the pod at position ``pod`` reach."""
+    """Positions in ``_spine_ids`` (of any plane) of the spines the leaves of the pod at position ``pod`` reach."""
     if not wiring.three_tiers:
         return range(wiring.fabric.spines)
     first = sum(p.own_spines for p in wiring.fabric.pods[:pod])
@@ -111,18 +115,19 @@ def _uplink_degrading(mixed: MixedPlan) -> list:
     bundle (``(c - 1) / c``), as ``core.analysis.spof`` lists a single fabric's."""
     from core.analysis.spof import Degrading
 
-    wiring, out = mixed_wiring(mixed, three_tiers=True), []
+    wiring, out = mixed_wiring(mixed, three_tiers=True, planes=True), []
     for i, own in enumerate(wiring.wirings):
         pod, gpn = mixed.fabric.pods[i], mixed.plans[i].resolved.gpus_per_node
         spines = pod.own_spines if wiring.three_tiers else mixed.fabric.spines
         pair = pod.links_per_leaf_spine_pair
         gpus = own.group_nodes(0) * gpn // max(1, own.leaves_per_group if not own.tor else 1)
         example = wiring.link_id(i, 0, 0)
+        leaves = own.leaves * wiring.planes  # every plane's
         if spines > 1:
-            out.append(Degrading(tier="link", example=example, count=own.leaves * spines, effect="uplink_capacity",
+            out.append(Degrading(tier="link", example=example, count=leaves * spines, effect="uplink_capacity",
                                  gpus_affected=gpus, share_left=(spines - 1) / spines))
         elif pair > 1:
-            out.append(Degrading(tier="link", example=example, count=own.leaves * pair, effect="uplink_capacity",
+            out.append(Degrading(tier="link", example=example, count=leaves * pair, effect="uplink_capacity",
                                  gpus_affected=gpus, share_left=(pair - 1) / pair))
     return out
 
@@ -133,7 +138,7 @@ def pods_single_points(mixed: MixedPlan):
     from core.analysis.spof import SpofElement, SpofResult, single_points
 
     elements, degrading, notes = [], [], []
-    wiring = mixed_wiring(mixed, three_tiers=True)
+    wiring = mixed_wiring(mixed, three_tiers=True, planes=True)
     for i, p in enumerate(mixed.plans):
         own = single_points(p)  # named as the pod's own devices are on the whole fabric: pod2.node0.nic1
         elements += [e.model_copy(update={"element": wiring.local_id(i, e.element)}) for e in own.elements
@@ -146,9 +151,9 @@ def pods_single_points(mixed: MixedPlan):
     notes.insert(0, _("A design with pods: the leaves, the {spines} shared spines and their cables are checked on the "
                       "whole fabric (every pod under the shared spines; their remedies are not priced); NICs, power "
                       "feeds and the parts inside a node or rack are each pod's own.").format(
-        spines=mixed.fabric.spines) if not wiring.three_tiers else _(
+        spines=mixed.fabric.spines_total) if not wiring.three_tiers else _(
         "A design with pods on three tiers: the leaves, the pods' own spines, the {cores} shared cores and their "
         "cables are checked on the whole fabric (their remedies are not priced); NICs, power feeds and the parts "
-        "inside a node or rack are each pod's own.").format(cores=mixed.fabric.cores))
+        "inside a node or rack are each pod's own.").format(cores=mixed.fabric.cores_total))
     return SpofResult(elements=tuple(shared + elements), notes=tuple(notes),
                       degrading=tuple(degrading + _uplink_degrading(mixed)))

@@ -117,7 +117,7 @@ def whole_summary(p: Plan) -> dict:
 
 def _totals(s: dict, mixed: MixedPlan, cost) -> dict:
     """The summary ``s`` of a ``WholePlan`` (the first pod's fabric, the mixed bill) with the mixed totals: counts
-    summed over the pods (switches with the shared spines instead of the pods' own), bisection [Tb/s, one
+    summed over the pods (switches with the shared spines instead of the pods' own, every plane's), bisection [Tb/s, one
     direction] across the pods, the per-GPU bandwidths of the slowest pod, the pods' links by network (the
     out-of-band links as the whole design has them: ``core.analysis.podmgmt.mixed_networks``)."""
     f = mixed.fabric
@@ -128,7 +128,8 @@ def _totals(s: dict, mixed: MixedPlan, cost) -> dict:
     s.update({
         "gpus": f.gpus, "nodes": f.nodes,
         "gpu_model": " + ".join(dict.fromkeys(pod.system for pod in f.pods)),
-        "switches": {"leaf": f.leaves, "spine": f.spines + f.own_spines, "core": f.cores, "total": f.switches},
+        "switches": {"leaf": f.leaves * f.planes, "spine": (f.spines + f.own_spines) * f.planes,
+                     "core": f.cores_total, "total": f.switches_total},
         "links": _sum([pod["links"] for pod in pods]),
         "switch_models": {**s["switch_models"], "leaf": " + ".join(dict.fromkeys(pod.leaf_switch for pod in f.pods)),
                           "spine": _spine_models(f), "core": f.core_switch if f.tiers == 3 else f.spine_switch},

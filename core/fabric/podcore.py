@@ -44,7 +44,8 @@ from core.catalog import Catalog
 from core.design import Design, ResolvedDesign, resolve_design
 from core.errors import DesignError
 from core.fabric.pods import (
-    MixedFabric, PodLeaves, _leaves, fewer_nodes, pod_plans, pod_specs, pods_text, shared_layer, smallest_even_split,
+    MixedFabric, PodLeaves, _leaves, fewer_nodes, plane_of, pod_plans, pod_specs, pods_text, shared_layer,
+    smallest_even_split,
 )
 from core.fabric.sizing import FabricPlan, size_fabric
 from core.i18n import _
@@ -54,7 +55,7 @@ def _one_spine_pod(design: Design, index: int, resolved: ResolvedDesign, catalog
                    ) -> tuple[ResolvedDesign, FabricPlan]:
     """Pod ``index`` planned alone as three tiers (step 1); more than one spine pod, or too large for three tiers, is
     a ``DesignError`` whose way out gives the pod the most nodes one spine pod holds."""
-    three = resolve_design(resolved.design.model_copy(update={"tiers": 3}), catalog)
+    three = plane_of(resolve_design(resolved.design.model_copy(update={"tiers": 3}), catalog))
     try:
         fabric = size_fabric(three)
     except DesignError as exc:
@@ -91,7 +92,7 @@ def _more_core_uplinks(resolved: ResolvedDesign, fabric: FabricPlan, uplinks: in
     if uplinks > down:  # a design's spine oversubscription is at least 1
         return None
     try:
-        again = resolve_design(resolved.design.model_copy(update={"spine_oversubscription": down / uplinks}))
+        again = plane_of(resolve_design(resolved.design.model_copy(update={"spine_oversubscription": down / uplinks})))
         sized = size_fabric(again)
     except DesignError:
         return None
@@ -154,7 +155,7 @@ def size_three_tiers(design: Design, stage: int | None, catalog: Catalog) -> Mix
     Raises
     ------
     DesignError
-        A pod that is not a one-plane folded Clos or not one spine pod, an unknown system, or spine uplinks no
+        A pod that is not a folded Clos or not one spine pod, an unknown system, or spine uplinks no
         balanced core layer holds; each with ways out.
     """
     specs, stage, sized_for, first, plans = pod_plans(
@@ -170,4 +171,5 @@ def size_three_tiers(design: Design, stage: int | None, catalog: Catalog) -> Mix
     return MixedFabric(stage=stage, pods=pods, spine_switch="", spine_speed_gbps=0, spine_radix=0, spines=0,
                        spine_ports_used=0, sized_for_stage=sized_for, tiers=3, core_switch=core.id,
                        core_speed_gbps=speed, core_radix=radix, core_groups=groups, cores_per_group=cores,
-                       core_ports_used=_core_ports(present, groups, cores))
+                       core_ports_used=_core_ports(present, groups, cores), planes=first.planes,
+                       plane_mode=first.plane_mode)

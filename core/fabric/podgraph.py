@@ -26,20 +26,24 @@ SHARED_CORES = "cores"
 """The aggregated graph's vertex of the shared core layer (pods on three tiers)."""
 
 
-def pods_graph_elements(wiring: PodsWiring) -> int:
-    """Elements (vertices + 2 per edge) of the full graph of ``wiring``, servers grouped, without building it."""
+def pods_graph_elements(wiring: PodsWiring, planes: int | None = None) -> int:
+    """Elements (vertices + 2 per edge) of the full graph of ``wiring``, servers grouped, without building it (of
+    its first ``planes`` planes; default all)."""
+    shown = planes or wiring.planes
     spines = wiring.fabric.spines
-    total = spines + wiring.fabric.cores
+    per_plane = spines + wiring.fabric.cores
+    total = 0
     for own in wiring.wirings:
         shared = own.spines if wiring.three_tiers else spines  # the spines each leaf reaches
-        total += own.groups + own.leaves + 2 * own.groups * len(own.leaves_of_group(0)) + 2 * own.leaves * shared
+        total += own.groups
+        per_plane += own.leaves + 2 * own.groups * len(own.leaves_of_group(0)) + 2 * own.leaves * shared
     if wiring.three_tiers:  # every pod spine reaches the C cores of its group
-        total += sum(pod.own_spines for pod in wiring.fabric.pods) * (1 + 2 * wiring.fabric.cores_per_group)
-    return total
+        per_plane += sum(pod.own_spines for pod in wiring.fabric.pods) * (1 + 2 * wiring.fabric.cores_per_group)
+    return total + shown * per_plane
 
 
 def pods_fabric_graph(wiring: PodsWiring, leaf_radix: tuple[int, ...], leaf_cost: tuple[float, ...],
-                      servers: str = "grouped") -> nx.Graph:
+                      servers: str = "grouped", planes: int | None = None) -> nx.Graph:
     """Switch-level graph of a design with pods (``core.fabric.topology.fabric_graph``'s vertices and edges).
 
     Parameters
@@ -51,6 +55,8 @@ def pods_fabric_graph(wiring: PodsWiring, leaf_radix: tuple[int, ...], leaf_cost
         takes (``ResolvedDesign.leaf_uplink_cost``).
     servers : {"each", "grouped", "none"}
         One vertex per server, one per scalable unit/leaf group of a pod, or none.
+    planes : int, optional
+        How many planes to include (default all; ``core.fabric.podwiring``: plane ``q``'s ids).
 
     Returns
     -------
@@ -61,51 +67,67 @@ def pods_fabric_graph(wiring: PodsWiring, leaf_radix: tuple[int, ...], leaf_cost
         ``core<k>`` with ``radix`` and ``port_units`` at the core speed.
     """
     f = wiring.fabric
-    graph = nx.Graph(speed_gbps=f.pods[0].port_speed_gbps, tiers=f.tiers, pods=len(f.pods))
+    shown = range(planes or wiring.planes)
+    graph = nx.Graph(speed_gbps=f.pods[0].port_speed_gbps, tiers=f.tiers, pods=len(f.pods), planes=f.planes)
     for i, own in enumerate(wiring.wirings):
         local = nx.Graph()
         server_of = _add_servers(local, own, servers)
         for v, data in local.nodes(data=True):
             graph.add_node(wiring.local_id(i, v), **data, pod_index=i)
-        for device in own.devices("leaf"):
-            place = {**_place(own, device, own.tor), "pod": i}
-            graph.add_node(wiring.local_id(i, device.id), role="leaf", plane=0, island=0, **place,
-                           radix=leaf_radix[i], leaf_cost=leaf_cost[i], pod_index=i)
-        for kind, a, b, count, speed in _server_bundles(own.bundles(), servers, server_of):
-            if kind == "node-leaf" and count > 0:
-                graph.add_edge(wiring.local_id(i, a), wiring.local_id(i, b), links=count,
-                               capacity_gbps=count * speed, speed_gbps=speed)
-    for j in range(f.spines):
-        graph.add_node(wiring.spine_id(j), role="spine", plane=0, island=0, pod=-1, radix=f.spine_radix)
-    for i, pod in enumerate(f.pods):
-        for k in range(pod.own_spines):
-            graph.add_node(wiring.own_spine_id(i, k), role="spine", plane=0, island=0, pod=i, radix=pod.spine_radix,
-                           pod_index=i)
-    for k in range(f.cores):
-        graph.add_node(wiring.core_id(k), role="core", plane=0, island=0, pod=-1, radix=f.core_radix)
-    for kind, a, b, count, speed in wiring.bundles():
-        if kind in ("leaf-spine", "spine-core") and count > 0:
-            graph.add_edge(a, b, links=count, capacity_gbps=count * speed, speed_gbps=speed)
+        for q in shown:
+            plane, island = wiring.plane_of(q)
+            for device in own.devices("leaf", plane, island):
+                place = {**_place(own, device, own.tor), "pod": i}
+                graph.add_node(wiring.local_id(i, device.id), role="leaf", plane=plane, island=island, **place,
+                               radix=leaf_radix[i], leaf_cost=leaf_cost[i], pod_index=i)
+            for kind, a, b, count, speed in _server_bundles(own.bundles(plane, island), servers, server_of):
+                if kind == "node-leaf" and count > 0:
+                    graph.add_edge(wiring.local_id(i, a), wiring.local_id(i, b), links=count,
+                                   capacity_gbps=count * speed, speed_gbps=speed)
+    for q in shown:
+        _add_shared(graph, wiring, q)
     _count_ports(graph, 1.0)
-    for j in range(f.spines):
-        data = graph.nodes[wiring.spine_id(j)]
-        data["port_units"] = f.spine_ports_used
-        data["ports_free"] = f.spine_radix - f.spine_ports_used
-    for k in range(f.cores):  # a core port broken out carries several spine uplinks
-        data = graph.nodes[wiring.core_id(k)]
-        data["port_units"] = units = sum(f.pods[graph.nodes[v]["pod_index"]].core_ports()
-                                         for v in graph.adj[wiring.core_id(k)])
-        data["ports_free"] = f.core_radix - units
+    for q in shown:
+        for j in range(f.spines):
+            data = graph.nodes[wiring.shared_spine_id(j, q)]
+            data["port_units"] = f.spine_ports_used
+            data["ports_free"] = f.spine_radix - f.spine_ports_used
+        for k in range(f.cores):  # a core port broken out carries several spine uplinks
+            data = graph.nodes[wiring.shared_core_id(k, q)]
+            data["port_units"] = units = sum(f.pods[graph.nodes[v]["pod_index"]].core_ports()
+                                             for v in graph.adj[wiring.shared_core_id(k, q)])
+            data["ports_free"] = f.core_radix - units
     return graph
 
 
-def pods_aggregated_graph(wiring: PodsWiring) -> nx.Graph:
-    """Bounded graph of a design with pods: each pod's ``aggregated_graph`` bundles (servers, leaves by rail; at
-    most ``MAX_BLOCKS / pods`` blocks each, at least 2), their ids and spans under the pod's prefix, joined to one
-    vertex of the shared spines (``SHARED_SPINES``) at each pod's uplink speed [Gb/s per direction]."""
+def _add_shared(graph: nx.Graph, wiring: PodsWiring, q: int) -> None:
+    """Plane ``q``'s shared spines, pods' own spines and shared cores of ``pods_fabric_graph``, and its leaf-spine
+    and spine-core edges."""
     f = wiring.fabric
-    graph = nx.Graph(speed_gbps=f.pods[0].port_speed_gbps, tiers=f.tiers, planes=1, aggregated=True, islands=1,
-                     pods=len(f.pods))
+    plane, island = wiring.plane_of(q)
+    for j in range(f.spines):
+        graph.add_node(wiring.shared_spine_id(j, q), role="spine", plane=plane, island=island, pod=-1,
+                       radix=f.spine_radix)
+    for i, pod in enumerate(f.pods):
+        for k in range(pod.own_spines):
+            graph.add_node(wiring.own_spine_id(i, k, q), role="spine", plane=plane, island=island, pod=i,
+                           radix=pod.spine_radix, pod_index=i)
+    for k in range(f.cores):
+        graph.add_node(wiring.shared_core_id(k, q), role="core", plane=plane, island=island, pod=-1,
+                       radix=f.core_radix)
+    for kind, a, b, count, speed in wiring.plane_bundles(q):
+        if kind in ("leaf-spine", "spine-core") and count > 0:
+            graph.add_edge(a, b, links=count, capacity_gbps=count * speed, speed_gbps=speed)
+
+
+def pods_aggregated_graph(wiring: PodsWiring) -> nx.Graph:
+    """Bounded graph of one plane of a design with pods: each pod's ``aggregated_graph`` bundles (servers, leaves by
+    rail; at most ``MAX_BLOCKS / pods`` blocks each, at least 2), their ids and spans under the pod's prefix, joined
+    to one vertex of the shared spines (``SHARED_SPINES``) at each pod's uplink speed [Gb/s per direction]; graph
+    attribute ``planes``: how many identical planes there are."""
+    f = wiring.fabric
+    graph = nx.Graph(speed_gbps=f.pods[0].port_speed_gbps, tiers=f.tiers, planes=f.planes, aggregated=True,
+                     islands=1, pods=len(f.pods))
     top = SHARED_CORES if wiring.three_tiers else SHARED_SPINES
     if wiring.three_tiers:
         graph.add_node(SHARED_CORES, role="core", count=f.cores, block=-1, rail=-1,

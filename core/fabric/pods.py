@@ -30,20 +30,17 @@ extra pod names a GPU system, its nodes, its NIC and leaf port speed and the gro
   sized for the final stage from the start (so adding a stage only adds leaves, their cables and nothing moves);
   without it each stage's spine layer is sized for that stage's pods.
 
-Only the folded Clos of two tiers, one plane, rail-optimized or top-of-rack, takes pods; anything else is a
-``DesignError`` saying which setting to change.
+Only the folded Clos, rail-optimized or top-of-rack, takes pods; anything else is a ``DesignError`` saying which
+setting to change. When the pods fit no shared spine layer (tiers auto) or the design asks for three tiers, each pod
+keeps its own spines under a shared core layer (``core.fabric.podcore``).
 
-**Several planes are refused** (``_check_shape``), with ways out that size: one plane with each NIC port at
-``planes`` times its speed (the same bandwidth per GPU, offered only where the NICs run it and the pods then fit),
-one plane at today's speed, or each pod planned alone with its planes. Sizing them would be easy (the planes are
-identical copies: this rule once per plane, each plane its own shared spine layer, the bandwidth times the planes),
-but ``MixedFabric``'s counts are read as the whole design's, not per plane, by the bill's shared spine row and
-out-of-band ports (``core.analysis.pods``, ``core.analysis.podmgmt``), the totals (``core.analysis.whole``) and the
-hall (``core.physical.podlayout``), and the wiring's ids name one plane (``core.fabric.podwiring``: ``pod2.p0.leaf1``,
-``spine0``), which the cabling plan, the stages' cable comparison, the topology, single points, analyses and
-exports read: a plane-blind consumer would count one plane and say it is the design. Lifting this refusal needs
-each of them made plane-aware (or refusing) first. When the pods fit no shared spine layer (tiers auto) or the design
-asks for three tiers, each pod keeps its own spines under a shared core layer (``core.fabric.podcore``).
+**Planes** (``Design.planes``, either plane mode) are identical copies: the rule above runs once for one plane
+(``plane_of``: per-port planes, every NIC's one port in it; per-rail planes, the ``nics / planes`` rails of NIC
+``i mod planes = q``), each plane has its own shared spine layer (or core layer) of ``MixedFabric.spines``, and
+``MixedFabric.planes`` copies of it are built. ``MixedFabric``'s and ``PodLeaves``' counts are per plane; the
+``*_total`` properties multiply them by the planes; the bandwidths per GPU and the bisection are the whole design's
+(every plane's, ``planes`` times one plane's). Each pod planned alone (``core.analysis.pods``) carries its planes: its
+bill, racks and wiring are every plane's already.
 """
 
 from __future__ import annotations
@@ -100,18 +97,21 @@ _OWN_FIELDS = ("gpus", "gpus_per_node", "nvlink_generation", "nvlink_domain_gpus
 def pod_design(design: Design, index: int, fabric: str) -> Design:
     """The design of pod ``index`` planned alone as two tiers (module docstring): the first pod is ``design``
     without pods and growth; an extra pod keeps the first's fabric kind ``fabric``, topology, oversubscription,
-    media, networks and prices, and takes its own system's defaults for the rest."""
+    media, networks and prices, and takes its own system's defaults for the rest (but with per-port planes the first's
+    NIC model, ``Design.nic``: each NIC has a port in every plane)."""
     spec = pod_specs(design)[index]
     base = {"pods": None, "pods_final": False, "tiers": 2, "grow_to": None, "stages": None}
     if index == 0:
         return design.model_copy(update=base)
     own = {field: None for field in _OWN_FIELDS}
+    if design.planes > 1 and design.plane_mode == "per-port":  # every NIC needs a port in each plane
+        own.pop("nic")
     return design.model_copy(update={**own, **base, "gpu": spec.system, "nodes": spec.nodes,
                                      "port_speed_gbps": spec.speed_gbps, "fabric": fabric})
 
 
 class PodLeaves(BaseModel):
-    """One pod's leaves and their uplinks into the shared spine layer (per plane; one plane)."""
+    """One pod's leaves and their uplinks into the shared spine layer (counts per plane; module docstring)."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -132,7 +132,8 @@ class PodLeaves(BaseModel):
     links_per_leaf_spine_pair: int
     """``u_p / N``: links from each leaf of the pod to each spine."""
     gbps_per_gpu: float
-    """The pod's per-GPU scale-out bandwidth out of its leaves, per direction [Gb/s] (module docstring)."""
+    """The pod's per-GPU scale-out bandwidth out of its leaves, per direction [Gb/s], every plane's (module
+    docstring)."""
     oversubscription: float
     """The leaf down:up ratio the pod is planned at: the design's, or lower when its leaves take more uplinks so
     that the shared spine count divides them (module docstring)."""
@@ -153,12 +154,16 @@ class PodLeaves(BaseModel):
     """Three tiers: ``U_p / C``, links from each of the pod's spines to each core of its core group."""
     uplinks_per_core_port: int = 1
     """Three tiers: ``b_p`` at the core: spine uplinks one core port carries (breakout lanes)."""
+    planes: int = 1
+    """Identical planes the counts above are built in (module docstring)."""
 
     @property
     def core_gbps_per_gpu(self) -> float | None:
-        """Three tiers: the pod's core uplinks' share per GPU, ``N_p * U_p * s_p / GPUs_p``, per direction [Gb/s];
-        None in two tiers."""
-        return self.own_spines * self.spine_uplinks * self.uplink_speed_gbps / self.gpus if self.own_spines else None
+        """Three tiers: the pod's core uplinks' share per GPU, ``planes * N_p * U_p * s_p / GPUs_p``, per direction
+        [Gb/s]; None in two tiers."""
+        if not self.own_spines:
+            return None
+        return self.planes * self.own_spines * self.spine_uplinks * self.uplink_speed_gbps / self.gpus
 
     @property
     def cross_gbps_per_gpu(self) -> float:
@@ -183,7 +188,8 @@ class PodLeaves(BaseModel):
 
 
 class MixedFabric(BaseModel):
-    """The pods present at one stage under one spine layer (module docstring); counts per plane."""
+    """The pods present at one stage under one spine layer (module docstring); counts per plane (``*_total``: every
+    plane's)."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -216,6 +222,11 @@ class MixedFabric(BaseModel):
     """Three tiers: ``C``, cores per group."""
     core_ports_used: int = 0
     """Three tiers: ports each core uses at ``S`` (every core has ``N_p / G`` spines of every pod below it)."""
+    planes: int = 1
+    """Identical planes, each with the counts above (module docstring; per-rail planes included)."""
+    plane_mode: str = "per-port"
+    """``Design.plane_mode``: per-port (every NIC has a port in each plane) or per-rail (NIC ``i`` in plane
+    ``i mod planes`` only)."""
 
     @property
     def leaves(self) -> int:
@@ -234,6 +245,21 @@ class MixedFabric(BaseModel):
     @property
     def switches(self) -> int:
         return self.leaves + self.spines + self.own_spines + self.cores
+
+    @property
+    def switches_total(self) -> int:
+        """Compute fabric switches of every plane."""
+        return self.switches * self.planes
+
+    @property
+    def spines_total(self) -> int:
+        """Shared spines of every plane."""
+        return self.spines * self.planes
+
+    @property
+    def cores_total(self) -> int:
+        """Three tiers: shared cores of every plane."""
+        return self.cores * self.planes
 
     @property
     def gpus(self) -> int:
@@ -292,6 +318,25 @@ def three_tiers_refused(fabric: MixedFabric) -> DesignError | None:
                        _("Set tiers to 2 if the pods fit one shared spine layer, or see each pod alone."))
 
 
+def planes_refused(fabric: MixedFabric) -> DesignError | None:
+    """The ``DesignError`` of a view, export or analysis that reads one plane only, for pods on several planes (with
+    the ways out of one plane or each pod alone); None in one plane."""
+    if fabric.planes < 2:
+        return None
+    return DesignError(
+        _("This view or export does not handle pods on several planes yet (this design has {planes}); the plan, "
+          "bill, cabling, topology, hall and bandwidth do.").format(planes=fabric.planes),
+        _("Set planes to 1 (with NIC ports of planes times the speed for the same bandwidth per GPU), or see "
+          "each pod alone."))
+
+
+def one_plane_only(fabric: MixedFabric) -> None:
+    """Raise ``planes_refused``'s ``DesignError`` for pods on several planes."""
+    error = planes_refused(fabric)
+    if error is not None:
+        raise error
+
+
 def two_tiers_only(fabric: MixedFabric) -> None:
     """Raise ``three_tiers_refused``'s ``DesignError`` for pods on three tiers."""
     error = three_tiers_refused(fabric)
@@ -300,46 +345,23 @@ def two_tiers_only(fabric: MixedFabric) -> None:
 
 
 def _check_shape(design: Design, resolved: ResolvedDesign) -> None:
-    """Pods need a one-plane, two-tier folded Clos that is rail-optimized or top-of-rack (``DesignError``; the ways
-    out given as data drop the extra pods or, for planes, ``_one_plane``'s)."""
+    """Pods need a folded Clos that is rail-optimized or top-of-rack (``DesignError``; the way out given as data drops
+    the extra pods). Planes are built as identical copies (module docstring)."""
     drop = _("drop the extra pods")
     if resolved.topology not in ("rail-optimized", "top-of-rack"):
         raise DesignError(_("Pods share one spine layer: the topology must be rail-optimized or top-of-rack."),
                           _("Set the topology to rail-optimized, or {drop}.").format(drop=drop),
                           fixes=((drop, {"pods": None}),))
-    if resolved.planes > 1 or resolved.islands > 1:
-        suggestion, fixes = _one_plane(design, resolved, drop)
-        raise DesignError(
-            _("Pods are planned in one plane: this design has {planes} planes. The pods' shared spines, their "
-              "wiring, hall, bill and exports name one plane.").format(planes=max(resolved.planes,
-                                                                                  resolved.islands)),
-            suggestion, fixes=(*fixes, (drop, {"pods": None})))
 
 
-def _one_plane(design: Design, resolved: ResolvedDesign, drop: str) -> tuple[str, tuple[tuple[str, dict], ...]]:
-    """The ways out of several planes for pods, (words, fixes): one plane with each NIC port at ``planes`` times its
-    speed (the same bandwidth per GPU, the extra pods' stated speeds scaled alike; offered only when it sizes), one
-    plane at the same speeds (per-port planes:
-    ``1 / planes`` of the bandwidth per GPU; per-rail planes: the same, each NIC is in one plane), ``drop``, or each
-    pod planned alone."""
-    one = {"planes": 1, "plane_mode": "per-port"}
-    phrase = _("set planes to 1")
-    if resolved.planes < 2:  # per-rail planes: NIC i in plane i mod planes only
-        return (_("Set planes to 1 (each NIC is in one plane: the same bandwidth per GPU), {drop}, or plan each pod "
-                  "alone with its planes.").format(drop=drop), ((phrase, one),))
-    planes, speed = resolved.planes, resolved.port_speed_gbps * resolved.planes
-    specs = tuple(replace(spec, speed_gbps=spec.speed_gbps * planes if spec.speed_gbps else None)
-                  for spec in pod_specs(design))
-    faster = {**one, "port_speed_gbps": speed, "pods": pods_text(specs)}
-    try:
-        _size_pods(design.model_copy(update=faster))
-    except (DesignError, InputError):
-        return (_("Set planes to 1 (1/{planes} of the bandwidth per GPU), {drop}, or plan each pod alone with its "
-                  "planes.").format(planes=planes, drop=drop), ((phrase, one),))
-    same = _("set planes to 1 with {speed}G NIC ports").format(speed=speed)
-    return (_("Set planes to 1 with {speed}G NIC ports (the same bandwidth per GPU) or at today's speed (1/{planes} of "
-              "it), {drop}, or plan each pod alone with its planes.").format(speed=speed, planes=planes, drop=drop),
-            ((same, faster), (phrase, one)))
+def plane_of(resolved: ResolvedDesign) -> ResolvedDesign:
+    """One plane of a pod ``resolved`` as the sizing rule plans it (module docstring): per-port planes, the node's
+    every NIC with its one port in the plane; per-rail planes (``islands``), the plane's ``nics / planes`` rails. Its
+    ``planes`` is the count of identical planes (per-rail: the islands) and ``islands`` 1."""
+    if resolved.islands <= 1:
+        return resolved
+    return resolved.model_copy(update={"nics_per_node": resolved.rails_per_island, "planes": resolved.islands,
+                                       "islands": 1})
 
 
 def _resolved_pod(design: Design, index: int, fabric: str, catalog: Catalog) -> ResolvedDesign:
@@ -415,7 +437,8 @@ class PodPlans(NamedTuple):
 
 def pod_plans(design: Design, stage: int | None, catalog: Catalog, plan_alone) -> PodPlans:
     """The pods of ``design`` present at the stage the shared layer is sized for (the final stage with
-    ``Design.pods_final``, else ``stage``; None: the final one), each resolved (``_resolved_pod``) and planned alone
+    ``Design.pods_final``, else ``stage``; None: the final one), each resolved (``_resolved_pod``, one plane of it:
+    ``plane_of``) and planned alone
     by ``plan_alone(design, index, resolved)`` -> ``(resolved, FabricPlan)`` (two tiers: ``_sized_alone``; three
     tiers: ``core.fabric.podcore``'s one spine pod).
 
@@ -428,11 +451,11 @@ def pod_plans(design: Design, stage: int | None, catalog: Catalog, plan_alone) -
     final = max(spec.stage for spec in specs)
     stage = final if stage is None else stage
     sized_for = final if design.pods_final else stage
-    first = _resolved_pod(design, 0, "", catalog)
+    first = plane_of(_resolved_pod(design, 0, "", catalog))
     plans: dict[int, tuple[ResolvedDesign, FabricPlan]] = {}
     for index, spec in enumerate(specs):
         if spec.stage <= sized_for:
-            resolved = first if index == 0 else _resolved_pod(design, index, first.fabric, catalog)
+            resolved = first if index == 0 else plane_of(_resolved_pod(design, index, first.fabric, catalog))
             plans[index] = plan_alone(design, index, resolved)
     return PodPlans(specs, stage, sized_for, first, plans)
 
@@ -465,15 +488,16 @@ def shared_layer(first: ResolvedDesign, plans: dict, rows: list[dict], tier: str
 
 
 def _leaves(index: int, spec: PodSpec, resolved: ResolvedDesign, fabric: FabricPlan) -> dict:
-    """The fields of a pod's ``PodLeaves`` that do not depend on the spine layer."""
+    """The fields of a pod's ``PodLeaves`` that do not depend on the spine layer (``resolved``: one plane,
+    ``plane_of``; the bandwidth per GPU every plane's)."""
     uplink = fabric.uplink_speed_gbps or fabric.port_speed_gbps
     nic_rate = resolved.nics_per_node * resolved.port_speed_gbps / resolved.gpus_per_node
     up_rate = fabric.leaf_count * fabric.leaf_uplinks * uplink / resolved.gpus
     return dict(index=index, system=resolved.system.id, stage=spec.stage, nodes=resolved.nodes, gpus=resolved.gpus,
                 port_speed_gbps=resolved.port_speed_gbps, uplink_speed_gbps=uplink,
                 leaf_switch=resolved.tier_switches["leaf"].id, leaves=fabric.leaf_count,
-                uplinks_per_leaf=fabric.leaf_uplinks, gbps_per_gpu=min(nic_rate, up_rate),
-                oversubscription=resolved.design.oversubscription)
+                uplinks_per_leaf=fabric.leaf_uplinks, gbps_per_gpu=resolved.planes * min(nic_rate, up_rate),
+                oversubscription=resolved.design.oversubscription, planes=resolved.planes)
 
 
 def _spine_count(pods: list[dict], radix: int) -> int | None:
@@ -495,7 +519,7 @@ def _more_uplinks(resolved: ResolvedDesign, fabric: FabricPlan, uplinks: int
     if ratio < 0.25:  # the lowest oversubscription a design takes
         return None
     try:
-        again = resolve_design(resolved.design.model_copy(update={"oversubscription": ratio}))
+        again = plane_of(resolve_design(resolved.design.model_copy(update={"oversubscription": ratio})))
         sized = size_fabric(again)
     except DesignError:
         return None
@@ -633,4 +657,4 @@ def _size_pods(design: Design, stage: int | None = None, catalog: Catalog | None
                  for pod in sizing if specs[pod["index"]].stage <= stage)
     return MixedFabric(stage=stage, pods=pods, spine_switch=spine.id, spine_speed_gbps=speed, spine_radix=radix,
                        spines=spines, spine_ports_used=sum(pod.spine_ports(spines) for pod in pods),
-                       sized_for_stage=sized_for)
+                       sized_for_stage=sized_for, planes=first.planes, plane_mode=first.plane_mode)

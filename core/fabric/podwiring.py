@@ -6,7 +6,7 @@ named and joined to the shared spine layer (``core.fabric.pods`` sizes it; ``cor
   ``pod2.p0.leaf1``, and a group of a pod's servers drawn as one vertex ``pod2.servers0``. The shared spines are
   ``spine<j>`` (``j`` 0-based).
 * **Leaf-spine bundles** are named by their leaf and spine as a pod's own are: ``pod2.p0.leaf1-spine0``.
-* **Node-leaf links** are each pod's own (``Wiring.bundles``/``links`` of plane 0).
+* **Node-leaf links** are each pod's own (``Wiring.bundles``/``links`` of the plane; **Planes** below).
 * **Leaf-spine links.** Each leaf of pod ``p`` spreads its ``u_p`` uplinks evenly over the ``N`` shared spines:
   ``u_p / N`` links (``PodLeaves.links_per_leaf_spine_pair``) at the pod's uplink speed [Gb/s per direction] to
   every spine; leaf uplink ``k`` (in the pod's own up-port order) goes to spine ``k // (u_p / N)``. Each spine's
@@ -25,6 +25,12 @@ spine up port ``c * (U_p / C) + x`` to the group's ``c``-th core (the pod's own 
 each core's ports are handed out as the shared spines' are (by stage, pod, spine and uplink, one port per ``b_p``
 uplinks, ``PodLeaves.uplinks_per_core_port``), so a core layer sized for the final stage moves no cable.
 
+**Planes** (``MixedFabric.planes``, ``core.fabric.pods``): identical copies, each with the wiring above. Plane ``q``
+is the pods' own wirings' plane and island ``plane_of(q)`` (per-port planes ``(q, 0)``, per-rail planes ``(0, q)``),
+its pod devices their ids in it (``pod2.p1.leaf3``; per-rail ``pod2.p0.i1.leaf3``, ``core.fabric.wiring``), its
+shared spines and cores the same plane prefix (``p1.spine0``, ``p0.i1.core2``; in one plane ``spine0``, ``core0``).
+A node's links in plane ``q`` are its pod's own wiring's links of that plane and island.
+
 Building a ``PodsWiring`` is O(pods); enumerating its links is O(links), streamed.
 """
 
@@ -35,7 +41,7 @@ from dataclasses import dataclass
 from typing import Iterator, NamedTuple
 
 from core.fabric.pods import MixedFabric, PodLeaves
-from core.fabric.wiring import Bundle, Wiring
+from core.fabric.wiring import Bundle, Wiring, plane_prefix
 
 _POD_ID = re.compile(r"^pod(\d+)\.(.+)$")
 _SPINE = "spine"
@@ -54,6 +60,8 @@ class Uplink(NamedTuple):
     spine_port: int
     lane: int
     speed_gbps: int
+    plane: int = 0
+    """The plane ``q`` (module docstring), 0-based."""
 
 
 class CoreLink(NamedTuple):
@@ -68,6 +76,8 @@ class CoreLink(NamedTuple):
     core_port: int
     lane: int
     speed_gbps: int
+    plane: int = 0
+    """The plane ``q`` (module docstring), 0-based."""
 
 
 @dataclass(frozen=True)
@@ -87,9 +97,64 @@ class PodsWiring:
         """Id of server ``n`` of the pod at position ``pod``: ``pod2.node3``."""
         return self.prefix(pod) + Wiring.node_id(n)
 
-    def leaf_id(self, pod: int, k: int) -> str:
-        """Id of leaf ``k`` of the pod at position ``pod``: ``pod2.p0.leaf1``."""
-        return self.prefix(pod) + self.wirings[pod].switch_id("leaf", k)
+    def leaf_id(self, pod: int, k: int, q: int = 0) -> str:
+        """Id of leaf ``k`` in plane ``q`` of the pod at position ``pod``: ``pod2.p0.leaf1``."""
+        return self.prefix(pod) + self.wirings[pod].switch_id("leaf", k, *self.plane_of(q))
+
+    # planes -----------------------------------------------------------------------------------------------------
+    @property
+    def planes(self) -> int:
+        """Identical planes of the fabric (``MixedFabric.planes``)."""
+        return self.fabric.planes
+
+    def plane_of(self, q: int) -> tuple[int, int]:
+        """``(plane, island)`` of the pods' own wirings that plane ``q`` is (module docstring)."""
+        return (0, q) if self.fabric.plane_mode == "per-rail" and self.planes > 1 else (q, 0)
+
+    def shared_prefix(self, q: int) -> str:
+        """Id prefix of the shared switches of plane ``q``: empty in one plane, else ``p1.`` (per-rail ``p0.i1.``)."""
+        if self.planes < 2:
+            return ""
+        per_rail = self.fabric.plane_mode == "per-rail"
+        return plane_prefix(*self.plane_of(q), self.planes if per_rail else 1)
+
+    def shared_spine_id(self, j: int, q: int = 0) -> str:
+        """Id of shared spine ``j`` of plane ``q``: ``spine0`` in one plane, ``p1.spine0`` in plane 1 of several."""
+        return self.shared_prefix(q) + self.spine_id(j)
+
+    def shared_core_id(self, k: int, q: int = 0) -> str:
+        """Three tiers: id of shared core ``k`` of plane ``q``: ``core0`` in one plane, ``p1.core0`` in plane 1."""
+        return self.shared_prefix(q) + self.core_id(k)
+
+    def shared_ids(self) -> Iterator[str]:
+        """Every shared switch's id, plane by plane: the shared spines (three tiers: the shared cores)."""
+        count = self.fabric.cores if self.three_tiers else self.fabric.spines
+        make = self.shared_core_id if self.three_tiers else self.shared_spine_id
+        for q in range(self.planes):
+            for k in range(count):
+                yield make(k, q)
+
+    def parse_shared(self, device: str) -> tuple[int, int] | None:
+        """``(plane q, number)`` of a shared spine id (three tiers: shared core id); None for another id or one this
+        fabric lacks."""
+        base, count = (_CORE, self.fabric.cores) if self.three_tiers else (_SPINE, self.fabric.spines)
+        for q in range(self.planes):
+            head = self.shared_prefix(q) + base
+            number = device[len(head):] if device.startswith(head) else ""
+            if number.isdigit() and int(number) < count:
+                return q, int(number)
+        return None
+
+    def plane_of_device(self, device: str) -> int | None:
+        """The plane ``q`` of a leaf, own spine or shared switch id; None for a server or another id."""
+        shared = self.parse_shared(device)
+        if shared is not None:
+            return shared[0]
+        found = self.parse(device)
+        parsed = Wiring.parse(found[1]) if found is not None else None
+        if parsed is None:
+            return None
+        return next((q for q in range(self.planes) if self.plane_of(q) == (parsed[1], parsed[2])), None)
 
     def local_id(self, pod: int, device: str) -> str:
         """The id ``device`` (of the pod's own wiring, or a vertex name of its drawing) under the pod's prefix."""
@@ -100,9 +165,9 @@ class PodsWiring:
         """Id of shared spine ``j`` (0-based): ``spine0``."""
         return _SPINE + str(j)
 
-    def own_spine_id(self, pod: int, k: int) -> str:
-        """Three tiers: id of the own spine ``k`` of the pod at position ``pod``: ``pod2.p0.spine0``."""
-        return self.prefix(pod) + self.wirings[pod].switch_id("spine", k)
+    def own_spine_id(self, pod: int, k: int, q: int = 0) -> str:
+        """Three tiers: id of the own spine ``k`` in plane ``q`` of the pod at position ``pod``: ``pod2.p0.spine0``."""
+        return self.prefix(pod) + self.wirings[pod].switch_id("spine", k, *self.plane_of(q))
 
     @staticmethod
     def core_id(k: int) -> str:
@@ -120,10 +185,11 @@ class PodsWiring:
         """Whether the pods stand on three tiers (their own spines under shared cores)."""
         return self.fabric.tiers == 3
 
-    def link_id(self, pod: int, k: int, j: int) -> str:
-        """Id of the link bundle from leaf ``k`` of the pod at position ``pod`` to shared spine ``j`` (as a pod's own
-        ``p0.leaf3-spine1``): ``pod2.p0.leaf1-spine0``."""
-        return f"{self.leaf_id(pod, k)}-{self.spine_id(j)}"
+    def link_id(self, pod: int, k: int, j: int, q: int = 0) -> str:
+        """Id of the link bundle from leaf ``k`` of the pod at position ``pod`` to shared spine ``j`` of plane ``q``
+        (as a pod's own ``p0.leaf3-spine1``): ``pod2.p0.leaf1-spine0``, in plane 1 of two
+        ``pod2.p1.leaf1-p1.spine0``."""
+        return f"{self.leaf_id(pod, k, q)}-{self.shared_spine_id(j, q)}"
 
     def parse_link(self, element: str) -> tuple[int, int, int] | None:
         """``(pod position, leaf, shared spine)`` of a ``link_id``; None for another id or one this fabric lacks."""
@@ -137,10 +203,10 @@ class PodsWiring:
         ok = parsed[3] < self.wirings[found[0]].leaves and j < spines
         return (found[0], parsed[3], j) if ok else None
 
-    def core_link_id(self, pod: int, k: int, core: int) -> str:
+    def core_link_id(self, pod: int, k: int, core: int, q: int = 0) -> str:
         """Three tiers: id of the link bundle from own spine ``k`` of the pod at position ``pod`` to shared core
-        ``core``: ``pod2.p0.spine0-core1``."""
-        return f"{self.own_spine_id(pod, k)}-{self.core_id(core)}"
+        ``core`` of plane ``q``: ``pod2.p0.spine0-core1``."""
+        return f"{self.own_spine_id(pod, k, q)}-{self.core_id(core)}"
 
     def parse_core(self, device: str) -> int | None:
         """Three tiers: the number of a shared core id (``core1``: 1); None for another id or a core this fabric
@@ -221,45 +287,52 @@ class PodsWiring:
         docstring); none on three tiers, where each pod's leaf-spine cables are its own wiring's."""
         if self.three_tiers:
             return
-        spines = self.fabric.spines
-        before = [0] * spines  # ports the pods handed out so far take on each spine
-        for i in self.order():
-            pod: PodLeaves = self.fabric.pods[i]
-            lanes, pair = pod.uplinks_per_spine_port, pod.links_per_leaf_spine_pair
-            taken = [0] * spines  # this pod's uplinks on each spine so far (lanes)
-            for leaf in range(self.wirings[i].leaves):
-                for k in range(pod.uplinks_per_leaf):
-                    spine = k // pair
-                    lane = taken[spine]
-                    taken[spine] += 1
-                    yield Uplink(i, leaf, k, spine, before[spine] + lane // lanes, lane % lanes,
-                                 pod.uplink_speed_gbps)
-            for spine in range(spines):
-                before[spine] += -(-taken[spine] // lanes)
+        for q in range(self.planes):
+            spines = self.fabric.spines
+            before = [0] * spines  # ports the pods handed out so far take on each spine
+            for i in self.order():
+                pod: PodLeaves = self.fabric.pods[i]
+                lanes, pair = pod.uplinks_per_spine_port, pod.links_per_leaf_spine_pair
+                taken = [0] * spines  # this pod's uplinks on each spine so far (lanes)
+                for leaf in range(self.wirings[i].leaves):
+                    for k in range(pod.uplinks_per_leaf):
+                        spine = k // pair
+                        lane = taken[spine]
+                        taken[spine] += 1
+                        yield Uplink(i, leaf, k, spine, before[spine] + lane // lanes, lane % lanes,
+                                     pod.uplink_speed_gbps, q)
+                for spine in range(spines):
+                    before[spine] += -(-taken[spine] // lanes)
 
     def core_links(self) -> Iterator[CoreLink]:
         """Three tiers: every spine-core cable, pod by pod (``order``), spine by spine, uplink by uplink (module
         docstring); none on two tiers."""
-        cores = self.fabric.cores
-        before = [0] * cores  # ports the pods handed out so far take on each core
-        for i in self.order():
-            pod: PodLeaves = self.fabric.pods[i]
-            lanes, pair = pod.uplinks_per_core_port, pod.links_per_spine_core_pair
-            for spine in range(pod.own_spines):
-                for c, core in enumerate(self.cores_of_spine(spine)):
-                    for x in range(pair):
-                        yield CoreLink(i, spine, c * pair + x, core, before[core] + x // lanes, x % lanes,
-                                       pod.uplink_speed_gbps)
-                    before[core] += -(-pair // lanes)
+        for q in range(self.planes):
+            before = [0] * self.fabric.cores  # ports the pods handed out so far take on each core
+            for i in self.order():
+                pod: PodLeaves = self.fabric.pods[i]
+                lanes, pair = pod.uplinks_per_core_port, pod.links_per_spine_core_pair
+                for spine in range(pod.own_spines):
+                    for c, core in enumerate(self.cores_of_spine(spine)):
+                        for x in range(pair):
+                            yield CoreLink(i, spine, c * pair + x, core, before[core] + x // lanes, x % lanes,
+                                           pod.uplink_speed_gbps, q)
+                        before[core] += -(-pair // lanes)
 
     def bundles(self) -> Iterator[Bundle]:
-        """The links bundled by device pair: each pod's node-leaf bundles (its own wiring, plane 0, prefixed),
+        """The links bundled by device pair, plane by plane (module docstring): each pod's node-leaf bundles (its own
+        wiring's of the plane, prefixed),
         then every pod leaf to every shared spine (``u_p / N`` links at the pod's uplink speed); on three tiers each
         pod's own leaf-spine bundles, then every pod spine to every core of its group (``U_p / C`` links)."""
+        for q in range(self.planes):
+            yield from self.plane_bundles(q)
+
+    def plane_bundles(self, q: int) -> Iterator[Bundle]:
+        """``bundles`` of plane ``q``."""
         three = self.three_tiers
         for i, wiring in enumerate(self.wirings):
             prefix = self.prefix(i)
-            for kind, a, b, count, speed in wiring.bundles():
+            for kind, a, b, count, speed in wiring.bundles(*self.plane_of(q)):
                 if kind == "node-leaf" or (three and kind == "leaf-spine"):
                     yield Bundle(kind, prefix + a, prefix + b, count, speed)
         if three:
@@ -267,13 +340,13 @@ class PodsWiring:
                 pod = self.fabric.pods[i]
                 for k in range(pod.own_spines):
                     for core in self.cores_of_spine(k):
-                        yield Bundle("spine-core", self.own_spine_id(i, k), self.core_id(core),
+                        yield Bundle("spine-core", self.own_spine_id(i, k, q), self.shared_core_id(core, q),
                                      pod.links_per_spine_core_pair, pod.uplink_speed_gbps)
             return
         for i, wiring in enumerate(self.wirings):
             pod = self.fabric.pods[i]
             for k in range(wiring.leaves):
-                leaf = self.leaf_id(i, k)
+                leaf = self.leaf_id(i, k, q)
                 for j in range(self.fabric.spines):
-                    yield Bundle("leaf-spine", leaf, self.spine_id(j), pod.links_per_leaf_spine_pair,
+                    yield Bundle("leaf-spine", leaf, self.shared_spine_id(j, q), pod.links_per_leaf_spine_pair,
                                  pod.uplink_speed_gbps)

@@ -165,7 +165,7 @@ class Wiring:
     # device ids ---------------------------------------------------------------------------------------------
     def prefix(self, plane: int, island: int = 0) -> str:
         """Id prefix of the switches of ``plane`` and ``island``: ``p0.`` or ``p0.i2.``."""
-        return f"p{plane}." if self.islands == 1 else f"p{plane}.i{island}."
+        return plane_prefix(plane, island, self.islands)
 
     def switch_id(self, role: str, k: int, plane: int = 0, island: int = 0) -> str:
         """Id of switch ``k`` of ``role`` in ``plane`` and ``island``: ``p0.leaf3``, ``p1.i2.spine0``."""
@@ -439,6 +439,12 @@ class Wiring:
     def core_group_of(self, k: int) -> int:
         """Core group of core ``k`` (the spines ``j`` of every pod reach core group ``j``)."""
         return k // max(1, self.cores_per_group)
+
+
+def plane_prefix(plane: int, island: int, islands: int) -> str:
+    """Id prefix of the switches of ``plane`` and ``island`` of a fabric of ``islands`` islands per plane: ``p0.``
+    (one island) or ``p0.i2.``."""
+    return f"p{plane}." if islands == 1 else f"p{plane}.i{island}."
 
 
 @lru_cache(maxsize=256)

@@ -71,7 +71,7 @@ def is_aggregated(plan, every_pod: bool = True) -> bool:
     pods: every pod's leaves and the shared spines, or with ``every_pod`` False pod 1's own fabric)."""
     mixed = mixed_of(plan) if every_pod else None
     if mixed is not None:
-        return pods_graph_elements(mixed_wiring(mixed, three_tiers=True)) > FULL_GRAPH_LIMIT
+        return pods_graph_elements(mixed_wiring(mixed, three_tiers=True, planes=True), 1) > FULL_GRAPH_LIMIT
     return full_graph_elements(plan) > FULL_GRAPH_LIMIT
 
 
@@ -81,12 +81,12 @@ def topology_graph(plan, every_pod: bool = True) -> tuple[nx.Graph, bool]:
     failure what-if, which analyses pod 1)."""
     mixed = mixed_of(plan) if every_pod else None
     if mixed is not None:
-        wiring = mixed_wiring(mixed, three_tiers=True)  # core.fabric.podgraph draws pods on three tiers
+        wiring = mixed_wiring(mixed, three_tiers=True, planes=True)  # core.fabric.podgraph draws them; plane 1
         if is_aggregated(plan):
             return pods_aggregated_graph(wiring), True
         servers = "each" if mixed.fabric.nodes <= SERVERS_EACH_MAX else "grouped"
         return pods_fabric_graph(wiring, tuple(p.fabric.radix for p in mixed.plans),
-                                 tuple(p.resolved.leaf_uplink_cost for p in mixed.plans), servers), False
+                                 tuple(p.resolved.leaf_uplink_cost for p in mixed.plans), servers, planes=1), False
     if not is_aggregated(plan, every_pod):
         servers = "each" if plan.resolved.nodes <= SERVERS_EACH_MAX else "grouped"
         return fabric_graph(plan, servers=servers, planes=1), False
@@ -556,6 +556,8 @@ def _pods_title(mixed: MixedPlan, aggregated: bool) -> str:
                      ngettext("{count} shared core", "{count} shared cores", f.cores).format(count=f"{f.cores:,}")]
         title = _("Scale-out fabric, pods under one core layer: {parts}")
     title = title.format(parts=sep().join(parts))
+    if f.planes > 1:  # plane 1 drawn (pods_fabric_graph), the others identical
+        title = _("{title} per plane; plane 1 of {planes} identical planes drawn").format(title=title, planes=f.planes)
     if aggregated:
         sub = _("Aggregated view: each pod's switches and servers bundled by block and rail; numbers are counts")
     else:

@@ -94,7 +94,8 @@ def _title(plan, graph, aggregated: bool) -> str:
         f = mixed.fabric
         pods = ", ".join(f"pod {pod.index + 1}: {pod.gpus:,} x {pod.system}" for pod in f.pods)
         shared = f"{f.cores} shared cores" if f.tiers == 3 else f"{f.spines} shared spines"
-        return f"{f.gpus:,} GPUs in {len(f.pods)} pods ({pods}) under {shared}<br>{view}"
+        planes = f" per plane: plane 1 of {f.planes}" if f.planes > 1 else ""  # the Topology tab draws plane 1
+        return f"{f.gpus:,} GPUs in {len(f.pods)} pods ({pods}) under {shared}{planes}<br>{view}"
     f = plan.fabric
     return (f"{plan.resolved.gpus:,} x {plan.resolved.system.id}, {f.topology}, {f.tiers} tier(s): plane 1 of "
             f"{f.planes}<br>{view}")

@@ -22,7 +22,7 @@ from core.analysis.pods import MixedPlan, mixed_wiring
 from core.fabric.naming import Namer, NamingScheme
 from core.fabric.podgraph import pods_fabric_graph
 from core.fabric.podwiring import PodsWiring
-from core.formats.podnetbox import spine_names
+from core.formats.podnetbox import shared_switches
 from core.formats.podslurm import pod_scheme
 
 MAX_ELEMENTS = 2_000_000
@@ -33,19 +33,21 @@ GraphML, ``core.formats.graphml.MAX_ELEMENTS``)."""
 def pods_full_elements(wiring: PodsWiring) -> int:
     """Vertices + edges of the whole fabric's graph with every server a vertex, without building it."""
     f = wiring.fabric
-    total = f.spines + f.cores
+    total = (f.spines + f.cores) * wiring.planes
     for own in wiring.wirings:
         spines = own.spines if wiring.three_tiers else f.spines  # the spines each leaf reaches
-        total += own.nodes + own.leaves + own.nodes * len(own.leaves_of_group(0)) + own.leaves * spines
+        total += own.nodes + wiring.planes * (own.leaves + own.nodes * len(own.leaves_of_group(0))
+                                              + own.leaves * spines)
         if wiring.three_tiers:  # the pod's own spines and their bundles to their groups' cores
-            total += own.spines * (1 + f.cores_per_group)
+            total += wiring.planes * own.spines * (1 + f.cores_per_group)
     return total
 
 
 def pods_whole_graph(mixed: MixedPlan, servers: str) -> nx.Graph:
     """``core.fabric.podgraph.pods_fabric_graph`` of ``mixed`` (each pod's leaf radix and uplink cost from its own
     plan), with ``servers`` ``each``, ``grouped`` or ``none``."""
-    return pods_fabric_graph(mixed_wiring(mixed, three_tiers=True), tuple(p.fabric.radix for p in mixed.plans),
+    return pods_fabric_graph(mixed_wiring(mixed, three_tiers=True, planes=True),
+                             tuple(p.fabric.radix for p in mixed.plans),
                              tuple(p.resolved.leaf_uplink_cost for p in mixed.plans), servers)
 
 
@@ -54,11 +56,9 @@ class PodNames:
 
     def __init__(self, mixed: MixedPlan, naming: NamingScheme | None):
         self.mixed = mixed
-        self.wiring = mixed_wiring(mixed, three_tiers=True)
+        self.wiring = mixed_wiring(mixed, three_tiers=True, planes=True)
         self.namers = [Namer.of(p, pod_scheme(naming, pod.index + 1)) for pod, p in zip(mixed.fabric.pods, mixed.plans)]
-        self.spines = {PodsWiring.spine_id(j): name for j, name in enumerate(spine_names(mixed, naming))}
-        first = Namer.of(mixed.plans[0], naming)  # the shared cores of pods on three tiers: the design's names
-        self.spines.update((PodsWiring.core_id(k), first.switch("core", k)) for k in range(mixed.fabric.cores))
+        self.spines = dict(shared_switches(mixed, naming))  # the shared cores on three tiers: the design's names
 
     def pod_of(self, vertex: str) -> tuple[int, str] | None:
         """``(pod position, the pod's own vertex id)``; None for a shared spine."""
@@ -82,20 +82,25 @@ class PodNames:
         return namer.vertex(own)
 
 
+def _place(data: dict) -> dict:
+    """A switch vertex's ``plane`` and ``island`` attributes, 1-based (``core.formats.graphml``)."""
+    return {"plane": data["plane"] + 1, "island": data["island"] + 1}
+
+
 def graphml_records(mixed: MixedPlan, naming: NamingScheme | None) -> tuple[dict, nx.Graph, dict, dict]:
     """What the GraphML file of ``mixed`` holds: ``(graph attributes, the whole fabric's graph, vertex -> name,
     name -> attributes)`` (``core.formats.graphml``'s attributes, module docstring)."""
     from core.formats.graphml import TIER
 
     f = mixed.fabric
-    full = pods_full_elements(mixed_wiring(mixed, three_tiers=True))
+    full = pods_full_elements(mixed_wiring(mixed, three_tiers=True, planes=True))
     grouped = full > MAX_ELEMENTS
     source = pods_whole_graph(mixed, "grouped" if grouped else "each")
     first = mixed.plans[0]
     graph = dict(
         name=" + ".join(f"{pod.gpus} x {pod.system}" for pod in f.pods), gpus=f.gpus, nodes=f.nodes,
         gpu_model=", ".join(dict.fromkeys(pod.system for pod in f.pods)), fabric=first.resolved.fabric,
-        topology=first.fabric.topology, tiers=f.tiers, planes=1, islands=1, pods=len(f.pods),
+        topology=first.fabric.topology, tiers=f.tiers, planes=f.planes, islands=1, pods=len(f.pods),
         port_speed_gbps=f.pods[0].port_speed_gbps, uplink_speed_gbps=f.spine_speed_gbps or f.core_speed_gbps,
         aggregated=("servers grouped per scalable unit: the full graph would have "
                     f"{full:,} vertices + edges (more than {MAX_ELEMENTS:,})") if grouped else "no",
@@ -110,13 +115,13 @@ def graphml_records(mixed: MixedPlan, naming: NamingScheme | None) -> tuple[dict
             speed = pod.uplink_speed_gbps if pod is not None else f.core_speed_gbps
             attrs.update(model=pod.spine_switch if pod is not None else f.core_switch, ports=data["radix"],
                          port_speed_gbps=speed, bandwidth_gbps=data["radix"] * speed,
-                         ports_used=data["port_units"], ports_free=data["ports_free"], plane=1, island=1)
+                         ports_used=data["port_units"], ports_free=data["ports_free"], **_place(data))
             if pod is not None:
                 attrs["pod"] = pod.index + 1
         elif role == "spine":
             attrs.update(model=f.spine_switch, ports=f.spine_radix, port_speed_gbps=f.spine_speed_gbps,
                          bandwidth_gbps=f.spine_radix * f.spine_speed_gbps, ports_used=f.spine_ports_used,
-                         ports_free=f.spine_radix - f.spine_ports_used, plane=1, island=1)
+                         ports_free=f.spine_radix - f.spine_ports_used, **_place(data))
         else:
             i = data["pod_index"]
             pod, resolved = f.pods[i], mixed.plans[i].resolved
@@ -128,7 +133,7 @@ def graphml_records(mixed: MixedPlan, naming: NamingScheme | None) -> tuple[dict
             else:
                 attrs.update(model=pod.leaf_switch, ports=data["radix"], port_speed_gbps=pod.port_speed_gbps,
                              bandwidth_gbps=data["radix"] * pod.port_speed_gbps, ports_used=data["ports_used"],
-                             ports_free=data["ports_free"], plane=1, island=1, group=data["group"] + 1)
+                             ports_free=data["ports_free"], **_place(data), group=data["group"] + 1)
                 if data["rail"] >= 0:
                     attrs["rail"] = data["rail"] + 1
             attrs["pod"] = pod.index + 1

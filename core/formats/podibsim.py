@@ -57,17 +57,16 @@ def spine_port_number(mixed: MixedPlan, spine_port: int, lane: int) -> int:
 
 def _shared(mixed: MixedPlan) -> tuple[list[str], int]:
     """``(ids, ports each in the file)`` of the shared spines, or the shared cores on three tiers (a port counted
-    in breakout lanes)."""
+    in breakout lanes); every plane's."""
     f = mixed.fabric
-    if f.tiers == 3:
-        return [PodsWiring.core_id(k) for k in range(f.cores)], f.core_radix * spine_lanes(mixed)
-    return [PodsWiring.spine_id(j) for j in range(f.spines)], f.spine_radix * spine_lanes(mixed)
+    ids = list(mixed_wiring(mixed, three_tiers=True, planes=True).shared_ids())  # plane by plane
+    return ids, (f.core_radix if f.tiers == 3 else f.spine_radix) * spine_lanes(mixed)
 
 
 def _switch_count(mixed: MixedPlan) -> int:
     """Switches of the whole fabric in the net file: every pod's leaves (and own spines) and the shared layer's."""
     f = mixed.fabric
-    return f.leaves + sum(pod.own_spines for pod in f.pods) + len(_shared(mixed)[0])
+    return (f.leaves + sum(pod.own_spines for pod in f.pods)) * f.planes + len(_shared(mixed)[0])
 
 
 def check_mixed_size(mixed: MixedPlan, wiring: PodsWiring) -> list[dict]:
@@ -94,9 +93,10 @@ def mixed_ibsim_command(mixed: MixedPlan, ports: list[dict], path: str = "net") 
     f = mixed.fabric
     hcas = sum(pod.nodes * p.resolved.nics_per_node for pod, p in zip(f.pods, mixed.plans))
     shared, each = _shared(mixed)
-    total = (sum(pod.leaves * (own["leaf"][0] + 1) for pod, own in zip(f.pods, ports))
-             + sum(pod.own_spines * (own["spine"][0] + 1) for pod, own in zip(f.pods, ports) if pod.own_spines)
-             + len(shared) * (each + 1) + 2 * hcas)
+    total = (f.planes * sum(pod.leaves * (own["leaf"][0] + 1) for pod, own in zip(f.pods, ports))
+             + f.planes * sum(pod.own_spines * (own["spine"][0] + 1) for pod, own in zip(f.pods, ports)
+                              if pod.own_spines)
+             + len(shared) * (each + 1) + 2 * hcas * (f.planes if f.plane_mode == "per-port" else 1))
     return f"ibsim -s -N {max(2048, _switch_count(mixed) + hcas)} -S {MAX_SWITCHES} -P {max(13312, total)} {path}"
 
 
@@ -104,13 +104,13 @@ def _shared_lines(mixed: MixedPlan, wiring: PodsWiring, ports: list[dict], name,
     """Add the port lines of the cables to the shared layer at both ends: every pod leaf's uplinks to the shared
     spines, or on three tiers every pod spine's uplinks to the shared cores (module docstring)."""
     if wiring.three_tiers:
-        ends = ((wiring.own_spine_id(up.pod, up.spine), ports[up.pod]["spine"][2][up.spine_port],
-                 PodsWiring.core_id(up.core), spine_port_number(mixed, up.core_port, up.lane), up.speed_gbps)
-                for up in wiring.core_links())
+        ends = ((wiring.own_spine_id(up.pod, up.spine, up.plane), ports[up.pod]["spine"][2][up.spine_port],
+                 wiring.shared_core_id(up.core, up.plane), spine_port_number(mixed, up.core_port, up.lane),
+                 up.speed_gbps) for up in wiring.core_links())
     else:
-        ends = ((wiring.leaf_id(up.pod, up.leaf), ports[up.pod]["leaf"][2][up.leaf_port],
-                 PodsWiring.spine_id(up.spine), spine_port_number(mixed, up.spine_port, up.lane), up.speed_gbps)
-                for up in wiring.uplinks())
+        ends = ((wiring.leaf_id(up.pod, up.leaf, up.plane), ports[up.pod]["leaf"][2][up.leaf_port],
+                 wiring.shared_spine_id(up.spine, up.plane), spine_port_number(mixed, up.spine_port, up.lane),
+                 up.speed_gbps) for up in wiring.uplinks())
     for lower, lower_port, upper, upper_port, speed in ends:  # each cable at both of its ends
         rate = sim_rate(speed)
         switch_line(switch_lines, lower, lower_port, name(upper), upper_port, rate)
@@ -120,7 +120,7 @@ def _shared_lines(mixed: MixedPlan, wiring: PodsWiring, ports: list[dict], name,
 def write_mixed_ibsim(mixed: MixedPlan, out: TextIO, naming: NamingScheme | None = None) -> None:
     """Write the whole fabric of ``mixed`` as an ibsim net file (module docstring), devices named under ``naming``
     as every export of the design names them; the first record is a leaf of pod 1 (ibsim's SM port)."""
-    wiring = mixed_wiring(mixed, three_tiers=True)
+    wiring = mixed_wiring(mixed, three_tiers=True, planes=True)
     ports = check_mixed_size(mixed, wiring)
     names = PodNames(mixed, naming)
     f = mixed.fabric
@@ -131,10 +131,11 @@ def write_mixed_ibsim(mixed: MixedPlan, out: TextIO, naming: NamingScheme | None
         switch_lines.update((wiring.local_id(i, sid), []) for sid in own.switch_ids("leaf"))
         if three:
             switch_lines.update((wiring.local_id(i, sid), []) for sid in own.switch_ids("spine"))
-        for link in own.links():
-            if link.kind == "node-leaf" or (three and link.kind == "leaf-spine"):
-                whole = link._replace(a=wiring.local_id(i, link.a), b=wiring.local_id(i, link.b))
-                port_lines(own, whole, 0, ports[i], names.device, switch_lines, hca_lines)
+        for plane, island in own.plane_islands():  # a NIC's port of a per-port plane is port plane + 1
+            for link in own.links(plane, island):
+                if link.kind == "node-leaf" or (three and link.kind == "leaf-spine"):
+                    whole = link._replace(a=wiring.local_id(i, link.a), b=wiring.local_id(i, link.b))
+                    port_lines(own, whole, plane, ports[i], names.device, switch_lines, hca_lines)
     shared, each = _shared(mixed)
     switch_lines.update((sid, []) for sid in shared)
     _shared_lines(mixed, wiring, ports, names.device, switch_lines)
@@ -151,4 +152,4 @@ def write_mixed_ibsim(mixed: MixedPlan, out: TextIO, naming: NamingScheme | None
                 hca = nic_name(names.device(wiring.node_id(i, n)), nic)
                 lines = hca_lines.get(hca)
                 if lines:
-                    out.write(f'Hca\t1 "{hca}"\n' + "\n".join(sorted(lines, key=_port_of)) + "\n\n")
+                    out.write(f'Hca\t{own.planes} "{hca}"\n' + "\n".join(sorted(lines, key=_port_of)) + "\n\n")

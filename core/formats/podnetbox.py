@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from core.analysis.pods import MixedPlan, mixed_links, mixed_wiring, spine_id
+from core.analysis.pods import MixedPlan, mixed_links, mixed_wiring
 from core.catalog import load_catalog
 from core.fabric.naming import Namer, NamingScheme
 from core.fabric.podwiring import PodsWiring
@@ -41,10 +41,11 @@ def _tag(pod: int):
 
 def _own_spines(p, scheme: NamingScheme, three: bool = False) -> set[str]:
     """Names of the switches a pod planned alone has that the mixed import leaves out: its spines, or its cores
-    for pods on three tiers (``three``)."""
+    for pods on three tiers (``three``); every plane's."""
     namer, wiring = Namer.of(p, scheme), Wiring.of(p)
     role = "core" if three else "spine"
-    return {namer.switch(role, k) for k in range(wiring.cores if three else wiring.spines)}
+    return {namer.switch(role, k, plane, island) for plane, island in wiring.plane_islands()
+            for k in range(wiring.cores if three else wiring.spines)}
 
 
 def spine_names(mixed: MixedPlan, naming: NamingScheme | None) -> list[str]:
@@ -56,11 +57,14 @@ def spine_names(mixed: MixedPlan, naming: NamingScheme | None) -> list[str]:
 def shared_switches(mixed: MixedPlan, naming: NamingScheme | None) -> list[tuple[str, str]]:
     """``(whole-fabric id, name)`` of the shared layer's switches: the shared spines (``spine0``, ``spine001``), or
     the shared cores of pods on three tiers (``core0``, ``core001``: the design's names, as
-    ``core.formats.podexports.PodNames`` gives them)."""
-    if mixed.fabric.tiers != 3:
-        return [(spine_id(j), name) for j, name in enumerate(spine_names(mixed, naming))]
+    ``core.formats.podexports.PodNames`` gives them); plane by plane on several planes (``p2.spine0``,
+    ``p3-spine001``: the first pod's names of that plane)."""
+    wiring = mixed_wiring(mixed, three_tiers=True, planes=True)
     namer = Namer.of(mixed.plans[0], naming)
-    return [(PodsWiring.core_id(k), namer.switch("core", k)) for k in range(mixed.fabric.cores)]
+    role, count = ("core", mixed.fabric.cores) if mixed.fabric.tiers == 3 else ("spine", mixed.fabric.spines)
+    make = wiring.shared_core_id if mixed.fabric.tiers == 3 else wiring.shared_spine_id
+    return [(make(k, q), namer.switch(role, k, *wiring.plane_of(q))) for q in range(wiring.planes)
+            for k in range(count)]
 
 
 def in_hall(mixed: MixedPlan, pod: int):
@@ -76,7 +80,7 @@ def mixed_devices(mixed: MixedPlan, naming: NamingScheme | None, site: str, devi
     pod's extra out-of-band switches after its own, then the shared spines (cores) in theirs."""
     from core.formats.netbox import DEVICE_ROLES, ROLES, device_type, manufacturer
 
-    wiring = mixed_wiring(mixed, three_tiers=True)
+    wiring = mixed_wiring(mixed, three_tiers=True, planes=True)
     three = wiring.three_tiers
     role_out = ROLES["core" if three else "spine"]
     prefix, first, extra = _extra_oob(mixed, naming)
@@ -217,7 +221,7 @@ def _hall_id(layout, rack: str, u: int | None) -> str:
 def _shared_layer_rows(mixed: MixedPlan, naming: NamingScheme | None, namers: list[Namer]) -> Iterator[CableRow]:
     """The leaf-spine cables to the shared spines, or on three tiers the spine-core cables to the shared cores
     (``mixed_links``), measured in the hall, with the media of their length bins (module docstring)."""
-    wiring = mixed_wiring(mixed, three_tiers=True)
+    wiring = mixed_wiring(mixed, three_tiers=True, planes=True)
     kind, role = ("spine-core", "spine") if wiring.three_tiers else ("leaf-spine", "leaf")
     shared = dict(shared_switches(mixed, naming))
     ends = placed_ends(mixed.hall.layout)
@@ -229,7 +233,8 @@ def _shared_layer_rows(mixed: MixedPlan, naming: NamingScheme | None, namers: li
         number += 1
         i, own = wiring.parse(a)
         pod = mixed.fabric.pods[i]
-        lower = _tag(pod.index + 1)(namers[i].switch(role, Wiring.parse(own)[3]))
+        _role, plane, island, k = Wiring.parse(own)
+        lower = _tag(pod.index + 1)(namers[i].switch(role, k, plane, island))
         a_end, z_end = ends.of(a), ends.of(z)
         length = ends.length(a_end, z_end)
         found = media_for(mixed.media[i], kind, length) if length is not None else None

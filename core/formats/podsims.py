@@ -225,11 +225,12 @@ def write_mixed_astra(mixed: MixedPlan, out: TextIO) -> None:
     whole, own = astra_dimensions(mixed)
     f = mixed.fabric
     three = f.tiers == 3
-    shared = (f", each with its own spines, under {f.cores} shared {f.core_switch} cores" if three else
-              f" under {f.spines} shared {f.spine_switch} spines")
+    shared = (f", each with its own spines, under {f.cores_total} shared {f.core_switch} cores" if three else
+              f" under {f.spines_total} shared {f.spine_switch} spines")
     out.write("# ASTRA-sim 2.x analytical network configuration (--network-configuration), written by fabric planner\n")
     out.write(f"# design: {f.gpus:,} GPUs in {f.nodes:,} nodes, {len(f.pods)} pods{shared} "
-              f"({mixed.plans[0].resolved.fabric}, {f.tiers} tiers, 1 plane); NPUs numbered pod by pod (pod 1's "
+              f"({mixed.plans[0].resolved.fabric}, {f.tiers} tiers, {f.planes} plane{'s' if f.planes > 1 else ''}); "
+              "NPUs numbered pod by pod (pod 1's "
               "first)\n")
     for pod, p, dims in zip(f.pods, mixed.plans, own):
         out.write(f"#   pod {pod.index + 1}: {pod.gpus:,} x {pod.system} in {pod.nodes:,} nodes at "

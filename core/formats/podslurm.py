@@ -59,14 +59,15 @@ def mixed_tree(mixed: MixedPlan, naming: NamingScheme | None):
         notes += [f"pod {pod.index + 1} ({pod.system}): {note}" for note in own.notes]
     if f.tiers == 3:
         switches.append(SlurmSwitch(Namer.of(mixed.plans[0], naming).logical("cores"),
-                                    f"the {f.cores} shared {f.core_switch} cores of the {len(f.pods)} pods (every "
+                                    f"the {f.cores_total} shared {f.core_switch} cores of the {len(f.pods)} pods "
+                                    "(every "
                                     f"pod's spines reach every core group)", switches=leaves))
         notes.append(f"{len(f.pods)} pods, each with its own spines, under one core layer; each pod's names start "
                      "pod<n>- (" + ", ".join(f"pod {pod.index + 1}: {pod.system} x {pod.nodes:,} nodes"
                                              for pod in f.pods) + ").")
         return SlurmTree(switches, notes)
     top = Namer.of(mixed.plans[0], naming).logical("spines")
-    switches.append(SlurmSwitch(top, f"the {f.spines} shared {f.spine_switch} spines of the {len(f.pods)} pods "
+    switches.append(SlurmSwitch(top, f"the {f.spines_total} shared {f.spine_switch} spines of the {len(f.pods)} pods "
                                      f"(every leaf of every pod reaches every spine)", switches=leaves))
     notes.append(f"{len(f.pods)} pods under one spine layer; each pod's names start pod<n>- (" + ", ".join(
         f"pod {pod.index + 1}: {pod.system} x {pod.nodes:,} nodes" for pod in f.pods) + ").")
@@ -96,8 +97,9 @@ def mixed_header(mixed: MixedPlan) -> str:
     f = mixed.fabric
     pods = ", ".join(f"pod {pod.index + 1} {pod.system} x {pod.nodes:,} nodes at {pod.port_speed_gbps}G"
                      for pod in f.pods)
+    planes = f" in {f.planes} identical {f.plane_mode} planes ({f.leaves:,} leaves per plane)" if f.planes > 1 else ""
     if f.tiers == 3:
         return (f"# Design: {f.gpus:,} GPUs in {f.nodes:,} nodes; {len(f.pods)} pods, each with its own spines, under "
-                f"one core layer ({pods}); {f.cores} x {f.core_switch} shared cores.\n")
+                f"one core layer ({pods}); {f.cores_total} x {f.core_switch} shared cores{planes}.\n")
     return (f"# Design: {f.gpus:,} GPUs in {f.nodes:,} nodes; {len(f.pods)} pods under one spine layer ({pods}); "
-            f"{f.spines} x {f.spine_switch} shared spines.\n")
+            f"{f.spines_total} x {f.spine_switch} shared spines{planes}.\n")

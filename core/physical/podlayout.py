@@ -15,7 +15,8 @@ the whole design stands in one hall by these rules:
   racks (the network rack preset) from U1 up, as many per rack as its usable U and power limit take
   (``core.physical.layout.how_many``), in rows of at most ``hall.max_racks_per_row`` racks; these rows stand in the
   middle of the hall's rows (after the first half of the pods' rows, as a one-fabric layout puts its central rows
-  in the middle of its scalable units' rows), so a pod's rows can stand on both sides of them.
+  in the middle of its scalable units' rows), so a pod's rows can stand on both sides of them. On several planes
+  every plane's shared spines (``p1.spine0``), plane after plane, fill the racks in turn.
 * **Pods on three tiers** (``core.fabric.podcore``): each pod keeps its own spines in its own central rows and
   loses its own cores (the design has none); the ``shared cores`` (``core0`` ...) fill the middle rows' network
   racks as the shared spines would, so a pod's spine-core cables run across rows to them.
@@ -96,19 +97,26 @@ class PodsHall:
 def _spine_racks(wiring: PodsWiring, spine: Switch, watts: float, racks: RackCatalog) -> list[tuple]:
     """``(preset, u_total, kw_limit, slots)`` of the shared spines' (three tiers: cores') network racks:
     ``how_many`` switches of ``spine`` (``watts`` [W] each) a rack takes by usable U and power, filled from U1 up,
-    switch by switch."""
+    switch by switch, plane by plane."""
     kind = shared_kind(wiring)
-    prefix, total = (_CORE_PREFIX, wiring.fabric.cores) if wiring.three_tiers else (_SPINE_PREFIX, wiring.fabric.spines)
+    base, total = (_CORE_PREFIX, wiring.fabric.cores) if wiring.three_tiers else (_SPINE_PREFIX, wiring.fabric.spines)
     preset = racks.network
     usable = preset.rack_units - min(preset.reserved_u, preset.rack_units - 1)
     per_rack = min(how_many(usable, spine.rack_units, 10**6), how_many(preset.power_kw * 1000, watts, 10**6))
     per_rack = max(1, per_rack)  # a spine taller or hungrier than a network rack stands alone in one (drawn over)
-    out, first = [], 0
-    while first < total:
-        count = min(per_rack, total - first)
-        out.append((preset, preset.rack_units, preset.power_kw,
-                    (Slot(kind, spine.id, prefix, first, count, 1, spine.rack_units, watts),)))
-        first += count
+    out, slots, room = [], [], per_rack
+    for q in range(wiring.planes):  # plane by plane (core.fabric.podwiring: p1.spine0), a rack may hold two planes'
+        prefix, first = wiring.shared_prefix(q) + base, 0
+        while first < total:
+            count = min(room, total - first)
+            slots.append(Slot(kind, spine.id, prefix, first, count, 1 + math.ceil((per_rack - room) * spine.rack_units),
+                              spine.rack_units, watts))
+            first, room = first + count, room - count
+            if room == 0:
+                out.append((preset, preset.rack_units, preset.power_kw, tuple(slots)))
+                slots, room = [], per_rack
+    if slots:
+        out.append((preset, preset.rack_units, preset.power_kw, tuple(slots)))
     return out
 
 
