@@ -65,9 +65,14 @@ def shared_switches(mixed: MixedPlan, naming: NamingScheme | None) -> list[tuple
 
 def in_hall(mixed: MixedPlan, pod: int):
     """The plan of the pod at position ``pod`` with its racks where the hall has them (``PodsHall.views``: its own
-    ids, the hall's rack names and places) and its compute media the hall's (``MixedPlan.media``)."""
-    return mixed.plans[pod].model_copy(update={"layout": mixed.hall.views[pod], "media": mixed.media[pod],
-                                               "lengths": mixed.lengths[pod]})
+    ids, the hall's rack names and places), its compute media the hall's (``MixedPlan.media``) and its rack PDUs
+    those of its racks there (``core.analysis.podmgmt.as_built``)."""
+    from core.analysis.podmgmt import as_built, built_racks
+
+    p = mixed.plans[pod]
+    return p.model_copy(update={"layout": mixed.hall.views[pod], "media": mixed.media[pod],
+                                "lengths": mixed.lengths[pod],
+                                "networks": as_built(p.networks, built_racks(mixed.hall.views[pod].racks))})
 
 
 def mixed_devices(mixed: MixedPlan, naming: NamingScheme | None, site: str, devices) -> Iterator[tuple]:
@@ -110,6 +115,7 @@ def mixed_cabling_rows(mixed: MixedPlan, naming: NamingScheme | None) -> Iterato
     namers = []
     oob: list[CableRow] = []  # the first pod's out-of-band cables (their switch ends), then the freed ones
     freed: list[CableRow] = []
+    taken: set[tuple[str, str]] = set()  # the first pod's cabled (device, port) ends
     for i, (pod, p) in enumerate(zip(mixed.fabric.pods, mixed.plans)):
         scheme = pod_scheme(naming, pod.index + 1)
         tag, skip = _tag(pod.index + 1), _own_spines(p, scheme, three)
@@ -123,9 +129,11 @@ def mixed_cabling_rows(mixed: MixedPlan, naming: NamingScheme | None) -> Iterato
                 continue
             if row.network == "oob" and i == 0:
                 oob.append(row)
+            if i == 0:
+                taken.update(((row.a_device, row.a_port), (row.z_device, row.z_port)))
             yield row
     yield from _shared_layer_rows(mixed, naming, namers)
-    yield from _shared_management_rows(mixed, naming, oob, freed)
+    yield from _shared_management_rows(mixed, naming, oob, freed, taken)
 
 
 def _extra_oob(mixed: MixedPlan, naming: NamingScheme | None) -> tuple[str, int, list[tuple[str, str]]]:
@@ -173,11 +181,12 @@ def _oob_ends(mixed: MixedPlan, used: list[CableRow], freed: list[CableRow],
 
 
 def _shared_management_rows(mixed: MixedPlan, naming: NamingScheme | None, used: list[CableRow],
-                            freed: list[CableRow]) -> Iterator[CableRow]:
+                            freed: list[CableRow], taken: set[tuple[str, str]]) -> Iterator[CableRow]:
     """The shared spines' (cores') management cables and their racks' PDUs' (``core.analysis.podmgmt``:
     ``switch-mgmt``, ``pdu-mgmt``) to the first pod's out-of-band switches (``_oob_ends``), measured in the hall; a
-    PDU has no place, so no length. Ids ``M000001`` ...; nothing when the first pod has no out-of-band switch
-    port."""
+    PDU has no place, so no length; then the first pod's extra out-of-band switches' uplinks
+    (``_extra_uplink_rows``; ``taken``: the first pod's cabled ``(device, port)`` ends). Ids ``M000001`` ...;
+    nothing when the first pod has no out-of-band switch port."""
     ends = placed_ends(mixed.hall.layout)
     targets = _oob_ends(mixed, used, freed, naming)
     template = next((r for r in used + freed if r.link_class == "switch-mgmt"), None)
@@ -185,12 +194,49 @@ def _shared_management_rows(mixed: MixedPlan, naming: NamingScheme | None, used:
         return
     hosts = [(device, name, "switch-mgmt") for device, name in shared_switches(mixed, naming)]
     hosts += [(device, name, "pdu-mgmt") for device, name in _shared_pdus(mixed)]
+    number = 0
     for number, ((device, name, kind), (rack, u, switch, port)) in enumerate(zip(hosts, targets), start=1):
         a_end = ends.of(device)
         z_end = ends.of(_hall_id(mixed.hall.layout, rack, u))
         yield template._replace(cable_id=f"M{number:06d}", link_class=kind, a_rack=a_end[0], a_u=a_end[1],
                                 a_device=name, a_port="mgmt1", z_rack=rack, z_u=u, z_device=switch, z_port=port,
                                 length_m=ends.length(a_end, z_end))
+    yield from _extra_uplink_rows(mixed, naming, used, taken, number)
+
+
+def _extra_uplink_rows(mixed: MixedPlan, naming: NamingScheme | None, used: list[CableRow],
+                       taken: set[tuple[str, str]], number: int) -> Iterator[CableRow]:
+    """The 100G uplinks of the first pod's extra out-of-band switches (``_extra_oob``) to its in-band leaves, as its
+    own switches' (``core.physical.cabling``'s ``oob-uplink`` rule: ``oob_uplinks_per_switch`` each, their up ports
+    the own switches' names, the leaves in turn after the own switches' uplinks, each on its lowest free port;
+    ``taken``: the ``(device, port)`` ends the first pod's cabling plan uses), measured in the hall; ids after the
+    ``number`` management cables (``M000035`` ...)."""
+    import re
+
+    from core.networks.policy import ipolicy
+
+    template = [r for r in used if r.link_class == "oob-uplink"]
+    leaves = list(dict.fromkeys(r.z_device for r in template))
+    extra = _extra_oob(mixed, naming)[2]
+    if not template or not extra:
+        return
+    per = ipolicy("oob_uplinks_per_switch")
+    ports = [r.a_port for r in template[:per]]
+    ids = {r.z_device: _hall_id(mixed.hall.layout, r.z_rack, r.z_u) for r in template}
+    ends, whole = placed_ends(mixed.hall.layout), PodsWiring(mixed.fabric, ()).prefix(0)
+    for k, (device, name) in enumerate(extra):
+        a_end = ends.of(whole + device)
+        for j, port in enumerate(ports):
+            leaf = leaves[(len(template) + k * per + j) % len(leaves)]
+            sample = next(r.z_port for r in template if r.z_device == leaf)
+            free = next(re.sub(r"\d+$", str(n), sample) for n in range(1, 10**4)
+                        if (leaf, re.sub(r"\d+$", str(n), sample)) not in taken)
+            taken.add((leaf, free))
+            z_end = ends.of(ids[leaf])
+            number += 1
+            yield template[0]._replace(cable_id=f"M{number:06d}", a_rack=a_end[0], a_u=a_end[1], a_device=name,
+                                       a_port=port, z_rack=z_end[0], z_u=z_end[1], z_device=leaf, z_port=free,
+                                       length_m=ends.length(a_end, z_end))
 
 
 def _shared_pdus(mixed: MixedPlan) -> list[tuple[str, str]]:

@@ -182,6 +182,12 @@ def _pod_rows(i: int, wiring: PodsWiring, layout: Layout) -> list[list[tuple[Rac
     return [row for row in rows if row]
 
 
+def kept_racks(wiring: PodsWiring, i: int, layout: Layout) -> list[Rack]:
+    """The racks of pod ``i``'s own ``layout`` the hall keeps (``_pod_rows``: all but those that held only its own
+    spines, three tiers: its own cores), before the hall stands them (their kinds as ``PodsHall.views`` has them)."""
+    return [rack for row in _pod_rows(i, wiring, layout) for rack, _own, _whole in row]
+
+
 def _index(racks: Sequence[Rack]) -> dict:
     """``Layout.index`` of ``racks``: device prefix -> (sorted starts, (rack index, slot index) refs)."""
     found: dict[str, list] = {}
