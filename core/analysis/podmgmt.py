@@ -99,14 +99,15 @@ def _with_pdus(oob, pdus: int):
 
 
 def with_shared_management(plan, networks, first: bool, spines: int, pdus: int, own: int | None = None,
-                           racks: tuple[int, int] | None = None):
+                           racks: tuple[int, int] | None = None, three: bool = False):
     """``networks`` (``core.networks.ClusterNetworks`` of the pod ``plan`` planned alone) as the mixed design has
     them (module docstring): ``switch-mgmt`` without the pod's ``own`` switches the shared layer replaces (default
     its own spines; pods on three tiers: its own cores), its rack PDUs those of its ``racks`` in the hall
     (``built_racks``; default the pod alone's estimate) and, for the ``first`` pod, with the ``spines`` shared
     switches' ports and the ``pdus`` shared racks' PDUs (``pdu-mgmt`` links and ``pdu`` devices, one count); its
-    out-of-band switches re-sized for their ports and its in-band network for their uplinks (``resized``,
-    ``with_uplinks``); unchanged without an out-of-band network."""
+    out-of-band switches re-sized for their ports (``resized``; ``three``: pods on three tiers, whose shared layer
+    is cores) and its in-band network for their uplinks (``_inband_for``); unchanged without an out-of-band
+    network."""
     if networks is None or networks.oob is None:
         return networks
     own = Wiring.of(plan).spines if own is None else own
@@ -123,7 +124,7 @@ def with_shared_management(plan, networks, first: bool, spines: int, pdus: int, 
             other=f"{racks[1]:,}", per_other=ipolicy("pdus_per_other_rack"), estimate=f"{estimate:,}"))})
     unsized = oob.model_copy(update={"links": links})
     freed, taken, added = own, spines if first else 0, pdus if first else 0
-    oob, inband, grown = resized(unsized, freed, taken, added), networks.inband, 0
+    oob, inband, grown = resized(unsized, freed, taken, added, three), networks.inband, 0
     for _round in range(10):  # in-band <-> out-of-band: a fixed point, as core.networks.size_networks reaches it
         if networks.inband is None or oob.switch_count == networks.oob.switch_count:
             break
@@ -133,7 +134,7 @@ def with_shared_management(plan, networks, first: bool, spines: int, pdus: int, 
         grown = inband.switch_count - networks.inband.switch_count  # their management ports on the OOB network
         oob = resized(unsized.model_copy(update={"links": tuple(
             link.model_copy(update={"count": link.count + grown}) if link.kind == "switch-mgmt" else link
-            for link in links)}), freed, taken, added)
+            for link in links)}), freed, taken, added, three)
     return networks.model_copy(update={"oob": oob, "inband": inband})
 
 
@@ -160,7 +161,7 @@ def whole_networks(plan, first: bool, fabric, pdus: int, racks: tuple[int, int] 
     those of its ``racks`` in the hall, for the ``first`` pod with the shared layer's management ports and its
     racks' ``pdus`` PDUs): what the mixed bill buys, the By network table counts and the review pack shows."""
     return with_shared_management(plan, plan.networks, first, shared_count(fabric), pdus,
-                                  own=_own_replaced(plan, fabric), racks=racks)
+                                  own=_own_replaced(plan, fabric), racks=racks, three=fabric.tiers == 3)
 
 
 def mixed_networks(mixed) -> list:
@@ -171,10 +172,11 @@ def mixed_networks(mixed) -> list:
             for i, (p, racks) in enumerate(zip(mixed.plans, hall_racks(mixed.hall)))]
 
 
-def resized(oob, own: int, spines: int, pdus: int):
+def resized(oob, own: int, spines: int, pdus: int, three: bool = False):
     """The out-of-band network ``oob`` (its links as the whole design has them) with its switches re-sized for their
     ports (module docstring) and a line of its explanation saying so; ``own``, ``spines`` and ``pdus``: the pod's
-    own spines' ports it lost, the shared spines' and the shared racks' PDUs' it took."""
+    own spines' ports it lost, the shared spines' and the shared racks' PDUs' it took (``three``: pods on three
+    tiers, the pod's own cores' and the shared cores')."""
     ports = sum(link.count for link in oob.links if link.kind in MANAGEMENT_PORTS)
     groups = list(oob.switches)
     if not groups or not groups[0].radix:
@@ -182,9 +184,12 @@ def resized(oob, own: int, spines: int, pdus: int):
     group = groups[0]
     count = max(group.count, math.ceil(ports / group.radix))
     groups[0] = group.model_copy(update={"count": count, "down_ports_used": math.ceil(ports / count) if count else 0})
-    why = _("On the whole design: {own} management ports of the pod's own spines freed, {spines} of the shared "
-            "spines and {pdus} rack PDUs of their racks added: {ports} ports, {count} switches = max({alone}, "
-            "ceil({ports} / {radix})).").format(own=f"{own:,}", spines=f"{spines:,}", pdus=f"{pdus:,}",
+    why = (_("On the whole design: {own} management ports of the pod's own cores freed, {spines} of the shared "
+             "cores and {pdus} rack PDUs of their racks added: {ports} ports, {count} switches = max({alone}, "
+             "ceil({ports} / {radix})).") if three else
+           _("On the whole design: {own} management ports of the pod's own spines freed, {spines} of the shared "
+             "spines and {pdus} rack PDUs of their racks added: {ports} ports, {count} switches = max({alone}, "
+             "ceil({ports} / {radix})).")).format(own=f"{own:,}", spines=f"{spines:,}", pdus=f"{pdus:,}",
                                                ports=f"{ports:,}", count=f"{count:,}", alone=f"{group.count:,}",
                                                radix=group.radix)
     return oob.model_copy(update={"switches": tuple(groups), "explanation": (*oob.explanation, why)})
@@ -203,7 +208,7 @@ def _extra_count(fabric, first, racks: int, built: tuple[int, int]) -> int:
     networks = first.networks
     whole = with_shared_management(first, networks, True, shared_count(fabric),
                                    racks * ipolicy("pdus_per_other_rack"), own=_own_replaced(first, fabric),
-                                   racks=built)
+                                   racks=built, three=fabric.tiers == 3)
     return whole.oob.switches[0].count - networks.oob.switches[0].count
 
 
