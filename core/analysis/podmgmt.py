@@ -202,39 +202,48 @@ def _own_replaced(plan, fabric) -> int:
     return wiring.cores if fabric.tiers == 3 else wiring.spines
 
 
-def _extra_count(fabric, first, racks: int, built: tuple[int, int]) -> int:
-    """Extra out-of-band switches the first pod ``first`` (its plan alone; ``built``: its racks in the hall,
-    ``built_racks``) adds when the shared layer stands in ``racks`` racks (``resized``)."""
-    networks = first.networks
-    whole = with_shared_management(first, networks, True, shared_count(fabric),
-                                   racks * ipolicy("pdus_per_other_rack"), own=_own_replaced(first, fabric),
+def _extra_count(fabric, pod, i: int, racks: int, built: tuple[int, int]) -> int:
+    """Extra out-of-band switches the pod ``pod`` (its plan alone) at position ``i`` adds (``resized``): the first
+    pod's when the shared layer stands in ``racks`` racks; ``built``: its racks in the hall (``built_racks``)."""
+    networks = pod.networks
+    whole = with_shared_management(pod, networks, i == 0, shared_count(fabric),
+                                   racks * ipolicy("pdus_per_other_rack"), own=_own_replaced(pod, fabric),
                                    racks=built, three=fabric.tiers == 3)
     return whole.oob.switches[0].count - networks.oob.switches[0].count
 
 
-def extra_switches(fabric, first, built: tuple[int, int]):
-    """The ``core.physical.podlayout.ExtraSwitches`` of the out-of-band switches the first pod ``first`` (its plan
-    alone; ``built``: its racks the hall keeps, ``built_racks``) of the ``core.fabric.pods.MixedFabric``
-    ``fabric`` adds for the shared layer (module docstring), their count a function of the shared racks; None
-    without an out-of-band network."""
+def extra_switches(fabric, plans, built: list[tuple[int, int]]) -> tuple:
+    """The ``core.physical.podlayout.ExtraSwitches`` of the out-of-band switches the pods ``plans`` (each planned
+    alone; ``built``: each pod's racks the hall keeps, ``built_racks``) of the ``core.fabric.pods.MixedFabric``
+    ``fabric`` add (module docstring): every other pod's whose own switches are too few for its racks' PDUs as
+    built (a fixed count), then the first pod's for the shared layer (a count of the shared racks), placed in that
+    order; none for a pod without an out-of-band network."""
     from core.physical.podlayout import ExtraSwitches
 
-    networks = first.networks
-    if networks is None or networks.oob is None or not networks.oob.switches or not networks.oob.switches[0].radix:
-        return None
-    own = networks.oob.switches[0]
-    return ExtraSwitches(own.model, PodsWiring(fabric, ()).prefix(0) + own.id_prefix, own.first + own.count,
-                         own.height_u, own.watts_each, lambda racks: _extra_count(fabric, first, racks, built))
+    wiring, first, others = PodsWiring(fabric, ()), [], []
+    for i, (pod, racks) in enumerate(zip(plans, built)):
+        networks = pod.networks
+        if networks is None or networks.oob is None or not networks.oob.switches or not networks.oob.switches[0].radix:
+            continue
+        own = networks.oob.switches[0]
+        count_of = ((lambda shared, p=pod, b=racks: _extra_count(fabric, p, 0, shared, b)) if i == 0 else
+                    (lambda _shared, n=_extra_count(fabric, pod, i, 0, racks): n))
+        if i == 0 or count_of(0):
+            (first if i == 0 else others).append(ExtraSwitches(
+                own.model, wiring.prefix(i) + own.id_prefix, own.first + own.count, own.height_u, own.watts_each,
+                count_of))
+    return (*others, *first)
 
 
-def extra_oob_switches(mixed) -> tuple[str, int, int]:
-    """``(id prefix, first, count)`` of the out-of-band switches the first pod of ``mixed`` (a
-    ``core.analysis.pods.MixedPlan``) adds for the shared layer's management (``resized``): ids ``oob.switch4`` ...
-    after its own; count 0 when its own have room (or it has no out-of-band network)."""
-    first = mixed.plans[0]
-    networks = first.networks
+def extra_oob_switches(mixed, pod: int = 0) -> tuple[str, int, int]:
+    """``(id prefix, first, count)`` of the out-of-band switches the pod at position ``pod`` of ``mixed`` (a
+    ``core.analysis.pods.MixedPlan``) adds (``resized``; the first pod's for the shared layer's management, any
+    pod's for its racks' PDUs as built): ids ``oob.switch4`` ... after its own; count 0 when its own have room (or
+    it has no out-of-band network)."""
+    plan = mixed.plans[pod]
+    networks = plan.networks
     if networks is None or networks.oob is None or not networks.oob.switches:
         return "", 0, 0
     own = networks.oob.switches[0]
-    return own.id_prefix, own.first + own.count, _extra_count(mixed.fabric, first, mixed.hall.spine_racks,
-                                                              hall_racks(mixed.hall)[0])
+    return own.id_prefix, own.first + own.count, _extra_count(mixed.fabric, plan, pod, mixed.hall.spine_racks,
+                                                              hall_racks(mixed.hall)[pod])

@@ -84,8 +84,8 @@ def _in_hall(fabric: MixedFabric, plans: list[Plan]) -> tuple[PodsHall, tuple, t
     wiring = PodsWiring(fabric, tuple(Wiring.of(p) for p in plans))
     top = catalog.switch(fabric.core_switch if wiring.three_tiers else fabric.spine_switch)
     watts = plans[0].resolved.power_overrides.get(top.id, top.power_w)
-    first = built_racks(kept_racks(wiring, 0, plans[0].layout))  # the first pod's racks the hall keeps (their PDUs)
-    hall = pods_hall(wiring, [p.layout for p in plans], top, watts, extra=extra_switches(fabric, plans[0], first))
+    kept = [built_racks(kept_racks(wiring, i, p.layout)) for i, p in enumerate(plans)]  # the racks (their PDUs)
+    hall = pods_hall(wiring, [p.layout for p in plans], top, watts, extra=extra_switches(fabric, plans, kept))
     lengths = pods_link_lengths(hall, wiring)
     media = tuple(select_media(catalog, p.resolved, own) for p, own in zip(plans, lengths))
     pdus = shared_pdus(hall)  # the shared layer's management on the first pod's OOB network
