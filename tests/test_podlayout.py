@@ -226,7 +226,7 @@ def test_extra_out_of_band_switches_fill_the_shared_racks_then_racks_of_their_ow
     f = mixed.fabric
     top = load_catalog().switch(f.core_switch if wiring.three_tiers else f.spine_switch)
     extra = ExtraSwitches("SN2201", "pod1.oob.switch", 7, 1.0, 100.0, lambda racks: 40 + 30 * racks)
-    hall = pods_hall(wiring, [p.layout for p in mixed.plans], top, top.power_w, extra=extra)
+    hall = pods_hall(wiring, [p.layout for p in mixed.plans], top, top.power_w, extra=(extra,))
     placed = [(rack, slot) for rack in hall.layout.racks for slot in rack.slots
               if slot.prefix == extra.prefix and slot.start >= extra.first]  # the pod's own are 0 .. 6
     ids = [i for _rack, slot in placed for i in slot.ids()]

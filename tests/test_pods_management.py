@@ -74,3 +74,51 @@ def test_the_first_pods_oob_switches_are_resized_for_the_shared_layer_in_bill_ca
     assert (used - 1) * count < sum(cabled.values()) <= used * count  # "x of y ports used": ceil(ports / switches)
     own = mixed.plans[0].networks.oob.switches[0].count
     assert count == (own + 1 if pods == "B200:128" else own)
+
+
+TOR = Design(gpu="H100", nodes=64, topology="top-of-rack", fabric="ethernet", pods="H100:64")
+"""Two pods of 64 DGX H100 on top-of-rack Ethernet: each pod's hall keeps 32 compute racks (16 pairs: a leaf and 3
+nodes, then 1 node) and 2 others (management, storage), so 32 x 3 + 2 x 2 = 100 rack PDUs where each pod alone
+estimated 56 (16 x 3 + 4 x 2)."""
+
+
+def test_racks_as_built_add_out_of_band_switches_to_any_pod_in_bill_hall_netbox_and_cabling():
+    """By hand: pod 2's out-of-band ports are 64 BMCs + (30 - 4 own spines) switch ports + 18 appliance ports + 100
+    PDUs = 208, ceil(208 / 48) = 5 switches (4 alone); pod 1's also take the 8 shared spines' ports and their rack's
+    2 PDUs: 218, 5 switches. Each pod's fifth switch stands in the shared rows' rack, is a NetBox device, takes the
+    PDUs its own four have no port for and has its 2 uplinks; no switch port is taken twice or past the 48th."""
+    import re
+
+    from core.formats.netbox import devices
+
+    mixed = mixed_plan(TOR)
+    bill = [r for r in mixed.bom if r.network == "oob" and r.category == "switch"]
+    assert [r.quantity for r in bill] == [5, 5]
+    assert [int(re.search(r"(\d+) x (\d+) of", r.why).group(2)) for r in bill] == [44, 42]  # ceil(218/5), ceil(208/5)
+    shared = [s.prefix + str(s.start) for r in mixed.hall.layout.racks if not mixed.hall.pods_of_rows[r.row]
+              for s in r.slots if s.kind == "management"]
+    assert sorted(shared) == ["pod1.oob.switch4", "pod2.oob.switch4"]
+    names = [d[0] for d in mixed_devices(mixed, None, "site", devices) if "-oob-switch" in d[0]]
+    assert sorted(names) == sorted(f"pod{p}-oob-switch{k:03d}" for p in (1, 2) for k in range(1, 6))
+    rows = list(mixed_cabling_rows(mixed, None))
+    for kind in MANAGEMENT:
+        assert sum(1 for r in rows if r.link_class == kind) == _bill_links(mixed, kind), kind
+    cabled: dict[str, int] = {}
+    for r in rows:
+        if r.network == "oob" and r.link_class in MANAGEMENT:
+            cabled[r.z_device] = cabled.get(r.z_device, 0) + 1
+    assert set(cabled) == set(names) and max(cabled.values()) <= 48
+    ends = [(r.z_device, r.z_port) for r in rows if r.network == "oob" and r.link_class in MANAGEMENT]
+    assert len(ends) == len(set(ends))
+    uplinks = [r for r in rows if r.link_class == "oob-uplink"]
+    assert sum(1 for r in uplinks if r.a_device.startswith("pod2-")) == 5 * 2
+    assert {r.a_device for r in uplinks} == set(names)
+
+
+def test_the_racks_tab_says_where_each_pods_added_switch_stands():
+    from core.figures.podracks import hall_notes
+
+    notes = hall_notes(mixed_plan(TOR))
+    assert any("to pod 1's management network" in n for n in notes)
+    assert any("1 out-of-band switch is added to pod 2's management network for its racks' PDUs as the hall builds "
+               "them" in n for n in notes)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 import re
 from collections import Counter
 from pathlib import Path
@@ -248,3 +249,53 @@ def test_astra_joins_every_pods_leaf_sets_at_the_slowest_rate_across_the_core():
     assert got[-1] == pytest.approx(mixed.fabric.cross_pod_gbps_per_gpu / 8)
     assert config["latency"][-1] == pytest.approx(3 * config["latency"][1])  # a core dimension's three hops
     assert "8 shared Q3400 cores" in text and "3 tiers" in text and "core dimension" in text
+
+
+REGULAR = Design(gpu="H100", nodes=64, pods="H200:64,B200:64", tiers=3)
+"""Three pods of 64 nodes at 400G on three tiers, each two leaf sets (scalable units of 32 nodes) under its own
+spines: one grid of NVLink domain x leaf set x pod spine level x pod."""
+
+
+@pytest.mark.parametrize("design", [REGULAR, MIXED], ids=["same-leaf-sets", "other-leaf-sets"])
+def test_astra_dimensions_are_the_wirings_leaf_pod_spine_and_core(design):
+    """Read back, the ASTRA-sim file's dimensions are the index's (core.fabric.podwiring): every GPU's coordinates
+    in the grid (NPUs numbered pod by pod, innermost first) are its NVLink domain, its leaf set under its pod's own
+    spines and its pod; with pods of other leaf set counts (MIXED: 2 and 1) the outer dimension counts every pod's
+    leaf sets, and the file says why."""
+    from core.formats import astrasim
+    from tests.test_export_sim import read_astra
+
+    mixed = mixed_plan(design)
+    wiring = mixed_wiring(mixed, three_tiers=True)
+    text = export_text(plan(design), "astra-sim")
+    config = read_astra(text)
+    domain = mixed.plans[0].resolved.nvlink_domain_gpus
+    gpn = mixed.plans[0].resolved.gpus_per_node
+    per_set = {own.group_nodes(0) * gpn // domain for own in wiring.wirings}  # GPUs under a leaf set
+    groups = [own.groups for own in wiring.wirings]
+    assert len(per_set) == 1 and math.prod(config["npus_count"]) == mixed.fabric.gpus
+    if len(set(groups)) == 1:
+        assert config["npus_count"] == [domain, per_set.pop(), groups[0], len(wiring.wirings)] == [8, 32, 2, 3]
+        link = config["latency"][1]
+        assert config["latency"][2:] == pytest.approx([2 * link, 3 * link])  # a spine's two hops, a core's three
+        got = [bw / astrasim.GIB_PER_GB for bw in config["bandwidth"]]
+        slowest_spine = min(d.gbytes_per_s for p in mixed.plans for d in astrasim.dimensions(p) if d.level == "spine")
+        assert got[2:] == pytest.approx([slowest_spine, mixed.fabric.cross_pod_gbps_per_gpu / 8])
+        assert "dimension 3: spine level" in text and "dimension 4: core level" in text
+    else:
+        assert config["npus_count"] == [domain, per_set.pop(), sum(groups)] == [8, 32, 3]
+        assert "other leaf set counts (pod 1: 2, pod 2: 1)" in text
+    # every GPU's coordinates are the wiring's: its leaf set (and its pod) in the index
+    npus, first = config["npus_count"], 0
+    for i, (own, p) in enumerate(zip(wiring.wirings, mixed.plans)):
+        for gpu in range(p.resolved.gpus):
+            n = first + gpu
+            outer = n // (npus[0] * npus[1])  # leaf set, over every pod in turn
+            node = gpu // gpn
+            leaf = own.node_port(node, gpu % gpn)[0]
+            if len(npus) == 4:
+                assert (outer // npus[2], outer % npus[2]) == (i, own.group_of_node(node))
+            else:
+                assert outer == sum(groups[:i]) + own.group_of_node(node)
+            assert leaf in own.leaves_of_group(own.group_of_node(node))
+        first += p.resolved.gpus

@@ -6,6 +6,11 @@ own cores) and racks; the mixed design has no such switches but the shared ones,
 (``core.physical.podlayout``). So on the whole design:
 
 * each pod's ``switch-mgmt`` links lose its own spines' (three tiers: cores'; one management port per switch);
+* each pod's rack PDUs (``pdu-mgmt`` links and its PDU devices) are those of its racks as the hall builds them
+  (``built_racks``: ``pdus_per_compute_rack`` per compute rack and ``pdus_per_other_rack`` per other rack,
+  ``core.networks.policy``), not the estimate a pod alone makes before its layout exists
+  (``core.networks.management.rack_estimate``): the racks the hall drops (its own spines', three tiers: cores')
+  have none, the racks it keeps have theirs;
 * the first pod's out-of-band network takes the shared spines' (cores') management ports (one each) and the shared
   racks' PDUs (``pdus_per_other_rack`` per rack, ``core.networks.policy``), cabled to the ports its own spines
   freed and then to its switches' free ports (``core.formats.podnetbox``).
@@ -16,8 +21,11 @@ alone has (the cabling plan and NetBox draw those), each carrying ``ceil(ports /
 "x of y ports used"). The first pod's extra switches (``extra_oob_switches``) take the shared layer's ports its
 own switches have no room for; they stand in the shared layer's racks (``extra_switches``,
 ``core.physical.podlayout``: in the free U and power of the shared racks, else in network racks of their own in
-the shared rows, whose PDUs they serve too). Their 100G uplinks to the in-band network are not added (the in-band
-network is sized for the pod alone).
+the shared rows, whose PDUs they serve too). A pod whose out-of-band switches change has its in-band network
+re-sized for their 100G uplinks as a single fabric's is (``core.networks.management.size_inband`` with the
+out-of-band switch count, ``oob_uplinks_per_switch`` uplinks each; in-band and out-of-band repeated until the
+counts hold, as ``core.networks.size_networks`` does): the ``oob-uplink`` links, the in-band leaves' ports and,
+when they overflow, its switches.
 
 The mixed bill (``core.analysis.pods.mixed_plan``) counts these links and switches and the cabling plan and
 NetBox exports draw them (``core.formats.podnetbox``), so all three give the same management cables and switches.
@@ -56,47 +64,119 @@ def shared_pdus(hall) -> int:
     return hall.spine_racks * ipolicy("pdus_per_other_rack")
 
 
-def with_shared_management(plan, networks, first: bool, spines: int, pdus: int, own: int | None = None):
+def built_racks(racks) -> tuple[int, int]:
+    """``(compute racks, other racks)`` of ``racks`` (``core.physical.layout.Rack``: a pod's racks as the hall builds
+    them, ``core.physical.podlayout.PodsHall.views``)."""
+    compute = sum(1 for rack in racks if rack.kind == "compute")
+    return compute, len(racks) - compute
+
+
+def rack_pdus(racks: tuple[int, int]) -> int:
+    """Rack PDUs of ``racks`` (``built_racks``' compute and other racks): ``pdus_per_compute_rack`` per compute rack
+    and ``pdus_per_other_rack`` per other rack (``core.networks.policy``, the single fabric's per-rack rule)."""
+    return racks[0] * ipolicy("pdus_per_compute_rack") + racks[1] * ipolicy("pdus_per_other_rack")
+
+
+def hall_racks(hall) -> list[tuple[int, int]]:
+    """``built_racks`` of each pod's racks in the ``core.physical.podlayout.PodsHall`` ``hall``, in pod order."""
+    return [built_racks(view.racks) for view in hall.views]
+
+
+def as_built(networks, racks: tuple[int, int]):
+    """``networks`` (``core.networks.ClusterNetworks`` of a pod planned alone) with its rack PDUs (its ``pdu``
+    devices and ``pdu-mgmt`` links) those of its ``racks`` as the hall builds them (``built_racks``; module
+    docstring), its out-of-band switches as the pod alone has them; unchanged without an out-of-band network."""
+    if networks is None or networks.oob is None:
+        return networks
+    return networks.model_copy(update={"oob": _with_pdus(networks.oob, rack_pdus(racks))})
+
+
+def _with_pdus(oob, pdus: int):
+    """The out-of-band network ``oob`` with ``pdus`` rack PDUs: its ``pdu`` devices and ``pdu-mgmt`` links (one count)."""
+    links = tuple(link.model_copy(update={"count": pdus}) if link.kind == "pdu-mgmt" else link for link in oob.links)
+    devices = tuple(d.model_copy(update={"count": pdus}) if d.kind == "pdu" else d for d in oob.devices)
+    return oob.model_copy(update={"links": links, "devices": devices})
+
+
+def with_shared_management(plan, networks, first: bool, spines: int, pdus: int, own: int | None = None,
+                           racks: tuple[int, int] | None = None, three: bool = False):
     """``networks`` (``core.networks.ClusterNetworks`` of the pod ``plan`` planned alone) as the mixed design has
     them (module docstring): ``switch-mgmt`` without the pod's ``own`` switches the shared layer replaces (default
-    its own spines; pods on three tiers: its own cores) and, for the ``first`` pod, with the ``spines`` shared
-    switches' ports and the ``pdus`` shared racks' PDUs (``pdu-mgmt``); unchanged without an out-of-band network."""
+    its own spines; pods on three tiers: its own cores), its rack PDUs those of its ``racks`` in the hall
+    (``built_racks``; default the pod alone's estimate) and, for the ``first`` pod, with the ``spines`` shared
+    switches' ports and the ``pdus`` shared racks' PDUs (``pdu-mgmt`` links and ``pdu`` devices, one count); its
+    out-of-band switches re-sized for their ports (``resized``; ``three``: pods on three tiers, whose shared layer
+    is cores) and its in-band network for their uplinks (``_inband_for``); unchanged without an out-of-band
+    network."""
     if networks is None or networks.oob is None:
         return networks
     own = _own_spines(Wiring.of(plan)) if own is None else own
-    links = []
-    for link in networks.oob.links:
-        count = link.count
-        if link.kind == "switch-mgmt":
-            count = max(0, count - own) + (spines if first else 0)
-        elif link.kind == "pdu-mgmt" and first:
-            count += pdus
-        links.append(link.model_copy(update={"count": count}) if count != link.count else link)
-    oob = resized(networks.oob.model_copy(update={"links": tuple(links)}), own, spines if first else 0,
-                  pdus if first else 0)
-    return networks.model_copy(update={"oob": oob})
+    estimate = next((link.count for link in networks.oob.links if link.kind == "pdu-mgmt"), 0)
+    built = estimate if racks is None else rack_pdus(racks)
+    oob = _with_pdus(networks.oob, built + (pdus if first else 0))
+    links = tuple(link.model_copy(update={"count": max(0, link.count - own) + (spines if first else 0)})
+                  if link.kind == "switch-mgmt" else link for link in oob.links)
+    if racks is not None and built != estimate:
+        oob = oob.model_copy(update={"explanation": (*oob.explanation, _(
+            "Rack PDUs of the pod's racks as the hall builds them: {pdus} = {compute} compute racks x {per_compute} + "
+            "{other} other racks x {per_other} (the pod alone estimated {estimate} before its layout).").format(
+            pdus=f"{built:,}", compute=f"{racks[0]:,}", per_compute=ipolicy("pdus_per_compute_rack"),
+            other=f"{racks[1]:,}", per_other=ipolicy("pdus_per_other_rack"), estimate=f"{estimate:,}"))})
+    unsized = oob.model_copy(update={"links": links})
+    freed, taken, added = own, spines if first else 0, pdus if first else 0
+    oob, inband, grown = resized(unsized, freed, taken, added, three), networks.inband, 0
+    for _round in range(10):  # in-band <-> out-of-band: a fixed point, as core.networks.size_networks reaches it
+        if networks.inband is None or oob.switch_count == networks.oob.switch_count:
+            break
+        inband = _inband_for(plan, networks.inband, oob.switch_count)
+        if inband.switch_count - networks.inband.switch_count == grown:
+            break
+        grown = inband.switch_count - networks.inband.switch_count  # their management ports on the OOB network
+        oob = resized(unsized.model_copy(update={"links": tuple(
+            link.model_copy(update={"count": link.count + grown}) if link.kind == "switch-mgmt" else link
+            for link in links)}), freed, taken, added, three)
+    return networks.model_copy(update={"oob": oob, "inband": inband})
 
 
-def whole_networks(plan, first: bool, fabric, pdus: int):
+def _inband_for(plan, alone, oob_switches: int):
+    """The in-band network of the pod ``plan`` (``alone``: the pod alone's) sized for ``oob_switches`` out-of-band
+    switches' 100G uplinks, as a single fabric's (``core.networks.management.size_inband``: the pod's nodes, head
+    nodes and NFS storage, ``oob_uplinks_per_switch`` uplinks per out-of-band switch), its switches' height and
+    power the catalog's (as ``core.networks`` fills them)."""
+    from core.catalog import load_catalog
+    from core.networks.management import size_inband
+
+    catalog = load_catalog()
+    heads = sum(d.count for d in alone.devices if d.kind == "head")
+    nfs = sum(d.count for d in alone.devices if d.kind == "nfs")
+    inband = size_inband(plan.resolved, catalog, heads, nfs, oob_switches)
+    switches = tuple(s.model_copy(update={"height_u": catalog.switch(s.model).rack_units,
+                                          "watts_each": catalog.switch(s.model).power_w}) for s in inband.switches)
+    return inband.model_copy(update={"switches": switches, "devices": alone.devices})
+
+
+def whole_networks(plan, first: bool, fabric, pdus: int, racks: tuple[int, int] | None = None):
     """The networks of the pod ``plan`` (planned alone) as the whole design of the ``core.fabric.pods.MixedFabric``
-    ``fabric`` has them (``with_shared_management``: without the switches the shared layer replaces, for the
-    ``first`` pod with the shared layer's management ports and its racks' ``pdus`` PDUs): what the mixed bill buys,
-    the By network table counts and the review pack shows."""
+    ``fabric`` has them (``with_shared_management``: without the switches the shared layer replaces, its rack PDUs
+    those of its ``racks`` in the hall, for the ``first`` pod with the shared layer's management ports and its
+    racks' ``pdus`` PDUs): what the mixed bill buys, the By network table counts and the review pack shows."""
     return with_shared_management(plan, plan.networks, first, shared_count(fabric), pdus,
-                                  own=_own_replaced(plan, fabric))
+                                  own=_own_replaced(plan, fabric), racks=racks, three=fabric.tiers == 3)
 
 
 def mixed_networks(mixed) -> list:
     """``whole_networks`` of every pod of ``mixed`` (a ``core.analysis.pods.MixedPlan``), in pod order (None for a
-    pod without other networks)."""
+    pod without other networks), each with its racks as the hall builds them."""
     pdus = shared_pdus(mixed.hall)
-    return [whole_networks(p, i == 0, mixed.fabric, pdus) for i, p in enumerate(mixed.plans)]
+    return [whole_networks(p, i == 0, mixed.fabric, pdus, racks)
+            for i, (p, racks) in enumerate(zip(mixed.plans, hall_racks(mixed.hall)))]
 
 
-def resized(oob, own: int, spines: int, pdus: int):
+def resized(oob, own: int, spines: int, pdus: int, three: bool = False):
     """The out-of-band network ``oob`` (its links as the whole design has them) with its switches re-sized for their
     ports (module docstring) and a line of its explanation saying so; ``own``, ``spines`` and ``pdus``: the pod's
-    own spines' ports it lost, the shared spines' and the shared racks' PDUs' it took."""
+    own spines' ports it lost, the shared spines' and the shared racks' PDUs' it took (``three``: pods on three
+    tiers, the pod's own cores' and the shared cores')."""
     ports = sum(link.count for link in oob.links if link.kind in MANAGEMENT_PORTS)
     groups = list(oob.switches)
     if not groups or not groups[0].radix:
@@ -104,9 +184,12 @@ def resized(oob, own: int, spines: int, pdus: int):
     group = groups[0]
     count = max(group.count, math.ceil(ports / group.radix))
     groups[0] = group.model_copy(update={"count": count, "down_ports_used": math.ceil(ports / count) if count else 0})
-    why = _("On the whole design: {own} management ports of the pod's own spines freed, {spines} of the shared "
-            "spines and {pdus} rack PDUs of their racks added: {ports} ports, {count} switches = max({alone}, "
-            "ceil({ports} / {radix})).").format(own=f"{own:,}", spines=f"{spines:,}", pdus=f"{pdus:,}",
+    why = (_("On the whole design: {own} management ports of the pod's own cores freed, {spines} of the shared "
+             "cores and {pdus} rack PDUs of their racks added: {ports} ports, {count} switches = max({alone}, "
+             "ceil({ports} / {radix})).") if three else
+           _("On the whole design: {own} management ports of the pod's own spines freed, {spines} of the shared "
+             "spines and {pdus} rack PDUs of their racks added: {ports} ports, {count} switches = max({alone}, "
+             "ceil({ports} / {radix})).")).format(own=f"{own:,}", spines=f"{spines:,}", pdus=f"{pdus:,}",
                                                ports=f"{ports:,}", count=f"{count:,}", alone=f"{group.count:,}",
                                                radix=group.radix)
     return oob.model_copy(update={"switches": tuple(groups), "explanation": (*oob.explanation, why)})
@@ -124,36 +207,48 @@ def _own_spines(wiring) -> int:
     return wiring.spines * len(wiring.plane_islands())
 
 
-def _extra_count(fabric, first, racks: int) -> int:
-    """Extra out-of-band switches the first pod ``first`` (its plan alone) adds when the shared layer stands in
-    ``racks`` racks (``resized``)."""
-    networks = first.networks
-    whole = with_shared_management(first, networks, True, shared_count(fabric),
-                                   racks * ipolicy("pdus_per_other_rack"), own=_own_replaced(first, fabric))
+def _extra_count(fabric, pod, i: int, racks: int, built: tuple[int, int]) -> int:
+    """Extra out-of-band switches the pod ``pod`` (its plan alone) at position ``i`` adds (``resized``): the first
+    pod's when the shared layer stands in ``racks`` racks; ``built``: its racks in the hall (``built_racks``)."""
+    networks = pod.networks
+    whole = with_shared_management(pod, networks, i == 0, shared_count(fabric),
+                                   racks * ipolicy("pdus_per_other_rack"), own=_own_replaced(pod, fabric),
+                                   racks=built, three=fabric.tiers == 3)
     return whole.oob.switches[0].count - networks.oob.switches[0].count
 
 
-def extra_switches(fabric, first):
-    """The ``core.physical.podlayout.ExtraSwitches`` of the out-of-band switches the first pod ``first`` (its plan
-    alone) of the ``core.fabric.pods.MixedFabric`` ``fabric`` adds for the shared layer (module docstring), their
-    count a function of the shared racks; None without an out-of-band network."""
+def extra_switches(fabric, plans, built: list[tuple[int, int]]) -> tuple:
+    """The ``core.physical.podlayout.ExtraSwitches`` of the out-of-band switches the pods ``plans`` (each planned
+    alone; ``built``: each pod's racks the hall keeps, ``built_racks``) of the ``core.fabric.pods.MixedFabric``
+    ``fabric`` add (module docstring): every other pod's whose own switches are too few for its racks' PDUs as
+    built (a fixed count), then the first pod's for the shared layer (a count of the shared racks), placed in that
+    order; none for a pod without an out-of-band network."""
     from core.physical.podlayout import ExtraSwitches
 
-    networks = first.networks
-    if networks is None or networks.oob is None or not networks.oob.switches or not networks.oob.switches[0].radix:
-        return None
-    own = networks.oob.switches[0]
-    return ExtraSwitches(own.model, PodsWiring(fabric, ()).prefix(0) + own.id_prefix, own.first + own.count,
-                         own.height_u, own.watts_each, lambda racks: _extra_count(fabric, first, racks))
+    wiring, first, others = PodsWiring(fabric, ()), [], []
+    for i, (pod, racks) in enumerate(zip(plans, built)):
+        networks = pod.networks
+        if networks is None or networks.oob is None or not networks.oob.switches or not networks.oob.switches[0].radix:
+            continue
+        own = networks.oob.switches[0]
+        count_of = ((lambda shared, p=pod, b=racks: _extra_count(fabric, p, 0, shared, b)) if i == 0 else
+                    (lambda _shared, n=_extra_count(fabric, pod, i, 0, racks): n))
+        if i == 0 or count_of(0):
+            (first if i == 0 else others).append(ExtraSwitches(
+                own.model, wiring.prefix(i) + own.id_prefix, own.first + own.count, own.height_u, own.watts_each,
+                count_of))
+    return (*others, *first)
 
 
-def extra_oob_switches(mixed) -> tuple[str, int, int]:
-    """``(id prefix, first, count)`` of the out-of-band switches the first pod of ``mixed`` (a
-    ``core.analysis.pods.MixedPlan``) adds for the shared layer's management (``resized``): ids ``oob.switch4`` ...
-    after its own; count 0 when its own have room (or it has no out-of-band network)."""
-    first = mixed.plans[0]
-    networks = first.networks
+def extra_oob_switches(mixed, pod: int = 0) -> tuple[str, int, int]:
+    """``(id prefix, first, count)`` of the out-of-band switches the pod at position ``pod`` of ``mixed`` (a
+    ``core.analysis.pods.MixedPlan``) adds (``resized``; the first pod's for the shared layer's management, any
+    pod's for its racks' PDUs as built): ids ``oob.switch4`` ... after its own; count 0 when its own have room (or
+    it has no out-of-band network)."""
+    plan = mixed.plans[pod]
+    networks = plan.networks
     if networks is None or networks.oob is None or not networks.oob.switches:
         return "", 0, 0
     own = networks.oob.switches[0]
-    return own.id_prefix, own.first + own.count, _extra_count(mixed.fabric, first, mixed.hall.spine_racks)
+    return own.id_prefix, own.first + own.count, _extra_count(mixed.fabric, plan, pod, mixed.hall.spine_racks,
+                                                              hall_racks(mixed.hall)[pod])

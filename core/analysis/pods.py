@@ -43,7 +43,7 @@ from core.perf.collectives import collective
 from core.physical.cabling import compute_links
 from core.physical.lengths import LinkLengths
 from core.physical.media import MediaBin, select_media
-from core.physical.podlayout import PodsHall, pods_hall, pods_link_lengths
+from core.physical.podlayout import PodsHall, kept_racks, pods_hall, pods_link_lengths
 from core.plan import Plan, plan
 
 
@@ -85,18 +85,19 @@ def _in_hall(fabric: MixedFabric, plans: list[Plan]) -> tuple[PodsHall, tuple, t
     """(hall, lengths per pod, media per pod, bill per pod) of the present pods' ``plans`` (module docstring): each
     pod's bill is its own (``core.cost.build_bom``) with its compute cables' media from the hall's lengths. The
     hall's shared layer is the shared spines, or for pods on three tiers the shared cores."""
-    from core.analysis.podmgmt import extra_switches, shared_pdus, whole_networks
+    from core.analysis.podmgmt import built_racks, extra_switches, hall_racks, shared_pdus, whole_networks
 
     catalog = load_catalog()
     wiring = PodsWiring(fabric, tuple(Wiring.of(p) for p in plans))
     top = catalog.switch(fabric.core_switch if wiring.three_tiers else fabric.spine_switch)
     watts = plans[0].resolved.power_overrides.get(top.id, top.power_w)
-    hall = pods_hall(wiring, [p.layout for p in plans], top, watts, extra=extra_switches(fabric, plans[0]))
+    kept = [built_racks(kept_racks(wiring, i, p.layout)) for i, p in enumerate(plans)]  # the racks (their PDUs)
+    hall = pods_hall(wiring, [p.layout for p in plans], top, watts, extra=extra_switches(fabric, plans, kept))
     lengths = pods_link_lengths(hall, wiring)
     media = tuple(select_media(catalog, p.resolved, own) for p, own in zip(plans, lengths))
     pdus = shared_pdus(hall)  # the shared layer's management on the first pod's OOB network
-    boms = [build_bom(p.resolved, p.fabric, catalog, media=m, networks=whole_networks(p, i == 0, fabric, pdus))
-            for i, (p, m) in enumerate(zip(plans, media))]
+    boms = [build_bom(p.resolved, p.fabric, catalog, media=m, networks=whole_networks(p, i == 0, fabric, pdus, racks))
+            for i, (p, m, racks) in enumerate(zip(plans, media, hall_racks(hall)))]
     return hall, lengths, media, boms
 
 

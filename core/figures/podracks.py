@@ -50,8 +50,8 @@ def row_tags(mixed) -> dict[int, str]:
 
 def hall_notes(mixed) -> list[str]:
     """The hall's words in the current language: how it is laid out (``HALL_NOTE``, ``HALL_NOTE_THREE`` for pods on
-    three tiers) and, when the first pod adds out-of-band switches for the shared layer's management
-    (``core.analysis.podmgmt.extra_oob_switches``), where they stand."""
+    three tiers) and, when the first pod adds out-of-band switches for the shared layer's management or another pod
+    for its racks' PDUs as built (``core.analysis.podmgmt.extra_oob_switches``), where they stand."""
     from core.analysis.podmgmt import extra_oob_switches
 
     notes = [_(HALL_NOTE_THREE if mixed.fabric.tiers == 3 else HALL_NOTE)]
@@ -62,6 +62,15 @@ def hall_notes(mixed) -> list[str]:
             "racks' PDUs; it stands in the shared rows' racks.",
             "{count} out-of-band switches are added to {pod}'s management network for the shared switches and their "
             "racks' PDUs; they stand in the shared rows' racks.", extra).format(count=extra, pod=pod_word(mixed, 0)))
+    for i in range(1, len(mixed.plans)):  # a pod whose own switches have too few ports for its racks' PDUs as built
+        extra = extra_oob_switches(mixed, i)[2]
+        if extra:
+            notes.append(ngettext(
+                "{count} out-of-band switch is added to {pod}'s management network for its racks' PDUs as the hall "
+                "builds them; it stands in the shared rows' racks.",
+                "{count} out-of-band switches are added to {pod}'s management network for its racks' PDUs as the "
+                "hall builds them; they stand in the shared rows' racks.", extra).format(count=extra,
+                                                                                    pod=pod_word(mixed, i)))
     return notes
 
 

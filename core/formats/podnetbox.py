@@ -21,6 +21,7 @@ among the pod's hall media (``MixedPlan.media``, which the mixed bill counts). E
 
 from __future__ import annotations
 
+import itertools
 from typing import Iterator
 
 from core.analysis.pods import MixedPlan, mixed_links, mixed_wiring
@@ -69,34 +70,61 @@ def shared_switches(mixed: MixedPlan, naming: NamingScheme | None) -> list[tuple
 
 def in_hall(mixed: MixedPlan, pod: int):
     """The plan of the pod at position ``pod`` with its racks where the hall has them (``PodsHall.views``: its own
-    ids, the hall's rack names and places) and its compute media the hall's (``MixedPlan.media``)."""
-    return mixed.plans[pod].model_copy(update={"layout": mixed.hall.views[pod], "media": mixed.media[pod],
-                                               "lengths": mixed.lengths[pod]})
+    ids, the hall's rack names and places), its compute media the hall's (``MixedPlan.media``) and its rack PDUs
+    those of its racks there (``core.analysis.podmgmt.as_built``)."""
+    from core.analysis.podmgmt import as_built, built_racks
+
+    p = mixed.plans[pod]
+    networks = as_built(p.networks, built_racks(mixed.hall.views[pod].racks))
+    return p.model_copy(update={"layout": mixed.hall.views[pod], "media": mixed.media[pod],
+                                "lengths": mixed.lengths[pod], "networks": _fitting(networks)})
+
+
+def _switch_ports(oob) -> int:
+    """Ports of one out-of-band switch of ``oob`` (its model's largest port mode; 0 without a switch)."""
+    model = load_catalog().switch(oob.switches[0].model) if oob is not None and oob.switches else None
+    return max((m.ports for m in model.port_modes), default=0) if model is not None else 0
+
+
+def _fitting(networks):
+    """``networks`` with as many ``pdu-mgmt`` links as the pod's own out-of-band switches' ports take once its other
+    management links are spread over them (``core.physical.cabling``: each class in blocks of ``ceil(count /
+    switches)`` a switch); its PDUs beyond them are cabled to free ports and its extra switches
+    (``_management_rows``). Its PDU devices stay every one."""
+    oob = networks.oob if networks is not None else None
+    if oob is None or not oob.switches or not oob.switches[0].count:
+        return networks
+    count, ports = oob.switches[0].count, _switch_ports(oob)
+    others = sum(-(-link.count // count) for link in oob.links if link.kind in ("bmc", "switch-mgmt", "device-mgmt"))
+    room = max(0, count * (ports - others))
+    links = tuple(link.model_copy(update={"count": min(link.count, room)}) if link.kind == "pdu-mgmt" else link
+                  for link in oob.links)
+    return networks.model_copy(update={"oob": oob.model_copy(update={"links": links})})
 
 
 def mixed_devices(mixed: MixedPlan, naming: NamingScheme | None, site: str, devices) -> Iterator[tuple]:
     """Rows of the devices CSV of ``mixed`` (``devices``: ``core.formats.netbox.devices``, for one pod): every pod's
-    devices but its own spines (three tiers: cores), renamed, in the hall's racks (module docstring), the first
-    pod's extra out-of-band switches after its own, then the shared spines (cores) in theirs."""
+    devices but its own spines (three tiers: cores), renamed, in the hall's racks (module docstring), a pod's extra
+    out-of-band switches after its own, then the shared spines (cores) in theirs."""
     from core.formats.netbox import DEVICE_ROLES, ROLES, device_type, manufacturer
 
     wiring = mixed_wiring(mixed, three_tiers=True, planes=True)
     three = wiring.three_tiers
     role_out = ROLES["core" if three else "spine"]
-    prefix, first, extra = _extra_oob(mixed, naming)
     for i, (pod, p) in enumerate(zip(mixed.fabric.pods, mixed.plans)):
         scheme = pod_scheme(naming, pod.index + 1)
         tag, skip = _tag(pod.index + 1), _own_spines(p, scheme, three)
+        prefix, first, extra = _extra_oob(mixed, naming, i)
         for name, role, maker, model, status, where, rack, position, face, vertex in devices(
                 in_hall(mixed, i), scheme, site):
             if not (role == role_out and name in skip):
                 yield (tag(name), role, maker, model, status, where, rack, position, face,
                        wiring.local_id(i, vertex))
-            if i == 0 and vertex == f"{prefix}{first - 1}":  # the first pod's extra out-of-band switches
+            if vertex == f"{prefix}{first - 1}":  # the pod's extra out-of-band switches, in the shared racks
                 for device, extra_name in extra:
-                    place = mixed.hall.layout.position(wiring.local_id(0, device))
+                    place = mixed.hall.layout.position(wiring.local_id(i, device))
                     yield (extra_name, role, maker, model, status, where, place.rack, str(place.u), "front",
-                           wiring.local_id(0, device))
+                           wiring.local_id(i, device))
     switch = load_catalog().switch(mixed.fabric.core_switch if three else mixed.fabric.spine_switch)
     for device, name in shared_switches(mixed, naming):
         place = mixed.hall.layout.position(device)
@@ -111,46 +139,51 @@ def mixed_cabling_rows(mixed: MixedPlan, naming: NamingScheme | None) -> Iterato
     spines' (three tiers: cores') cables, renamed, then the leaf-spine (spine-core) cables to the shared spines
     (cores), measured in the hall, with the media of their length bins (module docstring)."""
     three = mixed.fabric.tiers == 3
-    namers = []
-    oob: list[CableRow] = []  # the first pod's out-of-band cables (their switch ends), then the freed ones
-    freed: list[CableRow] = []
+    namers, kept = [], []  # per pod: its out-of-band cables, those of its own spines (cores) freed, its ends
     for i, (pod, p) in enumerate(zip(mixed.fabric.pods, mixed.plans)):
         scheme = pod_scheme(naming, pod.index + 1)
         tag, skip = _tag(pod.index + 1), _own_spines(p, scheme, three)
         namers.append(Namer.of(p, scheme))
+        oob, freed, taken = [], [], set()
+        kept.append((oob, freed, taken))
         for row in cabling_rows(in_hall(mixed, i), scheme):
             lost = row.a_device in skip or row.z_device in skip  # a cable of the pod's own spines (cores)
             row = row._replace(cable_id=tag(row.cable_id), a_device=tag(row.a_device), z_device=tag(row.z_device))
             if lost:
-                if row.network == "oob" and i == 0:
+                if row.network == "oob":
                     freed.append(row)
                 continue
-            if row.network == "oob" and i == 0:
+            if row.network == "oob":
                 oob.append(row)
+            taken.update(((row.a_device, row.a_port), (row.z_device, row.z_port)))
             yield row
     yield from _shared_layer_rows(mixed, naming, namers)
-    yield from _shared_management_rows(mixed, naming, oob, freed)
+    numbers = itertools.count(1)
+    for i, (oob, freed, taken) in enumerate(kept):
+        yield from _management_rows(mixed, naming, i, (oob, freed, taken), numbers)
 
 
-def _extra_oob(mixed: MixedPlan, naming: NamingScheme | None) -> tuple[str, int, list[tuple[str, str]]]:
-    """``(id prefix, first extra index, [(id, name)])`` of the first pod's extra out-of-band switches
-    (``core.analysis.podmgmt.extra_oob_switches``: ``oob.switch4``, ``pod1-oob-switch005``), named as its own."""
+def _extra_oob(mixed: MixedPlan, naming: NamingScheme | None,
+               pod: int = 0) -> tuple[str, int, list[tuple[str, str]]]:
+    """``(id prefix, first extra index, [(id, name)])`` of the extra out-of-band switches of the pod at position
+    ``pod`` (``core.analysis.podmgmt.extra_oob_switches``: ``oob.switch4``, ``pod1-oob-switch005``), named as its
+    own."""
     from core.analysis.podmgmt import extra_oob_switches
     from core.physical.cabling import network_device_counts, other_name
 
-    prefix, first, count = extra_oob_switches(mixed)
-    scheme, counts = pod_scheme(naming, mixed.fabric.pods[0].index + 1), network_device_counts(mixed.plans[0])
-    tag = _tag(mixed.fabric.pods[0].index + 1)
+    prefix, first, count = extra_oob_switches(mixed, pod)
+    scheme, counts = pod_scheme(naming, mixed.fabric.pods[pod].index + 1), network_device_counts(mixed.plans[pod])
+    tag = _tag(mixed.fabric.pods[pod].index + 1)
     return prefix, first, [(f"{prefix}{k}", tag(other_name(f"{prefix}{k}", scheme, counts)))
                            for k in range(first, first + count)]
 
 
-def _oob_ends(mixed: MixedPlan, used: list[CableRow], freed: list[CableRow],
+def _oob_ends(mixed: MixedPlan, pod: int, used: list[CableRow], freed: list[CableRow],
               naming: NamingScheme | None = None) -> Iterator[tuple[str, int | None, str, str]]:
-    """``(rack, U, switch name, port)`` of the first pod's out-of-band switch ports the shared layer's management
-    takes: those its own spines freed (``freed``), then its switches' ports no cable of ``used`` takes, switch by
-    switch, named as their cabled ports are (``swp17``), then its extra switches' (``_extra_oob``, in the shared
-    racks)."""
+    """``(rack, U, switch name, port)`` of the out-of-band switch ports of the pod at position ``pod`` its PDUs
+    beyond its own switches' room and (the first pod's) the shared layer's management take: those its own spines
+    (cores) freed (``freed``), then its switches' ports no cable of ``used`` takes, switch by switch, named as their
+    cabled ports are (``swp17``), then its extra switches' (``_extra_oob``, in the shared racks)."""
     import re
 
     for row in freed:
@@ -161,40 +194,87 @@ def _oob_ends(mixed: MixedPlan, used: list[CableRow], freed: list[CableRow],
         if row.link_class in ("bmc", "switch-mgmt", "device-mgmt", "pdu-mgmt"):
             taken.setdefault(row.z_device, set()).add(row.z_port)
             where.setdefault(row.z_device, (row.z_rack, row.z_u, row.z_port))
-    oob = mixed.plans[0].networks.oob
-    model = load_catalog().switch(oob.switches[0].model) if oob is not None and oob.switches else None
-    count = max((m.ports for m in model.port_modes), default=0) if model is not None else 0
+    count = _switch_ports(mixed.plans[pod].networks.oob)
     for device, (rack, u, sample) in where.items():
         for n in range(1, count + 1):
             port = re.sub(r"\d+$", str(n), sample)
             if port not in taken[device]:
                 yield rack, u, device, port
     sample = next(iter(where.values()), ("", None, "1"))[2]
-    for device, name in _extra_oob(mixed, naming)[2]:
-        place = mixed.hall.layout.position(PodsWiring(mixed.fabric, ()).prefix(0) + device)
+    for device, name in _extra_oob(mixed, naming, pod)[2]:
+        place = mixed.hall.layout.position(PodsWiring(mixed.fabric, ()).prefix(pod) + device)
         for n in range(1, count + 1):
             yield place.rack, place.u, name, re.sub(r"\d+$", str(n), sample)
 
 
-def _shared_management_rows(mixed: MixedPlan, naming: NamingScheme | None, used: list[CableRow],
-                            freed: list[CableRow]) -> Iterator[CableRow]:
-    """The shared spines' (cores') management cables and their racks' PDUs' (``core.analysis.podmgmt``:
-    ``switch-mgmt``, ``pdu-mgmt``) to the first pod's out-of-band switches (``_oob_ends``), measured in the hall; a
-    PDU has no place, so no length. Ids ``M000001`` ...; nothing when the first pod has no out-of-band switch
-    port."""
-    ends = placed_ends(mixed.hall.layout)
-    targets = _oob_ends(mixed, used, freed, naming)
+def _management_rows(mixed: MixedPlan, naming: NamingScheme | None, pod: int, cabled: tuple,
+                     numbers: Iterator[int]) -> Iterator[CableRow]:
+    """The out-of-band cables the pod at position ``pod``'s own cabling plan leaves out (``core.analysis.podmgmt``):
+    its PDUs beyond its own switches' room (``_fitting``), and for the first pod the shared spines' (cores')
+    management ports and their racks' PDUs (``switch-mgmt``, ``pdu-mgmt``), on its ports ``_oob_ends`` gives,
+    measured in the hall (a PDU has no place, so no length); then its extra out-of-band switches' uplinks
+    (``_extra_uplink_rows``). ``cabled``: its out-of-band cables, those its own spines (cores) freed and its cabled
+    ``(device, port)`` ends; ids ``M000001`` ... from ``numbers``; nothing when it has no out-of-band switch port."""
+    from core.analysis.podmgmt import as_built, built_racks
+    from core.physical.cabling import network_device_counts, other_name
+
+    used, freed, taken = cabled
     template = next((r for r in used + freed if r.link_class == "switch-mgmt"), None)
     if template is None:
         return
-    hosts = [(device, name, "switch-mgmt") for device, name in shared_switches(mixed, naming)]
-    hosts += [(device, name, "pdu-mgmt") for device, name in _shared_pdus(mixed)]
-    for number, ((device, name, kind), (rack, u, switch, port)) in enumerate(zip(hosts, targets), start=1):
+    ends, i = placed_ends(mixed.hall.layout), mixed.fabric.pods[pod].index + 1
+    built = as_built(mixed.plans[pod].networks, built_racks(mixed.hall.views[pod].racks))
+    pdus = next(link.count for link in built.oob.links if link.kind == "pdu-mgmt")
+    drawn = next(link.count for link in _fitting(built).oob.links if link.kind == "pdu-mgmt")
+    scheme, counts = pod_scheme(naming, i), network_device_counts(mixed.plans[pod].model_copy(
+        update={"networks": built}))
+    whole = PodsWiring(mixed.fabric, ()).prefix(pod)
+    hosts = [(whole + f"pdu{k}", _tag(i)(other_name(f"pdu{k}", scheme, counts)), "pdu-mgmt")
+             for k in range(drawn, pdus)]
+    if pod == 0:
+        hosts += [(device, name, "switch-mgmt") for device, name in shared_switches(mixed, naming)]
+        hosts += [(device, name, "pdu-mgmt") for device, name in _shared_pdus(mixed)]
+    for (device, name, kind), (rack, u, switch, port) in zip(hosts, _oob_ends(mixed, pod, used, freed, naming)):
         a_end = ends.of(device)
         z_end = ends.of(_hall_id(mixed.hall.layout, rack, u))
-        yield template._replace(cable_id=f"M{number:06d}", link_class=kind, a_rack=a_end[0], a_u=a_end[1],
+        yield template._replace(cable_id=f"M{next(numbers):06d}", link_class=kind, a_rack=a_end[0], a_u=a_end[1],
                                 a_device=name, a_port="mgmt1", z_rack=rack, z_u=u, z_device=switch, z_port=port,
                                 length_m=ends.length(a_end, z_end))
+    yield from _extra_uplink_rows(mixed, naming, pod, used, taken, numbers)
+
+
+def _extra_uplink_rows(mixed: MixedPlan, naming: NamingScheme | None, pod: int, used: list[CableRow],
+                       taken: set[tuple[str, str]], numbers: Iterator[int]) -> Iterator[CableRow]:
+    """The 100G uplinks of the extra out-of-band switches of the pod at position ``pod`` (``_extra_oob``) to its
+    in-band leaves, as its own switches' (``core.physical.cabling``'s ``oob-uplink`` rule:
+    ``oob_uplinks_per_switch`` each, their up ports the own switches' names, the leaves in turn after the own
+    switches' uplinks, each on its lowest free port; ``taken``: the ``(device, port)`` ends the pod's cabling plan
+    uses), measured in the hall; ids from ``numbers``."""
+    import re
+
+    from core.networks.policy import ipolicy
+
+    template = [r for r in used if r.link_class == "oob-uplink"]
+    leaves = list(dict.fromkeys(r.z_device for r in template))
+    extra = _extra_oob(mixed, naming, pod)[2]
+    if not template or not extra:
+        return
+    per = ipolicy("oob_uplinks_per_switch")
+    ports = [r.a_port for r in template[:per]]
+    ids = {r.z_device: _hall_id(mixed.hall.layout, r.z_rack, r.z_u) for r in template}
+    ends, whole = placed_ends(mixed.hall.layout), PodsWiring(mixed.fabric, ()).prefix(pod)
+    for k, (device, name) in enumerate(extra):
+        a_end = ends.of(whole + device)
+        for j, port in enumerate(ports):
+            leaf = leaves[(len(template) + k * per + j) % len(leaves)]
+            sample = next(r.z_port for r in template if r.z_device == leaf)
+            free = next(re.sub(r"\d+$", str(n), sample) for n in range(1, 10**4)
+                        if (leaf, re.sub(r"\d+$", str(n), sample)) not in taken)
+            taken.add((leaf, free))
+            z_end = ends.of(ids[leaf])
+            yield template[0]._replace(cable_id=f"M{next(numbers):06d}", a_rack=a_end[0], a_u=a_end[1], a_device=name,
+                                       a_port=port, z_rack=z_end[0], z_u=z_end[1], z_device=leaf, z_port=free,
+                                       length_m=ends.length(a_end, z_end))
 
 
 def _shared_pdus(mixed: MixedPlan) -> list[tuple[str, str]]:

@@ -26,11 +26,15 @@ which the shared spines join. The format is a regular grid with one bandwidth a 
   ``MixedFabric.cross_pod_gbps_per_gpu``), so a job on a faster pod alone runs faster than the file says; the
   file's comments give each pod's own values. The NPUs' compute (each pod's GPU type) is the workload's (its
   traces), not the network file's;
-* pods on three tiers: the outer dimension is a core level, the leaf sets of every pod joined by the pods' own
-  spines and the shared cores, at the slowest pod's rate across the core (``MixedFabric.cross_pod_gbps_per_gpu``,
-  which no pod's own spine level is slower than) with a core dimension's latency; a pod's own spine level is not a
-  dimension of its own (pods of other leaf set counts would make the grid irregular), so a job inside one pod's
-  spines is written as slow as one across the core.
+* pods on three tiers, as the wiring joins them (``core.fabric.podwiring``): when every pod has as many leaf sets
+  under its own spines (``Wiring.groups``), the dimensions are the leaf, each pod's own spine level (its leaf sets,
+  at the slowest pod's own spine-level bandwidth, a spine dimension's latency) and the shared core (the pods, at
+  the slowest pod's rate across the core, ``MixedFabric.cross_pod_gbps_per_gpu``, a core dimension's latency; a pod
+  of one leaf set has no spine dimension, as a pod alone has none). Pods of other leaf set counts cannot be one
+  grid with a spine dimension, so there the outer dimension is one core level of every pod's leaf sets (their
+  count), joined by the pods' own spines and the shared cores at the slowest pod's rate across the core (which no
+  pod's own spine level is slower than): a job inside one pod's spines is written as slow as one across the core,
+  and the file says so.
 """
 
 from __future__ import annotations
@@ -185,7 +189,7 @@ def astra_dimensions(mixed: MixedPlan) -> tuple[list, list[list]]:
     differ."""
     from core.formats.astrasim import Dimension, dimensions, simulator_latencies
 
-    own, shapes = [], []
+    own, shapes, spine_sets = [], [], set()
     for pod, p in zip(mixed.fabric.pods, mixed.plans):
         try:
             dims = dimensions(p)
@@ -194,6 +198,7 @@ def astra_dimensions(mixed: MixedPlan) -> tuple[list, list[list]]:
         size = {d.level: d.npus for d in dims}
         own.append(dims)
         shapes.append((size.get("nvlink", 1), size.get("leaf", 1)))
+        spine_sets.add(size.get("spine", 1))  # leaf sets under the pod's own spines (three tiers)
     if len(set(shapes)) > 1:
         raise DesignError(
             _("ASTRA-sim's analytical network is a regular grid of dimensions, and this design's pods differ: "
@@ -210,11 +215,32 @@ def astra_dimensions(mixed: MixedPlan) -> tuple[list, list[list]]:
     whole = [d for d in own[0] if d.level in ("nvlink", "leaf")]
     whole = [d.model_copy(update={"gbytes_per_s": slowest[d.level]}) for d in whole]
     three = mixed.fabric.tiers == 3  # the leaf sets joined through the pods' own spines and the shared cores
+    spines = spine_sets.pop() if three and len(spine_sets) == 1 else 1  # a pod's own spine level, when one grid
+    if spines > 1:
+        whole.append(Dimension(level="spine", topology="Switch", npus=spines, latency_ns=2 * link_ns,
+                               gbytes_per_s=min(d.gbytes_per_s for dims in own for d in dims if d.level == "spine")))
     whole.append(Dimension(level="core" if three else "spine", topology="Switch",
-                           npus=mixed.fabric.gpus // (domain * sets),
+                           npus=mixed.fabric.gpus // (domain * sets * spines),
                            gbytes_per_s=mixed.fabric.cross_pod_gbps_per_gpu / 8,
                            latency_ns=(3 if three else 2) * link_ns))
     return [d for d in whole if d.npus > 1], own
+
+
+def _astra_outer_note(mixed: MixedPlan) -> str:
+    """The comment line of the outer dimensions of ``mixed``'s ASTRA-sim file (module docstring; English, as the
+    file's every comment)."""
+    if mixed.fabric.tiers != 3:
+        return ("# spine dimension: the leaf sets of every pod joined by the shared spines, at the slowest pod's "
+                "share of its leaves' uplinks\n")
+    groups = [own.groups for own in mixed_wiring(mixed, three_tiers=True).wirings]  # leaf sets per pod
+    if len(set(groups)) == 1:
+        return ("# spine dimension: each pod's leaf sets joined by its own spines, at the slowest pod's rate there "
+                "(none when a pod has one leaf set); core dimension: the pods joined by the shared cores, at the "
+                "slowest pod's rate across the core\n")
+    sets = ", ".join(f"pod {pod.index + 1}: {count}" for pod, count in zip(mixed.fabric.pods, groups))
+    return ("# core dimension: the leaf sets of every pod joined by the pods' own spines and the shared cores, at the "
+            f"slowest pod's rate across the core; the pods have other leaf set counts ({sets}), so a pod's own spine "
+            "level cannot be a dimension of one grid, and a job inside one pod's spines is written as slow\n")
 
 
 def write_mixed_astra(mixed: MixedPlan, out: TextIO) -> None:
@@ -241,10 +267,7 @@ def write_mixed_astra(mixed: MixedPlan, out: TextIO) -> None:
               "#   slowest pod's (a collective across pods waits for its slowest member); a job on a faster pod alone\n"
               "#   runs faster than this file says (its own values above). The GPU types' compute is the workload's\n"
               "#   (its traces' compute times), not this file's.\n")
-    write_dimensions(whole, "# core dimension: the leaf sets of every pod joined by the pods' own spines and the "
-                     "shared cores, at the slowest pod's rate across the core (a job inside one pod's spines is "
-                     "written as slow)\n" if three else "# spine dimension: the leaf sets of every pod joined by the shared "
-                     "spines, at the slowest pod's share of its leaves' uplinks\n", out)
+    write_dimensions(whole, _astra_outer_note(mixed), out)
 
 
 def astra_note(mixed: MixedPlan) -> str:

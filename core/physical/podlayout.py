@@ -21,9 +21,10 @@ the whole design stands in one hall by these rules:
   loses its own cores (the design has none); the ``shared cores`` (``core0`` ...) fill the middle rows' network
   racks as the shared spines would, so a pod's spine-core cables run across rows to them.
 * **Extra out-of-band switches** (``ExtraSwitches``: the first pod's, for the shared layer's management ports and
-  its racks' PDUs, ``core.analysis.podmgmt``): above the shared switches in the shared racks' free U and power, rack
-  by rack, the rest in network racks of their own after them in the shared rows; their count depends on the shared
-  racks (their PDUs), so it is settled by repeating until it holds.
+  its racks' PDUs, and any pod's whose own switches have too few ports for its racks' PDUs as built,
+  ``core.analysis.podmgmt``): above the shared switches in the shared racks' free U and power, rack by rack, group
+  by group, the rest in network racks of their own after them in the shared rows; the first pod's count depends on
+  the shared racks (their PDUs), so it is placed last and settled by repeating until it holds.
 * **Floor.** The one-fabric layout's floor rule over the hall's rows: the row pitch is the largest of the pods'
   (rack depth plus half the aisles), every row starts after an end aisle, rows stand in columns of
   ``core.physical.layout.rows_per_column`` rows (row span: the longest row plus two end aisles); a rack's centre is
@@ -190,6 +191,12 @@ def _pod_rows(i: int, wiring: PodsWiring, layout: Layout) -> list[list[tuple[Rac
     return [row for row in rows if row]
 
 
+def kept_racks(wiring: PodsWiring, i: int, layout: Layout) -> list[Rack]:
+    """The racks of pod ``i``'s own ``layout`` the hall keeps (``_pod_rows``: all but those that held only its own
+    spines, three tiers: its own cores), before the hall stands them (their kinds as ``PodsHall.views`` has them)."""
+    return [rack for row in _pod_rows(i, wiring, layout) for rack, _own, _whole in row]
+
+
 def _index(racks: Sequence[Rack]) -> dict:
     """``Layout.index`` of ``racks``: device prefix -> (sorted starts, (rack index, slot index) refs)."""
     found: dict[str, list] = {}
@@ -204,7 +211,7 @@ def _index(racks: Sequence[Rack]) -> dict:
 
 
 def pods_hall(wiring: PodsWiring, layouts: Sequence[Layout], spine: Switch, spine_watts: float,
-              racks: RackCatalog | None = None, extra: ExtraSwitches | None = None) -> PodsHall:
+              racks: RackCatalog | None = None, extra: Sequence[ExtraSwitches] = ()) -> PodsHall:
     """The hall of a design with pods (module docstring).
 
     Parameters
@@ -219,8 +226,10 @@ def pods_hall(wiring: PodsWiring, layouts: Sequence[Layout], spine: Switch, spin
         Power of one shared spine (core) [W] (the catalog's or the design's override).
     racks : RackCatalog, optional
         Rack presets and hall rules (default the shipped ones).
-    extra : ExtraSwitches, optional
-        The out-of-band switches the shared layer's management adds, placed in the shared racks (module docstring).
+    extra : sequence of ExtraSwitches, optional
+        The out-of-band switches the pods' management adds (the first pod's for the shared layer, a pod's for its
+        racks' PDUs as built), placed in the shared racks in this order (module docstring); a count that depends on
+        the shared racks is settled after the others'.
 
     Returns
     -------
@@ -230,8 +239,8 @@ def pods_hall(wiring: PodsWiring, layouts: Sequence[Layout], spine: Switch, spin
     racks = racks or load_racks()
     pod_rows = [(i, row) for i, layout in enumerate(layouts) for row in _pod_rows(i, wiring, layout)]
     spine_racks = _spine_racks(wiring, spine, spine_watts, racks)
-    if extra is not None:
-        spine_racks = _with_extras(spine_racks, extra, racks)
+    for group in extra:
+        spine_racks = _with_extras(spine_racks, group, racks)
     most = racks.hall.max_racks_per_row
     spine_rows = [[(None, slots, slots, preset, u_total, kw_limit) for preset, u_total, kw_limit, slots
                    in spine_racks[k:k + most]] for k in range(0, len(spine_racks), most)]
