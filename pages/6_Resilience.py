@@ -29,7 +29,7 @@ from core.figures import resilience as figs
 from core.figures.keynumbers import KeyNumber, cards_html, size_caption
 from core.units import from_gbytes, from_tbits
 from core.formats import resiliencelink as rl
-from core.formats.linknames import link_names, scheme_of
+from core.formats.linknames import failure_specs, link_names, scheme_of
 from core.formats.podslurm import mixed_of
 from core.i18n import N_, _
 from webui import jobstate, jobwork, pagestate, safe, state, tables
@@ -68,6 +68,14 @@ def _add(specs: list[str]) -> None:
     cur = st.session_state.get("fp_current")
     merged = list(store["fail"])
     problems = []
+    scheme = scheme_of(st.session_state.get(state.NAMING_STORE), cur.plan)  # as the hottest links are named
+    named = []
+    for spec in specs:  # a hot link (leaf002 -> spine003 #1): its cable or NIC
+        try:
+            named += failure_specs(cur.plan, [spec.strip()], scheme)
+        except InputError as exc:
+            problems.append(str(exc))
+    specs = named
     mixed = mixed_of(cur.plan)
     if mixed is not None:  # a design with pods: the CLI's names (spine0, pod2.p0.leaf1) drive both what-ifs
         specs, whole = split_failures(mixed, specs)
@@ -250,7 +258,7 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
     c3.button(_("Fail"), key=W + "add_count", on_click=_on_add_count, width="stretch")
     c4.text_input(_("Element names"), key=W + "names", max_chars=400,
                   placeholder=", ".join(element_examples(cur.plan, mixed_of(cur.plan))),  # the design's own ids
-                  help=_("Comma-separated: a node (node9), a NIC of a node (node5.nic2) or the link bundle between "
+                  help=(_("Comma-separated: a node (node9), a NIC of a node (node5.nic2) or the link bundle between "
                          "two neighbours (node0-node1; #1 for one cable of it).") if torus else
                   _("Comma-separated: a switch (p0.leaf3, p0.spine1, su1-rail3), a plane (p1), a NIC of a node "
                          "(node5.nic2), a link bundle (p0.leaf3-spine1, p0.spine2-core5; #2 for one cable), an "
@@ -260,7 +268,9 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
                   words(cur.plan.fabric.family, "failure:help", N_(
                       "Comma-separated: a switch (p0.leaf3, p0.spine1), a plane (p1), a NIC of a node (node5.nic2), a "
                       "leaf's link bundle (p0.leaf3-spine1) or a global link bundle between spines of two groups "
-                      "(p0.spine0-spine20); #2 for one cable of a bundle.")))
+                      "(p0.spine0-spine20); #2 for one cable of a bundle."))) + ("" if torus else " " + _(
+                  "A hot link as Overload & imbalance lists it (leaf002 -> spine003 #1) fails that cable, or the "
+                  "server's NIC.")))
     c5.button(_("Fail these"), key=W + "add_names", on_click=_on_add_names, width="stretch")
     for problem in st.session_state.pop(NOTICE, None) or []:
         st.error(safe.md(problem))
@@ -756,6 +766,8 @@ def _load_section(cur, store: dict, key: str, lang: str) -> None:
                       _("load, adaptive"): [h["ar_util"] for h in result.hot_links]}, hide_index=True, width="stretch",
                      column_config={_("load, ECMP"): st.column_config.NumberColumn(format="percent"),
                                     _("load, adaptive"): st.column_config.NumberColumn(format="percent")})
+        st.caption(_("Paste a link into the failure what-if's element names to fail that cable (or the server's "
+                     "NIC)."))
     if result.mix:
         st.caption(_("Job mix: {parts}").format(parts=", ".join(
             f"{m_['kind']} {m_['weight']:.0%}" for m_ in result.mix)))

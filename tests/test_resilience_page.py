@@ -69,6 +69,17 @@ def test_the_form_fails_a_tier_count_and_names_and_restores_them():
     assert "rs_fail" not in link(at)
 
 
+def test_a_hot_link_pasted_into_the_names_fails_that_cable():
+    """The Overload & imbalance section's hottest link (the exports' names, 1-based) typed into the element names:
+    its cable under the what-if's ids; a name that is no link is refused, escaped, and the rest applies."""
+    at = open_page(DESIGN)
+    at.text_input(key="rs_w_names").set_value("leaf002 -> spine003 #1, gpu006 nic3 -> leaf003, leaf999 -> x")
+    at.button(key="rs_w_add_names").click()
+    rerun(at)
+    assert link(at)["rs_fail"] == "p0.leaf1-spine2#0,node5.nic2"
+    assert at.error and "leaf999" in at.error[0].value and "is not a link of this design" in at.error[0].value
+
+
 def test_bad_rs_values_are_warned_escaped_and_the_rest_applies():
     at = open_page({**DESIGN, "rs_fail": "p0.spine1,<b>x</b>,p9.spine0", "rs_sp_switch": "lots", "rs_zz": "1",
                     "rs_pat": "nope"})
