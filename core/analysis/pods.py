@@ -117,7 +117,8 @@ def mixed_plan(design: Design, stage: int | None = None) -> MixedPlan:
     catalog = load_catalog()
     for pod, p, bom, own_media in zip(fabric.pods, present, boms, media):
         own = _spine_row(p, bom)  # the pod's uplinks end on the shared spines (core.analysis.podoptics)
-        rows += shared_spine_optics(fabric, pod, p, own_media, tuple(row for row in bom if row is not own), catalog)
+        rows += [row.model_copy(update={"pod": pod.index + 1}) for row in shared_spine_optics(  # the pod's own rows
+            fabric, pod, p, own_media, tuple(row for row in bom if row is not own), catalog)]
     for p in plans.values():
         own = _spine_row(p)
         if own is not None and own.catalog_id == fabric.spine_switch:
@@ -130,7 +131,16 @@ def mixed_plan(design: Design, stage: int | None = None) -> MixedPlan:
                      "{used} of {radix} ports at {speed}G used on each (sized for stage {stage})").format(
                 spines=fabric.spines, pods=len(sized.pods), used=fabric.spine_ports_used, radix=fabric.spine_radix,
                 speed=fabric.spine_speed_gbps, stage=fabric.sized_for_stage)}))
+        rows[1:1] = shared_spares(rows[0], design.spares, catalog)
     return MixedPlan(fabric=fabric, plans=tuple(present), bom=tuple(rows), hall=hall, lengths=lengths, media=media)
+
+
+def shared_spares(row: BomRow, setting: str, catalog) -> tuple[BomRow, ...]:
+    """The spare rows of the shared layer's switch ``row`` (the shared spines, or cores on three tiers) under the
+    ``Design.spares`` setting: no pod's bill holds them (each pod's own spines' spares go with its spines)."""
+    from core.spares import spare_rows
+
+    return spare_rows([row], setting, lambda: {e.id: e.name for _kind, e in catalog.all_entries()})
 
 
 def spine_id(spine: int) -> str:
