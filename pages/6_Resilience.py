@@ -18,7 +18,8 @@ from core.analysis.podinside import inside_spec, inside_what_if
 from core.analysis.podload import pods_core_load, pods_spine_load
 from core.analysis.pods import mixed_wiring
 from core.analysis.podwhatif import (
-    link_failures, loss_rows, pods_what_if, split_failures, standalone_hidden_note, whole_choices, whole_picks,
+    is_whole_element, link_failures, loss_rows, pods_what_if, split_failures, standalone_hidden_note, whole_choices,
+    whole_picks,
 )
 from core.analysis.whole import design_mixed, whole_plan  # a design with pods: its totals in the size caption
 from core.spares import policy_words
@@ -119,9 +120,8 @@ def _link_values(plan, store: dict) -> dict:
     mixed = mixed_of(plan)
     if mixed is None:
         return store
-    options = set(whole_choices(mixed))
-    extra = [e for e in st.session_state.get(PODS_EXTRA, []) if e in options or inside_spec(mixed, e)]
-    return {**store, "fail": link_failures(mixed, store["fail"], extra)}
+    whole, inside = whole_picks(mixed, (), st.session_state.get(PODS_EXTRA, []))  # as the what-if reads them
+    return {**store, "fail": link_failures(mixed, store["fail"], whole + inside)}
 
 
 def _on_add_count() -> None:
@@ -400,6 +400,7 @@ def _pods_whole_fabric(cur, store: dict) -> None:
                             _("Every pod under the shared spines")))
     options = whole_choices(mixed)
     picked, _inside = whole_picks(mixed, store["fail"], st.session_state.get(PODS_EXTRA, []))  # as the review pack
+    options += [e for e in picked if e not in set(options)]  # a hot link's cable, pasted below
     st.session_state[W + "pods_failed"] = picked
     st.multiselect(_("Shared cores, pods' spines and leaves to lose") if three else
                    _("Shared spines and pods' leaves to lose"), options, key=W + "pods_failed",
@@ -423,9 +424,20 @@ def _on_inside_add(mixed) -> None:
     ss = st.session_state
     pod = int(ss.get(W + "inside_pod") or 1)
     problems, extra = [], list(ss.get(PODS_EXTRA, []))
-    for name in str(ss.get(W + "inside_names") or "").split(","):
-        name = name.strip().lower()
-        spec = f"pod{pod}.{name}"
+    cur = ss.get("fp_current")
+    scheme = scheme_of(ss.get(state.NAMING_STORE), cur.plan)  # as the hottest links are named
+    for text in str(ss.get(W + "inside_names") or "").split(","):
+        text = text.strip()
+        name, spec = text.lower(), f"pod{pod}.{text.lower()}"
+        if "->" in text:  # a hot link (pod2-gpu004 nic1 -> pod2-leaf002): its NIC under its pod, or its cable
+            try:
+                name = spec = failure_specs(cur.plan, [text], scheme)[0]
+            except InputError as exc:
+                problems.append(str(exc))
+                continue
+            if is_whole_element(mixed, spec):  # a cable of a bundle: lost on the whole fabric
+                extra += [spec] if spec not in extra else []
+                continue
         if not name or spec in extra:
             continue
         if inside_spec(mixed, spec) is None:
@@ -458,7 +470,9 @@ def _pods_inside(mixed) -> None:
                   help=_("Comma-separated, as the pod alone names them: a NIC of a node (node5.nic2), a rack (rack3: "
                          "its power lost) or one of its power feeds ({feed}), an NVSwitch chip of a node "
                          "(node5.nvswitch1) or of an NVL72 rack (rack3.nvswitch7), an NVLink switch tray "
-                         "(rack3.nvswitch-tray2).").format(feed="rack3.feedA"))
+                         "(rack3.nvswitch-tray2).").format(feed="rack3.feedA") + " " + _(
+                      "A hot link as Overload & imbalance lists it fails its NIC here, or its cable on the whole "
+                      "fabric above."))
     c3.button(_("Fail these"), key=W + "inside_add", on_click=_on_inside_add, args=(mixed,), width="stretch")
     for problem in ss.pop(NOTICE, None) or []:
         st.error(safe.md(problem))

@@ -78,6 +78,13 @@ def test_a_hot_link_pasted_into_the_names_fails_that_cable():
     rerun(at)
     assert link(at)["rs_fail"] == "p0.leaf1-spine2#0,node5.nic2"
     assert at.error and "leaf999" in at.error[0].value and "is not a link of this design" in at.error[0].value
+    pods = open_page({**DESIGN, "pods": "B200:32:800"})  # pods: a cable of pod 2's leaf on the whole fabric, a NIC
+    pods.text_input(key="rs_w_inside_names").set_value("spine002 #2 -> pod2-leaf001, pod2-gpu004 nic1 -> pod2-leaf002")
+    pods.button(key="rs_w_inside_add").click()
+    rerun(pods)
+    assert not pods.error and not pods.exception
+    assert link(pods)["rs_fail"].split(",") == ["pod2.p0.leaf0-spine1#1", "pod2.node3.nic0"]
+    assert "pod2.p0.leaf0-spine1#1" in pods.multiselect(key="rs_w_pods_failed").value
 
 
 def test_bad_rs_values_are_warned_escaped_and_the_rest_applies():
