@@ -50,7 +50,7 @@ def test_the_bill_of_a_design_with_pods_says_whose_each_row_is(lang):
         bom = tables.money(bom, [col("unit_price_usd"), col("extended_price_usd")])
         shown, config = tablefit.bom_columns(bom, header, col)
         pods = [_("pod {pod}").format(pod=n) for n in (1, 2)] + [_("shared")]
-        node, nic = _("node"), category_label("NIC")
+        node, nic = _("{name} (node)").format(name="")[1:-1].strip("()（）"), category_label("NIC")  # as the bill
     first = [col(c) for c in ("item", "where", "pod", "quantity", "extended_price_usd")]
     assert shown[:len(first)] == first and tablefit.leading_px(bom, config, first) <= tablefit.MAIN_PX
     assert set(bom[col("pod")]) == set(pods) and bom[col("pod")].iloc[0] == pods[2]  # the shared spines first
