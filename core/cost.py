@@ -113,6 +113,9 @@ class BomRow(BaseModel):
     spare: bool = False
     """A spare of the installed row of the same catalog id and place (``core.spares``, ``Design.spares``):
     on a shelf, so no power; listed after every installed row."""
+    pod: int | None = None
+    """The bill of a design with pods (``core.analysis.pods.MixedPlan.bom``): the number (1-based) of the pod whose
+    devices the row buys; None for the shared layer (spines, or cores on three tiers) and in a design without pods."""
 
     @property
     def extended_price_usd(self) -> float:
@@ -336,7 +339,7 @@ def _fabric_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
                   if resolved.nics_per_node == included else
                   _("; {cabled} of each node's cabled, {unused} unused (fewer NICs per node would do)"))
         nic_why += fmt(unused, cabled=cabled, unused=resolved.nics_per_node - cabled)
-    add("NIC", resolved.nic, nic_count, nic_why)
+    add("NIC", resolved.nic, nic_count, nic_why, item=fmt(_("{name} (node)"), name=resolved.nic.name))
 
     # --- switches -----------------------------------------------------------------------
     plane_note = fmt(_(" x {planes} planes"), planes=planes) if planes > 1 else ""

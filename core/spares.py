@@ -175,6 +175,12 @@ def spare_item(item: str, name: str = "") -> str:
     return _("{name} (spare)").format(name=name if rest == "" else item)
 
 
+def pod_label(pod: int | None) -> str:
+    """Whose devices a row of a design with pods' bill buys or spares (``core.cost.BomRow.pod``), in the current
+    language: ``pod 2``, or ``shared`` for the shared layer (the shared spines, or cores on three tiers)."""
+    return _("shared") if pod is None else _("pod {pod}").format(pod=pod)
+
+
 def spare_pairs(rows: Sequence, policy: dict[str, str] | None,
                 names: Mapping[str, str] | None = None) -> list[tuple[Any, Any, str]]:
     """``(installed row, spare row, rule text)`` for every installed row ``policy`` spares (``parse_policy``:

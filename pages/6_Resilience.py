@@ -18,7 +18,8 @@ from core.analysis.podinside import inside_spec, inside_what_if
 from core.analysis.podload import pods_core_load, pods_spine_load
 from core.analysis.pods import mixed_wiring
 from core.analysis.podwhatif import (
-    link_failures, loss_rows, pods_what_if, split_failures, standalone_hidden_note, whole_choices, whole_picks,
+    is_whole_element, link_failures, loss_rows, pods_what_if, split_failures, standalone_hidden_note, whole_choices,
+    whole_picks,
 )
 from core.analysis.whole import design_mixed, whole_plan  # a design with pods: its totals in the size caption
 from core.spares import policy_words
@@ -29,7 +30,7 @@ from core.figures import resilience as figs
 from core.figures.keynumbers import KeyNumber, cards_html, size_caption
 from core.units import from_gbytes, from_tbits
 from core.formats import resiliencelink as rl
-from core.formats.linknames import link_names, scheme_of
+from core.formats.linknames import failure_specs, link_names, scheme_of
 from core.fabric.pods import planes_refused
 from core.formats.podslurm import mixed_of
 from core.i18n import N_, _
@@ -70,6 +71,14 @@ def _add(specs: list[str]) -> None:
     cur = st.session_state.get("fp_current")
     merged = list(store["fail"])
     problems = []
+    scheme = scheme_of(st.session_state.get(state.NAMING_STORE), cur.plan)  # as the hottest links are named
+    named = []
+    for spec in specs:  # a hot link (leaf002 -> spine003 #1): its cable or NIC
+        try:
+            named += failure_specs(cur.plan, [spec.strip()], scheme)
+        except InputError as exc:
+            problems.append(str(exc))
+    specs = named
     mixed = mixed_of(cur.plan)
     if mixed is not None:  # a design with pods: the CLI's names (spine0, pod2.p0.leaf1) drive both what-ifs
         specs, whole = split_failures(mixed, specs)
@@ -113,9 +122,8 @@ def _link_values(plan, store: dict) -> dict:
     mixed = mixed_of(plan)
     if mixed is None or planes_refused(mixed.fabric) is not None:  # pods on planes: no whole-fabric what-if
         return store
-    options = set(whole_choices(mixed))
-    extra = [e for e in st.session_state.get(PODS_EXTRA, []) if e in options or inside_spec(mixed, e)]
-    return {**store, "fail": link_failures(mixed, store["fail"], extra)}
+    whole, inside = whole_picks(mixed, (), st.session_state.get(PODS_EXTRA, []))  # as the what-if reads them
+    return {**store, "fail": link_failures(mixed, store["fail"], whole + inside)}
 
 
 def _on_add_count() -> None:
@@ -252,7 +260,7 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
     c3.button(_("Fail"), key=W + "add_count", on_click=_on_add_count, width="stretch")
     c4.text_input(_("Element names"), key=W + "names", max_chars=400,
                   placeholder=", ".join(element_examples(cur.plan, mixed_of(cur.plan))),  # the design's own ids
-                  help=_("Comma-separated: a node (node9), a NIC of a node (node5.nic2) or the link bundle between "
+                  help=(_("Comma-separated: a node (node9), a NIC of a node (node5.nic2) or the link bundle between "
                          "two neighbours (node0-node1; #1 for one cable of it).") if torus else
                   _("Comma-separated: a switch (p0.leaf3, p0.spine1, su1-rail3), a plane (p1), a NIC of a node "
                          "(node5.nic2), a link bundle (p0.leaf3-spine1, p0.spine2-core5; #2 for one cable), an "
@@ -262,7 +270,9 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
                   words(cur.plan.fabric.family, "failure:help", N_(
                       "Comma-separated: a switch (p0.leaf3, p0.spine1), a plane (p1), a NIC of a node (node5.nic2), a "
                       "leaf's link bundle (p0.leaf3-spine1) or a global link bundle between spines of two groups "
-                      "(p0.spine0-spine20); #2 for one cable of a bundle.")))
+                      "(p0.spine0-spine20); #2 for one cable of a bundle."))) + ("" if torus else " " + _(
+                  "A hot link as Overload & imbalance lists it (leaf002 -> spine003 #1) fails that cable, or the "
+                  "server's NIC.")))
     c5.button(_("Fail these"), key=W + "add_names", on_click=_on_add_names, width="stretch")
     for problem in st.session_state.pop(NOTICE, None) or []:
         st.error(safe.md(problem))
@@ -392,6 +402,7 @@ def _pods_whole_fabric(cur, store: dict) -> None:
                             _("Every pod under the shared spines")))
     options = whole_choices(mixed)
     picked, _inside = whole_picks(mixed, store["fail"], st.session_state.get(PODS_EXTRA, []))  # as the review pack
+    options += [e for e in picked if e not in set(options)]  # a hot link's cable, pasted below
     st.session_state[W + "pods_failed"] = picked
     st.multiselect(_("Shared cores, pods' spines and leaves to lose") if three else
                    _("Shared spines and pods' leaves to lose"), options, key=W + "pods_failed",
@@ -415,9 +426,20 @@ def _on_inside_add(mixed) -> None:
     ss = st.session_state
     pod = int(ss.get(W + "inside_pod") or 1)
     problems, extra = [], list(ss.get(PODS_EXTRA, []))
-    for name in str(ss.get(W + "inside_names") or "").split(","):
-        name = name.strip().lower()
-        spec = f"pod{pod}.{name}"
+    cur = ss.get("fp_current")
+    scheme = scheme_of(ss.get(state.NAMING_STORE), cur.plan)  # as the hottest links are named
+    for text in str(ss.get(W + "inside_names") or "").split(","):
+        text = text.strip()
+        name, spec = text.lower(), f"pod{pod}.{text.lower()}"
+        if "->" in text:  # a hot link (pod2-gpu004 nic1 -> pod2-leaf002): its NIC under its pod, or its cable
+            try:
+                name = spec = failure_specs(cur.plan, [text], scheme)[0]
+            except InputError as exc:
+                problems.append(str(exc))
+                continue
+            if is_whole_element(mixed, spec):  # a cable of a bundle: lost on the whole fabric
+                extra += [spec] if spec not in extra else []
+                continue
         if not name or spec in extra:
             continue
         if inside_spec(mixed, spec) is None:
@@ -450,7 +472,9 @@ def _pods_inside(mixed) -> None:
                   help=_("Comma-separated, as the pod alone names them: a NIC of a node (node5.nic2), a rack (rack3: "
                          "its power lost) or one of its power feeds ({feed}), an NVSwitch chip of a node "
                          "(node5.nvswitch1) or of an NVL72 rack (rack3.nvswitch7), an NVLink switch tray "
-                         "(rack3.nvswitch-tray2).").format(feed="rack3.feedA"))
+                         "(rack3.nvswitch-tray2).").format(feed="rack3.feedA") + " " + _(
+                      "A hot link as Overload & imbalance lists it fails its NIC here, or its cable on the whole "
+                      "fabric above."))
     c3.button(_("Fail these"), key=W + "inside_add", on_click=_on_inside_add, args=(mixed,), width="stretch")
     for problem in ss.pop(NOTICE, None) or []:
         st.error(safe.md(problem))
@@ -758,6 +782,8 @@ def _load_section(cur, store: dict, key: str, lang: str) -> None:
                       _("load, adaptive"): [h["ar_util"] for h in result.hot_links]}, hide_index=True, width="stretch",
                      column_config={_("load, ECMP"): st.column_config.NumberColumn(format="percent"),
                                     _("load, adaptive"): st.column_config.NumberColumn(format="percent")})
+        st.caption(_("Paste a link into the failure what-if's element names to fail that cable (or the server's "
+                     "NIC)."))
     if result.mix:
         st.caption(_("Job mix: {parts}").format(parts=", ".join(
             f"{m_['kind']} {m_['weight']:.0%}" for m_ in result.mix)))

@@ -56,7 +56,8 @@ def test_compare_units(capsys, tmp_path):
     assert "Gb/s" in in_bits and "GB/s" not in in_bits
 
 
-@pytest.mark.parametrize("command", ["compare", "failure", "collective", "load", "serve", "plan", "report"])
+@pytest.mark.parametrize("command", ["compare", "failure", "collective", "load", "serve", "plan", "report", "verify",
+                                     "train", "sweep"])
 def test_every_bandwidth_command_offers_units(capsys, command):
     with pytest.raises(SystemExit) as stop:
         run_cli(capsys, command, "--help")
@@ -72,3 +73,93 @@ def test_serve_units(capsys):
     kv = {text: next(line for line in text.splitlines() if line.startswith("KV transfer"))
           for text in (in_bytes, in_bits)}
     assert bandwidth(from_gbytes(rate), "GB/s") in kv[in_bytes] and bandwidth(from_gbytes(rate), "Gb/s") in kv[in_bits]
+
+
+def _net_without(design, device: str, remote: str, tmp_path) -> str:
+    """The design's as-built file (its ibsim export) without one cable of ``device`` to ``remote``."""
+    import io
+
+    from core.analysis.whole import design_mixed
+    from core.formats.exports import export_text
+    from core.formats.podibsim import write_mixed_ibsim
+    from core.plan import plan
+    from tests.test_verify_pods import _without
+
+    if design.pods:
+        buffer = io.StringIO()
+        write_mixed_ibsim(design_mixed(design), buffer)
+        text = buffer.getvalue()
+    else:
+        text = export_text(plan(design), "ibsim")
+    path = tmp_path / "net"
+    path.write_text(_without(text, device, remote))
+    return str(path)
+
+
+def test_verify_units(capsys, tmp_path):
+    """One leaf-spine cable of 400 Gb/s missing: 400 Gb/s = 50 GB/s of bisection lost, and the busbw lines in
+    the unit asked for (the JSON's numbers through the one format)."""
+    from core.design import Design
+
+    net = _net_without(Design(gpu="H100", nodes=64), "leaf001", "spine001", tmp_path)
+    argv = ("verify", *DESIGN[:4], "--ibnetdiscover", net)
+    in_bytes, in_bits = _both(capsys, *argv)
+    assert "50 GB/s of bisection lost (one direction)" in in_bytes
+    assert "400 Gb/s of bisection lost (one direction)" in in_bits
+    code, out, _err = run_cli(capsys, *argv, "--format", "json")
+    impact = json.loads(out)["impact"]
+    assert impact["bisection_lost_tbits"] == 0.4
+    for unit, text in (("GB/s", in_bytes), ("Gb/s", in_bits)):
+        healthy = impact["healthy"]["allreduce_busbw_gbytes"]
+        assert f"all-reduce 1 GiB: {bandwidth(from_gbytes(impact['allreduce_busbw_gbytes']), unit)} " \
+               f"(healthy {bandwidth(from_gbytes(healthy), unit)})" in text
+    assert "Gb/s" not in in_bytes and "GB/s" not in in_bits
+
+
+def test_verify_pods_units(capsys, tmp_path):
+    """A design with pods: one pod-2 leaf's 800 Gb/s cable to a shared spine missing = 100 GB/s into the spines."""
+    from core.design import Design
+
+    net = _net_without(Design(gpu="H100", nodes=64, pods="B200:32:800"), "pod2-leaf002", "spine001", tmp_path)
+    in_bytes, in_bits = _both(capsys, "verify", *DESIGN[:4], "--pods", "B200:32:800", "--ibnetdiscover", net)
+    assert "100 GB/s into the shared spines lost (per direction)" in in_bytes
+    assert "(+100 GB/s into the shared spines, 0 GPUs back)" in in_bytes
+    assert "800 Gb/s into the shared spines lost (per direction)" in in_bits
+    assert "(+800 Gb/s into the shared spines, 0 GPUs back)" in in_bits
+
+
+def test_train_units(capsys):
+    """Each communication row's algbw (its volume over its time, as the JSON gives them) in the unit asked for."""
+    argv = ("train", *DESIGN[:4], "--model", "llama3-8b", "--tp", "8", "--pp", "1")
+    in_bytes, in_bits = _both(capsys, *argv)
+    code, out, _err = run_cli(capsys, *argv, "--format", "json")
+    rows = json.loads(out)["communication"]
+    assert rows
+    for c in rows:
+        gbits = from_gbytes(c["volume_gbytes"] / c["time_s"])
+        assert f"{c['time_s']:.3f} s, algbw {bandwidth(gbits, 'GB/s')}," in in_bytes
+        assert f"{c['time_s']:.3f} s, algbw {bandwidth(gbits, 'Gb/s')}," in in_bits
+    assert "Gb/s" not in in_bytes and "GB/s" not in in_bits
+
+
+def test_train_algbw_is_volume_over_time():
+    """By hand: 1,000 GB in 2 s is 500 GB/s = 4 Tb/s; the host offload rows (CPU time inside) show none."""
+    from core.cli.train import _algbw
+
+    row = {"volume_gbytes": 1000.0, "time_s": 2.0, "fabric_level": "fabric"}
+    assert _algbw(row, "GB/s") == "500 GB/s" and _algbw(row, "Gb/s") == "4 Tb/s"
+    assert _algbw({**row, "fabric_level": "host"}, "GB/s") == "-"
+
+
+def test_sweep_units(capsys):
+    """A bandwidth metric in the unit asked for: injection per GPU of 400 Gb/s NICs = 50 GB/s."""
+    argv = ("sweep", *DESIGN, "--set", "nodes=32,64", "--metric", "scaleout_gbits_per_gpu")
+    in_bytes, in_bits = _both(capsys, *argv)
+    code, out, _err = run_cli(capsys, *argv, "--format", "json")
+    values = [p["scaleout_gbits_per_gpu"] for p in json.loads(out)["points"]]
+    assert values == [400, 400]
+    assert in_bytes.count("50 GB/s") == 2 and in_bits.count("400 Gb/s") == 2
+    in_bytes, in_bits = _both(capsys, "sweep", *DESIGN, "--set", "nodes=32,64", "--metric", "bisection_tbits")
+    # 32 nodes x 8 GPUs x 400 Gb/s / 2 = 51.2 Tb/s = 6.4 TB/s one direction; 64 nodes twice that
+    assert "51.2 Tb/s" in in_bits and "102 Tb/s" in in_bits and "TB/s" not in in_bits
+    assert "6.4 TB/s" in in_bytes and "12.8 TB/s" in in_bytes and "Tb/s" not in in_bytes

@@ -81,3 +81,22 @@ def test_growth_words_and_level_2_nvlink_follow_the_pods():
     assert report.design_title(p).startswith("832 × GB200-NVL72 + B200 cluster: ")
     assert "Level-2 NVLink cables" in text and "pod 2 not listed: one NVLink level" in text
     assert re.search(r"pod 1 rack \(or node\) to level-2 NVLink switch 2,592 18\.1 ", text)
+
+
+def test_the_bill_says_whose_each_row_is():
+    """The pack's bill of a design with pods: a pod column (the shared spines "shared", then each pod's rows), the
+    spare rows of Design.spares too; the NICs sit in the node (where)."""
+    p = plan(Design(gpu="H100", nodes=64, pods="B200:32:800", spares="default"))
+    html = report.design_report_html(p, name="", share_link="")
+    table = html[html.index('data-bom="all"'):]
+    table = table[:table.index("</table>")]
+    heads = re.findall(r"<th[^>]*>([^<]*)</th>", table)
+    assert heads[:3] == ["category", "item", "pod"]
+    rows = [re.findall(r"<td[^>]*>([^<]*)</td>", row) for row in re.findall(r"<tr class=\"\"[^>]*>(.*?)</tr>", table)]
+    pods = {row[2] for row in rows}
+    assert pods == {"shared", "pod 1", "pod 2"}, pods
+    spares = [row for row in rows if "spare" in row[1]]
+    assert {row[2] for row in spares} == {"shared", "pod 1", "pod 2"}
+    nics = [row for row in rows if row[0] == "NIC"]
+    assert [row[2] for row in nics if "spare" not in row[1]] == ["pod 1", "pod 2"]
+    assert all("(node" in row[1] for row in nics)

@@ -69,6 +69,24 @@ def test_the_form_fails_a_tier_count_and_names_and_restores_them():
     assert "rs_fail" not in link(at)
 
 
+def test_a_hot_link_pasted_into_the_names_fails_that_cable():
+    """The Overload & imbalance section's hottest link (the exports' names, 1-based) typed into the element names:
+    its cable under the what-if's ids; a name that is no link is refused, escaped, and the rest applies."""
+    at = open_page(DESIGN)
+    at.text_input(key="rs_w_names").set_value("leaf002 -> spine003 #1, gpu006 nic3 -> leaf003, leaf999 -> x")
+    at.button(key="rs_w_add_names").click()
+    rerun(at)
+    assert link(at)["rs_fail"] == "p0.leaf1-spine2#0,node5.nic2"
+    assert at.error and "leaf999" in at.error[0].value and "is not a link of this design" in at.error[0].value
+    pods = open_page({**DESIGN, "pods": "B200:32:800"})  # pods: a cable of pod 2's leaf on the whole fabric, a NIC
+    pods.text_input(key="rs_w_inside_names").set_value("spine002 #2 -> pod2-leaf001, pod2-gpu004 nic1 -> pod2-leaf002")
+    pods.button(key="rs_w_inside_add").click()
+    rerun(pods)
+    assert not pods.error and not pods.exception
+    assert link(pods)["rs_fail"].split(",") == ["pod2.p0.leaf0-spine1#1", "pod2.node3.nic0"]
+    assert "pod2.p0.leaf0-spine1#1" in pods.multiselect(key="rs_w_pods_failed").value
+
+
 def test_bad_rs_values_are_warned_escaped_and_the_rest_applies():
     at = open_page({**DESIGN, "rs_fail": "p0.spine1,<b>x</b>,p9.spine0", "rs_sp_switch": "lots", "rs_zz": "1",
                     "rs_pat": "nope"})

@@ -8,7 +8,7 @@ import pytest
 from core.analysis.whatif import oversubscription_sweep, sweep_display_table
 from core.design import Design
 from core.figures.style import text_width
-from core.formats.xlsx import bom_headers, bom_table
+from core.formats.xlsx import bom_headers, bom_table, category_label
 from core.i18n import _, language
 from core.plan import plan
 from webui import tablefit, tables
@@ -34,6 +34,28 @@ def test_the_boms_item_to_its_total_fit_the_window(large, lang):
     assert tablefit.leading_px(bom, config, first) <= tablefit.MAIN_PX
     assert shown[len(first)] == col("unit_price_usd")  # next, partly in view; the count's words a scroll away
     assert tablefit.leading_px(bom, config, first + [col("unit_price_usd"), col("category"), col("why")]) > tablefit.MAIN_PX
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_bill_of_a_design_with_pods_says_whose_each_row_is(lang):
+    """Pods: a pod column after where (pod 1, pod 2, the shared spines "shared"), the leading columns still fit."""
+    from core.analysis.whole import whole_plan
+
+    with language(lang):
+        header = bom_headers()
+        bom = bom_table(whole_plan(plan(Design(gpu="H100", nodes=64, pods="B200:32:800"))))
+        col = (lambda c: c) if lang == "en" else header.get
+        if lang != "en":
+            bom = bom.rename(columns=header)
+        bom = tables.money(bom, [col("unit_price_usd"), col("extended_price_usd")])
+        shown, config = tablefit.bom_columns(bom, header, col)
+        pods = [_("pod {pod}").format(pod=n) for n in (1, 2)] + [_("shared")]
+        node, nic = _("{name} (node)").format(name="")[1:-1].strip("()（）"), category_label("NIC")  # as the bill
+    first = [col(c) for c in ("item", "where", "pod", "quantity", "extended_price_usd")]
+    assert shown[:len(first)] == first and tablefit.leading_px(bom, config, first) <= tablefit.MAIN_PX
+    assert set(bom[col("pod")]) == set(pods) and bom[col("pod")].iloc[0] == pods[2]  # the shared spines first
+    nics = bom[bom[col("category")] == nic]
+    assert list(nics[col("pod")]) == pods[:2] and set(nics[col("where")]) == {node}
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -109,11 +109,15 @@ def spares(key: str, policy: tuple, lead_days: int, rates: tuple, language: str)
                                      rates=avail.rates_with(rate_overrides(rates)))
         from core.cost import CATEGORY_LABELS
 
+        from core.spares import pod_label
+
         rows = [{_("category"): _(CATEGORY_LABELS.get(r.row.category, r.row.category)), _("item"): r.row.item,
-                 _("installed"): r.installed, _("spares"): r.row.quantity, _("rule"): r.rule,
-                 _("coverage in lead time"): r.coverage, _("spares price [USD]"): r.row.extended_price_usd,
-                 _("unit price [USD]"): r.row.unit_price_usd, _("why"): r.row.why} for r in result.rows]
-        columns = [_("category"), _("item"), _("installed"), _("spares"), _("rule"), _("coverage in lead time"),
+                 _("pod"): pod_label(r.row.pod), _("installed"): r.installed, _("spares"): r.row.quantity,
+                 _("rule"): r.rule, _("coverage in lead time"): r.coverage,
+                 _("spares price [USD]"): r.row.extended_price_usd, _("unit price [USD]"): r.row.unit_price_usd,
+                 _("why"): r.row.why} for r in result.rows]
+        pods = [_("pod")] if any(r.row.pod is not None for r in result.rows) else []  # whose devices it spares
+        columns = [_("category"), _("item"), *pods, _("installed"), _("spares"), _("rule"), _("coverage in lead time"),
                    _("spares price [USD]"), _("unit price [USD]"), _("why")]
         return result, pd.DataFrame(rows, columns=columns)
 

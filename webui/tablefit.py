@@ -50,9 +50,9 @@ def order(frame: pd.DataFrame, first) -> list[str]:
 BOM_FIRST = ("item", "where", "quantity", "extended_price_usd")
 """The BOM columns a reader needs at a glance, in this order (ids of ``core.formats.xlsx.BOM_HEADERS``); the unit
 price follows them, then the category and the rest."""
-BOM_PX = {"item": 190, "where": 140}
+BOM_PX = {"item": 190, "where": 140, "where_beside_pod": 110}
 """The BOM's text columns that would take the window [px]: the part's name and where it sits, cut to fit (whole in
-the cell's tooltip and the downloads)."""
+the cell's tooltip and the downloads); where narrower beside the pod column of a design with pods (75 px)."""
 
 
 def bom_columns(bom: pd.DataFrame, header: dict[str, str], col) -> tuple[list[str], dict]:
@@ -64,8 +64,10 @@ def bom_columns(bom: pd.DataFrame, header: dict[str, str], col) -> tuple[list[st
         col("category"): st.column_config.TextColumn(header["category"], width="small"),
         col("item"): st.column_config.TextColumn(header["item"], width=BOM_PX["item"]),
         col("where"): st.column_config.TextColumn(
-            header["where"], width=BOM_PX["where"],
+            header["where"], width=BOM_PX["where_beside_pod" if col("pod") in bom.columns else "where"],
             help=_("Switch role, or the link end and link class a transceiver or cable serves")),
+        col("pod"): st.column_config.TextColumn(
+            header["pod"], width="small", help=_("The pod whose devices the row buys; shared: the shared layer")),
         col("quantity"): st.column_config.NumberColumn(header["quantity"], format="localized"),
         **{col(c): tables.money_column(header[c], bom[col(c)]) for c in money if col(c) in bom.columns},
         col("unit_power_w"): st.column_config.NumberColumn(header["unit_power_w"], format="localized"),
@@ -74,7 +76,7 @@ def bom_columns(bom: pd.DataFrame, header: dict[str, str], col) -> tuple[list[st
         col("price_basis"): st.column_config.TextColumn(header["price_basis"]),
         col("catalog_id"): st.column_config.TextColumn(header["catalog_id"]),
     }
-    first = [col(c) for c in (*BOM_FIRST, "unit_price_usd", "category")]
+    first = [col(c) for c in (*BOM_FIRST[:2], "pod", *BOM_FIRST[2:], "unit_price_usd", "category")]  # pods: whose
     return order(bom, first), {c: v for c, v in config.items() if c in bom.columns}
 
 

@@ -928,7 +928,8 @@ class _Names:
 
     def link(self, tier: str, direction: str, idx: int) -> str:
         """Name of link ``idx`` of ``tier`` in ``direction`` (``_Links`` numbering: node-leaf by node and NIC,
-        leaf-spine by leaf and uplink, spine-core by spine and uplink, islands outer; global in the wiring's
+        leaf-spine by leaf and uplink, spine-core by spine and uplink, islands outer; a parallel cable of a
+        switch pair ``#q`` on the upper end, 0-based; global in the wiring's
         ``global_spines`` order, ``up`` from the lower-numbered group)."""
         w, k = self.w, self.k
         if tier == "node_leaf":
@@ -950,8 +951,9 @@ class _Names:
         else:
             spine, v = divmod(idx, k.S)
             island, spine = divmod(spine, w.spines)
-            core = w.cores_of_spine(spine)[v // k.cpair]
-            a, b = w.switch_id("spine", spine, 0, island), w.switch_id("core", core, 0, island)
+            core, q = w.cores_of_spine(spine)[v // k.cpair], v % k.cpair
+            a = w.switch_id("spine", spine, 0, island)
+            b = w.switch_id("core", core, 0, island) + (f"#{q}" if k.cpair > 1 else "")
         return f"{a} -> {b}" if direction == "up" else f"{b} -> {a}"
 
 

@@ -60,7 +60,8 @@ def mixed_three_tiers(fabric: MixedFabric, sized: list, present: list, boms: lis
     catalog = load_catalog()
     for pod, p, bom, own_media in zip(fabric.pods, present, boms, media):
         own = _core_row(p, bom)
-        rows += shared_spine_optics(fabric, pod, p, own_media, tuple(row for row in bom if row is not own), catalog)
+        rows += [row.model_copy(update={"pod": pod.index + 1}) for row in shared_spine_optics(  # the pod's own rows
+            fabric, pod, p, own_media, tuple(row for row in bom if row is not own), catalog)]
     shared = next((row for row in (_core_row(p, p.bom) for p in sized)
                    if row is not None and row.catalog_id == fabric.core_switch), None)
     if shared is not None:
@@ -75,6 +76,9 @@ def mixed_three_tiers(fabric: MixedFabric, sized: list, present: list, boms: lis
                                         per_group=fabric.cores_per_group, used=fabric.core_ports_used,
                                         radix=fabric.core_radix, speed=fabric.core_speed_gbps,
                                         stage=fabric.sized_for_stage))}))
+        from core.analysis.pods import shared_spares
+
+        rows[1:1] = shared_spares(rows[0], present[0].resolved.design.spares, catalog)
     return {"fabric": fabric, "plans": tuple(present), "bom": tuple(rows)}
 
 

@@ -125,7 +125,8 @@ def mixed_plan(design: Design, stage: int | None = None) -> MixedPlan:
     catalog = load_catalog()
     for pod, p, bom, own_media in zip(fabric.pods, present, boms, media):
         own = _spine_row(p, bom)  # the pod's uplinks end on the shared spines (core.analysis.podoptics)
-        rows += shared_spine_optics(fabric, pod, p, own_media, tuple(row for row in bom if row is not own), catalog)
+        rows += [row.model_copy(update={"pod": pod.index + 1}) for row in shared_spine_optics(  # the pod's own rows
+            fabric, pod, p, own_media, tuple(row for row in bom if row is not own), catalog)]
     for p in plans.values():
         own = _spine_row(p)
         if own is not None and own.catalog_id == fabric.spine_switch:
@@ -138,6 +139,7 @@ def mixed_plan(design: Design, stage: int | None = None) -> MixedPlan:
             speed=fabric.spine_speed_gbps, stage=fabric.sized_for_stage)
         rows.insert(0, spine_row.model_copy(update={"quantity": fabric.spines_total,
                                                     "why": in_planes(fabric, why)}))
+        rows[1:1] = shared_spares(rows[0], design.spares, catalog)
     return MixedPlan(fabric=fabric, plans=tuple(present), bom=tuple(rows), hall=hall, lengths=lengths, media=media)
 
 
@@ -146,6 +148,14 @@ def in_planes(fabric: MixedFabric, why: str) -> str:
     if fabric.planes < 2:
         return why
     return _("{planes} identical planes, each: {why}").format(planes=fabric.planes, why=why)
+
+
+def shared_spares(row: BomRow, setting: str, catalog) -> tuple[BomRow, ...]:
+    """The spare rows of the shared layer's switch ``row`` (the shared spines, or cores on three tiers) under the
+    ``Design.spares`` setting: no pod's bill holds them (each pod's own spines' spares go with its spines)."""
+    from core.spares import spare_rows
+
+    return spare_rows([row], setting, lambda: {e.id: e.name for _kind, e in catalog.all_entries()})
 
 
 def planes_line(summary: dict) -> list[tuple[str, str]]:

@@ -203,12 +203,14 @@ def whole_picks(mixed: MixedPlan, alone, extra) -> tuple[list[str], list[str]]:
     """One failure selection of a design with pods as the Resilience page reads it: ``(the whole-fabric what-if's
     failed elements, the failures inside the pods)``. ``alone``: pod 1's own specs (``split_failures``' first list,
     the page's failed elements), their whole-fabric counterparts first (``whole_failures``); ``extra``: the
-    whole-fabric-only specs, those ``pods_what_if`` takes after them, those inside one pod
-    (``core.analysis.podinside.inside_spec``) in the second list. The review pack reads its failure scenario so."""
+    whole-fabric-only specs, those ``pods_what_if`` takes after them (``whole_choices``, or one cable of a bundle: a
+    hot link pasted), those inside one pod (``core.analysis.podinside.inside_spec``) in the second list. The review
+    pack reads its failure scenario so."""
     from core.analysis.podinside import inside_spec
 
     options = set(whole_choices(mixed))
-    return (whole_failures(mixed, list(alone)) + [e for e in extra if e in options],
+    return (whole_failures(mixed, list(alone)) + [e for e in extra if e in options or "#" in e and
+                                                  is_whole_element(mixed, e)],
             [e for e in extra if inside_spec(mixed, e)])
 
 

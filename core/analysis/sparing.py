@@ -90,7 +90,7 @@ class Spares(BaseModel):
             "capex_with_spares_usd": round(self.capex_with_spares_usd, 2),
             "capex_with_spares_usd_low": round(self.capex_with_spares_usd_low, 2),
             "capex_with_spares_usd_high": round(self.capex_with_spares_usd_high, 2),
-            "rows": [{"category": r.row.category, "catalog_id": r.row.catalog_id, "item": r.row.item,
+            "rows": [{"category": r.row.category, "catalog_id": r.row.catalog_id, "item": r.row.item, "pod": r.row.pod,
                       "installed": r.installed, "quantity": r.row.quantity, "rule": r.rule,
                       "unit_price_usd": r.row.unit_price_usd,
                       "extended_price_usd": round(r.row.extended_price_usd, 2),

@@ -33,7 +33,9 @@ def register(subparsers) -> None:
                        counts="[spine:2 leaf:1 tor:1 nic:1 plane:1 core:1 rack:1 link:1 nvswitch:1 tray:1 feed:1 "
                               "global:1]",
                        names="[leaf:p0.leaf3 su1-rail3 p1 node5.nic2 rack3 p0.leaf3-spine1 p0.leaf3-spine1#2 "
-                             "p0.spine2-core5 p0.spine0-spine20 node5.nvswitch1 rack3.nvswitch-tray2 rack3.feedA]"))
+                             "p0.spine2-core5 p0.spine0-spine20 node5.nvswitch1 rack3.nvswitch-tray2 rack3.feedA]")
+                   + "; " + _("a hot link as the load command prints it (quoted: \"leaf002 -> spine003 #1\") fails "
+                             "that cable, or the server's NIC."))
     j = parser.add_argument_group(_("training job (optional: adds the step time)"))
     j.add_argument("--model", type=str.lower, help=_("model preset, e.g. llama3-70b"))
     j.add_argument("--job-gpus", type=positive_int, metavar="N", help=_("GPUs of the job (default: every GPU)"))
@@ -161,10 +163,16 @@ def run(args: argparse.Namespace) -> str:
     from core.plan import plan
 
     design = design_from_args(args)
+    planned = None
+    if any("->" in spec for spec in args.fail):  # a hot link as the load analysis names it: its element
+        from core.formats.linknames import failure_specs
+
+        planned = plan(design)
+        args.fail = failure_specs(planned, args.fail)
     whole = _whole_fabric(design, args.fail, args.format, bandwidth_unit(args)) if design.pods else None
     if whole is not None:
         return whole
-    planned = plan(design)
+    planned = planned or plan(design)
     result = what_if(planned, args.fail, job=_job(args))
     if design.pods:  # not every failed element is a shared spine or a pod's leaf: pod 1's fabric alone, said
         from core.analysis.podwhatif import POD1_NOTE

@@ -6,6 +6,7 @@ import argparse
 import csv
 import io
 
+from core.cli.bwunit import add_units_option, bandwidth_unit
 from core.cli.common import add_design_options, add_format_option, design_from_args, row, size, to_json
 from core.cli.serve import add_workload_options, serving_settings
 from core.errors import InputError, shown
@@ -48,6 +49,7 @@ def register(subparsers) -> None:
     add_workload_options(sw, prefix="serve-")
     add_format_option(sw, ("table", "csv", "json"),
                       _("table: readable (in the --lang language); csv and json: machine-readable, English"))
+    add_units_option(sw)
     sw.set_defaults(handler=run)
 
 
@@ -117,7 +119,7 @@ def run(args: argparse.Namespace) -> str:
         label = value_label(spec.x.setting, p.x)
         if spec.y:
             label = f"{label} / {value_label(spec.y.setting, p.y)}"
-        text = format_value(p.value, kind) if p.value is not None else \
+        text = format_value(p.value, kind, bandwidth_unit(args)) if p.value is not None else \
             _("cannot be built: {reason}").format(reason=" ".join((p.reason or "").split()))
         lines.append(row(label, text))
     lines.append("")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import get_args
 
+from core.cli.bwunit import add_units_option, bandwidth_unit
 from core.cli.collective import add_congestion_options, add_nccl_version_option, algorithm_label, congestion_of
 from core.cli.common import (
     add_design_options,
@@ -22,6 +23,7 @@ from core.cli.common import (
 )
 from core.i18n import N_, _, number, usd
 from core.perf.placement import level_label
+from core.units import bandwidth, from_gbytes
 
 
 def add_custom_model_options(group) -> None:
@@ -60,6 +62,15 @@ def _shown(value: str) -> str:
     from core.perf.training import comm_collective_label, parallelism_label
 
     return _("custom") if value == "custom" else comm_collective_label(parallelism_label(value))
+
+
+def _algbw(comm: dict, unit: str) -> str:
+    """A communication row's algbw (nccl-tests' definition: the bytes of each call over its time, here the step's
+    volume over its time) in ``unit`` (``--units``); "-" where the time is not a transfer alone (the host offload
+    rows: CPU Adam) or is nil."""
+    if comm["fabric_level"] == "host" or comm["time_s"] <= 0:
+        return "-"
+    return bandwidth(from_gbytes(comm["volume_gbytes"] / comm["time_s"]), unit)
 
 
 def register(subparsers) -> None:
@@ -141,6 +152,7 @@ def register(subparsers) -> None:
     add_nccl_version_option(f)
     add_congestion_options(f)
     add_format_option(tr)
+    add_units_option(tr)
     tr.set_defaults(handler=run)
 
 
@@ -269,13 +281,14 @@ def _run(args: argparse.Namespace) -> str:
             cost=usd(s["cost_usd"], exact=True))),
         row(_("memory/GPU"), _("{parts} GiB of {hbm} GiB").format(parts=memory, hbm=f"{s['hbm_gb']:g}")),
     ]
+    unit = bandwidth_unit(args)
     for c in s["communication"]:
-        lines.append("  " + _("{parallelism} {collective} group {group}  {volume} GB  {time} s, {hidden} hidden, "
-                              "{algorithm} over {level}").format(
+        lines.append("  " + _("{parallelism} {collective} group {group}  {volume} GB  {time} s, algbw {algbw}, "
+                              "{hidden} hidden, {algorithm} over {level}").format(
             parallelism=pad(_shown(c["parallelism"]), 13), collective=pad(_shown(c["collective"]), 28),
             group=f"{c['group_size']:>5}", volume=f"{c['volume_gbytes']:>10,.1f}", time=f"{c['time_s']:>8.3f}",
-            hidden=f"{c['hidden_fraction']:.0%}", algorithm=algorithm_label(c["algorithm"]),
-            level=level_label(c["fabric_level"], planned.resolved.system)))
+            algbw=_algbw(c, unit), hidden=f"{c['hidden_fraction']:.0%}",
+            algorithm=algorithm_label(c["algorithm"]), level=level_label(c["fabric_level"], planned.resolved.system)))
     lines.append(error_band_sentence(architecture, s["precision"], moe))
     lines += [_("warning: {warning}").format(warning=w) for w in s["warnings"]]
     if choice is not None and args.explain:

@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import argparse
 
+from core.cli.bwunit import add_units_option, bandwidth_unit
 from core.cli.common import add_design_options, add_format_option, design_from_args, row, to_json
 from core.cli.export import add_naming_options, naming_from_args
 from core.errors import InputError, os_reason, shown
 from core.i18n import _
+from core.units import bandwidth, from_gbytes, from_tbits
 
 SHOWN_FAULTS = 40
 """Faults the table lists (every fault is in the JSON and CSV)."""
@@ -44,6 +46,7 @@ def register(subparsers) -> None:
     add_format_option(parser, ("json", "table", "csv"),
                       _("table: readable summary (in the --lang language); json: everything, machine-readable; "
                         "csv: one row per fault"))
+    add_units_option(parser)
     parser.set_defaults(handler=run)
 
 
@@ -88,8 +91,9 @@ def _fault_line(fault: dict) -> str:
     return text
 
 
-def render_table(out: dict) -> str:
-    """The human summary of ``core.analysis.verify.verify``'s data in the current language."""
+def render_table(out: dict, unit: str = "GB/s") -> str:
+    """The human summary of ``core.analysis.verify.verify``'s data in the current language, bandwidths in ``unit``
+    ("GB/s" or "Gb/s", ``--units``; ``core.units.bandwidth``)."""
     from core.analysis.verify import ACTION_LABELS
 
     cov = out["coverage"]
@@ -102,22 +106,23 @@ def render_table(out: dict) -> str:
             miswired=f"{len(out['miswired']):,}"))]
     impact = out["impact"]
     if "spine_gbps_lost" in impact:  # a design with pods: the whole fabric (core.formats.podverify)
-        lines.append(row(_("all together"), _("{cut} GPUs cut off, {degraded} degraded, {lost} Gb/s into the shared "
+        lines.append(row(_("all together"), _("{cut} GPUs cut off, {degraded} degraded, {lost} into the shared "
                                               "spines lost (per direction)").format(
             cut=f"{impact['gpus_cut_off']:,}", degraded=f"{impact['gpus_degraded']:,}",
-            lost=f"{impact['spine_gbps_lost']:,.0f}")))
+            lost=bandwidth(impact["spine_gbps_lost"], unit))))
     elif impact.get("healthy"):
         healthy = impact["healthy"]
-        lines.append(row(_("all together"), _("{cut} GPUs cut off, {degraded} degraded, {bisection} Tb/s of "
-                                              "bisection lost").format(
+        lines.append(row(_("all together"), _("{cut} GPUs cut off, {degraded} degraded, {bisection} of "
+                                              "bisection lost (one direction)").format(
             cut=f"{impact['gpus_cut_off']:,}", degraded=f"{impact['gpus_degraded']:,}",
-            bisection=f"{impact['bisection_lost_tbits']:,.2f}")))
+            bisection=bandwidth(from_tbits(impact["bisection_lost_tbits"]), unit))))
         for key, label in (("allreduce_busbw_gbytes", _("all-reduce 1 GiB")),
                            ("alltoall_busbw_gbytes", _("all-to-all 1 GiB"))):
             if healthy.get(key) is not None:
                 now = impact.get(key)
-                lines.append(row("", _("{what}: {now} GB/s (healthy {healthy} GB/s)").format(
-                    what=label, now="-" if now is None else f"{now:,.1f}", healthy=f"{healthy[key]:,.1f}")))
+                lines.append(row("", _("{what}: {now} (healthy {healthy})").format(
+                    what=label, now="-" if now is None else bandwidth(from_gbytes(now), unit),
+                    healthy=bandwidth(from_gbytes(healthy[key]), unit))))
     busiest = impact.get("busiest_link")
     if busiest:
         from core.analysis.load import TIER_LABELS
@@ -134,11 +139,12 @@ def render_table(out: dict) -> str:
     for fix in out["fixes"][:SHOWN_FAULTS]:
         action, fault = _(ACTION_LABELS[fix["action"]]), _fault_line(faults[fix["fault"]])
         if "spine_gbps_back" in fix:
-            text = _("{action}: {fault} (+{gbps} Gb/s into the shared spines, {gpus} GPUs back)").format(
-                action=action, fault=fault, gbps=f"{fix['spine_gbps_back']:,.0f}", gpus=f"{fix['gpus_reconnected']:,}")
+            text = _("{action}: {fault} (+{gbps} into the shared spines, {gpus} GPUs back)").format(
+                action=action, fault=fault, gbps=bandwidth(fix["spine_gbps_back"], unit),
+                gpus=f"{fix['gpus_reconnected']:,}")
         else:
-            text = _("{action}: {fault} (+{busbw} GB/s all-reduce, {gpus} GPUs back)").format(
-                action=action, fault=fault, busbw=f"{fix['allreduce_busbw_back_gbytes']:,.1f}",
+            text = _("{action}: {fault} (+{busbw} all-reduce busbw, {gpus} GPUs back)").format(
+                action=action, fault=fault, busbw=bandwidth(from_gbytes(fix["allreduce_busbw_back_gbytes"]), unit),
                 gpus=f"{fix['gpus_reconnected']:,}")
         lines.append(f"{fix['rank']:>4}. " + text)
     if len(out["fixes"]) > SHOWN_FAULTS:
@@ -180,4 +186,4 @@ def run(args: argparse.Namespace) -> str:
         from core.analysis.verify import faults_csv
 
         return faults_csv(out)
-    return render_table(out)
+    return render_table(out, bandwidth_unit(args))

@@ -15,11 +15,11 @@ by its wiring role).
 from __future__ import annotations
 
 import re
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence
 
 from core.fabric.naming import Namer, NamingScheme
 from core.fabric.podwiring import PodsWiring
-from core.fabric.wiring import Wiring
+from core.fabric.wiring import ROLES, Wiring
 
 _END = re.compile(r"^(?P<device>.+?)(?:\.nic(?P<nic>\d+))?(?:#(?P<cable>\d+))?$")
 """A link end: a device id, then a NIC index or a parallel cable's index (0-based)."""
@@ -115,3 +115,120 @@ def scheme_of(values: dict | None, plan) -> NamingScheme | None:
         return naming_scheme(values["np"], values["sp"], int(values["nd"]), plan)
     except (InputError, KeyError, TypeError, ValueError):
         return None
+
+
+# --- a hot link back to the failure what-if's element ------------------------------------------------------------
+_EXPORT_END = re.compile(r"^(?P<device>[^\s#]+?)(?:\s*nic(?P<nic>\d+))?(?:\s*#(?P<cable>\d+))?$")
+"""A link end as ``link_names`` writes it: an export name, a server's NIC and a parallel cable, both 1-based."""
+_WORDS_END = re.compile(r"^(?P<device>[^#]+?)(?:#(?P<cable>\d+))?$")
+"""A switch end in a family's own words (``link_name``: ``router 4``), the cable as the wiring counts it."""
+
+
+def _device_ids(plan) -> Iterator[str]:
+    """Every server and switch id of ``plan``'s wiring (with pods: the whole fabric's, as ``_namer_of`` reads them)."""
+    from core.formats.podslurm import mixed_of
+
+    mixed = mixed_of(plan) if getattr(plan.design, "pods", None) else None
+    if mixed is None:
+        wiring = Wiring.of(plan)
+        yield from (Wiring.node_id(n) for n in range(wiring.nodes))
+        yield from wiring.all_switch_ids()
+        return
+    from core.analysis.pods import mixed_wiring
+
+    wiring = mixed_wiring(mixed, three_tiers=True)
+    for i, own in enumerate(wiring.wirings):
+        yield from (wiring.node_id(i, n) for n in range(own.nodes))
+        yield from (wiring.local_id(i, device) for device in own.all_switch_ids())
+    shared = (PodsWiring.core_id, mixed.fabric.cores) if wiring.three_tiers else (PodsWiring.spine_id,
+                                                                                 mixed.fabric.spines)
+    yield from (shared[0](j) for j in range(shared[1]))
+
+
+def _export_ids(plan, scheme: NamingScheme | None) -> dict[str, str]:
+    """Export name (lower case) -> device id of every device of ``plan`` (``link_names``' inverse); a family other
+    than the folded Clos: its switches in its own words (``core.figures.topology.switch_name``), plane 0's."""
+    from core.fabric.families import CLOS
+    from core.figures.topology import switch_name
+
+    if plan.fabric.family != CLOS:
+        wiring = Wiring.of(plan)
+        return {switch_name(plan.fabric.family, role, k + 1).lower(): wiring.switch_id(role, k)
+                for role in wiring.roles for k in range(wiring.count(role))}
+    name = _namer_of(plan, scheme)
+    return {named.lower(): device for device in _device_ids(plan) if (named := name(device)) is not None}
+
+
+def _ends(plan, text: str, scheme: NamingScheme | None) -> list[tuple[str, int | None, int | None]] | None:
+    """``(device id, NIC, cable)`` (0-based) of each end of link ``text``; None when an end is not a device of
+    ``plan``. The analysis's ids (``p0.leaf3 -> p0.spine1#2``, the load JSON's) when an end holds a ``.``,
+    else the names ``link_names`` writes (``leaf004 -> spine002 #3``, ``gpu006 nic3 -> leaf004``)."""
+    from core.fabric.families import CLOS
+
+    parts = [" ".join(part.split()) for part in text.split("->")]
+    if len(parts) != 2 or not all(parts):
+        return None
+    clos = plan.fabric.family == CLOS
+    names = None
+    ends = []
+    for part in parts:
+        if (clos and any("." in p for p in parts)) or (not clos and "." in part):
+            found = _END.match(part.replace(" ", ""))
+            ends.append(None if found is None else (found["device"], found["nic"] and int(found["nic"]),
+                                                    found["cable"] and int(found["cable"])))
+            continue
+        names = names if names is not None else _export_ids(plan, scheme)
+        found = (_EXPORT_END if clos else _WORDS_END).match(part)
+        device = names.get(found["device"].lower()) if found else None
+        nic = int(found["nic"]) - 1 if clos and found and found["nic"] else None
+        cable = None if not found or found["cable"] is None else int(found["cable"]) - clos
+        ends.append(None if device is None or -1 in (nic, cable) else (device, nic, cable))
+    return None if None in ends else ends
+
+
+def _bundle(plan, lower: str, upper: str) -> str | None:
+    """The failure what-if's bundle id between switch ids ``lower`` and ``upper`` (``p0.leaf3-spine1``; with pods
+    ``PodsWiring.bundle_of``: ``pod2.p0.leaf1-spine0``); None for two switches no bundle joins."""
+    from core.formats.podslurm import mixed_of
+
+    mixed = mixed_of(plan) if getattr(plan.design, "pods", None) else None
+    if mixed is not None:
+        from core.analysis.pods import mixed_wiring
+
+        wiring = mixed_wiring(mixed, three_tiers=True)
+        return wiring.bundle_of(lower, upper) or wiring.bundle_of(upper, lower)
+    a, b = Wiring.parse(lower), Wiring.parse(upper)
+    if a is None or b is None or a[1:3] != b[1:3]:
+        return None
+    if (ROLES.index(a[0]), a[3]) > (ROLES.index(b[0]), b[3]):
+        lower, a, b = upper, b, a
+    return f"{lower}-{b[0]}{b[3]}"
+
+
+def failure_element(plan, text: str, scheme: NamingScheme | None = None) -> str:
+    """The failure what-if's element (``core.analysis.failure``'s spec language) of one link of ``plan`` as the
+    load analysis names it: under the exports' names (``link_names``: ``leaf002 -> spine003 #1``,
+    ``core006 #15 -> pod1-spine011``, ``pod1-gpu001 nic1 -> pod1-leaf001``, a Dragonfly+'s ``leaf 88 ->
+    spine 94``) or the analysis's ids (``p0.leaf1 -> p0.spine2#0``). A switch-to-switch link is its bundle's cable
+    (``p0.leaf1-spine2#0``; the bundle when the name gives no cable), a server's link its NIC (``node0.nic0``, with
+    pods ``pod1.node0.nic0``: its port in every plane). ``InputError`` (short, the name escaped) for a name that is
+    no link of ``plan``."""
+    from core.errors import InputError, shown
+    from core.i18n import _
+
+    ends = _ends(plan, text, scheme)
+    servers = [end for end in ends or () if end[1] is not None]
+    if ends and len(servers) == 1:
+        return f"{servers[0][0]}.nic{servers[0][1]}"
+    bundle = _bundle(plan, ends[0][0], ends[1][0]) if ends and not servers else None
+    if bundle is None:
+        raise InputError(_("{name} is not a link of this design; paste a hot link as the load analysis names it "
+                           "(switch to switch, or a server's NIC to its leaf)").format(name=shown(text, 80)))
+    cable = next((end[2] for end in ends if end[2] is not None), None)
+    return bundle + ("" if cable is None else f"#{cable}")
+
+
+def failure_specs(plan, specs, scheme: NamingScheme | None = None) -> list[str]:
+    """``specs`` (the failure what-if's, ``--fail``'s) with each hot link (a spec holding ``->``) as its element
+    (``failure_element``); the other specs as they are. The one place a hot link's name is read back."""
+    return [failure_element(plan, spec, scheme) if "->" in str(spec) else spec for spec in specs]

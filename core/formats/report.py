@@ -652,13 +652,16 @@ def _bandwidth(doc: _Doc, plan) -> None:
     doc.section("bandwidth", _("Bandwidth"), body)
 
 
-def _bom_rows(rows) -> tuple[list[list], float, float, int]:
+def _bom_rows(rows, pods: bool = False) -> tuple[list[list], float, float, int]:
+    """The cells of ``rows`` (``_bom_headers``' columns; ``pods``: with whose devices each row buys, after the item)
+    and their totals [USD, W, count]."""
     from core.figures.cost import category_name
+    from core.spares import pod_label
 
     out, usd_total, w_total, count = [], 0.0, 0.0, 0
     for r in rows:
-        out.append([category_name(r.category), r.item, number(r.quantity), usd(r.unit_price_usd),
-                    usd(r.extended_price_usd), number(r.extended_power_w), r.why, r.catalog_id])
+        out.append([category_name(r.category), r.item, *([pod_label(r.pod)] if pods else []), number(r.quantity),
+                    usd(r.unit_price_usd), usd(r.extended_price_usd), number(r.extended_power_w), r.why, r.catalog_id])
         usd_total += r.extended_price_usd
         w_total += r.extended_power_w
         count += r.quantity
@@ -672,18 +675,21 @@ def _bom_table(bom) -> str:
     for row in bom:
         groups.setdefault(getattr(row, "network", "compute") or "compute", []).append(row)
     order = [k for k in NETWORK_ORDER if k in groups] + [k for k in groups if k not in NETWORK_ORDER]
-    headers = _bom_headers()
-    numeric = {2, 3, 4, 5}
+    pods = any(row.pod is not None for row in bom)  # a design with pods: whose devices each row buys, a column
+    headers = _bom_headers(pods)
+    at = int(pods)  # the columns after the item move one to the right
+    numeric = {2 + at, 3 + at, 4 + at, 5 + at}
+    blank = [""] * at
 
     def tr(values: list, cls: str = "", attrs: str = "") -> str:
-        kinds = {0: "engine term", 1: "engine", 6: "why", 7: "id"}  # category, item, why: the engine's words (core.cost)
+        kinds = {0: "engine term", 1: "engine", 6 + at: "why", 7 + at: "id"}  # the engine's words (core.cost)
         cells = "".join(f'<td class="{"num" if i in numeric else kinds.get(i, "")}">{html_text(str(v))}</td>'
                         for i, v in enumerate(values))
         return f'<tr class="{cls}"{attrs}>{cells}</tr>'
 
     body, total_usd, total_w = [], 0.0, 0.0
     for key in order:
-        rows, usd_sum, w_sum, _count = _bom_rows(groups[key])
+        rows, usd_sum, w_sum, _count = _bom_rows(groups[key], pods)
         total_usd += usd_sum
         total_w += w_sum
         if len(order) > 1:
@@ -691,9 +697,9 @@ def _bom_table(bom) -> str:
                         f"{html_text(_network_label(key))}</td></tr>")
         body += [tr(r) for r in rows]
         if len(order) > 1:
-            body.append(tr([_("Subtotal"), _network_label(key), "", "", usd(usd_sum), number(w_sum), "", ""],
+            body.append(tr([_("Subtotal"), _network_label(key), *blank, "", "", usd(usd_sum), number(w_sum), "", ""],
                            "fp-subtotal", f' data-network="{html_text(key)}" data-subtotal-usd="{usd_sum:.2f}"'))
-    body.append(tr([_("Total"), "", "", "", usd(total_usd), number(total_w), "", ""], "fp-total",
+    body.append(tr([_("Total"), "", *blank, "", "", usd(total_usd), number(total_w), "", ""], "fp-total",
                    f' data-total-usd="{total_usd:.2f}" data-total-w="{total_w:.2f}"'))
     head = "".join(f'<th class="{"num" if i in numeric else ""}">{html_text(h)}</th>' for i, h in enumerate(headers))
     return f'<table class="fp-bom fp-dense" data-bom="all"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
@@ -704,9 +710,9 @@ def _network_label(key: str) -> str:
             "oob": _("out-of-band management")}.get(key, key)
 
 
-def _bom_headers() -> list[str]:
-    return [_("category"), _("item"), _("qty"), in_currency(_("unit USD")), in_currency(_("total USD")), _("total W"),
-            _("why (how the count was derived)"), _("catalog id")]
+def _bom_headers(pods: bool = False) -> list[str]:
+    return [_("category"), _("item"), *([_("pod")] if pods else []), _("qty"), in_currency(_("unit USD")),
+            in_currency(_("total USD")), _("total W"), _("why (how the count was derived)"), _("catalog id")]
 
 
 def _cost(doc: _Doc, plan) -> None:

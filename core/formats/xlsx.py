@@ -53,7 +53,7 @@ BOM_COLUMNS = ["category", "item", "where", "quantity", "unit_price_usd", "exten
 """Columns of the people's BOM table (the Designer's table and the XLSX), ids."""
 
 BOM_HEADERS = {
-    "category": N_("category"), "item": N_("item"), "where": N_("where"), "quantity": N_("qty"),
+    "category": N_("category"), "item": N_("item"), "where": N_("where"), "pod": N_("pod"), "quantity": N_("qty"),
     "unit_price_usd": N_("unit USD"), "extended_price_usd": N_("total USD"), "unit_power_w": N_("unit W"),
     "extended_power_w": N_("total W"), "why": N_("why (how the count was derived)"),
     "price_basis": N_("price basis"), "catalog_id": N_("catalog id"),
@@ -126,6 +126,11 @@ def bom_table(plan, *, ranges: bool = False) -> pd.DataFrame:
         if any(n != "compute" for n in networks):
             frame["network"] = [network_label(n) for n in networks]
             columns.insert(1, "network")
+    if any(row.pod is not None for row in plan.bom):  # the bill of a design with pods: whose devices a row buys
+        from core.spares import pod_label
+
+        frame["pod"] = [pod_label(row.pod) for row in plan.bom]
+        columns.insert(columns.index("where") + 1, "pod")
     return frame[columns]
 
 

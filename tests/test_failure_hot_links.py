@@ -1,0 +1,137 @@
+"""A hot link of the load analysis pasted into the failure what-if (``core.formats.linknames.failure_element``): every
+hottest link the analysis names, under the exports' names or the analysis's own ids, is an element the what-if
+takes, and it is exactly that link: the cable of its bundle between the same two switches (the bundle when the
+analysis gives no cable), or the server's NIC. The expected element is built here from the analysis's id by hand."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from conftest import run_cli
+from core.analysis.failure import resolve_failures, what_if
+from core.analysis.loadpods import design_link_load
+from core.analysis.podinside import inside_spec
+from core.analysis.podwhatif import is_whole_element, pods_what_if
+from core.analysis.whole import design_mixed
+from core.design import Design
+from core.errors import InputError
+from core.formats.linknames import failure_element, failure_specs, link_names, scheme_of
+from core.plan import plan
+
+DESIGNS = {
+    "clos-2": Design(gpu="H100", nodes=64),
+    "clos-3": Design(gpu="H100", gpus=16384, tiers="3"),
+    "pods": Design(gpu="H100", nodes=64, pods="B200:32:800"),
+    "pods-3": Design(gpu="H100", nodes=64, pods="B200:32:800", tiers="3"),
+    "dragonfly+": Design(gpu="H100", gpus=4096, topology="dragonfly"),
+}
+_SWITCH = re.compile(r"^(?P<id>(?:pod\d+\.)?(?:p0\.)?(?P<role>leaf|spine|core)(?P<k>\d+))(?:#(?P<cable>\d+))?$")
+_ROLES = ("leaf", "spine", "core")
+
+
+def _expected(link: str) -> str:
+    """The what-if's element of the analysis's link id ``link``, by hand: a server's NIC, or the bundle named by its
+    lower switch (leaf below spine below core; of two spines the lower-numbered) then its upper switch's role and
+    number, the cable the analysis gives after ``#``."""
+    ends = link.split(" -> ")
+    nic = [end for end in ends if ".nic" in end]
+    if nic:
+        return nic[0]
+    parsed = [_SWITCH.match(end) for end in ends]
+    assert all(parsed), link
+    low, high = sorted(parsed, key=lambda m: (_ROLES.index(m["role"]), int(m["k"])))
+    cable = low["cable"] or high["cable"]
+    return f"{low['id']}-{high['role']}{high['k']}" + (f"#{cable}" if cable is not None else "")
+
+
+@pytest.fixture(scope="module", params=list(DESIGNS), ids=list(DESIGNS))
+def hot(request):
+    """``(plan, [(analysis id, export name)])`` of every hottest link of three patterns on the design."""
+    p = plan(DESIGNS[request.param])
+    links = []
+    for pattern in ("ring", "alltoall", "uniform"):
+        result = design_link_load(p, pattern, "random")
+        ids = [h["link"] for h in result.hot_links]
+        links += [pair for pair in zip(ids, link_names(p, ids)) if pair not in links]
+    return request.param, p, links
+
+
+def test_every_hot_link_is_an_element_of_the_what_if(hot):
+    name, p, links = hot
+    assert len(links) >= 10
+    mixed = design_mixed(p.design) if p.design.pods else None
+    kinds = set()
+    for link, shown_name in links:
+        element = failure_element(p, shown_name)
+        assert element == _expected(link) == failure_element(p, link), (link, shown_name)
+        if mixed is None:
+            (tier, key, chosen), = resolve_failures(p, [element])
+            assert tier in ("nic", "link", "global") and not chosen
+            kinds.add(tier)
+        else:
+            assert is_whole_element(mixed, element) or inside_spec(mixed, element) is not None, element
+            kinds.add("nic" if ".nic" in element else "link")
+    assert "link" in kinds or "global" in kinds, name  # switch-to-switch links were tried, not only NICs
+
+
+def test_the_resolved_element_is_that_cable_clos():
+    """Clos, two tiers, by hand: leaf002 -> spine003 #1 is leaf 1's bundle to spine 2, cable 0; failing it loses one
+    400 Gb/s cable: 0.4 Tb/s of bisection, leaf 1 hashes over 31 of its 32 uplink cables."""
+    p = plan(DESIGNS["clos-2"])
+    assert failure_element(p, "leaf002 -> spine003 #1") == failure_element(p, "spine003 #1 -> leaf002") == \
+        "p0.leaf1-spine2#0"
+    assert resolve_failures(p, ["p0.leaf1-spine2#0"]) == [("link", ("ls", 0, 0, 1, 2, 0), False)]
+    out = what_if(p, failure_specs(p, ["leaf002 -> spine003 #1"])).to_json()
+    assert out["healthy"]["bisection_tbits_one_direction"] - out["bisection_tbits_one_direction"] == pytest.approx(0.4)
+    assert out["ecmp_unbalanced"] == [{"tier": "leaf", "switches": 1, "healthy_paths": 32, "remaining_paths": 31,
+                                       "unit": "links"}]
+    assert failure_element(p, "gpu006 nic3 -> leaf003") == "node5.nic2"
+
+
+def test_the_resolved_element_is_that_cable_pods():
+    """Pods: spine002 #2 -> pod2-leaf001 is one 800 Gb/s cable of pod 2's leaf 0 to shared spine 1: pod 2 loses
+    800 Gb/s into the shared spines, the other pod nothing."""
+    p = plan(DESIGNS["pods"])
+    mixed = design_mixed(p.design)
+    element = failure_element(p, "spine002 #2 -> pod2-leaf001")
+    assert element == "pod2.p0.leaf0-spine1#1"
+    loss = {x.pod: x.healthy_spine_gbps - x.spine_gbps for x in pods_what_if(mixed, [element])}
+    assert loss == {1: 0, 2: 800}
+    assert failure_element(p, "pod2-gpu004 nic1 -> pod2-leaf002") == "pod2.node3.nic0"
+    assert inside_spec(mixed, "pod2.node3.nic0") == (1, "node3.nic0")
+
+
+def test_a_custom_naming_scheme_reads_back():
+    p = plan(DESIGNS["pods"])
+    scheme = scheme_of({"np": "h", "sp": "sw-", "nd": 2}, p)
+    name, = link_names(p, ["pod2.node3.nic0 -> pod2.p0.leaf1"], scheme)
+    assert failure_element(p, name, scheme) == "pod2.node3.nic0"
+
+
+@pytest.mark.parametrize("text", ["leaf999 -> spine001 #1", "leaf002 -> spine003 #0", "gpu001 nic0 -> leaf001",
+                                  "leaf002 -> ", "a -> b -> c", "gpu001 nic1 -> gpu002 nic1", "x" * 5000 + " -> y"])
+def test_a_bad_name_is_refused_short_and_escaped(text):
+    p = plan(DESIGNS["clos-2"])
+    with pytest.raises(InputError) as err:
+        failure_element(p, text)
+    message = str(err.value)
+    assert "not a link of this design" in message and len(message) < 300 and "\n" not in message
+
+
+def test_two_switches_no_bundle_joins_are_refused_by_the_what_if():
+    p = plan(DESIGNS["clos-2"])
+    with pytest.raises(InputError):
+        resolve_failures(p, failure_specs(p, ["leaf001 -> leaf002"]))
+
+
+def test_the_command_line_takes_a_hot_link(capsys):
+    code, out, err = run_cli(capsys, "failure", "--gpu", "H100", "--nodes", "64", "--fail", "leaf002 -> spine003 #1",
+                             "--fail", "p0.leaf1 -> p0.spine2#1")
+    assert code == 0 and out.startswith("failed: p0.leaf1-spine2#0, p0.leaf1-spine2#1\n"), out + err
+    code, out, err = run_cli(capsys, "failure", "--gpu", "H100", "--nodes", "64", "--pods", "B200:32:800",
+                             "--fail", "spine002 #2 -> pod2-leaf001")
+    assert code == 0 and out.startswith("failed: pod2.p0.leaf0-spine1#1\n"), out + err
+    code, out, err = run_cli(capsys, "failure", "--gpu", "H100", "--nodes", "64", "--fail", "leaf002 -> nowhere")
+    assert code == 2 and "not a link of this design" in err and len(err.strip().splitlines()) == 1
