@@ -30,18 +30,20 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from core.fabric.bandwidth import Bandwidth, compute_bandwidth
 from core import scaleup, units
 from core.catalog import Catalog, load_catalog
-from core.cost import NETWORK_CATEGORIES, BomRow, CostSummary, bom_dataframe, build_bom, fabric_media, summarize_cost
+from core.cost import NETWORK_CATEGORIES, BomRow, CostSummary, bom_dataframe, build_bom, summarize_cost
 from core.design import (
     Design,
     ResolvedDesign,
+    ResolvedFields,
     default_switch,
     design_nics_per_node,
     offered_port_speeds,
     resolve_design,
     resolve_nic_and_speed,
+    resolved_of,
 )
 from core.errors import DesignError, FabricPlannerError
-from core.memo import bounded
+from core.memo import bounded, spoken, stage, text_bytes
 from core.processes import env_int
 from core.i18n import _, current, ngettext
 from core.i18n import language as speaking
@@ -49,9 +51,9 @@ from core.fabric.families import family as topology_family, link_counts
 from core.fabric import domainlevels
 from core.fabric.sizing import FabricPlan, size_fabric
 from core.networks import NETWORKS, ClusterNetworks, size_networks
-from core.physical.layout import Layout, place
-from core.physical.lengths import LinkLengths
-from core.physical.media import MediaBin
+from core.physical.layout import Layout, arranged, devices_to_place
+from core.physical.lengths import LinkLengths, arranged_lengths
+from core.physical.media import MediaBin, select_media
 from core.physical.racks import load_racks
 
 MAX_WAYS_OUT = 3
@@ -532,14 +534,40 @@ def _ways_out_cached(key: str, language: str) -> tuple[tuple[str, dict], ...]:
         return ways_out(Design.model_validate_json(key), load_catalog())
 
 
+def _fabric_bytes(fabric: FabricPlan) -> int:
+    """Upper bound of the memory of a fabric plan [bytes]: 8 kB and 1 kB a switch group, and its sentences
+    (measured at 4-10 kB, at most 0.7 of this, over ``tools.equivalence``'s physical grid; ``tests/test_memo.py``)."""
+    return 8192 + 1024 * len(fabric.switch_groups) + text_bytes(fabric.explanation)
+
+
+@stage(0.01, _fabric_bytes, errors=(FabricPlannerError,))
+def sized_fabric(resolved: ResolvedFields, language: str) -> FabricPlan:
+    """``size_fabric`` of the resolved design of ``resolved`` (``core.design.resolved_of``), its sentences in
+    ``language``; cached by these arguments (``core.memo.stage``)."""
+    with spoken(language):
+        return size_fabric(resolved_of(resolved))
+
+
+@stage(0.005, lambda bandwidth: 4096)
+def fabric_bandwidth(resolved: ResolvedFields, fabric: FabricPlan) -> Bandwidth:
+    """``compute_bandwidth`` of the resolved design of ``resolved`` and ``fabric``, cached by these arguments
+    (``core.memo.stage``; numbers only, no sentence)."""
+    return compute_bandwidth(resolved_of(resolved), fabric)
+
+
 def _plan(design: Design, catalog: Catalog) -> Plan:
     resolved = resolve_design(design, catalog)
     domainlevels.check_scaleup(resolved)
-    fabric = size_fabric(resolved)
-    bandwidth = compute_bandwidth(resolved, fabric)
+    # the stages that read the resolved design whole are cached by its fields, made once here
+    fields, language = ResolvedFields.of(resolved), current()
+    fabric = sized_fabric(fields, language)
+    bandwidth = fabric_bandwidth(fields, fabric)
     networks = size_networks(resolved, fabric, catalog)
-    layout = place(resolved, fabric, networks, catalog)
-    lengths, media = fabric_media(catalog, resolved, fabric, layout)
+    # place and fabric_media, their racks arranged and cable lengths measured once per arrangement's inputs
+    arrangement_of = (fields, fabric, tuple(devices_to_place(resolved, networks)), load_racks())
+    layout = arranged(*arrangement_of, language).layout()
+    lengths = arranged_lengths(*arrangement_of)
+    media = select_media(catalog, resolved, lengths)
     bom = build_bom(resolved, fabric, catalog, layout=layout, media=media, networks=networks)
     cost = summarize_cost(resolved, bom)
     cost = cost.model_copy(update={"racks_compute": layout.counts()["compute"]})

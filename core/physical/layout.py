@@ -528,8 +528,8 @@ def place(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, catalog: 
     """Lay the design out in racks, rows and a hall (rules in the module docstring); the arrangement cached by the
     design, its fabric, the other networks' devices and the racks (``arranged``): a design planned again arranges
     its racks once."""
-    return arranged(ResolvedFields.of(resolved), fabric, tuple(_devices(resolved, networks)), racks or load_racks(),
-                    current_language()).layout()
+    return arranged(ResolvedFields.of(resolved), fabric, tuple(devices_to_place(resolved, networks)),
+                    racks or load_racks(), current_language()).layout()
 
 
 def _arrangement_bytes(found: "Arrangement") -> int:
@@ -544,13 +544,13 @@ def _arrangement_bytes(found: "Arrangement") -> int:
 def arranged(resolved: ResolvedFields, fabric: FabricPlan, devices: tuple[NetDevice, ...], racks: RackCatalog,
              language: str) -> "Arrangement":
     """``arrange`` of the resolved design of ``resolved`` (``core.design.resolved_of``) with the other networks'
-    devices ``devices`` (``_devices``), its notes in ``language``; cached by these arguments (``core.memo.stage``;
-    an arrangement is read, never changed, once made)."""
+    devices ``devices`` (``devices_to_place``), its notes in ``language``; cached by these arguments
+    (``core.memo.stage``; an arrangement is read, never changed, once made)."""
     with spoken(language):
         return _arrange(resolved_of(resolved), fabric, list(devices), racks)
 
 
-def _devices(resolved: ResolvedDesign, networks) -> list[NetDevice]:
+def devices_to_place(resolved: ResolvedDesign, networks) -> list[NetDevice]:
     """The other networks' devices to place (``network_devices``): none on a cloud instance's adapters (the storage
     and management networks are the provider's, not bought, as in the BOM)."""
     return [] if resolved.nic.transport else network_devices(networks)
@@ -788,11 +788,11 @@ def arrange(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, racks: 
             ) -> "Arrangement":
     """The rack arrangement ``place`` turns into a ``Layout``: the racks of each distinct SU size once, the
     rows as references to them with each SU's device numbers (``Arrangement``)."""
-    return _arrange(resolved, fabric, _devices(resolved, networks), racks or load_racks())
+    return _arrange(resolved, fabric, devices_to_place(resolved, networks), racks or load_racks())
 
 
 def _arrange(resolved: ResolvedDesign, fabric: FabricPlan, extra: list, racks: RackCatalog) -> "Arrangement":
-    """``arrange`` with the other networks' devices to place ``extra`` (``_devices``)."""
+    """``arrange`` with the other networks' devices to place ``extra`` (``devices_to_place``)."""
     preset, limit, units, per_rack = compute_rack_fit(resolved, racks)
     net_preset = racks.network
     system = resolved.system
@@ -811,7 +811,7 @@ def _arrange(resolved: ResolvedDesign, fabric: FabricPlan, extra: list, racks: R
     if not nvl and wanted > per_rack:
         notes.append(_("{wanted} nodes per rack do not fit a {preset} rack ({limit} kW, {units}U): {fits} per rack "
                        "placed.").format(wanted=wanted, preset=preset.id, limit=_kw(limit), units=units, fits=per_rack))
-    if resolved.nic.transport:  # the storage and management networks are the provider's: ``_devices`` gave none
+    if resolved.nic.transport:  # the storage and management networks are the provider's (``devices_to_place``)
         notes.append(_("The storage and management networks are the cloud provider's: none of their racks is drawn; "
                        "the network racks hold the stand-in Clos the collective model and the cable lengths use, "
                        "which is not bought either."))

@@ -36,11 +36,12 @@ from fractions import Fraction
 import numpy as np
 from pydantic import BaseModel, ConfigDict
 
-from core.design import ResolvedDesign
+from core.design import ResolvedDesign, ResolvedFields, resolved_of
 from core.fabric.sizing import FabricPlan
 from core.fabric.wiring import Wiring, wiring_of
+from core.i18n import current as current_language
 from core.memo import stage
-from core.physical.layout import Arrangement, Layout, RackPlaces
+from core.physical.layout import Arrangement, Layout, RackPlaces, arranged
 from core.physical.racks import RackCatalog, Routing, load_racks
 
 BIN_EDGES_M = (0.0, 3.0, 5.0, 10.0, 20.0, 30.0, 50.0, 100.0, 500.0, math.inf)
@@ -734,6 +735,15 @@ def _lengths_bytes(lengths: tuple[LinkLengths, ...]) -> int:
     """Upper bound of the memory of some link lengths [bytes]: 1 kB per class and bin (measured at 0.54 kB;
     ``tests/test_memo.py``)."""
     return 1024 * (1 + sum(1 + len(x.bins) for x in lengths))
+
+
+@stage(0.03, _lengths_bytes)
+def arranged_lengths(resolved: ResolvedFields, fabric: FabricPlan, devices: tuple, racks: RackCatalog
+                     ) -> tuple[LinkLengths, ...]:
+    """``arranged_link_lengths`` of the arrangement of ``arranged(resolved, fabric, devices, racks)`` (in the
+    caller's language: the lengths read no sentence), cached by these arguments (``core.memo.stage``)."""
+    return arranged_link_lengths(resolved_of(resolved), fabric,
+                                 arranged(resolved, fabric, devices, racks, current_language()), racks)
 
 
 @stage(0.12, _lengths_bytes)
