@@ -51,7 +51,7 @@ from core.fabric.families import family as topology_family, link_counts
 from core.fabric import domainlevels
 from core.fabric.sizing import FabricPlan, size_fabric
 from core.networks import NETWORKS, ClusterNetworks, size_networks
-from core.physical.layout import Layout, arranged, devices_to_place
+from core.physical.layout import Layout, devices_to_place
 from core.physical.lengths import LinkLengths, arranged_lengths
 from core.physical.media import MediaBin, select_media
 from core.physical.racks import load_racks
@@ -534,25 +534,21 @@ def _ways_out_cached(key: str, language: str) -> tuple[tuple[str, dict], ...]:
         return ways_out(Design.model_validate_json(key), load_catalog())
 
 
-def _fabric_bytes(fabric: FabricPlan) -> int:
-    """Upper bound of the memory of a fabric plan [bytes]: 8 kB and 1 kB a switch group, and its sentences
-    (measured at 4-10 kB, at most 0.7 of this, over ``tools.equivalence``'s physical grid; ``tests/test_memo.py``)."""
-    return 8192 + 1024 * len(fabric.switch_groups) + text_bytes(fabric.explanation)
+def _fabric_bytes(found: tuple[FabricPlan, Bandwidth]) -> int:
+    """Upper bound of the memory of a fabric plan and its bandwidth [bytes]: 12 kB and 1 kB a switch group, and the
+    plan's sentences (measured at 7-12 kB, at most 0.65 of this, over ``tools.equivalence``'s physical grid;
+    ``tests/test_memo.py``)."""
+    return 12288 + 1024 * len(found[0].switch_groups) + text_bytes(found[0].explanation)
 
 
 @stage(0.01, _fabric_bytes, errors=(FabricPlannerError,))
-def sized_fabric(resolved: ResolvedFields, language: str) -> FabricPlan:
+def sized_fabric(resolved: ResolvedFields, language: str) -> tuple[FabricPlan, Bandwidth]:
     """``size_fabric`` of the resolved design of ``resolved`` (``core.design.resolved_of``), its sentences in
-    ``language``; cached by these arguments (``core.memo.stage``)."""
+    ``language``, and its ``compute_bandwidth``; cached by these arguments (``core.memo.stage``)."""
+    whole = resolved_of(resolved)
     with spoken(language):
-        return size_fabric(resolved_of(resolved))
-
-
-@stage(0.005, lambda bandwidth: 4096)
-def fabric_bandwidth(resolved: ResolvedFields, fabric: FabricPlan) -> Bandwidth:
-    """``compute_bandwidth`` of the resolved design of ``resolved`` and ``fabric``, cached by these arguments
-    (``core.memo.stage``; numbers only, no sentence)."""
-    return compute_bandwidth(resolved_of(resolved), fabric)
+        fabric = size_fabric(whole)
+    return fabric, compute_bandwidth(whole, fabric)
 
 
 def _plan(design: Design, catalog: Catalog) -> Plan:
@@ -560,13 +556,12 @@ def _plan(design: Design, catalog: Catalog) -> Plan:
     domainlevels.check_scaleup(resolved)
     # the stages that read the resolved design whole are cached by its fields, made once here
     fields, language = ResolvedFields.of(resolved), current()
-    fabric = sized_fabric(fields, language)
-    bandwidth = fabric_bandwidth(fields, fabric)
+    fabric, bandwidth = sized_fabric(fields, language)
     networks = size_networks(resolved, fabric, catalog)
     # place and fabric_media, their racks arranged and cable lengths measured once per arrangement's inputs
     arrangement_of = (fields, fabric, tuple(devices_to_place(resolved, networks)), load_racks())
-    layout = arranged(*arrangement_of, language).layout()
-    lengths = arranged_lengths(*arrangement_of)
+    arrangement, lengths = arranged_lengths(*arrangement_of, language)
+    layout = arrangement.layout()
     media = select_media(catalog, resolved, lengths)
     bom = build_bom(resolved, fabric, catalog, layout=layout, media=media, networks=networks)
     cost = summarize_cost(resolved, bom)

@@ -61,14 +61,13 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, PrivateAttr, model_serializer
 
 from core.catalog import Catalog, Switch
-from core.design import ResolvedDesign, ResolvedFields, resolved_of
+from core.design import ResolvedDesign
 from core.errors import DesignError, InputError
 from core.fabric import domainlevels
 from core.fabric.sizing import FabricPlan
 from core.fabric.wiring import Wiring, wiring_of
 from core.i18n import _
-from core.i18n import current as current_language
-from core.memo import spoken, stage, text_bytes
+from core.memo import stage
 from core.physical.racks import RackCatalog, RackPreset, load_racks
 from core.physical.rowblocks import (RowBlock, central_blocks, copies, expanded, pack_sus, row_count, split,
                                      su_slice)
@@ -525,29 +524,8 @@ def _switch(resolved: ResolvedDesign, tier: str) -> Switch:
 
 def place(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, catalog: Catalog | None = None,
           racks: RackCatalog | None = None) -> Layout:
-    """Lay the design out in racks, rows and a hall (rules in the module docstring); the arrangement cached by the
-    design, its fabric, the other networks' devices and the racks (``arranged``): a design planned again arranges
-    its racks once."""
-    return arranged(ResolvedFields.of(resolved), fabric, tuple(devices_to_place(resolved, networks)),
-                    racks or load_racks(), current_language()).layout()
-
-
-def _arrangement_bytes(found: "Arrangement") -> int:
-    """Upper bound of the memory of an arrangement [bytes]: 4 kB, 512 B a template rack and a run of SUs or central
-    racks and 1 kB a block of rows (measured at 3-35 kB, at most two thirds of this, over ``tools.equivalence``'s
-    physical grid; ``tests/test_memo.py``)."""
-    return (4096 + 512 * (sum(map(len, found.templates.values())) + len(found.instances) + len(found.singles))
-            + 1024 * len(found.rows) + text_bytes(found.notes))
-
-
-@stage(0.02, _arrangement_bytes)
-def arranged(resolved: ResolvedFields, fabric: FabricPlan, devices: tuple[NetDevice, ...], racks: RackCatalog,
-             language: str) -> "Arrangement":
-    """``arrange`` of the resolved design of ``resolved`` (``core.design.resolved_of``) with the other networks'
-    devices ``devices`` (``devices_to_place``), its notes in ``language``; cached by these arguments
-    (``core.memo.stage``; an arrangement is read, never changed, once made)."""
-    with spoken(language):
-        return _arrange(resolved_of(resolved), fabric, list(devices), racks)
+    """Lay the design out in racks, rows and a hall (rules in the module docstring)."""
+    return arrange(resolved, fabric, networks, racks).layout()
 
 
 def devices_to_place(resolved: ResolvedDesign, networks) -> list[NetDevice]:
@@ -788,10 +766,10 @@ def arrange(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, racks: 
             ) -> "Arrangement":
     """The rack arrangement ``place`` turns into a ``Layout``: the racks of each distinct SU size once, the
     rows as references to them with each SU's device numbers (``Arrangement``)."""
-    return _arrange(resolved, fabric, devices_to_place(resolved, networks), racks or load_racks())
+    return arrange_devices(resolved, fabric, devices_to_place(resolved, networks), racks or load_racks())
 
 
-def _arrange(resolved: ResolvedDesign, fabric: FabricPlan, extra: list, racks: RackCatalog) -> "Arrangement":
+def arrange_devices(resolved: ResolvedDesign, fabric: FabricPlan, extra: list, racks: RackCatalog) -> "Arrangement":
     """``arrange`` with the other networks' devices to place ``extra`` (``devices_to_place``)."""
     preset, limit, units, per_rack = compute_rack_fit(resolved, racks)
     net_preset = racks.network
