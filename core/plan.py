@@ -558,23 +558,23 @@ def _plan(design: Design, catalog: Catalog) -> Plan:
     fields, language = ResolvedFields.of(resolved), current()
     fabric, bandwidth = sized_fabric(fields, language)
     networks = size_networks(resolved, fabric, catalog)
-    layout, lengths, media = _placed(resolved, fields, fabric, networks, catalog, language)
+    layout, lengths, media, compute_racks = _placed(resolved, fields, fabric, networks, catalog, language)
     bom = build_bom(resolved, fabric, catalog, layout=layout, media=media, networks=networks)
     cost = summarize_cost(resolved, bom)
-    cost = cost.model_copy(update={"racks_compute": layout.counts()["compute"]})
+    cost = cost.model_copy(update={"racks_compute": compute_racks})  # layout.counts()["compute"]
     return Plan(resolved=resolved, fabric=fabric, bandwidth=bandwidth, bom=bom, cost=cost,
                 reserved_bom=_reserved(resolved, bom, catalog), layout=layout, lengths=lengths, media=media,
                 networks=networks)
 
 
 def _placed(resolved: ResolvedDesign, fields: ResolvedFields, fabric: FabricPlan, networks: ClusterNetworks,
-            catalog: Catalog, language: str) -> tuple[Layout, tuple[LinkLengths, ...], tuple[MediaBin, ...]]:
-    """``place``'s layout and ``fabric_media``'s lengths and media of ``resolved`` (its fields ``fields``): the racks
-    arranged and the cable lengths measured once per arrangement's inputs (``arranged_lengths``), the media chosen
-    once per lengths (``chosen_media``)."""
-    arrangement, lengths = arranged_lengths(fields, fabric, tuple(devices_to_place(resolved, networks)), load_racks(),
-                                            language)
-    return arrangement.layout(), lengths, select_media(catalog, resolved, lengths)
+            catalog: Catalog, language: str) -> tuple[Layout, tuple[LinkLengths, ...], tuple[MediaBin, ...], int]:
+    """``place``'s layout, ``fabric_media``'s lengths and media and the layout's compute racks of ``resolved`` (its
+    fields ``fields``): the racks arranged and counted and the cable lengths measured once per arrangement's inputs
+    (``arranged_lengths``), the media chosen once per lengths (``chosen_media``)."""
+    arrangement, lengths, compute_racks = arranged_lengths(fields, fabric, tuple(devices_to_place(resolved, networks)),
+                                                           load_racks(), language)
+    return arrangement.layout(), lengths, select_media(catalog, resolved, lengths), compute_racks
 
 
 def _reserved(resolved: ResolvedDesign, bom: tuple[BomRow, ...], catalog: Catalog) -> tuple[BomRow, ...]:
@@ -590,7 +590,7 @@ def _reserved(resolved: ResolvedDesign, bom: tuple[BomRow, ...], catalog: Catalo
     fields, language = ResolvedFields.of(final), current()
     fabric, _bandwidth = sized_fabric(fields, language)
     networks = size_networks(final, fabric, catalog)
-    layout, _lengths, media = _placed(final, fields, fabric, networks, catalog, language)
+    layout, _lengths, media, _racks = _placed(final, fields, fabric, networks, catalog, language)
     for row in build_bom(final, fabric, catalog, layout=layout, media=media, networks=networks):
         if row.category not in NETWORK_CATEGORIES or row.network != "compute":  # the compute fabric's growth
             continue

@@ -752,15 +752,15 @@ def _placed_bytes(found: tuple) -> int:
 
 @stage(0.05, _placed_bytes)
 def arranged_lengths(resolved: ResolvedFields, fabric: FabricPlan, devices: tuple, racks: RackCatalog,
-                     language: str) -> tuple[Arrangement, tuple[LinkLengths, ...]]:
+                     language: str) -> tuple[Arrangement, tuple[LinkLengths, ...], int]:
     """``arrange``'s arrangement of the resolved design of ``resolved`` (``core.design.resolved_of``) with the other
-    networks' devices ``devices`` (``core.physical.layout.devices_to_place``), its notes in ``language``, and its
-    ``arranged_link_lengths``: a plan's racks and cable lengths, cached by these arguments (``core.memo.stage``;
-    an arrangement is read, never changed, once made)."""
+    networks' devices ``devices`` (``core.physical.layout.devices_to_place``), its notes in ``language``, its
+    ``arranged_link_lengths`` and its compute racks (``Arrangement.counts``): a plan's racks and cable lengths,
+    cached by these arguments (``core.memo.stage``; an arrangement is read, never changed, once made)."""
     whole = resolved_of(resolved)
     with spoken(language):
         arrangement = arrange_devices(whole, fabric, list(devices), racks)
-    return arrangement, arranged_link_lengths(whole, fabric, arrangement, racks)
+    return arrangement, arranged_link_lengths(whole, fabric, arrangement, racks), arrangement.counts()["compute"]
 
 
 @stage(0.12, _lengths_bytes)
