@@ -561,7 +561,7 @@ def _plan(design: Design, catalog: Catalog) -> Plan:
     layout, lengths, media, compute_racks = _placed(resolved, fields, fabric, networks, catalog, language)
     bom = build_bom(resolved, fabric, catalog, layout=layout, media=media, networks=networks)
     cost = summarize_cost(resolved, bom)
-    cost = cost.model_copy(update={"racks_compute": compute_racks})  # layout.counts()["compute"]
+    cost = cost.model_copy(update={"racks_compute": compute_racks})  # the layout's (Layout.counts), counted once
     return Plan(resolved=resolved, fabric=fabric, bandwidth=bandwidth, bom=bom, cost=cost,
                 reserved_bom=_reserved(resolved, bom, catalog), layout=layout, lengths=lengths, media=media,
                 networks=networks)
