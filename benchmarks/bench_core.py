@@ -15,7 +15,8 @@ rack pairs and pair of port heights); the rack arrangement's rows are repeating 
 are cached by its fields (``core.design.ResolvedFields``): the sizing and bandwidth (``core.plan.sized_fabric``), the
 rack arrangement with its cable lengths (``core.physical.lengths.arranged_lengths``) and the bill's compute link rows
 (``core.cost.priced_link_rows``). MET (docs/performance.md, CPU time, 2026-12-06, load average 11-13): warm
-0.23-0.51 / 0.25-0.67 ms at 64 / 131,072 GPUs, 0.95-1.33x (round medians 1.03-1.25x; 35883ee before it 1.20-2.94x).
+0.23-0.51 / 0.25-0.67 ms at 64 / 131,072 GPUs, 0.95-1.33x (round medians 1.03-1.25x; 35883ee before it 1.20-2.94x);
+in this benchmark's wall clock HPN 1.5x (three tiers and a growth reserve: more bill rows than at 64 GPUs).
 Cold is not flat (2.5-8.5x: the spine-core, the Dragonflies' global links and the fabrics with islands still take
 one integer pass over their links).
 """
