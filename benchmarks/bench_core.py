@@ -11,15 +11,14 @@ counts them from the arrangement's blocks, and measures the cable lengths per re
 (``core.physical.lengths.placed_link_lengths``: node-leaf once per SU template, a Dragonfly's links inside its groups
 once per class of groups alike, a Clos's leaf-spine per pair of rack cells, the other classes counted per class of
 rack pairs and pair of port heights); the rack arrangement's rows are repeating blocks
-(``core.physical.rowblocks.RowBlock``: no step per row or per SU). MISS (docs/performance.md, CPU time, 2026-12-06):
-flat in size. With the stage caches (``plan ms``): 0.44-1.12 / 1.1-3.7 ms at 64 / 131,072 GPUs, 1.9-4.4x (before the
-row blocks 0.54-1.57 / 1.8-4.9 ms, 2.4-6.3x): the bill's compute link rows (one per length bin and media), the
-central racks' fills per role, plane and island and the media still grow. Cold: 3.1-7.8x (the spine-core, the
-Dragonflies' global links and the fabrics with islands still take one integer pass over their links). Measured
-again 2026-12-06 (04:00-04:26 UTC, load average 8-12, 3 rounds alternately with 4dd9f8a) after the rack places'
-arrays per SU template and the SU racks copied and cached by their geometry (``core.physical.layout.su_compute_racks``):
-warm 1.6-3.5x (4dd9f8a 1.6-4.2x in the same minutes), cold within the load's noise but the TH6 leaf search's
-(5.2-6.7 ms against 6.7-7.9 ms at 131,072 GPUs).
+(``core.physical.rowblocks.RowBlock``: no step per row or per SU). The stages that read the resolved design whole
+are cached by its fields (``core.design.ResolvedFields``): the sizing and bandwidth (``core.plan.sized_fabric``), the
+rack arrangement with its cable lengths (``core.physical.lengths.arranged_lengths``) and the bill's compute link rows
+(``core.cost.priced_link_rows``). MET (docs/performance.md, CPU time, 2026-12-06, load average 11-13): warm
+0.23-0.51 / 0.25-0.67 ms at 64 / 131,072 GPUs, 0.95-1.33x (round medians 1.03-1.25x; 35883ee before it 1.20-2.94x);
+in this benchmark's wall clock HPN 1.5x (three tiers and a growth reserve: more bill rows than at 64 GPUs).
+Cold is not flat (2.5-8.5x: the spine-core, the Dragonflies' global links and the fabrics with islands still take
+one integer pass over their links).
 """
 
 from __future__ import annotations

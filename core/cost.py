@@ -58,6 +58,7 @@ from core.physical.media import (
     KIND_LABELS,
     POLICIES,
     MediaBin,
+    MediaSystem,
     cable_options,
     class_speeds,
     class_switches,
@@ -239,7 +240,7 @@ def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, la
     if media is None:  # the layout holds the other networks' racks too, as Plan's does (same cable lengths)
         layout = layout or place(resolved, fabric, networks, catalog)
         media = fabric_media(catalog, resolved, fabric, layout)[1]
-    link_rows(resolved, fabric, catalog, media, add_row=add)
+    rows += compute_link_rows(resolved, fabric, catalog, media)
     rows += other_network_rows(resolved, catalog, networks) if other_rows is None else other_rows
     rows = _bought(resolved, rows)
     # Design.spares (core.spares): the spare rows after every installed row
@@ -918,6 +919,31 @@ def apportion(total: int, weights: list[int]) -> list[int]:
     for i in sorted(range(len(weights)), key=lambda i: (out[i] - shares[i], i))[: total - sum(out)]:
         out[i] += 1
     return out
+
+
+LinkRowsDesign = view("LinkRowsDesign", "cable_media price_basis")
+LinkRowsInputs = view("LinkRowsInputs", "fabric port_speed_gbps uplink_gbps planes switch nodes nics_per_node",
+                      design=LinkRowsDesign, system=MediaSystem, tier_switches=FrozenDict, price_overrides=FrozenDict,
+                      power_overrides=FrozenDict)
+"""What ``link_rows`` and the pricing of its rows (``_row_adder``) read of a resolved design (``core.memo.view``)."""
+
+
+def compute_link_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
+                      media: tuple[MediaBin, ...]) -> tuple[BomRow, ...]:
+    """``link_rows``' priced rows of the compute links (``build_bom``), cached by what they read
+    (``priced_link_rows``): a plan asked again prices its link rows once."""
+    return priced_link_rows(LinkRowsInputs.of(resolved), fabric, catalog, media, current_language())
+
+
+@stage(0.05, rows_bytes, errors=(FabricPlannerError,))
+def priced_link_rows(resolved: LinkRowsInputs, fabric: FabricPlan, catalog: Catalog, media: tuple[MediaBin, ...],
+                     language: str) -> tuple[BomRow, ...]:
+    """``link_rows`` of the view of a resolved design (``LinkRowsInputs``) priced as ``build_bom`` prices them
+    (``_row_adder``), in ``language``; cached by these arguments (``core.memo.stage``)."""
+    with spoken(language):
+        rows: list[BomRow] = []
+        link_rows(resolved, fabric, catalog, media, add_row=_row_adder(resolved, rows))
+        return tuple(rows)
 
 
 def link_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, media: tuple[MediaBin, ...], *,

@@ -1545,6 +1545,22 @@ DesignFields = view("DesignFields", " ".join(name for name in Design.model_field
 """Every field of a ``Design`` as a frozen value (``core.memo.view``; the dicts as ``FrozenDict``s): a cache key that
 compares as a tuple."""
 
+_RESOLVED_DICTS = ("price_overrides", "power_overrides")
+ResolvedFields = view("ResolvedFields", " ".join(name for name in ResolvedDesign.model_fields
+                                                 if name != "design" and name not in _RESOLVED_DICTS),
+                      design=DesignFields, **{name: FrozenDict for name in _RESOLVED_DICTS})
+"""Every field of a ``ResolvedDesign`` as a frozen value (``core.memo.view``: its design's ``DesignFields``, the
+overrides as ``FrozenDict``s): a cache key of a stage that reads a resolved design whole, which ``resolved_of``
+builds back."""
+
+
+def resolved_of(fields: ResolvedFields) -> ResolvedDesign:
+    """The resolved design of ``fields`` (``ResolvedFields.of(resolved)``): every field the same, its properties
+    read as the original's."""
+    values = fields._asdict()
+    values["design"] = Design.model_construct(**fields.design._asdict())
+    return ResolvedDesign.model_construct(**values)
+
 
 @stage(0.13, _resolved_bytes, errors=(FabricPlannerError,))
 def resolved_design(fields: DesignFields, catalog: Catalog, language: str) -> ResolvedDesign:

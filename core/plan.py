@@ -30,18 +30,20 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from core.fabric.bandwidth import Bandwidth, compute_bandwidth
 from core import scaleup, units
 from core.catalog import Catalog, load_catalog
-from core.cost import NETWORK_CATEGORIES, BomRow, CostSummary, bom_dataframe, build_bom, fabric_media, summarize_cost
+from core.cost import NETWORK_CATEGORIES, BomRow, CostSummary, bom_dataframe, build_bom, summarize_cost
 from core.design import (
     Design,
     ResolvedDesign,
+    ResolvedFields,
     default_switch,
     design_nics_per_node,
     offered_port_speeds,
     resolve_design,
     resolve_nic_and_speed,
+    resolved_of,
 )
 from core.errors import DesignError, FabricPlannerError
-from core.memo import bounded
+from core.memo import bounded, spoken, stage, text_bytes
 from core.processes import env_int
 from core.i18n import _, current, ngettext
 from core.i18n import language as speaking
@@ -49,9 +51,9 @@ from core.fabric.families import family as topology_family, link_counts
 from core.fabric import domainlevels
 from core.fabric.sizing import FabricPlan, size_fabric
 from core.networks import NETWORKS, ClusterNetworks, size_networks
-from core.physical.layout import Layout, place
-from core.physical.lengths import LinkLengths
-from core.physical.media import MediaBin
+from core.physical.layout import Layout, devices_to_place
+from core.physical.lengths import LinkLengths, arranged_lengths
+from core.physical.media import MediaBin, select_media
 from core.physical.racks import load_racks
 
 MAX_WAYS_OUT = 3
@@ -532,20 +534,47 @@ def _ways_out_cached(key: str, language: str) -> tuple[tuple[str, dict], ...]:
         return ways_out(Design.model_validate_json(key), load_catalog())
 
 
+def _fabric_bytes(found: tuple[FabricPlan, Bandwidth]) -> int:
+    """Upper bound of the memory of a fabric plan and its bandwidth [bytes]: 12 kB and 1 kB a switch group, and the
+    plan's sentences (measured at 7-12 kB, at most 0.65 of this, over ``tools.equivalence``'s physical grid;
+    ``tests/test_memo.py``)."""
+    return 12288 + 1024 * len(found[0].switch_groups) + text_bytes(found[0].explanation)
+
+
+@stage(0.01, _fabric_bytes, errors=(FabricPlannerError,))
+def sized_fabric(resolved: ResolvedFields, language: str) -> tuple[FabricPlan, Bandwidth]:
+    """``size_fabric`` of the resolved design of ``resolved`` (``core.design.resolved_of``), its sentences in
+    ``language``, and its ``compute_bandwidth``; cached by these arguments (``core.memo.stage``)."""
+    whole = resolved_of(resolved)
+    with spoken(language):
+        fabric = size_fabric(whole)
+    return fabric, compute_bandwidth(whole, fabric)
+
+
 def _plan(design: Design, catalog: Catalog) -> Plan:
     resolved = resolve_design(design, catalog)
     domainlevels.check_scaleup(resolved)
-    fabric = size_fabric(resolved)
-    bandwidth = compute_bandwidth(resolved, fabric)
+    # the stages that read the resolved design whole are cached by its fields, made once here
+    fields, language = ResolvedFields.of(resolved), current()
+    fabric, bandwidth = sized_fabric(fields, language)
     networks = size_networks(resolved, fabric, catalog)
-    layout = place(resolved, fabric, networks, catalog)
-    lengths, media = fabric_media(catalog, resolved, fabric, layout)
+    layout, lengths, media, compute_racks = _placed(resolved, fields, fabric, networks, catalog, language)
     bom = build_bom(resolved, fabric, catalog, layout=layout, media=media, networks=networks)
     cost = summarize_cost(resolved, bom)
-    cost = cost.model_copy(update={"racks_compute": layout.counts()["compute"]})
+    cost = cost.model_copy(update={"racks_compute": compute_racks})  # the layout's (Layout.counts), counted once
     return Plan(resolved=resolved, fabric=fabric, bandwidth=bandwidth, bom=bom, cost=cost,
                 reserved_bom=_reserved(resolved, bom, catalog), layout=layout, lengths=lengths, media=media,
                 networks=networks)
+
+
+def _placed(resolved: ResolvedDesign, fields: ResolvedFields, fabric: FabricPlan, networks: ClusterNetworks,
+            catalog: Catalog, language: str) -> tuple[Layout, tuple[LinkLengths, ...], tuple[MediaBin, ...], int]:
+    """``place``'s layout, ``fabric_media``'s lengths and media and the layout's compute racks of ``resolved`` (its
+    fields ``fields``): the racks arranged and counted and the cable lengths measured once per arrangement's inputs
+    (``arranged_lengths``), the media chosen once per lengths (``chosen_media``)."""
+    arrangement, lengths, compute_racks = arranged_lengths(fields, fabric, tuple(devices_to_place(resolved, networks)),
+                                                           load_racks(), language)
+    return arrangement.layout(), lengths, select_media(catalog, resolved, lengths), compute_racks
 
 
 def _reserved(resolved: ResolvedDesign, bom: tuple[BomRow, ...], catalog: Catalog) -> tuple[BomRow, ...]:
@@ -558,7 +587,11 @@ def _reserved(resolved: ResolvedDesign, bom: tuple[BomRow, ...], catalog: Catalo
     for row in bom:
         now[(row.category, row.catalog_id, row.item, row.end)] = row.quantity
     rows = []
-    for row in build_bom(final, size_fabric(final), catalog):
+    fields, language = ResolvedFields.of(final), current()
+    fabric, _bandwidth = sized_fabric(fields, language)
+    networks = size_networks(final, fabric, catalog)
+    layout, _lengths, media, _racks = _placed(final, fields, fabric, networks, catalog, language)
+    for row in build_bom(final, fabric, catalog, layout=layout, media=media, networks=networks):
         if row.category not in NETWORK_CATEGORIES or row.network != "compute":  # the compute fabric's growth
             continue
         more = row.quantity - now.get((row.category, row.catalog_id, row.item, row.end), 0)

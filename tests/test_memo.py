@@ -201,6 +201,8 @@ def test_every_stage_is_keyed_by_its_arguments_alone():
     shared = (_Entry, Catalog, CollectiveConstants, Routing)
     names = {f.__name__ for f in STAGES}
     assert {"resolved_design", "sized_networks", "network_rows_of", "placed_link_lengths", "chosen_media",
+            "arranged_lengths", "sized_fabric",
+            "priced_link_rows",
             "_curves", "_model_layout", "fastest_split", "split_bounds", "served", "healthy_measures"} <= names
     for cached in STAGES:
         entries = list(cached.cache._entries.items())
@@ -221,6 +223,42 @@ def test_every_stage_is_keyed_by_its_arguments_alone():
             assert size >= deep_sizeof(value, shared), (cached.__name__, size, deep_sizeof(value, shared))
             if cached.cache.key_sizeof is not None:  # a key that may weigh more than its value is counted too
                 assert size >= deep_sizeof(value, shared) + deep_sizeof(key, shared), (cached.__name__, size)
+
+
+@pytest.mark.parametrize("design", [
+    Design(gpu="H100", nodes=64, switch="QM9700", grow_to=256), Design(gpu="B300", gpus=64, topology="torus"),
+    Design(gpu="GB200-NVL72", gpus=576, nvlink_domain_gpus=576), Design(gpu="H100", gpus=1024, switch="QM9700",
+                                                                        topology="dragonfly"),
+    Design(gpu="H100", nodes=1100, switch="QM9700", tiers=3, price_overrides={"QM9700": 20000.0}),
+], ids=lambda d: f"{d.gpu}-{d.nodes or d.gpus}-{d.topology}")
+def test_a_plan_from_the_stage_caches_is_the_plan_computed_afresh(design):
+    """A plan asked again (its fabric, bandwidth, racks, cable lengths, media, compute racks, bill and growth reserve
+    from the stage caches keyed by the resolved design's fields: ``core.plan.sized_fabric``,
+    ``core.physical.lengths.arranged_lengths``, ``core.cost.priced_link_rows``) is the one the public functions give
+    with every stage computed afresh (``core.memo.uncached``), in either language."""
+    from core.cost import build_bom, fabric_media
+    from core.fabric.bandwidth import compute_bandwidth
+    from core.fabric.sizing import size_fabric
+    from core.i18n import language
+    from core.memo import uncached
+    from core.physical.layout import place
+
+    catalog = load_catalog()
+    for lang in ("en", "zh"):
+        with language(lang):
+            plan_module._plan(design, catalog)
+            warm = plan_module._plan(design, catalog)
+            with uncached():
+                resolved = warm.resolved
+                fabric = size_fabric(resolved)
+                layout = place(resolved, fabric, warm.networks, catalog)
+                lengths, media = fabric_media(catalog, resolved, fabric, layout)
+                bom = build_bom(resolved, fabric, catalog, layout=layout, media=media, networks=warm.networks)
+                reserved = plan_module._reserved(resolved, bom, catalog)
+            assert warm.fabric == fabric and warm.bandwidth == compute_bandwidth(resolved, fabric)
+            assert warm.lengths == lengths and warm.media == media and warm.bom == bom
+            assert warm.layout == layout and warm.cost.racks_compute == layout.counts()["compute"]
+            assert warm.reserved_bom == reserved and (reserved != ()) == bool(design.grow_to)
 
 
 def _same(a, b) -> bool:

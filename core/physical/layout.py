@@ -528,6 +528,12 @@ def place(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, catalog: 
     return arrange(resolved, fabric, networks, racks).layout()
 
 
+def devices_to_place(resolved: ResolvedDesign, networks) -> list[NetDevice]:
+    """The other networks' devices to place (``network_devices``): none on a cloud instance's adapters (the storage
+    and management networks are the provider's, not bought, as in the BOM)."""
+    return [] if resolved.nic.transport else network_devices(networks)
+
+
 def _group_runs(wiring: Wiring, su_count: int, su_runs: list, network_rack, models: dict, watts: dict) -> list:
     """The Dragonfly+ groups (the wiring's pods) as runs of groups that stand alike: ``(first SU, SUs per group,
     groups, spine racks, spine shift, spine step)``, the spine racks those of the run's first group (every plane's
@@ -760,7 +766,11 @@ def arrange(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, racks: 
             ) -> "Arrangement":
     """The rack arrangement ``place`` turns into a ``Layout``: the racks of each distinct SU size once, the
     rows as references to them with each SU's device numbers (``Arrangement``)."""
-    racks = racks or load_racks()
+    return arrange_devices(resolved, fabric, devices_to_place(resolved, networks), racks or load_racks())
+
+
+def arrange_devices(resolved: ResolvedDesign, fabric: FabricPlan, extra: list, racks: RackCatalog) -> "Arrangement":
+    """``arrange`` with the other networks' devices to place ``extra`` (``devices_to_place``)."""
     preset, limit, units, per_rack = compute_rack_fit(resolved, racks)
     net_preset = racks.network
     system = resolved.system
@@ -779,10 +789,7 @@ def arrange(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, racks: 
     if not nvl and wanted > per_rack:
         notes.append(_("{wanted} nodes per rack do not fit a {preset} rack ({limit} kW, {units}U): {fits} per rack "
                        "placed.").format(wanted=wanted, preset=preset.id, limit=_kw(limit), units=units, fits=per_rack))
-    # on a cloud instance's adapters the storage and management networks are the provider's (not bought, as in the
-    # BOM): no rack of theirs is drawn
-    extra = [] if resolved.nic.transport else network_devices(networks)
-    if resolved.nic.transport:
+    if resolved.nic.transport:  # the storage and management networks are the provider's (``devices_to_place``)
         notes.append(_("The storage and management networks are the cloud provider's: none of their racks is drawn; "
                        "the network racks hold the stand-in Clos the collective model and the cable lengths use, "
                        "which is not bought either."))

@@ -36,11 +36,11 @@ from fractions import Fraction
 import numpy as np
 from pydantic import BaseModel, ConfigDict
 
-from core.design import ResolvedDesign
+from core.design import ResolvedDesign, ResolvedFields, resolved_of
 from core.fabric.sizing import FabricPlan
 from core.fabric.wiring import Wiring, wiring_of
-from core.memo import stage
-from core.physical.layout import Arrangement, Layout, RackPlaces
+from core.memo import spoken, stage, text_bytes
+from core.physical.layout import Arrangement, Layout, RackPlaces, arrange_devices
 from core.physical.racks import RackCatalog, Routing, load_racks
 
 BIN_EDGES_M = (0.0, 3.0, 5.0, 10.0, 20.0, 30.0, 50.0, 100.0, 500.0, math.inf)
@@ -734,6 +734,33 @@ def _lengths_bytes(lengths: tuple[LinkLengths, ...]) -> int:
     """Upper bound of the memory of some link lengths [bytes]: 1 kB per class and bin (measured at 0.54 kB;
     ``tests/test_memo.py``)."""
     return 1024 * (1 + sum(1 + len(x.bins) for x in lengths))
+
+
+def _arrangement_bytes(found: "Arrangement") -> int:
+    """Upper bound of the memory of an arrangement [bytes]: 4 kB, 512 B a template rack and a run of SUs or central
+    racks and 1 kB a block of rows (measured at 3-35 kB, at most two thirds of this, over ``tools.equivalence``'s
+    physical grid; ``tests/test_memo.py``)."""
+    return (4096 + 512 * (sum(map(len, found.templates.values())) + len(found.instances) + len(found.singles))
+            + 1024 * len(found.rows) + text_bytes(found.notes))
+
+
+def _placed_bytes(found: tuple) -> int:
+    """Upper bound of the memory of an arrangement and its link lengths [bytes] (``_arrangement_bytes``,
+    ``_lengths_bytes``)."""
+    return _arrangement_bytes(found[0]) + _lengths_bytes(found[1])
+
+
+@stage(0.05, _placed_bytes)
+def arranged_lengths(resolved: ResolvedFields, fabric: FabricPlan, devices: tuple, racks: RackCatalog,
+                     language: str) -> tuple[Arrangement, tuple[LinkLengths, ...], int]:
+    """``arrange``'s arrangement of the resolved design of ``resolved`` (``core.design.resolved_of``) with the other
+    networks' devices ``devices`` (``core.physical.layout.devices_to_place``), its notes in ``language``, its
+    ``arranged_link_lengths`` and its compute racks (``Arrangement.counts``): a plan's racks and cable lengths,
+    cached by these arguments (``core.memo.stage``; an arrangement is read, never changed, once made)."""
+    whole = resolved_of(resolved)
+    with spoken(language):
+        arrangement = arrange_devices(whole, fabric, list(devices), racks)
+    return arrangement, arranged_link_lengths(whole, fabric, arrangement, racks), arrangement.counts()["compute"]
 
 
 @stage(0.12, _lengths_bytes)
