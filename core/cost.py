@@ -925,7 +925,7 @@ LinkRowsDesign = view("LinkRowsDesign", "cable_media price_basis")
 LinkRowsInputs = view("LinkRowsInputs", "fabric port_speed_gbps uplink_gbps planes switch nodes nics_per_node",
                       design=LinkRowsDesign, system=MediaSystem, tier_switches=FrozenDict, price_overrides=FrozenDict,
                       power_overrides=FrozenDict)
-"""What ``link_rows`` and the pricing of its rows (``_row_adder``) read of a resolved design (``core.memo.view``)."""
+"""What ``link_rows`` and the pricing of its rows (``priced_row_adder``) read of a resolved design (``core.memo.view``)."""
 
 
 def compute_link_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
@@ -939,10 +939,10 @@ def compute_link_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Cat
 def priced_link_rows(resolved: LinkRowsInputs, fabric: FabricPlan, catalog: Catalog, media: tuple[MediaBin, ...],
                      language: str) -> tuple[BomRow, ...]:
     """``link_rows`` of the view of a resolved design (``LinkRowsInputs``) priced as ``build_bom`` prices them
-    (``_row_adder``), in ``language``; cached by these arguments (``core.memo.stage``)."""
+    (``priced_row_adder``), in ``language``; cached by these arguments (``core.memo.stage``)."""
     with spoken(language):
         rows: list[BomRow] = []
-        link_rows(resolved, fabric, catalog, media, add_row=_row_adder(resolved, rows))
+        link_rows(resolved, fabric, catalog, media, add_row=priced_row_adder(resolved, rows))
         return tuple(rows)
 
 
