@@ -589,7 +589,7 @@ class _Evaluator:
         if c.min_planes is not None and design.planes < c.min_planes:
             cand.reason, cand.failed = "min_planes", ("min_planes",)
             return cand
-        if c.max_tiers is not None and isinstance(design.tiers, int) and design.tiers > c.max_tiers and not full:
+        if self.asks_fewer_tiers(design) and not full:
             cand.reason, cand.failed = "max_tiers", ("max_tiers",)
             return cand
         try:
@@ -657,6 +657,11 @@ class _Evaluator:
             cand.pending = state
             return cand
         return self.detail(cand, state, full)
+
+    def asks_fewer_tiers(self, design: Design) -> bool:
+        """Whether ``design`` asks explicitly for more tiers than ``max_tiers`` (ruled out before it is planned)."""
+        c = self.c
+        return c.max_tiers is not None and isinstance(design.tiers, int) and design.tiers > c.max_tiers
 
     def _floored_later(self) -> bool:
         """Whether no check in ``evaluate`` reads the floor (no budget, no power limit, no serving search before the
@@ -966,6 +971,10 @@ def _evaluate_family(evaluator: "_Evaluator", designs: list[Design], indices: li
                                   detail=detail)
     for i in indices:
         d = designs[i]
+        if auto is not None and auto.resolved is None and auto.reason and not auto.failed and \
+                isinstance(d.tiers, int) and not evaluator.asks_fewer_tiers(d):
+            out.append(Candidate(i, d, reason=auto.reason))  # resolving raised: it reads no tiers, so it raises alike
+            continue
         if auto is None or auto.resolved is None or not isinstance(d.tiers, int):
             out.append(evaluator.evaluate(i, d, detail=detail))
             continue
