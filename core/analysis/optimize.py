@@ -18,7 +18,8 @@ and ``seconds``.
 Exactness: nothing is approximated. Speed comes from structure that does not change any number:
 
 * a resolution serves every design that differs only in tiers or oversubscription (resolving reads
-  neither, ``_UNRESOLVED``), its errors counted without sizing;
+  neither, ``_UNRESOLVED``), its errors counted without sizing (a family whose resolution raised gives its
+  explicit-tier designs that reason without resolving them again);
 * design-only checks (tiers above ``max_tiers`` asked explicitly) need no plan; plan-level checks run
   in stage order (tiers after sizing; oversubscription, bisection and hops after bandwidth; budget
   and power after the bill of materials), and the collective (the most expensive step after
@@ -33,7 +34,8 @@ Exactness: nothing is approximated. Speed comes from structure that does not cha
   share them) and the media per length bin (``core.physical.media.chosen_media``);
 * bounds before detail (``bounded``): each candidate's capex floor (``core.cost.cost_floor``: its counts priced,
   and the compute links at the least their media can cost from the rack geometry alone, ``core.cost.links_floor``;
-  when only ``_decide`` reads it, the other networks at their least, ``core.cost.network_floor_rows``)
+  when only ``_decide`` reads it, the other networks at their least, ``core.cost.network_floor_rows``, and the
+  links added only to a candidate the floor without them does not decide, ``_Evaluator.link``: two in three)
   orders the costing, and a feasible candidate that a costed one dominates by it is decided without its physical
   layer and bill (``_decide``; the workers of a parallel search share their costed candidates, ``_Witnesses``);
   one that floor does not decide has it raised by its rack arrangement's length bins (``_Evaluator.refine``: each
