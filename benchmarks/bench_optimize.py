@@ -152,6 +152,17 @@ reaches the racks across an aisle, so the geometry cannot rule out most leaf-spi
 arrangement, which puts the spines rows away, does); and the checks before the floors, one candidate at a time, are
 now most of the time (per-candidate objects and cache look-ups; batching them per fabric shape is the next step).
 
+Then (2026-12-06, 06:36-07:12 UTC, load average 8-11 on 2 cores; 35883ee and this revision alternately, one process,
+each search in a fresh process): the first floor in two steps, the counts without the compute links and the links
+(``core.cost.links_cost_floor``) added only to a candidate the floor without them does not decide (4,259 of 6,383),
+and a family whose resolution raised refused once. Default grid: cold 5.40 s CPU median vs 5.67 s (0.95x), a second
+search in the same process 3.19 s vs 3.47 s (0.92x); large grid 21.1-23.2 s vs 25.9-27.7 s (0.81-0.84x: its
+floors were a quarter of it). Same answers. Both still MISS: no stage is above a quarter of the time now, and the
+inputs of the per-candidate steps are distinct (7,015 distinct first floors of 7,016, 5,867 island sizings of
+5,868), so sharing by argument has no more to give; what could is the island sizing keyed by numbers alone (2,575
+distinct) with the switch names put into its groups and explanation afterwards, and the rack arrangement of the
+633 refined floors (``core.physical``, a quarter of a cold search).
+
 Earlier history of the ``bench`` workload:
 
 Measured (2026-12-01, the same minutes, load average 0.9-1.5 on 2 cores, 3 runs each twice): before the

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import math
 from collections import namedtuple
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Literal
 
 import pandas as pd
@@ -393,7 +393,7 @@ def _unsaid(_text: str, *_args, **_kwargs) -> str:
 
 def cost_floor(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
                others: tuple[BomRow, ...] = (), lengths: tuple[LinkLengths, ...] | None = None,
-               links_power_w: float = 0.0) -> "CostSummary":
+               links_power_w: float = 0.0, links: bool = True) -> "CostSummary":
     """A lower bound on ``summarize_cost(resolved, build_bom(resolved, fabric, catalog, networks=networks))``'s
     capex, compute fabric capex [USD] and power [kW], without a layout: the summary of the bill's rows from counts
     alone (the compute nodes, the NICs, the compute fabric's switches, ``_fabric_rows``, and ``others``:
@@ -404,14 +404,29 @@ def cost_floor(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
     bound of their power, ``core.analysis.linkpower.links_power_floor``, else none) and no spares. Every row
     of a bill has a quantity, unit price and unit power of at least 0, so each total is at most the full bill's (up
     to the rounding of a sum, a millionth of a cent at a billion dollars; ``tests/test_optimize_bounds.py`` checks
-    it against full plans)."""
+    it against full plans). Without ``links`` the compute links count 0 (a lower floor that skips ``links_floor``,
+    the most of its cost: the optimizer adds them only where that floor does not decide a candidate)."""
     rows: list[BomRow] = []
     _fabric_rows(resolved, fabric, catalog, rows, priced_row_adder(resolved, rows, _FloorRow), words=False)
-    links = links_floor(resolved, fabric, catalog, lengths)
-    if links > 0 or links_power_w > 0:  # one unnamed row (never shown) for the compute links' cables and transceivers
-        rows.append(_FloorRow(category="cable", item="", catalog_id="", quantity=1, unit_price_usd=links,
-                              unit_power_w=links_power_w, price_basis="estimate", why=""))
+    if links:
+        rows += _links_floor_rows(links_floor(resolved, fabric, catalog, lengths), links_power_w)
     return summarize_cost(resolved, _bought(resolved, [*rows, *others]))
+
+
+def links_cost_floor(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog) -> "CostSummary":
+    """What ``cost_floor``'s compute links add to its totals (its capex, compute fabric capex and TCO: each total is
+    a sum over the rows, so ``cost_floor(..., links=False)``'s plus this one's is ``cost_floor``'s, up to the
+    rounding of a sum): their row alone (``links_floor`` from the rack geometry, no power), as bought."""
+    return summarize_cost(resolved, _bought(resolved, _links_floor_rows(links_floor(resolved, fabric, catalog))))
+
+
+def _links_floor_rows(links: float, links_power_w: float = 0.0) -> list:
+    """``cost_floor``'s one unnamed row (never shown) for the compute links' cables and transceivers at ``links``
+    [USD] and ``links_power_w`` [W], or none when both are 0."""
+    if links <= 0 and links_power_w <= 0:
+        return []
+    return [_FloorRow(category="cable", item="", catalog_id="", quantity=1, unit_price_usd=links,
+                      unit_power_w=links_power_w, price_basis="estimate", why="")]
 
 
 @lru_cache(maxsize=8)
@@ -471,6 +486,7 @@ def links_floor(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
     overrides = tuple(sorted(resolved.price_overrides.items()))
     per_xcvr = max(resolved.system.node_ports_per_transceiver, resolved.planes)
     node_modules = resolved.nodes * math.ceil(resolved.nics_per_node * resolved.planes / per_xcvr)
+    prices = _bundled_media_prices if catalog is _bundled() else partial(media_prices, catalog)
     total = 0.0
     for c, links in classes:
         if c in binned and binned[c].links == links and binned[c].bins:
@@ -487,21 +503,21 @@ def links_floor(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
             if c == "node-leaf" else None
         key = (resolved.fabric, speed, switch.ports_per_cage(speed), form_factor_family(switch.cage_type), policy)
 
+        switch_share, node_share = counts[c] / links, node_modules / links
+
         def least(length: float) -> float:
             """The least one link at least ``length`` [m] long costs [USD] (0: no media allowed)."""
-            args = (*key, length, modules_m, node, overrides, basis)
-            options = _bundled_media_prices(*args) if catalog is _bundled() else media_prices(catalog, *args)
-            return min((cable if cable is not None else
-                        counts[c] / links * module + fibre + node_modules / links * node_module)
-                       for cable, module, fibre, node_module in options) if options else 0.0
+            options = prices(*key, length, modules_m, node, overrides, basis)
+            return min([cable if cable is not None else switch_share * module + fibre + node_share * node_module
+                        for cable, module, fibre, node_module in options]) if options else 0.0
 
         # every link at least the least at its shortest length; then each cable reach a link may pass: the links
         # beyond it pay the step (those between racks are beyond every reach shorter than ``apart``, and at most
         # ``within`` of them are within a reach the rack geometry bounds)
         low = short if near else apart
-        total += links * least(low)
-        within = _links_within(c, wiring)
         below = least(low)
+        total += links * below
+        within = _links_within(c, wiring)
         for reach in _cable_reaches(catalog, resolved.fabric, speed, policy, low):
             above = least(math.nextafter(reach, math.inf))
             if above > below:
@@ -1046,13 +1062,14 @@ def switch_module_counts(resolved: ResolvedDesign, fabric: FabricPlan, words: bo
     counts = {c: 0 for c in speeds}
     terms: dict[str, list[str]] = {c: [] for c in speeds}
     split = getattr(topology_family(fabric.family), "switch_class_ports", None)  # a family's ports by class
+    models = resolved.tier_switches
     for group in fabric.switch_groups:
         down_class, up_class = link_class_of[group.role]
         by_class = split(fabric, group) if split else ((down_class, group.down_ports_used),
                                                         (up_class, group.up_ports_used))
         for link_class, ports in by_class:
             if link_class and ports:
-                per_cage = resolved.tier_switches[group.role].ports_per_cage(speeds[link_class])
+                per_cage = models[group.role].ports_per_cage(speeds[link_class])
                 counts[link_class] += math.ceil(ports / per_cage) * group.count * planes
                 if words:
                     terms[link_class].append(_("{count} {role} x ceil({ports}/{per_cage})").format(

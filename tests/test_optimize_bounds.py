@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 
 from core.analysis.optimize import Constraints, Grid, candidate_designs, families, optimize
 from core.catalog import load_catalog
-from core.cost import class_links, cost_floor, link_length_floors, links_floor, network_floor_rows, other_network_rows
+from core.cost import (class_links, cost_floor, link_length_floors, links_cost_floor, links_floor, network_floor_rows,
+                       other_network_rows)
 from core.design import Design
 from core.errors import FabricPlannerError
 from core.plan import plan
@@ -170,6 +171,29 @@ def test_floors_never_exceed_the_full_plan(gpus, pick, spares, basis, media, ove
         assert floor.network_capex_usd <= p.cost.network_capex_usd
         assert floor.facility_kw <= p.cost.facility_kw
         assert floor.capex_usd > 0 and floor.facility_kw > 0
+    # the search's first floor in two steps (``_Evaluator.link``): its counts without the links, then what they add
+    counted = cost_floor(p.resolved, p.fabric, catalog, least, links=False)
+    linked = links_cost_floor(p.resolved, p.fabric, catalog)
+    whole = cost_floor(p.resolved, p.fabric, catalog, least)
+    for name in ("capex_usd", "network_capex_usd", "tco_usd", "facility_kw"):
+        parts = getattr(counted, name) + getattr(linked, name)
+        assert parts == pytest.approx(getattr(whole, name), rel=1e-12, abs=1e-6)
+        assert getattr(counted, name) <= getattr(whole, name)
+    assert linked.capex_usd == pytest.approx(links_floor(p.resolved, p.fabric, catalog), rel=1e-12) or \
+        p.resolved.nic.transport is not None
+
+
+def test_counts_floor_leaves_out_only_the_links():
+    """The first floor without its links (``cost_floor(links=False)``) is below the floor with them by exactly
+    ``links_cost_floor`` on designs whose links cost something (so the two-step floor is the one-step floor)."""
+    catalog = load_catalog()
+    p = plan(Design(gpu="H100", gpus=1024, fabric="ethernet", switch="TH5"))
+    least = network_floor_rows(p.resolved, p.fabric, catalog, least=True)
+    counted = cost_floor(p.resolved, p.fabric, catalog, least, links=False)
+    linked = links_cost_floor(p.resolved, p.fabric, catalog)
+    assert linked.capex_usd > 0 and linked.facility_kw == 0
+    assert counted.capex_usd + linked.capex_usd == pytest.approx(cost_floor(p.resolved, p.fabric, catalog,
+                                                                            least).capex_usd, rel=1e-12)
 
 
 def _row_totals(rows) -> dict:

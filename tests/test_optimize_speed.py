@@ -218,3 +218,26 @@ def test_the_shared_busbw_equals_the_unshared_computation(gpu, gpus, grid):
                 compared += 1
         assert opt._all_reduce_busbw.cache.hits > 0
     assert compared > 100  # over the three assumptions
+
+
+def test_a_family_whose_resolution_raises_gives_each_design_the_reason_it_would_have_alone():
+    """The family shortcut for a resolution that raises (``_evaluate_family``: resolving reads no tiers, so the
+    explicit-tier designs take the auto design's reason without resolving): each such design's reason is the one
+    evaluating it alone gives, and the grid has such designs (the test would pass vacuously otherwise)."""
+    from core.analysis.optimize import _Evaluator, optimize
+
+    grid = Grid(switches=("QM9700", "TH5"), nics=("CX7", "BF3", "CX8"), tiers=(1, 2, 3), oversubscription=(1.0, 3.0))
+    designs = candidate_designs("H100", 1024, Constraints(), grid)
+    result = optimize("H100", 1024, Constraints(), grid, workers=1)
+    alone = _Evaluator(Constraints(), load_catalog())
+    raised = 0
+    for cand in result.candidates:
+        design = designs[cand.index]
+        if not isinstance(design.tiers, int):
+            continue
+        try:
+            alone.resolve(design)
+        except FabricPlannerError:
+            raised += 1
+            assert cand.reason and cand.reason == alone.evaluate(cand.index, design).reason
+    assert raised > 0

@@ -18,7 +18,8 @@ and ``seconds``.
 Exactness: nothing is approximated. Speed comes from structure that does not change any number:
 
 * a resolution serves every design that differs only in tiers or oversubscription (resolving reads
-  neither, ``_UNRESOLVED``), its errors counted without sizing;
+  neither, ``_UNRESOLVED``), its errors counted without sizing (a family whose resolution raised gives its
+  explicit-tier designs that reason without resolving them again);
 * design-only checks (tiers above ``max_tiers`` asked explicitly) need no plan; plan-level checks run
   in stage order (tiers after sizing; oversubscription, bisection and hops after bandwidth; budget
   and power after the bill of materials), and the collective (the most expensive step after
@@ -33,7 +34,8 @@ Exactness: nothing is approximated. Speed comes from structure that does not cha
   share them) and the media per length bin (``core.physical.media.chosen_media``);
 * bounds before detail (``bounded``): each candidate's capex floor (``core.cost.cost_floor``: its counts priced,
   and the compute links at the least their media can cost from the rack geometry alone, ``core.cost.links_floor``;
-  when only ``_decide`` reads it, the other networks at their least, ``core.cost.network_floor_rows``)
+  when only ``_decide`` reads it, the other networks at their least, ``core.cost.network_floor_rows``, and the
+  links added only to a candidate the floor without them does not decide, ``_Evaluator.link``: two in three)
   orders the costing, and a feasible candidate that a costed one dominates by it is decided without its physical
   layer and bill (``_decide``; the workers of a parallel search share their costed candidates, ``_Witnesses``);
   one that floor does not decide has it raised by its rack arrangement's length bins (``_Evaluator.refine``: each
@@ -88,8 +90,8 @@ from typing import Iterable
 
 from core import units, vocab
 from core.catalog import Catalog, load_catalog
-from core.cost import (NETWORK_CATEGORIES, build_bom, cost_floor, network_floor_rows, priced_network_rows,
-                       summarize_cost)
+from core.cost import (NETWORK_CATEGORIES, build_bom, cost_floor, links_cost_floor, network_floor_rows,
+                       priced_network_rows, summarize_cost)
 from core.design import Design, DesignFields, field_bounds, offered_port_speeds, resolved_design, tidy_spaces
 from core import progress
 from core.analysis import jobsplit
@@ -527,6 +529,10 @@ class _Detail:
     split: object = None
     """With a training job and bounds that may decide it: the job's fastest split (or the error its search raised),
     searched before the floor (``_Evaluator.early_split``) and checked in ``detail`` where it was always checked."""
+    linked: bool = True
+    """Whether the floors count the compute links (``core.cost.links_floor``); when only ``_decide`` reads them,
+    ``evaluate`` leaves them out (``cost_floor(links=False)``: a lower floor, the same for every other count) and
+    ``_decide`` adds them (``_Evaluator.link``) only to a candidate that floor does not decide."""
     lengths: object = None
     """Once ``_Evaluator.refine`` ran: the rack arrangement's link lengths (``physical_of`` reuses them), or the
     error arranging raised (``detail`` raises it again where it always did)."""
@@ -585,7 +591,7 @@ class _Evaluator:
         if c.min_planes is not None and design.planes < c.min_planes:
             cand.reason, cand.failed = "min_planes", ("min_planes",)
             return cand
-        if c.max_tiers is not None and isinstance(design.tiers, int) and design.tiers > c.max_tiers and not full:
+        if self.asks_fewer_tiers(design) and not full:
             cand.reason, cand.failed = "max_tiers", ("max_tiers",)
             return cand
         try:
@@ -627,10 +633,12 @@ class _Evaluator:
             if not full:
                 return _rejected(cand, failed)
         first = self.bounded and not full and self._floored_later()
+        counted = first and c.serving is None  # only ``_decide`` reads the floor: the links' floor when it must
         if self.bounded and not full:
             try:  # the other networks raise as when the physical layer sizes them (``physical_of``)
                 floor = cost_floor(resolved, fabric, self.catalog,
-                                   network_floor_rows(resolved, fabric, self.catalog, least=first))
+                                   network_floor_rows(resolved, fabric, self.catalog, least=first),
+                                   links=not counted)
             except FabricPlannerError as exc:
                 cand.reason = _reason(exc)
                 return cand
@@ -646,11 +654,16 @@ class _Evaluator:
                 return _rejected(cand, failed + early)
         else:
             split = None
-        state = _Detail(resolved, fabric, bandwidth, failed, split)
+        state = _Detail(resolved, fabric, bandwidth, failed, split, linked=not counted)
         if not detail:
             cand.pending = state
             return cand
         return self.detail(cand, state, full)
+
+    def asks_fewer_tiers(self, design: Design) -> bool:
+        """Whether ``design`` asks explicitly for more tiers than ``max_tiers`` (ruled out before it is planned)."""
+        c = self.c
+        return c.max_tiers is not None and isinstance(design.tiers, int) and design.tiers > c.max_tiers
 
     def _floored_later(self) -> bool:
         """Whether no check in ``evaluate`` reads the floor (no budget, no power limit, no serving search before the
@@ -676,13 +689,25 @@ class _Evaluator:
         except FabricPlannerError as exc:
             state.lengths = exc
             return
-        cand.capex_floor_usd = max(cand.capex_floor_usd, floor.capex_usd)
-        cand.network_floor_usd = max(cand.network_floor_usd, floor.network_capex_usd)
-        cand.power_floor_kw = max(cand.power_floor_kw, floor.facility_kw)
-        if floor.tco_usd > cand.tco_floor_usd:  # the cost per token at the floor TCO is proportional to it
+        _raise_floors(cand, floor)
+
+    def link(self, cand: Candidate, state: "_Detail") -> None:
+        """Raise the floors of a pending candidate whose floor left its compute links out (``_Detail.linked``) by
+        what they add (``core.cost.links_cost_floor``: ``core.cost.links_floor`` from the rack geometry), to
+        ``cost_floor``'s with them."""
+        state.linked = True
+        try:  # raises as ``evaluate``'s floor with the links would have (the candidate ruled out by it)
+            links = links_cost_floor(state.resolved, state.fabric, self.catalog)
+        except FabricPlannerError as exc:
+            cand.pending, cand.reason = None, _reason(exc)
+            return
+        cand.capex_floor_usd += links.capex_usd
+        cand.network_floor_usd += links.network_capex_usd
+        cand.power_floor_kw += links.facility_kw
+        if links.tco_usd > 0:  # the cost per token at the floor TCO is proportional to it
             if cand.usd_per_mtok_floor > 0:
-                cand.usd_per_mtok_floor *= floor.tco_usd / cand.tco_floor_usd
-            cand.tco_floor_usd = floor.tco_usd
+                cand.usd_per_mtok_floor *= (cand.tco_floor_usd + links.tco_usd) / cand.tco_floor_usd
+            cand.tco_floor_usd += links.tco_usd
 
     def refused(self, cand: Candidate, state: "_Detail") -> bool:
         """Under a budget or power limit: raise a pending candidate's floors (``refine``) and rule it out without
@@ -823,6 +848,18 @@ class _Evaluator:
                                  current())
 
 
+def _raise_floors(cand: Candidate, floor) -> None:
+    """Raise ``cand``'s floors to ``floor``'s (a ``core.cost.cost_floor``) where they are higher, and with its TCO
+    floor ``usd_per_mtok_floor`` (``core.analysis.servingstep.per_million``: proportional to the TCO)."""
+    cand.capex_floor_usd = max(cand.capex_floor_usd, floor.capex_usd)
+    cand.network_floor_usd = max(cand.network_floor_usd, floor.network_capex_usd)
+    cand.power_floor_kw = max(cand.power_floor_kw, floor.facility_kw)
+    if floor.tco_usd > cand.tco_floor_usd:  # the cost per token at the floor TCO is proportional to it
+        if cand.usd_per_mtok_floor > 0:
+            cand.usd_per_mtok_floor *= floor.tco_usd / cand.tco_floor_usd
+        cand.tco_floor_usd = floor.tco_usd
+
+
 def _busbw_bytes(busbw: float) -> int:
     """Upper bound of the memory of one busbw [bytes] (``tests/test_memo.py``)."""
     return 32
@@ -936,6 +973,10 @@ def _evaluate_family(evaluator: "_Evaluator", designs: list[Design], indices: li
                                   detail=detail)
     for i in indices:
         d = designs[i]
+        if auto is not None and auto.resolved is None and auto.reason and not auto.failed and \
+                isinstance(d.tiers, int) and not evaluator.asks_fewer_tiers(d):
+            out.append(Candidate(i, d, reason=auto.reason))  # resolving raised: it reads no tiers, so it raises alike
+            continue
         if auto is None or auto.resolved is None or not isinstance(d.tiers, int):
             out.append(evaluator.evaluate(i, d, detail=detail))
             continue
@@ -1049,6 +1090,13 @@ def _decide(evaluator: "_Evaluator", cands: list[Candidate], objective: str, tra
                 c.pruned, c.pending = True, None
                 told((c,))
                 continue
+        if not c.pending.linked:  # not pruned by its counts' floor without links: with them, back in the queue
+            evaluator.link(c, c.pending)
+            if c.pending is None:  # ruled out by its links' floor's error
+                told((c,))
+            else:
+                heapq.heappush(queue, (*at(c), c))
+            continue
         if c.pending.lengths is None:  # not pruned by its counts' floor: its lengths' floor, back in the queue
             evaluator.refine(c, c.pending)
             heapq.heappush(queue, (*at(c), c))
