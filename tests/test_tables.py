@@ -71,3 +71,14 @@ def test_the_chinese_by_network_table_of_a_pods_design_fits_at_1024_px():
     with language("zh"):
         frame = turned(networks_rows(plan(design)), "网络")
     assert len(frame.columns) == 5 and not scrolls_at_1024(frame)
+
+
+def test_a_money_header_is_measured_about_as_the_grid_draws_it():
+    """``cluster capex [USD]`` is 112 px of text in the grid's font (measured at a 1,600 px window); counted as 19
+    digits (161 px) the two-fabric table's two money columns took 130 px too many and cut its last header,
+    ``network share``, at 1,600 px. Its value and the header's capitals still fit."""
+    from webui.tables import CELL_PADDING_PX, text_px
+
+    assert 112 <= text_px("cluster capex [USD]") <= 135
+    assert fitting_width(["$43.7 M"], "cluster capex [USD]") <= 135 + CELL_PADDING_PX
+    assert text_px("$403,967") >= 64  # digits as wide as drawn (64 px), never cut
