@@ -19,7 +19,7 @@ DRAWING_PX = 300
 """Height of a switched domain's drawing, its top row's numbers to its bottom row's [px]: the figure is this, its
 title and its caption (``fit_height``). At a fixed 560 px the drawing took what the title and caption left, and in
 a two-fifths column it floated in 100 px of blank above and below; pods stack one figure per pod."""
-DRAWING_Y = [-0.2, 1.15]
+DRAWING_Y = [-0.2, 1.1]
 """The drawing's y range: GPUs (or trays) at 1 with their numbers above, switches at 0 with theirs below."""
 
 
@@ -27,8 +27,7 @@ def fit_height(fig: FigureSpec, title_top: int, note: str, height: int | None) -
     """Margins for the title (``title_top`` px) and the caption ``note`` under the drawing; the figure's height
     ``height``, or (None) ``DRAWING_PX`` more than the margins."""
     bottom = 24 + 15 * (note.count("<br>") + 1)
-    fig.update_layout(margin=dict(l=10, r=10, t=title_top + 10, b=bottom),
-                      height=height or title_top + 10 + DRAWING_PX + bottom)
+    fig.update_layout(margin=dict(l=10, r=10, t=title_top, b=bottom), height=height or title_top + DRAWING_PX + bottom)
 
 
 def _marks(count: int) -> list[int]:
