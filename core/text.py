@@ -31,6 +31,26 @@ HIDDEN_CATEGORIES = ("Cc", "Cf", "Cs", "Co")
 """Unicode categories never kept in a name: control, format (bidi overrides, zero-width), surrogate, private use."""
 
 
+UNIT_WORD = re.compile(r"(?:[kMGTP]?[Bb]/s|[KMGT]iB|[kMGT]?B|[kM]?W|kWh|MWh|M)(?![A-Za-z])")
+"""A unit after a number and a space (``GB/s``, ``kW``, ``GiB``; ``M`` and ``B`` of an English amount of money,
+``$7.51 M``): a line never breaks between the two (``100`` / ``GB/s``)."""
+MONEY_WORD = re.compile(r"[万亿]?(?:美元|欧元|元)")
+"""A Chinese amount's unit right after its number (``7.51亿美元``, ``4,413万美元``, ``9,500元``;
+``core.i18n.usd``): a browser breaks Chinese between any two characters, so it wrapped ``7.51亿美`` / ``元``."""
+NO_BREAK = "\u2060"
+"""WORD JOINER: invisible, no line break on either side."""
+_AMOUNT = re.compile(r"(?<=\d)(?: (?=" + UNIT_WORD.pattern + r")|(" + MONEY_WORD.pattern + r"))")
+
+
+def unbroken(text: object) -> str:
+    """``text`` with every amount kept on one line by ``NO_BREAK``: around the space between a number and its unit
+    (``UNIT_WORD``), between a Chinese amount's number and its unit (``MONEY_WORD``) and within that unit. The reader
+    sees the same text (``visible`` gives it back); a browser (markdown, HTML) wraps before or after the amount, never
+    inside it."""
+    return _AMOUNT.sub(lambda m: NO_BREAK + NO_BREAK.join(m.group(1)) if m.group(1) else NO_BREAK + " " + NO_BREAK,
+                       str(text))
+
+
 def unlinked(text: object) -> str:
     """``text`` with ``LINK_BREAK`` wherever an autolinker (GFM, a PDF viewer) would start a link."""
     return _AUTOLINK.sub(LINK_BREAK, str(text))

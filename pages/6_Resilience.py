@@ -725,10 +725,12 @@ def _load_section(cur, store: dict, key: str, lang: str) -> None:
                  format_func=lambda k: _(load.PLACEMENT_LABELS[k]),
                  help=_("By node: ranks fill nodes in order, each GPU sends on its own NIC. Rail-aligned: the same "
                         "ranks, NCCL's PXN sends on the receiver's rail. Random: the job's nodes drawn at random."))
-    c3.number_input(_("Group size (0 = default)"), min_value=0, max_value=gpus, step=1, key=W + "grp",
+    # the label short enough for its quarter of the row at 1,024 px ("Group size (0 = default)" took two lines and
+    # pushed its box below its neighbours'); what 0 means is the help's first words
+    c3.number_input(_("Group size"), min_value=0, max_value=gpus, step=1, key=W + "grp",
                     on_change=_on_value, args=("grp",),
-                    help=_("GPUs of a data-parallel group (ring, tree; default all nodes), an expert-parallel group "
-                           "(all-to-all; default 8, a node apart) or pipeline stages (default 4). A group too large "
+                    help=_("0: the pattern's default. GPUs of a data-parallel group (ring, tree; default all nodes), "
+                           "an expert-parallel group (all-to-all; default 8, a node apart) or pipeline stages (default 4). A group too large "
                            "to space a node apart is spaced one GPU apart: every GPU for a ring or an all-to-all over "
                            "every GPU."))
     routing = c4.radio(_("Heatmap"), ["ecmp", "ar"], key=W + "hm", horizontal=True,

@@ -29,6 +29,7 @@ from core.formats import optimizelink, sharelink
 from core.i18n import N_, _
 from core.perf.sizes import format_size
 from core.perf.training import PRESETS
+from core.text import unbroken
 from webui import inferencestate, jobs, jobwork, pagestate, safe, state
 
 PAGE_PATH = "optimize"
@@ -188,11 +189,11 @@ def _best(result) -> None:
              "({other_capex} {other_objective}).") if result.objective in MONEY else \
         _("Best design for **{size}** that meets every constraint: **{design}**, {value} {objective} "
           "({other_capex} {other_objective}).")
-    st.success(said.format(
+    st.success(unbroken(said.format(
         size=safe.md(size_caption(result.best_plan)), design=safe.md(design_label(best)),
         value=objective_text(best, result.objective), objective=objective_word(result.objective),
         other_capex=i18n.usd(capex_of(best, other)), other_objective=objective_word(other))
-        + " " + bandwidth_against(result.best_plan, _sidebar_plan(), state.bandwidth_unit()))
+        + " " + bandwidth_against(result.best_plan, _sidebar_plan(), state.bandwidth_unit())))
     if best.split:
         split = Split(*best.split)
         st.markdown(_("The training job's fastest split on it: **{split}**, global batch {batch}, {step} s per step, "
@@ -214,9 +215,9 @@ def _chart(result) -> None:
         chosen = next((c for c in result.candidates if c.index == index), None)
         if chosen is not None:
             c1, c2 = st.columns([4, 1])
-            c1.markdown(_("Selected: **{design}**, {capex} {objective}.").format(
+            c1.markdown(unbroken(_("Selected: **{design}**, {capex} {objective}.").format(
                 design=safe.md(design_label(chosen)), capex=objective_text(chosen, result.objective),
-                objective=objective_word(result.objective)))
+                objective=objective_word(result.objective))))
             c2.link_button(_("Open in Designer"), _design_link(chosen.design), width="stretch")
 
 
@@ -261,9 +262,9 @@ def _found(progress) -> None:
         done=i18n.number(progress.done), total=i18n.number(progress.total), feasible=i18n.number(progress.feasible)))
     if progress.best is None:
         return
-    st.markdown(_("Best so far: **{design}**, {value} {objective}.").format(
+    st.markdown(unbroken(_("Best so far: **{design}**, {value} {objective}.").format(
         design=safe.md(design_label(progress.best)), value=objective_text(progress.best, progress.objective),
-        objective=objective_word(progress.objective)))
+        objective=objective_word(progress.objective))))
     unit = state.bandwidth_unit()
     money = figs.capex_title(progress.objective)
     performance = figs.metric_title(progress.metric, unit)

@@ -14,6 +14,7 @@ from core.formats import sharelink
 from core.design import Design
 from core.figures.keynumbers import key_numbers
 from core.plan import plan
+from core.text import NO_BREAK
 from webui import tablefit
 
 ENTRY = str(Path(__file__).with_name("apptest_entry.py"))
@@ -28,8 +29,9 @@ def app(params: dict | None = None) -> AppTest:
 
 
 def shown(markdown: str) -> str:
-    """What a reader sees of escaped markdown (webui.safe.md backslash-escapes punctuation)."""
-    return re.sub(r"\\(.)", r"\1", markdown)
+    """What a reader sees of escaped markdown (webui.safe.md backslash-escapes punctuation and keeps amounts on one
+    line with invisible joiners, core.text.unbroken)."""
+    return re.sub(r"\\(.)", r"\1", markdown).replace(NO_BREAK, "")
 
 
 CARD = re.compile(r'data-testid="stMetricLabel">(.*?)</div><div class="fp-value" data-testid="stMetricValue">(.*?)</div>')

@@ -21,6 +21,7 @@ from streamlit.testing.v1 import AppTest
 
 from core import i18n
 from core.i18n import _, language
+from core.text import NO_BREAK
 from tests.i18n_check import PO, chinese_leaks, english_leaks, plotly_text, proto_text
 from tools.i18n_update import extract
 
@@ -164,8 +165,9 @@ def page_text(at: AppTest) -> str:
 
 
 def unescape(markdown: str) -> str:
-    """What a reader sees of escaped markdown (webui.safe.md backslash-escapes punctuation)."""
-    return re.sub(r"\\(.)", r"\1", markdown)
+    """What a reader sees of escaped markdown (webui.safe.md backslash-escapes punctuation and keeps amounts on one
+    line with invisible joiners, core.text.unbroken)."""
+    return re.sub(r"\\(.)", r"\1", markdown).replace(NO_BREAK, "")
 
 
 def rerun(at: AppTest) -> AppTest:

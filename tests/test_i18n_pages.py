@@ -27,6 +27,7 @@ from core import i18n
 from core.catalog import load_catalog
 from core.design import Design
 from core.i18n import _, language
+from core.text import NO_BREAK
 from tests.i18n_check import chinese_leaks, english_leaks
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -90,7 +91,7 @@ VERBATIM = ("python -m core plan --design design.json",)
 
 
 def leaks(texts: list[str], lang: str) -> list[str]:
-    text = re.sub(r"\\(.)", r"\1", "\n".join(texts))  # as a reader sees escaped markdown (webui.safe.md)
+    text = re.sub(r"\\(.)", r"\1", "\n".join(texts)).replace(NO_BREAK, "")  # as a reader sees it (webui.safe.md)
     for verbatim in VERBATIM:
         text = text.replace(verbatim, " ")
     return english_leaks(text) if lang == "zh" else chinese_leaks(text)

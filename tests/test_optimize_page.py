@@ -22,6 +22,7 @@ from core.figures.optimize import family_rows, front_rows, pareto_figure
 from core.units import bandwidth
 from core.formats import optimizelink, sharelink
 from core.i18n import language, usd
+from core.text import NO_BREAK
 from core.plan import plan
 from tests import pagetest
 from tests.test_i18n import english_leaks, page_text, rerun
@@ -144,8 +145,9 @@ open_page = pagetest.opener(PAGE)  # the app opened from a link, then this page 
 
 
 def unescaped(text: str) -> str:
-    """A markdown cell's text without its escapes (``webui.safe.md``)."""
-    return re.sub(r"\\(.)", r"\1", str(text))
+    """A markdown cell's text as the reader sees it: without its escapes (``webui.safe.md``) and the invisible joiners
+    that keep an amount on one line (``core.text.unbroken``)."""
+    return re.sub(r"\\(.)", r"\1", str(text)).replace(NO_BREAK, "")
 
 
 LINK = {"ng": "256", "opt_os": "1.5", "opt_fab": "infiniband", "opt_sw": "QM9700,Q3400", "opt_run": "1"}
@@ -216,14 +218,14 @@ def test_old_link_plans_the_sidebars_gpu_and_names_it():
     # the sidebar and the page plan one design: 16,384 B300 (the old opt_n moved onto the sidebar's size)
     assert not [w for w in at.get("selectbox") if w.label == "GPU model" and w.key and w.key.startswith("opt_")]
     assert any("16,384 x B300 in 2,048 nodes" in m.value.replace("\\", "") for m in at.markdown)
-    success = at.success[0].value.replace("\\", "")
+    success = unescaped(at.success[0].value)
     assert "16,384 x B300 in 2,048 nodes" in success, success
     base = plan(Design(gpu="B300", gpus=16384))
     expected = optimize("B300", 16384, Constraints(min_busbw_gbytes=400), workers=1, base=base.design)
     assert unescaped(at.table[0].value["Capex, whole cluster [USD]"].iloc[0]) == usd(expected.best.capex_usd)
     h100 = optimize("H100", 16384, Constraints(min_busbw_gbytes=400), workers=1)
     assert expected.best.capex_usd > h100.best.capex_usd * 1.1  # what the old page planned: the H100 price
-    notes = [w.value.replace("\\", "") for w in at.warning]
+    notes = [unescaped(w.value) for w in at.warning]
     assert any("'opt_n'" in n and "now the sidebar's GPU count" in n for n in notes), notes
     assert "ng=16384" in at.sidebar.code[0].value or "n=2048" in at.sidebar.code[0].value
     assert "opt_n" not in at.sidebar.code[0].value
@@ -290,9 +292,9 @@ def test_page_words_the_winner_warns_for_the_jobs_traffic_and_links_each_front_r
                     "opt_run": "1"})
     result = optimize("H100", 256, optimizelink.constraints({**optimizelink.DEFAULTS, "fab": "infiniband",
                                                              "sw": ("QM9700",), "model": "mixtral-8x7b"}), workers=1)
-    success = at.success[0].value.replace("\\", "")  # markdown escapes (webui.safe.md) aside
+    success = unescaped(at.success[0].value)  # markdown escapes (webui.safe.md) aside
     assert design_label(result.best) in success and usd(result.best.capex_usd) in success
-    said = " ".join(m.value for m in at.markdown).replace("\\", "")
+    said = unescaped(" ".join(m.value for m in at.markdown))
     assert "No constraint binds" in said or "Binding constraint" in said
     islands, ratio = result.best.islands, result.best.design.oversubscription
     assert ("Warning: the training job has expert-parallel all-to-all" in said) == (islands > 1 or ratio > 1)
@@ -316,7 +318,7 @@ def test_the_topologies_tried_come_from_the_link_and_reach_the_search():
     assert values["top"] == () and warnings and "hypercube" in warnings[0]
     at = open_page({"ng": "64", "opt_top": "torus", "opt_run": "1"})
     assert at.multiselect(key="opt_w_top").value == ["torus"]
-    success = " ".join(s.value for s in at.success).replace("\\", "")
+    success = unescaped(" ".join(s.value for s in at.success))
     assert "torus" in success and "node to node without switches" in success, success
 
 

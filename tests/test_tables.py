@@ -55,3 +55,30 @@ def test_a_turned_table_of_two_long_named_items_says_it_scrolls():
     show_turned(rows, "Design", wide)
     show_turned([{"Pod": 1, "Nodes": 64}, {"Pod": 2, "Nodes": 1024}], "Pod", narrow)
     assert wide.captions and not narrow.captions
+
+
+def test_the_chinese_by_network_table_of_a_pods_design_fits_at_1024_px():
+    """The Designer's By network table in Chinese (five columns of 万美元 amounts) fits a 1,024 px page (measured:
+    the grid drew it without a scrollbar) and says nothing about scrolling: a CJK character is one em of the grid's
+    14 px font, not two Latin characters (17 px), which summed its columns to 580 px and showed the caption."""
+    from core.figures.cost import networks_rows
+    from core.formats import sharelink
+    from core.plan import plan
+    from webui.tables import WIDE_CHAR_PX, scrolls_at_1024, text_px, turned
+
+    assert text_px("带外管理") == 4 * WIDE_CHAR_PX == 56
+    design = sharelink.decode({"v": "1", "n": "64", "pods": "B200:32:800"})[0]
+    with language("zh"):
+        frame = turned(networks_rows(plan(design)), "网络")
+    assert len(frame.columns) == 5 and not scrolls_at_1024(frame)
+
+
+def test_a_money_header_is_measured_about_as_the_grid_draws_it():
+    """``cluster capex [USD]`` is 112 px of text in the grid's font (measured at a 1,600 px window); counted as 19
+    digits (161 px) the two-fabric table's two money columns took 130 px too many and cut its last header,
+    ``network share``, at 1,600 px. Its value and the header's capitals still fit."""
+    from webui.tables import CELL_PADDING_PX, text_px
+
+    assert 112 <= text_px("cluster capex [USD]") <= 135
+    assert fitting_width(["$43.7 M"], "cluster capex [USD]") <= 135 + CELL_PADDING_PX
+    assert text_px("$403,967") >= 64  # digits as wide as drawn (64 px), never cut

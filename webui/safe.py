@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from core.text import LINK_BREAK, unlinked
+from core.text import LINK_BREAK, unbroken, unlinked
 
 __all__ = ["LINK_BREAK", "MAX_SHOWN", "md", "message"]
 
@@ -28,11 +28,12 @@ MAX_SHOWN = 2000
 
 
 def md(text: object) -> str:
-    """``text`` escaped so markdown shows it literally (newlines kept as line breaks)."""
+    """``text`` escaped so markdown shows it literally (newlines kept as line breaks), its amounts never split
+    across lines (``core.text.unbroken``: ``7.51亿美`` / ``元``, ``100`` / ``GB/s``)."""
     value = str(text)
     if len(value) > MAX_SHOWN:
         value = value[: MAX_SHOWN - 3] + "..."
-    value = unlinked(value)
+    value = unbroken(unlinked(value))
     return _PUNCT.sub(r"\\\1", value).replace("\n", "  \n")
 
 

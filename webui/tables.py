@@ -10,7 +10,16 @@ from core.figures.style import text_width
 from core.i18n import _, in_currency, number, usd
 
 CHAR_PX = 8.5
-"""Width of a Latin character (a digit, "$", ",") in the data grid's 14 px font [px]; a CJK character is two."""
+"""Width of a digit, a capital or a sign ("$", "%") in the data grid's 14 px font [px], with a little air."""
+NARROW_CHAR_PX = 6.5
+"""Width of a lower-case letter, a space or punctuation in that font [px] (measured: ``cluster capex [USD]`` 112 px
+of text): counted as a digit, the two-fabric table's money headers took 130 px too many and cut its last header at a
+1,600 px window."""
+NARROW_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz ,.;:'\"()[]-/")
+WIDE_CHAR_PX = 14.0
+"""Width of a CJK character in the data grid's 14 px font [px]: one em (measured: 带外管理 56 px). Counted as two
+Latin characters (17 px) the By network table's five Chinese columns summed wider than the page at 1,024 px and it
+said it scrolls when it did not."""
 CELL_PADDING_PX = 28
 """A cell's padding and the header's sort-arrow room together [px]."""
 MAX_FIT_PX = 320
@@ -29,8 +38,17 @@ def money(frame: pd.DataFrame | list[dict], columns) -> pd.DataFrame:
 def fitting_width(values, label: str | None = None) -> int:
     """Pixels a column needs to show its widest value (and its header) whole, at most ``MAX_FIT_PX``: the grid
     sizes a column by its first rows only, so a larger total further down was cut ("$79,891,4...")."""
-    widest = max([text_width(str(v)) for v in values] + [text_width(label or "")], default=0)
-    return int(min(MAX_FIT_PX, widest * CHAR_PX + CELL_PADDING_PX))
+    widest = max([text_px(str(v)) for v in values] + [text_px(label or "")], default=0)
+    return int(min(MAX_FIT_PX, widest + CELL_PADDING_PX))
+
+
+def text_px(text: str) -> float:
+    """The width of ``text`` in the data grid's font [px]: ``NARROW_CHAR_PX`` a lower-case letter, space or
+    punctuation, ``WIDE_CHAR_PX`` a CJK character (``core.figures.style.text_width`` counts it two), ``CHAR_PX`` any
+    other (a digit, a capital, a sign)."""
+    wide = text_width(text) - len(text)  # the CJK characters
+    narrow = sum(char in NARROW_CHARS for char in text)
+    return narrow * NARROW_CHAR_PX + wide * WIDE_CHAR_PX + (len(text) - wide - narrow) * CHAR_PX
 
 
 def money_column(label: str | None = None, values=None, **kwargs) -> st.column_config.TextColumn:

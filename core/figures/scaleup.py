@@ -12,7 +12,7 @@ from core.scaleup import KIND_LABELS, all_peers_gbytes, in_noun, links_per_peer
 from core.fabric.families import cabled_nics
 from core.units import bandwidth as format_bandwidth
 from core.figures.style import TIER_COLOURS, FigureSpec, base_layout, line_width, scatter, wrap_text
-from core.figures.scaleup_levels import two_level_figure
+from core.figures.scaleup_levels import DRAWING_Y, fit_height, two_level_figure
 from core import plurals
 from core.i18n import _, ngettext
 
@@ -173,8 +173,10 @@ def _direct_links(fig: FigureSpec, domain: int, gpn: int, links: int, link_bidir
     return fig.figure()
 
 
-def scaleup_figure(plan, unit: str = "GB/s", height: int = 560) -> go.Figure:
-    """One NVLink domain: GPUs (or compute trays), NVSwitch chips (or switch trays) and link counts.
+def scaleup_figure(plan, unit: str = "GB/s", height: int | None = None) -> go.Figure:
+    """One NVLink domain: GPUs (or compute trays), NVSwitch chips (or switch trays) and link counts; ``height`` [px],
+    None: a switched domain's drawing
+    ``core.figures.scaleup_levels.DRAWING_PX`` tall with its title and caption (``fit_height``), else 560.
 
     The domain is ``resolved.nvlink_domain_gpus`` GPUs; NVSwitch chips come
     from the system (scaled when the domain differs from the system's); each
@@ -196,7 +198,7 @@ def scaleup_figure(plan, unit: str = "GB/s", height: int = 560) -> go.Figure:
     title += "<br><sup>" + in_noun(_("{links} links per GPU x {link} bidir = {total} per GPU (bidir)").format(
         links=links, link=format_bandwidth(link_bidir * 8, unit),
         total=format_bandwidth(r.nvlink_gbytes_per_gpu_bidir * 8, unit)), system) + "</sup>"
-    base_layout(fig, title, height, title_chars=28)
+    base_layout(fig, title, height or 560, title_chars=28)
     title_top = fig.margin_top
     fig.update_layout(xaxis=dict(visible=False), yaxis=dict(visible=False), showlegend=False, hovermode="closest")
 
@@ -283,8 +285,9 @@ def scaleup_figure(plan, unit: str = "GB/s", height: int = 560) -> go.Figure:
         hoverinfo="text"))
     fig.add_trace(scatter(
         x=[p[0] for p in bottom.values()], y=[0.0] * chip_units, mode="markers+text",
-        text=[f"NVSwitch {s + 1}" if nvswitch and chips_per_unit == 1 and chip_units <= 2 else f"{s + 1}"
-              for s in bottom],
+        # the unit's number only, whatever the domain (the hover names each, the caption says what they are): pods of
+        # two domains read "NVSwitch 1" beside "1"
+        text=[f"{s + 1}" for s in bottom],
         textposition="bottom center", textfont=dict(size=10),
         marker=dict(size=30 if chip_units <= 8 else 20, symbol="diamond", color=TIER_COLOURS["spine"]),
         hovertext=[ngettext("{switch} (gen {generation}; {chips} chip)", "{switch} (gen {generation}; {chips} chips)",
@@ -316,8 +319,8 @@ def scaleup_figure(plan, unit: str = "GB/s", height: int = 560) -> go.Figure:
     fig.add_annotation(text=note,
                        xref="paper", yref="paper", x=0, y=-0.02, showarrow=False, xanchor="left", yanchor="top",
                        align="left", font=dict(size=11))
-    fig.update_layout(yaxis=dict(visible=False, range=[-0.45, 1.35]), xaxis=dict(visible=False, range=[-0.08, 1.08]),
-                      margin=dict(l=10, r=10, t=title_top + 10, b=24 + 15 * (note.count('<br>') + 1)))
+    fig.update_layout(yaxis=dict(visible=False, range=DRAWING_Y), xaxis=dict(visible=False, range=[-0.08, 1.08]))
+    fit_height(fig, title_top, note, height)
     return fig.figure()
 
 

@@ -15,6 +15,21 @@ MAX_DRAWN = 12
 says how many each mark stands for."""
 
 
+DRAWING_PX = 300
+"""Height of a switched domain's drawing, its top row's numbers to its bottom row's [px]: the figure is this, its
+title and its caption (``fit_height``). At a fixed 560 px the drawing took what the title and caption left, and in
+a two-fifths column it floated in 100 px of blank above and below; pods stack one figure per pod."""
+DRAWING_Y = [-0.2, 1.1]
+"""The drawing's y range: GPUs (or trays) at 1 with their numbers above, switches at 0 with theirs below."""
+
+
+def fit_height(fig: FigureSpec, title_top: int, note: str, height: int | None) -> None:
+    """Margins for the title (``title_top`` px) and the caption ``note`` under the drawing; the figure's height
+    ``height``, or (None) ``DRAWING_PX`` more than the margins."""
+    bottom = 24 + 15 * (note.count("<br>") + 1)
+    fig.update_layout(margin=dict(l=10, r=10, t=title_top, b=bottom), height=height or title_top + DRAWING_PX + bottom)
+
+
 def _marks(count: int) -> list[int]:
     """Indices of the units drawn out of ``count`` (all up to ``MAX_DRAWN``, else evenly spread, ends kept)."""
     if count <= MAX_DRAWN:
@@ -29,10 +44,10 @@ def _labels(drawn: dict) -> list[str]:
     return [str(k + 1) if len(keys) <= 6 or i in (0, len(keys) - 1) else "" for i, k in enumerate(keys)]
 
 
-def two_level_figure(plan, unit: str = "GB/s", height: int = 560) -> go.Figure:
+def two_level_figure(plan, unit: str = "GB/s", height: int | None = None) -> go.Figure:
     """The largest NVLink domain of ``plan`` when it has two levels: first-level domains on top, level-2 switch
     units below, a line for each pair (each first-level domain's level-2 links spread evenly over the units);
-    bandwidths per GPU per direction in ``unit`` (``core.units.bandwidth``)."""
+    bandwidths per GPU per direction in ``unit`` (``core.units.bandwidth``); ``height`` as ``scaleup_figure``'s."""
     r = plan.resolved
     up = scaleup_of(r)
     spec = up.level2
@@ -44,7 +59,7 @@ def two_level_figure(plan, unit: str = "GB/s", height: int = 560) -> go.Figure:
     title += "<br><sup>" + _("first level {l1} per GPU, second level {l2} per GPU (one direction)").format(
         l1=format_bandwidth(up.level1_gbytes_per_gpu * 8, unit),
         l2=format_bandwidth(up.level2_gbytes_per_gpu * 8, unit)) + "</sup>"
-    base_layout(fig, title, height, title_chars=28)
+    base_layout(fig, title, height or 560, title_chars=28)
     title_top = fig.margin_top
     fig.update_layout(xaxis=dict(visible=False), yaxis=dict(visible=False), showlegend=False, hovermode="closest")
     top_marks, bottom_marks = _marks(racks), _marks(switches) if switches else []
@@ -95,6 +110,6 @@ def two_level_figure(plan, unit: str = "GB/s", height: int = 560) -> go.Figure:
     note = wrap_text(detail, 36)
     fig.add_annotation(text=note, xref="paper", yref="paper", x=0, y=-0.02, showarrow=False, xanchor="left",
                        yanchor="top", align="left", font=dict(size=11))
-    fig.update_layout(yaxis=dict(visible=False, range=[-0.45, 1.35]), xaxis=dict(visible=False, range=[-0.08, 1.08]),
-                      margin=dict(l=10, r=10, t=title_top + 10, b=24 + 15 * (note.count("<br>") + 1)))
+    fig.update_layout(yaxis=dict(visible=False, range=DRAWING_Y), xaxis=dict(visible=False, range=[-0.08, 1.08]))
+    fit_height(fig, title_top, note, height)
     return fig.figure()

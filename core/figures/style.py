@@ -14,7 +14,7 @@ import unicodedata
 import plotly.graph_objects as go
 
 from core.i18n import N_, current
-from core.text import unlinked
+from core.text import MONEY_WORD, UNIT_WORD, unlinked
 
 TIER_Y = {"server": 0.0, "leaf": 1.0, "spine": 2.0, "core": 3.0}
 TIER_COLOURS = {"server": "#5d6d7e", "leaf": "#2e86c1", "spine": "#117a65", "core": "#7d3c98"}
@@ -143,7 +143,25 @@ def _pieces(word: str) -> list[str]:
             pieces[-1] += pending
         else:
             pieces.append(pending)
-    return pieces
+    return _amounts_whole(pieces)
+
+
+def _amounts_whole(pieces: list[str]) -> list[str]:
+    """``pieces`` with each Chinese amount of money (``7.51亿美元``: ``core.text.MONEY_WORD`` after a number) one
+    piece: Chinese breaks between any two characters, and ``7.51亿美`` / ``元`` was a line end."""
+    ends, at = [], 0
+    for piece in pieces:
+        at += len(piece)
+        ends.append(at)
+    spans = [(m.start(), m.end()) for m in _AMOUNT_ZH.finditer("".join(pieces))]
+    out: list[str] = []
+    for i, piece in enumerate(pieces):
+        start = ends[i] - len(piece)
+        if out and any(a <= start < b for a, b in spans):
+            out[-1] += piece
+        else:
+            out.append(piece)
+    return out
 
 
 BREAK_AFTER = set("，、：；。！？）】」』》")
@@ -152,8 +170,6 @@ STRONG_BREAK_AFTER = set("，：；。！？")
 """Of those, the ones ending a clause: a wrap prefers them to an enumeration comma (、) or a bracket."""
 BREAK_BEFORE = set("（【「『《")
 """Chinese opening brackets before which a line breaks best."""
-UNIT_WORD = re.compile(r"(?:[kMGTP]?[Bb]/s|[KMGT]iB|[kMGT]?B|[kM]?W|kWh|MWh)(?![A-Za-z])")
-"""A unit after a number (``GB/s``, ``kW``, ``GiB``): a line never breaks between the two (``100`` / ``GB/s``)."""
 GOOD_BREAK_SHARE = 1 / 3
 """A line ends at the last good break (``_good_break``) when that leaves it at least this full."""
 
@@ -164,13 +180,26 @@ def _edge(piece: str, last: bool) -> str:
     return (tokens[-1] if last else tokens[0])[-1 if last else 0] if tokens else ""
 
 
+_AMOUNT_ZH = re.compile(r"(?<=\d)" + MONEY_WORD.pattern)
+
+
+def _splits_amount(before: str, gap: int, after: str) -> bool:
+    """Whether a break between ``before`` and ``after`` would split an amount: a number from its unit
+    (``core.text.UNIT_WORD``, ``100`` / ``GB/s``) or a Chinese amount of money (``core.text.MONEY_WORD``,
+    ``7.51亿美`` / ``元``), as ``core.text.unbroken`` keeps them whole in a browser."""
+    left, right = _TAG.sub("", before)[-4:], _TAG.sub("", after)[:4]
+    if gap:
+        return left[-1:].isdigit() and bool(UNIT_WORD.match(right))
+    return any(m.start() <= len(left) < m.end() for m in _AMOUNT_ZH.finditer(left + right))
+
+
 def _good_break(before: str, gap: int, after: str) -> bool:
     """A break between ``before`` and ``after`` that cuts no phrase: after Chinese punctuation, before
     an opening bracket, or at a space between Latin text (English words). Between two CJK characters
     or at the space around a number inside Chinese text a line may break too, but only when no good
-    break is near; never between a number and its unit (``UNIT_WORD``)."""
+    break is near; never inside an amount (``_splits_amount``)."""
     a, b = _edge(before, True), _edge(after, False)
-    if gap == 1 and a.isdigit() and UNIT_WORD.match(_TAG.sub("", after)):
+    if _splits_amount(before, gap, after):
         return False  # a number and its unit stay together
     return a in BREAK_AFTER or b in BREAK_BEFORE or (gap == 1 and not _wide(a) and not _wide(b))
 
@@ -178,13 +207,15 @@ def _good_break(before: str, gap: int, after: str) -> bool:
 def _cut(items: list[tuple[int, str]], width: int, join) -> int:
     """Where to end the line ``items[:-1]`` (``items[-1]`` does not fit): at the last clause end
     (``STRONG_BREAK_AFTER``), else the last good break (``_good_break``), that leaves the line at
-    least ``GOOD_BREAK_SHARE`` full; else just before ``items[-1]``. English has only spaces
+    least ``GOOD_BREAK_SHARE`` full; else the last break that splits no amount (``_splits_amount``: ``双向 100`` /
+    ``GB/s`` was cut so), else just before ``items[-1]``. English has only spaces
     between its words, so it always breaks before the word that does not fit."""
     least = GOOD_BREAK_SHARE * width
-    breaks = [j for j in range(1, len(items)) if _good_break(items[j - 1][1], items[j][0], items[j][1])
+    whole = [j for j in range(1, len(items)) if not _splits_amount(items[j - 1][1], items[j][0], items[j][1])]
+    breaks = [j for j in whole if _good_break(items[j - 1][1], items[j][0], items[j][1])
               and _visible(join(items[:j])) >= least]
     strong = [j for j in breaks if _edge(items[j - 1][1], True) in STRONG_BREAK_AFTER]
-    return (strong or breaks or [len(items) - 1])[-1]
+    return (strong or breaks or whole[-1:] or [len(items) - 1])[-1]
 
 
 def _wrap_words(text: str, width: int) -> list[str]:
