@@ -37,8 +37,8 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from core.design import ResolvedDesign
-from core.fabric.sizing import FabricPlan
 from core.fabric.families import clos_tiers
+from core.fabric.sizing import FabricPlan
 from core.fabric.wiring import Wiring, wiring_of
 from core.memo import stage
 from core.physical.layout import Arrangement, Layout, RackPlaces
