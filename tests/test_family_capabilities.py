@@ -38,3 +38,14 @@ def test_the_torus_plan_cli_says_its_bisection_ratio(capsys):
     # = 25.6 Tb/s = 3.2 TB/s: 6:1
     assert "bisection 3.2 TB/s" in row and "bisection ratio 6:1 (half the injection over the bisection" in row
     assert "oversubscription" not in row
+
+
+@pytest.mark.parametrize("design, method", [
+    (dict(gpu="H100", nodes=64, switch="QM9700"), "tiers"),  # the Resilience page's closed form over symmetry
+    (dict(gpu="H100", gpus=1024, switch="QM9700", topology="dragonfly"), "groups"),
+    (dict(gpu="B300", gpus=64, topology="torus"), "graph"),
+])
+def test_the_failure_method_is_named_by_the_failure_names_not_a_family_id(design, method):
+    from core.analysis.failure import method_of
+
+    assert method_of(plan(Design(**design))) == method
