@@ -44,6 +44,7 @@ from core.design import ResolvedDesign
 from core.errors import FabricPlannerError
 from core.fabric import domainlevels
 from core.fabric.families import cabled_nics, declared, family as topology_family
+from core.fabric.families import rail_leaves, words as family_words
 from core.fabric.sizing import ROLE_LABELS, FabricPlan
 from core.fabric.wiring import wiring_of
 from core.i18n import N_, _, ngettext
@@ -350,15 +351,15 @@ def _fabric_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
         add("switch", switch, planes, fmt(_("one switch per plane holds all {ports} NIC ports{plane_note}"),
             ports=fabric.node_leaf_links, plane_note=plane_note), item=fmt(_("{name} (leaf)"), name=switch.name))
     else:
-        if resolved.topology == "rail-optimized" or fabric.family != "clos":  # a family's leaves are rail leaves
+        if resolved.topology == "rail-optimized" or rail_leaves(fabric.family):  # a family's leaves are rail leaves
             leaf_why = fmt(_("{sus} SU x {rails} rails{plane_note}"),
                 sus=fabric.group_count, rails=fabric.leaves_per_group, plane_note=plane_note)
         else:
             leaf_why = fmt(_("ceil({nodes} nodes / {per_leaf} per leaf){plane_note}"),
                 nodes=resolved.nodes, per_leaf=fabric.nodes_per_group, plane_note=plane_note)
         add("switch", switch, fabric.leaf_count_total, leaf_why, item=fmt(_("{name} (leaf)"), name=switch.name))
-        if fabric.family != "clos":  # a family with spines: Dragonfly+ groups
-            spine_why = fmt(_("{groups} Dragonfly+ groups x {spines} spines{plane_note}"),
+        if (spines := family_words(fabric.family, "bom:spines", None)) is not None:  # a family's: Dragonfly+ groups
+            spine_why = fmt(spines,
                 groups=fabric.pod_count, spines=fabric.spines_per_pod, plane_note=plane_note)
         elif fabric.tiers == 2:
             spine_why = fmt(_("{leaves} leaves x {uplinks} uplinks = {links} links, {pair} per leaf-spine pair: "
@@ -670,7 +671,7 @@ def _switch_links_within(resolved: ResolvedDesign, fabric: FabricPlan, wiring, l
     if per_pair <= 0:
         return links
     models, racks = resolved.tier_switches, load_racks()
-    rows_apart = link_class != "spine-core" and (wiring.family != "clos" or not wiring.spines_with_pods)
+    rows_apart = link_class != "spine-core"  # all but a folded Clos's spine-core links leave their row (above)
     tallest, u_m = max(p.rack_units for p in racks.presets), racks.routing.u_mm / 1000
 
     def reached(near: float, far: float) -> int:

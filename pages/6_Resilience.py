@@ -24,7 +24,7 @@ from core.analysis.podwhatif import (
 from core.analysis.whole import design_mixed, whole_plan  # a design with pods: its totals in the size caption
 from core.spares import policy_words
 from core.errors import FabricPlannerError, InputError
-from core.fabric.families import CLOS, node_to_node, require_clos, require_model, words
+from core.fabric.families import failure_names, global_groups, node_to_node, require_clos, require_model, words
 from core import units
 from core.figures import resilience as figs
 from core.figures.keynumbers import KeyNumber, cards_html, size_caption
@@ -233,7 +233,7 @@ def _clos_only(plan, what: str, model: str | None = None) -> bool:
 
 
 def _failure_section(cur, store: dict, key: str, lang: str) -> None:
-    clos = cur.plan.fabric.family == CLOS
+    clos = failure_names(cur.plan.fabric.family) == "tiers"
     torus = node_to_node(cur.plan.fabric.family)
     st.caption(_("Fail nodes, NICs or the link bundles between neighbours of the torus by the form, and compare with "
                  "the healthy design. The healthy design is never changed.") if torus else
@@ -361,7 +361,7 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
     method = failure.method_of(cur.plan)
     st.caption(_("Method: closed form over the fabric's symmetry, checked against `networkx` reachability and "
                  "max-flow on small designs; busbw and step time from the collective and training models on a "
-                 "degraded copy of the design.") if method == "clos" else
+                 "degraded copy of the design.") if method == "tiers" else
                _("Method: closed form over the topology's groups (the groups no failure touches as one block), "
                  "checked against the what-if on the topology's graph (`networkx`) over small and medium designs: "
                  "the GPUs cut off, a maximum flow between the halves of the groups for the bisection; busbw and step "
@@ -735,7 +735,7 @@ def _load_section(cur, store: dict, key: str, lang: str) -> None:
                            "every GPU."))
     routing = c4.radio(_("Heatmap"), ["ecmp", "ar"], key=W + "hm", horizontal=True,
                        format_func=lambda k: _(load.ROUTING_LABELS[k]))
-    groups = plan.fabric.family != CLOS and plan.fabric.pod_count > 1
+    groups = global_groups(plan.fabric.family) and plan.fabric.pod_count > 1
     if groups:
         st.radio(_("Routing between groups"), list(load.GLOBAL_ROUTINGS), key=W + "gr", horizontal=True,
                  on_change=_on_value, args=("gr",), format_func=lambda k: _(load.GLOBAL_ROUTING_LABELS[k]),

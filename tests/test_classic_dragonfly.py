@@ -259,13 +259,10 @@ def test_share_link_and_design_file_round_trip():
 FAMILY_IDS = (*FAMILIES, CLOS)
 """Every ``FabricPlan.family`` value: the families' ids and the folded Clos's (``CLOS``, ``"clos"``)."""
 _SUBJECT = re.compile(r"(family|topology)$")
-KNOWN_CLOS_COMPARISONS = {
-    "core/cost.py": 3, "core/physical/lengths.py": 1, "core/formats/linknames.py": 1, "core/formats/graphml.py": 1,
-    "core/perf/serving.py": 1, "core/analysis/spof.py": 1, "core/analysis/verify.py": 1, "core/analysis/load.py": 1,
-    "pages/6_Resilience.py": 3}
-"""Comparisons with the folded Clos's id (``family != CLOS``) written before the rule caught them: a file may keep at
-most this many until they move behind a family capability; a new one fails (``core/analysis/failure`` moved to
-``core.fabric.families.failure_names``)."""
+KNOWN_CLOS_COMPARISONS: dict[str, int] = {}
+"""Comparisons with the folded Clos's id (``family != CLOS``) written before the rule caught them, by file: none
+left, all moved behind the families' declarations (``core.fabric.families``: ``failure_names``, ``clos_tiers``,
+``graph_model``, ``global_groups``, ``rail_leaves``, ``node_to_node``, ``words``). It may only stay empty."""
 
 
 def family_comparisons(source: str) -> list[int]:

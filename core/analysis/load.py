@@ -79,7 +79,7 @@ from pydantic import BaseModel, ConfigDict
 from core import vocab  # ground floor: vocabularies
 from core.analysis.failure import Shape
 from core.errors import DesignError, InputError, shown
-from core.fabric.families import CLOS, require_model, words
+from core.fabric.families import graph_model, require_model, words
 from core.fabric.wiring import Wiring
 from core.i18n import N_, _
 from core.perf import congestion
@@ -774,7 +774,7 @@ def _link_load(plan: Plan, pattern: str, placement: str, *, job_gpus: int | None
             value=shown(global_routing), choices=", ".join(GLOBAL_ROUTINGS)))
     require_model(plan.fabric, "load", _("The link-load analysis"))
     r = plan.resolved
-    shape = Shape.of(plan) if plan.fabric.family == CLOS else Shape.build(plan)
+    shape = Shape.build(plan) if graph_model(plan.fabric.family, "load") else Shape.of(plan)
     nics, planes = r.nics_per_node, max(1, r.planes)
     n = _job_size(plan, pattern, job_gpus)
     rng = np.random.default_rng(seed)

@@ -54,7 +54,7 @@ from core.analysis.failure import Shape, _element, analyse
 from core.analysis.spof_graph import cut_points
 from core import scaleup
 from core.errors import FabricPlannerError
-from core.fabric.families import CLOS, bisection_share_without, family, require_model
+from core.fabric.families import bisection_share_without, family, graph_model, require_model
 from core.fabric.wiring import Wiring
 from core.i18n import N_, _
 from core.i18n import language as speaking
@@ -269,7 +269,7 @@ def single_points(plan: Plan) -> SpofResult:
             mixed = None
         if mixed is not None:
             return pods_single_points(mixed)
-    if plan.fabric.family != CLOS:
+    if graph_model(plan.fabric.family, "spof"):
         return _provider_scope(plan, _single_points_graph(plan))
     return _provider_scope(plan, _single_points_clos(plan))
 

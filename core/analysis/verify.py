@@ -47,7 +47,7 @@ from typing import NamedTuple
 
 from core.analysis.failure import what_if
 from core.errors import DesignError, InputError
-from core.fabric.families import CLOS
+from core.fabric.families import clos_tiers
 from core.fabric.naming import Namer, NamingScheme
 from core.fabric.wiring import Wiring
 from core.i18n import N_, _
@@ -131,7 +131,7 @@ class _Index:
     def of(plan: Plan, naming: NamingScheme | None) -> "_Index":
         """The index of ``plan`` (``InputError`` for a topology family other than the folded Clos)."""
         wiring = Wiring.of(plan)
-        if plan.fabric.family != CLOS:
+        if not clos_tiers(plan.fabric.family):
             raise InputError(_("the as-built check covers folded-Clos fabrics; this design is a {family}").format(
                 family=plan.fabric.family))
         names = port_names(plan, wiring)

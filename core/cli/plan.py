@@ -118,9 +118,9 @@ def _render_table(summary: dict, tiers: str, pods: dict | None = None, unit: str
         switch_side=f"{t['switch_side']:,}", node_side=f"{t['node_side']:,}")) + "\n")
     b = summary["bandwidth"]
     nvlink = b["nvlink_gbytes_per_gpu_bidir_pods"] if pods else [b["nvlink_gbytes_per_gpu_bidir"]]
-    w(row(_("bandwidth"), _("{link} {nvlink} per GPU (both directions); scale-out {scaleout} per GPU "
-                            "(one direction); bisection {bisection} (one direction); "
-                            "oversubscription {oversubscription}").format(link=scaleup.link_word(nvl),
+    w(row(_("bandwidth"), words(summary.get("topology"), "cli:bandwidth", N_(  # a torus: its bisection ratio
+        "{link} {nvlink} per GPU (both directions); scale-out {scaleout} per GPU (one direction); bisection "
+        "{bisection} (one direction); oversubscription {oversubscription}")).format(link=scaleup.link_word(nvl),
         nvlink=" / ".join(units.bandwidth(units.from_gbytes(v), unit) for v in nvlink),
         scaleout=" / ".join(units.bandwidth(v, unit) for v in b.get("scaleout_gbits_per_gpu_pods")
                             or [b["scaleout_gbits_per_gpu"]]),  # a design with pods: every pod's, as NVLink

@@ -64,6 +64,9 @@ graph, local links' complete graphs folded), availability (local and global link
 load (local links loaded by ``core.analysis.loadlocal``, minimal and Valiant)."""
 ROLES = ("leaf",)
 LINK_CLASSES = ("node-leaf", "local", "global")
+RAIL_LEAVES = True
+"""Its routers are rail routers, each group's one per rail (``core.fabric.families.rail_leaves``: the bill's router
+row)."""
 FAILURE_CLOSED_FORM = "core.analysis.failure.classicwhatif"
 """The module of its failure what-if in closed form over its groups, global links between routers (its
 ``what_if_closed``; ``core.analysis.failure.whatif`` imports it by this name), not on its graph."""

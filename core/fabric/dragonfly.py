@@ -57,7 +57,10 @@ FAMILY = "dragonfly"
 GROUPS = True
 """Groups joined by global links (the plan's ways out offer rail-optimized, not top-of-rack, instead)."""
 GRAPH_MODELS = ("spof", "availability", "load")
-WORDS = {"input:tiers:off": N_("No effect on a Dragonfly+: two tiers in every group (leaves and spines), the groups "
+RAIL_LEAVES = True
+"""Its leaves are rail leaves, each SU's one per rail (``core.fabric.families.rail_leaves``: the bill's leaf row)."""
+WORDS = {"bom:spines": N_("{groups} Dragonfly+ groups x {spines} spines{plane_note}"),  # the bill's spine row
+         "input:tiers:off": N_("No effect on a Dragonfly+: two tiers in every group (leaves and spines), the groups "
                                "joined by global links."),
          "note:leaf_whatif": N_(
              "Why a row can beat the design here: this what-if varies the leaves only, and on a Dragonfly+ the worst "
@@ -68,8 +71,8 @@ WORDS = {"input:tiers:off": N_("No effect on a Dragonfly+: two tiers in every gr
              "links): the switch count moves in steps, not monotonically, and a row can match the design's cut with "
              "fewer switches while its leaves give less bandwidth inside a group, which this table does not show.")}
 """This family's words where a surface's own are a folded Clos's (``core.fabric.families.words``): the sidebar's
-tiers input is shown disabled with this as its help (the tiers asked never change its sizing); the leaf
-what-if's note (``leaf_whatif_note``) says why its rows do not rank as on a folded Clos."""
+tiers input is shown disabled with this as its help (the tiers asked never change its sizing); the bill's spine
+row says its groups (``core.cost``); the leaf what-if's note (``leaf_whatif_note``) says why its rows do not rank as on a folded Clos."""
 """The analyses that work on a Dragonfly+ (``core.fabric.families.require_model``)."""
 FAILURE_CLOSED_FORM = "core.analysis.failure.dragonflywhatif"
 """The module of its failure what-if in closed form over its groups, global links between spines (its

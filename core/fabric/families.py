@@ -9,7 +9,8 @@ A family is one module of ``core.fabric`` with ``FAMILY`` (its id, also its ``De
 * ``summary(fabric, bandwidth)``: its entry of ``Plan.summary()``;
 * ``ways_out(design)``: its candidate design changes for ``core.plan.ways_out``;
 * ``GRAPH_MODELS``: the analyses that work on its wiring's graph (``"spof"``, ``"availability"``, ``"load"``);
-  the others say they do not model it (``require_model``);
+  the others say they do not model it (``require_model``); ``graph_model`` tells a consumer to run its graph
+  analysis instead of the folded Clos's closed forms (``clos_tiers``);
 * optionally ``capacities_gbits(resolved, fabric)``: its stages' capacities when it has no leaves (the torus;
   ``core.fabric.bandwidth.tier_capacities_gbits`` asks for it).
 * optionally ``cabled_ports(fabric)``: NIC ports of each node its links use, per plane, when some stay unused
@@ -26,7 +27,8 @@ topology family"):
   than one class above it (``core.cost``);
 * ``LINK_CLASS_SWITCH``: the switch role at the ends of a switch-to-switch class only it has
   (``core.physical.media``);
-* ``GROUPS``: groups joined by global links (``core.plan``'s ways out);
+* ``GROUPS``: groups joined by global links (``core.plan``'s ways out; ``global_groups``: the link load's routing
+  between groups);
 * ``WORDS``: its own msgids where a surface's words are a folded Clos's (``words``: the drawing's rows and legend,
   the key numbers' switch card, the sidebar's sizing inputs, the Resilience page's element names);
 * ``link_counts(fabric)``: its links in classes ``FabricPlan``'s fields do not count, all planes (``link_counts``:
@@ -35,6 +37,8 @@ topology family"):
   drawing's title), instead of ``N tiers``;
 * ``LEAF_WHATIF``: False when it has no leaves to oversubscribe (``leaf_whatif``: the Designer and the report
   leave the leaf-oversubscription what-if out);
+* ``RAIL_LEAVES``: True when its leaves are rail leaves, each group's one per rail (``rail_leaves``: the bill's
+  leaf row);
 * ``FAILURE_NAMES``: the failure-spec language that names its elements (``failure_names``: ``"node-to-node"``,
   the torus's nodes, NICs and neighbour bundles), instead of the graph what-if's (its switches, link bundles, NICs);
 * ``FAILURE_CLOSED_FORM``: the module (a dotted name, imported by ``core.analysis.failure.whatif``) whose
@@ -89,6 +93,36 @@ def failure_names(name: str) -> str:
     id."""
     module = family(name)
     return "tiers" if module is None else getattr(module, "FAILURE_NAMES", "graph")
+
+
+def clos_tiers(name: str) -> bool:
+    """Whether family ``name`` (a ``FabricPlan.family`` or a wiring's ``family``) is the folded Clos's tiers (leaf,
+    spine, core: sized by ``core.fabric.sizing``, wired by ``core.fabric.wiring.Wiring``), so a consumer's closed
+    forms over those tiers apply: the GraphML export's element count, the leaf-spine lengths counted per pair of
+    rack cells, the hottest links named by the exports' naming scheme, the as-built check of port labels. Every
+    family module's fabric is read from its wiring and its declarations instead (its bundles, ``group_blocks``,
+    ``WORDS``), so a new family needs no consumer to name it."""
+    return family(name) is None
+
+
+def graph_model(name: str, model: str) -> bool:
+    """Whether analysis ``model`` (``"spof"``, ``"load"``) runs on the graph of family ``name``'s wiring: its
+    module lists it in ``GRAPH_MODELS``; the folded Clos's is in closed form over its tiers (False), as is any
+    family's that does not list it (``require_model`` refuses it first)."""
+    return model in getattr(family(name), "GRAPH_MODELS", ())
+
+
+def global_groups(name: str) -> bool:
+    """Whether family ``name`` joins groups by global links (its ``GROUPS``: a Dragonfly's), so a routing between
+    groups (minimal or Valiant) applies; the folded Clos's pods and a torus have none."""
+    return getattr(family(name), "GROUPS", False)
+
+
+def rail_leaves(name: str) -> bool:
+    """Whether family ``name``'s leaves are rail leaves, each group's one per rail (its ``RAIL_LEAVES``: a
+    Dragonfly's routers), as a rail-optimized folded Clos's (the bill's leaf row says ``SU x rails``); False for the
+    folded Clos, whose topology says it (``Design.topology``)."""
+    return getattr(family(name), "RAIL_LEAVES", False)
 
 
 def leaf_whatif(name: str) -> bool:

@@ -62,6 +62,9 @@ WORDS = {"input:tiers:off": N_("No effect on a torus: its nodes are joined node 
          "card:leaf": None, "card:spine": None, "card:core": None,  # no switch tier: no switch card
          "cli:switches": N_("none: nodes joined node to node"),  # the plan CLI's switches row
          "cli:transceivers": N_("node side {node_side} (no switches)"),  # the plan CLI's transceivers row
+         "cli:bandwidth": N_("{link} {nvlink} per GPU (both directions); scale-out {scaleout} per GPU (one "
+                             "direction); bisection {bisection} (one direction); bisection ratio {oversubscription} "
+                             "(half the injection over the bisection, one direction)"),  # the plan CLI's row
          "cli:headline": N_("{gpus} x {model} {noun} in {nodes} nodes; {fabric} {speed}G, {topology}, node to node "
                             "without switches, {planes}")}
 """This family's words where a surface's own are a folded Clos's (``core.fabric.families.words``): the sidebar's
@@ -69,8 +72,8 @@ tiers input is shown disabled with this as its help (the tiers asked never chang
 the report's bandwidth readout say the bisection ratio and what it is of (half the injection over the bisection, the
 tier chart's bars; per GPU its injection over its share of the cut, the per-GPU chart's) and the links crossed, not
 the leaves' and spines' oversubscription and the switches crossed; no key-number card of a switch tier; the plan
-command's headline names no switch tier and no switch model, its switches and transceivers rows no switch tier
-(``core.cli.plan``)."""
+command's headline names no switch tier and no switch model, its switches and transceivers rows no switch tier, its
+bandwidth row says the bisection ratio and what it is of (``core.cli.plan``)."""
 FAILURE_NAMES = "node-to-node"
 """Its failure elements are named by ``core.analysis.failure.toruswhatif`` (nodes, NICs, bundles between two
 neighbours; ``core.fabric.families.failure_names``)."""

@@ -42,6 +42,7 @@ from xml.sax.saxutils import escape, quoteattr
 import networkx as nx
 
 from core.fabric import domainlevels
+from core.fabric.families import clos_tiers
 from core.fabric.naming import Namer, NamingScheme
 from core.fabric.topology import fabric_graph
 from core.fabric.wiring import Wiring
@@ -70,7 +71,7 @@ def full_elements(plan) -> int:
     """Vertices + edges of the full graph, every plane, servers each (from the sizing, without building it; a
     topology family beyond the Clos counts its wiring's bundles of one plane and island, O(bundles))."""
     f = plan.fabric
-    if f.family != "clos":
+    if not clos_tiers(f.family):
         w = Wiring.of(plan)
         switches = sum(w.count(role) for role in w.roles)
         return plan.resolved.nodes + f.planes * w.islands * (switches + sum(1 for _b in w.bundles(0, 0)))

@@ -83,10 +83,10 @@ def link_names(plan, links: Sequence[str], scheme: NamingScheme | None = None) -
     list of str
         Each link as ``gpu006 nic3 -> leaf004`` or ``pod2-leaf002 -> spine01 #2``.
     """
-    from core.fabric.families import CLOS
+    from core.fabric.families import clos_tiers
     from core.figures.topology import link_name
 
-    if plan.fabric.family != CLOS:  # a Dragonfly's routers: in its own words (its exports name them by role)
+    if not clos_tiers(plan.fabric.family):  # a Dragonfly's routers: in its own words (its exports name them by role)
         return [link_name(plan.fabric.family, link) for link in links]
     name = _namer_of(plan, scheme)
 

@@ -49,6 +49,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from core.design import describe_validation_error
 from core.errors import DesignError, InputError
+from core.fabric.families import node_to_node
 from core.i18n import _
 from core.perf.expert_dispatch import ep_layer
 from core.perf.placement import contention, links, place
@@ -991,7 +992,7 @@ def fabric_load(plan: Plan, est: ServingEstimate) -> dict[str, dict[str, float]]
         traffic = comm + kv
         out[name] = {"gbytes_per_s_per_gpu": traffic, "nic": traffic / lk.nic_per_gpu_line,
                      "leaf_uplinks": (comm * f1 + kv * kv_f1) * max(1.0, bw.leaf_oversubscription)
-                     / lk.nic_per_gpu_line if plan.fabric.tiers >= 2 or plan.fabric.family != "clos" else None,
+                     / lk.nic_per_gpu_line if plan.fabric.tiers >= 2 or node_to_node(plan.fabric.family) else None,
                      "spine_uplinks": (comm * f2 + kv * kv_f2) * max(1.0, bw.spine_oversubscription)
                      / lk.nic_per_gpu_line if plan.fabric.tiers >= 3 else None}
     return out

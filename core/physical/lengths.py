@@ -37,6 +37,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from core.design import ResolvedDesign, ResolvedFields, resolved_of
+from core.fabric.families import clos_tiers
 from core.fabric.sizing import FabricPlan
 from core.fabric.wiring import Wiring, wiring_of
 from core.memo import spoken, stage, text_bytes
@@ -254,7 +255,7 @@ def _link_arrays(wiring: Wiring, ends: LinkEnds, routing, places: RackPlaces | N
     for link_class in wiring.link_classes:
         found = None if places is None else _node_leaf_blocks(wiring, ends, routing, places, prefixes) \
             if link_class == "node-leaf" else _group_links(wiring, link_class, ends, routing, prefixes) \
-            if wiring.family != "clos" else _clos_links(wiring, link_class, ends, routing, prefixes)
+            if not clos_tiers(wiring.family) else _clos_links(wiring, link_class, ends, routing, prefixes)
         if found is None:
             a_role, a, b_role, b, links = wiring.bundle_arrays(link_class)
             if places is not None and len(a) * len(prefixes) > _FEW_LINKS:

@@ -200,12 +200,12 @@ def stand_in_note(plan: Plan) -> str:
 
 
 def method_of(plan: Plan) -> str:
-    """How ``what_if`` measures ``plan``: ``"clos"`` (closed form over the folded Clos's symmetry), ``"groups"``
+    """How ``what_if`` measures ``plan``: ``"tiers"`` (closed form over the folded Clos's symmetry), ``"groups"``
     (closed form over a family's groups, the module its ``FAILURE_CLOSED_FORM`` names: a Dragonfly+'s
     ``core.analysis.failure.dragonflywhatif``, a classic Dragonfly's ``classicwhatif``) or ``"graph"`` (on the
     family's graph: ``graphwhatif``, ``toruswhatif``)."""
     if failure_names(plan.fabric.family) == "tiers":
-        return "clos"
+        return "tiers"
     return "groups" if getattr(family(plan.fabric.family), "FAILURE_CLOSED_FORM", None) else "graph"
 
 
