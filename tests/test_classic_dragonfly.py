@@ -260,7 +260,7 @@ FAMILY_IDS = (*FAMILIES, CLOS)
 """Every ``FabricPlan.family`` value: the families' ids and the folded Clos's (``CLOS``, ``"clos"``)."""
 _SUBJECT = re.compile(r"(family|topology)$")
 KNOWN_CLOS_COMPARISONS = {
-    "core/cost.py": 3, "core/physical/lengths.py": 1, "core/formats/linknames.py": 1, "core/formats/graphml.py": 1,
+    "core/cost.py": 3, "core/physical/lengths.py": 1, "core/formats/graphml.py": 1,
     "core/perf/serving.py": 1, "core/analysis/spof.py": 1, "core/analysis/verify.py": 1, "core/analysis/load.py": 1,
     "pages/6_Resilience.py": 3}
 """Comparisons with the folded Clos's id (``family != CLOS``) written before the rule caught them: a file may keep at

@@ -91,6 +91,13 @@ def failure_names(name: str) -> str:
     return "tiers" if module is None else getattr(module, "FAILURE_NAMES", "graph")
 
 
+def export_link_names(name: str) -> bool:
+    """Whether a link of family ``name`` (a ``FabricPlan.family``) is named under its exports' names
+    (``core.formats.linknames``: ``leaf004 -> spine002 #3``, cables 1-based): the folded Clos's; another family's
+    links keep its own words (``core.figures.topology.link_name``), as its exports name a switch by its wiring role."""
+    return family(name) is None
+
+
 def leaf_whatif(name: str) -> bool:
     """Whether the leaf-oversubscription what-if (``core.analysis.whatif``) applies to family ``name`` (a
     ``FabricPlan.family``): its ``LEAF_WHATIF`` (a torus has no leaves), else True."""
