@@ -232,7 +232,7 @@ def _tables(result) -> None:
     # static tables: their cells wrap, so a design's words are whole at every width, and each front row's design
     # (each family's cheapest) is the link that opens it on the Designer (a data grid cut the words and hid a
     # link column past its right edge at 1,024 px)
-    st.caption(front_rule(result.metric) + " " + _("Click a design to open it in the Designer."))
+    st.caption(front_rule(result.metric, unit) + " " + _("Click a design to open it in the Designer."))
     st.table(pd.DataFrame([{
         _("Design"): _linked(r["design"], by_index[r["index"]].design),
         capex: safe.md(r["capex"]),  # markdown cells: a dollar sign is text, not the start of a formula

@@ -34,6 +34,39 @@ def test_failure_units(capsys):
     assert "Gb/s" not in in_bytes and "GB/s" not in in_bits
 
 
+def test_availability_units(capsys):
+    """The expected and healthy bisection in the unit asked for. By hand: 64 nodes x 8 GPUs x 400 Gb/s / 2 =
+    102.4 Tb/s = 12.8 TB/s one direction, healthy; the expected figure is the JSON's through the one format."""
+    argv = ("availability", *DESIGN, "--trials", "100")
+    in_bytes, in_bits = _both(capsys, *argv)
+    code, out, _err = run_cli(capsys, *argv, "--format", "json")
+    data = json.loads(out)["availability"]
+    assert data["healthy_bisection_tbits_one_direction"] == pytest.approx(102.4)
+    expected = from_tbits(data["expected_bisection_tbits_one_direction"])
+    assert f"expected bisection {bandwidth(expected, 'GB/s')} of 12.8 TB/s (one direction)" in in_bytes
+    assert f"expected bisection {bandwidth(expected, 'Gb/s')} of 102 Tb/s (one direction)" in in_bits
+    assert "Gb/s" not in in_bytes and "GB/s" not in in_bits
+
+
+def test_optimize_units(capsys):
+    """The best design's busbw, the front's column (G of the unit, to the front's 0.1 GB/s = 0.8 Gb/s step) and the
+    tie rule in the unit asked for; the JSON's numbers (GB/s) through the one format."""
+    argv = ("optimize", "--gpus", "256", "--switches", "QM9700,SN5600", "--single-model", "--oversubscription-grid",
+            "1,2", "--workers", "1")
+    in_bytes, in_bits = _both(capsys, *argv)
+    code, out, _err = run_cli(capsys, *argv, "--format", "json")
+    data = json.loads(out)
+    best = data["best"]["metrics"]["busbw_gbytes"]
+    for unit, text in (("GB/s", in_bytes), ("Gb/s", in_bits)):
+        assert f"All-reduce busbw {bandwidth(from_gbytes(best), unit)} at 1 GiB over 256 GPUs." in text
+        assert f"whole-cluster capex against busbw [{unit}]:" in text
+    assert "at 0.1 GB/s of all-reduce bus bandwidth" in in_bytes and "at 0.8 Gb/s of all-reduce" in in_bits
+    for p in data["pareto"]:
+        gbytes = p["metrics"]["busbw_gbytes"]
+        assert f"  {gbytes:,.1f}  " in in_bytes and f"  {gbytes * 8:,.1f}  " in in_bits
+    assert "GB/s" not in in_bits  # the rejected reasons name port speeds in Gb/s in both
+
+
 def test_collective_units(capsys):
     argv = ("collective", *DESIGN, "--op", "all-reduce", "--size", "1GiB")
     in_bytes, in_bits = _both(capsys, *argv)
@@ -57,7 +90,7 @@ def test_compare_units(capsys, tmp_path):
 
 
 @pytest.mark.parametrize("command", ["compare", "failure", "collective", "load", "serve", "plan", "report", "verify",
-                                     "train", "sweep"])
+                                     "train", "sweep", "availability", "optimize"])
 def test_every_bandwidth_command_offers_units(capsys, command):
     with pytest.raises(SystemExit) as stop:
         run_cli(capsys, command, "--help")

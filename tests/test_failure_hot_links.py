@@ -135,3 +135,74 @@ def test_the_command_line_takes_a_hot_link(capsys):
     assert code == 0 and out.startswith("failed: pod2.p0.leaf0-spine1#1\n"), out + err
     code, out, err = run_cli(capsys, "failure", "--gpu", "H100", "--nodes", "64", "--fail", "leaf002 -> nowhere")
     assert code == 2 and "not a link of this design" in err and len(err.strip().splitlines()) == 1
+
+
+_RANGE = re.compile(r"^'(?P<name>.+)': the bundle has (?P<count>\d+) cables?, #(?P<first>\d+) to #(?P<last>\d+)$")
+
+
+def test_a_cable_past_the_bundle_is_refused_as_typed():
+    """Clos, two tiers, by hand: a leaf's 32 uplinks over 8 spines are 4 cables a pair, #1 to #4 as the load
+    analysis names them (#0 to #3 under the analysis's ids); #9 is refused under the name typed, not the what-if's
+    0-based id. Dragonfly+ 4,096 GPUs: one cable a leaf-spine pair, the singular."""
+    p = plan(DESIGNS["clos-2"])
+    assert (p.fabric.leaf_uplinks, p.fabric.spine_count, p.fabric.links_per_leaf_spine_pair) == (32, 8, 4)
+    refused = {"leaf002 -> spine003 #9": "'leaf002 -> spine003 #9': the bundle has 4 cables, #1 to #4",
+               "leaf002 -> spine003 #5": "'leaf002 -> spine003 #5': the bundle has 4 cables, #1 to #4",
+               "spine003 #5 -> leaf002": "'spine003 #5 -> leaf002': the bundle has 4 cables, #1 to #4",
+               "p0.leaf1 -> p0.spine2#4": "'p0.leaf1 -> p0.spine2#4': the bundle has 4 cables, #0 to #3"}
+    for text, message in refused.items():
+        with pytest.raises(InputError) as err:
+            failure_element(p, text)
+        assert str(err.value) == message
+        with pytest.raises(InputError) as err:
+            failure_specs(p, ["spine:1", text])
+        assert str(err.value) == message
+    assert failure_element(p, "leaf002 -> spine003 #4") == failure_element(p, "p0.leaf1 -> p0.spine2#3") == \
+        "p0.leaf1-spine2#3"
+    with pytest.raises(InputError) as err:  # a long or odd name: cut and escaped, one short line
+        failure_element(p, "leaf002 -> spine003 #" + "9" * 5000 + "\n")
+    assert len(str(err.value)) < 300 and "\n" not in str(err.value)
+    with pytest.raises(InputError) as err:
+        failure_element(p, "leaf002 -> spine003 #999999999")
+    assert str(err.value) == "'leaf002 -> spine003 #999999999': the bundle has 4 cables, #1 to #4"
+    dragonfly = plan(DESIGNS["dragonfly+"])
+    with pytest.raises(InputError) as err:
+        failure_element(dragonfly, "leaf 1 -> spine 1#9")
+    assert str(err.value) == "'leaf 1 -> spine 1#9': the bundle has 1 cable, #0 to #0"
+
+
+def test_every_hot_link_cable_range_is_the_what_ifs(hot):
+    """Each hot link named with a cable: a cable past its bundle is refused under the name as typed, with the range
+    in its numbering; the last cable of that range is the what-if's last (the next, as the what-if's id, refused)."""
+    name, p, links = hot
+    mixed = design_mixed(p.design) if p.design.pods else None
+    cabled = [(link, shown_name) for link, shown_name in links if "#" in shown_name]
+    if name == "clos-2":
+        assert cabled
+    for link, shown_name in cabled:
+        typed = re.sub(r"#\d+", "#999", shown_name)
+        with pytest.raises(InputError) as err:
+            failure_element(p, typed)
+        found = _RANGE.match(str(err.value))
+        assert found and found["name"] == typed, str(err.value)
+        count, first, last = int(found["count"]), int(found["first"]), int(found["last"])
+        assert first == (0 if name == "dragonfly+" else 1) and last == count - 1 + first
+        element = failure_element(p, re.sub(r"#\d+", f"#{last}", shown_name))
+        assert element == _expected(re.sub(r"#\d+", f"#{count - 1}", link))
+        past = element.rsplit("#", 1)[0] + f"#{count}"
+        if mixed is None:
+            resolve_failures(p, [element])
+            with pytest.raises(InputError):
+                resolve_failures(p, [past])
+        else:
+            assert is_whole_element(mixed, element) or inside_spec(mixed, element) is not None
+            assert not is_whole_element(mixed, past)
+
+
+def test_the_command_line_refuses_a_cable_past_the_bundle_as_typed(capsys):
+    code, out, err = run_cli(capsys, "failure", "--gpu", "H100", "--nodes", "64", "--fail", "leaf002 -> spine003 #9")
+    assert code == 2 and err.strip().splitlines() == ["error: 'leaf002 -> spine003 #9': the bundle has 4 cables, "
+                                                      "#1 to #4"], err
+    code, out, err = run_cli(capsys, "failure", "--gpu", "H100", "--nodes", "64", "--pods", "B200:32:800",
+                             "--fail", "spine002 #5 -> pod2-leaf001")
+    assert code == 2 and "'spine002 #5 -> pod2-leaf001': the bundle has 4 cables, #1 to #4" in err and "p0." not in err

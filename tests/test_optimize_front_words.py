@@ -42,6 +42,14 @@ def test_the_rule_is_said(lang, words):
         assert front_rule("busbw_gbytes").startswith(words)
 
 
+@pytest.mark.parametrize("lang,words", [("en", "at 0.8 Gb/s of all-reduce bus bandwidth"),
+                                        ("zh", "all-reduce 总线带宽 0.8 Gb/s 的精度下")])
+def test_the_rules_step_is_in_the_unit_asked_for(lang, words):
+    """The front's 0.1 GB/s step (``FRONT_STEP``) is 0.8 Gb/s in bits."""
+    with language(lang):
+        assert words in front_rule("busbw_gbytes", "Gb/s") and "GB/s" not in front_rule("busbw_gbytes", "Gb/s")
+
+
 def test_the_headline_compares_the_answers_bandwidth_with_the_sidebars():
     sidebar = plan(Design(gpu="H100", nodes=64))
     answer = plan(Design(gpu="H100", nodes=64, fabric="ethernet", port_speed_gbps=100, oversubscription=3.0))

@@ -73,11 +73,14 @@ def test_a_hot_link_pasted_into_the_names_fails_that_cable():
     """The Overload & imbalance section's hottest link (the exports' names, 1-based) typed into the element names:
     its cable under the what-if's ids; a name that is no link is refused, escaped, and the rest applies."""
     at = open_page(DESIGN)
-    at.text_input(key="rs_w_names").set_value("leaf002 -> spine003 #1, gpu006 nic3 -> leaf003, leaf999 -> x")
+    at.text_input(key="rs_w_names").set_value("leaf002 -> spine003 #1, gpu006 nic3 -> leaf003, leaf999 -> x, "
+                                              "leaf002 -> spine003 #9")
     at.button(key="rs_w_add_names").click()
     rerun(at)
     assert link(at)["rs_fail"] == "p0.leaf1-spine2#0,node5.nic2"
     assert at.error and "leaf999" in at.error[0].value and "is not a link of this design" in at.error[0].value
+    shown = at.error[1].value.replace("\\", "")  # a cable past the bundle: as typed, in the names' numbering
+    assert "leaf002 -> spine003 #9" in shown and "the bundle has 4 cables, #1 to #4" in shown and "p0." not in shown
     pods = open_page({**DESIGN, "pods": "B200:32:800"})  # pods: a cable of pod 2's leaf on the whole fabric, a NIC
     pods.text_input(key="rs_w_inside_names").set_value("spine002 #2 -> pod2-leaf001, pod2-gpu004 nic1 -> pod2-leaf002")
     pods.button(key="rs_w_inside_add").click()

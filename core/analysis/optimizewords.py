@@ -103,13 +103,16 @@ def bandwidth_against(best, sidebar, unit: str) -> str:
         ours=units.ratio(ours.oversubscription), theirs=units.ratio(theirs.oversubscription))
 
 
-def front_rule(metric: str) -> str:
+def front_rule(metric: str, unit: str = "GB/s") -> str:
     """The front's tie rule in one sentence of the current language (``core.analysis.optimize.pareto_front``: the
-    performance ``metric`` rounded to ``FRONT_STEP``)."""
+    performance ``metric`` rounded to ``FRONT_STEP``; a busbw step in ``unit``, "GB/s" or "Gb/s")."""
     from core.analysis.optimize import FRONT_STEP
 
     step = FRONT_STEP[metric]
-    precision = {"busbw_gbytes": _("{step} GB/s of all-reduce bus bandwidth"), "days": _("{step} days to train"),
-                 "usd_per_mtok": _("{step} USD per million output tokens")}[metric].format(step=step)
+    if metric == "busbw_gbytes":
+        precision = _("{step} of all-reduce bus bandwidth").format(step=units.bandwidth(units.from_gbytes(step), unit))
+    else:
+        precision = {"days": _("{step} days to train"),
+                     "usd_per_mtok": _("{step} USD per million output tokens")}[metric].format(step=step)
     return _("Each design on the front performs better than every cheaper one at {precision}; a costlier design "
              "that rounds to the same value is left out.").format(precision=precision)

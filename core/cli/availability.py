@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import argparse
 
+from core.cli.bwunit import add_units_option, bandwidth_unit
 from core.cli.common import (MAX_SEED, add_design_options, add_format_option, design_from_args, positive_int, row,
                              seed, to_json)
 from core.errors import InputError, shown
 from core.i18n import _, usd
-from core.units import percent
+from core.units import bandwidth, from_tbits, percent
 
 
 def register(subparsers) -> None:
@@ -27,6 +28,7 @@ def register(subparsers) -> None:
                       "the bill of materials and the monitoring checklist."))
     add_design_options(parser)
     add_format_option(parser)
+    add_units_option(parser)
     g = parser.add_argument_group(_("availability"))
     g.add_argument("--job-gpus", type=positive_int, metavar="N",
                    help=_("GPUs the job needs healthy and reachable (default: the whole cluster)"))
@@ -104,9 +106,9 @@ def run(args: argparse.Namespace) -> str:
                     links=avail.expected_down["link"], switches=avail.expected_down["switch"])),
         row(_("GPUs"), _("usable {usable:,.0f}, cut off {cut:,.1f}, on a lost rail {degraded:,.1f} (expected)").format(
             usable=avail.expected_gpus_usable, cut=avail.expected_gpus_cut_off, degraded=avail.expected_gpus_degraded)),
-        row(_("bandwidth"), _("expected bisection {expected:,.1f} of {healthy:,.1f} Tb/s (one direction)").format(
-            expected=avail.expected_bisection_tbits_one_direction,
-            healthy=avail.healthy_bisection_tbits_one_direction)),
+        row(_("bandwidth"), _("expected bisection {expected} of {healthy} (one direction)").format(
+            expected=bandwidth(from_tbits(avail.expected_bisection_tbits_one_direction), bandwidth_unit(args)),
+            healthy=bandwidth(from_tbits(avail.healthy_bisection_tbits_one_direction), bandwidth_unit(args)))),
         row(_("spares"), _("{count} spare rows, {spend}; capex with spares {capex}").format(
             count=len(spares.rows), spend=usd(spares.spares_capex_usd, exact=True),
             capex=usd(spares.capex_with_spares_usd, exact=True))),

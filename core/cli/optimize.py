@@ -13,6 +13,7 @@ import argparse
 import sys
 
 from core.analysis.optimizewords import front_rule, search_words
+from core.cli.bwunit import add_units_option, bandwidth_unit
 from core.cli.common import add_format_option, model_name, number, positive_int, ratio, row, size, to_json, tokens
 from core.cli.serve import add_workload_options, flag_names, workload_of
 from core.errors import shown
@@ -89,6 +90,7 @@ def register(subparsers) -> None:
                    help=_("worker processes (default: up to 2); at most the CPUs this process may use: a larger "
                           "number is cut to that, with a note on stderr"))
     add_format_option(op)
+    add_units_option(op)
     op.set_defaults(handler=run)
 
 
@@ -165,6 +167,7 @@ def run(args: argparse.Namespace) -> str:
     from core.analysis.optimize import capex_of, design_label, largest_within, objective_word, optimize, usable_cpus
     from core.errors import InputError, shown
     from core.figures.keynumbers import size_caption
+    from core.figures.optimize import metric_value
 
     envelope = None
     bar = ProgressBar(sys.stderr) if args.format != "json" and sys.stderr.isatty() else None
@@ -207,16 +210,17 @@ def run(args: argparse.Namespace) -> str:
         lines.append(row(_("job's split"), _("{split}, global batch {batch}: {step} s per step, {days} days").format(
             split=Split(*best.split).words(), batch=f"{best.split[4]:,}", step=f"{best.step_s:.3f}",
             days=f"{best.days:,.1f}")))
-    lines += ["  " + line for line in result.explanation]
+    unit = bandwidth_unit(args)
+    lines += ["  " + line for line in result.explained(unit)]
     lines.append(row(_("searched"), search_words(result) + " " + _("Searched in {seconds} s.").format(
         seconds=f"{result.seconds:.2f}")))
-    metric = {"busbw_gbytes": _("busbw [GB/s]"), "days": _("days to train"),
+    metric = {"busbw_gbytes": _("busbw [{unit}]").format(unit=unit), "days": _("days to train"),
               "usd_per_mtok": in_currency(_("USD per million output tokens"))}[result.metric]
     lines.append(row(_("front"), _("{objective} against {metric}:").format(objective=objective_word(cost_axis(result.objective)),
                                                                            metric=metric)))
-    lines.append("  " + front_rule(result.metric))
-    for c in result.pareto:
-        value = {"busbw_gbytes": f"{c.busbw_gbytes:,.1f}", "days": f"{c.days:,.1f}",
+    lines.append("  " + front_rule(result.metric, unit))
+    for c in result.pareto:  # busbw in G of ``unit`` to 0.1 GB/s (the front's step), as the Optimize page's table
+        value = {"busbw_gbytes": f"{metric_value(c, result.metric, unit):,.1f}", "days": f"{c.days:,.1f}",
                  "usd_per_mtok": f"{c.usd_per_mtok * fx_rate():,.3f}"}[result.metric]
         money = money_text(c, result.objective) if cost_axis(result.objective) in PER_UNIT else \
             usd(capex_of(c, result.objective), exact=True)

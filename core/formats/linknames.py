@@ -21,7 +21,7 @@ from core.fabric.naming import Namer, NamingScheme
 from core.fabric.podwiring import PodsWiring
 from core.fabric.wiring import ROLES, Wiring
 
-_END = re.compile(r"^(?P<device>.+?)(?:\.nic(?P<nic>\d+))?(?:#(?P<cable>\d+))?$")
+_END = re.compile(r"^(?P<device>.+?)(?:\.nic(?P<nic>\d{1,9}))?(?:#(?P<cable>\d{1,9}))?$")
 """A link end: a device id, then a NIC index or a parallel cable's index (0-based)."""
 
 
@@ -118,9 +118,9 @@ def scheme_of(values: dict | None, plan) -> NamingScheme | None:
 
 
 # --- a hot link back to the failure what-if's element ------------------------------------------------------------
-_EXPORT_END = re.compile(r"^(?P<device>[^\s#]+?)(?:\s*nic(?P<nic>\d+))?(?:\s*#(?P<cable>\d+))?$")
+_EXPORT_END = re.compile(r"^(?P<device>[^\s#]+?)(?:\s*nic(?P<nic>\d{1,9}))?(?:\s*#(?P<cable>\d{1,9}))?$")
 """A link end as ``link_names`` writes it: an export name, a server's NIC and a parallel cable, both 1-based."""
-_WORDS_END = re.compile(r"^(?P<device>[^#]+?)(?:#(?P<cable>\d+))?$")
+_WORDS_END = re.compile(r"^(?P<device>[^#]+?)(?:#(?P<cable>\d{1,9}))?$")
 """A switch end in a family's own words (``link_name``: ``router 4``), the cable as the wiring counts it."""
 
 
@@ -148,10 +148,10 @@ def _device_ids(plan) -> Iterator[str]:
 def _export_ids(plan, scheme: NamingScheme | None) -> dict[str, str]:
     """Export name (lower case) -> device id of every device of ``plan`` (``link_names``' inverse); a family other
     than the folded Clos: its switches in its own words (``core.figures.topology.switch_name``), plane 0's."""
-    from core.fabric.families import CLOS
+    from core.fabric.families import clos_tiers
     from core.figures.topology import switch_name
 
-    if plan.fabric.family != CLOS:
+    if not clos_tiers(plan.fabric.family):
         wiring = Wiring.of(plan)
         return {switch_name(plan.fabric.family, role, k + 1).lower(): wiring.switch_id(role, k)
                 for role in wiring.roles for k in range(wiring.count(role))}
@@ -163,16 +163,16 @@ def _ends(plan, text: str, scheme: NamingScheme | None) -> list[tuple[str, int |
     """``(device id, NIC, cable)`` (0-based) of each end of link ``text``; None when an end is not a device of
     ``plan``. The analysis's ids (``p0.leaf3 -> p0.spine1#2``, the load JSON's) when an end holds a ``.``,
     else the names ``link_names`` writes (``leaf004 -> spine002 #3``, ``gpu006 nic3 -> leaf004``)."""
-    from core.fabric.families import CLOS
+    from core.fabric.families import clos_tiers
 
     parts = [" ".join(part.split()) for part in text.split("->")]
     if len(parts) != 2 or not all(parts):
         return None
-    clos = plan.fabric.family == CLOS
+    clos, first = clos_tiers(plan.fabric.family), _first_cable(plan, text)
     names = None
     ends = []
     for part in parts:
-        if (clos and any("." in p for p in parts)) or (not clos and "." in part):
+        if (clos and not first) or (not clos and "." in part):
             found = _END.match(part.replace(" ", ""))
             ends.append(None if found is None else (found["device"], found["nic"] and int(found["nic"]),
                                                     found["cable"] and int(found["cable"])))
@@ -181,9 +181,33 @@ def _ends(plan, text: str, scheme: NamingScheme | None) -> list[tuple[str, int |
         found = (_EXPORT_END if clos else _WORDS_END).match(part)
         device = names.get(found["device"].lower()) if found else None
         nic = int(found["nic"]) - 1 if clos and found and found["nic"] else None
-        cable = None if not found or found["cable"] is None else int(found["cable"]) - clos
+        cable = None if not found or found["cable"] is None else int(found["cable"]) - first
         ends.append(None if device is None or -1 in (nic, cable) else (device, nic, cable))
     return None if None in ends else ends
+
+
+def _first_cable(plan, text: str) -> int:
+    """The number of a bundle's first cable in the hot link ``text``: 1 under a folded Clos's export names (as
+    ``link_names`` writes them), 0 under the analysis's ids (an end holding a ``.``) or a family's own words."""
+    from core.fabric.families import clos_tiers
+
+    return int(clos_tiers(plan.fabric.family) and "." not in text)
+
+
+def _cables(plan, a: str, b: str) -> int | None:
+    """The cables of the bundle between the switch ids ``a`` and ``b`` of ``plan``'s wiring (any plane; with pods
+    the whole fabric's, ``PodsWiring.bundles``); None when no bundle joins them."""
+    from core.formats.podslurm import mixed_of
+
+    mixed = mixed_of(plan) if getattr(plan.design, "pods", None) else None
+    if mixed is not None:
+        from core.analysis.pods import mixed_wiring
+
+        bundles = mixed_wiring(mixed, three_tiers=True).bundles()
+    else:
+        wiring = Wiring.of(plan)
+        bundles = (x for plane, island in wiring.plane_islands() for x in wiring.bundles(plane, island))
+    return next((x.count for x in bundles if x.kind != "node-leaf" and {x.a, x.b} == {a, b}), None)
 
 
 def _bundle(plan, lower: str, upper: str) -> str | None:
@@ -214,7 +238,7 @@ def failure_element(plan, text: str, scheme: NamingScheme | None = None) -> str:
     pods ``pod1.node0.nic0``: its port in every plane). ``InputError`` (short, the name escaped) for a name that is
     no link of ``plan``."""
     from core.errors import InputError, shown
-    from core.i18n import _
+    from core.i18n import _, ngettext
 
     ends = _ends(plan, text, scheme)
     servers = [end for end in ends or () if end[1] is not None]
@@ -225,6 +249,12 @@ def failure_element(plan, text: str, scheme: NamingScheme | None = None) -> str:
         raise InputError(_("{name} is not a link of this design; paste a hot link as the load analysis names it "
                            "(switch to switch, or a server's NIC to its leaf)").format(name=shown(text, 80)))
     cable = next((end[2] for end in ends if end[2] is not None), None)
+    count = None if cable is None else _cables(plan, ends[0][0], ends[1][0])
+    if count is not None and cable >= count:  # refused as typed: the user's name, the cables in their numbering
+        first = _first_cable(plan, text)
+        raise InputError(ngettext("{name}: the bundle has {count} cable, #{first} to #{last}",
+                                  "{name}: the bundle has {count} cables, #{first} to #{last}", count).format(
+            name=shown(text, 80), count=count, first=first, last=count - 1 + first))
     return bundle + ("" if cable is None else f"#{cable}")
 
 
