@@ -255,26 +255,41 @@ class PodsWiring:
 
     def whole_of_alone(self, element: str) -> str | None:
         """The whole fabric's id of a switch of the first pod planned alone (the failure what-if's ids): its spine
-        ``p0.spine1`` is shared spine ``spine1``, its leaf ``p0.leaf3`` is ``pod1.p0.leaf3``; None for another
-        element or one the whole fabric does not have."""
+        ``p0.spine1`` is shared spine ``spine1`` (on planes the same id: ``p1.spine1``, per-rail ``p0.i1.spine1``),
+        its leaf ``p0.leaf3`` is ``pod1.p0.leaf3``; None for another element or one the whole fabric does not
+        have."""
         parsed = Wiring.parse(element.strip().lower())
-        if parsed is None or parsed[1] or parsed[2]:
+        q = next((q for q in range(self.planes) if parsed is not None and self.plane_of(q) == parsed[1:3]), None)
+        if q is None:
             return None
         role, k = parsed[0], parsed[3]
         if role == "spine" and self.three_tiers:
-            return self.own_spine_id(0, k) if k < self.wirings[0].spines else None
+            return self.own_spine_id(0, k, q) if k < self.wirings[0].spines else None
         if role == "spine":
-            return self.spine_id(k) if k < self.fabric.spines else None
-        return self.leaf_id(0, k) if role == "leaf" and k < self.wirings[0].leaves else None
+            return self.shared_spine_id(k, q) if k < self.fabric.spines else None
+        return self.leaf_id(0, k, q) if role == "leaf" and k < self.wirings[0].leaves else None
 
     def alone_of_whole(self, element: str) -> str | None:
         """The id in the first pod planned alone of a whole-fabric shared spine or first-pod leaf (``spine1``:
-        ``p0.spine1``; ``pod1.p0.leaf3``: ``p0.leaf3``); None for another pod's device (``whole_of_alone``'s
-        inverse)."""
-        if element.startswith(_SPINE) and element[len(_SPINE):].isdigit() and not self.three_tiers:
-            return "p0." + element
+        ``p0.spine1``; on planes ``p1.spine1``: ``p1.spine1``; ``pod1.p0.leaf3``: ``p0.leaf3``); None for another
+        pod's device (``whole_of_alone``'s inverse)."""
+        shared = None if self.three_tiers else self.parse_shared(element)
+        if shared is not None:
+            return self.wirings[0].switch_id("spine", shared[1], *self.plane_of(shared[0]))
         found = self.parse(element)
         return found[1] if found is not None and found[0] == 0 else None
+
+    def parse_plane_link(self, element: str) -> tuple[int, int, int, int] | None:
+        """Two tiers: ``(plane q, pod position, leaf, shared spine)`` of a ``link_id`` of any plane
+        (``pod2.p1.leaf1-p1.spine0``: plane 1); None for another id, one this fabric lacks or a leaf and spine of
+        different planes."""
+        leaf, dash, spine = element.rpartition("-")
+        shared = self.parse_shared(spine) if dash and not self.three_tiers else None
+        found = self.parse(leaf) if shared is not None else None
+        parsed = Wiring.parse(found[1]) if found is not None else None
+        if parsed is None or parsed[0] != "leaf" or self.plane_of(shared[0]) != parsed[1:3]:
+            return None
+        return (shared[0], found[0], parsed[3], shared[1]) if parsed[3] < self.wirings[found[0]].leaves else None
 
     # links ------------------------------------------------------------------------------------------------------
     def order(self) -> list[int]:

@@ -1,0 +1,214 @@
+"""Pods on several planes (tests/test_pods_planes.py's designs): the whole-fabric failure what-if, availability,
+link load and as-built check read every plane; hand counts, and the what-if against networkx on the whole fabric's
+graph (core.fabric.podgraph) as tests/test_pods_three_analyses.py checks three tiers."""
+
+from __future__ import annotations
+
+import networkx as nx
+import pytest
+
+from core.analysis.failure import what_if
+from core.analysis.pods import mixed_plan
+from core.analysis.podwhatif import is_whole_element, pod_elements, pods_what_if, split_failures, whole_choices
+from core.errors import InputError
+from tests.test_pods_planes import PORT, RAIL, _whole
+
+
+@pytest.fixture(scope="module")
+def port():
+    return mixed_plan(PORT)
+
+
+@pytest.fixture(scope="module")
+def rail():
+    return mixed_plan(RAIL)
+
+
+def _up(losses) -> list[tuple[float, int, int]]:
+    return [(x.spine_gbps, x.gpus_cut_off, x.nodes_degraded) for x in losses]
+
+
+def test_per_port_what_if_by_hand(port):
+    """PORT per plane: pod 1 (64 H100, 8 x 400G) has 8 leaves of 64 uplinks, 8 to each of the 8 shared spines; pod 2
+    (32 B200) 8 leaves of 32 uplinks, 4 to each spine. Into the shared spines, both planes: pod 1 2 x 8 x 64 x 400 =
+    409,600; pod 2 2 x 8 x 32 x 400 = 204,800."""
+    assert [(x.spine_gbps, x.healthy_spine_gbps) for x in pods_what_if(port, [])] == [
+        (409_600, 409_600), (204_800, 204_800)]
+    # one shared spine of plane 1: each pod loses 1 / (2 x 8) of its bandwidth up (pod 1 8 leaves x 8 x 400 =
+    # 25,600; pod 2 8 x 4 x 400 = 12,800), nothing cut off or degraded
+    assert _up(pods_what_if(port, ["p1.spine0"])) == [(409_600 - 25_600, 0, 0), (204_800 - 12_800, 0, 0)]
+    # every shared spine of plane 1: half of it, no GPU cut off (plane 0 joins every pod)
+    assert _up(pods_what_if(port, [f"p1.spine{j}" for j in range(8)])) == [(204_800, 0, 0), (102_400, 0, 0)]
+    # every shared spine of both planes: the pods are apart, pod 2's 256 GPUs (the smaller part) cut off
+    both = [f"p{q}.spine{j}" for q in range(2) for j in range(8)]
+    assert _up(pods_what_if(port, both)) == [(0, 0, 0), (0, 256, 0)]
+    # pod 1's leaf 0 of plane 1 (rail 0 of its one leaf group of 64 servers): 64 servers degraded, injection and
+    # bandwidth up 64 x 400 = 25,600 less
+    leaf = pods_what_if(port, ["pod1.p1.leaf0"])[0]
+    assert (leaf.nodes_degraded, leaf.gpus_cut_off, leaf.injection_gbps, leaf.spine_gbps) == (
+        64, 0, 409_600 - 25_600, 409_600 - 25_600)
+    # every leaf of pod 1 in plane 1: degraded, not cut off (plane 0 still reaches them); in both planes: cut off
+    half = pods_what_if(port, [f"pod1.p1.leaf{k}" for k in range(8)])[0]
+    assert (half.nodes_degraded, half.gpus_cut_off, half.injection_gbps) == (64, 0, 204_800)
+    every = pods_what_if(port, [f"pod1.p{q}.leaf{k}" for q in range(2) for k in range(8)])[0]
+    assert (every.nodes_cut_off, every.gpus_cut_off, every.nodes_degraded) == (64, 512, 0)
+    # a bundle of plane 1 (8 cables of 400) and one cable of it
+    assert pods_what_if(port, ["pod1.p1.leaf0-p1.spine3"])[0].spine_gbps == 409_600 - 3_200
+    assert pods_what_if(port, ["pod2.p1.leaf0-p1.spine3#3"])[1].spine_gbps == 204_800 - 400
+
+
+def test_per_rail_what_if_by_hand(rail):
+    """RAIL per plane (NICs 0, 2, 4, 6 in plane 0, 1, 3, 5, 7 in plane 1): pod 1 (64 H100, 400G) 4 leaves of 32
+    uplinks, 8 to each of the 4 shared spines; pod 2 (32 B200, 800G) 4 leaves of 32 uplinks at 800G. Into the
+    shared spines, both planes: pod 1 2 x 4 x 32 x 400 = 102,400 x 2 = 204,800; pod 2 2 x 4 x 32 x 800 = 204,800."""
+    assert [(x.spine_gbps, x.healthy_spine_gbps) for x in pods_what_if(rail, [])] == [
+        (204_800, 204_800), (204_800, 204_800)]
+    # one shared spine of plane 1 costs 1 / (2 x 4): 25,600 of each pod
+    assert _up(pods_what_if(rail, ["p0.i1.spine0"])) == [(179_200, 0, 0), (179_200, 0, 0)]
+    assert _up(pods_what_if(rail, [f"p0.i1.spine{j}" for j in range(4)])) == [(102_400, 0, 0), (102_400, 0, 0)]
+    # every leaf of pod 2 in plane 1 (its rails 1, 3, 5, 7): degraded, its other rails reach plane 0 (a server is
+    # cut off when none of its rails reaches the fabric, as core.analysis.failure counts a lost plane: PXN)
+    lost = pods_what_if(rail, [f"pod2.p0.i1.leaf{k}" for k in range(4)])[1]
+    assert (lost.nodes_degraded, lost.gpus_cut_off, lost.injection_gbps, lost.spine_gbps) == (32, 0, 102_400, 102_400)
+
+
+@pytest.mark.parametrize("name", ["port", "rail"])
+def test_pod_one_leaves_match_the_single_fabric_what_if(name, port, rail):
+    """Leaves of pod 1 lost on every plane: the GPUs cut off and the servers degraded are those the single-fabric
+    what-if (core.analysis.failure) gives pod 1 planned alone, which reads planes its own way."""
+    m = port if name == "port" else rail
+    own = m.plans[0]
+    ids = [e for e in pod_elements(m) if e.startswith("pod1.")]
+    for picked in (ids[:1], ids[::3], ids[: len(ids) // 2], ids):
+        alone = what_if(own, [e.removeprefix("pod1.") for e in picked])
+        loss = pods_what_if(m, picked)[0]
+        assert loss.gpus_cut_off == alone.gpus_disconnected, picked
+
+
+def test_elements_and_unknown_ids(port, rail):
+    assert len(pod_elements(port)) == 2 * 8 + 2 * (8 + 8)  # shared spines and leaves of both planes
+    assert len(whole_choices(port)) == len(pod_elements(port)) + 2 * (8 + 8) * 8
+    assert pod_elements(rail)[:5] == ["p0.i0.spine0", "p0.i0.spine1", "p0.i0.spine2", "p0.i0.spine3",
+                                      "p0.i1.spine0"]
+    for bad in ("spine0", "p2.spine0", "pod1.p1.leaf0-p0.spine0", "pod1.p2.leaf0", "pod1.p1.leaf8"):
+        assert not is_whole_element(port, bad), bad
+        with pytest.raises(InputError, match="p1.spine0"):
+            pods_what_if(port, [bad])
+    # pod 1's shared spine of plane 1 is the same id alone and on the whole fabric; another pod's leaf whole only
+    assert split_failures(port, ["p1.spine2", "pod1.p1.leaf3", "pod2.p1.leaf3"]) == (
+        ["p1.spine2", "p1.leaf3"], ["pod2.p1.leaf3"])
+
+
+def _graph_numbers(design, m, failed: list[str]) -> list[tuple[float, int]]:
+    """Per pod: the max-flow from its servers into the live shared spines over the graph's upward arcs (every
+    plane), and its GPUs outside the connected part holding the most GPUs (networkx)."""
+    graph = _whole(design)
+    switches = {e for e in failed if "-" not in e}
+    lost: dict = {}
+    for e in failed:
+        if "-" in e:
+            bundle, _mark, cable = e.partition("#")
+            lower, _dash, upper = bundle.rpartition("-")
+            lost[lower, upper] = lost.get((lower, upper), 0) + (1 if cable else graph.edges[lower, upper]["links"])
+    rank = {"server": 0, "leaf": 1, "spine": 2}
+    up = nx.DiGraph()
+    up.add_nodes_from(graph.nodes(data=True))
+    for u, v, data in graph.edges(data=True):
+        lo, hi = sorted((u, v), key=lambda x: rank[graph.nodes[x]["role"]])
+        cap = data["capacity_gbps"] * (data["links"] - lost.get((lo, hi), 0)) / data["links"]
+        if u not in switches and v not in switches and cap > 0:
+            up.add_edge(lo, hi, capacity=cap)
+    up.remove_nodes_from(switches)
+    gpn = [p.resolved.gpus_per_node for p in m.plans]
+    gpus = {v: gpn[d["pod_index"]] for v, d in up.nodes(data=True) if d["role"] == "server"}
+    parts = list(nx.connected_components(up.to_undirected()))
+    keep = max(parts, key=lambda part: sum(gpus.get(v, 0) for v in part))
+    out = []
+    for i in range(len(m.plans)):
+        flow = up.copy()
+        for v, d in up.nodes(data=True):
+            if d["role"] == "server" and d["pod_index"] == i:
+                flow.add_edge("S", v)
+            if d["role"] == "spine":
+                flow.add_edge(v, "T")
+        value = nx.maximum_flow_value(flow, "S", "T") if "T" in flow else 0.0
+        out.append((value, sum(g for v, g in gpus.items() if up.nodes[v]["pod_index"] == i and v not in keep)))
+    return out
+
+
+SCENARIOS = {
+    "port": [["p1.spine0"], [f"p1.spine{j}" for j in range(8)], ["p0.spine1", "pod2.p1.leaf2", "pod1.p0.leaf3"],
+             [f"p{q}.spine{j}" for q in range(2) for j in range(8)],
+             ["pod1.p1.leaf0-p1.spine3", "pod2.p0.leaf1-p0.spine0#2", "p0.spine5"],
+             [f"pod2.p{q}.leaf{k}" for q in range(2) for k in range(8)]],
+    "rail": [["p0.i1.spine0"], ["p0.i0.spine1", "pod2.p0.i1.leaf0"], [f"p0.i1.spine{j}" for j in range(4)],
+             ["pod1.p0.i0.leaf1-p0.i0.spine2", "pod2.p0.i1.leaf3-p0.i1.spine0#5"],
+             [f"pod1.p0.i{q}.leaf{k}" for q in range(2) for k in range(4)]],
+}
+
+
+@pytest.mark.parametrize("name,index", [(n, i) for n, items in SCENARIOS.items() for i in range(len(items))])
+def test_what_if_is_the_graphs_max_flow_and_components(name, index, port, rail):
+    """Into the shared spines is the max-flow from the pod's servers into the live spines of every plane, and the
+    GPUs cut off those outside the graph's part holding the most GPUs."""
+    design, m = (PORT, port) if name == "port" else (RAIL, rail)
+    failed = SCENARIOS[name][index]
+    losses = pods_what_if(m, failed)
+    assert [(pytest.approx(x.spine_gbps), x.gpus_cut_off) for x in losses] == _graph_numbers(design, m, failed)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_resilience_page_fails_a_shared_spine_of_plane_one(lang):
+    """The Resilience page of pods on two planes: a link naming plane 1's shared spine fails it on the whole fabric
+    (each pod's bandwidth up less 1 / (2 x spines)); the link keeps the name; availability draws every plane."""
+    from tests import pagetest
+
+    link = {"n": "64", "f": "ethernet", "nm": "CX8", "ps": "400", "pods": "B200:32:400", "pl": "2", "lang": lang,
+            "rs_tab": "Failure what-if", "rs_fail": "p1.spine0"}  # PORT
+    at = pagetest.open_page("../pages/6_Resilience.py", link)
+    assert not at.exception and not at.error
+    assert at.multiselect(key="rs_w_pods_failed").value == ["p1.spine0"]
+    # into the shared spines, failed / healthy [TB/s]: 409,600 - 25,600 of 409,600 Gb/s; 204,800 - 12,800
+    lost = at.dataframe[0].value
+    assert [str(lost.iloc[3, 1]), str(lost.iloc[3, 2])] == ["48 / 51.2", "24 / 25.6"]
+    assert "p1.spine0" in str(at.query_params.get("rs_fail"))
+    at = pagetest.open_page("../pages/6_Resilience.py", {**link, "rs_tab": "Availability", "rs_fail": ""})
+    assert not at.exception and not at.error
+
+
+def test_cli_fails_plane_one(capsys):
+    """``python -m core failure`` on PORT: every shared spine of plane 1 halves each pod's bandwidth up, no GPU cut
+    off."""
+    import json
+
+    from tests.conftest import run_cli
+
+    fails = [x for j in range(8) for x in ("--fail", f"p1.spine{j}")]
+    code, out, _err = run_cli(capsys, "--lang", "en", "failure", "--gpu", "H100", "--nodes", "64", "--fabric",
+                              "ethernet", "--nic", "CX8", "--port-speed", "400", "--pods", "B200:32:400",
+                              "--planes", "2", *fails, "--format", "json")
+    data = json.loads(out)
+    assert code == 0, out
+    assert [(p["spine_gbps"], p["healthy_spine_gbps"], p["gpus_cut_off"]) for p in data["pods"]] == [
+        (204_800, 409_600, 0), (102_400, 204_800, 0)]
+
+
+def test_availability_draws_every_planes_switches(port):
+    """Every plane's shared spines and leaves are drawn (2 x 8 + 2 x (8 + 8) = 48 switches). With switches down half
+    the time (q = r / (1 + r) = 1/2: AFR x MTTR = 8,760 hours) and servers never, a pod's one leaf group of servers
+    is cut off when all its 16 leaves of both planes are down: pod 1 (512 GPUs) and pod 2 (256) expect
+    768 x 2^-16 cut off that way (0.0117), plus pod 2 cut off when every shared spine of both planes is down (2^-16
+    too) or the pods fall apart; on one plane (8 leaves) 768 x 2^-8 = 3 at least."""
+    from core.analysis.availability import ClassRate, default_rates
+    from core.analysis.podavail import pods_availability
+    from tests.test_pods_planes import ONE
+
+    rates = {**default_rates(), "switch": ClassRate(afr=1.0, mttr_hours=8760.0),
+             "gpu_node": ClassRate(afr=0.0, mttr_hours=1.0)}
+    two = pods_availability(port, trials=2000, seed=1, rates=rates)
+    assert two.elements == {"gpu_node": 96, "switch": 48}
+    one = pods_availability(mixed_plan(ONE), trials=2000, seed=1, rates=rates)
+    assert one.elements == {"gpu_node": 96, "switch": 24}
+    cut_two = sum(p.expected_gpus_cut_off for p in two.pods)
+    cut_one = sum(p.expected_gpus_cut_off for p in one.pods)
+    assert cut_two < 1 < 3 <= cut_one, (cut_two, cut_one)
