@@ -42,7 +42,7 @@ W = "rs_w_"  # widget key prefix
 # the sections that analyse every pod of a design with pods under the shared spines (the rest: pod 1 alone)
 WHOLE_FABRIC_TABS = ("Single points of failure", "Availability", "Spares", "Overload & imbalance")
 PLANES_TABS = ("Single points of failure", "Spares")  # take pods on several planes (the others read one plane)
-WHATIF_TABS = ("Failure what-if", "Availability")  # take pods on planes as the what-if does (whatif_refused)
+WHATIF_TABS = ("Failure what-if", "Availability", "Overload & imbalance")  # pods on planes: whatif_refused
 CHART = "fp_rs_chart"  # counter: a new chart (and selection) after every click
 NOTICE = "fp_rs_notice"
 SP_EDITED = "fp_rs_sp_edited"  # sparing rules set on this page (the others start from the design's policy)

@@ -174,6 +174,10 @@ def test_resilience_page_fails_a_shared_spine_of_plane_one(lang):
     assert "p1.spine0" in str(at.query_params.get("rs_fail"))
     at = pagetest.open_page("../pages/6_Resilience.py", {**link, "rs_tab": "Availability", "rs_fail": ""})
     assert not at.exception and not at.error
+    at = pagetest.open_page("../pages/6_Resilience.py", {**link, "rs_tab": "Overload & imbalance", "rs_fail": "",
+                                                         "rs_pat": "uniform"})
+    assert not at.exception and not at.error
+    assert len(at.dataframe[1].value) == 8  # 2 pods x (node-leaf, leaf-spine) x (up, down)
 
 
 def test_cli_fails_plane_one(capsys):
@@ -212,3 +216,86 @@ def test_availability_draws_every_planes_switches(port):
     cut_two = sum(p.expected_gpus_cut_off for p in two.pods)
     cut_one = sum(p.expected_gpus_cut_off for p in one.pods)
     assert cut_two < 1 < 3 <= cut_one, (cut_two, cut_one)
+
+
+# --- link load: one plane computed as core.analysis.load does (per-port planes), every island (per-rail) -----------
+def test_per_port_link_load_is_one_planes_with_every_planes_bandwidth():
+    """core.analysis.load's rule for planes: each GPU's line rate splits evenly over the planes, one plane is
+    computed (the others cabled alike carry the same) and a GPU's bandwidth sums its planes. PORT's plane is ONE's
+    fabric at ONE's per-GPU rate (8 x 400 / 8 per plane), so every link's load is ONE's and every GPU gets twice."""
+    from core.analysis.loadpods import pods_link_load
+    from tests.test_pods_planes import ONE
+
+    for pattern in ("uniform", "ring", "alltoall"):
+        one, two = (pods_link_load(mixed_plan(d), pattern, "rail", seed=2) for d in (ONE, PORT))
+        assert [(t.pod, t.tier, t.direction, t.links, t.ar_max, t.ecmp_max) for t in two.tiers] == [
+            (t.pod, t.tier, t.direction, t.links, t.ar_max, t.ecmp_max) for t in one.tiers]
+        assert (two.nic_gbps_per_gpu, two.ar.mean, two.ecmp.min) == (
+            2 * one.nic_gbps_per_gpu, pytest.approx(2 * one.ar.mean), pytest.approx(2 * one.ecmp.min))
+        assert [p["nic_gbps_per_gpu"] for p in two.pods] == [800, 800]
+
+
+def _ports(m, wiring) -> list[tuple[str, str]]:
+    """Global NIC port -> (its id, the leaf it is cabled to in the plane computed: every island of per-rail planes,
+    plane 0 of per-port planes), from each pod's own cables."""
+    out = []
+    for i, own in enumerate(wiring.wirings):
+        leaf_of = {(link.a, link.a_port): link.b for island in range(own.islands)
+                   for link in own.links(0, island) if link.kind == "node-leaf"}
+        for n in range(own.nodes):
+            for nic in range(m.plans[i].resolved.nics_per_node):
+                out.append((wiring.local_id(i, f"node{n}.nic{nic}"), wiring.local_id(i, leaf_of[(f"node{n}", nic)])))
+    return out
+
+
+@pytest.mark.parametrize("design", [PORT, RAIL], ids=["per-port", "per-rail"])
+@pytest.mark.parametrize("pattern,placement", [("uniform", "node"), ("ring", "rail"), ("alltoall", "random")])
+def test_link_load_is_the_even_split_over_the_graphs_shortest_paths(design, pattern, placement):
+    """Adaptive loads against an explicit routing on the whole fabric's graph (every plane, networkx): each
+    connection from its NIC's leaf to the receiver's leaf, split evenly over the graph's shortest paths (one shared
+    spine, in the plane of both leaves: a flow never changes plane); as tests/test_load_pods.py checks one plane."""
+    from collections import defaultdict
+
+    from core.analysis.loadpods import pods_link_load_arrays
+    from core.analysis.pods import mixed_wiring
+    from core.fabric.podgraph import pods_fabric_graph
+
+    m = mixed_plan(design)
+    wiring = mixed_wiring(m, planes=True)
+    graph = pods_fabric_graph(wiring, (1,) * 2, (1.0,) * 2, "none")
+    _result, arrays = pods_link_load_arrays(m, pattern, placement, seed=3)
+    ports = _ports(m, wiring)
+    brute, by_leaves = defaultdict(float), defaultdict(float)
+    for ps, pd, dem in zip(*(a.tolist() for a in arrays["pairs"])):
+        (nic_s, a), (nic_d, b) = ports[ps], ports[pd]
+        assert wiring.plane_of_device(a) == wiring.plane_of_device(b)  # per-rail: the receiver's plane (PXN)
+        brute[(nic_s, a)] += dem
+        brute[(b, nic_d)] += dem
+        if a != b:
+            by_leaves[(a, b)] += dem
+    for (a, b), dem in by_leaves.items():
+        paths = list(nx.all_shortest_paths(graph, a, b))
+        assert all(len(path) == 3 for path in paths)
+        for path in paths:
+            for x, y in zip(path, path[1:]):
+                brute[(x, y)] += dem / len(paths)
+    model = defaultdict(float)
+    for (tier, direction), values in ((k, v) for k, v in arrays.items() if isinstance(k, tuple)):
+        for i, load in enumerate(values[0].tolist()):
+            if load:
+                x, y = (s.strip().split("#")[0] for s in arrays["names"](tier, direction, i).split("->"))
+                model[(x, y)] += load
+    keys = {k for k, v in brute.items() if v > 1e-6} | {k for k, v in model.items() if v > 1e-6}
+    assert any("spine" in a or "spine" in b for a, b in keys)
+    for key in keys:
+        assert model.get(key, 0.0) == pytest.approx(brute.get(key, 0.0), rel=1e-6, abs=1e-6), key
+
+
+def test_hot_links_of_planes_get_the_exports_names():
+    """A hot link of plane 1 under the exports' names (core.formats.podexports.PodNames: plane 2, 1-based)."""
+    from core.formats.linknames import link_names
+    from core.plan import plan
+
+    assert link_names(plan(PORT), ["pod2.p1.leaf1 -> p1.spine0#1", "pod1.node3.nic2 -> pod1.p0.leaf2"]) == [
+        "pod2-p2-leaf002 -> p2-spine001 #2", "pod1-gpu004 nic3 -> pod1-p1-leaf003"]
+    assert link_names(plan(RAIL), ["pod2.p0.i1.leaf1 -> p0.i1.spine0#1"]) == ["pod2-r2-leaf002 -> r2-spine001 #2"]
