@@ -299,3 +299,35 @@ def test_hot_links_of_planes_get_the_exports_names():
     assert link_names(plan(PORT), ["pod2.p1.leaf1 -> p1.spine0#1", "pod1.node3.nic2 -> pod1.p0.leaf2"]) == [
         "pod2-p2-leaf002 -> p2-spine001 #2", "pod1-gpu004 nic3 -> pod1-p1-leaf003"]
     assert link_names(plan(RAIL), ["pod2.p0.i1.leaf1 -> p0.i1.spine0#1"]) == ["pod2-r2-leaf002 -> r2-spine001 #2"]
+
+
+# --- as-built check -------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("design", [PORT, RAIL], ids=["per-port", "per-rail"])
+def test_verify_accepts_every_plane_and_names_a_cable_into_the_wrong_plane(design):
+    """Every plane's planned cables are matched; plane 1's first leaf-spine cable moved onto a shared spine of plane
+    0 is ``wrong-plane``, and the cable after it lost is one cable of its plane-1 bundle (pod 1's uplink speed
+    into the shared spines lost)."""
+    from core.analysis.pods import mixed_links
+    from core.formats.asbuilt import FoundEnd, FoundLink
+    from core.formats.podverify import verify_pods
+
+    m = mixed_plan(design)
+    links = list(mixed_links(m))
+    found = [FoundLink(FoundEnd(a, pa), FoundEnd(b, pb), float(s), "", i + 1)
+             for i, (_k, a, pa, b, pb, s) in enumerate(links)]
+    clean = verify_pods(m, found)
+    assert clean["coverage"]["matched_links"] == clean["coverage"]["planned_links"] == len(links)
+    assert not clean["missing"] and not clean["miswired"] and not clean["extra"]
+    plane0 = "p0.spine0" if design is PORT else "p0.i0.spine0"
+    first = next(i for i, link in enumerate(links) if link[0] == "leaf-spine" and link[3] != plane0
+                 and link[3].endswith("spine0") and link[1].startswith("pod1."))
+    _kind, a, pa, b, _pb, speed = links[first]
+    wrong = list(found)
+    wrong[first] = FoundLink(FoundEnd(a, pa), FoundEnd(plane0, "1/64/2"), float(speed), "", 0)
+    out = verify_pods(m, [x for i, x in enumerate(wrong) if i != first + 1])
+    assert sorted(f["kind"] for f in out["missing"] + out["miswired"]) == ["missing", "wrong-plane"]
+    lost = links[first + 1]
+    assert [f["failure_spec"] for f in out["missing"]] == [m and f"{lost[1]}-{lost[3]}#1"]
+    assert out["missing"][0]["planned"]["plane"] == 1
+    # the moved cable and the lost one: two of the bundle's 400G cables
+    assert out["impact"]["spine_gbps_lost"] == 2 * speed

@@ -232,14 +232,17 @@ class PodsWiring:
 
     def bundle_of(self, lower: str, upper: str) -> str | None:
         """The bundle id of a leaf-spine or spine-core cable between the device ids ``lower`` and ``upper``
-        (``link_id``: ``pod2.p0.leaf1-spine0`` also for a pod's own spine on three tiers; ``core_link_id``); None
-        for another pair."""
+        (``link_id``: ``pod2.p0.leaf1-spine0``, on planes ``pod2.p1.leaf1-p1.spine0``, also for a pod's own spine on
+        three tiers; ``core_link_id``); None for another pair (a leaf and a shared spine of different planes)."""
         found = self.parse(lower)
         parsed = Wiring.parse(found[1]) if found is not None else None
+        if parsed is not None and parsed[0] == "leaf" and not self.three_tiers:  # a shared spine of the leaf's plane
+            shared = self.parse_shared(upper)
+            ok = shared is not None and self.plane_of(shared[0]) == parsed[1:3]
+            return self.link_id(found[0], parsed[3], shared[1], shared[0]) if ok else None
         if parsed is not None and parsed[0] == "leaf":
             own = self.parse_own_spine(upper)
-            spine = (own[1] if own is not None and own[0] == found[0] else None) if self.three_tiers else (
-                int(upper[len(_SPINE):]) if upper.startswith(_SPINE) and upper[len(_SPINE):].isdigit() else None)
+            spine = own[1] if own is not None and own[0] == found[0] else None
             return self.link_id(found[0], parsed[3], spine) if spine is not None else None
         own, core = self.parse_own_spine(lower), self.parse_core(upper)
         return self.core_link_id(*own, core) if own is not None and core is not None else None
