@@ -331,3 +331,46 @@ def test_verify_accepts_every_plane_and_names_a_cable_into_the_wrong_plane(desig
     assert out["missing"][0]["planned"]["plane"] == 1
     # the moved cable and the lost one: two of the bundle's 400G cables
     assert out["impact"]["spine_gbps_lost"] == 2 * speed
+
+
+# --- SimAI ----------------------------------------------------------------------------------------------------------
+def test_simai_of_per_port_planes_is_the_whole_fabric_graph():
+    """PORT's SimAI file as SimAI reads it, GPUs contracted into their servers: the whole fabric's graph of both
+    planes with each edge's capacity (each GPU a line to its leaf in each plane, core.formats.simai's rule);
+    768 GPUs, 96 NVSwitch vertices, 2 x (16 + 8) = 48 switches, 768 x 3 + 2 x 16 x 8 = 2,560 lines."""
+    from core.analysis.pods import mixed_wiring
+    from core.formats.exports import export_text
+    from core.formats.podsims import simai_switch_ids
+    from core.plan import plan
+    from tests.test_export_sim import gbps, read_simai
+
+    m = mixed_plan(PORT)
+    wiring = mixed_wiring(m, planes=True)
+    f = read_simai(export_text(plan(PORT), "simai"))
+    assert (f["node_num"], len(f["nvswitches"]), len(f["switches"]), len(f["links"])) == (
+        768 + 96 + 48, 96, 48, 2_560)
+    vertex, first = {}, 0
+    for i, p in enumerate(m.plans):
+        gpn = p.resolved.gpus_per_node
+        vertex.update((first + gpu, wiring.node_id(i, gpu // gpn)) for gpu in range(p.resolved.gpus))
+        first += p.resolved.gpus
+    vertex.update({v: k for k, v in simai_switch_ids(m).items()})
+    got = nx.Graph()
+    for src, dst, rate, _delay, _error in f["links"]:
+        if f["node_type"][dst] != 2:  # not an NVLink line
+            a, b = vertex[src], vertex[dst]
+            old = got[a][b]["capacity_gbps"] if got.has_edge(a, b) else 0.0
+            got.add_edge(a, b, capacity_gbps=old + gbps(rate))
+    want = _whole(PORT)
+    assert {frozenset(e) for e in got.edges} == {frozenset(e) for e in want.edges}
+    for a, b, data in want.edges(data=True):
+        assert got[a][b]["capacity_gbps"] == pytest.approx(data["capacity_gbps"]), (a, b)
+
+
+def test_simai_refuses_per_rail_planes():
+    from core.errors import DesignError
+    from core.formats.exports import export_text
+    from core.plan import plan
+
+    with pytest.raises(DesignError, match="islands"):
+        export_text(plan(RAIL), "simai")
