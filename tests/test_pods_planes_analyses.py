@@ -374,3 +374,28 @@ def test_simai_refuses_per_rail_planes():
 
     with pytest.raises(DesignError, match="islands"):
         export_text(plan(RAIL), "simai")
+
+
+def test_the_review_packs_scenario_fails_a_shared_spine_of_plane_one():
+    """The review pack's failure scenario of PORT reads plane 1's shared spine and pod 2's plane-1 leaf on the
+    whole fabric (its table: pod 1 48 of 51.2 TB/s into the shared spines, as the page)."""
+    from core.formats import report
+    from core.plan import plan
+    from tests.test_pods_pack_scenario import LINK, _section, _tables
+
+    section = _section(report.design_report_html(plan(PORT), name="", share_link=LINK,
+                                                 resilience={"fail": ("p1.spine0", "pod2.p1.leaf1")}),
+                       "failure-scenario")
+    rows = _tables(section)[0]
+    assert rows[-1][1] == "48 / 51.2", rows
+    assert "p1.spine0, pod2.p1.leaf1" in section
+
+
+def test_three_tiers_on_planes_still_refuse_the_what_if():
+    from core.analysis.podwhatif import pods_what_if, whatif_refused
+    from core.errors import DesignError
+
+    m = mixed_plan(PORT.model_copy(update={"tiers": 3}))
+    assert whatif_refused(m) is not None and whatif_refused(mixed_plan(PORT)) is None
+    with pytest.raises(DesignError, match="several planes"):
+        pods_what_if(m, [])
