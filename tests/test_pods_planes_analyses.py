@@ -32,6 +32,8 @@ def test_per_port_what_if_by_hand(port):
     """PORT per plane: pod 1 (64 H100, 8 x 400G) has 8 leaves of 64 uplinks, 8 to each of the 8 shared spines; pod 2
     (32 B200) 8 leaves of 32 uplinks, 4 to each spine. Into the shared spines, both planes: pod 1 2 x 8 x 64 x 400 =
     409,600; pod 2 2 x 8 x 32 x 400 = 204,800."""
+    assert [(p.leaves, p.uplinks_per_leaf, p.links_per_leaf_spine_pair) for p in port.fabric.pods] == [
+        (8, 64, 8), (8, 32, 4)] and port.fabric.spines == 8
     assert [(x.spine_gbps, x.healthy_spine_gbps) for x in pods_what_if(port, [])] == [
         (409_600, 409_600), (204_800, 204_800)]
     # one shared spine of plane 1: each pod loses 1 / (2 x 8) of its bandwidth up (pod 1 8 leaves x 8 x 400 =
@@ -58,12 +60,15 @@ def test_per_port_what_if_by_hand(port):
 
 
 def test_per_rail_what_if_by_hand(rail):
-    """RAIL per plane (NICs 0, 2, 4, 6 in plane 0, 1, 3, 5, 7 in plane 1): pod 1 (64 H100, 400G) 4 leaves of 32
-    uplinks, 8 to each of the 4 shared spines; pod 2 (32 B200, 800G) 4 leaves of 32 uplinks at 800G. Into the
-    shared spines, both planes: pod 1 2 x 4 x 32 x 400 = 102,400 x 2 = 204,800; pod 2 2 x 4 x 32 x 800 = 204,800."""
+    """RAIL per plane (NICs 0, 2, 4, 6 in plane 0, 1, 3, 5, 7 in plane 1): pod 1 (64 H100, 400G) 8 leaves (2 leaf
+    groups x 4 rails) of 32 uplinks, 8 to each of the 4 shared spines; pod 2 (32 B200, 800G) 4 leaves of 32 uplinks
+    at 800G, 8 to each spine. Into the shared spines, both planes: pod 1 2 x 8 x 32 x 400 = 204,800; pod 2
+    2 x 4 x 32 x 800 = 204,800."""
+    assert [(p.leaves, p.uplinks_per_leaf, p.links_per_leaf_spine_pair) for p in rail.fabric.pods] == [
+        (8, 32, 8), (4, 32, 8)] and rail.fabric.spines == 4
     assert [(x.spine_gbps, x.healthy_spine_gbps) for x in pods_what_if(rail, [])] == [
         (204_800, 204_800), (204_800, 204_800)]
-    # one shared spine of plane 1 costs 1 / (2 x 4): 25,600 of each pod
+    # one shared spine of plane 1 costs 1 / (2 x 4): 25,600 of each pod (8 x 8 x 400; 4 x 8 x 800)
     assert _up(pods_what_if(rail, ["p0.i1.spine0"])) == [(179_200, 0, 0), (179_200, 0, 0)]
     assert _up(pods_what_if(rail, [f"p0.i1.spine{j}" for j in range(4)])) == [(102_400, 0, 0), (102_400, 0, 0)]
     # every leaf of pod 2 in plane 1 (its rails 1, 3, 5, 7): degraded, its other rails reach plane 0 (a server is
@@ -327,7 +332,7 @@ def test_verify_accepts_every_plane_and_names_a_cable_into_the_wrong_plane(desig
     out = verify_pods(m, [x for i, x in enumerate(wrong) if i != first + 1])
     assert sorted(f["kind"] for f in out["missing"] + out["miswired"]) == ["missing", "wrong-plane"]
     lost = links[first + 1]
-    assert [f["failure_spec"] for f in out["missing"]] == [m and f"{lost[1]}-{lost[3]}#1"]
+    assert [f["failure_spec"] for f in out["missing"]] == [f"{lost[1]}-{lost[3]}#1"]
     assert out["missing"][0]["planned"]["plane"] == 1
     # the moved cable and the lost one: two of the bundle's 400G cables
     assert out["impact"]["spine_gbps_lost"] == 2 * speed
