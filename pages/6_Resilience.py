@@ -15,9 +15,10 @@ from core.analysis import availability as avail
 from core.analysis import failure, load, sparing
 from core.analysis.failure.examples import element_examples
 from core.analysis.podinside import inside_spec, inside_what_if
+from core.analysis.loadpods import load_refused
 from core.analysis.podload import pods_core_load, pods_spine_load
 from core.analysis.podwhatif import (
-    link_failures, loss_rows, pods_what_if, split_failures, standalone_hidden_note, whatif_refused, whatif_wiring,
+    link_failures, loss_rows, pods_what_if, split_failures, standalone_hidden_note, whatif_wiring,
     whole_choices, whole_picks,
 )
 from core.analysis.whole import design_mixed, whole_plan  # a design with pods: its totals in the size caption
@@ -30,7 +31,6 @@ from core.figures.keynumbers import KeyNumber, cards_html, size_caption
 from core.units import from_gbytes, from_tbits
 from core.formats import resiliencelink as rl
 from core.formats.linknames import link_names, scheme_of
-from core.fabric.pods import planes_refused
 from core.formats.podslurm import mixed_of
 from core.i18n import N_, _
 from webui import jobstate, jobwork, pagestate, safe, state, tables
@@ -41,8 +41,8 @@ PAGE_PATH = "resilience"  # app.py registers the page under this url_path
 W = "rs_w_"  # widget key prefix
 # the sections that analyse every pod of a design with pods under the shared spines (the rest: pod 1 alone)
 WHOLE_FABRIC_TABS = ("Single points of failure", "Availability", "Spares", "Overload & imbalance")
-PLANES_TABS = ("Single points of failure", "Spares")  # take pods on several planes (the others read one plane)
-WHATIF_TABS = ("Failure what-if", "Availability", "Overload & imbalance")  # pods on planes: whatif_refused
+# take pods on several planes; the link load too but on three tiers (core.analysis.loadpods.load_refused)
+PLANES_TABS = ("Failure what-if", "Single points of failure", "Availability", "Spares")
 CHART = "fp_rs_chart"  # counter: a new chart (and selection) after every click
 NOTICE = "fp_rs_notice"
 SP_EDITED = "fp_rs_sp_edited"  # sparing rules set on this page (the others start from the design's policy)
@@ -112,7 +112,7 @@ def _link_values(plan, store: dict) -> dict:
     """The settings the share link writes: a design with pods names its failed elements as the CLI does
     (``link_failures``: ``spine0``, ``pod2.p0.leaf1``), the whole-fabric-only ones too."""
     mixed = mixed_of(plan)
-    if mixed is None or whatif_refused(mixed) is not None:  # pods on three tiers and planes: no what-if
+    if mixed is None:
         return store
     options = set(whole_choices(mixed))
     extra = [e for e in st.session_state.get(PODS_EXTRA, []) if e in options or inside_spec(mixed, e)]
@@ -798,14 +798,13 @@ def main() -> None:
         return
     plan = cur.plan
     mixed = mixed_of(plan)
-    refused = planes_refused(mixed.fabric) if mixed is not None else None  # pods on planes: PLANES_TABS only
-    whatif_no = whatif_refused(mixed) if mixed is not None else None  # the what-if: WHATIF_TABS
+    refused = load_refused(mixed) if mixed is not None else None  # pods on three tiers and planes: PLANES_TABS only
     key = cur.design.model_dump_json()
     lang = i18n.locale()  # the cache key: language and currency
     jobstate.init(st.query_params.to_dict())
     jobstate.fit(plan)
     # link warnings (said again in the language shown) and failed elements this design does not have
-    good, problems = _check_failures(plan, store) if whatif_no is None else ((), [])
+    good, problems = _check_failures(plan, store)
     if problems:
         ss["fp_rs_dropped"] = problems
     LINK.show_warnings(_("Some values in the Resilience link were not applied; the rest is shown."),
@@ -837,9 +836,8 @@ def main() -> None:
                if plan.design.pods else None)
     for index, (tab, draw) in enumerate(zip(tabs, sections)):
         with tab:
-            tab_refused = whatif_no if rl.TABS[index] in WHATIF_TABS else refused
-            if tab.open and tab_refused is not None and rl.TABS[index] not in PLANES_TABS:
-                message, suggestion = safe.message(tab_refused)
+            if tab.open and refused is not None and rl.TABS[index] not in PLANES_TABS:
+                message, suggestion = safe.message(refused)
                 st.error(f"{message}\n\n**" + _("What would work:") + f"** {suggestion}")
                 continue
             if tab.open:

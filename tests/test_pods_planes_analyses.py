@@ -396,11 +396,102 @@ def test_the_review_packs_scenario_fails_a_shared_spine_of_plane_one():
     assert "p1.spine0, pod2.p1.leaf1" in section
 
 
-def test_three_tiers_on_planes_still_refuse_the_what_if():
-    from core.analysis.podwhatif import pods_what_if, whatif_refused
+def test_three_tiers_on_planes_still_refuse_the_link_load():
+    from core.analysis.loadpods import load_refused, pods_link_load
     from core.errors import DesignError
 
     m = mixed_plan(PORT.model_copy(update={"tiers": 3}))
-    assert whatif_refused(m) is not None and whatif_refused(mixed_plan(PORT)) is None
+    assert load_refused(m) is not None and load_refused(mixed_plan(PORT)) is None
     with pytest.raises(DesignError, match="several planes"):
-        pods_what_if(m, [])
+        pods_link_load(m, "ring")
+
+
+# --- three tiers on planes ------------------------------------------------------------------------------------------
+PORT3 = PORT.model_copy(update={"tiers": 3})
+"""PORT on three tiers, per plane: pod 1 8 leaves under its 8 own spines, pod 2 8 leaves under 4, each spine 64 core
+uplinks at 400G, 32 to each of the 2 cores of its group (G = 4 groups of 2 cores: spine k in group k mod 4)."""
+RAIL3 = RAIL.model_copy(update={"tiers": 3})
+
+
+def test_three_tiers_on_planes_what_if_by_hand():
+    m = mixed_plan(PORT3)
+    assert [(p.own_spines, p.spine_uplinks, p.links_per_spine_core_pair) for p in m.fabric.pods] == [
+        (8, 64, 32), (4, 64, 32)] and (m.fabric.cores, m.fabric.core_groups) == (8, 4)
+    # into the cores, both planes: pod 1 2 x 8 x 64 x 400 = 409,600; pod 2 2 x 4 x 64 x 400 = 204,800
+    assert [(x.spine_gbps, x.healthy_spine_gbps) for x in pods_what_if(m, [])] == [
+        (409_600, 409_600), (204_800, 204_800)]
+    # p1.core7 (group 3): pod 1's spines 3 and 7 lose 32 cables each (2 x 32 x 400 = 25,600 = 1/16), pod 2's
+    # spine 3 loses 32 (12,800 = 1/16)
+    assert _up(pods_what_if(m, ["p1.core7"])) == [(409_600 - 25_600, 0, 0), (204_800 - 12_800, 0, 0)]
+    # every core of plane 1: half, nothing cut off; every core of both planes: pod 2 (256 GPUs) apart
+    assert _up(pods_what_if(m, [f"p1.core{k}" for k in range(8)])) == [(204_800, 0, 0), (102_400, 0, 0)]
+    every = [f"p{q}.core{k}" for q in range(2) for k in range(8)]
+    assert _up(pods_what_if(m, every)) == [(0, 0, 0), (0, 256, 0)]
+    # a spine-core bundle of plane 1 (32 x 400 = 12,800) and one cable of it
+    assert pods_what_if(m, ["pod2.p1.spine0-p1.core1"])[1].spine_gbps == 204_800 - 12_800
+    assert pods_what_if(m, ["pod2.p1.spine0-p1.core1#31"])[1].spine_gbps == 204_800 - 400
+    for bad in ("core0", "pod2.p1.spine0-p0.core1", "p2.core0", "pod2.p1.spine4"):
+        assert not is_whole_element(m, bad), bad
+        with pytest.raises(InputError, match="p1.core0"):
+            pods_what_if(m, [bad])
+
+
+def _graph_numbers_three(design, m, failed: list[str]) -> list[tuple[float, int]]:
+    """Per pod: the max-flow from its servers into the live cores of every plane over the graph's upward arcs, and
+    its GPUs outside the connected part holding the most GPUs (networkx)."""
+    from core.analysis.pods import mixed_wiring
+
+    wiring = mixed_wiring(m, three_tiers=True, planes=True)
+    graph = _whole(design)
+    switches = {e for e in failed if "-" not in e}
+    lost: dict = {}
+    for e in failed:
+        if "-" in e:
+            bundle, _mark, cable = e.partition("#")
+            lower, _dash, upper = bundle.rpartition("-")
+            if "core" not in upper:  # a leaf's bundle names its plane's spine ``p1.spine0``: the pod's own
+                upper = wiring.own_spine_id(wiring.parse(lower)[0], int(upper.rpartition("spine")[2]),
+                                            wiring.plane_of_device(lower))
+            lost[lower, upper] = lost.get((lower, upper), 0) + (1 if cable else graph.edges[lower, upper]["links"])
+    rank = {"server": 0, "leaf": 1, "spine": 2, "core": 3}
+    up = nx.DiGraph()
+    up.add_nodes_from(graph.nodes(data=True))
+    for u, v, data in graph.edges(data=True):
+        lo, hi = sorted((u, v), key=lambda x: rank[graph.nodes[x]["role"]])
+        cap = data["capacity_gbps"] * (data["links"] - lost.get((lo, hi), 0)) / data["links"]
+        if u not in switches and v not in switches and cap > 0:
+            up.add_edge(lo, hi, capacity=cap)
+    up.remove_nodes_from(switches)
+    gpn = [p.resolved.gpus_per_node for p in m.plans]
+    gpus = {v: gpn[d["pod_index"]] for v, d in up.nodes(data=True) if d["role"] == "server"}
+    keep = max(nx.connected_components(up.to_undirected()), key=lambda part: sum(gpus.get(v, 0) for v in part))
+    out = []
+    for i in range(len(m.plans)):
+        flow = up.copy()
+        for v, d in up.nodes(data=True):
+            if d["role"] == "server" and d["pod_index"] == i:
+                flow.add_edge("S", v)
+            if d["role"] == "core":
+                flow.add_edge(v, "T")
+        value = nx.maximum_flow_value(flow, "S", "T") if "T" in flow else 0.0
+        out.append((value, sum(g for v, g in gpus.items() if up.nodes[v]["pod_index"] == i and v not in keep)))
+    return out
+
+
+SCENARIOS_THREE = {
+    "port": [["p1.core0", "p1.core3"], ["pod1.p1.spine0", "pod2.p0.spine0-p0.core1"],
+             ["pod1.p1.leaf0-p1.spine0", "p1.core1"], [f"pod2.p1.spine{k}" for k in range(4)],
+             ["pod1.p1.leaf3-p1.spine2#0", "pod1.p1.leaf3-p1.spine5#1", "pod1.p1.spine2-p1.core4"],
+             [f"p{q}.core{k}" for q in range(2) for k in range(0, 8, 2)]],
+    "rail": [["p0.i1.core0"], ["pod1.p0.i1.spine1", "pod2.p0.i0.spine0-p0.i0.core1"],
+             [f"pod2.p0.i{q}.spine{k}" for q in range(2) for k in range(2)]],
+}
+
+
+@pytest.mark.parametrize("name,index", [(n, i) for n, items in SCENARIOS_THREE.items() for i in range(len(items))])
+def test_three_tiers_on_planes_what_if_is_the_graphs_max_flow_and_components(name, index):
+    design = PORT3 if name == "port" else RAIL3
+    m = mixed_plan(design)
+    failed = SCENARIOS_THREE[name][index]
+    losses = pods_what_if(m, failed)
+    assert [(pytest.approx(x.spine_gbps), x.gpus_cut_off) for x in losses] == _graph_numbers_three(design, m, failed)

@@ -62,6 +62,14 @@ from core.perf import congestion
 from core.plan import Plan
 
 
+def load_refused(mixed: MixedPlan):
+    """The ``DesignError`` of the link load for pods on three tiers on several planes
+    (``core.fabric.pods.planes_refused``'s); None for what it takes."""
+    from core.fabric.pods import planes_refused
+
+    return planes_refused(mixed.fabric) if mixed.fabric.tiers == 3 else None
+
+
 class PodTierLoad(TierLoad):
     """One pod's links of one tier and direction (``TierLoad``; ``link_gbps`` the pod's own speed)."""
 

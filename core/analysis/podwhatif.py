@@ -27,8 +27,8 @@ NIC ports' planes; per-rail: its rails' planes, the lost rails' traffic forwarde
 spines costs a pod with leaves not bound by their servers ``1 / (planes x N)`` of its bandwidth up.
 
 Pods on three tiers (``core.fabric.podcore``) are ``core.analysis.podcorewhatif``'s: the shared cores, every pod's
-own spines and leaves and their bundles, the bandwidth up into the cores; the same ``PodLoss`` rows (one plane
-only: ``whatif_refused``).
+own spines and leaves and their bundles, the bandwidth up into the cores; the same ``PodLoss`` rows (on planes each
+plane's, ids as ``p1.core0``, ``pod2.p1.spine0``, ``pod2.p1.spine0-p1.core1``).
 """
 
 from __future__ import annotations
@@ -37,7 +37,6 @@ from pydantic import BaseModel, ConfigDict
 
 from core.analysis.pods import MixedPlan, mixed_wiring
 from core.errors import InputError
-from core.fabric.pods import planes_refused
 from core.i18n import N_, _
 
 POD1_NOTE = N_("A design with pods: this scenario fails elements of pod 1's fabric and shows what pod 1 loses. "
@@ -67,16 +66,9 @@ class PodLoss(BaseModel):
 
 
 def whatif_wiring(mixed: MixedPlan):
-    """The wiring the whole-fabric what-if reads (``core.analysis.pods.mixed_wiring``): pods on two tiers on any
-    number of planes, or on three tiers on one plane (three tiers on several planes: ``one_plane_only``'s
-    ``DesignError``)."""
-    return mixed_wiring(mixed, three_tiers=True, planes=mixed.fabric.tiers != 3)
-
-
-def whatif_refused(mixed: MixedPlan):
-    """The ``DesignError`` of the whole-fabric what-if (and the availability that reads it) for pods on three tiers
-    on several planes (``core.fabric.pods.planes_refused``'s); None for what it takes (``whatif_wiring``)."""
-    return planes_refused(mixed.fabric) if mixed.fabric.tiers == 3 else None
+    """The wiring the whole-fabric what-if reads (``core.analysis.pods.mixed_wiring``): pods on two or three tiers on
+    any number of planes."""
+    return mixed_wiring(mixed, three_tiers=True, planes=True)
 
 
 def pod_elements(mixed: MixedPlan) -> list[str]:
@@ -186,9 +178,9 @@ def is_whole_element(mixed: MixedPlan, element: str) -> bool:
     tiers: ``core.analysis.podcorewhatif``'s elements)."""
     try:
         if mixed.fabric.tiers == 3:
-            from core.analysis.podcorewhatif import lost_of
+            from core.analysis.podcorewhatif import lost_by_plane
 
-            lost_of(whatif_wiring(mixed), [element])
+            lost_by_plane(whatif_wiring(mixed), [element])
         else:
             _lost(mixed, [element])
     except InputError:
@@ -313,19 +305,20 @@ def _cut_apart(mixed: MixedPlan, wiring, parts: "_Parts", groups: list, out: lis
 
 
 def _three_tiers_what_if(mixed: MixedPlan, wiring, failed: list[str]) -> list[PodLoss]:
-    """``pods_what_if`` of pods on three tiers (``core.analysis.podcorewhatif``, one plane): the bandwidth up is into
-    the shared cores."""
-    from core.analysis.podcorewhatif import into_cores, join_parts, lost_of
+    """``pods_what_if`` of pods on three tiers (``core.analysis.podcorewhatif``): the bandwidth up is into the shared
+    cores, each plane's summed."""
+    from core.analysis.podcorewhatif import into_cores, join_parts, lost_by_plane, lost_of
 
-    lost, healthy = lost_of(wiring, failed), lost_of(wiring, [])
+    lost, healthy = lost_by_plane(wiring, failed), lost_of(wiring, [])
     parts, groups, out = _Parts(), [], []
-    join_parts(wiring, lost, parts)
+    for q, plane in enumerate(lost):
+        join_parts(wiring, plane, parts, q)
     for i, own in enumerate(wiring.wirings):
-        row = _servers(mixed, wiring, i, {(0, k) for k in lost.leaves[i]}, parts,
-                       lambda _q, k, i=i: ("leaf", i, k), groups)
+        gone = {(q, k) for q, plane in enumerate(lost) for k in plane.leaves[i]}
+        row = _servers(mixed, wiring, i, gone, parts, lambda q, k, i=i: ("leaf", i, k, q), groups)
         node_links = own.links_per_node_leaf * own.port_gbps
-        out.append({**row, "spine_gbps": into_cores(wiring, i, lost, node_links),
-                    "healthy_spine_gbps": into_cores(wiring, i, healthy, node_links)})
+        out.append({**row, "spine_gbps": sum(into_cores(wiring, i, plane, node_links) for plane in lost),
+                    "healthy_spine_gbps": wiring.planes * into_cores(wiring, i, healthy, node_links)})
     return _cut_apart(mixed, wiring, parts, groups, out)
 
 

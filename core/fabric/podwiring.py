@@ -205,8 +205,8 @@ class PodsWiring:
 
     def core_link_id(self, pod: int, k: int, core: int, q: int = 0) -> str:
         """Three tiers: id of the link bundle from own spine ``k`` of the pod at position ``pod`` to shared core
-        ``core`` of plane ``q``: ``pod2.p0.spine0-core1``."""
-        return f"{self.own_spine_id(pod, k, q)}-{self.core_id(core)}"
+        ``core`` of plane ``q``: ``pod2.p0.spine0-core1``, in plane 1 of two ``pod2.p1.spine0-p1.core1``."""
+        return f"{self.own_spine_id(pod, k, q)}-{self.shared_core_id(core, q)}"
 
     def parse_core(self, device: str) -> int | None:
         """Three tiers: the number of a shared core id (``core1``: 1); None for another id or a core this fabric
@@ -246,6 +246,26 @@ class PodsWiring:
             return self.link_id(found[0], parsed[3], spine) if spine is not None else None
         own, core = self.parse_own_spine(lower), self.parse_core(upper)
         return self.core_link_id(*own, core) if own is not None and core is not None else None
+
+    def in_plane_zero(self, element: str) -> tuple[int, str] | None:
+        """``(plane q, the same element's id in plane 0 of a one-plane fabric)`` of a switch, bundle or cable id of
+        any plane (``pod2.p1.spine0-p1.core1#0``: ``(1, "pod2.p0.spine0-core1#0")``; shared ids lose their plane
+        prefix, a pod's the plane's for plane 0's); None when its parts name no plane or different planes."""
+        own = [plane_prefix(*self.plane_of(q), self.wirings[0].islands) for q in range(self.planes)]
+        body, mark, cable = element.rpartition("#") if "#" in element else (element, "", "")
+        for q in range(self.planes):
+            shared, out = self.shared_prefix(q), []
+            for part in body.split("-"):
+                found = _POD_ID.match(part)
+                if found is not None and found[2].startswith(own[q]):
+                    out.append(f"pod{found[1]}.{own[0]}{found[2][len(own[q]):]}")
+                elif found is None and part.startswith(shared):
+                    out.append(part[len(shared):])
+                else:
+                    break
+            else:
+                return q, "-".join(out) + mark + cable
+        return None
 
     def parse(self, device: str) -> tuple[int, str] | None:
         """``(pod position, the pod's own id)`` of a pod device id; None for a shared spine or another id."""
