@@ -396,14 +396,24 @@ def test_the_review_packs_scenario_fails_a_shared_spine_of_plane_one():
     assert "p1.spine0, pod2.p1.leaf1" in section
 
 
-def test_three_tiers_on_planes_still_refuse_the_link_load():
+def test_three_tiers_on_planes_link_load_per_port_and_refused_per_rail():
+    """Per-port planes on three tiers: one plane computed, every link's load ONE's on three tiers, every GPU twice its
+    bandwidth; per-rail planes on three tiers are refused (``load_refused``)."""
     from core.analysis.loadpods import load_refused, pods_link_load
     from core.errors import DesignError
+    from tests.test_pods_planes import ONE
 
-    m = mixed_plan(PORT.model_copy(update={"tiers": 3}))
-    assert load_refused(m) is not None and load_refused(mixed_plan(PORT)) is None
+    rail = mixed_plan(RAIL.model_copy(update={"tiers": 3}))
+    assert load_refused(rail) is not None and load_refused(mixed_plan(PORT)) is None
     with pytest.raises(DesignError, match="several planes"):
-        pods_link_load(m, "ring")
+        pods_link_load(rail, "ring")
+    one, two = (pods_link_load(mixed_plan(d.model_copy(update={"tiers": 3})), "uniform", "rail", seed=2)
+                for d in (ONE, PORT))
+    assert [(t.pod, t.tier, t.direction, t.links, t.ar_max, t.ecmp_max) for t in two.tiers] == [
+        (t.pod, t.tier, t.direction, t.links, t.ar_max, t.ecmp_max) for t in one.tiers]
+    assert {t.tier for t in two.tiers} == {"node_leaf", "leaf_spine", "spine_core"}
+    assert two.ar.mean == pytest.approx(2 * one.ar.mean)
+    assert all(h["link"].count("p0.") >= 1 for h in two.hot_links if "core" in h["link"]), two.hot_links
 
 
 # --- three tiers on planes ------------------------------------------------------------------------------------------

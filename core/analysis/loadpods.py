@@ -27,7 +27,7 @@ share rule are ``core.analysis.load``'s (its module docstring); what the pods ch
   evenly over its links from the spines; static ECMP hashes each flow onto one uplink of its leaf (so one spine)
   and one of the destination leaf's parallel links from that spine (seeded).
 
-**Planes** (two tiers, ``MixedFabric.planes``): as ``core.analysis.load`` takes a single fabric's. Per-port planes
+**Planes** (``MixedFabric.planes``; on three tiers per-port planes only, ``load_refused``): as ``core.analysis.load`` takes a single fabric's. Per-port planes
 are identical copies: plane 0 is computed, each GPU offering its plane's share of its line rate (``NICs x port speed /
 GPUs per node`` of one port), the others carry the same, and a GPU's achievable bandwidth and line rate are every
 plane's (``planes`` times). Per-rail planes (rail islands) are computed together, NIC ``i`` in plane ``i mod planes``
@@ -35,7 +35,7 @@ plane's (``planes`` times). Per-rail planes (rail islands) are computed together
 flow leaves on its server's NIC in the receiver's plane (the next NICs of its own rail group: PXN) whatever the
 placement.
 
-Pods on three tiers (``core.fabric.podcore``, one plane): each leaf's ``u_p`` uplinks go to its pod's own spines, and a flow
+Pods on three tiers (``core.fabric.podcore``): each leaf's ``u_p`` uplinks go to its pod's own spines, and a flow
 between pods climbs a spine of its pod, a core and a spine of the other pod (``core.analysis.loadpodcore``: the
 spine-core rows, their adaptive and ECMP loads).
 
@@ -63,11 +63,12 @@ from core.plan import Plan
 
 
 def load_refused(mixed: MixedPlan):
-    """The ``DesignError`` of the link load for pods on three tiers on several planes
-    (``core.fabric.pods.planes_refused``'s); None for what it takes."""
+    """The ``DesignError`` of the link load for pods on three tiers on several per-rail planes
+    (``core.fabric.pods.planes_refused``'s: the pods' own spines are not read island by island); None for what it
+    takes."""
     from core.fabric.pods import planes_refused
 
-    return planes_refused(mixed.fabric) if mixed.fabric.tiers == 3 else None
+    return planes_refused(mixed.fabric) if mixed.fabric.tiers == 3 and mixed.fabric.plane_mode == "per-rail" else None
 
 
 class PodTierLoad(TierLoad):
@@ -162,7 +163,7 @@ class _Fabric:
     start, and one past the last pod's)."""
 
     def __init__(self, mixed: MixedPlan):
-        self.wiring: PodsWiring = mixed_wiring(mixed, three_tiers=True, planes=mixed.fabric.tiers != 3)
+        self.wiring: PodsWiring = mixed_wiring(mixed, three_tiers=True, planes=load_refused(mixed) is None)
         self.mixed = mixed
         own = self.wiring.wirings[0]
         self.islands, self.copies = own.islands, own.planes  # per-rail planes: islands; per-port: copies
