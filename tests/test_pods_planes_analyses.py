@@ -505,3 +505,20 @@ def test_three_tiers_on_planes_what_if_is_the_graphs_max_flow_and_components(nam
     failed = SCENARIOS_THREE[name][index]
     losses = pods_what_if(m, failed)
     assert [(pytest.approx(x.spine_gbps), x.gpus_cut_off) for x in losses] == _graph_numbers_three(design, m, failed)
+
+
+def test_resilience_page_of_three_tiers_on_planes():
+    """PORT3 on the page: p1.core7 costs each pod 1/16 into the shared cores (pod 1 48 of 51.2 TB/s); the link load
+    shows the spine-core rows."""
+    from tests import pagetest
+
+    link = {"n": "64", "f": "ethernet", "nm": "CX8", "ps": "400", "pods": "B200:32:400", "pl": "2", "ti": "3",
+            "lang": "en", "rs_tab": "Failure what-if", "rs_fail": "p1.core7"}
+    at = pagetest.open_page("../pages/6_Resilience.py", link)
+    assert not at.exception and not at.error
+    lost = at.dataframe[0].value
+    assert [str(lost.iloc[3, 1]), str(lost.iloc[3, 2])] == ["48 / 51.2", "24 / 25.6"]
+    at = pagetest.open_page("../pages/6_Resilience.py", {**link, "rs_tab": "Overload & imbalance", "rs_fail": "",
+                                                         "rs_pat": "uniform"})
+    assert not at.exception and not at.error
+    assert len(at.dataframe[1].value) == 12  # 2 pods x (node-leaf, leaf-spine, spine-core) x (up, down)

@@ -52,7 +52,7 @@ class PodSpineLoad(BaseModel):
 
 def _groups(mixed: MixedPlan) -> list[tuple[int, int, int, float]]:
     """``(pod position, GPUs, leaves, rate per GPU [Gb/s per direction])`` of every leaf group of every pod."""
-    wiring = mixed_wiring(mixed, three_tiers=True, planes=mixed.fabric.tiers != 3)
+    wiring = mixed_wiring(mixed, three_tiers=True, planes=True)  # every plane alike: one plane's leaves
     out = []
     for i, own in enumerate(wiring.wirings):
         gpn = mixed.plans[i].resolved.gpus_per_node
