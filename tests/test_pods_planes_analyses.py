@@ -522,3 +522,34 @@ def test_resilience_page_of_three_tiers_on_planes():
                                                          "rs_pat": "uniform"})
     assert not at.exception and not at.error
     assert len(at.dataframe[1].value) == 12  # 2 pods x (node-leaf, leaf-spine, spine-core) x (up, down)
+
+
+@pytest.mark.parametrize("design", [PORT3, RAIL3], ids=["per-port", "per-rail"])
+def test_verify_of_three_tiers_on_planes(design):
+    """Every plane's cables matched; plane 1's first spine-core cable moved onto a core of plane 0 is
+    ``wrong-plane``, the cable after it lost is one cable of its plane-1 bundle, priced into the cores."""
+    from core.analysis.pods import mixed_links
+    from core.formats.asbuilt import FoundEnd, FoundLink
+    from core.formats.podverify import verify_pods
+
+    m = mixed_plan(design)
+    links = list(mixed_links(m))
+    found = [FoundLink(FoundEnd(a, pa), FoundEnd(b, pb), float(s), "", i + 1)
+             for i, (_k, a, pa, b, pb, s) in enumerate(links)]
+    clean = verify_pods(m, found)
+    assert clean["coverage"]["matched_links"] == clean["coverage"]["planned_links"] == len(links)
+    assert not clean["missing"] and not clean["miswired"] and not clean["extra"]
+    core0 = "p0.core0" if design is PORT3 else "p0.i0.core0"
+    first = next(i for i, link in enumerate(links) if link[0] == "spine-core" and not link[3].startswith(core0[:-5])
+                 and link[1].startswith("pod1."))
+    _kind, a, pa, b, _pb, speed = links[first]
+    wrong = list(found)
+    wrong[first] = FoundLink(FoundEnd(a, pa), FoundEnd(core0, "1/64/2"), float(speed), "", 0)
+    out = verify_pods(m, [x for i, x in enumerate(wrong) if i != first + 1])
+    assert sorted(f["kind"] for f in out["missing"] + out["miswired"]) == ["missing", "wrong-plane"]
+    lost = links[first + 1]
+    assert [f["failure_spec"] for f in out["missing"]] == [f"{lost[1]}-{lost[3]}#1"]
+    assert out["missing"][0]["planned"]["plane"] == 1
+    assert out["impact"]["spine_gbps_lost"] == 2 * speed
+    busiest = out["impact"]["busiest_link"]  # per-rail three tiers: no link load (load_refused), none said
+    assert (busiest or {}).get("tier") == ("spine_core" if design is PORT3 else None)

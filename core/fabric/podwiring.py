@@ -240,6 +240,14 @@ class PodsWiring:
             shared = self.parse_shared(upper)
             ok = shared is not None and self.plane_of(shared[0]) == parsed[1:3]
             return self.link_id(found[0], parsed[3], shared[1], shared[0]) if ok else None
+        zero = self.in_plane_zero(f"{lower}-{upper}") if self.three_tiers and self.planes > 1 else None
+        if zero is not None:  # three tiers on planes: read in plane 0, named in its plane
+            low, _dash, up = zero[1].partition("-")
+            leaf, own, core = self.parse(low), self.parse_own_spine(up), self.parse_core_link(zero[1])
+            parsed = Wiring.parse(leaf[1]) if leaf is not None and own is not None and own[0] == leaf[0] else None
+            if parsed is not None and parsed[0] == "leaf":
+                return self.link_id(leaf[0], parsed[3], own[1], zero[0])
+            return self.core_link_id(*core, zero[0]) if core is not None else None
         if parsed is not None and parsed[0] == "leaf":
             own = self.parse_own_spine(upper)
             spine = own[1] if own is not None and own[0] == found[0] else None

@@ -16,7 +16,7 @@ as the pod's own plan numbers it), the spine-core cables ``PodsWiring.core_links
 ``wrong-core``, and a lost spine-core cable is one cable of the spine's bundle to the core
 (``pod2.p0.spine0-core1#0``), priced by its bandwidth into the cores and the busiest spine-core link left.
 
-Pods on several planes (two tiers): every plane's cables are planned (``mixed_links``); a found cable whose ends
+Pods on several planes (two or three tiers): every plane's cables are planned (``mixed_links``); a found cable whose ends
 are in different planes (a switch's plane from its id, a server port's from the leaf the plan cables it to) is
 ``wrong-plane``; a server link lost is priced as its NIC lost in every plane (an upper bound, as
 ``core.analysis.verify`` says).
@@ -65,7 +65,7 @@ class _PodsIndex:
         from core.formats.podexports import PodNames
         from core.formats.podibsim import spine_lanes
 
-        self.mixed, self.wiring = mixed, mixed_wiring(mixed, three_tiers=True, planes=mixed.fabric.tiers != 3)
+        self.mixed, self.wiring = mixed, mixed_wiring(mixed, three_tiers=True, planes=True)
         self.shared = "spine-core" if self.wiring.three_tiers else "leaf-spine"  # the links to the shared layer
         self.lanes = spine_lanes(mixed)
         self.names = PodNames(mixed, naming)
@@ -241,7 +241,7 @@ class _Pricer:
         for lower, lost in Counter(b.rpartition("-")[0] for b in bundles).items():  # one cable each
             pod = wiring.parse(lower)[0]
             spec = mixed.fabric.pods[pod]
-            tier = "spine_core" if wiring.parse_own_spine(lower) is not None else "leaf_spine"
+            tier = "spine_core" if self.index.role(lower)[0] == "spine" else "leaf_spine"
             n = spec.spine_uplinks if tier == "spine_core" else spec.uplinks_per_leaf
             load = self.loads.get((spec.index + 1, tier))
             if load is not None and lost < n:
