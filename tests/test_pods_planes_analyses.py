@@ -339,21 +339,26 @@ def test_verify_accepts_every_plane_and_names_a_cable_into_the_wrong_plane(desig
 
 
 # --- SimAI ----------------------------------------------------------------------------------------------------------
-def test_simai_of_per_port_planes_is_the_whole_fabric_graph():
+@pytest.mark.parametrize("tiers", [2, 3])
+def test_simai_of_per_port_planes_is_the_whole_fabric_graph(tiers):
     """PORT's SimAI file as SimAI reads it, GPUs contracted into their servers: the whole fabric's graph of both
     planes with each edge's capacity (each GPU a line to its leaf in each plane, core.formats.simai's rule);
-    768 GPUs, 96 NVSwitch vertices, 2 x (16 + 8) = 48 switches, 768 x 3 + 2 x 16 x 8 = 2,560 lines."""
+    768 GPUs, 96 NVSwitch vertices, 2 x (16 + 8) = 48 switches, 768 x 3 + 2 x 16 x 8 = 2,560 lines. On three
+    tiers (PORT3): 2 x (16 leaves + 12 own spines + 8 cores) = 72 switches, 768 x 3 + 2 x ((8 x 8 + 8 x 4)
+    leaf-spine + 12 x 2 spine-core pairs) = 2,544 lines."""
+    design = PORT if tiers == 2 else PORT3
     from core.analysis.pods import mixed_wiring
     from core.formats.exports import export_text
     from core.formats.podsims import simai_switch_ids
     from core.plan import plan
     from tests.test_export_sim import gbps, read_simai
 
-    m = mixed_plan(PORT)
-    wiring = mixed_wiring(m, planes=True)
-    f = read_simai(export_text(plan(PORT), "simai"))
+    m = mixed_plan(design)
+    wiring = mixed_wiring(m, three_tiers=True, planes=True)
+    f = read_simai(export_text(plan(design), "simai"))
+    switches, lines = (48, 2_560) if tiers == 2 else (72, 2_544)
     assert (f["node_num"], len(f["nvswitches"]), len(f["switches"]), len(f["links"])) == (
-        768 + 96 + 48, 96, 48, 2_560)
+        768 + 96 + switches, 96, switches, lines)
     vertex, first = {}, 0
     for i, p in enumerate(m.plans):
         gpn = p.resolved.gpus_per_node
@@ -366,7 +371,7 @@ def test_simai_of_per_port_planes_is_the_whole_fabric_graph():
             a, b = vertex[src], vertex[dst]
             old = got[a][b]["capacity_gbps"] if got.has_edge(a, b) else 0.0
             got.add_edge(a, b, capacity_gbps=old + gbps(rate))
-    want = _whole(PORT)
+    want = _whole(design)
     assert {frozenset(e) for e in got.edges} == {frozenset(e) for e in want.edges}
     for a, b, data in want.edges(data=True):
         assert got[a][b]["capacity_gbps"] == pytest.approx(data["capacity_gbps"]), (a, b)
