@@ -15,11 +15,11 @@ from core.analysis import availability as avail
 from core.analysis import failure, load, sparing
 from core.analysis.failure.examples import element_examples
 from core.analysis.podinside import inside_spec, inside_what_if
+from core.analysis.loadpods import load_refused
 from core.analysis.podload import pods_core_load, pods_spine_load
-from core.analysis.pods import mixed_wiring
 from core.analysis.podwhatif import (
-    is_whole_element, link_failures, loss_rows, pods_what_if, split_failures, standalone_hidden_note, whole_choices,
-    whole_picks,
+    is_whole_element, link_failures, loss_rows, pods_what_if, split_failures, standalone_hidden_note, whatif_wiring,
+    whole_choices, whole_picks,
 )
 from core.analysis.whole import design_mixed, whole_plan  # a design with pods: its totals in the size caption
 from core.spares import policy_words
@@ -31,7 +31,6 @@ from core.figures.keynumbers import KeyNumber, cards_html, size_caption
 from core.units import from_gbytes, from_tbits
 from core.formats import resiliencelink as rl
 from core.formats.linknames import failure_specs, link_names, scheme_of
-from core.fabric.pods import planes_refused
 from core.formats.podslurm import mixed_of
 from core.i18n import N_, _
 from webui import jobstate, jobwork, pagestate, safe, state, tables
@@ -42,7 +41,8 @@ PAGE_PATH = "resilience"  # app.py registers the page under this url_path
 W = "rs_w_"  # widget key prefix
 # the sections that analyse every pod of a design with pods under the shared spines (the rest: pod 1 alone)
 WHOLE_FABRIC_TABS = ("Single points of failure", "Availability", "Spares", "Overload & imbalance")
-PLANES_TABS = ("Single points of failure", "Spares")  # take pods on several planes (the others read one plane)
+# take pods on several planes; the link load too but on three tiers (core.analysis.loadpods.load_refused)
+PLANES_TABS = ("Failure what-if", "Single points of failure", "Availability", "Spares")
 CHART = "fp_rs_chart"  # counter: a new chart (and selection) after every click
 NOTICE = "fp_rs_notice"
 SP_EDITED = "fp_rs_sp_edited"  # sparing rules set on this page (the others start from the design's policy)
@@ -120,7 +120,7 @@ def _link_values(plan, store: dict) -> dict:
     """The settings the share link writes: a design with pods names its failed elements as the CLI does
     (``link_failures``: ``spine0``, ``pod2.p0.leaf1``), the whole-fabric-only ones too."""
     mixed = mixed_of(plan)
-    if mixed is None or planes_refused(mixed.fabric) is not None:  # pods on planes: no whole-fabric what-if
+    if mixed is None:
         return store
     whole, inside = whole_picks(mixed, (), st.session_state.get(PODS_EXTRA, []))  # as the what-if reads them
     return {**store, "fail": link_failures(mixed, store["fail"], whole + inside)}
@@ -377,7 +377,7 @@ def _on_pods_failed(mixed) -> None:
     leaf under pod 1's own name (``PodsWiring.alone_of_whole``); another pod's leaf is kept for the whole fabric
     only."""
     ss = st.session_state
-    wiring = mixed_wiring(mixed, three_tiers=True)
+    wiring = whatif_wiring(mixed)
     picked = list(ss.get(W + "pods_failed") or [])
     alone = [wiring.alone_of_whole(e) for e in picked]
     store = ss[STORE]
@@ -825,13 +825,13 @@ def main() -> None:
         return
     plan = cur.plan
     mixed = mixed_of(plan)
-    refused = planes_refused(mixed.fabric) if mixed is not None else None  # pods on planes: PLANES_TABS only
+    refused = load_refused(mixed) if mixed is not None else None  # pods on three tiers and planes: PLANES_TABS only
     key = cur.design.model_dump_json()
     lang = i18n.locale()  # the cache key: language and currency
     jobstate.init(st.query_params.to_dict())
     jobstate.fit(plan)
     # link warnings (said again in the language shown) and failed elements this design does not have
-    good, problems = _check_failures(plan, store) if refused is None else ((), [])
+    good, problems = _check_failures(plan, store)
     if problems:
         ss["fp_rs_dropped"] = problems
     LINK.show_warnings(_("Some values in the Resilience link were not applied; the rest is shown."),

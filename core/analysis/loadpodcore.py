@@ -47,7 +47,7 @@ def core_name(fab, direction: str, idx: int) -> str:
     pod, j, pair = int(fab.spine_pod[spine]), int(fab.spine_local[spine]), int(fab.spine_cpair[spine])
     c, q = divmod(int(idx - fab.spine_link0[spine]), pair)
     a = w.own_spine_id(pod, j)
-    b = w.core_id(w.cores_of_spine(j)[c]) + (f"#{q}" if pair > 1 else "")
+    b = w.shared_core_id(w.cores_of_spine(j)[c]) + (f"#{q}" if pair > 1 else "")  # plane 0's (p0.core1 on planes)
     return f"{a} -> {b}" if direction == "up" else f"{b} -> {a}"
 
 

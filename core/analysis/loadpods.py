@@ -27,6 +27,14 @@ share rule are ``core.analysis.load``'s (its module docstring); what the pods ch
   evenly over its links from the spines; static ECMP hashes each flow onto one uplink of its leaf (so one spine)
   and one of the destination leaf's parallel links from that spine (seeded).
 
+**Planes** (``MixedFabric.planes``; on three tiers per-port planes only, ``load_refused``): as ``core.analysis.load`` takes a single fabric's. Per-port planes
+are identical copies: plane 0 is computed, each GPU offering its plane's share of its line rate (``NICs x port speed /
+GPUs per node`` of one port), the others carry the same, and a GPU's achievable bandwidth and line rate are every
+plane's (``planes`` times). Per-rail planes (rail islands) are computed together, NIC ``i`` in plane ``i mod planes``
+(the leaves island by island, ids ``pod2.p0.i1.leaf3``, ``p0.i1.spine0``); there is no path between planes, so a
+flow leaves on its server's NIC in the receiver's plane (the next NICs of its own rail group: PXN) whatever the
+placement.
+
 Pods on three tiers (``core.fabric.podcore``): each leaf's ``u_p`` uplinks go to its pod's own spines, and a flow
 between pods climbs a spine of its pod, a core and a spine of the other pod (``core.analysis.loadpodcore``: the
 spine-core rows, their adaptive and ECMP loads).
@@ -52,6 +60,15 @@ from core.fabric.podwiring import PodsWiring
 from core.i18n import _
 from core.perf import congestion
 from core.plan import Plan
+
+
+def load_refused(mixed: MixedPlan):
+    """The ``DesignError`` of the link load for pods on three tiers on several per-rail planes
+    (``core.fabric.pods.planes_refused``'s: the pods' own spines are not read island by island); None for what it
+    takes."""
+    from core.fabric.pods import planes_refused
+
+    return planes_refused(mixed.fabric) if mixed.fabric.tiers == 3 and mixed.fabric.plane_mode == "per-rail" else None
 
 
 class PodTierLoad(TierLoad):
@@ -146,8 +163,10 @@ class _Fabric:
     start, and one past the last pod's)."""
 
     def __init__(self, mixed: MixedPlan):
-        self.wiring: PodsWiring = mixed_wiring(mixed, three_tiers=True)
+        self.wiring: PodsWiring = mixed_wiring(mixed, three_tiers=True, planes=load_refused(mixed) is None)
         self.mixed = mixed
+        own = self.wiring.wirings[0]
+        self.islands, self.copies = own.islands, own.planes  # per-rail planes: islands; per-port: copies
         node, gpu, port, leaf = [], [], [], []
         doms = leaves = 0
         for i, (p, w, pod) in enumerate(zip(mixed.plans, self.wiring.wirings, mixed.fabric.pods)):
@@ -158,13 +177,15 @@ class _Fabric:
                          doms + local // max(1, r.nvlink_level1_nodes)))
             doms += -(-n // max(1, r.nvlink_level1_nodes))
             gpu.append(np.full(n * gpn, nics * r.port_speed_gbps / gpn))
-            nic = np.tile(np.arange(nics), n)  # the local rail (one island)
+            nic = np.tile(np.arange(nics), n)  # NIC i: local rail i // islands of island i mod islands
             groups = w.group_of_node(np.repeat(local, nics))
-            port.append((leaves + np.asarray(w.leaf_of(groups, nic)), np.full(n * nics, float(r.port_speed_gbps))))
-            leaves += w.leaves
-            leaf.append((np.full(w.leaves, i), np.arange(w.leaves), np.full(w.leaves, pod.uplinks_per_leaf),
-                         np.full(w.leaves, pod.links_per_leaf_spine_pair),
-                         np.full(w.leaves, float(pod.uplink_speed_gbps))))
+            at = leaves + (nic % w.islands) * w.leaves + np.asarray(w.leaf_of(groups, nic // w.islands))
+            port.append((at, np.full(n * nics, float(r.port_speed_gbps))))
+            count = w.islands * w.leaves  # leaves island by island
+            leaves += count
+            leaf.append((np.full(count, i), np.arange(count), np.full(count, pod.uplinks_per_leaf),
+                         np.full(count, pod.links_per_leaf_spine_pair),
+                         np.full(count, float(pod.uplink_speed_gbps))))
         self.node_pod, self.node_gpn, self.node_nics, self.node_local, self.node_dom = (
             np.concatenate(a) for a in zip(*node))
         self.gpu_line = np.concatenate(gpu)
@@ -193,6 +214,12 @@ class _Fabric:
         """GPUs every pod's node holds: the greatest common divisor of the pods' GPUs per node."""
         return reduce(math.gcd, (p.resolved.gpus_per_node for p in self.mixed.plans))
 
+    def leaf_of(self, leaf: int) -> tuple[int, int]:
+        """``(leaf in its pod's island, island)`` of global leaf ``leaf`` (the island is the plane ``q`` of
+        per-rail planes; 0 otherwise)."""
+        island, k = divmod(int(self.leaf_local[leaf]), self.wiring.wirings[int(self.leaf_pod[leaf])].leaves)
+        return k, island
+
     def link(self, tier: str, direction: str, idx: int) -> str:
         """Name of link ``idx`` of ``tier`` (node-leaf: by NIC port; leaf-spine: by leaf and uplink; spine-core: by
         own spine and uplink, ``core.analysis.loadpodcore``) in ``direction``, with the wiring's ids (module
@@ -206,13 +233,15 @@ class _Fabric:
             node = int(np.searchsorted(self.node_port0, idx, side="right") - 1)
             pod = int(self.node_pod[node])
             a = f"{w.node_id(pod, int(self.node_local[node]))}.nic{idx - self.node_port0[node]}"
-            b = w.leaf_id(pod, int(self.leaf_local[self.port_leaf[idx]]))
+            b = w.leaf_id(pod, *self.leaf_of(int(self.port_leaf[idx])))
         else:
             leaf = int(np.searchsorted(self.leaf_link0, idx, side="right") - 1)
             pod, pair = int(self.leaf_pod[leaf]), int(self.leaf_pair[leaf])
             spine, q = divmod(int(idx - self.leaf_link0[leaf]), pair)
-            a = w.leaf_id(pod, int(self.leaf_local[leaf]))
-            b = (w.own_spine_id(pod, spine) if w.three_tiers else w.spine_id(spine)) + (f"#{q}" if pair > 1 else "")
+            k, island = self.leaf_of(leaf)
+            a = w.leaf_id(pod, k, island)
+            b = (w.own_spine_id(pod, spine) if w.three_tiers else w.shared_spine_id(spine, island)) + (
+                f"#{q}" if pair > 1 else "")
         return f"{a} -> {b}" if direction == "up" else f"{b} -> {a}"
 
 
@@ -234,9 +263,10 @@ class _PodFlows:
         gs, gd, ns, nd, weight = gs[keep], gd[keep], ns[keep], nd[keep], weight[keep]
         nic_s = (fab.gpu_local[gs] * fab.node_nics[ns]) // fab.node_gpn[ns]
         nic_d = (fab.gpu_local[gd] * fab.node_nics[nd]) // fab.node_gpn[nd]
-        self.rail_aligned = placement != "node"
+        self.rail_aligned = placement != "node" or fab.islands > 1
         aligned = self.rail_aligned & (fab.node_pod[ns] == fab.node_pod[nd])
-        self.port_s = fab.node_port0[ns] + np.where(aligned, nic_d, nic_s)
+        own = nic_s - nic_s % fab.islands + nic_d % fab.islands  # per-rail planes: its NIC in the receiver's plane
+        self.port_s = fab.node_port0[ns] + np.where(aligned, nic_d, own)
         self.port_d = fab.node_port0[nd] + nic_d
         self.leaf_s, self.leaf_d = fab.port_leaf[self.port_s], fab.port_leaf[self.port_d]
         self.cross = self.leaf_s != self.leaf_d
@@ -308,7 +338,7 @@ def _per_pod(fab: _Fabric, links: dict) -> tuple[list, list]:
             if tier == "node_leaf":  # the leaf group of the port's server, of the uplink's leaf; the pod's spine
                 unit = w.group_of_node(np.arange(part.stop - part.start) // fab.mixed.plans[i].resolved.nics_per_node)
             elif tier == "leaf_spine":
-                unit = w.group_of_leaf(np.repeat(np.arange(w.leaves), pod.uplinks_per_leaf))
+                unit = w.group_of_leaf(np.repeat(np.arange(w.islands * w.leaves) % w.leaves, pod.uplinks_per_leaf))
             else:
                 unit, units = np.repeat(np.arange(pod.own_spines), pod.spine_uplinks), pod.own_spines
             blocks += [{**b, "pod": number} for b in bin_blocks(tier, direction, unit, units, ecmp[part] / cap[part],
@@ -323,7 +353,7 @@ def _pod_spreads(fab: _Fabric, active, ar_gpu, ecmp_gpu) -> tuple[dict, ...]:
     pod_of_gpu = fab.node_pod[fab.gpu_node]
     for i, (pod, p) in enumerate(zip(fab.mixed.fabric.pods, fab.mixed.plans)):
         mine = active & (pod_of_gpu == i)
-        line = p.resolved.nics_per_node * p.resolved.port_speed_gbps / p.resolved.gpus_per_node
+        line = p.resolved.nics_per_node * p.resolved.port_speed_gbps / p.resolved.gpus_per_node * fab.copies
         spreads = {name: single._spread(v[mine]).model_dump() if mine.any() else None
                    for name, v in (("adaptive", ar_gpu), ("ecmp", ecmp_gpu))}
         out.append({"pod": pod.index + 1, "system": pod.system, "gpus_on_fabric": int(mine.sum()),
@@ -373,13 +403,16 @@ def _pods_link_load(mixed: MixedPlan, pattern: str, placement: str, *, job_gpus:
                "each GPU offers its own pod's NIC line rate, and each pod's links run at its own speeds. A flow "
                "between pods climbs a spine of its pod, a core and a spine of the other pod; no leaf is shared: it "
                "leaves on its own NIC whatever the placement.")]
+    if fab.islands > 1:  # per-rail planes (core.analysis.load's rule for rail islands)
+        notes.append(_("Per-rail planes have no path between planes: a flow leaves on its server's NIC in the "
+                       "receiver's plane (PXN) whatever the placement."))
     if pattern == "job":
         notes.append(_("The training job runs on {gpus} GPUs of every pod's {total}, ranks filling pod 1 first: its "
                        "collectives' groups and bytes are estimated with pod 1's system at every pod's GPUs (the model "
                        "and parallelism set them), and each pod's links carry them at its own speeds.").format(
             gpus=f"{n:,}", total=f"{fab.gpus:,}"))
         notes += [batch_note] if batch_note else []
-    line = float(fab.gpu_line.max())
+    line = float(fab.gpu_line.max()) * fab.copies  # every plane's (per-port planes: the copies not computed)
     if not len(f.gpu_s):
         empty = single._empty(first, pattern, placement, n, grp, seed, line, per_conn, mix, notes)
         return PodsLoadResult(**dict(empty))
@@ -390,13 +423,14 @@ def _pods_link_load(mixed: MixedPlan, pattern: str, placement: str, *, job_gpus:
     eff = congestion.load_constants().adaptive_efficiency
     routed = _routing(fab, f, per_conn, rng, eff)
     ar_share, fl, links = routed["ar_share"], routed["fl"], routed["links"]
-    ar_gpu = np.bincount(f.gpu_s, weights=f.demand * ar_share, minlength=fab.gpus)
+    ar_gpu = np.bincount(f.gpu_s, weights=f.demand * ar_share, minlength=fab.gpus) * fab.copies  # every plane's
     local = ~f.cross
     ecmp_gpu = (np.bincount(f.gpu_s[local], weights=(f.demand * ar_share)[local], minlength=fab.gpus)
-                + np.bincount(f.gpu_s[fl], weights=routed["fdem"] * routed["ecmp_share"], minlength=fab.gpus))
+                + np.bincount(f.gpu_s[fl], weights=routed["fdem"] * routed["ecmp_share"], minlength=fab.gpus)
+                ) * fab.copies
     active = f.wsum > 0
     rows, blocks = _per_pod(fab, links)
-    if (ar_gpu[active] < fab.gpu_line[active] * (1 - 1e-9)).any() and all(t.ar_max <= 1 + 1e-9 for t in rows):
+    if (ar_gpu[active] < fab.gpu_line[active] * fab.copies * (1 - 1e-9)).any() and all(t.ar_max <= 1 + 1e-9 for t in rows):
         notes.append(single._efficiency_note(eff))
     if len({float(x) for x in fab.gpu_line}) > 1 and any(
             t.ar_max > 1 + 1e-9 for t in rows if (t.tier, t.direction) == ("node_leaf", "down")):

@@ -35,18 +35,22 @@ from core.i18n import _
 
 def core_elements(wiring: PodsWiring) -> list[str]:
     """Every element the what-if takes but the bundles: the shared cores, every pod's own spines, every pod's
-    leaves (device ids)."""
-    return ([wiring.core_id(c) for c in range(wiring.fabric.cores)]
-            + [wiring.own_spine_id(i, k) for i, own in enumerate(wiring.wirings) for k in range(own.spines)]
-            + [wiring.leaf_id(i, k) for i, own in enumerate(wiring.wirings) for k in range(own.leaves)])
+    leaves (device ids), plane by plane for each kind."""
+    planes = range(wiring.planes)
+    return (list(wiring.shared_ids())
+            + [wiring.own_spine_id(i, k, q) for i, own in enumerate(wiring.wirings) for q in planes
+               for k in range(own.spines)]
+            + [wiring.leaf_id(i, k, q) for i, own in enumerate(wiring.wirings) for q in planes
+               for k in range(own.leaves)])
 
 
 def core_choices(wiring: PodsWiring) -> list[str]:
     """``core_elements`` and every bundle: each leaf to each of its pod's spines, each spine to each core of its
-    group."""
-    leaf_spine = [wiring.link_id(i, k, j) for i, own in enumerate(wiring.wirings)
+    group (every plane's)."""
+    planes = range(wiring.planes)
+    leaf_spine = [wiring.link_id(i, k, j, q) for i, own in enumerate(wiring.wirings) for q in planes
                   for k in range(own.leaves) for j in range(own.spines)]
-    spine_core = [wiring.core_link_id(i, k, c) for i, own in enumerate(wiring.wirings)
+    spine_core = [wiring.core_link_id(i, k, c, q) for i, own in enumerate(wiring.wirings) for q in planes
                   for k in range(own.spines) for c in wiring.cores_of_spine(k)]
     return core_elements(wiring) + leaf_spine + spine_core
 
@@ -99,15 +103,49 @@ def lost_of(wiring: PodsWiring, failed: list[str]) -> Lost:
               and parsed[3] < wiring.wirings[found[0]].leaves):
             lost.leaves[found[0]].add(parsed[3])
         else:
-            raise InputError(_(
-                "Unknown element {element}: a shared core (such as {core}), a pod's spine (such as {spine}) or leaf "
-                "(such as {leaf}), a leaf's bundle to a spine of its pod (such as {link}), a spine's bundle to a core "
-                "(such as {up}) or one cable of a bundle (such as {cable}).").format(
-                element=element, core=wiring.core_id(0), spine=wiring.own_spine_id(0, 0), leaf=wiring.leaf_id(0, 0),
-                link=wiring.link_id(0, 0, 0), up=wiring.core_link_id(0, 0, 0), cable=wiring.link_id(0, 0, 0) + "#0"))
+            raise _unknown(wiring, element)
     lost.leaf_cables = {key: len(c) for key, c in cables["leaf"].items()}
     lost.core_cables = {key: len(c) for key, c in cables["core"].items()}
     return lost
+
+
+def _unknown(wiring: PodsWiring, element: str) -> InputError:
+    """The ``InputError`` of an id the fabric does not have, with examples of the last plane's ids (on several
+    planes they show the plane prefix)."""
+    q = wiring.planes - 1
+    return InputError(_(
+        "Unknown element {element}: a shared core (such as {core}), a pod's spine (such as {spine}) or leaf "
+        "(such as {leaf}), a leaf's bundle to a spine of its pod (such as {link}), a spine's bundle to a core "
+        "(such as {up}) or one cable of a bundle (such as {cable}).").format(
+        element=element, core=wiring.shared_core_id(0, q), spine=wiring.own_spine_id(0, 0, q),
+        leaf=wiring.leaf_id(0, 0, q), link=wiring.link_id(0, 0, 0, q), up=wiring.core_link_id(0, 0, 0, q),
+        cable=wiring.link_id(0, 0, 0, q) + "#0"))
+
+
+def lost_by_plane(wiring: PodsWiring, failed: list[str]) -> list[Lost]:
+    """The ``Lost`` of each plane (``lost_of`` of the ``failed`` ids of that plane, read as plane 0's:
+    ``PodsWiring.in_plane_zero``); ``InputError`` for an id the fabric does not have."""
+    by_plane: list[list[str]] = [[] for _q in range(wiring.planes)]
+    for element in failed:
+        found = wiring.in_plane_zero(element)
+        if found is None:
+            raise _unknown(wiring, element)
+        by_plane[found[0]].append(found[1])
+    try:
+        return [lost_of(wiring, elements) for elements in by_plane]
+    except InputError:  # said with the id as given (not as read in plane 0)
+        bad = next(e for e in failed if not _known(wiring, e))
+        raise _unknown(wiring, bad) from None
+
+
+def _known(wiring: PodsWiring, element: str) -> bool:
+    """Whether ``lost_by_plane`` takes the one id ``element``."""
+    found = wiring.in_plane_zero(element)
+    try:
+        lost_of(wiring, [found[1]] if found is not None else [""])
+    except InputError:
+        return False
+    return found is not None
 
 
 UNEVEN_SPINES = 10
@@ -177,19 +215,20 @@ def into_cores(wiring: PodsWiring, i: int, lost: Lost, node_links: float) -> flo
     return uneven_cut(a, b, pair * s, short)
 
 
-def join_parts(wiring: PodsWiring, lost: Lost, parts) -> None:
-    """Join in ``parts`` (``core.analysis.podwhatif``'s union-find) every live leaf with the live own spines it still
-    has a cable to, and every live own spine with the live cores it still has a cable to."""
+def join_parts(wiring: PodsWiring, lost: Lost, parts, q: int = 0) -> None:
+    """Join in ``parts`` (``core.analysis.podwhatif``'s union-find) every live leaf of plane ``q`` with the live own
+    spines it still has a cable to, and every live own spine with the live cores it still has a cable to (vertices
+    tagged with the plane)."""
     for i, own in enumerate(wiring.wirings):
         pod = wiring.fabric.pods[i]
         spines = [j for j in range(own.spines) if j not in lost.spines[i]]
         for j in spines:
             for c in wiring.cores_of_spine(j):
                 if c not in lost.cores and lost.core_cables.get((i, j, c), 0) < pod.links_per_spine_core_pair:
-                    parts.join(("spine", i, j), ("core", c))
+                    parts.join(("spine", i, j, q), ("core", c, q))
         for k in range(own.leaves):
             if k in lost.leaves[i]:
                 continue
             for j in spines:
                 if lost.leaf_cables.get((i, k, j), 0) < pod.links_per_leaf_spine_pair:
-                    parts.join(("leaf", i, k), ("spine", i, j))
+                    parts.join(("leaf", i, k, q), ("spine", i, j, q))

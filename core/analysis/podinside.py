@@ -23,7 +23,7 @@ def inside_spec(mixed: MixedPlan, spec: str) -> tuple[int, str] | None:
     ``(1, "node5.nic2")``); None for another spec or an element the pod does not have."""
     from core.analysis.failure import resolve_failures
 
-    found = mixed_wiring(mixed, three_tiers=True).parse(str(spec).strip().lower())
+    found = mixed_wiring(mixed, three_tiers=True, planes=True).parse(str(spec).strip().lower())
     if found is None or ":" in found[1]:  # a tier and a count is not one pod's element
         return None
     try:

@@ -9,7 +9,9 @@ over every other GPU of the whole fabric (all pods). Under adaptive routing:
   uplink speed, ``u_p / N`` to every shared spine: ``core.fabric.podwiring``);
 * the traffic into a group from every GPU outside it comes down the same way, onto the group's leaves' uplinks.
 
-Per pod, the busiest leaf's uplinks up and down [Gb/s per direction] against their capacity.
+Per pod, the busiest leaf's uplinks up and down [Gb/s per direction] against their capacity. On several planes
+(two tiers) every plane is loaded alike (each GPU offers each plane its ports' or rails' share there): the rows are one
+plane's leaves.
 
 **Pods on three tiers** (``core.fabric.podcore``): a leaf's uplinks go to its pod's own spines, the same rule
 (``pods_spine_load``); traffic leaving the pod then climbs its spines' core uplinks (``pods_core_load``): the pod's
@@ -50,7 +52,7 @@ class PodSpineLoad(BaseModel):
 
 def _groups(mixed: MixedPlan) -> list[tuple[int, int, int, float]]:
     """``(pod position, GPUs, leaves, rate per GPU [Gb/s per direction])`` of every leaf group of every pod."""
-    wiring = mixed_wiring(mixed, three_tiers=True)
+    wiring = mixed_wiring(mixed, three_tiers=True, planes=True)  # every plane alike: one plane's leaves
     out = []
     for i, own in enumerate(wiring.wirings):
         gpn = mixed.plans[i].resolved.gpus_per_node

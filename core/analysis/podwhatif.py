@@ -18,8 +18,17 @@ form from the wiring (O(groups x leaves per group x spines), never a graph):
   and its links to live spines (``u_p / N`` per spine at the pod's uplink speed, less its lost cables). Traffic
   between pods crosses it.
 
+**Planes** (``MixedFabric.planes``, either mode): every plane's shared spines, leaves and bundles are elements
+under their plane's ids (``p1.spine0``, ``pod2.p1.leaf3``, ``pod2.p1.leaf3-p1.spine0``; per-rail ``p0.i1.spine0``,
+``pod2.p0.i1.leaf3``). Each plane is computed as above and the bandwidths are summed over the planes; a server
+joins every plane it has a live leaf in, so it is cut off only when it lost its leaves in every plane (per-port: its
+NIC ports' planes; per-rail: its rails' planes, the lost rails' traffic forwarded over NVLink to a live one as
+``core.analysis.failure`` counts PXN), and degraded when it lost some. Losing one of plane ``q``'s ``N`` shared
+spines costs a pod with leaves not bound by their servers ``1 / (planes x N)`` of its bandwidth up.
+
 Pods on three tiers (``core.fabric.podcore``) are ``core.analysis.podcorewhatif``'s: the shared cores, every pod's
-own spines and leaves and their bundles, the bandwidth up into the cores; the same ``PodLoss`` rows.
+own spines and leaves and their bundles, the bandwidth up into the cores; the same ``PodLoss`` rows (on planes each
+plane's, ids as ``p1.core0``, ``pod2.p1.spine0``, ``pod2.p1.spine0-p1.core1``).
 """
 
 from __future__ import annotations
@@ -56,23 +65,30 @@ class PodLoss(BaseModel):
     healthy_spine_gbps: float
 
 
+def whatif_wiring(mixed: MixedPlan):
+    """The wiring the whole-fabric what-if reads (``core.analysis.pods.mixed_wiring``): pods on two or three tiers on
+    any number of planes."""
+    return mixed_wiring(mixed, three_tiers=True, planes=True)
+
+
 def pod_elements(mixed: MixedPlan) -> list[str]:
     """Every element the whole-fabric what-if takes: the shared spines, then every pod's leaves (device ids); pods on
     three tiers: the shared cores, every pod's own spines, then every pod's leaves."""
-    wiring = mixed_wiring(mixed, three_tiers=True)
+    wiring = whatif_wiring(mixed)
     if wiring.three_tiers:
         from core.analysis.podcorewhatif import core_elements
 
         return core_elements(wiring)
-    return [wiring.spine_id(j) for j in range(mixed.fabric.spines)] + [
-        wiring.leaf_id(i, k) for i, own in enumerate(wiring.wirings) for k in range(own.leaves)]
+    planes = range(wiring.planes)
+    return list(wiring.shared_ids()) + [wiring.leaf_id(i, k, q) for i, own in enumerate(wiring.wirings)
+                                        for q in planes for k in range(own.leaves)]
 
 
 def whole_failures(mixed: MixedPlan, failed: list[str]) -> list[str]:
     """The whole-fabric elements (``pod_elements`` ids) of the failure what-if's ``failed`` elements of pod 1 planned
     alone: its spines are the shared spines, its leaves pod 1's (``PodsWiring.whole_of_alone``); the others (a NIC,
     a rack, a spine the shared layer does not have) have no whole-fabric counterpart here and are left out."""
-    wiring = mixed_wiring(mixed, three_tiers=True)
+    wiring = whatif_wiring(mixed)
     out = []
     for element in failed:
         whole = wiring.whole_of_alone(element)
@@ -101,56 +117,60 @@ def standalone_hidden_note(mixed: MixedPlan, plan) -> str:
                               shared=mixed.fabric.spines, shared_model=mixed.fabric.spine_switch)
 
 
-def _cable(wiring, element: str) -> tuple[tuple[int, int, int], int] | None:
-    """``((pod position, leaf, spine), cable)`` of one cable ``<bundle>#x`` of a leaf-spine bundle; None for another
-    element or a cable the bundle does not have."""
+def _cable(wiring, element: str) -> tuple[tuple[int, int, int, int], int] | None:
+    """``((plane, pod position, leaf, spine), cable)`` of one cable ``<bundle>#x`` of a leaf-spine bundle; None for
+    another element or a cable the bundle does not have."""
     bundle, mark, cable = element.rpartition("#")
-    link = wiring.parse_link(bundle) if mark and cable.isdigit() else None
-    if link is None or int(cable) >= wiring.fabric.pods[link[0]].links_per_leaf_spine_pair:
+    link = wiring.parse_plane_link(bundle) if mark and cable.isdigit() else None
+    if link is None or int(cable) >= wiring.fabric.pods[link[1]].links_per_leaf_spine_pair:
         return None
     return link, int(cable)
 
 
-def _lost(mixed: MixedPlan, failed: list[str]) -> tuple[set[int], list[set[int]], dict[tuple[int, int, int], int]]:
-    """The lost shared spines, each pod's lost leaves (indices) and the cables lost of each leaf-spine bundle
-    ``(pod position, leaf, spine) -> count`` of ``failed`` ids (a bundle: all its cables); ``InputError`` for an id
-    that is not a shared spine, a pod's leaf, a leaf-spine bundle (``PodsWiring.link_id``) or a cable of one."""
-    wiring = mixed_wiring(mixed, three_tiers=True)
-    spines = {wiring.spine_id(j): j for j in range(mixed.fabric.spines)}
+def _lost(mixed: MixedPlan, failed: list[str]) -> tuple[set, list[set], dict]:
+    """The lost shared spines ``(plane, spine)``, each pod's lost leaves ``(plane, leaf)`` and the cables lost of each
+    leaf-spine bundle ``(plane, pod position, leaf, spine) -> count`` of ``failed`` ids (a bundle: all its cables);
+    ``InputError`` for an id that is not a shared spine, a pod's leaf, a leaf-spine bundle
+    (``PodsWiring.link_id``) or a cable of one, of any plane."""
+    wiring = whatif_wiring(mixed)
     lost_spines, lost_leaves, cables = set(), [set() for _w in wiring.wirings], {}
     for element in failed:
-        if element in spines:
-            lost_spines.add(spines[element])
+        shared = wiring.parse_shared(element)
+        if shared is not None:
+            lost_spines.add(shared)
             continue
-        link, cable = wiring.parse_link(element), _cable(wiring, element)
+        link, cable = wiring.parse_plane_link(element), _cable(wiring, element)
         if link is not None or cable is not None:
             link, one = (link, None) if link is not None else cable
-            every = range(mixed.fabric.pods[link[0]].links_per_leaf_spine_pair)
+            every = range(mixed.fabric.pods[link[1]].links_per_leaf_spine_pair)
             cables.setdefault(link, set()).update(every if one is None else {one})
             continue
         found = wiring.parse(element)
         own = wiring.wirings[found[0]] if found is not None else None
         parsed = own.parse(found[1]) if own is not None else None
-        if parsed is None or parsed[0] != "leaf" or parsed[1] or parsed[2] or parsed[3] >= own.leaves:
+        q = wiring.plane_of_device(element) if parsed is not None and parsed[0] == "leaf" else None
+        if q is None or parsed[3] >= own.leaves:
+            last = wiring.planes - 1  # the examples name the last plane: its ids show the plane prefix
             raise InputError(_("Unknown element {element}: a shared spine (such as {spine}), a pod's leaf (such as "
                                "{leaf}), a leaf's bundle to a shared spine (such as {link}) or one cable of it (such "
                                "as {cable}).").format(
-                element=element, spine=wiring.spine_id(0), leaf=wiring.leaf_id(0, 0), link=wiring.link_id(0, 0, 0),
-                cable=wiring.link_id(0, 0, 0) + "#0"))
-        lost_leaves[found[0]].add(parsed[3])
+                element=element, spine=wiring.shared_spine_id(0, last), leaf=wiring.leaf_id(0, 0, last),
+                link=wiring.link_id(0, 0, 0, last), cable=wiring.link_id(0, 0, 0, last) + "#0"))
+        lost_leaves[found[0]].add((q, parsed[3]))
     return lost_spines, lost_leaves, {link: len(lost) for link, lost in cables.items()}
 
 
 def whole_choices(mixed: MixedPlan) -> list[str]:
     """Every element ``pods_what_if`` takes: ``pod_elements`` and every leaf's bundle to every shared spine (pods on
     three tiers: to every spine of its pod, and every pod spine's bundle to every core of its group)."""
-    wiring = mixed_wiring(mixed, three_tiers=True)
+    wiring = whatif_wiring(mixed)
     if wiring.three_tiers:
         from core.analysis.podcorewhatif import core_choices
 
         return core_choices(wiring)
-    return pod_elements(mixed) + [wiring.link_id(i, k, j) for i, own in enumerate(wiring.wirings)
-                                  for k in range(own.leaves) for j in range(mixed.fabric.spines)]
+    return pod_elements(mixed) + [wiring.link_id(i, k, j, q) for i, own in enumerate(wiring.wirings)
+                                  for q in range(wiring.planes) for k in range(own.leaves)
+                                  for j in range(mixed.fabric.spines)]
 
 
 def is_whole_element(mixed: MixedPlan, element: str) -> bool:
@@ -158,9 +178,9 @@ def is_whole_element(mixed: MixedPlan, element: str) -> bool:
     tiers: ``core.analysis.podcorewhatif``'s elements)."""
     try:
         if mixed.fabric.tiers == 3:
-            from core.analysis.podcorewhatif import lost_of
+            from core.analysis.podcorewhatif import lost_by_plane
 
-            lost_of(mixed_wiring(mixed, three_tiers=True), [element])
+            lost_by_plane(whatif_wiring(mixed), [element])
         else:
             _lost(mixed, [element])
     except InputError:
@@ -179,7 +199,7 @@ def split_failures(mixed: MixedPlan, specs) -> tuple[list[str], list[str]]:
     (``pod2.node5.nic2``: ``core.analysis.podinside``) is whole-fabric only. Specs are lower-cased and stripped;
     order kept, no repeats.
     """
-    wiring = mixed_wiring(mixed, three_tiers=True)
+    wiring = whatif_wiring(mixed)
     alone: list[str] = []
     whole: list[str] = []
     from core.analysis.podinside import inside_spec
@@ -218,7 +238,7 @@ def link_failures(mixed: MixedPlan, alone, whole) -> tuple[str, ...]:
     """The share link's failed elements of a design with pods (``split_failures``' inverse): pod 1's switches the
     whole fabric has under their whole-fabric ids (``p0.spine0``: ``spine0``, as the CLI names them), the other
     specs of ``alone`` as they are, then ``whole``; no repeats."""
-    wiring = mixed_wiring(mixed, three_tiers=True)
+    wiring = whatif_wiring(mixed)
     out = [wiring.whole_of_alone(spec) or spec for spec in alone] + list(whole)
     return tuple(dict.fromkeys(out))
 
@@ -242,97 +262,99 @@ class _Parts:
         self.parent[self.find(a)] = self.find(b)
 
 
-def _servers(mixed: MixedPlan, wiring, i: int, lost_leaves: set[int], groups: list) -> dict:
-    """The pod at position ``i``'s servers with ``lost_leaves`` (module docstring): its ``PodLoss`` fields but the
-    bandwidth up (``spine_gbps``, ``healthy_spine_gbps``); appends ``(pod position, group, connected GPUs, one of
-    its live leaves)`` of every leaf group of the pod to ``groups``."""
+def _servers(mixed: MixedPlan, wiring, i: int, lost_leaves: set, parts: "_Parts", key, groups: list) -> dict:
+    """The pod at position ``i``'s servers with ``lost_leaves`` (``(plane, leaf)``; module docstring): its
+    ``PodLoss`` fields but the bandwidth up (``spine_gbps``, ``healthy_spine_gbps``), summed over the planes. A
+    leaf group's servers join their live leaves of every plane in ``parts`` (``key(plane, leaf)``: the leaf's
+    vertex); appends ``(pod position, group, connected GPUs, one of its live leaves' vertex, degraded)`` of every
+    leaf group of the pod to ``groups``: a server is cut off when it lost its leaves in every plane, degraded when
+    it lost some."""
     own, pod, gpn = wiring.wirings[i], mixed.fabric.pods[i], mixed.plans[i].resolved.gpus_per_node
     node_links = own.links_per_node_leaf * own.port_gbps  # one server to one of its leaves [Gb/s]
     cut = degraded = 0
     injection = healthy_injection = 0.0
     for g in range(own.groups):
-        nodes, leaves = own.group_nodes(g), own.leaves_of_group(g)
-        live = [k for k in leaves if k not in lost_leaves]
+        nodes = own.group_nodes(g)
+        leaves = [(q, k) for q in range(wiring.planes) for k in own.leaves_of_group(g)]
+        live = [leaf for leaf in leaves if leaf not in lost_leaves]
         healthy_injection += nodes * len(leaves) * node_links
         injection += nodes * len(live) * node_links
         cut += 0 if live else nodes
-        degraded += nodes if live and len(live) < len(leaves) else 0
-        groups.append((i, g, nodes * gpn if live else 0, ("leaf", i, live[0]) if live else None))
+        hurt = bool(live) and len(live) < len(leaves)
+        degraded += nodes if hurt else 0
+        for leaf in live:
+            parts.join(key(*leaf), key(*live[0]))
+        groups.append((i, g, nodes * gpn if live else 0, key(*live[0]) if live else None, hurt))
     return dict(pod=pod.index + 1, system=pod.system, gpus=pod.gpus, nodes_cut_off=cut, gpus_cut_off=cut * gpn,
                 nodes_degraded=degraded, injection_gbps=injection, healthy_injection_gbps=healthy_injection)
 
 
-def _cut_apart(mixed: MixedPlan, wiring, parts: "_Parts", groups: list, lost_leaves: list[set[int]],
-               out: list[dict]) -> list[PodLoss]:
+def _cut_apart(mixed: MixedPlan, wiring, parts: "_Parts", groups: list, out: list[dict]) -> list[PodLoss]:
     """``out`` with the GPUs outside the part of ``parts`` holding the most GPUs cut off (module docstring), as
     ``PodLoss`` rows; ``groups`` as ``_servers`` gives them."""
     held: dict = {}  # GPUs of each part still connected
-    for _i, _g, gpus, leaf in groups:
+    for _i, _g, gpus, leaf, _hurt in groups:
         if leaf is not None:
             held[parts.find(leaf)] = held.get(parts.find(leaf), 0) + gpus
     keep = max(held, key=held.get) if held else None  # the part holding the most GPUs is kept
-    for i, g, gpus, leaf in groups:
+    for i, g, gpus, leaf, hurt in groups:
         if leaf is not None and parts.find(leaf) != keep:
             own, gpn = wiring.wirings[i], mixed.plans[i].resolved.gpus_per_node
             out[i]["nodes_cut_off"] += own.group_nodes(g)
             out[i]["gpus_cut_off"] += own.group_nodes(g) * gpn
-            if len([k for k in own.leaves_of_group(g) if k not in lost_leaves[i]]) < len(own.leaves_of_group(g)):
-                out[i]["nodes_degraded"] -= own.group_nodes(g)
+            out[i]["nodes_degraded"] -= own.group_nodes(g) if hurt else 0
     return [PodLoss(**row) for row in out]
 
 
 def _three_tiers_what_if(mixed: MixedPlan, wiring, failed: list[str]) -> list[PodLoss]:
-    """``pods_what_if`` of pods on three tiers (``core.analysis.podcorewhatif``): the bandwidth up is into the
-    shared cores."""
-    from core.analysis.podcorewhatif import into_cores, join_parts, lost_of
+    """``pods_what_if`` of pods on three tiers (``core.analysis.podcorewhatif``): the bandwidth up is into the shared
+    cores, each plane's summed."""
+    from core.analysis.podcorewhatif import into_cores, join_parts, lost_by_plane, lost_of
 
-    lost, healthy = lost_of(wiring, failed), lost_of(wiring, [])
+    lost, healthy = lost_by_plane(wiring, failed), lost_of(wiring, [])
     parts, groups, out = _Parts(), [], []
-    join_parts(wiring, lost, parts)
+    for q, plane in enumerate(lost):
+        join_parts(wiring, plane, parts, q)
     for i, own in enumerate(wiring.wirings):
-        row = _servers(mixed, wiring, i, lost.leaves[i], groups)
-        for _i, g, _gpus, leaf in groups[-own.groups:]:  # a group's servers join its live leaves
-            for k in own.leaves_of_group(g) if leaf is not None else ():
-                if k not in lost.leaves[i]:
-                    parts.join(("leaf", i, k), leaf)
+        gone = {(q, k) for q, plane in enumerate(lost) for k in plane.leaves[i]}
+        row = _servers(mixed, wiring, i, gone, parts, lambda q, k, i=i: ("leaf", i, k, q), groups)
         node_links = own.links_per_node_leaf * own.port_gbps
-        out.append({**row, "spine_gbps": into_cores(wiring, i, lost, node_links),
-                    "healthy_spine_gbps": into_cores(wiring, i, healthy, node_links)})
-    return _cut_apart(mixed, wiring, parts, groups, lost.leaves, out)
+        out.append({**row, "spine_gbps": sum(into_cores(wiring, i, plane, node_links) for plane in lost),
+                    "healthy_spine_gbps": wiring.planes * into_cores(wiring, i, healthy, node_links)})
+    return _cut_apart(mixed, wiring, parts, groups, out)
 
 
 def pods_what_if(mixed: MixedPlan, failed: list[str]) -> list[PodLoss]:
     """What each pod of ``mixed`` loses when the ``failed`` leaves, shared spines and leaf-spine bundles are lost
-    (module docstring), in ``mixed.fabric.pods`` order; pods on three tiers: their cores, own spines and bundles too
-    (``core.analysis.podcorewhatif``)."""
-    wiring = mixed_wiring(mixed, three_tiers=True)
+    (module docstring), in ``mixed.fabric.pods`` order; on several planes each plane's own (summed over the planes,
+    a server joined to every plane it has a live leaf in); pods on three tiers: their cores, own spines and bundles
+    too (``core.analysis.podcorewhatif``)."""
+    wiring = whatif_wiring(mixed)
     if wiring.three_tiers:
         return _three_tiers_what_if(mixed, wiring, failed)
     f = mixed.fabric
     lost_spines, lost_leaves, lost_cables = _lost(mixed, failed)
-    live_spines = [j for j in range(f.spines) if j not in lost_spines]
     parts = _Parts()
-    groups: list = []  # (pod position, group, connected GPUs, one of its live leaves) of every leaf group
+    groups: list = []  # (pod position, group, connected GPUs, one of its live leaves, degraded) of every leaf group
     out = []
     for i, own in enumerate(wiring.wirings):
         pod = f.pods[i]
-        row = _servers(mixed, wiring, i, lost_leaves[i], groups)
+        row = _servers(mixed, wiring, i, lost_leaves[i], parts, lambda q, k, i=i: ("leaf", i, q, k), groups)
         node_links = own.links_per_node_leaf * own.port_gbps  # one server to one of its leaves [Gb/s]
         pair = pod.links_per_leaf_spine_pair  # cables of one leaf to one shared spine
         spine = healthy_spine = 0.0
-        for g in range(own.groups):
-            nodes, leaves = own.group_nodes(g), own.leaves_of_group(g)
-            live = [k for k in leaves if k not in lost_leaves[i]]
-            healthy_spine += len(leaves) * min(nodes * node_links, f.spines * pair * pod.uplink_speed_gbps)
-            for k in live:  # the group's servers join its live leaves; each leaf its live spines
-                left = {j: pair - lost_cables.get((i, k, j), 0) for j in live_spines}
-                ups = [j for j in live_spines if left[j] > 0]
-                spine += min(nodes * node_links, sum(left.values()) * pod.uplink_speed_gbps)
-                parts.join(("leaf", i, k), ("leaf", i, live[0]))
-                for j in ups:
-                    parts.join(("leaf", i, k), ("spine", j))
+        for q in range(wiring.planes):
+            live_spines = [j for j in range(f.spines) if (q, j) not in lost_spines]
+            for g in range(own.groups):
+                nodes, leaves = own.group_nodes(g), own.leaves_of_group(g)
+                healthy_spine += len(leaves) * min(nodes * node_links, f.spines * pair * pod.uplink_speed_gbps)
+                for k in (k for k in leaves if (q, k) not in lost_leaves[i]):  # each live leaf its live spines
+                    left = {j: pair - lost_cables.get((q, i, k, j), 0) for j in live_spines}
+                    spine += min(nodes * node_links, sum(left.values()) * pod.uplink_speed_gbps)
+                    for j in (j for j in live_spines if left[j] > 0):
+                        parts.join(("leaf", i, q, k), ("spine", q, j))
         out.append({**row, "spine_gbps": spine, "healthy_spine_gbps": healthy_spine})
-    return _cut_apart(mixed, wiring, parts, groups, lost_leaves, out)
+    return _cut_apart(mixed, wiring, parts, groups, out)
 
 
 def loss_rows(losses: list[PodLoss], unit: str, cores: bool = False) -> list[dict[str, str]]:

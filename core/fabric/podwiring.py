@@ -205,8 +205,8 @@ class PodsWiring:
 
     def core_link_id(self, pod: int, k: int, core: int, q: int = 0) -> str:
         """Three tiers: id of the link bundle from own spine ``k`` of the pod at position ``pod`` to shared core
-        ``core`` of plane ``q``: ``pod2.p0.spine0-core1``."""
-        return f"{self.own_spine_id(pod, k, q)}-{self.core_id(core)}"
+        ``core`` of plane ``q``: ``pod2.p0.spine0-core1``, in plane 1 of two ``pod2.p1.spine0-p1.core1``."""
+        return f"{self.own_spine_id(pod, k, q)}-{self.shared_core_id(core, q)}"
 
     def parse_core(self, device: str) -> int | None:
         """Three tiers: the number of a shared core id (``core1``: 1); None for another id or a core this fabric
@@ -232,17 +232,48 @@ class PodsWiring:
 
     def bundle_of(self, lower: str, upper: str) -> str | None:
         """The bundle id of a leaf-spine or spine-core cable between the device ids ``lower`` and ``upper``
-        (``link_id``: ``pod2.p0.leaf1-spine0`` also for a pod's own spine on three tiers; ``core_link_id``); None
-        for another pair."""
+        (``link_id``: ``pod2.p0.leaf1-spine0``, on planes ``pod2.p1.leaf1-p1.spine0``, also for a pod's own spine on
+        three tiers; ``core_link_id``); None for another pair (a leaf and a shared spine of different planes)."""
         found = self.parse(lower)
         parsed = Wiring.parse(found[1]) if found is not None else None
+        if parsed is not None and parsed[0] == "leaf" and not self.three_tiers:  # a shared spine of the leaf's plane
+            shared = self.parse_shared(upper)
+            ok = shared is not None and self.plane_of(shared[0]) == parsed[1:3]
+            return self.link_id(found[0], parsed[3], shared[1], shared[0]) if ok else None
+        zero = self.in_plane_zero(f"{lower}-{upper}") if self.three_tiers and self.planes > 1 else None
+        if zero is not None:  # three tiers on planes: read in plane 0, named in its plane
+            low, _dash, up = zero[1].partition("-")
+            leaf, own, core = self.parse(low), self.parse_own_spine(up), self.parse_core_link(zero[1])
+            parsed = Wiring.parse(leaf[1]) if leaf is not None and own is not None and own[0] == leaf[0] else None
+            if parsed is not None and parsed[0] == "leaf":
+                return self.link_id(leaf[0], parsed[3], own[1], zero[0])
+            return self.core_link_id(*core, zero[0]) if core is not None else None
         if parsed is not None and parsed[0] == "leaf":
             own = self.parse_own_spine(upper)
-            spine = (own[1] if own is not None and own[0] == found[0] else None) if self.three_tiers else (
-                int(upper[len(_SPINE):]) if upper.startswith(_SPINE) and upper[len(_SPINE):].isdigit() else None)
+            spine = own[1] if own is not None and own[0] == found[0] else None
             return self.link_id(found[0], parsed[3], spine) if spine is not None else None
         own, core = self.parse_own_spine(lower), self.parse_core(upper)
         return self.core_link_id(*own, core) if own is not None and core is not None else None
+
+    def in_plane_zero(self, element: str) -> tuple[int, str] | None:
+        """``(plane q, the same element's id in plane 0 of a one-plane fabric)`` of a switch, bundle or cable id of
+        any plane (``pod2.p1.spine0-p1.core1#0``: ``(1, "pod2.p0.spine0-core1#0")``; shared ids lose their plane
+        prefix, a pod's the plane's for plane 0's); None when its parts name no plane or different planes."""
+        own = [plane_prefix(*self.plane_of(q), self.wirings[0].islands) for q in range(self.planes)]
+        body, mark, cable = element.rpartition("#") if "#" in element else (element, "", "")
+        for q in range(self.planes):
+            shared, out = self.shared_prefix(q), []
+            for part in body.split("-"):
+                found = _POD_ID.match(part)
+                if found is not None and found[2].startswith(own[q]):
+                    out.append(f"pod{found[1]}.{own[0]}{found[2][len(own[q]):]}")
+                elif found is None and part.startswith(shared):
+                    out.append(part[len(shared):])
+                else:
+                    break
+            else:
+                return q, "-".join(out) + mark + cable
+        return None
 
     def parse(self, device: str) -> tuple[int, str] | None:
         """``(pod position, the pod's own id)`` of a pod device id; None for a shared spine or another id."""
@@ -255,26 +286,41 @@ class PodsWiring:
 
     def whole_of_alone(self, element: str) -> str | None:
         """The whole fabric's id of a switch of the first pod planned alone (the failure what-if's ids): its spine
-        ``p0.spine1`` is shared spine ``spine1``, its leaf ``p0.leaf3`` is ``pod1.p0.leaf3``; None for another
-        element or one the whole fabric does not have."""
+        ``p0.spine1`` is shared spine ``spine1`` (on planes the same id: ``p1.spine1``, per-rail ``p0.i1.spine1``),
+        its leaf ``p0.leaf3`` is ``pod1.p0.leaf3``; None for another element or one the whole fabric does not
+        have."""
         parsed = Wiring.parse(element.strip().lower())
-        if parsed is None or parsed[1] or parsed[2]:
+        q = next((q for q in range(self.planes) if parsed is not None and self.plane_of(q) == parsed[1:3]), None)
+        if q is None:
             return None
         role, k = parsed[0], parsed[3]
         if role == "spine" and self.three_tiers:
-            return self.own_spine_id(0, k) if k < self.wirings[0].spines else None
+            return self.own_spine_id(0, k, q) if k < self.wirings[0].spines else None
         if role == "spine":
-            return self.spine_id(k) if k < self.fabric.spines else None
-        return self.leaf_id(0, k) if role == "leaf" and k < self.wirings[0].leaves else None
+            return self.shared_spine_id(k, q) if k < self.fabric.spines else None
+        return self.leaf_id(0, k, q) if role == "leaf" and k < self.wirings[0].leaves else None
 
     def alone_of_whole(self, element: str) -> str | None:
         """The id in the first pod planned alone of a whole-fabric shared spine or first-pod leaf (``spine1``:
-        ``p0.spine1``; ``pod1.p0.leaf3``: ``p0.leaf3``); None for another pod's device (``whole_of_alone``'s
-        inverse)."""
-        if element.startswith(_SPINE) and element[len(_SPINE):].isdigit() and not self.three_tiers:
-            return "p0." + element
+        ``p0.spine1``; on planes ``p1.spine1``: ``p1.spine1``; ``pod1.p0.leaf3``: ``p0.leaf3``); None for another
+        pod's device (``whole_of_alone``'s inverse)."""
+        shared = None if self.three_tiers else self.parse_shared(element)
+        if shared is not None:
+            return self.wirings[0].switch_id("spine", shared[1], *self.plane_of(shared[0]))
         found = self.parse(element)
         return found[1] if found is not None and found[0] == 0 else None
+
+    def parse_plane_link(self, element: str) -> tuple[int, int, int, int] | None:
+        """Two tiers: ``(plane q, pod position, leaf, shared spine)`` of a ``link_id`` of any plane
+        (``pod2.p1.leaf1-p1.spine0``: plane 1); None for another id, one this fabric lacks or a leaf and spine of
+        different planes."""
+        leaf, dash, spine = element.rpartition("-")
+        shared = self.parse_shared(spine) if dash and not self.three_tiers else None
+        found = self.parse(leaf) if shared is not None else None
+        parsed = Wiring.parse(found[1]) if found is not None else None
+        if parsed is None or parsed[0] != "leaf" or self.plane_of(shared[0]) != parsed[1:3]:
+            return None
+        return (shared[0], found[0], parsed[3], shared[1]) if parsed[3] < self.wirings[found[0]].leaves else None
 
     # links ------------------------------------------------------------------------------------------------------
     def order(self) -> list[int]:

@@ -37,11 +37,11 @@ def _namer_of(plan, scheme: NamingScheme | None) -> Callable[[str], str | None]:
     from core.analysis.pods import mixed_wiring
     from core.formats.podnetbox import spine_names
 
-    if mixed.fabric.tiers == 3:  # the pods' own spines and the shared cores: the exports' names (PodNames)
+    if mixed.fabric.tiers == 3 or mixed.fabric.planes > 1:  # own spines, shared cores, planes: PodNames's names
         from core.formats.podexports import PodNames
 
         names = PodNames(mixed, scheme)
-        return lambda device: (names.device(device) if names.wiring.parse_core(device) is not None
+        return lambda device: (names.device(device) if names.wiring.parse_shared(device) is not None
                                or names.wiring.parse(device) is not None else None)
     wiring = mixed_wiring(mixed)
     namers = [Namer.of(p, pod_scheme(scheme, pod.index + 1), checked=False)

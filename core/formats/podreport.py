@@ -201,8 +201,7 @@ def pods_failure_html(plan, specs, unit: str) -> tuple[str, PodsScenario | None]
     direction in ``unit``), then the failures inside the pods (``core.analysis.podinside.inside_what_if``, each its
     pod's own what-if) and the specs neither takes; ("", None) when the pods cannot be planned together."""
     from core.analysis.podinside import inside_what_if
-    from core.analysis.pods import mixed_wiring
-    from core.analysis.podwhatif import loss_rows, pods_what_if, whole_picks
+    from core.analysis.podwhatif import loss_rows, pods_what_if, whatif_wiring, whole_picks
     from core.formats.report import _h3, _list, _p, _table
     from core.formats.resiliencelink import check_pod_failures
 
@@ -232,7 +231,7 @@ def pods_failure_html(plan, specs, unit: str) -> tuple[str, PodsScenario | None]
                      "every pod above does not add these."), note=True)
         for pod, r in results:
             cut[pod] = max(cut.get(pod, 0), r.gpus_disconnected)
-    wiring = mixed_wiring(mixed, three_tiers=True)
+    wiring = whatif_wiring(mixed)
     left_out = [spec for spec in good if wiring.whole_of_alone(spec) is None]  # as whole_failures leaves them
     if left_out:
         problems = [*problems, _("Not failed on the whole fabric: {elements} (name an element inside a pod under "

@@ -5,6 +5,9 @@ every pod under the shared spine layer, as far as each format can say it.
 per NVLink domain, then every pod's leaves and the shared spines; each GPU's NVLink line at its own pod's NVLink
 rate and its NIC line to its own pod's leaf at the pod's port speed; the leaf-spine lines are
 ``core.fabric.podwiring.PodsWiring``'s bundles (``u_p / N`` links at the pod's uplink speed, one line per pair).
+Per-port planes as ``core.formats.simai`` writes a fabric's: each GPU has a line to its leaf in every
+plane, the switches role-major, plane-minor and the leaf-spine lines plane by plane; per-rail planes are islands,
+which SimAI cannot express (``DesignError``).
 Pods on three tiers (``core.fabric.podcore``): every pod's leaves, then every pod's own spines, then the shared
 cores; each pod's leaf-spine lines its own wiring's bundles and the spine-core lines ``PodsWiring``'s (``U_p / C``
 links at the pod's uplink speed, one line per spine-core pair). What the format cannot say:
@@ -91,28 +94,36 @@ def simai_counts(mixed: MixedPlan) -> tuple[int, int, int, int]:
     """``(GPUs, NVLink domain size, NVSwitch vertices, network switches)`` of the SimAI file of ``mixed``."""
     domain = simai_domain(mixed)
     f = mixed.fabric
-    return f.gpus, domain, f.gpus // domain, f.leaves + sum(pod.own_spines for pod in f.pods) + f.spines + f.cores
+    per_plane = f.leaves + sum(pod.own_spines for pod in f.pods) + f.spines + f.cores
+    return f.gpus, domain, f.gpus // domain, per_plane * f.planes
+
+
+def _wiring(mixed: MixedPlan) -> PodsWiring:
+    """The wiring SimAI writes: pods on any planes (per-rail planes are refused by ``simai_domain``, as
+    ``core.formats.simai`` refuses a fabric's islands)."""
+    return mixed_wiring(mixed, three_tiers=True, planes=True)
 
 
 def simai_switch_ids(mixed: MixedPlan) -> dict[str, int]:
     """The SimAI id of every switch of the whole fabric, by whole-fabric device id: every pod's leaves pod by pod,
-    then the shared spines; on three tiers every pod's leaves, every pod's own spines, then the shared cores."""
-    wiring = mixed_wiring(mixed, three_tiers=True)
+    then the shared spines; on three tiers every pod's leaves, every pod's own spines, then the shared cores. On
+    per-port planes role-major, plane-minor as ``core.formats.simai`` numbers a fabric's planes: every
+    pod's leaves of plane 0, of plane 1..., then (three tiers) every pod's own spines of each plane, then the shared
+    spines or cores of plane 0, of plane 1..."""
+    wiring = _wiring(mixed)
     gpus, _domain, nvswitches, _switches = simai_counts(mixed)
     ids, next_id = {}, gpus + nvswitches
-    for i, own in enumerate(wiring.wirings):
-        for k in range(own.leaves):
-            ids[wiring.leaf_id(i, k)] = next_id
-            next_id += 1
-    if wiring.three_tiers:
+    for q in range(wiring.planes):
+        for i, own in enumerate(wiring.wirings):
+            for k in range(own.leaves):
+                ids[wiring.leaf_id(i, k, q)] = next_id
+                next_id += 1
+    for q in range(wiring.planes if wiring.three_tiers else 0):
         for i, own in enumerate(wiring.wirings):
             for k in range(own.spines):
-                ids[wiring.own_spine_id(i, k)] = next_id
+                ids[wiring.own_spine_id(i, k, q)] = next_id
                 next_id += 1
-        ids.update((PodsWiring.core_id(k), next_id + k) for k in range(mixed.fabric.cores))
-        return ids
-    for j in range(mixed.fabric.spines):
-        ids[PodsWiring.spine_id(j)] = next_id + j
+    ids.update((spine, next_id + n) for n, spine in enumerate(wiring.shared_ids()))
     return ids
 
 
@@ -121,7 +132,7 @@ def simai_links(mixed: MixedPlan) -> Iterator[tuple[int, int, float, float]]:
     (module docstring), pod by pod, then the leaf-spine lines (three tiers: then the spine-core lines)."""
     from core.formats.astrasim import simulator_latencies
 
-    wiring = mixed_wiring(mixed, three_tiers=True)
+    wiring = _wiring(mixed)
     gpus, domain, _nvswitches, _switches = simai_counts(mixed)
     ids = simai_switch_ids(mixed)
     latency = simulator_latencies()
@@ -133,7 +144,8 @@ def simai_links(mixed: MixedPlan) -> Iterator[tuple[int, int, float, float]]:
         for gpu in range(p.resolved.gpus):
             yield first + gpu, gpus + (first + gpu) // domain, nvlink_gbps, nv_ns
             leaf, _port = own.node_port(*divmod(gpu, gpn))
-            yield first + gpu, ids[wiring.leaf_id(i, leaf)], own.port_gbps, nic_ns
+            for q in range(wiring.planes):  # its line to its leaf in every plane (core.formats.simai)
+                yield first + gpu, ids[wiring.leaf_id(i, leaf, q)], own.port_gbps, nic_ns
         first += p.resolved.gpus
     for bundle in wiring.bundles():
         if bundle.kind in ("leaf-spine", "spine-core") and bundle.count > 0:
@@ -145,9 +157,10 @@ def simai_link_count(mixed: MixedPlan) -> int:
     one per spine-core pair; counted over the wiring's bundles, O(bundles))."""
     f = mixed.fabric
     if f.tiers == 3:
-        return 2 * f.gpus + sum(1 for b in mixed_wiring(mixed, three_tiers=True).bundles()
+        return f.gpus * (1 + f.planes) + sum(1 for b in _wiring(mixed).bundles()
                                 if b.kind in ("leaf-spine", "spine-core") and b.count > 0)
-    return 2 * f.gpus + sum(pod.leaves for pod in f.pods if pod.links_per_leaf_spine_pair) * f.spines
+    return f.gpus * (1 + f.planes) + sum(pod.leaves for pod in f.pods if pod.links_per_leaf_spine_pair) * f.spines * (
+        f.planes)
 
 
 def write_mixed_simai(mixed: MixedPlan, out: TextIO) -> None:

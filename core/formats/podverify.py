@@ -16,8 +16,13 @@ as the pod's own plan numbers it), the spine-core cables ``PodsWiring.core_links
 ``wrong-core``, and a lost spine-core cable is one cable of the spine's bundle to the core
 (``pod2.p0.spine0-core1#0``), priced by its bandwidth into the cores and the busiest spine-core link left.
 
-Kinds are ``core.analysis.verify.KINDS``': ``missing``, ``extra``, ``wrong-speed``, and on a planned port another
-link's cable: a NIC on a leaf of its own pod is a fabric's (``core.analysis.verify.nic_fault`` on the pod's wiring:
+Pods on several planes (two or three tiers): every plane's cables are planned (``mixed_links``); a found cable whose ends
+are in different planes (a switch's plane from its id, a server port's from the leaf the plan cables it to) is
+``wrong-plane``; a server link lost is priced as its NIC lost in every plane (an upper bound, as
+``core.analysis.verify`` says).
+
+Kinds are ``core.analysis.verify.KINDS``': ``missing``, ``extra``, ``wrong-speed``, ``wrong-plane``, and on a planned
+port another link's cable: a NIC on a leaf of its own pod is a fabric's (``core.analysis.verify.nic_fault`` on the pod's wiring:
 ``wrong-port`` on its planned leaf, ``rail-swap`` on another rail's leaf of its leaf group, else ``wrong-leaf``), on
 another pod's leaf ``wrong-leaf``; otherwise ``wrong-port`` (the planned pair of devices), ``wrong-spine`` (a leaf
 on another spine), ``wrong-device`` (anything else). Each fault names the servers it touches (a server link's
@@ -60,7 +65,7 @@ class _PodsIndex:
         from core.formats.podexports import PodNames
         from core.formats.podibsim import spine_lanes
 
-        self.mixed, self.wiring = mixed, mixed_wiring(mixed, three_tiers=True)
+        self.mixed, self.wiring = mixed, mixed_wiring(mixed, three_tiers=True, planes=True)
         self.shared = "spine-core" if self.wiring.three_tiers else "leaf-spine"  # the links to the shared layer
         self.lanes = spine_lanes(mixed)
         self.names = PodNames(mixed, naming)
@@ -106,6 +111,14 @@ class _PodsIndex:
         table = self.spine_labels if pod is None else self.leaf_ports[pod][1][role]
         return device, table.get(found.port.casefold())
 
+    def plane(self, device: str | None, label: str | None) -> int | None:
+        """The plane ``q`` of a found end: a switch's own (``PodsWiring.plane_of_device``), a server port's that of
+        the leaf the plan cables it to; None when unknown."""
+        if device is None or self.role(device)[0] != "server":
+            return None if device is None else self.wiring.plane_of_device(device)
+        p = self.by_end.get((device, label))
+        return None if p is None else self.wiring.plane_of_device(self.links[p].b)
+
     def vertex(self, device: str) -> str:
         """The export name of a device id."""
         return self.names.device(device)
@@ -121,6 +134,9 @@ def _classify(index: _PodsIndex, ends: tuple, used: set) -> tuple[str, int | Non
         return ("wrong-port", pair[0]) if pair else ("extra", None)
     free = [p for p in on_ports if p not in used]
     planned = free[0] if free else None
+    pu, pv = index.plane(*ends[0]), index.plane(*ends[1])
+    if pu is not None and pv is not None and pu != pv:  # pods on planes: a cable into another plane
+        return "wrong-plane", planned
     lower, upper = index.role(u)[0], index.role(v)[0]
     nic_link = index.by_end.get((u, ul)) if lower == "server" and ul else None
     if nic_link is not None and upper == "leaf":  # a fabric's rule (nic_fault) on the NIC's pod's own wiring
@@ -225,7 +241,7 @@ class _Pricer:
         for lower, lost in Counter(b.rpartition("-")[0] for b in bundles).items():  # one cable each
             pod = wiring.parse(lower)[0]
             spec = mixed.fabric.pods[pod]
-            tier = "spine_core" if wiring.parse_own_spine(lower) is not None else "leaf_spine"
+            tier = "spine_core" if self.index.role(lower)[0] == "spine" else "leaf_spine"
             n = spec.spine_uplinks if tier == "spine_core" else spec.uplinks_per_leaf
             load = self.loads.get((spec.index + 1, tier))
             if load is not None and lost < n:
@@ -322,7 +338,7 @@ def _planned_json(index: _PodsIndex, p: int | None) -> dict | None:
     pod = index.role(link.a)[1]
     return {"class": link.kind, "a": link.a, "a_name": index.vertex(link.a), "a_port": link.a_label,
             "b": link.b, "b_name": index.vertex(link.b), "b_port": link.b_label, "speed_gbps": link.speed_gbps,
-            "plane": 0, "pod": index.mixed.fabric.pods[pod].index + 1}
+            "plane": index.wiring.plane_of_device(link.b) or 0, "pod": index.mixed.fabric.pods[pod].index + 1}
 
 
 def verify_pods(mixed: MixedPlan, found: list, mapping: dict | None = None, naming: NamingScheme | None = None,
@@ -347,4 +363,7 @@ def verify_pods(mixed: MixedPlan, found: list, mapping: dict | None = None, nami
              _("A design with pods on three tiers: checked against the whole fabric, every pod's leaves and own "
                "spines under the shared cores ({pods} pods, {cores} shared cores).").format(
                  pods=len(mixed.fabric.pods), cores=mixed.fabric.cores), *checked]
+    if mixed.fabric.planes > 1 and any(r["failure_spec"] and ".nic" in r["failure_spec"] for r in rows):
+        notes.append(_("A server link lost is priced as its NIC lost in every plane: an upper bound with several "
+                       "planes."))  # core.analysis.verify's rule
     return result_of(rows, matched, together, fixes, coverage, notes)

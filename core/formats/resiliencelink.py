@@ -247,12 +247,11 @@ def check_pod_failures(plan, mixed, specs) -> tuple[tuple[str, ...], list[str], 
     split as ``python -m core failure`` reads them (``core.analysis.podwhatif.split_failures``); a pod-1 spec that
     ``plan`` (pod 1 alone) lacks but the whole fabric has (``PodsWiring.whole_of_alone``: a shared spine pod 1
     alone does not have) is failed on the whole fabric only, without a warning."""
-    from core.analysis.pods import mixed_wiring
-    from core.analysis.podwhatif import split_failures
+    from core.analysis.podwhatif import split_failures, whatif_wiring
 
     alone, whole = split_failures(mixed, specs)
     good, problems = check_failures(plan, alone)
-    wiring = mixed_wiring(mixed, three_tiers=True)
+    wiring = whatif_wiring(mixed)
     kept = []
     for spec, problem in zip([spec for spec in alone if spec not in good], problems):  # in the warnings' order
         target = wiring.whole_of_alone(spec)

@@ -91,11 +91,10 @@ def _whole(mixed) -> list[str]:
     """A design with pods: pod 2's first leaf, the shared layer's first switch and (three tiers) pod 1's first own
     spine as the whole fabric names them, each one the whole-fabric what-if takes
     (``core.analysis.podwhatif.is_whole_element``); pod 1's names alone (``p0.core1``) are not the whole fabric's."""
-    from core.analysis.pods import mixed_wiring
-    from core.analysis.podwhatif import is_whole_element
+    from core.analysis.podwhatif import is_whole_element, whatif_wiring
     from core.fabric.podwiring import PodsWiring
 
-    wiring = mixed_wiring(mixed, three_tiers=True)
+    wiring = whatif_wiring(mixed)  # pods on planes: plane 0's ids
     shared = [wiring.leaf_id(1, 0)]
-    shared += [PodsWiring.core_id(0), wiring.own_spine_id(0, 0)] if wiring.three_tiers else [PodsWiring.spine_id(0)]
+    shared += [PodsWiring.core_id(0), wiring.own_spine_id(0, 0)] if wiring.three_tiers else [wiring.shared_spine_id(0)]
     return [name for name in shared if is_whole_element(mixed, name)]
