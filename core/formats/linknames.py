@@ -237,8 +237,9 @@ def failure_element(plan, text: str, scheme: NamingScheme | None = None) -> str:
     (``p0.leaf1-spine2#0``; the bundle when the name gives no cable), a server's link its NIC (``node0.nic0``, with
     pods ``pod1.node0.nic0``: its port in every plane). ``InputError`` (short, the name escaped) for a name that is
     no link of ``plan``."""
+    from core.analysis.failure.spec import cable_out_of_range
     from core.errors import InputError, shown
-    from core.i18n import _, ngettext
+    from core.i18n import _
 
     ends = _ends(plan, text, scheme)
     servers = [end for end in ends or () if end[1] is not None]
@@ -251,10 +252,7 @@ def failure_element(plan, text: str, scheme: NamingScheme | None = None) -> str:
     cable = next((end[2] for end in ends if end[2] is not None), None)
     count = None if cable is None else _cables(plan, ends[0][0], ends[1][0])
     if count is not None and cable >= count:  # refused as typed: the user's name, the cables in their numbering
-        first = _first_cable(plan, text)
-        raise InputError(ngettext("{name}: the bundle has {count} cable, #{first} to #{last}",
-                                  "{name}: the bundle has {count} cables, #{first} to #{last}", count).format(
-            name=shown(text, 80), count=count, first=first, last=count - 1 + first))
+        raise cable_out_of_range(text, count, _first_cable(plan, text))
     return bundle + ("" if cable is None else f"#{cable}")
 
 

@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 import networkx as nx
 
 from core.analysis.failure.connectivity import _gpu_nics
-from core.analysis.failure.spec import _NIC, _PLANE, _resolve, _switch_name
+from core.analysis.failure.spec import _NIC, _PLANE, _resolve, _switch_name, cable_out_of_range
 from core.analysis.failure.whatif import (
     FailureResult, _busbw, _healthy_nvlink, _nothing_failed, _pxn_note, _step, degraded_plan,
 )
@@ -166,8 +166,7 @@ def _parse_bundle(m, text: str, net: _Net, tier: str | None) -> tuple[str, tuple
                            "design").format(name=shown(text)))
     cable = None if m[3] is None else int(m[3])
     if cable is not None and cable >= cables:
-        raise InputError(_("{name}: the bundle has {count} cables, #0 to #{last}").format(
-            name=shown(text), count=cables, last=cables - 1))
+        raise cable_out_of_range(text, cables)
     return kind, (a, b, cable)
 
 

@@ -13,7 +13,7 @@ from core.analysis.failure.shape import Shape, _pair_links
 from core.errors import InputError, shown
 from core.fabric.families import failure_names, words
 from core.fabric.wiring import PLANE_PREFIX, Wiring
-from core.i18n import N_, _
+from core.i18n import N_, _, ngettext
 from core.plan import Plan
 
 TIERS = ("leaf", "spine", "core", "plane", "nic", "rack", "link", "nvswitch", "tray", "feed", "meshlink", "nvlink2")
@@ -126,9 +126,17 @@ def _parse_bundle(m, text: str, shape: Shape) -> tuple[str, tuple]:
         raise InputError(_("{name}: no such bundle; the two switches are not cabled to each other in this "
                            "design").format(name=shown(text)))
     if cable is not None and cable >= _pair_links(shape, kind, a):
-        raise InputError(_("{name}: the bundle has {count} cables, #0 to #{last}").format(
-            name=shown(text), count=_pair_links(shape, kind, a), last=_pair_links(shape, kind, a) - 1))
+        raise cable_out_of_range(text, _pair_links(shape, kind, a))
     return "link", (kind, p, i, a, b, cable)
+
+
+def cable_out_of_range(text: str, count: int, first: int = 0) -> InputError:
+    """The error for a cable number past the ``count`` cables of the bundle the user named ``text`` (shown escaped),
+    its cables numbered from ``first`` as the user numbers them (0: the what-if's ids; 1: the exports' hot-link
+    names)."""
+    return InputError(ngettext("{name}: the bundle has {count} cable, #{first} to #{last}",
+                               "{name}: the bundle has {count} cables, #{first} to #{last}", count).format(
+        name=shown(text, 80), count=count, first=first, last=count - 1 + first))
 
 
 def parse_name(text: str, shape: Shape, tier: str | None = None) -> tuple[str, tuple]:
