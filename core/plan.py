@@ -537,8 +537,7 @@ def _plan(design: Design, catalog: Catalog) -> Plan:
     domainlevels.check_scaleup(resolved)
     fabric = size_fabric(resolved)
     bandwidth = compute_bandwidth(resolved, fabric)
-    networks = size_networks(resolved, fabric, catalog)
-    layout = place(resolved, fabric, networks, catalog)
+    networks, layout = as_built(resolved, fabric, catalog)
     lengths, media = fabric_media(catalog, resolved, fabric, layout)
     bom = build_bom(resolved, fabric, catalog, layout=layout, media=media, networks=networks)
     cost = summarize_cost(resolved, bom)
@@ -546,6 +545,41 @@ def _plan(design: Design, catalog: Catalog) -> Plan:
     return Plan(resolved=resolved, fabric=fabric, bandwidth=bandwidth, bom=bom, cost=cost,
                 reserved_bom=_reserved(resolved, bom, catalog), layout=layout, lengths=lengths, media=media,
                 networks=networks)
+
+
+AS_BUILT_ROUNDS = 8
+"""Most rounds of ``as_built``'s fixed point (two or three reach it: ``tests/test_pdus.py``)."""
+
+
+def built_counts(layout: Layout) -> tuple[int, int]:
+    """``(compute racks, other racks)`` of ``layout`` as it builds them (``Layout.counts``: what the Racks tab
+    shows), whose PDUs the out-of-band network serves (``core.networks.management.rack_pdus``)."""
+    counts = layout.counts()
+    return counts["compute"], counts["total"] - counts["compute"]
+
+
+def as_built(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog) -> tuple[ClusterNetworks, Layout]:
+    """The other networks and the rack layout of a single fabric, the networks' rack PDUs (``pdu`` devices,
+    ``pdu-mgmt`` links, the out-of-band switches for their ports and the in-band network for those switches'
+    uplinks) those of the racks as the layout builds them (``built_counts``), not the estimate made before it
+    (``core.networks.management.rack_estimate``). The layout holds the networks' switches (management racks), so
+    the two are repeated until the racks the networks are sized for are the racks the layout builds (a fixed
+    point, at most ``AS_BUILT_ROUNDS`` rounds; the layout is placed again only when the networks' devices to place
+    changed). As the pods' ``core.analysis.podmgmt.with_shared_management`` counts a pod's racks in the hall."""
+    networks = size_networks(resolved, fabric, catalog)
+    layout = place(resolved, fabric, networks, catalog)
+    if networks.oob is None or resolved.nic.transport:  # no out-of-band network bought, no PDU of it
+        return networks, layout
+    sized_for = None
+    for _round in range(AS_BUILT_ROUNDS):
+        racks = built_counts(layout)
+        if racks == sized_for:
+            break
+        sized = size_networks(resolved, fabric, catalog, racks)
+        if sized.devices() != networks.devices():
+            layout = place(resolved, fabric, sized, catalog)
+        networks, sized_for = sized, racks
+    return networks, layout
 
 
 def _reserved(resolved: ResolvedDesign, bom: tuple[BomRow, ...], catalog: Catalog) -> tuple[BomRow, ...]:
