@@ -22,7 +22,7 @@ its ``explanation`` lines are text in the current language.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Callable
+from typing import Callable, NamedTuple
 
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -49,7 +49,7 @@ from core.fabric.families import family as topology_family, link_counts
 from core.fabric import domainlevels
 from core.fabric.sizing import FabricPlan, size_fabric
 from core.networks import NETWORKS, ClusterNetworks, size_networks
-from core.physical.layout import Layout, place
+from core.physical.layout import Arrangement, Layout, arrange
 from core.physical.lengths import LinkLengths
 from core.physical.media import MediaBin
 from core.physical.racks import load_racks
@@ -537,7 +537,8 @@ def _plan(design: Design, catalog: Catalog) -> Plan:
     domainlevels.check_scaleup(resolved)
     fabric = size_fabric(resolved)
     bandwidth = compute_bandwidth(resolved, fabric)
-    networks, layout = as_built(resolved, fabric, catalog)
+    networks, arrangement, _racks = as_built(resolved, fabric, catalog)
+    layout = arrangement.layout()
     lengths, media = fabric_media(catalog, resolved, fabric, layout)
     bom = build_bom(resolved, fabric, catalog, layout=layout, media=media, networks=networks)
     cost = summarize_cost(resolved, bom)
@@ -551,35 +552,46 @@ AS_BUILT_ROUNDS = 8
 """Most rounds of ``as_built``'s fixed point (two or three reach it: ``tests/test_pdus.py``)."""
 
 
-def built_counts(layout: Layout) -> tuple[int, int]:
-    """``(compute racks, other racks)`` of ``layout`` as it builds them (``Layout.counts``: what the Racks tab
-    shows), whose PDUs the out-of-band network serves (``core.networks.management.rack_pdus``)."""
+def built_counts(layout) -> tuple[int, int]:
+    """``(compute racks, other racks)`` of ``layout`` (a ``core.physical.layout.Layout`` or its ``Arrangement``) as
+    it builds them (``counts``: what the Racks tab shows), whose PDUs the out-of-band network serves
+    (``core.networks.management.rack_pdus``)."""
     counts = layout.counts()
     return counts["compute"], counts["total"] - counts["compute"]
 
 
-def as_built(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog) -> tuple[ClusterNetworks, Layout]:
-    """The other networks and the rack layout of a single fabric, the networks' rack PDUs (``pdu`` devices,
+class AsBuilt(NamedTuple):
+    """``as_built``'s answer: the other networks, the rack arrangement holding them (``.layout()`` builds its
+    racks) and the racks the networks' PDUs are those of (None: the estimate, no out-of-band network to serve)."""
+
+    networks: ClusterNetworks
+    arrangement: Arrangement
+    racks: tuple[int, int] | None
+
+
+def as_built(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog) -> AsBuilt:
+    """The other networks and the rack arrangement of a single fabric, the networks' rack PDUs (``pdu`` devices,
     ``pdu-mgmt`` links, the out-of-band switches for their ports and the in-band network for those switches'
     uplinks) those of the racks as the layout builds them (``built_counts``), not the estimate made before it
     (``core.networks.management.rack_estimate``). The layout holds the networks' switches (management racks), so
     the two are repeated until the racks the networks are sized for are the racks the layout builds (a fixed
-    point, at most ``AS_BUILT_ROUNDS`` rounds; the layout is placed again only when the networks' devices to place
-    changed). As the pods' ``core.analysis.podmgmt.with_shared_management`` counts a pod's racks in the hall."""
+    point, at most ``AS_BUILT_ROUNDS`` rounds; arranged again only when the networks' devices to place changed).
+    As the pods' ``core.analysis.podmgmt.with_shared_management`` counts a pod's racks in the hall; the optimizer
+    bills its candidates with it (``core.analysis.optimize``), so its costs are the plan's."""
     networks = size_networks(resolved, fabric, catalog)
-    layout = place(resolved, fabric, networks, catalog)
+    arrangement = arrange(resolved, fabric, networks)
     if networks.oob is None or resolved.nic.transport:  # no out-of-band network bought, no PDU of it
-        return networks, layout
+        return AsBuilt(networks, arrangement, None)
     sized_for = None
     for _round in range(AS_BUILT_ROUNDS):
-        racks = built_counts(layout)
+        racks = built_counts(arrangement)
         if racks == sized_for:
             break
         sized = size_networks(resolved, fabric, catalog, racks)
         if sized.devices() != networks.devices():
-            layout = place(resolved, fabric, sized, catalog)
+            arrangement = arrange(resolved, fabric, sized)
         networks, sized_for = sized, racks
-    return networks, layout
+    return AsBuilt(networks, arrangement, sized_for)
 
 
 def _reserved(resolved: ResolvedDesign, bom: tuple[BomRow, ...], catalog: Catalog) -> tuple[BomRow, ...]:

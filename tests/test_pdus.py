@@ -73,8 +73,8 @@ def test_the_fixed_point_holds(name):
               if s.kind in ("management", "storage") for k in range(s.count)}
     wanted = {i for n in p.networks.sized() for g in n.switches for i in g.ids()}
     assert wanted <= placed
-    networks, layout = as_built(p.resolved, p.fabric, catalog)
-    assert networks == p.networks and built_counts(layout) == built_counts(p.layout)
+    networks, arrangement, racks = as_built(p.resolved, p.fabric, catalog)
+    assert networks == p.networks and racks == built_counts(arrangement) == built_counts(p.layout)
 
 
 def test_the_review_pack_and_netbox_show_the_same_pdus():

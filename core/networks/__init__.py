@@ -106,8 +106,7 @@ def size_networks(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog
     reads (``sized_networks``): designs that differ elsewhere (switch models, NICs, speeds) share one sizing.
     ``racks``: ``(compute racks, other racks)`` as the layout builds them (``management.built_racks``), whose
     PDUs the out-of-band network serves; None before the layout exists (``management.rack_estimate``'s)."""
-    built = () if racks is None else (racks,)  # the estimate's key as ``core.cost.network_rows_of`` gives it
-    return sized_networks(NetworkInputs.of(resolved), NetworkFabric.of(fabric), catalog, current_language(), *built)
+    return sized_networks(NetworkInputs.of(resolved), NetworkFabric.of(fabric), catalog, current_language(), racks)
 
 
 @stage(0.2, networks_bytes, errors=(FabricPlannerError,))
