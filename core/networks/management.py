@@ -204,9 +204,11 @@ def size_oob(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, *, 
         + " " + choice_note(choice),
     ]
     if pdus != estimate:
-        why.insert(1, _("Rack PDUs of the racks as the layout builds them: {pdus} = {compute} compute racks x "
-                        "{per_compute} + {other} other racks x {per_other} (the estimate before the layout was "
-                        "{estimate}).").format(
+        why.insert(1, ngettext(
+            "Rack PDUs of the racks as the layout builds them: {pdus} = {compute} compute rack x {per_compute} + "
+            "{other} other racks x {per_other} (the estimate before the layout was {estimate}).",
+            "Rack PDUs of the racks as the layout builds them: {pdus} = {compute} compute racks x {per_compute} + "
+            "{other} other racks x {per_other} (the estimate before the layout was {estimate}).", built[0]).format(
             pdus=f"{pdus:,}", compute=f"{built[0]:,}", per_compute=ipolicy("pdus_per_compute_rack"),
             other=f"{built[1]:,}", per_other=ipolicy("pdus_per_other_rack"), estimate=f"{estimate:,}"))
     down = math.ceil(ports / count) if count else 0
