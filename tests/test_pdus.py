@@ -61,11 +61,20 @@ def test_out_of_band_switches_by_hand():
     assert tor.oob.switch_count == 5 and tor.inband.links_of("oob-uplink") == 10  # ceil(214 / 48); 2 uplinks each
 
 
-@pytest.mark.parametrize("name", list(CASES))
+MORE = {"torus 64": Design(gpu="B300", gpus=64, topology="torus"),
+        "Dragonfly+ 1024": Design(gpu="H100", gpus=1024, switch="QM9700", topology="dragonfly"),
+        "rail-only 64": Design(gpu="H100", nodes=64, topology="rail-only"),
+        "NVL576": Design(gpu="GB200-NVL72", gpus=576, nvlink_domain_gpus=576)}
+"""Other families for the fixed point (every design of ``tools.equivalence.PHYSICAL_GRID`` up to 16,384 GPUs
+converged when this was written)."""
+
+
+@pytest.mark.parametrize("name", [*CASES, *MORE])
 def test_the_fixed_point_holds(name):
     """The networks are sized for the racks the layout builds from them, the layout holds their switches (ids), and
     sizing once more for its racks changes nothing: ``as_built`` converged within its bound."""
-    p = plan(CASES[name][0])
+    p = plan(CASES[name][0] if name in CASES else MORE[name])
+    assert p.networks.oob.devices_of("pdu") == sum(3 if rack.kind == "compute" else 2 for rack in p.layout.racks)
     catalog = load_catalog()
     again = size_networks(p.resolved, p.fabric, catalog, built_counts(p.layout))
     assert again == p.networks
