@@ -792,16 +792,22 @@ def rows_bytes(rows: tuple[BomRow, ...]) -> int:
     return 2048 + sum(1024 + 2 * (len(r.why) + len(r.item) + len(r.end)) for r in rows)
 
 
-def priced_network_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog) -> tuple[BomRow, ...]:
-    """``other_network_rows`` of the design's other networks (``core.networks.size_networks``), cached by what
-    sizing and pricing them reads (``network_rows_of``): designs that differ elsewhere share one pricing."""
+def priced_network_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
+                        racks: tuple[int, int] | None = None) -> tuple[BomRow, ...]:
+    """``other_network_rows`` of the design's other networks (``core.networks.size_networks``; ``racks``: those
+    whose PDUs they serve, ``core.plan.as_built``'s), cached by what sizing and pricing them reads
+    (``network_rows_of``): designs that differ elsewhere share one pricing."""
     return network_rows_of(NetworkInputs.of(resolved), NetworkFabric.of(fabric), Pricing.of(resolved), catalog,
-                           current_language())
+                           current_language(), racks)
 
 
-def network_floor_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, least: bool = False) -> tuple:
+def network_floor_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, least: bool = False,
+                       racks: tuple[int, int] = (0, 0)) -> tuple:
     """``priced_network_rows`` summed for ``cost_floor`` (``summed_network_rows``): the same totals in a few rows,
-    cached by the same views; raises as ``priced_network_rows`` does.
+    cached by the same views; raises as ``priced_network_rows`` does. ``racks``: those whose PDUs the out-of-band
+    network serves (``core.plan.as_built``'s: the exact totals); by default none, a lower bound before the layout
+    exists (the out-of-band switches for the PDUs' ports and the in-band network for their uplinks never fall as
+    the PDUs grow).
 
     With ``least``: a lower bound on those totals shared by every fabric of the same leaf groups and islands, the
     networks sized for a fabric of at most one switch (as many as ``fabric`` when it has none). Only the out-of-band
@@ -813,18 +819,19 @@ def network_floor_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Ca
     view = NetworkFabric.of(fabric)
     if least:
         view = view._replace(switch_count_total=min(view.switch_count_total, 1))
-    return summed_network_rows(NetworkInputs.of(resolved), view, Pricing.of(resolved), catalog, current_language())
+    return summed_network_rows(NetworkInputs.of(resolved), view, Pricing.of(resolved), catalog, current_language(),
+                               racks)
 
 
 @stage(0.04, lambda rows: 512 + 384 * len(rows), errors=(FabricPlannerError,))
 def summed_network_rows(network_inputs: NetworkInputs, fabric: NetworkFabric, pricing: Pricing, catalog: Catalog,
-                        language: str) -> tuple:
+                        language: str, racks: tuple[int, int] | None = None) -> tuple:
     """``network_rows_of``'s rows summed per category, network and spare flag: one ``_FloorRow`` each (quantity 1,
     the rows' extended prices [USD: point, low, high] and power [W]), in the order each first appears; what
     ``summarize_cost`` reads of them, so a floor sums a few rows rather than every network's. Cached by these
     arguments (``core.memo.stage``; 0.3 kB a row measured)."""
     sums: dict[tuple, list[float]] = {}
-    for r in network_rows_of(network_inputs, fabric, pricing, catalog, language):
+    for r in network_rows_of(network_inputs, fabric, pricing, catalog, language, racks):
         total = sums.setdefault((r.category, r.network, r.spare), [0.0, 0.0, 0.0, 0.0])
         total[0] += r.quantity * r.unit_price_usd
         total[1] += r.quantity * r.low_usd
@@ -838,12 +845,12 @@ def summed_network_rows(network_inputs: NetworkInputs, fabric: NetworkFabric, pr
 
 @stage(0.22, rows_bytes, errors=(FabricPlannerError,))
 def network_rows_of(network_inputs: NetworkInputs, fabric: NetworkFabric, pricing: Pricing, catalog: Catalog,
-                    language: str) -> tuple[BomRow, ...]:
+                    language: str, racks: tuple[int, int] | None = None) -> tuple[BomRow, ...]:
     """The other networks' priced rows from the views of a resolved design and its fabric plan
     (``core.networks.sized_networks``) and its pricing (``Pricing``), in ``language``; cached by these arguments
     (``core.memo.stage``), each network's rows by what they read (``_group_rows``)."""
     with spoken(language):
-        networks = sized_networks(network_inputs, fabric, catalog, language)
+        networks = sized_networks(network_inputs, fabric, catalog, language, racks)
         return tuple(row for group in _network_groups(networks)
                      for row in _group_rows(*group, pricing, catalog, language))
 

@@ -22,7 +22,7 @@ its ``explanation`` lines are text in the current language.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Callable
+from typing import Callable, NamedTuple
 
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -51,7 +51,7 @@ from core.fabric.families import family as topology_family, link_counts
 from core.fabric import domainlevels
 from core.fabric.sizing import FabricPlan, size_fabric
 from core.networks import NETWORKS, ClusterNetworks, size_networks
-from core.physical.layout import Layout, devices_to_place
+from core.physical.layout import Arrangement, Layout, devices_to_place
 from core.physical.lengths import LinkLengths, arranged_lengths
 from core.physical.media import MediaBin, select_media
 from core.physical.racks import load_racks
@@ -557,7 +557,7 @@ def _plan(design: Design, catalog: Catalog) -> Plan:
     # the stages that read the resolved design whole are cached by its fields, made once here
     fields, language = ResolvedFields.of(resolved), current()
     fabric, bandwidth = sized_fabric(fields, language)
-    networks = size_networks(resolved, fabric, catalog)
+    networks, arrangement, _racks = as_built(resolved, fabric, catalog, fields, language)
     layout, lengths, media, compute_racks = _placed(resolved, fields, fabric, networks, catalog, language)
     bom = build_bom(resolved, fabric, catalog, layout=layout, media=media, networks=networks)
     cost = summarize_cost(resolved, bom)
@@ -575,6 +575,62 @@ def _placed(resolved: ResolvedDesign, fields: ResolvedFields, fabric: FabricPlan
     arrangement, lengths, compute_racks = arranged_lengths(fields, fabric, tuple(devices_to_place(resolved, networks)),
                                                            load_racks(), language)
     return arrangement.layout(), lengths, select_media(catalog, resolved, lengths), compute_racks
+
+
+AS_BUILT_ROUNDS = 8
+"""Most rounds of ``as_built``'s fixed point (two or three reach it: ``tests/test_pdus.py``)."""
+
+
+def built_counts(layout) -> tuple[int, int]:
+    """``(compute racks, other racks)`` of ``layout`` (a ``core.physical.layout.Layout`` or its ``Arrangement``) as
+    it builds them (``counts``: what the Racks tab shows), whose PDUs the out-of-band network serves
+    (``core.networks.management.rack_pdus``)."""
+    counts = layout.counts()
+    return counts["compute"], counts["total"] - counts["compute"]
+
+
+class AsBuilt(NamedTuple):
+    """``as_built``'s answer: the other networks, the rack arrangement holding them (``.layout()`` builds its
+    racks) and the racks the networks' PDUs are those of (None: the estimate, no out-of-band network to serve)."""
+
+    networks: ClusterNetworks
+    arrangement: Arrangement
+    racks: tuple[int, int] | None
+
+
+def as_built(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, fields: ResolvedFields | None = None,
+             language: str | None = None) -> AsBuilt:
+    """The other networks and the rack arrangement of a single fabric, the networks' rack PDUs (``pdu`` devices,
+    ``pdu-mgmt`` links, the out-of-band switches for their ports and the in-band network for those switches'
+    uplinks) those of the racks as the layout builds them (``built_counts``), not the estimate made before it
+    (``core.networks.management.rack_estimate``). The layout holds the networks' switches (management racks), so
+    the two are repeated until the racks the networks are sized for are the racks the layout builds (a fixed
+    point, at most ``AS_BUILT_ROUNDS`` rounds; arranged again only when the networks' devices to place changed).
+    As the pods' ``core.analysis.podmgmt.with_shared_management`` counts a pod's racks in the hall; the optimizer
+    bills its candidates with it (``core.analysis.optimize``), so its costs are the plan's. Each arrangement is
+    ``_placed``'s cached stage (``arranged_lengths``, keyed by ``fields``, the resolved design's, and ``language``:
+    made here when not given), so the plan's own placing after it is a cache hit."""
+    fields = ResolvedFields.of(resolved) if fields is None else fields
+    language = current() if language is None else language
+
+    def arranged(networks: ClusterNetworks) -> Arrangement:
+        return arranged_lengths(fields, fabric, tuple(devices_to_place(resolved, networks)), load_racks(),
+                                language)[0]
+
+    networks = size_networks(resolved, fabric, catalog)
+    arrangement = arranged(networks)
+    if networks.oob is None or resolved.nic.transport:  # no out-of-band network bought, no PDU of it
+        return AsBuilt(networks, arrangement, None)
+    sized_for = None
+    for _round in range(AS_BUILT_ROUNDS):
+        racks = built_counts(arrangement)
+        if racks == sized_for:
+            break
+        sized = size_networks(resolved, fabric, catalog, racks)
+        if sized.devices() != networks.devices():
+            arrangement = arranged(sized)
+        networks, sized_for = sized, racks
+    return AsBuilt(networks, arrangement, sized_for)
 
 
 def _reserved(resolved: ResolvedDesign, bom: tuple[BomRow, ...], catalog: Catalog) -> tuple[BomRow, ...]:

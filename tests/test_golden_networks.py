@@ -28,8 +28,21 @@ from __future__ import annotations
 
 import pytest
 
-from core.plan import plan
+from core.networks import size_networks
+from core.networks.management import rack_pdus
+from core.plan import built_counts, plan
 from core.presets import find_preset
+
+
+def _ra_racks(p):
+    """The networks of the plan ``p`` with the RA's racks: 32 compute racks and 6 others (the out-of-band network's
+    estimate before the layout, ``core.networks.management.rack_estimate``: one network rack per SU + 2); the
+    planner's layout builds 8 others, whose PDUs the plan counts (``core.plan.as_built``)."""
+    from core.catalog import load_catalog
+    from core.networks.management import rack_estimate
+
+    assert rack_estimate(p.resolved, 4) == (32, 6)
+    return size_networks(p.resolved, p.fabric, load_catalog(), (32, 6))
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +60,9 @@ def test_table7_switch_and_appliance_counts(superpod):
     ufm = sum(d.count for d in n.compute_devices if d.kind == "ufm") + n.storage.devices_of("ufm")
     assert ufm == 4  # Table 7: 4 UFM appliances
     assert n.inband.devices_of("head") == 4  # Table 7 (V11): 4 BCM management servers
-    assert n.oob.devices_of("pdu") == 96 + 12  # Table 7: rack PDUs
+    assert _ra_racks(superpod).oob.devices_of("pdu") == 96 + 12  # Table 7: rack PDUs (the RA's 32 + 6 racks)
+    # the plan counts the racks its layout builds (32 compute, 8 other: 5 network, 2 storage, 1 management)
+    assert n.oob.devices_of("pdu") == 32 * 3 + 8 * 2 == rack_pdus(built_counts(superpod.layout))
 
 
 def test_table8_storage_cables(superpod):
@@ -78,7 +93,8 @@ def test_table8_oob_cables(superpod):
     o = superpod.networks.oob
     assert o.links_of("bmc") == 127  # DGX H100 systems
     assert o.links_of("switch-mgmt") == 64 + 8  # InfiniBand switches + in-band Ethernet switches
-    assert o.links_of("pdu-mgmt") == 108  # PDUs
+    assert _ra_racks(superpod).oob.links_of("pdu-mgmt") == 108  # PDUs (the RA's 32 + 6 racks)
+    assert o.links_of("pdu-mgmt") == 32 * 3 + 8 * 2  # the racks the plan's layout builds (test_table7)
     assert o.links_of("ufm-b2b") == 2  # UFM back-to-back
     head_and_ufm = superpod.networks.inband.devices_of("head") + 4
     assert head_and_ufm == 8  # management / UFM nodes

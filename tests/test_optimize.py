@@ -390,14 +390,14 @@ def test_the_rack_arrangement_gives_the_layouts_cable_lengths(gpu, gpus, changes
     from core.catalog import load_catalog
     from core.design import Design, resolve_design
     from core.fabric.sizing import size_fabric
-    from core.networks import size_networks
     from core.physical.layout import arrange, place
     from core.physical.lengths import arranged_link_lengths, link_lengths, placed_link_lengths
+    from core.plan import as_built
 
     catalog = load_catalog()
     r = resolve_design(Design(gpu=gpu, gpus=gpus, **changes), catalog)
     f = size_fabric(r)
-    networks = size_networks(r, f, catalog)
+    networks = as_built(r, f, catalog).networks  # the plan's: its PDUs those of the racks as built
     layout = place(r, f, networks, catalog)
     arrangement = arrange(r, f, networks)
     assert arrangement.layout() == layout

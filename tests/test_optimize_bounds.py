@@ -277,9 +277,8 @@ def test_refined_floors_never_exceed_the_evaluation_and_are_near_it():
     links' floor per length bin is within a few percent of the bill's links on average (the counts' floor, which
     prices every link between racks at the shortest length, is far below it)."""
     from core.analysis.optimize import _Evaluator
-    from core.physical.layout import arrange
     from core.physical.lengths import arranged_link_lengths
-    from core.networks import size_networks
+    from core.plan import as_built
 
     catalog = load_catalog()
     evaluator = _Evaluator(Constraints(), catalog)
@@ -298,8 +297,7 @@ def test_refined_floors_never_exceed_the_evaluation_and_are_near_it():
                 continue
             assert cand.capex_floor_usd <= cand.capex_usd and cand.network_floor_usd <= cand.network_capex_usd
             resolved, fabric = state.resolved, state.fabric
-            lengths = arranged_link_lengths(resolved, fabric, arrange(resolved, fabric,
-                                                                      size_networks(resolved, fabric, catalog)))
+            lengths = arranged_link_lengths(resolved, fabric, as_built(resolved, fabric, catalog).arrangement)
             bill = sum(v for k, v in cand.network_by_category.items() if k in ("cable", "transceiver"))
             p = plan(design)
             exact = _link_rows_usd(p)

@@ -67,19 +67,21 @@ def test_breakout_of_faster_spine_ports_by_hand():
     Design(gpu="H100", nodes=64, topology="top-of-rack", fabric="ethernet"),
     Design(gpu="GB200-NVL72", nodes=72), Design(gpu="B300", nodes=128)])
 def test_one_pod_is_todays_two_tier_plan(design):
-    """One pod is today's plan, but for its rack PDUs: the mixed bill counts those of its racks as the hall builds
-    them (``core.analysis.podmgmt``), which are today's layout's racks (3 a compute rack, 2 another), where today's
-    out-of-band network counts an estimate made before its layout (``core.networks.management.rack_estimate``)."""
+    """One pod is today's plan, its management rows too: both count the rack PDUs of today's layout's racks (3 a
+    compute rack, 2 another; ``core.plan.as_built``, ``core.analysis.podmgmt``), so the out-of-band switches and the
+    in-band network for their uplinks are the same."""
     from core.analysis.podmgmt import mixed_networks
 
     today = plan(design.model_copy(update={"tiers": 2}))
     mixed = mixed_plan(design)
     assert (mixed.fabric.leaves, mixed.fabric.spines) == (today.fabric.leaf_count, today.fabric.spine_count)
-    management = ("oob", "inband")  # the rows the PDUs' out-of-band ports can move (switches, their uplinks)
-    assert sum(r.extended_price_usd for r in mixed.bom if r.network not in management) == pytest.approx(
-        sum(r.extended_price_usd for r in today.bom if r.network not in management))
+    assert mixed.capex_usd == pytest.approx(today.cost.capex_usd)
+    management = ("oob", "inband")
+    assert sorted((r.network, r.category, r.catalog_id, r.quantity) for r in mixed.bom if r.network in management) == \
+        sorted((r.network, r.category, r.catalog_id, r.quantity) for r in today.bom if r.network in management)
     built = sum(3 if r.kind == "compute" else 2 for r in today.layout.racks)
     assert next(l.count for l in mixed_networks(mixed)[0].oob.links if l.kind == "pdu-mgmt") == built
+    assert today.networks.oob.links_of("pdu-mgmt") == today.networks.oob.devices_of("pdu") == built
     assert sum(1 for _link in mixed_links(mixed)) == today.fabric.node_leaf_links + today.fabric.leaf_spine_links
 
 

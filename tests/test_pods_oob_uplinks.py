@@ -12,13 +12,13 @@ from core.analysis.pods import mixed_plan
 from core.design import Design
 from core.formats.podnetbox import mixed_cabling_rows
 
-# (design, first pod's own out-of-band switches, extra ones, in-band ports, per in-band leaf):
-# 32 DGX H100 + 128 B200 on two tiers: 2 own + 1 extra = 3 switches, 6 uplinks; in-band ports
-# 32 nodes x 2 + 4 head nodes x 2 + 1 NFS x 8 + 6 = 86 on one leaf pair: 43 each.
-# 8 DGX H100 + 128 B200 at 800G on three tiers: 1 own + 1 extra = 2 switches, 4 uplinks; in-band ports
-# 8 x 2 + 4 x 2 + 1 x 8 + 4 = 36: 18 each.
-CASES = [(Design(gpu="H100", nodes=32, pods="B200:128"), 2, 1, 86, 43),
-         (Design(gpu="H100", nodes=8, pods="B200:128:800", tiers="3"), 1, 1, 36, 18)]
+# (design, first pod's own out-of-band switches, extra ones, in-band ports, per in-band leaf); each pod alone counts
+# its own layout's racks' PDUs (``core.plan.as_built``):
+# 24 DGX H100 + 128 B200 on two tiers: 2 own + 1 extra = 3 switches, 6 uplinks; in-band ports
+# 24 nodes x 2 + 4 head nodes x 2 + 1 NFS x 8 + 6 = 70 on one leaf pair: 35 each.
+# 24 DGX H100 + 128 B200 at 800G on three tiers: the same 2 own + 1 extra, 70 ports, 35 each.
+CASES = [(Design(gpu="H100", nodes=24, pods="B200:128"), 2, 1, 70, 35),
+         (Design(gpu="H100", nodes=24, pods="B200:128:800", tiers="3"), 2, 1, 70, 35)]
 
 
 @pytest.mark.parametrize("design, own, extra, ports, per_leaf", CASES, ids=["two-tiers", "three-tiers"])

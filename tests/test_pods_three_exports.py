@@ -82,13 +82,13 @@ def test_the_hall_keeps_each_pods_spines_and_stands_the_shared_cores_in_the_midd
 
 
 def test_extra_out_of_band_switches_stand_in_the_shared_racks():
-    """32 shared spines need a third out-of-band switch on pod 1 (tests/test_pods_management.py): it stands in the
-    shared rows' racks, above the spines, within the rack's U and power; NetBox places it there."""
+    """32 shared spines need a third out-of-band switch on pod 1 of 24 nodes (tests/test_pods_management.py): it
+    stands in the shared rows' racks, above the spines, within the rack's U and power; NetBox places it there."""
     from core.analysis.podmgmt import extra_oob_switches
     from core.formats.netbox import devices
     from core.formats.podnetbox import mixed_devices
 
-    mixed = mixed_plan(Design(nodes=32, pods="B200:128"))
+    mixed = mixed_plan(Design(nodes=24, pods="B200:128"))
     prefix, first, count = extra_oob_switches(mixed)
     assert count == 1
     hall = mixed.hall.layout

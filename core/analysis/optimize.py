@@ -106,14 +106,12 @@ from core.errors import DesignError, FabricPlannerError, InputError, shown
 from core.fabric.bandwidth import compute_bandwidth
 from core.fabric.families import FAMILIES
 from core.fabric.sizing import size_fabric
-from core.networks import size_networks
-from core.physical.layout import arrange
 from core.physical.lengths import arranged_link_lengths
 from core.physical.media import select_media
 from core.i18n import N_, _, current, ngettext, pgettext, usd
 from core.i18n import language as speaking
 from core.perf.sizes import format_size
-from core.plan import Plan, plan
+from core.plan import Plan, as_built, plan
 from core.analysis.perfview import BusbwPlan
 from core.memo import spoken, stage
 from core.perf import congestion
@@ -566,10 +564,10 @@ class _Evaluator:
         """``build_bom``'s networks, media and other networks' rows for ``resolved``: the rack arrangement gives the
         layout's cable lengths without building its racks (every class of the fabric's wiring: a Dragonfly+'s
         global links too); ``lengths``: those lengths when known (``refine``)."""
-        networks = size_networks(resolved, fabric, self.catalog)
-        lengths = lengths or arranged_link_lengths(resolved, fabric, arrange(resolved, fabric, networks))
+        networks, arrangement, racks = as_built(resolved, fabric, self.catalog)  # the plan's networks, PDUs as built
+        lengths = lengths or arranged_link_lengths(resolved, fabric, arrangement)
         return {"networks": networks, "media": select_media(self.catalog, resolved, lengths),
-                "other_rows": priced_network_rows(resolved, fabric, self.catalog)}
+                "other_rows": priced_network_rows(resolved, fabric, self.catalog, racks)}
 
     def resolve(self, design: Design):
         """``resolve_design`` of ``design``, cached (``core.design.resolved_design``) with the fields resolving does not
@@ -682,9 +680,10 @@ class _Evaluator:
         (``core.analysis.servingstep.per_million``: proportional to the TCO); unchanged when arranging raises."""
         resolved, fabric = state.resolved, state.fabric
         try:
-            networks = size_networks(resolved, fabric, self.catalog)
-            state.lengths = arranged_link_lengths(resolved, fabric, arrange(resolved, fabric, networks))
-            floor = cost_floor(resolved, fabric, self.catalog, network_floor_rows(resolved, fabric, self.catalog),
+            _networks, arrangement, racks = as_built(resolved, fabric, self.catalog)
+            state.lengths = arranged_link_lengths(resolved, fabric, arrangement)
+            floor = cost_floor(resolved, fabric, self.catalog, network_floor_rows(
+                resolved, fabric, self.catalog, racks=racks or (0, 0)),
                                state.lengths, links_power_floor(resolved, fabric, self.catalog, state.lengths))
         except FabricPlannerError as exc:
             state.lengths = exc

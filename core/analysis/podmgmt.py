@@ -7,10 +7,10 @@ own cores) and racks; the mixed design has no such switches but the shared ones,
 
 * each pod's ``switch-mgmt`` links lose its own spines' (three tiers: cores'; one management port per switch);
 * each pod's rack PDUs (``pdu-mgmt`` links and its PDU devices) are those of its racks as the hall builds them
-  (``built_racks``: ``pdus_per_compute_rack`` per compute rack and ``pdus_per_other_rack`` per other rack,
-  ``core.networks.policy``), not the estimate a pod alone makes before its layout exists
-  (``core.networks.management.rack_estimate``): the racks the hall drops (its own spines', three tiers: cores')
-  have none, the racks it keeps have theirs;
+  (``core.networks.management.built_racks`` and ``rack_pdus``, the single fabric's rule: ``pdus_per_compute_rack``
+  per compute rack and ``pdus_per_other_rack`` per other rack, ``core.networks.policy``), not those of its racks
+  as its own layout builds them (a pod planned alone, ``core.plan.plan``): the racks the hall drops (its own
+  spines', three tiers: cores') have none, the racks it keeps have theirs;
 * the first pod's out-of-band network takes the shared spines' (cores') management ports (one each) and the shared
   racks' PDUs (``pdus_per_other_rack`` per rack, ``core.networks.policy``), cabled to the ports its own spines
   freed and then to its switches' free ports (``core.formats.podnetbox``).
@@ -38,6 +38,7 @@ import math
 from core.fabric.podwiring import PodsWiring
 from core.fabric.wiring import Wiring
 from core.i18n import _
+from core.networks.management import built_racks, rack_pdus
 from core.networks.policy import ipolicy
 
 MANAGEMENT_PORTS = ("bmc", "switch-mgmt", "device-mgmt", "pdu-mgmt")
@@ -62,19 +63,6 @@ def shared_pdus(hall) -> int:
     """Rack PDUs of the shared racks of the ``core.physical.podlayout.PodsHall`` ``hall`` (``pdus_per_other_rack``
     each)."""
     return hall.spine_racks * ipolicy("pdus_per_other_rack")
-
-
-def built_racks(racks) -> tuple[int, int]:
-    """``(compute racks, other racks)`` of ``racks`` (``core.physical.layout.Rack``: a pod's racks as the hall builds
-    them, ``core.physical.podlayout.PodsHall.views``)."""
-    compute = sum(1 for rack in racks if rack.kind == "compute")
-    return compute, len(racks) - compute
-
-
-def rack_pdus(racks: tuple[int, int]) -> int:
-    """Rack PDUs of ``racks`` (``built_racks``' compute and other racks): ``pdus_per_compute_rack`` per compute rack
-    and ``pdus_per_other_rack`` per other rack (``core.networks.policy``, the single fabric's per-rack rule)."""
-    return racks[0] * ipolicy("pdus_per_compute_rack") + racks[1] * ipolicy("pdus_per_other_rack")
 
 
 def hall_racks(hall) -> list[tuple[int, int]]:
@@ -103,7 +91,7 @@ def with_shared_management(plan, networks, first: bool, spines: int, pdus: int, 
     """``networks`` (``core.networks.ClusterNetworks`` of the pod ``plan`` planned alone) as the mixed design has
     them (module docstring): ``switch-mgmt`` without the pod's ``own`` switches the shared layer replaces (default
     its own spines; pods on three tiers: its own cores), its rack PDUs those of its ``racks`` in the hall
-    (``built_racks``; default the pod alone's estimate) and, for the ``first`` pod, with the ``spines`` shared
+    (``built_racks``; default the pod alone's, in its own layout) and, for the ``first`` pod, with the ``spines`` shared
     switches' ports and the ``pdus`` shared racks' PDUs (``pdu-mgmt`` links and ``pdu`` devices, one count); its
     out-of-band switches re-sized for their ports (``resized``; ``three``: pods on three tiers, whose shared layer
     is cores) and its in-band network for their uplinks (``_inband_for``); unchanged without an out-of-band
@@ -119,7 +107,7 @@ def with_shared_management(plan, networks, first: bool, spines: int, pdus: int, 
     if racks is not None and built != estimate:
         oob = oob.model_copy(update={"explanation": (*oob.explanation, _(
             "Rack PDUs of the pod's racks as the hall builds them: {pdus} = {compute} compute racks x {per_compute} + "
-            "{other} other racks x {per_other} (the pod alone estimated {estimate} before its layout).").format(
+            "{other} other racks x {per_other} (the pod alone, in its own layout, has {estimate}).").format(
             pdus=f"{built:,}", compute=f"{racks[0]:,}", per_compute=ipolicy("pdus_per_compute_rack"),
             other=f"{racks[1]:,}", per_other=ipolicy("pdus_per_other_rack"), estimate=f"{estimate:,}"))})
     unsized = oob.model_copy(update={"links": links})

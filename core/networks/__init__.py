@@ -2,7 +2,7 @@
 
 May import: ``core.fabric`` and the ground floor (``catalog``, ``design``, ``errors``, ``i18n``, ``memo``).
 
-API: ``size_networks(resolved, fabric, catalog) -> ClusterNetworks`` (frozen pydantic) with ``.storage``,
+API: ``size_networks(resolved, fabric, catalog, racks=None) -> ClusterNetworks`` (frozen pydantic) with ``.storage``,
 ``.inband`` and ``.oob`` (each a ``NetworkSizing``, or None when the design has none: ``Design.storage =
 "none"``, ``Design.management = False``) and the compute fabric's UFM appliances and links
 (``.compute_devices``, ``.compute_links``). Each sizing holds switches by role and model
@@ -100,21 +100,25 @@ def networks_bytes(networks: ClusterNetworks) -> int:
         [*networks.compute_explanation, *(t for n in networks.sized() for t in n.explanation)])
 
 
-def size_networks(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog) -> ClusterNetworks:
+def size_networks(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
+                  racks: tuple[int, int] | None = None) -> ClusterNetworks:
     """Size the storage, in-band and out-of-band networks of a planned design (closed form), cached by what it
-    reads (``sized_networks``): designs that differ elsewhere (switch models, NICs, speeds) share one sizing."""
-    return sized_networks(NetworkInputs.of(resolved), NetworkFabric.of(fabric), catalog, current_language())
+    reads (``sized_networks``): designs that differ elsewhere (switch models, NICs, speeds) share one sizing.
+    ``racks``: ``(compute racks, other racks)`` as the layout builds them (``management.built_racks``), whose
+    PDUs the out-of-band network serves; None before the layout exists (``management.rack_estimate``'s)."""
+    return sized_networks(NetworkInputs.of(resolved), NetworkFabric.of(fabric), catalog, current_language(), racks)
 
 
 @stage(0.2, networks_bytes, errors=(FabricPlannerError,))
-def sized_networks(resolved: NetworkInputs, fabric: NetworkFabric, catalog: Catalog, language: str) -> ClusterNetworks:
-    """``size_networks`` of the views of a resolved design and its fabric plan, its explanations in ``language``;
-    cached by these arguments (``core.memo.stage``)."""
+def sized_networks(resolved: NetworkInputs, fabric: NetworkFabric, catalog: Catalog, language: str,
+                   racks: tuple[int, int] | None = None) -> ClusterNetworks:
+    """``size_networks`` of the views of a resolved design and its fabric plan, its explanations in ``language``,
+    its rack PDUs those of ``racks`` (None: the estimate); cached by these arguments (``core.memo.stage``)."""
     with spoken(language):
-        return _size_networks(resolved, fabric, catalog)
+        return _size_networks(resolved, fabric, catalog, racks)
 
 
-def _size_networks(resolved, fabric, catalog: Catalog) -> ClusterNetworks:
+def _size_networks(resolved, fabric, catalog: Catalog, racks: tuple[int, int] | None = None) -> ClusterNetworks:
     management = resolved.design.management
     inputs = NetworkInputs.of(resolved)  # the cached parts' keys (``resolved`` may be the whole resolved design)
     storage, storage_ufm = _storage_of(inputs, NetworkShape.of(fabric), catalog, current_language())
@@ -137,7 +141,7 @@ def _size_networks(resolved, fabric, catalog: Catalog) -> ClusterNetworks:
     for _round in range(10):  # in-band <-> OOB: a fixed point, reached in two or three rounds
         inband = _inband_of(inputs, catalog, heads, nfs, oob_switches, current_language())
         oob, _uplinks = size_oob(resolved, fabric, catalog, sus=sus, other_switches=storage_switches + inband.switch_count,
-                                 heads=heads, ufms=ufms, storage_systems=systems, nfs=nfs)
+                                 heads=heads, ufms=ufms, storage_systems=systems, nfs=nfs, built=racks)
         if oob.switch_count == oob_switches:
             break
         oob_switches = oob.switch_count

@@ -155,10 +155,26 @@ def rack_estimate(resolved: ResolvedDesign, sus: int) -> tuple[int, int]:
     return math.ceil(resolved.nodes / resolved.nodes_per_rack), sus + ipolicy("other_racks_base")
 
 
+def built_racks(racks) -> tuple[int, int]:
+    """``(compute racks, other racks)`` of ``racks`` (``core.physical.layout.Rack``, each with its ``kind``: the
+    racks as a layout builds them)."""
+    compute = sum(1 for rack in racks if rack.kind == "compute")
+    return compute, len(racks) - compute
+
+
+def rack_pdus(racks: tuple[int, int]) -> int:
+    """Rack PDUs of ``racks`` (``(compute racks, other racks)``: ``rack_estimate``'s or ``built_racks``'):
+    ``pdus_per_compute_rack`` per compute rack and ``pdus_per_other_rack`` per other rack (``core.networks.policy``:
+    the one per-rack rule of a single fabric and of pods)."""
+    return racks[0] * ipolicy("pdus_per_compute_rack") + racks[1] * ipolicy("pdus_per_other_rack")
+
+
 def size_oob(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, *, sus: int, other_switches: int,
-             heads: int, ufms: int, storage_systems: int, nfs: int) -> tuple[NetworkSizing, int]:
+             heads: int, ufms: int, storage_systems: int, nfs: int,
+             built: tuple[int, int] | None = None) -> tuple[NetworkSizing, int]:
     """The out-of-band network and its uplinks to the in-band one; ``other_switches`` = switches of every
-    other network but the compute fabric (their management ports)."""
+    other network but the compute fabric (their management ports); ``built``: the racks as the layout builds them
+    (``built_racks``), whose PDUs it counts (``rack_pdus``), else ``rack_estimate``'s (before the layout exists)."""
     choice = management_switch(resolved, catalog, 1)
     switch = choice.switch
     radix = ipolicy("oob_switch_ports")
@@ -167,22 +183,34 @@ def size_oob(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, *, 
     device_mgmt = ufms + heads + storage_systems * ipolicy("storage_array_oob_ports") + \
         nfs * catalog.appliance(NFS_STORAGE).oob_ports
     compute_racks, other_racks = rack_estimate(resolved, sus)
-    pdus = compute_racks * ipolicy("pdus_per_compute_rack") + other_racks * ipolicy("pdus_per_other_rack")
+    estimate = rack_pdus((compute_racks, other_racks))
+    pdus = estimate if built is None else rack_pdus(built)
     ports = bmc + switch_mgmt + device_mgmt + pdus
     count = math.ceil(ports / radix)
     uplinks = count * ipolicy("oob_uplinks_per_switch")
     b2b = ufms // 2
+    terms = dict(switch=switch.id, bmc=f"{bmc:,}", switches=f"{switch_mgmt:,}", devices=device_mgmt,
+                 pdus=f"{pdus:,}", ports=f"{ports:,}")
     why = [
         _("Out-of-band management ({switch}, 1GbE): {bmc} node BMCs + {switches} switch management ports + {devices} "
           "appliance ports + {pdus} rack PDUs ({compute_racks} compute racks x {per_compute} + {other_racks} other "
           "racks x {per_other}, estimated) = {ports} ports.").format(
-            switch=switch.id, bmc=f"{bmc:,}", switches=f"{switch_mgmt:,}", devices=device_mgmt, pdus=f"{pdus:,}",
-            compute_racks=f"{compute_racks:,}", per_compute=ipolicy("pdus_per_compute_rack"),
-            other_racks=other_racks, per_other=ipolicy("pdus_per_other_rack"), ports=f"{ports:,}"),
+            **terms, compute_racks=f"{compute_racks:,}", per_compute=ipolicy("pdus_per_compute_rack"),
+            other_racks=other_racks, per_other=ipolicy("pdus_per_other_rack")) if pdus == estimate else
+        _("Out-of-band management ({switch}, 1GbE): {bmc} node BMCs + {switches} switch management ports + {devices} "
+          "appliance ports + {pdus} rack PDUs = {ports} ports.").format(**terms),
         _("{count} switches = ceil({ports} / {radix}), each with {per} 100G uplinks to the in-band network.").format(
             count=count, ports=f"{ports:,}", radix=radix, per=ipolicy("oob_uplinks_per_switch"))
         + " " + choice_note(choice),
     ]
+    if pdus != estimate:
+        why.insert(1, ngettext(
+            "Rack PDUs of the racks as the layout builds them: {pdus} = {compute} compute rack x {per_compute} + "
+            "{other} other racks x {per_other} (the estimate before the layout was {estimate}).",
+            "Rack PDUs of the racks as the layout builds them: {pdus} = {compute} compute racks x {per_compute} + "
+            "{other} other racks x {per_other} (the estimate before the layout was {estimate}).", built[0]).format(
+            pdus=f"{pdus:,}", compute=f"{built[0]:,}", per_compute=ipolicy("pdus_per_compute_rack"),
+            other=f"{built[1]:,}", per_other=ipolicy("pdus_per_other_rack"), estimate=f"{estimate:,}"))
     down = math.ceil(ports / count) if count else 0
     links = [LinkSet(kind="bmc", count=bmc, speed_gbps=1, cable="CAT5E-1G", description=_("node BMC ports")),
              LinkSet(kind="switch-mgmt", count=switch_mgmt, speed_gbps=1, cable="CAT5E-1G",
