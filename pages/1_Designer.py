@@ -24,7 +24,7 @@ from core.formats.exports import exports, pod_coverage
 from core.formats.nameexamples import name_examples
 from core.scaleup import link_word
 from core.i18n import N_, _
-from webui import cached, jobs, jobwork, pagestate, safe, state, tablefit, tables, verify_view
+from webui import cached, charts, jobs, jobwork, pagestate, safe, state, tablefit, tables, verify_view
 from webui.physical_tab import physical_tab
 from webui.pods import explanation, pod_keys, pods_section
 
@@ -79,8 +79,9 @@ def main() -> None:
             left, right = st.columns([3, 2], gap="medium")
             with left:
                 fig, aggregated, elements = cached.topology(key, selected[1] if selected else None, unit, lang)
-                st.plotly_chart(
-                    fig, key="topology_chart", on_select=functools.partial(cached.on_topology_select, key),
+                charts.chart(
+                    fig, "three_fifths", key="topology_chart",
+                    on_select=functools.partial(cached.on_topology_select, key),
                     selection_mode=("points",), config={"displaylogo": False, "scrollZoom": True},
                 )
                 hint = (_("Click a legend entry to hide or show a dimension's links.") if node_to_node(plan.fabric.family)
@@ -98,7 +99,7 @@ def main() -> None:
                 for i, (heading, pod_key) in enumerate(pods or [("", key)]):  # a design with pods: each pod's
                     if heading:
                         st.markdown("**" + safe.md(heading) + "**")
-                    st.plotly_chart(cached.scaleup(pod_key, unit, lang), key=f"scaleup_chart{i or ''}",
+                    charts.chart(cached.scaleup(pod_key, unit, lang), "two_fifths", key=f"scaleup_chart{i or ''}",
                                     config={"displaylogo": False})
             with st.expander(_("How the fabric was sized"), expanded=False):
                 for i, (heading, pod_key) in enumerate(pods or [("", key)]):  # a design with pods: each pod's leaves
@@ -118,16 +119,16 @@ def main() -> None:
                 if heading:
                     st.markdown("#### " + safe.md(heading))
                 c1, c2 = st.columns(2)
-                c1.plotly_chart(cached.bandwidth_hierarchy(pod_key, unit, lang), key=f"bw_hierarchy{i or ''}",
+                charts.chart(cached.bandwidth_hierarchy(pod_key, unit, lang), "half", c1, key=f"bw_hierarchy{i or ''}",
                                 config={"displaylogo": False})
-                c2.plotly_chart(cached.tier_capacity(pod_key, unit, lang), key=f"bw_tiers{i or ''}",
+                charts.chart(cached.tier_capacity(pod_key, unit, lang), "half", c2, key=f"bw_tiers{i or ''}",
                                 config={"displaylogo": False})
             if pods:
                 st.caption(bisection_note(design_mixed(plan.design), unit))
                 st.markdown("#### " + _("Oversubscription of pod 1"))
             whatif = leaf_whatif(plan.fabric.family)  # a family without leaves (a torus) has none to vary
             if whatif:
-                st.plotly_chart(cached.oversubscription(key, unit, lang), key="bw_oversub",
+                charts.chart(cached.oversubscription(key, unit, lang), "full", key="bw_oversub",
                                 config={"displaylogo": False})
             bw = whole_plan(plan).bandwidth  # pod 1's, with the hops between pods
             readout = N_("**Oversubscription** leaf {leaf}, spine {spine}, end to end {total} · **hops** (switches "
@@ -156,11 +157,12 @@ def main() -> None:
     with tabs["Cost & power"]:
         if tabs["Cost & power"].open:
             c1, c2 = st.columns(2)
-            c1.plotly_chart(cached.capex(key, lang), key="capex_chart", config={"displaylogo": False})
-            c2.plotly_chart(cached.power(key, lang), key="power_chart", config={"displaylogo": False})
+            charts.chart(cached.capex(key, lang), "half", c1, key="capex_chart", config={"displaylogo": False})
+            charts.chart(cached.power(key, lang), "half", c2, key="power_chart", config={"displaylogo": False})
             st.markdown(cards_html(cost_key_numbers(whole_plan(plan))), unsafe_allow_html=True)
             _spares_control(cur)
-            st.plotly_chart(price_sensitivity_figure(whole_plan(plan)), key="sensitivity_chart", config={"displaylogo": False})
+            charts.chart(price_sensitivity_figure(whole_plan(plan)), "full", key="sensitivity_chart",
+                         config={"displaylogo": False})
             st.markdown("#### " + _("Bill of materials"))
             st.caption(_("Part names are the catalog's, quoted as published; ids are in Catalog & assumptions."))
             header = cached.bom_headers()  # column id -> its header; the ids stay (tests and downloads use them)
@@ -194,7 +196,7 @@ def main() -> None:
                     })
             if plan.networks is not None and any(plan.networks.sized()):  # storage and management (core.networks)
                 st.markdown("#### " + _("By network"))
-                st.plotly_chart(networks_figure(plan), key="networks_chart", config={"displaylogo": False})
+                charts.chart(networks_figure(plan), "full", key="networks_chart", config={"displaylogo": False})
                 tables.show_turned(networks_rows(plan), _("Network"))  # six columns across scrolled at 1,024 px
                 if networks_note(plan):
                     st.caption(networks_note(plan))

@@ -26,7 +26,7 @@ from core.perf.compute import precision_label
 from core.perf.training import CP_COMMS, OFFLOADS, PRESETS, Precision, scaling, scaling_gpu_counts
 from core.analysis import podjob
 from core.plan import plan as make_plan
-from webui import calibration, jobstate, podpick, safe, state, tablefit, tables
+from webui import calibration, charts, jobstate, podpick, safe, state, tablefit, tables
 
 W = jobstate.W
 CP_COMM_LABELS = {"ring": N_("ring"), "all-to-all": N_("all-to-all")}
@@ -187,7 +187,7 @@ def main() -> None:
             if badge:  # a library without published measurements on this placement: say so by the chart
                 st.badge(_("not validated"), color="orange")
                 st.caption(safe.md(badge))
-            st.plotly_chart(busbw_figure(sweeps, refs, show_all_algorithms=show_all, unit=unit, system=r.system),
+            charts.chart(busbw_figure(sweeps, refs, show_all_algorithms=show_all, unit=unit, system=r.system), "full",
                             key="busbw_chart",
                             config={"displaylogo": False})
             release_notes = list(dict.fromkeys(note for s in sweeps for note in s.notes))
@@ -306,7 +306,7 @@ def main() -> None:
     steps = {this_label: here}
     if other is not None:
         steps[alt_label] = other
-    st.plotly_chart(step_figure(steps), key="step_chart", config={"displaylogo": False})
+    charts.chart(step_figure(steps), "full", key="step_chart", config={"displaylogo": False})
     comm = jobform.communication_rows(here, r.system)
     if comm:  # the numbers as the review pack writes them (core.units.cell); where the time goes fits 1,024 px
         comm_frame = pd.DataFrame([{k: v if isinstance(v, str) else units.cell(v) for k, v in row.items()}
@@ -320,7 +320,7 @@ def main() -> None:
     with congestion.assumptions(routing, placement):
         rows = scaling(plan, job, scaling_gpu_counts(model_parallel, r.gpus, here.gpus))
     if len(rows) >= 2:
-        st.plotly_chart(scaling_figure(rows), key="scaling_chart", config={"displaylogo": False})
+        charts.chart(scaling_figure(rows), "full", key="scaling_chart", config={"displaylogo": False})
         st.caption(_("Weak scaling: each point adds data-parallel replicas with the same batch per replica; "
                      "efficiency is tokens/s per GPU relative to the smallest job that fits."))
     else:
@@ -333,9 +333,9 @@ def main() -> None:
     if other is None:
         _show_error(other_error)
     else:
-        st.plotly_chart(comparison_figure([
+        charts.chart(comparison_figure([
             {"label": this_label, "days": here.days_to_train, "cost_usd": here.cost_usd},
-            {"label": alt_label, "days": other.days_to_train, "cost_usd": other.cost_usd}]),
+            {"label": alt_label, "days": other.days_to_train, "cost_usd": other.cost_usd}]), "full",
             key="compare_chart", config={"displaylogo": False})
         with congestion.assumptions(routing, placement):
             compared = jobform.comparison_rows([(this_label, here, plan), (alt_label, other, alt_plan)])

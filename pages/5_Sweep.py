@@ -22,7 +22,7 @@ from core.formats.joblink import DEFAULTS
 from core.i18n import _
 from core.perf.jobform import FITTED
 from core.perf.sizes import format_size
-from webui import inferencestate, jobs, jobstate, jobwork, pagestate, safe, state
+from webui import charts, inferencestate, jobs, jobstate, jobwork, pagestate, safe, state
 
 PAGE_PATH = "sweep"
 STORE = "fp_sw"  # this session's sweep settings (sweeplink.decode's values)
@@ -193,7 +193,7 @@ def main() -> None:
         st.error(safe.md(str(result)))
         return
     fig = _figure(key, i18n.locale(), cur.unit, result)
-    st.plotly_chart(fig, key=W + "chart", config={"displaylogo": False})
+    charts.chart(fig, "full", key=W + "chart", config={"displaylogo": False})
     swept = [sw.setting_label(spec.x.setting)] + ([sw.setting_label(spec.y.setting)] if spec.y else [])
     st.caption(_("Each point is the sidebar's design, {size}, with {swept} set to the point's value. {feasible} of "
                  "{count} points can be built.").format(

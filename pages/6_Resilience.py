@@ -33,7 +33,7 @@ from core.formats import resiliencelink as rl
 from core.formats.linknames import failure_specs, link_names, scheme_of
 from core.formats.podslurm import mixed_of
 from core.i18n import N_, _
-from webui import jobstate, jobwork, pagestate, safe, state, tables
+from webui import charts, jobstate, jobwork, pagestate, safe, state, tables
 from webui import resilience_cache as cache
 
 STORE = "fp_rs"  # the page's settings (resiliencelink keys -> values), kept while other pages show
@@ -318,7 +318,7 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
     with area:
         fig, _vertices, aggregated = cache.topology(key, failed, cur.unit, lang, result)
         chart_key = f"rs_topology_{st.session_state.get(CHART, 0)}"
-        st.plotly_chart(fig, key=chart_key, on_select=functools.partial(_on_click, chart_key),
+        charts.chart(fig, "full", key=chart_key, on_select=functools.partial(_on_click, chart_key),
                         selection_mode=("points",), config={**CONFIG, "scrollZoom": True})
         st.caption(_("Red crosses mark failed elements.") + " " + (
             _("This view is aggregated: a click names a bundle of switches, so fail single switches by the form.")
@@ -328,8 +328,8 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
         area.info(_("Nothing has failed: pick a tier and a count, name elements, or click a switch."))
         return
     with area:
-        st.plotly_chart(cache.healthy_vs_failed(key, failed, settings_json, lang, cur.unit, result,
-                                                    cur.plan.resolved.system), key="rs_bars",
+        charts.chart(cache.healthy_vs_failed(key, failed, settings_json, lang, cur.unit, result,
+                                                    cur.plan.resolved.system), "full", key="rs_bars",
                         config=CONFIG)
 
     unit = cur.unit
@@ -768,8 +768,8 @@ def _load_section(cur, store: dict, key: str, lang: str) -> None:
     heat, hist = cache.load_figures(key, store["pat"], store["pl"], int(store["grp"]), settings_json, routing, lang,
                                     unit, result, gr, cur.plan.fabric.family)
     h1, h2 = st.columns(2)
-    h1.plotly_chart(heat, key="rs_heat", config=CONFIG)
-    h2.plotly_chart(hist, key="rs_hist", config=CONFIG)
+    charts.chart(heat, "half", h1, key="rs_heat", config=CONFIG)
+    charts.chart(hist, "half", h2, key="rs_hist", config=CONFIG)
     if pods:
         _pods_spread(pods, bw)
     tiers = cache.tier_table(result, unit, cur.plan.fabric.family)

@@ -30,7 +30,7 @@ from core.i18n import N_, _
 from core.perf.sizes import format_size
 from core.perf.training import PRESETS
 from core.text import unbroken
-from webui import inferencestate, jobs, jobwork, pagestate, safe, state
+from webui import charts, inferencestate, jobs, jobwork, pagestate, safe, state
 
 PAGE_PATH = "optimize"
 STORE = "fp_opt"  # the search settings of this session (optimizelink's keys -> values)
@@ -206,7 +206,7 @@ def _best(result) -> None:
 
 
 def _chart(result) -> None:
-    event = st.plotly_chart(figs.pareto_figure(result, unit=state.bandwidth_unit()), key=W + "pareto",
+    event = charts.chart(figs.pareto_figure(result, unit=state.bandwidth_unit()), "full", key=W + "pareto",
                             on_select="rerun",
                             selection_mode=("points",), config={"displaylogo": False})
     points = (event or {}).get("selection", {}).get("points", []) if event else []

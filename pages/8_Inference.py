@@ -20,7 +20,7 @@ from core.perf.serving_constants import load_serving_constants
 from core.perf.training import PRESETS
 from core.design import tidy_spaces
 from core.scaleup import domain_word, in_noun, link_word
-from webui import cached, inference, inferencestate, podpick, safe, state, tables
+from webui import cached, charts, inference, inferencestate, podpick, safe, state, tables
 
 PAGE_PATH = "inference"
 W = "inf_w_"  # widget key prefix
@@ -243,7 +243,7 @@ def _results(cur, plan, store: dict) -> None:
         st.markdown(cards_html(kv_key_numbers(here.kv, cur.unit)), unsafe_allow_html=True)
     _what_if(here, served.without, plan)
     st.subheader(_("The same deployment on other designs"))
-    st.plotly_chart(figure, key=W + "time", config={"displaylogo": False})
+    charts.chart(figure, "full", key=W + "time", config={"displaylogo": False})
     _comparison([(_("this design"), here), *served.others])
     st.caption(_("Each design serves the same GPUs per pool with the same split settings (0 = chosen for that "
                  "design). Costs are each cluster's TCO share, from catalog price estimates."))

@@ -15,7 +15,7 @@ from core.figures.perf import calibration_figure
 from core.i18n import _
 from core.perf.constants import test_tool
 from core.scaleup import other_words
-from webui import safe, state
+from webui import charts, safe, state
 
 RESULT = "fp_cal_fit"
 """The last fit of this session: (design key, the fit)."""
@@ -95,7 +95,7 @@ def section(cur) -> None:
                               "points).").format(before=result.rms_before_pct, after=result.rms_after_pct,
                                                  count=len(result.points))))
         st.dataframe(_result_table(result, cur.plan.resolved.system), hide_index=True, width="stretch")
-        st.plotly_chart(calibration_figure(result.points), key="cal_chart", config={"displaylogo": False})
+        charts.chart(calibration_figure(result.points), "full", key="cal_chart", config={"displaylogo": False})
         if result.calibration.text() != applied:
             st.button(_("Apply to the design"), on_click=_apply, args=(result.calibration.text(),), key="cal_apply",
                       type="primary")

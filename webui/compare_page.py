@@ -26,7 +26,7 @@ from core.i18n import _
 from core.perf.jobform import FITTED, model_of
 from core.plan import plan as make_plan
 from core.perf.sizes import format_size
-from webui import inferencestate, jobs, jobstate, jobwork, pagestate, safe, state
+from webui import charts, inferencestate, jobs, jobstate, jobwork, pagestate, safe, state
 
 STORE = "fp_cmp"  # {"entries": [{"id", "name", "design" (JSON)}], "baseline": int, "sizes": [bytes], "next": int}
 LINK = state.COMPARE_LINK  # the comparison's keys for the share link (webui.state.canonical_params adds them)
@@ -293,9 +293,9 @@ def _results(key: str, baseline: int, language: str, unit: str) -> None:
         st.subheader(_("Charts"))
         cost, bandwidth, days = _figures(key, language, unit)
         g1, g2 = st.columns(2)
-        g1.plotly_chart(cost, key="cmp_cost_chart", config={"displaylogo": False})
-        g2.plotly_chart(bandwidth, key="cmp_bw_chart", config={"displaylogo": False})
-        st.plotly_chart(days, key="cmp_days_chart", config={"displaylogo": False})
+        charts.chart(cost, "half", g1, key="cmp_cost_chart", config={"displaylogo": False})
+        charts.chart(bandwidth, "half", g2, key="cmp_bw_chart", config={"displaylogo": False})
+        charts.chart(days, "full", key="cmp_days_chart", config={"displaylogo": False})
 
 
 def main() -> None:

@@ -22,7 +22,7 @@ from core.physical.cabling import nvlink_summary
 from core.physical.media import KIND_LABELS, NVLINK_CLASS_LABELS
 from core.physical.racks import load_racks
 from core.plan import plan as plan_of
-from webui import jobs, jobwork, safe, tablefit
+from webui import charts, jobs, jobwork, safe, tablefit
 from webui.tables import show_wide
 
 CONFIG = {"displaylogo": False}
@@ -72,11 +72,11 @@ def physical_tab(cur, key: str, lang: str) -> None:
     for note in plan.layout.notes:
         st.caption(note)
     floor, elevation, lengths = _figures(key, lang)
-    st.plotly_chart(floor, key="floor_plan_chart", config=CONFIG)
-    st.plotly_chart(elevation, key="rack_elevation_chart", config=CONFIG)
+    charts.chart(floor, "full", key="floor_plan_chart", config=CONFIG)
+    charts.chart(elevation, "full", key="rack_elevation_chart", config=CONFIG)
     lengths_caption()
     if plan.lengths:
-        st.plotly_chart(lengths, key="cable_lengths_chart", config=CONFIG)
+        charts.chart(lengths, "full", key="cable_lengths_chart", config=CONFIG)
         media = media_table(key, lang)
         media_order, media_config = tablefit.media_columns(media)  # what a buyer needs first fits 1,024 px
         show_wide(media, hide_index=True, width="stretch", column_order=media_order, column_config=media_config)
@@ -124,10 +124,10 @@ def pods_racks(key: str, lang: str) -> None:
     st.markdown(cards_html(numbers), unsafe_allow_html=True)
     for note in notes + hall_words:
         st.caption(note)
-    st.plotly_chart(floor, key="floor_plan_chart", config=CONFIG)
-    st.plotly_chart(elevation, key="rack_elevation_chart", config=CONFIG)
+    charts.chart(floor, "full", key="floor_plan_chart", config=CONFIG)
+    charts.chart(elevation, "full", key="rack_elevation_chart", config=CONFIG)
     lengths_caption()
-    st.plotly_chart(lengths, key="cable_lengths_chart", config=CONFIG)
+    charts.chart(lengths, "full", key="cable_lengths_chart", config=CONFIG)
     show_wide(media, hide_index=True, width="stretch",
               column_config={_("Links"): st.column_config.NumberColumn(format="localized")})
 

@@ -126,7 +126,7 @@ def pareto_figure(result: OptimizeResult, height: int = 460, unit: str = "GB/s")
     title = _("Capex against performance: click a point to open its design") if money in ("cluster", "compute") else \
         _("{money} against performance: click a point to open its design").format(
             money=objective_word(money)[:1].upper() + objective_word(money)[1:])
-    base_layout(fig, title, height, title_chars=90)
+    base_layout(fig, title, height, slot="full")
     shown = cloud + list(result.pareto) + ([result.best] if result.best is not None else [])
     xs = [capex_of(c, result.objective) for c in shown]
     x_range = fitted_range(xs)

@@ -102,7 +102,7 @@ def rack_elevation_figure(layout: Layout, most: int = MAX_RACK_TYPES) -> go.Figu
                                                                            racks=f"{len(layout.racks):,}")
     if more > 0:
         title += "<br><sup>" + _("{more} more rack types not drawn").format(more=more) + "</sup>"
-    fig = base_layout(fig, title, 460, title_chars=70)
+    fig = base_layout(fig, title, 460, slot="full")
     top = max((r.u_total for r, _n in shown), default=48)
     # the legend under the two-line rack names, growing downwards (with NVLink trays and level-2 switches it takes
     # two lines, which drawn upwards from below covered the names), lower where a narrow page slants many names
@@ -188,7 +188,7 @@ def floor_plan_figure(layout: Layout, row_tags: dict[int, str] | None = None) ->
     if hidden:
         title += "<br><sup>" + _("{rows} more rows not drawn").format(rows=f"{hidden:,}") + "</sup>"
     longest = max((r.racks for r in layout.rows), default=1)
-    fig = base_layout(fig, title, 120 + 34 * len(drawn), title_chars=70)
+    fig = base_layout(fig, title, 120 + 34 * len(drawn), slot="full")
     fig.update_layout(
         legend=dict(orientation="h", yanchor="bottom", y=1.0, x=1, xanchor="right"),
         xaxis=dict(title=_("position in row"), range=[0.3, longest + 0.7], dtick=1 if longest <= 24 else 5,
@@ -243,7 +243,7 @@ def series_lengths_figure(series) -> go.Figure:
         fig.add_trace(go.Bar(x=order, y=ys, name=f"{name}: {label}" if name else label, marker_color=shade,
                              hovertext=hover, hoverinfo="text"))
     fig = base_layout(fig, _("Cable lengths by link class (slack included)"), 320 + 22 * (len(series) > 2),
-                      title_chars=70)  # the legend under the axis: at 1,024 px several series wrap to two lines
+                      slot="full")  # the legend under the axis: at 1,024 px several series wrap to two lines
     fig.update_layout(barmode="stack", legend=dict(orientation="h", yanchor="top", y=-0.22, x=0, xanchor="left"),
                       xaxis=dict(title=_("length [m]"), type="category"), yaxis=dict(title=_("links")))
     return fig

@@ -25,7 +25,7 @@ from core.analysis.load import DIRECTION_LABELS, LoadResult, tier_label as load_
 from core import units
 from core.design import tidy_spaces
 from core.scaleup import other_words
-from core.figures.style import TITLE_CHARS_WIDE, base_layout, wrap_title
+from core.figures.style import base_layout, wrap_title
 from core.units import from_gbytes, from_tbits
 from core.fabric.families import words
 from core.fabric.wiring import Wiring
@@ -73,7 +73,7 @@ def failed_vertices(plan, result: FailureResult | None) -> set[str]:
 def failure_topology_figure(plan, failed: set[str], unit: str = "Gb/s", height: int = 560) -> go.Figure:
     """The topology diagram with a red cross on every failed vertex; click a switch to fail or restore it."""
     fig = topology_figure(plan, selected=None, unit=unit, height=height, every_pod=False,
-                          title_chars=TITLE_CHARS_WIDE)  # the page's whole width
+                          slot="full")  # the page's whole width
     xs, ys, ids = [], [], []
     for trace in fig.data:
         data = getattr(trace, "customdata", None)

@@ -198,7 +198,7 @@ def scaleup_figure(plan, unit: str = "GB/s", height: int | None = None) -> go.Fi
     title += "<br><sup>" + in_noun(_("{links} links per GPU x {link} bidir = {total} per GPU (bidir)").format(
         links=links, link=format_bandwidth(link_bidir * 8, unit),
         total=format_bandwidth(r.nvlink_gbytes_per_gpu_bidir * 8, unit)), system) + "</sup>"
-    base_layout(fig, title, height or 560, title_chars=28)
+    base_layout(fig, title, height or 560, slot="two_fifths")
     title_top = fig.margin_top
     fig.update_layout(xaxis=dict(visible=False), yaxis=dict(visible=False), showlegend=False, hovermode="closest")
 

@@ -59,7 +59,7 @@ def two_level_figure(plan, unit: str = "GB/s", height: int | None = None) -> go.
     title += "<br><sup>" + _("first level {l1} per GPU, second level {l2} per GPU (one direction)").format(
         l1=format_bandwidth(up.level1_gbytes_per_gpu * 8, unit),
         l2=format_bandwidth(up.level2_gbytes_per_gpu * 8, unit)) + "</sup>"
-    base_layout(fig, title, height or 560, title_chars=28)
+    base_layout(fig, title, height or 560, slot="two_fifths")
     title_top = fig.margin_top
     fig.update_layout(xaxis=dict(visible=False), yaxis=dict(visible=False), showlegend=False, hovermode="closest")
     top_marks, bottom_marks = _marks(racks), _marks(switches) if switches else []

@@ -73,6 +73,11 @@ TITLE_CHARS_WIDE = 70
 TITLE_CHARS_THREE_FIFTHS = 46
 """Most visible characters per title line of a chart in three fifths of a 1,024 px page (the Designer's
 topology beside the scale-up drawing)."""
+SLOT_CHARS = {"full": TITLE_CHARS_WIDE, "three_fifths": TITLE_CHARS_THREE_FIFTHS, "half": TITLE_CHARS,
+              "two_fifths": 28}
+"""Where a chart is drawn (the share of the main area's width its column takes) -> most visible characters per
+title line there at 1,024 px, the narrowest supported window: the one rule a title wraps by. Plotly never wraps
+and the server never knows how wide a chart is drawn, so a wider window shows the same lines."""
 _TAG = re.compile(r"<[A-Za-z/][^<>]*>|&#?\w+;")
 _TOKEN = re.compile(r"<[A-Za-z/][^<>]*>|&#?\w+;|.", re.S)
 """One token of a word: an HTML tag (no width), an entity (one character wide) or one character."""
@@ -293,17 +298,47 @@ def full_title(title) -> str:
     return "<br>".join([*([text] if text else []), *(f"<sup>{line}</sup>" for line in sub.split("<br>") if line)])
 
 
-def base_layout(fig: go.Figure, title: str, height: int, title_chars: int = TITLE_CHARS) -> go.Figure:
-    """Title at the left (wrapped, see ``wrap_title``; its ``<sup>`` lines a readable subtitle, ``title_dict``),
-    transparent background, the shared font."""
-    text, lines = wrap_title(title, title_chars)
+def base_layout(fig: go.Figure, title: str, height: int, slot: str = "half") -> go.Figure:
+    """Title at the left (wrapped for ``slot``, see ``SLOT_CHARS`` and ``wrap_title``; its ``<sup>`` lines a
+    readable subtitle, ``title_dict``), transparent background, the shared font. The title as given is kept in
+    ``layout.meta`` (``RAW_TITLE``), so a page drawing the chart in another slot wraps it again (``fit_title``)."""
+    text, lines = wrap_title(title, SLOT_CHARS[slot])
     fig.update_layout(
+        meta={RAW_TITLE: title},
         title=dict(**title_dict(text), x=0.0, xanchor="left", font=dict(size=TITLE_SIZE), yref="container", y=1.0,
                    yanchor="top", pad=dict(t=14)),
         height=height + 21 * max(0, lines - 2), margin=dict(l=10, r=10, t=title_margin(lines), b=10), font=FONT,
         paper_bgcolor="rgba(0,0,0,0)", plot_bgcolor="rgba(0,0,0,0)",
     )
     return fig
+
+
+RAW_TITLE = "fp_title"
+"""The key of ``layout.meta`` holding a chart's title before wrapping (``base_layout``)."""
+
+
+def fit_title(layout: dict, slot: str) -> dict:
+    """A figure's plain ``layout`` (``to_dict()``'s) with its title wrapped for ``slot`` (``SLOT_CHARS``) from the
+    title ``base_layout`` kept, its height and top margin changed by what the new line count adds or saves; the
+    same dict when the title already fits (or the figure kept none). Never changes ``layout``."""
+    raw = (layout.get("meta") or {}).get(RAW_TITLE) if isinstance(layout.get("meta"), dict) else None
+    title = layout.get("title")
+    if not raw or not isinstance(title, dict):
+        return layout
+    text, lines = wrap_title(raw, SLOT_CHARS[slot])
+    old = full_title(title)
+    if text == old:
+        return layout
+    was = len(old.split("<br>"))
+    out = {**layout, "title": {**{k: v for k, v in title.items() if k != "subtitle"}, **title_dict(text)}}
+    if "subtitle" in title and "subtitle" in out["title"]:  # keep the subtitle's font
+        out["title"]["subtitle"] = {**title["subtitle"], "text": out["title"]["subtitle"]["text"]}
+    if isinstance(layout.get("height"), (int, float)):
+        out["height"] = layout["height"] + 21 * (max(0, lines - 2) - max(0, was - 2))
+    margin = layout.get("margin") or {}
+    if "t" in margin:
+        out["margin"] = {**margin, "t": max(title_margin(lines), margin["t"] - title_margin(was) + title_margin(lines))}
+    return out
 
 
 def line_width(links: int, max_links: int) -> float:

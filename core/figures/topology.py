@@ -23,7 +23,7 @@ from core.fabric.topology import aggregated_graph, fabric_graph
 from core.fabric.wiring import Wiring
 from core.units import bandwidth as format_bandwidth
 from core.figures.style import (
-    HIGHLIGHT, TIER_COLOURS, TIER_NAMES, TIER_Y, TITLE_CHARS_THREE_FIFTHS, FigureSpec, base_layout, line_width, rail_colour,
+    HIGHLIGHT, TIER_COLOURS, TIER_NAMES, TIER_Y, FigureSpec, base_layout, line_width, rail_colour,
     scatter, sep,
 )
 from core.i18n import N_, _, ngettext
@@ -345,7 +345,7 @@ def _local_arcs(fig, arcs: list[tuple[list, list, float]], dim: float) -> None:
 
 
 def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", height: int = 560,
-                    every_pod: bool = True, title_chars: int = TITLE_CHARS_THREE_FIFTHS) -> go.Figure:
+                    every_pod: bool = True, slot: str = "three_fifths") -> go.Figure:
     """Spine-leaf / fat-tree diagram of plane 0 of ``plan``.
 
     Tiers are layers (core, spine, leaf, servers); leaves and their links are
@@ -354,8 +354,8 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
     vertex id, as in ``customdata``) highlights that switch and its links.
     Legend entries toggle tiers. Past ``FULL_GRAPH_LIMIT`` elements the
     aggregated graph is drawn and the title says so. A design with pods draws every pod under the shared spines,
-    each labelled with its system and leaf speed (``every_pod`` False: pod 1's own fabric). ``title_chars``: the
-    title's line length [Latin letters] for the chart's width (the Designer's three fifths of the page by default).
+    each labelled with its system and leaf speed (``every_pod`` False: pod 1's own fabric). ``slot``: where the
+    chart is drawn, its title wrapped for it (``SLOT_CHARS``; the Designer's three fifths of the page by default).
     """
     if node_to_node(plan.fabric.family):  # no switch tiers: the torus's own drawing
         from core.figures.torus import torus_figure
@@ -459,7 +459,7 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
         _pod_labels(fig, mixed, graph, pos)
 
     title = _title(plan, mixed, aggregated)
-    base_layout(fig, title, height, title_chars=title_chars)
+    base_layout(fig, title, height, slot=slot)
     title_top = fig.margin_top
     staggered = any(isinstance(s, str) and s.startswith("<br><br>") for tr in fig.data for s in (tr.get("text") or ()))
     top = max(TIER_Y[graph.nodes[v]["role"]] for v in graph.nodes)
