@@ -15,7 +15,6 @@ from core.analysis import availability as avail
 from core.analysis import failure, load, sparing
 from core.analysis.failure.examples import element_examples
 from core.analysis.podinside import inside_spec, inside_what_if
-from core.analysis.loadpods import load_refused
 from core.analysis.podload import pods_core_load, pods_spine_load
 from core.analysis.podwhatif import (
     is_whole_element, link_failures, loss_rows, pods_what_if, split_failures, standalone_hidden_note, whatif_wiring,
@@ -41,8 +40,6 @@ PAGE_PATH = "resilience"  # app.py registers the page under this url_path
 W = "rs_w_"  # widget key prefix
 # the sections that analyse every pod of a design with pods under the shared spines (the rest: pod 1 alone)
 WHOLE_FABRIC_TABS = ("Single points of failure", "Availability", "Spares", "Overload & imbalance")
-# take pods on several planes; the link load too but on three tiers (core.analysis.loadpods.load_refused)
-PLANES_TABS = ("Failure what-if", "Single points of failure", "Availability", "Spares")
 CHART = "fp_rs_chart"  # counter: a new chart (and selection) after every click
 NOTICE = "fp_rs_notice"
 SP_EDITED = "fp_rs_sp_edited"  # sparing rules set on this page (the others start from the design's policy)
@@ -824,8 +821,6 @@ def main() -> None:
         state.set_page_link(PAGE_PATH, rl.encode(store))
         return
     plan = cur.plan
-    mixed = mixed_of(plan)
-    refused = load_refused(mixed) if mixed is not None else None  # pods on three tiers and planes: PLANES_TABS only
     key = cur.design.model_dump_json()
     lang = i18n.locale()  # the cache key: language and currency
     jobstate.init(st.query_params.to_dict())
@@ -863,10 +858,6 @@ def main() -> None:
                if plan.design.pods else None)
     for index, (tab, draw) in enumerate(zip(tabs, sections)):
         with tab:
-            if tab.open and refused is not None and rl.TABS[index] not in PLANES_TABS:
-                message, suggestion = safe.message(refused)
-                st.error(f"{message}\n\n**" + _("What would work:") + f"** {suggestion}")
-                continue
             if tab.open:
                 if pod_one and index == 0:  # the whole fabric's what-if only: pod 1 alone has spines not bought
                     _pods_whole_fabric(cur, store)

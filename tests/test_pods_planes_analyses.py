@@ -259,6 +259,13 @@ def test_link_load_is_the_even_split_over_the_graphs_shortest_paths(design, patt
     """Adaptive loads against an explicit routing on the whole fabric's graph (every plane, networkx): each
     connection from its NIC's leaf to the receiver's leaf, split evenly over the graph's shortest paths (one shared
     spine, in the plane of both leaves: a flow never changes plane); as tests/test_load_pods.py checks one plane."""
+    _even_split_cross_check(design, pattern, placement)
+
+
+def _even_split_cross_check(design, pattern, placement):
+    """The model's adaptive load on every link (summed over a bundle's parallel links) equals each connection's
+    demand split evenly over the whole fabric graph's shortest paths from its NIC's leaf to the receiver's leaf
+    (three tiers: leaf, own spine, core, own spine, leaf between pods), both leaves in one plane."""
     from collections import defaultdict
 
     from core.analysis.loadpods import pods_link_load_arrays
@@ -266,7 +273,7 @@ def test_link_load_is_the_even_split_over_the_graphs_shortest_paths(design, patt
     from core.fabric.podgraph import pods_fabric_graph
 
     m = mixed_plan(design)
-    wiring = mixed_wiring(m, planes=True)
+    wiring = mixed_wiring(m, three_tiers=True, planes=True)
     graph = pods_fabric_graph(wiring, (1,) * 2, (1.0,) * 2, "none")
     _result, arrays = pods_link_load_arrays(m, pattern, placement, seed=3)
     ports = _ports(m, wiring)
@@ -280,7 +287,9 @@ def test_link_load_is_the_even_split_over_the_graphs_shortest_paths(design, patt
             by_leaves[(a, b)] += dem
     for (a, b), dem in by_leaves.items():
         paths = list(nx.all_shortest_paths(graph, a, b))
-        assert all(len(path) == 3 for path in paths)
+        between = wiring.parse(a)[0] != wiring.parse(b)[0]
+        assert all(len(path) == (5 if between and m.fabric.tiers == 3 else 3) for path in paths)
+        assert all(wiring.plane_of_device(x) == wiring.plane_of_device(a) for path in paths for x in path)
         for path in paths:
             for x, y in zip(path, path[1:]):
                 brute[(x, y)] += dem / len(paths)
@@ -292,6 +301,7 @@ def test_link_load_is_the_even_split_over_the_graphs_shortest_paths(design, patt
                 model[(x, y)] += load
     keys = {k for k, v in brute.items() if v > 1e-6} | {k for k, v in model.items() if v > 1e-6}
     assert any("spine" in a or "spine" in b for a, b in keys)
+    assert m.fabric.tiers == 2 or any(".core" in a or ".core" in b for a, b in keys), "nothing crossed the cores"
     for key in keys:
         assert model.get(key, 0.0) == pytest.approx(brute.get(key, 0.0), rel=1e-6, abs=1e-6), key
 
@@ -401,17 +411,12 @@ def test_the_review_packs_scenario_fails_a_shared_spine_of_plane_one():
     assert "p1.spine0, pod2.p1.leaf1" in section
 
 
-def test_three_tiers_on_planes_link_load_per_port_and_refused_per_rail():
+def test_three_tiers_on_per_port_planes_link_load_is_one_planes():
     """Per-port planes on three tiers: one plane computed, every link's load ONE's on three tiers, every GPU twice its
-    bandwidth; per-rail planes on three tiers are refused (``load_refused``)."""
-    from core.analysis.loadpods import load_refused, pods_link_load
-    from core.errors import DesignError
+    bandwidth; core links named by plane 0's cores."""
+    from core.analysis.loadpods import pods_link_load
     from tests.test_pods_planes import ONE
 
-    rail = mixed_plan(RAIL.model_copy(update={"tiers": 3}))
-    assert load_refused(rail) is not None and load_refused(mixed_plan(PORT)) is None
-    with pytest.raises(DesignError, match="several planes"):
-        pods_link_load(rail, "ring")
     one, two = (pods_link_load(mixed_plan(d.model_copy(update={"tiers": 3})), "uniform", "rail", seed=2)
                 for d in (ONE, PORT))
     assert [(t.pod, t.tier, t.direction, t.links, t.ar_max, t.ecmp_max) for t in two.tiers] == [
@@ -426,6 +431,51 @@ PORT3 = PORT.model_copy(update={"tiers": 3})
 """PORT on three tiers, per plane: pod 1 8 leaves under its 8 own spines, pod 2 8 leaves under 4, each spine 64 core
 uplinks at 400G, 32 to each of the 2 cores of its group (G = 4 groups of 2 cores: spine k in group k mod 4)."""
 RAIL3 = RAIL.model_copy(update={"tiers": 3})
+"""RAIL on three tiers, per plane (island): pod 1 8 leaves under its 8 own spines (32 core uplinks at 400G each), pod 2
+4 leaves under its 2 (64 at 800G), 4 cores in 2 groups of 2; every plane's own spines and cores its own."""
+
+
+def test_three_tiers_on_per_rail_planes_link_load_by_hand():
+    """RAIL3's ring all-reduce, rail-aligned: 8 rings (one per local GPU, NIC ``l`` in plane ``l mod 2``) over the 64
+    H100 then the 32 B200 servers, each crossing the pods twice (node 63 -> node 64, node 95 -> node 0), each GPU
+    sending its line rate (H100 8 x 400 / 8 = 400, B200 8 x 800 / 8 = 800 Gb/s). Per plane 4 rings: pod 1 sends 4 x
+    400 = 1,600 Gb/s to pod 2 and gets 4 x 800 = 3,200 back. Adaptive routing spreads them over every own spine's
+    core uplinks of the plane: pod 1 up 1,600 / (8 x 32) = 6.25 Gb/s a link (0.015625 of 400), down 3,200 / 256 =
+    12.5 (0.03125); pod 2 up 3,200 / (2 x 64) = 25 (0.03125 of 800), down 1,600 / 128 = 12.5 (0.015625). Links:
+    2 planes x 8 x 32 = 512 and 2 x 2 x 64 = 256; the node-leaf and leaf-spine rows are the two-tier RAIL's (the
+    same flows leave on the same NICs, a leaf's upward traffic spread over its uplinks alike)."""
+    from collections import defaultdict
+
+    from core.analysis.loadpods import pods_link_load, pods_link_load_arrays
+
+    m = mixed_plan(RAIL3)
+    result, arrays = pods_link_load_arrays(m, "ring", "rail", seed=2)
+    rows = {(t.pod, t.tier, t.direction): t for t in result.tiers}
+    expected = {(1, "up"): (512, 6.25 / 400), (1, "down"): (512, 12.5 / 400), (2, "up"): (256, 25 / 800),
+                (2, "down"): (256, 12.5 / 800)}
+    for (pod, direction), (links, util) in expected.items():
+        row = rows[(pod, "spine_core", direction)]
+        assert (row.links, row.ar_max) == (links, pytest.approx(util)), row
+    sums = defaultdict(float)  # Gb/s per (plane, direction, pod of the own spine)
+    for direction in ("up", "down"):
+        for i, load in enumerate(arrays[("spine_core", direction)][0].tolist()):
+            name = arrays["names"]("spine_core", direction, i)
+            spine, core = (name.split(" -> ") if direction == "up" else name.split(" -> ")[::-1])
+            assert spine.split(".")[1:3] == core.split(".")[:2], name  # the spine's plane's core: pod1.p0.i1 / p0.i1
+            sums[(core.split(".")[1], direction, spine.split(".")[0])] += load
+    assert dict(sums) == pytest.approx({(q, d, pod): v for q in ("i0", "i1") for d, pod, v in (
+        ("up", "pod1", 1_600), ("down", "pod1", 3_200), ("up", "pod2", 3_200), ("down", "pod2", 1_600))})
+    two = pods_link_load(mixed_plan(RAIL), "ring", "rail", seed=2)
+    assert [(t.pod, t.tier, t.direction, t.links, t.ar_max) for t in two.tiers] == [
+        (t.pod, t.tier, t.direction, t.links, t.ar_max) for t in result.tiers if t.tier != "spine_core"]
+
+
+@pytest.mark.parametrize("pattern,placement", [("uniform", "node"), ("ring", "rail"), ("alltoall", "random")])
+def test_three_tiers_on_per_rail_planes_link_load_is_the_even_split_over_the_graphs_shortest_paths(pattern,
+                                                                                                    placement):
+    """RAIL3 (every plane computed together): adaptive loads on every link, the core tier too, equal the even split
+    over the whole fabric graph's shortest paths, no flow changing plane."""
+    _even_split_cross_check(RAIL3, pattern, placement)
 
 
 def test_three_tiers_on_planes_what_if_by_hand():
@@ -527,6 +577,11 @@ def test_resilience_page_of_three_tiers_on_planes():
                                                          "rs_pat": "uniform"})
     assert not at.exception and not at.error
     assert len(at.dataframe[1].value) == 12  # 2 pods x (node-leaf, leaf-spine, spine-core) x (up, down)
+    rail = {"n": "64", "pods": "B200:32:800", "pl": "2", "pm": "rail", "ti": "3", "lang": "en",
+            "rs_tab": "Overload & imbalance", "rs_pat": "ring"}  # RAIL3: every plane computed, no refusal
+    at = pagetest.open_page("../pages/6_Resilience.py", rail)
+    assert not at.exception and not at.error
+    assert len(at.dataframe[1].value) == 12
 
 
 @pytest.mark.parametrize("design", [PORT3, RAIL3], ids=["per-port", "per-rail"])
@@ -556,5 +611,5 @@ def test_verify_of_three_tiers_on_planes(design):
     assert [f["failure_spec"] for f in out["missing"]] == [f"{lost[1]}-{lost[3]}#1"]
     assert out["missing"][0]["planned"]["plane"] == 1
     assert out["impact"]["spine_gbps_lost"] == 2 * speed
-    busiest = out["impact"]["busiest_link"]  # per-rail three tiers: no link load (load_refused), none said
-    assert (busiest or {}).get("tier") == ("spine_core" if design is PORT3 else None)
+    busiest = out["impact"]["busiest_link"]  # the lost spine-core cable's
+    assert busiest["tier"] == "spine_core"

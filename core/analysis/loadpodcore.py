@@ -1,6 +1,9 @@
 """The core tier of the link load over pods on three tiers (``core.fabric.podcore``): every pod's own spines' uplinks
 to the shared cores, for ``core.analysis.loadpods`` (its module docstring: the patterns, the demand, the leaf tiers).
 
+* **Planes**: per-port planes compute plane 0 (``core.analysis.loadpods``); per-rail planes compute every plane
+  together, each pod's own spines and the cores island by island (a flow stays in its plane: the leaves at both ends
+  are in the receiver's plane), so every count below is per plane.
 * **Links**: own spine ``j`` of pod ``p`` has ``U_p`` uplinks at the pod's uplink speed [Gb/s per direction],
   ``U_p / C`` to each of the ``C`` cores of its group ``j mod G`` (``PodsWiring.cores_of_spine``; uplink ``x`` to
   the group's core ``x // (U_p / C)``). Spine-core link ids are the wiring's (``pod2.p0.spine0 -> core1#0``).
@@ -24,15 +27,18 @@ from core.analysis.load import _kappa
 
 def spine_arrays(fab) -> None:
     """Set on ``fab`` (a ``core.analysis.loadpods._Fabric`` of pods on three tiers) the arrays of every pod's own
-    spines, pod by pod: ``spine_pod``, ``spine_local``, ``spine_U`` (core uplinks), ``spine_cpair`` (links to each core
-    of its group), ``spine_link0`` (its first core uplink's id), ``core_link_cap`` [Gb/s] per core uplink,
-    ``pod_spine0`` (each pod's first spine) and ``pod_core_links`` (where each pod's core uplinks start, and one past
-    the last pod's)."""
+    spines, pod by pod and in a pod island by island (per-rail planes: each plane's own spines; else one island):
+    ``spine_pod``, ``spine_local`` (``island x own spines + j``), ``spine_U`` (core uplinks), ``spine_cpair`` (links to
+    each core of its group), ``spine_link0`` (its first core uplink's id), ``spine_key`` (its pod and island, ``pod x
+    islands + island``), ``core_link_cap`` [Gb/s] per core uplink, ``pod_spine0`` (each pod's first spine) and
+    ``pod_core_links`` (where each pod's core uplinks start, and one past the last pod's)."""
     pods = fab.mixed.fabric.pods
-    counts = np.array([pod.own_spines for pod in pods])
+    own = np.array([pod.own_spines for pod in pods])
+    counts = own * fab.islands
     fab.pod_spine0 = np.concatenate([[0], np.cumsum(counts)[:-1]])
     fab.spine_pod = np.repeat(np.arange(len(pods)), counts)
     fab.spine_local = np.arange(counts.sum()) - fab.pod_spine0[fab.spine_pod]
+    fab.spine_key = fab.spine_pod * fab.islands + fab.spine_local // own[fab.spine_pod]
     fab.spine_U = np.repeat([pod.spine_uplinks for pod in pods], counts)
     fab.spine_cpair = np.repeat([pod.links_per_spine_core_pair for pod in pods], counts)
     fab.spine_link0 = np.concatenate([[0], np.cumsum(fab.spine_U)[:-1]])
@@ -44,27 +50,31 @@ def core_name(fab, direction: str, idx: int) -> str:
     """Name of spine-core link ``idx`` in ``direction`` with the wiring's ids (module docstring)."""
     w = fab.wiring
     spine = int(np.searchsorted(fab.spine_link0, idx, side="right") - 1)
-    pod, j, pair = int(fab.spine_pod[spine]), int(fab.spine_local[spine]), int(fab.spine_cpair[spine])
+    pod, pair = int(fab.spine_pod[spine]), int(fab.spine_cpair[spine])
+    island, j = divmod(int(fab.spine_local[spine]), fab.mixed.fabric.pods[pod].own_spines)
     c, q = divmod(int(idx - fab.spine_link0[spine]), pair)
-    a = w.own_spine_id(pod, j)
-    b = w.shared_core_id(w.cores_of_spine(j)[c]) + (f"#{q}" if pair > 1 else "")  # plane 0's (p0.core1 on planes)
+    a = w.own_spine_id(pod, j, island)
+    # per-port planes: plane 0's (p0.core1); per-rail: the island's plane's (p0.i1.core1)
+    b = w.shared_core_id(w.cores_of_spine(j)[c], island) + (f"#{q}" if pair > 1 else "")
     return f"{a} -> {b}" if direction == "up" else f"{b} -> {a}"
 
 
 def ar_share(fab, f, share, eff: float):
     """``share`` (per connection) bounded, for the connections between pods, by their source pod's core uplinks up and
-    their destination pod's down under adaptive routing (module docstring); with the per-spine totals ``(up, down)``
-    [Gb/s] of the traffic between pods (``eff``: the adaptive routing's efficiency)."""
-    pods, x = len(fab.mixed.fabric.pods), f.between
-    pod_s, pod_d = fab.leaf_pod[f.leaf_s[x]], fab.leaf_pod[f.leaf_d[x]]
-    out = np.bincount(pod_s, weights=f.demand[x], minlength=pods)
-    into = np.bincount(pod_d, weights=f.demand[x], minlength=pods)
-    spines = np.array([pod.own_spines for pod in fab.mixed.fabric.pods])
-    links = spines * np.array([pod.spine_uplinks for pod in fab.mixed.fabric.pods])
-    speed = np.array([float(pod.uplink_speed_gbps) for pod in fab.mixed.fabric.pods])
-    share[x] = np.minimum(share[x], np.minimum(_kappa(out[pod_s] / links[pod_s], speed[pod_s], eff),
-                                               _kappa(into[pod_d] / links[pod_d], speed[pod_d], eff)))
-    return (out / spines)[fab.spine_pod], (into / spines)[fab.spine_pod]
+    their destination pod's down under adaptive routing (module docstring; per-rail planes: the pod's own spines of
+    the flow's plane, island by island); with the per-spine totals ``(up, down)`` [Gb/s] of the traffic between pods
+    (``eff``: the adaptive routing's efficiency)."""
+    pods, islands, x = fab.mixed.fabric.pods, fab.islands, f.between
+    key_s = fab.leaf_pod[f.leaf_s[x]] * islands + fab.leaf_island[f.leaf_s[x]]  # pod and island (plane)
+    key_d = fab.leaf_pod[f.leaf_d[x]] * islands + fab.leaf_island[f.leaf_d[x]]
+    out = np.bincount(key_s, weights=f.demand[x], minlength=len(pods) * islands)
+    into = np.bincount(key_d, weights=f.demand[x], minlength=len(pods) * islands)
+    spines = np.repeat([pod.own_spines for pod in pods], islands)
+    links = spines * np.repeat([pod.spine_uplinks for pod in pods], islands)
+    speed = np.repeat([float(pod.uplink_speed_gbps) for pod in pods], islands)
+    share[x] = np.minimum(share[x], np.minimum(_kappa(out[key_s] / links[key_s], speed[key_s], eff),
+                                               _kappa(into[key_d] / links[key_d], speed[key_d], eff)))
+    return (out / spines)[fab.spine_key], (into / spines)[fab.spine_key]
 
 
 def ecmp_paths(fab, f, fl, spine, rng) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -74,13 +84,15 @@ def ecmp_paths(fab, f, fl, spine, rng) -> tuple[np.ndarray, np.ndarray, np.ndarr
     ls, ld = f.leaf_s[fl], f.leaf_d[fl]
     pod_s, pod_d = fab.leaf_pod[ls], fab.leaf_pod[ld]
     between = pod_s != pod_d
-    gs = fab.pod_spine0[pod_s] + spine
+    own = np.array([pod.own_spines for pod in fab.mixed.fabric.pods])
+    island = fab.leaf_island[ls]  # both leaves' (a flow never changes plane)
+    gs = fab.pod_spine0[pod_s] + island * own[pod_s] + spine
     x = rng.integers(0, fab.spine_U[gs])
     c = x // fab.spine_cpair[gs]  # the core, in the spine's group
     groups = fab.mixed.fabric.core_groups
     per_group = np.array([pod.own_spines // groups for pod in fab.mixed.fabric.pods])[pod_d]
     spine_d = np.where(between, spine % groups + groups * rng.integers(0, per_group), spine)
-    gd = fab.pod_spine0[pod_d] + spine_d
+    gd = fab.pod_spine0[pod_d] + island * own[pod_d] + spine_d
     down = fab.spine_link0[gd] + c * fab.spine_cpair[gd] + rng.integers(0, fab.spine_cpair[gd])
     return spine_d, np.where(between, fab.spine_link0[gs] + x, -1), np.where(between, down, -1)
 

@@ -27,13 +27,14 @@ share rule are ``core.analysis.load``'s (its module docstring); what the pods ch
   evenly over its links from the spines; static ECMP hashes each flow onto one uplink of its leaf (so one spine)
   and one of the destination leaf's parallel links from that spine (seeded).
 
-**Planes** (``MixedFabric.planes``; on three tiers per-port planes only, ``load_refused``): as ``core.analysis.load`` takes a single fabric's. Per-port planes
+**Planes** (``MixedFabric.planes``): as ``core.analysis.load`` takes a single fabric's. Per-port planes
 are identical copies: plane 0 is computed, each GPU offering its plane's share of its line rate (``NICs x port speed /
 GPUs per node`` of one port), the others carry the same, and a GPU's achievable bandwidth and line rate are every
 plane's (``planes`` times). Per-rail planes (rail islands) are computed together, NIC ``i`` in plane ``i mod planes``
 (the leaves island by island, ids ``pod2.p0.i1.leaf3``, ``p0.i1.spine0``); there is no path between planes, so a
 flow leaves on its server's NIC in the receiver's plane (the next NICs of its own rail group: PXN) whatever the
-placement.
+placement; on three tiers each pod's own spines and the cores are island by island too (``p0.i1.spine2``,
+``p0.i1.core1``).
 
 Pods on three tiers (``core.fabric.podcore``): each leaf's ``u_p`` uplinks go to its pod's own spines, and a flow
 between pods climbs a spine of its pod, a core and a spine of the other pod (``core.analysis.loadpodcore``: the
@@ -60,15 +61,6 @@ from core.fabric.podwiring import PodsWiring
 from core.i18n import _
 from core.perf import congestion
 from core.plan import Plan
-
-
-def load_refused(mixed: MixedPlan):
-    """The ``DesignError`` of the link load for pods on three tiers on several per-rail planes
-    (``core.fabric.pods.planes_refused``'s: the pods' own spines are not read island by island); None for what it
-    takes."""
-    from core.fabric.pods import planes_refused
-
-    return planes_refused(mixed.fabric) if mixed.fabric.tiers == 3 and mixed.fabric.plane_mode == "per-rail" else None
 
 
 class PodTierLoad(TierLoad):
@@ -158,12 +150,12 @@ class _Fabric:
     ``node_gpn``, ``node_nics``, ``node_gpu0`` / ``node_port0`` (its first GPU and NIC port), ``node_dom`` (its
     NVLink domain), ``node_local`` (its index in its pod). Per GPU: ``gpu_node``, ``gpu_local``, ``gpu_line`` (its
     pod's NIC line rate [Gb/s]). Per NIC port: ``port_leaf``, ``port_cap`` [Gb/s]. Per leaf: ``leaf_pod``,
-    ``leaf_local``, ``leaf_U`` (uplinks), ``leaf_pair`` (links to each spine), ``leaf_link0`` (its first uplink's
+    ``leaf_local``, ``leaf_island`` (its island: plane of per-rail planes), ``leaf_U`` (uplinks), ``leaf_pair`` (links to each spine), ``leaf_link0`` (its first uplink's
     id), ``leaf_cap`` [Gb/s]. Per pod: ``pod_ports``, ``pod_links`` (where its NIC ports and its leaves' uplinks
     start, and one past the last pod's)."""
 
     def __init__(self, mixed: MixedPlan):
-        self.wiring: PodsWiring = mixed_wiring(mixed, three_tiers=True, planes=load_refused(mixed) is None)
+        self.wiring: PodsWiring = mixed_wiring(mixed, three_tiers=True, planes=True)
         self.mixed = mixed
         own = self.wiring.wirings[0]
         self.islands, self.copies = own.islands, own.planes  # per-rail planes: islands; per-port: copies
@@ -192,6 +184,7 @@ class _Fabric:
         self.port_leaf, self.port_cap = (np.concatenate(a) for a in zip(*port))
         self.leaf_pod, self.leaf_local, self.leaf_U, self.leaf_pair, self.leaf_cap = (
             np.concatenate(a) for a in zip(*leaf))
+        self.leaf_island = self.leaf_local // np.array([w.leaves for w in self.wiring.wirings])[self.leaf_pod]
         self.node_gpu0 = np.concatenate([[0], np.cumsum(self.node_gpn)[:-1]])
         self.node_port0 = np.concatenate([[0], np.cumsum(self.node_nics)[:-1]])
         self.gpu_node = np.repeat(np.arange(len(self.node_pod)), self.node_gpn)
@@ -240,7 +233,7 @@ class _Fabric:
             spine, q = divmod(int(idx - self.leaf_link0[leaf]), pair)
             k, island = self.leaf_of(leaf)
             a = w.leaf_id(pod, k, island)
-            b = (w.own_spine_id(pod, spine) if w.three_tiers else w.shared_spine_id(spine, island)) + (
+            b = (w.own_spine_id(pod, spine, island) if w.three_tiers else w.shared_spine_id(spine, island)) + (
                 f"#{q}" if pair > 1 else "")
         return f"{a} -> {b}" if direction == "up" else f"{b} -> {a}"
 
@@ -340,7 +333,8 @@ def _per_pod(fab: _Fabric, links: dict) -> tuple[list, list]:
             elif tier == "leaf_spine":
                 unit = w.group_of_leaf(np.repeat(np.arange(w.islands * w.leaves) % w.leaves, pod.uplinks_per_leaf))
             else:
-                unit, units = np.repeat(np.arange(pod.own_spines), pod.spine_uplinks), pod.own_spines
+                unit = np.tile(np.repeat(np.arange(pod.own_spines), pod.spine_uplinks), w.islands)  # island by island
+                units = pod.own_spines
             blocks += [{**b, "pod": number} for b in bin_blocks(tier, direction, unit, units, ecmp[part] / cap[part],
                                                                  ar[part] / cap[part])]
     return rows, blocks
