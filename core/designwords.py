@@ -64,6 +64,7 @@ def plan_words(plan) -> str:
     """The planned design in words (``design_words`` with the models and tiers the engine chose)."""
     r = plan.resolved
     tiers = r.tier_switches
-    design = r.design.model_copy(update={"fabric": r.fabric, "port_speed_gbps": r.port_speed_gbps, "planes": r.planes})
+    design = r.design.model_copy(update={"fabric": r.fabric, "port_speed_gbps": r.port_speed_gbps,
+                                         "planes": plan.planes})  # per-rail: the islands (Plan.planes)
     return design_words(design, plan.fabric.tiers, leaf=r.switch.id, spine=tiers["spine"].id, nic=r.nic.id,
                         uplink_gbps=r.uplink_gbps, dims=tuple(plan.fabric.torus_dims or ()), transport=r.nic.transport)

@@ -64,3 +64,38 @@ def test_designer_link_with_per_rail_offers_buttons_that_build():
         fresh.button(key=key).click().run()
         assert not fresh.exception and not fresh.error, (key, [e.value for e in fresh.error])
         assert fresh.caption and " plane" in fresh.caption[0].value
+
+
+def test_design_words_say_the_per_rail_planes_not_the_engines_one():
+    """Per-rail planes are sized as one structure (``ResolvedDesign.planes`` 1, the planes its islands): the design
+    in words (``core.designwords.plan_words``: the review pack's title and design line; a design with pods
+    ``core.formats.podreport.pods_words``) says the design's planes (``Plan.planes``), as the Designer's subtitle and
+    the CLI's headline do; rail-only islands are no planes."""
+    from core.designwords import plan_words
+    from core.figures.subtitle import design_subtitle
+    from core.formats.podreport import pods_words
+    from core.formats.report import design_title
+
+    rail = plan(Design(gpu="H100", nodes=64, planes=2, plane_mode="per-rail"))
+    assert (rail.resolved.planes, rail.fabric.islands, rail.planes) == (1, 2, 2)
+    assert plan_words(rail).endswith(", NIC CX7, 2 planes (per-rail)"), plan_words(rail)
+    assert design_title(rail) == ("512 × H100 cluster: Two-tier QM9700 InfiniBand, rail-optimized, non-blocking, "
+                                  "400G ports, NIC CX7, 2 planes (per-rail)")
+    assert " · 2 planes · " in design_subtitle(rail)
+    four = plan(Design(gpu="H100", nodes=64, planes=4, plane_mode="per-rail"))
+    assert plan_words(four).endswith("4 planes (per-rail)")
+    pods = plan(Design(gpu="H100", nodes=64, pods="B200:32:800", planes=2, plane_mode="per-rail"))
+    assert pods_words(pods).endswith(", NIC CX7 + CX8, 2 planes (per-rail)"), pods_words(pods)
+    only = plan(Design(gpu="H100", nodes=64, topology="rail-only"))
+    assert only.fabric.islands == 8 and plan_words(only).endswith(", 1 plane")
+
+
+def test_designer_and_cli_headlines_say_the_per_rail_planes(capsys):
+    at = AppTest.from_file(ENTRY, default_timeout=90)
+    at.query_params.update({"v": "1", "lang": "en", "n": "64", "pl": "2", "pm": "rail"})
+    at.run()
+    assert not at.exception and not at.error
+    subtitle = next(c.value for c in at.caption if c.value.startswith("512 x H100 in 64 nodes"))
+    assert " · 2 tiers · 2 planes · switch QM9700 · " in subtitle, subtitle
+    code, out, _err = run_cli(capsys, "plan", "--nodes", "64", "--plane-mode", "per-rail", "--planes", "2")
+    assert code in (0, None) and "rail-optimized, 2 tiers, 2 planes, switch QM9700" in out.splitlines()[0]

@@ -105,7 +105,7 @@ def pods_words(plan) -> str | None:
     if mixed is None:
         return None
     r, models = plan.resolved, pods_models(mixed)
-    design = r.design.model_copy(update={"fabric": r.fabric, "planes": r.planes})  # as plan_words
+    design = r.design.model_copy(update={"fabric": r.fabric, "planes": plan.planes})  # as plan_words
     return design_words(design, plan.fabric.tiers, leaf=models["leaves"], spine=models["spine"], nic=models["nic"],
                         speeds=models["speed"], transport=r.nic.transport)
 
