@@ -99,14 +99,14 @@ def test_the_resolved_element_is_that_cable_pods():
     assert element == "pod2.p0.leaf0-spine1#1"
     loss = {x.pod: x.healthy_spine_gbps - x.spine_gbps for x in pods_what_if(mixed, [element])}
     assert loss == {1: 0, 2: 800}
-    assert failure_element(p, "pod2-gpu004 nic1 -> pod2-leaf002") == "pod2.node3.nic0"
+    assert failure_element(p, "pod2-gpu004 nic1 -> pod2-leaf001") == "pod2.node3.nic0"
     assert inside_spec(mixed, "pod2.node3.nic0") == (1, "node3.nic0")
 
 
 def test_a_custom_naming_scheme_reads_back():
     p = plan(DESIGNS["pods"])
     scheme = scheme_of({"np": "h", "sp": "sw-", "nd": 2}, p)
-    name, = link_names(p, ["pod2.node3.nic0 -> pod2.p0.leaf1"], scheme)
+    name, = link_names(p, ["pod2.node3.nic0 -> pod2.p0.leaf0"], scheme)
     assert failure_element(p, name, scheme) == "pod2.node3.nic0"
 
 
@@ -206,3 +206,28 @@ def test_the_command_line_refuses_a_cable_past_the_bundle_as_typed(capsys):
     code, out, err = run_cli(capsys, "failure", "--gpu", "H100", "--nodes", "64", "--pods", "B200:32:800",
                              "--fail", "spine002 #5 -> pod2-leaf001")
     assert code == 2 and "'spine002 #5 -> pod2-leaf001': the bundle has 4 cables, #1 to #4" in err and "p0." not in err
+
+
+@pytest.mark.parametrize("text, right", [("gpu030 nic3 -> leaf004", "leaf003"), ("gpu030 nic3 -> spine001", "leaf003"),
+                                         ("node29.nic2 -> p0.leaf3", "p0.leaf2"),
+                                         ("gpu030 nic3 -> leaf003", None), ("node29.nic2 -> p0.leaf2", None)])
+def test_a_server_link_is_checked_against_the_wiring(text, right):
+    """Two tiers, 64 nodes of 8 NICs, rail-optimised groups of 32 nodes with a leaf a rail: gpu030 (node 29) is in
+    group 0, its NIC 3 (nic2) on rail 2's leaf: p0.leaf2, leaf003 under the exports' 1-based names.
+    A far end the NIC is not cabled to is refused in one short line naming the leaf it is cabled to."""
+    p = plan(DESIGNS["clos-2"])
+    if right is None:
+        assert failure_element(p, text) == "node29.nic2"
+        return
+    with pytest.raises(InputError) as err:
+        failure_element(p, text)
+    message = str(err.value)
+    assert "not a link of this design" in message and message.endswith(f"cabled to {right!r}") and "\n" not in message
+
+
+def test_a_pod_server_link_is_checked_against_the_wiring():
+    p = plan(DESIGNS["pods"])
+    assert failure_element(p, "pod2-gpu004 nic1 -> pod2-leaf001") == "pod2.node3.nic0"
+    with pytest.raises(InputError) as err:
+        failure_element(p, "pod2-gpu004 nic1 -> pod2-leaf002")
+    assert str(err.value).endswith("cabled to 'pod2-leaf001'")

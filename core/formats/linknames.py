@@ -229,6 +229,29 @@ def _bundle(plan, lower: str, upper: str) -> str | None:
     return f"{lower}-{b[0]}{b[3]}"
 
 
+def _nic_leaves(plan, node: str, nic: int) -> list[str]:
+    """The leaf ids (one a plane) NIC ``nic`` (0-based) of server ``node`` of ``plan``'s wiring is cabled to (with
+    pods the whole fabric's ids, ``pod2.p0.leaf1``); empty for a server or NIC the wiring does not have."""
+    from core.formats.podslurm import mixed_of
+
+    mixed = mixed_of(plan) if getattr(plan.design, "pods", None) else None
+    wiring, prefix, local = Wiring.of(plan) if mixed is None else None, "", node
+    if mixed is not None:
+        from core.analysis.pods import mixed_wiring
+
+        whole = mixed_wiring(mixed, three_tiers=True)
+        found = whole.parse(node)
+        if found is None:
+            return []
+        wiring, prefix, local = whole.wirings[found[0]], whole.prefix(found[0]), found[1]
+    n = Wiring.parse_node(local)
+    if n is None or not 0 <= n < wiring.nodes:
+        return []
+    return [prefix + wiring.switch_id("leaf", wiring.node_port(n, lr)[0], plane, island)
+            for plane, island in wiring.plane_islands() for lr in range(wiring.rails)
+            if wiring.nic_of(lr, island) == nic]
+
+
 def failure_element(plan, text: str, scheme: NamingScheme | None = None) -> str:
     """The failure what-if's element (``core.analysis.failure``'s spec language) of one link of ``plan`` as the
     load analysis names it: under the exports' names (``link_names``: ``leaf002 -> spine003 #1``,
@@ -244,7 +267,14 @@ def failure_element(plan, text: str, scheme: NamingScheme | None = None) -> str:
     ends = _ends(plan, text, scheme)
     servers = [end for end in ends or () if end[1] is not None]
     if ends and len(servers) == 1:
-        return f"{servers[0][0]}.nic{servers[0][1]}"
+        node, nic = servers[0][:2]
+        leaves = _nic_leaves(plan, node, nic)
+        far = next(end[0] for end in ends if end[1] is None)
+        if leaves and far not in leaves:  # the NIC exists, its cable goes elsewhere: refused, the right far end named
+            right = leaves[0] if "." in text else (_namer_of(plan, scheme)(leaves[0]) or leaves[0])
+            raise InputError(_("{name} is not a link of this design: that NIC is cabled to {leaf}").format(
+                name=shown(text, 80), leaf=shown(right, 40)))
+        return f"{node}.nic{nic}"
     bundle = _bundle(plan, ends[0][0], ends[1][0]) if ends and not servers else None
     if bundle is None:
         raise InputError(_("{name} is not a link of this design; paste a hot link as the load analysis names it "
