@@ -231,3 +231,9 @@ def test_a_pod_server_link_is_checked_against_the_wiring():
     with pytest.raises(InputError) as err:
         failure_element(p, "pod2-gpu004 nic1 -> pod2-leaf002")
     assert str(err.value).endswith("cabled to 'pod2-leaf001'")
+
+
+def test_one_lost_nic_port_reads_singular(capsys):
+    """One NIC failed: one GPU lost a NIC port ("1 GPU", not "1 GPUs")."""
+    code, out, _ = run_cli(capsys, "failure", "--gpu", "H100", "--nodes", "64", "--fail", "gpu030 nic3 -> leaf003")
+    assert code == 0 and "1 GPU lost a NIC port" in out and "1 GPUs" not in out

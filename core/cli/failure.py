@@ -73,8 +73,12 @@ def render_table(out: dict, system=None, unit: str = "GB/s") -> str:
     lines.append(row(_("cut off"), _("{gpus} of {total} GPUs ({nodes} nodes)").format(
         gpus=f"{out['gpus_disconnected']:,}", total=f"{out['gpus']:,}", nodes=f"{out['nodes_disconnected']:,}")))
     words = other_words(system)  # the scale-up's link and domain when it is not NVLink
-    lines.append(row(_("degraded"), (_("{gpus} GPUs lost a NIC port ({pxn} over PXN via NVLink)") if words is None
-                                     else _("{gpus} GPUs lost a NIC port ({pxn} through a peer over {link})")).format(
+    degraded = out["gpus_degraded"]
+    lines.append(row(_("degraded"), (
+        ngettext("{gpus} GPU lost a NIC port ({pxn} over PXN via NVLink)",
+                 "{gpus} GPUs lost a NIC port ({pxn} over PXN via NVLink)", degraded) if words is None
+        else ngettext("{gpus} GPU lost a NIC port ({pxn} through a peer over {link})",
+                      "{gpus} GPUs lost a NIC port ({pxn} through a peer over {link})", degraded)).format(
         link=words[0] if words else "",
         gpus=f"{out['gpus_degraded']:,}", pxn=f"{out['gpus_via_pxn']:,}")))
     lines.append(row(_("bisection"), _("{now} of {healthy}, one direction").format(
@@ -96,7 +100,9 @@ def render_table(out: dict, system=None, unit: str = "GB/s") -> str:
     nvl, healthy_nvl = out["nvlink_gbytes_per_gpu_one_direction"], out["healthy"]["nvlink_gbytes_per_gpu_one_direction"]
     if out["gpus_nvlink_degraded"] and nvl is not None and healthy_nvl is not None:
         lines.append(row(_("NVLink") if words is None else words[0],
-                         _("{gpus} GPUs at {now} per GPU, one direction (healthy {healthy})")
+                         ngettext("{gpus} GPU at {now} per GPU, one direction (healthy {healthy})",
+                                  "{gpus} GPUs at {now} per GPU, one direction (healthy {healthy})",
+                                  out["gpus_nvlink_degraded"])
                          .format(gpus=f"{out['gpus_nvlink_degraded']:,}", now=_gb(nvl), healthy=_gb(healthy_nvl))))
         if out["domain_busbw_gbytes"] is not None and out["healthy"]["domain_busbw_gbytes"] is not None:
             text = (_("all-reduce 1 GiB inside one NVLink domain: {now} (healthy {healthy})") if words is None
