@@ -320,9 +320,10 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
         st.caption(_("Red crosses mark failed elements.") + " " + (
             _("This view is aggregated: a click names a bundle of switches, so fail single switches by the form.")
             if aggregated else words(cur.plan.fabric.family, "failure:click", N_(
-                "Click a leaf, spine or core switch to fail it; click it again to restore it."))))
+                "Click a leaf, spine or core switch to fail it; click it again to restore it.")) or ""))
     if result is None:
-        area.info(_("Nothing has failed: pick a tier and a count, name elements, or click a switch."))
+        area.info(words(cur.plan.fabric.family, "failure:empty", N_(
+            "Nothing has failed: pick a tier and a count, name elements, or click a switch.")))
         return
     with area:
         charts.chart(cache.healthy_vs_failed(key, failed, settings_json, lang, cur.unit, result,

@@ -37,7 +37,7 @@ from core.design import (
 )
 from core.errors import DesignError, InputError, shown
 from core.fabric import naming
-from core.fabric.families import words
+from core.fabric.families import oversubscription_input, words
 from core.figures.keynumbers import size_caption
 from core.i18n import LANGUAGES, N_, _
 from core.networks.policy import policy
@@ -629,8 +629,9 @@ def sidebar() -> Current:
                             help=_("Rail-optimized: NIC i of every node in a scalable unit goes to leaf i. "
                                    "Top-of-rack: all NICs of a node go to its rack's leaf."))
     ss[K + "oversub"] = float(ss.get(K + "oversub") or 1.0)
-    off = {f: words(ss.get(K + "topology"), f"input:{f}:off", None) for f in ("oversubscription", "tiers")}
-    sb.select_slider(words(ss.get(K + "topology"), "input:oversubscription", None) or _label("oversubscription"),
+    oversub_label, oversub_off = oversubscription_input(ss.get(K + "topology"))
+    off = {"oversubscription": oversub_off, "tiers": words(ss.get(K + "topology"), "input:tiers:off", None)}
+    sb.select_slider(oversub_label or _label("oversubscription"),
                      # shown disabled, with why, where the family ignores it (and labelled in its words)
                                options=_with(LEAF_OVERSUB_STEPS, ss[K + "oversub"]),
                                key=K + "oversub", format_func=units.ratio,

@@ -67,6 +67,10 @@ LINK_CLASSES = ("node-leaf", "local", "global")
 RAIL_LEAVES = True
 """Its routers are rail routers, each group's one per rail (``core.fabric.families.rail_leaves``: the bill's router
 row)."""
+LEAF_WHATIF = False
+"""No leaf oversubscription: a router's local and global ports follow from the routers per group and the global
+ratio, so the leaf-oversubscription what-if would plan the same design at every step (``core.fabric.families
+.leaf_whatif``: the Designer's and the report's sweep left out, the sidebar's input shown disabled)."""
 FAILURE_CLOSED_FORM = "core.analysis.failure.classicwhatif"
 """The module of its failure what-if in closed form over its groups, global links between routers (its
 ``what_if_closed``; ``core.analysis.failure.whatif`` imports it by this name), not on its graph."""
@@ -112,6 +116,7 @@ WORDS = {
                        "between two routers of a group (p0.leaf0-leaf1) or a global link bundle between routers of two "
                        "groups (p0.leaf0-leaf62); #2 for one cable of a bundle."),
     "failure:click": N_("Click a router to fail it; click it again to restore it."),
+    "failure:empty": N_("Nothing has failed: pick a tier and a count, name elements, or click a router."),
     "failure:caption": N_("Fail routers, local and global link bundles, planes or NICs by the form, or routers by "
                           "clicking them in the diagram (click again to restore one), and compare with the healthy "
                           "design. The healthy design is never changed."),

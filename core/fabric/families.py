@@ -36,7 +36,7 @@ topology family"):
 * ``tier_words(fabric, counts=False)``: its switch tiers in words (``tier_words``: the Designer's caption, the
   drawing's title), instead of ``N tiers``;
 * ``LEAF_WHATIF``: False when it has no leaves to oversubscribe (``leaf_whatif``: the Designer and the report
-  leave the leaf-oversubscription what-if out);
+  leave the leaf-oversubscription what-if out; ``oversubscription_input``: the sidebar shows the input disabled);
 * ``RAIL_LEAVES``: True when its leaves are rail leaves, each group's one per rail (``rail_leaves``: the bill's
   leaf row);
 * ``FAILURE_NAMES``: the failure-spec language that names its elements (``failure_names``: ``"node-to-node"``,
@@ -129,6 +129,22 @@ def leaf_whatif(name: str) -> bool:
     """Whether the leaf-oversubscription what-if (``core.analysis.whatif``) applies to family ``name`` (a
     ``FabricPlan.family``): its ``LEAF_WHATIF`` (a torus has no leaves), else True."""
     return getattr(family(name), "LEAF_WHATIF", True)
+
+
+def oversubscription_input(name: str | None) -> tuple[str | None, str | None]:
+    """The sidebar's leaf-oversubscription input on family ``name`` (a ``Design.topology``; None: none), translated:
+    ``(label, off)``, its label in the family's ``WORDS`` (None: the field's own) and why it has no effect (None:
+    it has), one rule from the family's declarations: where the family has no leaf-oversubscription what-if
+    (``leaf_whatif``: a torus, a classic Dragonfly) the input is off, in its words (``input:oversubscription:off``)
+    or the shared ones."""
+    from core.i18n import N_
+
+    used = leaf_whatif(name) if name else True
+    label = words(name, "input:oversubscription", None if used else N_("Oversubscription (not used by this "
+                                                                      "topology)"))
+    off = None if used else words(name, "input:oversubscription:off", N_(
+        "No effect on this topology: it has no leaves to oversubscribe."))
+    return label, off
 
 
 def leaf_whatif_note(plan) -> str:
