@@ -86,6 +86,8 @@ def render_table(out: dict, system=None, unit: str = "GB/s") -> str:
     from core.analysis.failure import STAGE_LABELS
 
     for stage, values in out["stages_tbits_one_direction"].items():
+        if not values["healthy"]:  # a stage the design does not have (a classic Dragonfly's routers: no uplinks)
+            continue
         lines.append(row("  " + _(STAGE_LABELS[stage]), _("{now} of {healthy} (the damaged half)").format(
             now=_tb(values["remaining"]), healthy=_tb(values["healthy"]))))
     healthy_busbw = out["healthy"]["busbw_gbytes"]

@@ -116,6 +116,11 @@ WORDS = {
                        "between two routers of a group (p0.leaf0-leaf1) or a global link bundle between routers of two "
                        "groups (p0.leaf0-leaf62); #2 for one cable of a bundle."),
     "failure:click": N_("Click a router to fail it; click it again to restore it."),
+    "failure:note": N_("Computed in closed form over the topology's groups (the untouched groups of a plane as one "
+                       "block): GPUs outside the connected part holding the most nodes are cut off; the bisection is "
+                       "the healthy one scaled by the maximum flow between {cut} with the failures over the same flow "
+                       "healthy; busbw and step time on a degraded copy with the slowest connected node's surviving "
+                       "NIC ports ({ports}); a router has no uplinks to spines."),
     "failure:empty": N_("Nothing has failed: pick a tier and a count, name elements, or click a router."),
     "failure:caption": N_("Fail routers, local and global link bundles, planes or NICs by the form, or routers by "
                           "clicking them in the diagram (click again to restore one), and compare with the healthy "

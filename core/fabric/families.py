@@ -30,7 +30,8 @@ topology family"):
 * ``GROUPS``: groups joined by global links (``core.plan``'s ways out; ``global_groups``: the link load's routing
   between groups);
 * ``WORDS``: its own msgids where a surface's words are a folded Clos's (``words``: the drawing's rows and legend,
-  the key numbers' switch card, the sidebar's sizing inputs, the Resilience page's element names);
+  the key numbers' switch card, the sidebar's sizing inputs, the Resilience page's element names; ``tier_aliases``:
+  its one-word tier names taken by the failure specs);
 * ``link_counts(fabric)``: its links in classes ``FabricPlan``'s fields do not count, all planes (``link_counts``:
   the summary's links and the key numbers' links card);
 * ``tier_words(fabric, counts=False)``: its switch tiers in words (``tier_words``: the Designer's caption, the
@@ -218,6 +219,15 @@ def words(name: str | None, key: str, default: str | None) -> str | None:
     module = family(name) if name else None
     msgid = getattr(module, "WORDS", {}).get(key, default)
     return None if msgid is None else _(msgid)
+
+
+def tier_aliases(name: str) -> dict[str, str]:
+    """Family ``name``'s own single-word failure tier names (its ``WORDS``' ``tier:<tier>`` msgids, English as the
+    failure-spec language is: a classic Dragonfly's ``router``) -> the tier, for ``--fail router:1``; none for a
+    family that declares none (the folded Clos)."""
+    declared_words = getattr(family(name), "WORDS", {})
+    return {msgid.lower(): key.partition(":")[2] for key, msgid in declared_words.items()
+            if key.startswith("tier:") and msgid and " " not in msgid}
 
 
 def tier_words(fabric, counts: bool = False) -> str:

@@ -150,4 +150,5 @@ def what_if_closed(plan, failures, job=None) -> FailureResult:
               f"connected GPUs; NIC rate scaled to the slowest connected node's surviving ports ({shares[0]:.3f}); "
               "bisection: max-flow between the halves on the groups reduced by symmetry, failed / healthy")
     both = {k: (healthy_stages[k], stages[k]) for k in stages}
-    return result(plan, elements, c, shares, (failed, healthy, both), [], _notes(m, c, shares), method, job)
+    return result(plan, elements, c, shares, (failed, healthy, both), [], _notes(m, c, shares, plan.fabric.family),
+                  method, job)

@@ -52,7 +52,7 @@ from core.analysis.failure.graphwhatif import _Dims, _Net, resolve, result
 from core.analysis.failure.spec import _switch_name
 from core.analysis.failure.switches import _Union
 from core.analysis.failure.whatif import FailureResult, _nothing_failed, _pxn_note
-from core.i18n import _
+from core.i18n import N_, _
 from core.memo import stage, view
 from core.plan import Plan
 
@@ -495,16 +495,20 @@ def healthy_measures(net: HealthyNet) -> tuple[dict, float]:
     return _stages(_Model(net, _Failed()))
 
 
-def _notes(m: _Model, c: dict, shares: tuple[float, float, float]) -> list[str]:
-    """The method and the PXN note, in words."""
+def _notes(m: _Model, c: dict, shares: tuple[float, float, float], family: str | None = None) -> list[str]:
+    """The method and the PXN note, in words: the method in the words of ``family`` (a ``FabricPlan.family``; its
+    ``WORDS``' ``failure:note``: a classic Dragonfly's routers have no uplinks and no spine), else a Dragonfly+'s."""
+    from core.fabric.families import words
+
     notes = [_pxn_note(c["pxn"])] if c["pxn"] else []
     cut = _("the two halves of the groups") if m.groups > 1 else _("the two halves of the nodes")
-    notes.append(_("Computed in closed form over the topology's groups (the untouched groups of a plane as one "
+    notes.append(words(family, "failure:note", N_(
+                   "Computed in closed form over the topology's groups (the untouched groups of a plane as one "
                    "block): GPUs outside the connected part holding the most nodes are cut off; the bisection is the "
                    "healthy one scaled by the maximum flow between {cut} with the failures over the same flow "
                    "healthy; busbw and step time on a degraded copy with the slowest connected node's surviving NIC "
                    "ports ({ports}), the worst leaf's surviving uplinks ({leaf}) and the worst spine's surviving "
-                   "global links ({spine}).").format(
+                   "global links ({spine}).")).format(
         cut=cut, ports=f"{shares[0]:.1%}", leaf=f"{shares[1]:.1%}", spine=f"{shares[2]:.1%}"))
     return notes
 

@@ -236,8 +236,10 @@ def tiers_of(plan: Plan) -> tuple[str, ...]:
 def resolve(plan: Plan, failures, net: _Net | None = None) -> list[tuple[str, tuple, bool]]:
     """``(tier, key, chosen)`` of every element the specs name or choose; ``InputError`` for bad specs."""
     net = net or _Net.of(plan)
+    from core.fabric.families import tier_aliases
+
     return _resolve(failures, TIERS, lambda rest, tier: _parse(rest, net, tier), lambda t: _size(t, net),
-                    lambda t: _order(t, net))
+                    lambda t: _order(t, net), tier_aliases(plan.fabric.family))
 
 
 # ------------------------------------------------------------------------------------------------ the failed state

@@ -335,19 +335,23 @@ def resolve_failures(plan: Plan, failures) -> list[tuple[str, tuple, bool]]:
                     lambda t: _worst_order(t, shape))
 
 
-def _resolve(failures, tiers: tuple[str, ...], parse, size, order) -> list[tuple[str, tuple, bool]]:
+def _resolve(failures, tiers: tuple[str, ...], parse, size, order,
+             aliases: dict[str, str] | None = None) -> list[tuple[str, tuple, bool]]:
     """``(tier, key, chosen)`` of the specs ``failures`` over ``tiers``: ``parse(name, tier or None)`` gives a
     named element's ``(tier, key)``, ``size(tier)`` the tier's elements, ``order(tier)`` its keys in the order a
-    count fails them; ``InputError`` for bad specs."""
+    count fails them; ``aliases``: a family's own tier words (``core.fabric.families.tier_aliases``: a classic
+    Dragonfly's ``router``) besides ``TIER_ALIASES``; ``InputError`` for bad specs."""
     named: list[tuple[str, tuple]] = []
     counts: list[tuple[str, int]] = []
+    aliases = {**TIER_ALIASES, **(aliases or {})}
     for spec in failures:
         text = str(spec).strip()
         tier, _sep, rest = text.partition(":") if ":" in text else ("", "", text)
-        tier = TIER_ALIASES.get(tier.strip().lower(), tier.strip().lower())
+        tier = aliases.get(tier.strip().lower(), tier.strip().lower())
         if tier and tier not in tiers:
+            known = tiers + ("tor",) + tuple(k for k in aliases if k not in TIER_ALIASES)
             raise InputError(_("unknown tier {tier}; known: {known}").format(tier=shown(tier),
-                                                                           known=", ".join(tiers + ("tor",))))
+                                                                           known=", ".join(known)))
         rest = rest.strip()
         if tier and rest.isdigit():
             count = int(rest)
