@@ -50,3 +50,34 @@ def test_a_clos_keeps_its_leaf_uplinks_row(capsys):
 
     code, out, _err = run_cli(capsys, "failure", "--gpu", "H100", "--nodes", "64", "--fail", "spine:1")
     assert code == 0 and "leaf uplinks" in out
+
+
+def test_classic_dragonfly_bandwidth_tab_speaks_routers_and_groups():
+    """The capacity chart's router stage and the readout in the family's words: 4,096 H100 (512 nodes of 8 x 400G),
+    8 groups of 32 routers; hops 1 on a router, 2 in a group, 3 across groups, Valiant up to 4 (the plan CLI's)."""
+    from core.design import Design
+    from core.fabric.bandwidth import tier_capacities_gbits
+    from core.figures.bandwidth import tier_capacity_figure
+    from core.plan import plan
+
+    p = plan(Design(gpu="H100", gpus=4096, topology="classic-dragonfly"))
+    fig = tier_capacity_figure(p, tier_capacities_gbits(p.resolved, p.fabric))
+    labels = " ".join(fig.data[0].x)
+    assert "spine" not in labels.lower() and "Router" in labels
+    bw = p.bandwidth
+    for key in ("readout:bandwidth", "report:readout:bandwidth"):
+        text = words(p.fabric.family, key, None).format(
+            total="1.73:1", same_rail=bw.hops_same_rail, cross_rail=bw.hops_cross_rail, cross_pod=bw.hops_cross_pod,
+            valiant=bw.hops_valiant, link="NVLink", ratio="9:1")
+        assert "pod" not in text and "leaf" not in text and "spine" not in text
+        assert "same rail 1, in a group 2, across groups 3, Valiant up to 4" in text
+
+
+def test_a_clos_capacity_chart_keeps_leaf_to_spine():
+    from core.design import Design
+    from core.fabric.bandwidth import tier_capacities_gbits
+    from core.figures.bandwidth import tier_capacity_figure
+    from core.plan import plan
+
+    p = plan(Design(gpu="H100", nodes=64))
+    assert "Leaf -><br>spine" in tier_capacity_figure(p, tier_capacities_gbits(p.resolved, p.fabric)).data[0].x

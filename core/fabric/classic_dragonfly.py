@@ -116,6 +116,13 @@ WORDS = {
                        "between two routers of a group (p0.leaf0-leaf1) or a global link bundle between routers of two "
                        "groups (p0.leaf0-leaf62); #2 for one cable of a bundle."),
     "failure:click": N_("Click a router to fail it; click it again to restore it."),
+    "stage:leaf_up": N_("Router -><br>local and global"),  # the capacity chart's stage of a router's other ports
+    "readout:bandwidth": N_("**Oversubscription** end to end {total} · **hops** (switches crossed) same rail "
+                            "{same_rail}, in a group {cross_rail}, across groups {cross_pod}, Valiant up to {valiant} "
+                            "· **{link} : scale-out** {ratio} per GPU (one direction, bits)"),
+    "report:readout:bandwidth": N_("Oversubscription end to end {total}; switches crossed: same rail {same_rail}, in "
+                                   "a group {cross_rail}, across groups {cross_pod}, Valiant up to {valiant}; {link} "
+                                   "to scale-out {ratio} per GPU (one direction, bits)."),
     "failure:note": N_("Computed in closed form over the topology's groups (the untouched groups of a plane as one "
                        "block): GPUs outside the connected part holding the most nodes are cut off; the bisection is "
                        "the healthy one scaled by the maximum flow between {cut} with the failures over the same flow "
@@ -128,7 +135,8 @@ WORDS = {
 }
 """This family's words where a surface's own are a folded Clos's or a Dragonfly+'s (``core.fabric.families.words``):
 the drawing's rows (``row:<role>``) and legend (``legend:spine``: its groups' row), the key numbers' switch cards
-(``card:<role>``; None: a tier it does not have, no card; ``card:links:help``) and the plan CLI's switches row
+(``card:<role>``; None: a tier it does not have, no card; ``card:links:help``), the capacity chart's stages and the
+bandwidth readouts (``stage:leaf_up``, ``readout:bandwidth``, ``report:readout:bandwidth``: groups, not pods) and the plan CLI's switches row
 (``cli:switches``), the failure tiers (``tier:<tier>``: the Resilience page's list, the single points' tier column),
 the link-load heatmap's blocks, its tiers and a note on its routing (``load:blocks``, ``load:<tier>``,
 ``load:note``), the sidebar's sizing inputs (``input:<field>``, ``:help``; ``:off``: why an input has no effect,

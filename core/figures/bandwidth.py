@@ -45,7 +45,9 @@ STAGE_NAMES = {"injection": N_("Injection<br>(all NIC ports)"), "leaf_up": N_("L
 
 def tier_capacity_figure(plan, capacities_gbits: dict[str, float], unit: str = "GB/s") -> go.Figure:
     """Capacity of each fabric stage, all planes, one direction, plus the bisection."""
-    labels = [_(STAGE_NAMES[k]) for k in capacities_gbits] + [_("Bisection")]
+    from core.fabric.families import words  # a family's own stage words (a classic Dragonfly's routers)
+
+    labels = [words(plan.fabric.family, f"stage:{k}", STAGE_NAMES[k]) for k in capacities_gbits] + [_("Bisection")]
     values = list(capacities_gbits.values()) + [plan.bandwidth.bisection_tbits_one_direction * 1000]
     colours = [TIER_COLOURS["server"], TIER_COLOURS["leaf"], TIER_COLOURS["spine"]][: len(capacities_gbits)] + [
         TIER_COLOURS["core"]]

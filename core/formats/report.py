@@ -624,7 +624,7 @@ def _bandwidth(doc: _Doc, plan) -> None:
         link=scaleup.link_word(plan.resolved.system),
         leaf=units.ratio(bw.leaf_oversubscription), spine=units.ratio(bw.spine_oversubscription),
         total=units.ratio(bw.oversubscription),
-        same_rail=bw.hops_same_rail, cross_rail=bw.hops_cross_rail, cross_pod=bw.hops_cross_pod,
+        same_rail=bw.hops_same_rail, cross_rail=bw.hops_cross_rail, cross_pod=bw.hops_cross_pod, valiant=bw.hops_valiant,
         ratio=units.ratio(bw.scaleup_to_scaleout_ratio),  # a torus says what its ratio is of:
         injection=units.bandwidth(bw.scaleout_gbits_per_gpu, doc.unit),
         share=units.bandwidth(bw.cross_fabric_gbits_per_gpu, doc.unit),
