@@ -37,6 +37,9 @@ UNIT_WORD = re.compile(r"(?:[kMGTP]?[Bb]/s|[KMGT]iB|[kMGT]?B|[kM]?W|kWh|MWh|M)(?
 MONEY_WORD = re.compile(r"[万亿]?(?:美元|欧元|元)")
 """A Chinese amount's unit right after its number (``7.51亿美元``, ``4,413万美元``, ``9,500元``;
 ``core.i18n.usd``): a browser breaks Chinese between any two characters, so it wrapped ``7.51亿美`` / ``元``."""
+PRODUCT = re.compile(r"\d[\d,.]* [x×] \d[\d,.]*(?: [A-Za-z]+\b)?")
+"""A count times a size and its noun (``2 x 72 GPUs``, ``8 x 400G``): a chart title's line never breaks inside it
+(``core.figures.style.wrap_title``)."""
 NO_BREAK = "\u2060"
 """WORD JOINER: invisible, no line break on either side."""
 _AMOUNT = re.compile(r"(?<=\d)(?: (?=" + UNIT_WORD.pattern + r")|(" + MONEY_WORD.pattern + r"))")

@@ -14,7 +14,7 @@ import unicodedata
 import plotly.graph_objects as go
 
 from core.i18n import N_, current
-from core.text import MONEY_WORD, UNIT_WORD, unlinked
+from core.text import MONEY_WORD, PRODUCT, UNIT_WORD, unlinked
 
 TIER_Y = {"server": 0.0, "leaf": 1.0, "spine": 2.0, "core": 3.0}
 TIER_COLOURS = {"server": "#5d6d7e", "leaf": "#2e86c1", "spine": "#117a65", "core": "#7d3c98"}
@@ -223,7 +223,17 @@ def _cut(items: list[tuple[int, str]], width: int, join) -> int:
     return (strong or breaks or whole[-1:] or [len(items) - 1])[-1]
 
 
+_GLUE = "\ue000"
+"""Stands for a space inside a product (``core.text.PRODUCT``) while a line is wrapped: one character wide, never in
+a title (private use), so the product is one word and the space comes back after."""
+
+
 def _wrap_words(text: str, width: int) -> list[str]:
+    text = PRODUCT.sub(lambda m: m.group(0).replace(" ", _GLUE), text)  # "2 x 72 GPUs" stays on one line
+    return [line.replace(_GLUE, " ") for line in _wrap_lines(text, width)]
+
+
+def _wrap_lines(text: str, width: int) -> list[str]:
     lines: list[str] = []
     line: list[tuple[int, str]] = []  # (space before it?, piece) of the line being filled
 
