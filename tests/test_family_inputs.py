@@ -81,3 +81,16 @@ def test_a_clos_capacity_chart_keeps_leaf_to_spine():
 
     p = plan(Design(gpu="H100", nodes=64))
     assert "Leaf -><br>spine" in tier_capacity_figure(p, tier_capacities_gbits(p.resolved, p.fabric)).data[0].x
+
+
+def test_classic_dragonfly_at_4096_gpus_is_drawn_aggregated():
+    """8 groups of 32 routers: 8 x 32 x 31 / 2 = 3,968 local links, each drawn; the full drawing passes the limit,
+    as the Dragonfly+'s at the same size, so both draw the aggregated view (review F26: 113,569 elements)."""
+    from core.design import Design
+    from core.figures.topology import FULL_GRAPH_LIMIT, count_drawn_elements, full_graph_elements, topology_figure
+    from core.plan import plan
+
+    p = plan(Design(gpu="H100", gpus=4096, topology="classic-dragonfly"))
+    assert full_graph_elements(p) >= 2 * 3968 > FULL_GRAPH_LIMIT
+    fig = topology_figure(p)
+    assert count_drawn_elements(fig) < 2000

@@ -36,7 +36,9 @@ FULL_GRAPH_LIMIT = 1200
 
 # --- topology ----------------------------------------------------------------------------------
 def full_graph_elements(plan) -> int:
-    """Elements (vertices + 2 per edge: a segment and a hover point) of plane 0's full graph, servers grouped.
+    """Elements (vertices + 2 per edge: a segment and a hover point) of plane 0's full graph, servers grouped; a
+    family's links in classes its fields do not count (``core.fabric.families.link_counts``: a classic Dragonfly's
+    local links, every pair of a group's routers) are drawn too.
 
     Computed from the sized fabric without building the graph, so the choice
     between the full and the aggregated drawing costs nothing at any size.
@@ -50,6 +52,9 @@ def full_graph_elements(plan) -> int:
         edges += f.leaf_count * f.spine_count
     else:
         edges += f.leaf_count * f.spines_per_pod + f.spine_count * f.cores_per_group
+    from core.fabric.families import link_counts  # a family's links its fields do not count (a Dragonfly's local ones)
+
+    edges += sum(link_counts(f).values()) // max(1, f.planes)
     return vertices + 2 * edges
 
 
