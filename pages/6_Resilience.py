@@ -317,13 +317,15 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
         chart_key = f"rs_topology_{st.session_state.get(CHART, 0)}"
         charts.chart(fig, "full", key=chart_key, on_select=functools.partial(_on_click, chart_key),
                         selection_mode=("points",), config={**CONFIG, "scrollZoom": True})
+        click = None if aggregated else words(cur.plan.fabric.family, "failure:click", N_(
+            "Click a leaf, spine or core switch to fail it; click it again to restore it."))  # None: no switch
         st.caption(_("Red crosses mark failed elements.") + " " + (
             _("This view is aggregated: a click names a bundle of switches, so fail single switches by the form.")
-            if aggregated else words(cur.plan.fabric.family, "failure:click", N_(
-                "Click a leaf, spine or core switch to fail it; click it again to restore it.")) or ""))
-    if result is None:
-        area.info(words(cur.plan.fabric.family, "failure:empty", N_(
-            "Nothing has failed: pick a tier and a count, name elements, or click a switch.")))
+            if aggregated else click or ""))
+    if result is None:  # a click offered only where one fails a switch (not aggregated, the family has switches)
+        area.info(_("Nothing has failed: pick a tier and a count, or name elements.") if click is None else
+                  words(cur.plan.fabric.family, "failure:empty", N_(
+                      "Nothing has failed: pick a tier and a count, name elements, or click a switch.")))
         return
     with area:
         charts.chart(cache.healthy_vs_failed(key, failed, settings_json, lang, cur.unit, result,

@@ -201,3 +201,15 @@ def test_decode_never_raises_and_bounds_what_it_echoes():
                                   "rs_lead": "0", "rs_tab": "nowhere"})
     assert values == {**rl.DEFAULTS}
     assert len(warnings) == 5 and all(len(w) < 400 for w in warnings)
+
+
+@pytest.mark.parametrize("design, click", [({"t": "tr", "ng": "512"}, None), (DESIGN, "click a switch")])
+def test_the_empty_state_offers_a_click_only_where_one_fails_a_switch(design, click):
+    """A torus has no switch to click (its family declares no ``failure:click``): the empty state names the form
+    only; a drawn Clos offers the click."""
+    at = open_page(design)
+    text = at.info[0].value
+    assert "Nothing has failed" in text
+    assert (click in text) if click else ("click" not in text)
+    oversub = at.select_slider(key="w_oversub")
+    assert oversub.disabled == (click is None)  # the torus greys the leaf oversubscription, as a classic Dragonfly

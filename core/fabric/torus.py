@@ -48,7 +48,6 @@ FAMILY = "torus"
 GRAPH_MODELS: tuple[str, ...] = ()
 WORDS = {"input:tiers:off": N_("No effect on a torus: its nodes are joined node to node, without switch tiers."),
          "failure:click": None,  # no switch to click: the Resilience page's drawing fails nothing by a click
-         "failure:empty": N_("Nothing has failed: pick a tier and a count, or name elements."),
          "readout:bandwidth": N_("**Bisection ratio** {total} = half the injection over the bisection ({half} / "
                                  "{bisection}, one direction: when every GPU sends to the other half, the cut carries "
                                  "half of all injection), so a GPU that injects {injection} gets {share} across it; no "
@@ -76,7 +75,7 @@ tier chart's bars; per GPU its injection over its share of the cut, the per-GPU 
 the leaves' and spines' oversubscription and the switches crossed; no key-number card of a switch tier; the plan
 command's headline names no switch tier and no switch model, its switches and transceivers rows no switch tier, its
 bandwidth row says the bisection ratio and what it is of (``core.cli.plan``); the Resilience page offers no click
-on its drawing (``failure:click``, ``failure:empty``)."""
+on its drawing (``failure:click``)."""
 FAILURE_NAMES = "node-to-node"
 """Its failure elements are named by ``core.analysis.failure.toruswhatif`` (nodes, NICs, bundles between two
 neighbours; ``core.fabric.families.failure_names``)."""
