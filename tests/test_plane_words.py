@@ -1,0 +1,57 @@
+"""Words of designs on several planes or islands (per-rail planes, rail-only rails) say every plane's count where
+the number is every plane's: the bill's switch rows, the CLI's islands line, the drawings' captions and labels."""
+
+from __future__ import annotations
+
+import math
+import re
+
+import pytest
+
+from core.design import Design
+from core.plan import plan
+
+
+def _product(why: str) -> int:
+    """The product of a bill row's ``A SU x B rails x C planes`` words (the numbers joined by `` x ``)."""
+    head = why.split(":")[0].split("=")[0]
+    return math.prod(int(n.replace(",", "")) for n in re.findall(r"(\d[\d,]*) (?:SU|rails|planes|pods|spines|"
+                                                                 r"core groups|cores)\b", head))
+
+
+@pytest.mark.parametrize("extra, rows", [
+    ({"planes": 2, "plane_mode": "per-rail"}, {"leaf": (16, "2 SU x 4 rails x 2 planes")}),
+    ({"planes": 2, "plane_mode": "per-rail", "nodes": 512, "tiers": 3},
+     {"leaf": (128, "16 SU x 4 rails x 2 planes"), "spine": (128, "2 pods x 32 spines x 2 planes"),
+      "core": (64, None)}),
+    ({"planes": 2, "plane_mode": "per-rail", "topology": "top-of-rack"},
+     {"leaf": (32, "ceil(64 nodes / 4 per leaf) x 2 planes")}),
+    ({"planes": 2, "plane_mode": "per-rail", "nodes": 16}, {"leaf": (2, "one switch per plane holds all 64 NIC "
+                                                                      "ports x 2 planes")}),
+    ({"topology": "rail-only"}, {"leaf": (8, "one switch per rail holds all 64 NIC ports of its rail x 8 rails")}),
+])
+def test_bill_switch_rows_count_every_plane(extra, rows):
+    """Hand counts: per-rail 2 planes of 64 H100 nodes = 2 SU x 4 rails in each plane = 16 leaves (the review's
+    F11: the row said "2 SU x 4 rails" = 8 beside 16); a one-tier rail-only fabric buys one switch per rail (8 x 64
+    ports for 64 nodes x 8 NICs), not one."""
+    p = plan(Design(**{"gpu": "H100", "nodes": 64, **extra}))
+    got = {r.item.rsplit("(", 1)[1].rstrip(")"): (r.quantity, r.why) for r in p.bom
+           if r.category == "switch" and r.network == "compute"}
+    for role, (quantity, why) in rows.items():
+        assert got[role][0] == quantity, got
+        if why is not None:
+            assert got[role][1] == why, got[role]
+        if "ceil" not in got[role][1] and "holds" not in got[role][1]:
+            assert _product(got[role][1]) == quantity, got[role]
+
+
+def test_pods_per_rail_bill_rows_count_every_plane(capsys):
+    """Pods on per-rail planes: each pod's leaf row says its planes (QM9700 16 = 2 SU x 4 rails x 2 planes,
+    Q3400 8 = 1 SU x 4 rails x 2 planes)."""
+    from conftest import run_cli
+    code, out, _err = run_cli(capsys, "plan", "--nodes", "64", "--pods", "B200:32:800", "--planes", "2",
+                              "--plane-mode", "per-rail", "--format", "csv")
+    assert code in (0, None)
+    leaves = [line for line in out.splitlines() if "(leaf)" in line and line.startswith("switch,")]
+    assert any(",16," in x and "2 SU x 4 rails x 2 planes" in x for x in leaves), leaves
+    assert any(",8," in x and "1 SU x 4 rails x 2 planes" in x for x in leaves), leaves
