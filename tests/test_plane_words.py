@@ -55,3 +55,15 @@ def test_pods_per_rail_bill_rows_count_every_plane(capsys):
     leaves = [line for line in out.splitlines() if "(leaf)" in line and line.startswith("switch,")]
     assert any(",16," in x and "2 SU x 4 rails x 2 planes" in x for x in leaves), leaves
     assert any(",8," in x and "1 SU x 4 rails x 2 planes" in x for x in leaves), leaves
+
+
+def test_cli_islands_line_of_per_rail_planes_counts_fabrics_in_all(capsys):
+    """Per-rail planes: each plane is one fabric, so 2 planes are 2 fabrics in all (the review's F21: "2 independent
+    fabrics per plane"); rail-only's rails are still islands of each plane."""
+    from conftest import run_cli
+    _code, out, _err = run_cli(capsys, "plan", "--nodes", "64", "--planes", "2", "--plane-mode", "per-rail")
+    line = next(x for x in out.splitlines() if x.startswith("islands"))
+    assert "2 independent fabrics in all, one per plane (per-rail planes)" in line, line
+    _code, out, _err = run_cli(capsys, "plan", "--nodes", "64", "--topology", "rail-only")
+    line = next(x for x in out.splitlines() if x.startswith("islands"))
+    assert "8 independent fabrics per plane (rail-only)" in line, line
