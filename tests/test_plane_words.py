@@ -67,3 +67,15 @@ def test_cli_islands_line_of_per_rail_planes_counts_fabrics_in_all(capsys):
     _code, out, _err = run_cli(capsys, "plan", "--nodes", "64", "--topology", "rail-only")
     line = next(x for x in out.splitlines() if x.startswith("islands"))
     assert "8 independent fabrics per plane (rail-only)" in line, line
+
+
+@pytest.mark.parametrize("gpu", ["H100", "B200"])
+def test_scaleup_caption_names_the_designs_planes(gpu):
+    """The scale-up drawing's caption of a per-rail 2-plane design says 2 planes of 4 NICs (the review's F2: "(1
+    plane)"); a one-plane design still says 1 plane."""
+    from core.figures import scaleup_figure
+    rail = scaleup_figure(plan(Design(gpu=gpu, nodes=64, planes=2, plane_mode="per-rail")))
+    text = " ".join(a.text for a in rail.layout.annotations).replace("<br>", " ")
+    assert "per node (2 planes, 4 NICs in each)" in text, text
+    one = scaleup_figure(plan(Design(gpu=gpu, nodes=64)))
+    assert "per node (1 plane)" in " ".join(a.text for a in one.layout.annotations).replace("<br>", " ")
