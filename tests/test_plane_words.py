@@ -79,3 +79,24 @@ def test_scaleup_caption_names_the_designs_planes(gpu):
     assert "per node (2 planes, 4 NICs in each)" in text, text
     one = scaleup_figure(plan(Design(gpu=gpu, nodes=64)))
     assert "per node (1 plane)" in " ".join(a.text for a in one.layout.annotations).replace("<br>", " ")
+
+
+def _figure_text(fig) -> str:
+    return fig.to_json().replace("\\u002f", "/").replace("\\u003cbr\\u003e", " ")
+
+
+def test_per_rail_drawing_names_rails_by_the_nics_the_cabling_plan_wires():
+    """Per-rail 2 planes: plane 1's rails carry NICs 1, 3, 5, 7 (``cabling``: gpu001 nic1/nic3/nic5/nic7 ->
+    r1-leaf001..004), plane 2's NICs 2, 4, 6, 8; the drawing's colour key and leaf hover say so (the review's F23:
+    "rail: 1 2 3 4"). With pods, plane 1 alone is drawn: 1, 3, 5, 7."""
+    from core.figures import topology_figure
+    text = _figure_text(topology_figure(plan(Design(gpu="H100", nodes=64, planes=2, plane_mode="per-rail"))))
+    assert "the NIC it carries (plane 1 / 2)" in text and "&#9679;</span> 7 / 8" in text.replace("\\u003c", "<").\
+        replace("\\u003e", ">"), text[:3000]
+    assert "plane 1, NIC 3 of every node" in text and "plane 2, NIC 4 of every node" in text
+    pods = _figure_text(topology_figure(plan(Design(gpu="H100", nodes=64, pods="B200:32:800", planes=2,
+                                                    plane_mode="per-rail")))).replace("\\u003c", "<").\
+        replace("\\u003e", ">")
+    assert "the NIC it carries in plane 1" in pods and "&#9679;</span> 7</sup>" in pods
+    one = _figure_text(topology_figure(plan(Design(gpu="H100", nodes=64))))
+    assert "colour = rail:" in one and "NIC it carries" not in one
