@@ -100,3 +100,17 @@ def test_per_rail_drawing_names_rails_by_the_nics_the_cabling_plan_wires():
     assert "the NIC it carries in plane 1" in pods and "&#9679;</span> 7</sup>" in pods
     one = _figure_text(topology_figure(plan(Design(gpu="H100", nodes=64))))
     assert "colour = rail:" in one and "NIC it carries" not in one
+
+
+def test_one_plane_words_say_no_plane_count(capsys):
+    """One plane: no "plane 1 of 1" in the drawing's title, no "(all planes)" on the classic Dragonfly links row;
+    Kim et al.'s bound reads "a·h + 1" (the review's F5). Per-rail planes, all drawn, say so."""
+    from conftest import run_cli
+    from core.figures import topology_figure
+    assert topology_figure(plan(Design(gpu="H100", nodes=64))).layout.title.text.startswith("Scale-out fabric: 2 tiers")
+    rail = topology_figure(plan(Design(gpu="H100", nodes=64, planes=2, plane_mode="per-rail"))).layout.title.text
+    assert rail.startswith("Scale-out fabric, all 2 planes: 2 tiers"), rail
+    _code, out, _err = run_cli(capsys, "plan", "--topology", "classic-dragonfly", "--gpus", "4096")
+    links = next(x for x in out.splitlines() if x.startswith("links"))
+    assert links.endswith("global 2,072"), links
+    assert "at most a·h + 1 = 545 groups" in out

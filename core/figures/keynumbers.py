@@ -94,8 +94,9 @@ def family_links_text(summary: dict) -> str | None:
     node-leaf, leaf-spine and spine-core words apply)."""
     own = words(summary.get("topology"), "card:links:help", None)
     links = summary["links"]  # (``global`` is a keyword: ``{global_}``)
+    every = _(" (all planes)") if summary.get("planes", 1) > 1 else ""  # one plane: nothing to add up
     return None if own is None else own.format(**{f"{k}_": f"{v:,}" for k, v in links.items()},
-                                               **{k: f"{v:,}" for k, v in links.items()})
+                                               **{k: f"{v:,}" for k, v in links.items()}, all_planes=every)
 
 
 def unbilled_by_cards(summary: dict) -> tuple[int, int]:

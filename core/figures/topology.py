@@ -494,9 +494,11 @@ def _title(plan, mixed: MixedPlan | None, aggregated: bool) -> str:
     parts = _title_parts(f)
     if planes > 1:
         title = _("Scale-out fabric, plane 1 of {planes}: {parts} per plane ({planes} identical planes)")
+    elif plan.planes > 1:  # per-rail planes: every plane drawn, each its own fabric (the counts are all planes')
+        title = _("Scale-out fabric, all {planes} planes: {parts}")
     else:
-        title = _("Scale-out fabric, plane 1 of {planes}: {parts}")
-    title = title.format(planes=planes, parts=sep().join(parts))
+        title = _("Scale-out fabric: {parts}")
+    title = title.format(planes=plan.planes, parts=sep().join(parts))
     if aggregated:
         sub = _("Aggregated view: switches and servers bundled by block and rail; numbers are counts")
     elif plan.resolved.nodes <= SERVERS_EACH_MAX:
