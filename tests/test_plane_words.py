@@ -114,3 +114,24 @@ def test_one_plane_words_say_no_plane_count(capsys):
     links = next(x for x in out.splitlines() if x.startswith("links"))
     assert links.endswith("global 2,072"), links
     assert "at most a·h + 1 = 545 groups" in out
+
+
+def test_no_core_layer_no_core_model_and_ratios_without_units():
+    """A two-tier design's core card says there is no core layer (the review's F16: "0 Q3400 core switches, all 2
+    planes"); a one-plane torus's capacity chart does not say "all planes"; the NVLink : scale-out ratio has no
+    unit ("bits")."""
+    from core.fabric.bandwidth import tier_capacities_gbits
+    from core.fabric.families import words
+    from core.figures import keynumbers as kn, tier_capacity_figure
+    rail = plan(Design(gpu="H100", nodes=64, planes=2, plane_mode="per-rail"))
+    cards = {k.key: k for k in kn.key_numbers(rail.summary())}
+    assert cards["switches_core"].value == "0"
+    assert cards["switches_core"].help == "none: no core layer in 2 tiers; 24 switches in all", cards["switches_core"]
+    assert cards["switches_spine"].help.startswith("8 QM9700 spine switches, all 2 planes")
+    torus = plan(Design(topology="torus", gpus=512))
+    title = tier_capacity_figure(torus, tier_capacities_gbits(torus.resolved, torus.fabric)).layout.title.text
+    assert "all planes" not in title and title.startswith("Capacity per tier, one direction"), title
+    title = tier_capacity_figure(rail, tier_capacities_gbits(rail.resolved, rail.fabric)).layout.title.text
+    assert title.startswith("Capacity per tier, all planes"), title
+    for key in ("readout:bandwidth", "report:readout:bandwidth"):
+        assert "bits" not in words("torus", key, ""), key

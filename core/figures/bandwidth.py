@@ -44,7 +44,8 @@ STAGE_NAMES = {"injection": N_("Injection<br>(all NIC ports)"), "leaf_up": N_("L
 
 
 def tier_capacity_figure(plan, capacities_gbits: dict[str, float], unit: str = "GB/s") -> go.Figure:
-    """Capacity of each fabric stage, all planes, one direction, plus the bisection."""
+    """Capacity of each fabric stage, all planes (the title says so with several), one direction, plus the
+    bisection."""
     labels = [_(STAGE_NAMES[k]) for k in capacities_gbits] + [_("Bisection")]
     values = list(capacities_gbits.values()) + [plan.bandwidth.bisection_tbits_one_direction * 1000]
     colours = [TIER_COLOURS["server"], TIER_COLOURS["leaf"], TIER_COLOURS["spine"]][: len(capacities_gbits)] + [
@@ -52,7 +53,9 @@ def tier_capacity_figure(plan, capacities_gbits: dict[str, float], unit: str = "
     scaled, texts, tunit = _scaled(values, unit)
     fig = go.Figure(go.Bar(x=labels, y=scaled, marker_color=colours, text=texts, textposition="auto",
                            hovertemplate="%{x}: %{text}<extra></extra>"))
-    base_layout(fig, _("Capacity per tier, all planes, one direction [{unit}]").format(unit=tunit), 320)
+    title = (_("Capacity per tier, all planes, one direction [{unit}]") if plan.planes > 1 else
+             _("Capacity per tier, one direction [{unit}]"))
+    base_layout(fig, title.format(unit=tunit), 320)
     fig.update_layout(yaxis_title=tunit)
     return fig
 
