@@ -345,22 +345,29 @@ def _fabric_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
 
     # --- switches -----------------------------------------------------------------------
     plane_note = fmt(_(" x {planes} planes"), planes=planes) if planes > 1 else ""
+    # Islands (rail-only rails, per-rail planes) are side by side copies: a count of one island's shape times them
+    rail_only = resolved.topology == "rail-only"
+    island_note = "" if fabric.islands <= 1 else fmt(_(" x {rails} rails") if rail_only else _(" x {planes} planes"),
+                                                      rails=fabric.islands, planes=fabric.islands)
+    every_note = island_note + plane_note
     if not fabric.switch_groups:
         pass  # node to node (a torus): no switch
     elif fabric.tiers == 1:
-        add("switch", switch, planes, fmt(_("one switch per plane holds all {ports} NIC ports{plane_note}"),
-            ports=fabric.node_leaf_links, plane_note=plane_note), item=fmt(_("{name} (leaf)"), name=switch.name))
+        one_switch = (_("one switch per rail holds all {ports} NIC ports of its rail{plane_note}") if rail_only
+                      and fabric.islands > 1 else _("one switch per plane holds all {ports} NIC ports{plane_note}"))
+        add("switch", switch, fabric.leaf_count_total, fmt(one_switch, ports=fabric.node_leaf_links // fabric.islands,
+            plane_note=every_note), item=fmt(_("{name} (leaf)"), name=switch.name))
     else:
         if resolved.topology == "rail-optimized" or rail_leaves(fabric.family):  # a family's leaves are rail leaves
             leaf_why = fmt(_("{sus} SU x {rails} rails{plane_note}"),
-                sus=fabric.group_count, rails=fabric.leaves_per_group, plane_note=plane_note)
+                sus=fabric.group_count, rails=fabric.leaves_per_group, plane_note=every_note)
         else:
             leaf_why = fmt(_("ceil({nodes} nodes / {per_leaf} per leaf){plane_note}"),
-                nodes=resolved.nodes, per_leaf=fabric.nodes_per_group, plane_note=plane_note)
+                nodes=resolved.nodes, per_leaf=fabric.nodes_per_group, plane_note=every_note)
         add("switch", switch, fabric.leaf_count_total, leaf_why, item=fmt(_("{name} (leaf)"), name=switch.name))
         if (spines := family_words(fabric.family, "bom:spines", None)) is not None:  # a family's: Dragonfly+ groups
             spine_why = fmt(spines,
-                groups=fabric.pod_count, spines=fabric.spines_per_pod, plane_note=plane_note)
+                groups=fabric.pod_count, spines=fabric.spines_per_pod, plane_note=every_note)
         elif fabric.tiers == 2:
             spine_why = fmt(_("{leaves} leaves x {uplinks} uplinks = {links} links, {pair} per leaf-spine pair: "
                           "{spines} spines{plane_note}"),
@@ -369,13 +376,13 @@ def _fabric_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
         else:
             spine_why = fmt(ngettext("{pods} pod x {spines} spines{plane_note}", "{pods} pods x {spines} spines{plane_note}",
                                      fabric.pod_count),
-                pods=fabric.pod_count, spines=fabric.spines_per_pod, plane_note=plane_note)
+                pods=fabric.pod_count, spines=fabric.spines_per_pod, plane_note=every_note)
         spine, core = resolved.tier_switches["spine"], resolved.tier_switches["core"]  # per-tier models
         add("switch", spine, fabric.spine_count_total, spine_why, item=fmt(_("{name} (spine)"), name=spine.name))
         if fabric.tiers == 3:
             add("switch", core, fabric.core_count_total,
                 fmt(_("{groups} core groups x {cores} cores{plane_note}"),
-                    groups=fabric.core_groups, cores=fabric.cores_per_group, plane_note=plane_note),
+                    groups=fabric.core_groups, cores=fabric.cores_per_group, plane_note=every_note),
                 item=fmt(_("{name} (core)"), name=core.name))
 
     domainlevels.level2_bom(resolved, add)  # the second NVLink level's switches and cables (core.fabric.domainlevels)

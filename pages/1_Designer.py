@@ -133,7 +133,7 @@ def main() -> None:
             bw = whole_plan(plan).bandwidth  # pod 1's, with the hops between pods
             readout = N_("**Oversubscription** leaf {leaf}, spine {spine}, end to end {total} · **hops** (switches "
                          "crossed) same rail {same_rail}, cross rail {cross_rail}, cross pod {cross_pod} · **{link} : "
-                         "scale-out** {ratio} per GPU (one direction, bits)")
+                         "scale-out** {ratio} per GPU (one direction)")
             st.markdown(family_words(plan.fabric.family, "readout:bandwidth", readout).format(
                 link=link_word(plan.resolved.system), leaf=units.ratio(bw.leaf_oversubscription),
                 spine=units.ratio(bw.spine_oversubscription), total=units.ratio(bw.oversubscription),

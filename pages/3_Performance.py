@@ -7,10 +7,11 @@ from typing import get_args
 import pandas as pd
 import streamlit as st
 
-from core import plurals, units, vocab
+from core import units
 from core import i18n
 from core.errors import FabricPlannerError
-from core.figures.keynumbers import cards_html, size_caption, training_key_numbers
+from core.figures.keynumbers import cards_html, training_key_numbers
+from core.figures.subtitle import design_subtitle
 from core.figures.perf import busbw_figure, collective_table_rows, comparison_figure, scaling_figure, step_figure
 from core.formats import sharelink
 from core.formats import joblink
@@ -119,14 +120,12 @@ def main() -> None:
     r = plan.resolved
     jobstate.fit(plan)
     jobstate.seed_widgets(r.gpus)
-    st.caption(
-        _("{size} · {scaleup} {domain} {noun} · {fabric} {speed}G x {nics} NICs/node · {tiers} · "
-          "oversubscription {ratio} · {library}-style latency-bandwidth model").format(
-            size=size_caption(plan), scaleup=domain_word(r.system), domain=r.nvlink_domain_gpus,
-            noun=accelerator_noun(r.system, plural=True),
-            library=library_label(r.system.collective_library), fabric=vocab.fabric_label(r.fabric, r.nic.transport),
-            speed=r.port_speed_gbps, nics=r.nics_per_node, tiers=plurals.tiers(plan.fabric.tiers),
-            ratio=units.ratio(plan.bandwidth.oversubscription))
+    st.caption(  # the design as the Designer says it (core.figures.subtitle: its planes too), then the job's model
+        _("{design} · {scaleup} {domain} {noun} · {nics} NICs/node · oversubscription {ratio} · {library}-style "
+          "latency-bandwidth model").format(
+            design=design_subtitle(plan), scaleup=domain_word(r.system), domain=r.nvlink_domain_gpus,
+            noun=accelerator_noun(r.system, plural=True), library=library_label(r.system.collective_library),
+            nics=r.nics_per_node, ratio=units.ratio(plan.bandwidth.oversubscription))
     )
     constants = load_constants()
 

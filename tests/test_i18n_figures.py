@@ -242,7 +242,7 @@ def test_english_texts_are_as_before():
                       "IT power"]
     assert usd(45_776_640) == "$45.8 M" and usd(44_704) == "$44,704"
     title = figures.topology_figure(p).layout.title.text
-    assert title.startswith("Scale-out fabric, plane 1 of 1: 2 tiers, 32<br>leaves")  # three fifths of the page
+    assert title.startswith("Scale-out fabric: 2 tiers, 32 leaves")  # three fifths of the page
     assert list(figures.capex_figure(p).data[0].x)[0] == "compute"
 
 

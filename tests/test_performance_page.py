@@ -180,3 +180,12 @@ def test_a_bad_gradient_sharding_value_is_a_warning_and_the_default():
     assert joblink.JOB.decode(joblink.JOB.encode({**joblink.DEFAULTS, "zg": "1"}))[0]["zg"] == "1"
     at = page(n="128", perf_zg="maybe")
     assert not at.exception and any("gradient sharding" in w.value for w in at.warning)
+
+
+def test_summary_line_says_the_designs_planes():
+    """The summary line says the design as the Designer does (``design_subtitle``): a per-rail 2-plane design's "2
+    planes", whose numbers are both planes' (the review's F8: the line said only "400G x 8 NICs/node")."""
+    at = page(v="1", n="64", pl="2", pm="rail", lang="en")
+    assert not at.exception
+    line = next(c.value for c in at.caption if c.value.startswith("512 x H100 in 64 nodes"))
+    assert " · 2 tiers · 2 planes · switch QM9700 · NIC CX7 · " in line and "8 NICs/node" in line, line

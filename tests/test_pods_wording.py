@@ -15,11 +15,11 @@ from core.perf.collectives import sweep
 from core.plan import plan
 
 
-def test_pods_on_two_tiers_name_the_shared_spines_model_for_the_core():
+def test_pods_on_two_tiers_core_model_is_the_spines_and_the_card_says_no_core_layer():
     summary = whole_summary(plan(Design(gpu="H100", nodes=64, pods="B200:32:800")))
     assert summary["switch_models"]["core"] == "Q3400" == summary["switch_models"]["spine"]
     core = next(k for k in key_numbers(summary, "GB/s") if k.key == "switches_core")
-    assert core.help.startswith("0 Q3400 core switches")
+    assert core.help.startswith("none: no core layer in 2 tiers")  # no layer, no model to name (review F16)
 
 
 def test_storage_sizing_counts_one_leaf_and_one_spine_in_the_singular():

@@ -61,10 +61,12 @@ def _render_table(summary: dict, tiers: str, pods: dict | None = None, unit: str
             leaf=models["leaf"], spine=models["spine"], core=models["core"], down=summary["port_speed_gbps"],
             up=summary["uplink_speed_gbps"])) + "\n")
     if summary.get("islands", 1) > 1:
-        w(row(_("islands"), _("{islands} independent fabrics per plane ({mode}); traffic between them crosses "
-                              "{link} inside the node").format(link=scaleup.link_word(nvl),
-            islands=summary["islands"], mode=_("rail-only") if summary["topology"] == "rail-only"
-            else _("per-rail planes"))) + "\n")
+        islands = (_("{islands} independent fabrics per plane ({mode}); traffic between them crosses {link} inside "
+                     "the node") if summary["topology"] == "rail-only" else
+                   _("{islands} independent fabrics in all, one per plane ({mode}); traffic between them crosses "
+                     "{link} or the host"))
+        w(row(_("islands"), islands.format(link=scaleup.link_word(nvl), islands=summary["islands"],
+            mode=_("rail-only") if summary["topology"] == "rail-only" else _("per-rail planes"))) + "\n")
     growth = summary.get("growth", {})
     if growth and growth["grow_to_nodes"] > summary["nodes"]:
         w(row(_("growth"), _("sized for {grow_to} nodes; reserved network {reserved}; grows to {most} nodes "

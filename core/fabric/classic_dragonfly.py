@@ -85,7 +85,7 @@ WORDS = {
     "legend:spine": N_("Dragonfly groups ({count}): their routers' global ports"),
     "card:leaf": N_("Routers"), "card:spine": None, "card:core": None,  # no spine and no core: no card
     "cli:switches": N_("routers {leaf}  total {total}"),  # the plan CLI's switches row
-    "card:links:help": N_("node-router {node_leaf}, local {local}, global {global_} (all planes)"),
+    "card:links:help": N_("node-router {node_leaf}, local {local}, global {global_}{all_planes}"),
     "name:leaf": N_("router {n}"),  # a router by its number, as the drawing's hover and the hottest links name it
     "tier:leaf": N_("router"),  # the Resilience page's tier list and the single points' tier column
     "tier:link": N_("local link bundle"),
@@ -237,7 +237,7 @@ def size(resolved: ResolvedDesign) -> FabricPlan:
         most = (a * h + 1) * a // rails * p
         raise DesignError(
             _("{groups} Dragonfly groups need a global link to every other group, but the smallest group's routers "
-              "have {ports} global ports: at most a h + 1 = {most_groups} groups of {a} routers ({most} nodes).").format(
+              "have {ports} global ports: at most a·h + 1 = {most_groups} groups of {a} routers ({most} nodes).").format(
                 groups=f"{sized.groups:,}", ports=f"{sized.smallest_group * h:,}", most_groups=f"{a * h + 1:,}", a=a,
                 most=f"{most:,}"),
             _("Use larger groups, or plan at most {most} nodes.").format(most=f"{most:,}"))
@@ -338,7 +338,7 @@ def _explain(sized: _Sized) -> tuple[str, ...]:
                ratio=f"{sized.resolved.design.global_ratio:g}")]
     if sized.groups > 1:
         why.append(_("ceil({sus} / {per_group}) = {groups} groups, each pair joined by {pair} "
-                     "({links} in all); at most a h + 1 = {most} groups.").format(
+                     "({links} in all); at most a·h + 1 = {most} groups.").format(
             sus=sized.sus, per_group=sized.sus_per_group, groups=sized.groups, pair=_global_links(sized.pair_links),
             links=f"{sized.pair_links * sized.groups * (sized.groups - 1) // 2:,}",
             most=f"{sized.a * sized.h + 1:,}"))

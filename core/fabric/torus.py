@@ -53,13 +53,13 @@ WORDS = {"input:tiers:off": N_("No effect on a torus: its nodes are joined node 
                                  "half of all injection), so a GPU that injects {injection} gets {share} across it; no "
                                  "switches: the torus's dimensions set it · **hops** (links crossed, minimal routing) "
                                  "to a neighbour {same_rail}, farthest pair {cross_pod} · **{link} : scale-out** "
-                                 "{ratio} per GPU (one direction, bits)"),
+                                 "{ratio} per GPU (one direction)"),
          "report:readout:bandwidth": N_("Bisection ratio {total} = half the injection over the bisection ({half} / "
                                         "{bisection}, one direction: when every GPU sends to the other half, the cut "
                                         "carries half of all injection), so a GPU that injects {injection} gets "
                                         "{share} across it; no switches: the torus's dimensions set it. Links crossed "
                                         "(minimal routing): to a neighbour {same_rail}, farthest pair {cross_pod}; "
-                                        "{link} to scale-out {ratio} per GPU (one direction, bits)."),
+                                        "{link} to scale-out {ratio} per GPU (one direction)."),
          "card:leaf": None, "card:spine": None, "card:core": None,  # no switch tier: no switch card
          "cli:switches": N_("none: nodes joined node to node"),  # the plan CLI's switches row
          "cli:transceivers": N_("node side {node_side} (no switches)"),  # the plan CLI's transceivers row

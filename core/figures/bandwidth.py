@@ -44,7 +44,8 @@ STAGE_NAMES = {"injection": N_("Injection<br>(all NIC ports)"), "leaf_up": N_("L
 
 
 def tier_capacity_figure(plan, capacities_gbits: dict[str, float], unit: str = "GB/s") -> go.Figure:
-    """Capacity of each fabric stage, all planes, one direction, plus the bisection."""
+    """Capacity of each fabric stage, all planes (the title says so with several), one direction, plus the
+    bisection."""
     from core.fabric.families import words  # a family's own stage words (a classic Dragonfly's routers)
 
     labels = [words(plan.fabric.family, f"stage:{k}", STAGE_NAMES[k]) for k in capacities_gbits] + [_("Bisection")]
@@ -54,7 +55,9 @@ def tier_capacity_figure(plan, capacities_gbits: dict[str, float], unit: str = "
     scaled, texts, tunit = _scaled(values, unit)
     fig = go.Figure(go.Bar(x=labels, y=scaled, marker_color=colours, text=texts, textposition="auto",
                            hovertemplate="%{x}: %{text}<extra></extra>"))
-    base_layout(fig, _("Capacity per tier, all planes, one direction [{unit}]").format(unit=tunit), 320)
+    title = (_("Capacity per tier, all planes, one direction [{unit}]") if plan.planes > 1 else
+             _("Capacity per tier, one direction [{unit}]"))
+    base_layout(fig, title.format(unit=tunit), 320)
     fig.update_layout(yaxis_title=tunit)
     return fig
 

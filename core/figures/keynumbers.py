@@ -94,8 +94,9 @@ def family_links_text(summary: dict) -> str | None:
     node-leaf, leaf-spine and spine-core words apply)."""
     own = words(summary.get("topology"), "card:links:help", None)
     links = summary["links"]  # (``global`` is a keyword: ``{global_}``)
+    every = _(" (all planes)") if summary.get("planes", 1) > 1 else ""  # one plane: nothing to add up
     return None if own is None else own.format(**{f"{k}_": f"{v:,}" for k, v in links.items()},
-                                               **{k: f"{v:,}" for k, v in links.items()})
+                                               **{k: f"{v:,}" for k, v in links.items()}, all_planes=every)
 
 
 def unbilled_by_cards(summary: dict) -> tuple[int, int]:
@@ -140,7 +141,8 @@ def _switch_numbers(summary: dict, sw: dict) -> list[KeyNumber]:
         return [KeyNumber(f"switches_{t}", _(SWITCH_LABELS[t]), _("provider's"), why) for t in ("leaf", "spine", "core")]
     topology = summary.get("topology")  # a family's own words for its switches (a Dragonfly's routers)
     return [KeyNumber(f"switches_{t}", words(topology, f"card:{t}", SWITCH_LABELS[t]), f"{sw[t]:,}",
-                      words(topology, f"card:{t}:help", SWITCH_HELP[t]).format(
+                      (_(SWITCH_NONE[t]) if not sw[t] and t in SWITCH_NONE else
+                       words(topology, f"card:{t}:help", SWITCH_HELP[t])).format(
         count=f"{sw[t]:,}", switch=summary.get("switch_models", {}).get(t, summary["switch_model"]),
         planes=plurals.planes(summary["planes"]), total=f"{sw['total']:,}", tiers=plurals.tiers(summary["tiers"])))
         for t in ("leaf", "spine", "core")
@@ -296,6 +298,9 @@ SWITCH_HELP = {
     "core": N_("{count} {switch} core switches, all {planes}; {total} switches in {tiers}"),
 }
 """The switch cards' labels and tooltips, per tier."""
+SWITCH_NONE = {"spine": N_("none: no spine layer in {tiers}; {total} switches in all"),
+               "core": N_("none: no core layer in {tiers}; {total} switches in all")}
+"""The spine and core cards' tooltips when the tier has no switch (no model to name)."""
 
 
 def size_caption(plan) -> str:

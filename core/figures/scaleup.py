@@ -115,9 +115,16 @@ def _scaleout_line(plan, per_tray: bool) -> str:
     direction], and how many of them the fabric cables when some stay unused (``core.fabric.families.cabled_nics``:
     a torus)."""
     r = plan.resolved
-    scaleout = dict(nics=r.nics_per_node, nic=r.nic.id, speed=r.port_speed_gbps, planes=plurals.planes(r.planes))
-    line = (_("Scale-out: {nics} x {nic} at {speed}G per tray ({planes})") if per_tray
-            else _("Scale-out: {nics} x {nic} at {speed}G per node ({planes})")).format(**scaleout)
+    planes = plan.planes  # the design's planes (per-rail planes: the fabric's islands)
+    scaleout = dict(nics=r.nics_per_node, nic=r.nic.id, speed=r.port_speed_gbps, planes=plurals.planes(planes),
+                    each=r.nics_per_node // planes)
+    if r.plane_mode == "per-rail" and planes > 1:  # each NIC in one plane
+        line = (_("Scale-out: {nics} x {nic} at {speed}G per tray ({planes}, {each} NICs in each)") if per_tray
+                else _("Scale-out: {nics} x {nic} at {speed}G per node ({planes}, {each} NICs in each)"))
+    else:
+        line = (_("Scale-out: {nics} x {nic} at {speed}G per tray ({planes})") if per_tray
+                else _("Scale-out: {nics} x {nic} at {speed}G per node ({planes})"))
+    line = line.format(**scaleout)
     cabled = cabled_nics(plan.fabric, r.nics_per_node)
     if cabled < r.nics_per_node:
         line += " " + _("of which {cabled} cabled, {unused} unused").format(

@@ -257,6 +257,9 @@ def _switch_hover(plan, graph: nx.Graph, v: str, data: dict, aggregated: bool) -
         if plan.fabric.tiers == 1 or plan.fabric.topology != "rail-optimized":
             rails = plan.resolved.rails
             where.append(_("all {rails} rails").format(rails=rails) if rails > 1 else _("1 rail"))
+        elif rail is not None and rail >= 0 and plan.resolved.plane_mode == "per-rail":
+            where.append(_("plane {plane}, NIC {nic} of every node").format(
+                plane=data.get("island", 0) + 1, nic=Wiring.nic(rail, data.get("island", 0), plan.planes) + 1))
         elif rail is not None and rail >= 0:
             where.append(_("rail {n}").format(n=rail + 1))
     if data.get("pod") is not None and plan.fabric.tiers == 3 and role in ("leaf", "spine"):
@@ -496,16 +499,20 @@ def _title(plan, mixed: MixedPlan | None, aggregated: bool) -> str:
     parts = _title_parts(f)
     if planes > 1:
         title = _("Scale-out fabric, plane 1 of {planes}: {parts} per plane ({planes} identical planes)")
+    elif plan.planes > 1:  # per-rail planes: every plane drawn, each its own fabric (the counts are all planes')
+        title = _("Scale-out fabric, all {planes} planes: {parts}")
     else:
-        title = _("Scale-out fabric, plane 1 of {planes}: {parts}")
-    title = title.format(planes=planes, parts=sep().join(parts))
+        title = _("Scale-out fabric: {parts}")
+    title = title.format(planes=plan.planes, parts=sep().join(parts))
     if aggregated:
         sub = _("Aggregated view: switches and servers bundled by block and rail; numbers are counts")
     elif plan.resolved.nodes <= SERVERS_EACH_MAX:
         sub = _("Every switch and server drawn")
     else:
         sub = _("Every switch drawn; servers grouped per scalable unit / leaf")
-    return title + _subtitle(sub, f.leaves_per_group if f.topology == "rail-optimized" and f.tiers > 1 else 0)
+    per_rail = f.islands if plan.resolved.plane_mode == "per-rail" else 1
+    return title + _subtitle(sub, f.leaves_per_group if f.topology == "rail-optimized" and f.tiers > 1 else 0,
+                             per_rail)
 
 
 def _group_labels(fig, vertices: list[tuple[tuple[float, float], dict]]) -> None:
@@ -538,14 +545,24 @@ def _title_parts(f) -> list[str]:
     return parts
 
 
-def _subtitle(sub: str, rails: int) -> str:
+def _subtitle(sub: str, rails: int, planes: int = 1, every_plane: bool = True) -> str:
     """The title's subtitle: what is drawn and, with several rails, that a leaf's colour is its rail, as one
     ``<sup>`` line of two sentences (two ``<sup>`` lines would be rejoined without a stop when the review pack
-    re-wraps the title for a whole page)."""
+    re-wraps the title for a whole page). ``planes``: per-rail planes, whose rails are named by the NIC they
+    carry (``Wiring.nic``, as the cabling plan wires them: plane 1 of 2 holds NICs 1, 3, 5, 7) in every plane drawn
+    (``every_plane``), else in plane 1 alone."""
     if rails <= 1:
         return f"<br><sup>{sub}</sup>"
-    dots = "  ".join(f"<span style='color:{rail_colour(r)}'>&#9679;</span> {r + 1}" for r in range(rails))
-    rail_words = _("Leaf and link colour = rail: {rails}").format(rails=dots)
+    drawn = range(planes if every_plane else 1)
+    names = [" / ".join(str(Wiring.nic(r, i, planes) + 1) for i in drawn) for r in range(rails)]
+    dots = "  ".join(f"<span style='color:{rail_colour(r)}'>&#9679;</span> {name}" for r, name in enumerate(names))
+    if planes <= 1:
+        rail_words = _("Leaf and link colour = rail: {rails}").format(rails=dots)
+    elif every_plane:
+        rail_words = _("Leaf and link colour = the NIC it carries (plane {planes}): {rails}").format(
+            rails=dots, planes=" / ".join(str(i + 1) for i in drawn))
+    else:
+        rail_words = _("Leaf and link colour = the NIC it carries in plane 1: {rails}").format(rails=dots)
     return "<br><sup>" + _("{sentence}. {next}").format(sentence=sub, next=rail_words) + "</sup>"
 
 
@@ -569,7 +586,8 @@ def _pods_title(mixed: MixedPlan, aggregated: bool) -> str:
         sub = (_("Every pod's switches drawn, grouped by pod under the shared cores") if mixed.fabric.tiers == 3
                else _("Every pod's switches drawn, grouped by pod under the shared spines"))
     rails = max((p.fabric.leaves_per_group for p in mixed.plans if p.fabric.topology == "rail-optimized"), default=0)
-    return title + _subtitle(sub, rails)
+    per_rail = f.planes if mixed.plans[0].resolved.plane_mode == "per-rail" else 1  # plane 1 drawn
+    return title + _subtitle(sub, rails, per_rail, every_plane=False)
 
 
 def _legend_name(plan, role: str, mixed: MixedPlan | None = None) -> str:

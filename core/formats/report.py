@@ -619,7 +619,7 @@ def _bandwidth(doc: _Doc, plan) -> None:
     body += doc.figure(tier_capacity_figure(plan, capacities, unit=doc.unit), 360)
     readout = N_("Oversubscription leaf {leaf}, spine {spine}, end to end {total}; switches crossed: same rail "
                  "{same_rail}, cross rail {cross_rail}, cross pod {cross_pod}; {link} to scale-out {ratio} per GPU "
-                 "(one direction, bits).")
+                 "(one direction).")
     body += _p(words(plan.fabric.family, "report:readout:bandwidth", readout).format(
         link=scaleup.link_word(plan.resolved.system),
         leaf=units.ratio(bw.leaf_oversubscription), spine=units.ratio(bw.spine_oversubscription),
