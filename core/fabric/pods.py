@@ -282,6 +282,12 @@ class MixedFabric(BaseModel):
         return min(self.pods, key=lambda pod: pod.cross_gbps_per_gpu)
 
     @property
+    def pods_alike(self) -> bool:
+        """Every pod has the same per-GPU bandwidth towards the other pods: no pod is slower (``slowest`` is then
+        only the first)."""
+        return len({pod.cross_gbps_per_gpu for pod in self.pods}) == 1
+
+    @property
     def cross_pod_gbps_per_gpu(self) -> float:
         """Per-GPU bandwidth of a collective across every pod: the slowest pod's, per direction [Gb/s] (in three
         tiers the collective crosses the core: each pod's rate bounded by its core uplinks' share)."""

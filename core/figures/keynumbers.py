@@ -274,6 +274,9 @@ def _pods_words(summary: dict) -> str:
         return ""
     pods = sep().join(_("pod {pod}: {nodes} nodes of {system}").format(
         pod=pod["pod"], nodes=f"{pod['nodes']:,}", system=pod["system"]) for pod in mixed["pods"])
+    if mixed.get("pods_alike"):
+        return _("{pods}; the per-GPU bandwidths are every pod's, in pod order; every pod has the same rate "
+                 "across pods").format(pods=pods)
     return _("{pods}; the per-GPU bandwidths are every pod's, in pod order; pod {slowest}, the slowest, bounds a "
              "collective across pods").format(pods=pods, slowest=mixed["slowest_pod"])
 
