@@ -45,3 +45,19 @@ def test_cli_says_not_available_and_exits_4(capsys):
     assert code == 4 and err.startswith("not available for this design: ") and "cannot build" not in err
     assert cli_main(["plan", "--gpus", "131072", "--gpu", "H100"]) == 3  # a design that cannot be built: still 3
     assert capsys.readouterr().err.startswith("cannot build this design: ")
+
+
+def test_performance_default_comparison_of_per_port_pods_builds():
+    """The Performance page's default comparison fabric (InfiniBand 1:1 for an Ethernet design) of the per-port
+    Ethernet CX8 pods design: CX8 has one port on InfiniBand, so the comparison takes the first way out (per-rail
+    planes, the same 2 planes) and says so; a design that builds as asked has no sentence."""
+    from core.formats.joblink import COMPARE_FABRICS, default_comparison
+    from core.perf.jobform import alternative_plan, buildable_alternative
+
+    design = ETH.model_copy(update={"nic": "CX8"})
+    changes = COMPARE_FABRICS[default_comparison("ethernet")][1]
+    changed, note = buildable_alternative(design, changes, "ethernet")
+    assert changed.fabric == "infiniband" and changed.plane_mode == "per-rail" and changed.planes == 2
+    assert "use per-rail planes" in note and "CX8 has 1 port" in note
+    assert alternative_plan(design, changes, "ethernet").planes == 2
+    assert buildable_alternative(IB.model_copy(update={"planes": 1}), COMPARE_FABRICS["eth2"][1], "infiniband")[1] == ""
