@@ -22,3 +22,19 @@ def test_the_slowest_pod_is_named_only_when_one_is_slower():
     assert bound_words(three) == "pod 1, the slowest, bounds it"
     with language("zh"):
         assert bound_words(alike) == "各 Pod 速率相同"
+
+
+def test_compare_injection_row_gives_every_pod_as_the_designer_card():
+    """Compare's injection row of a design with pods: every pod's per-GPU injection in pod order, equal values
+    once, as the Designer's card (H100 8 x 400G = 50 GB/s, B200 8 x 800G = 100 GB/s per GPU, one direction)."""
+    from core.analysis.compare import compare
+    from core.figures.compare import comparison_rows
+    from core.figures.keynumbers import key_numbers
+    from core.analysis.whole import whole_plan
+    from core.plan import plan
+
+    comparison = compare([("pods", UNLIKE), ("one", Design(gpu="H100", nodes=64))])
+    rows, _verdicts = comparison_rows(comparison)
+    row = next(r for r in rows if r["metric"] == "Injection per GPU, one direction")
+    card = {k.key: k for k in key_numbers(whole_plan(plan(UNLIKE)).summary())}["scaleout"].value
+    assert row["1. pods"] == card == "50 GB/s / 100 GB/s" and row["2. one"] == "50 GB/s"
