@@ -437,7 +437,7 @@ def _candidates(
         """Per-rail planes that fill the NICs evenly (NIC i in plane i mod planes), one plane per NIC first; per-port
         planes: the same planes per rail (each NIC's one port in one plane, the same bandwidth per GPU)."""
         if design.plane_mode != "per-rail":
-            return [(_("use per-rail planes (each NIC in one plane)"), {"plane_mode": "per-rail"})] \
+            return [(_("use per-rail planes"), {"plane_mode": "per-rail"})] \
                 if design.planes > 1 else []
         counts = [p for p in range(min(rails, 8), 1, -1) if rails % p == 0 and p != design.planes]
         return [(_("use {planes} planes, one per NIC").format(planes=p) if p == rails else
@@ -448,7 +448,7 @@ def _candidates(
         """Per-port planes: a NIC of the design's fabric with a port at the design's speed in every plane."""
         if design.plane_mode == "per-rail" or design.planes < 2:
             return []
-        return [(_("use a {nic} NIC ({ports} x {speed}G: a port in every plane)").format(
+        return [(_("use the {nic} NIC ({ports} x {speed}G)").format(
             nic=n.id, ports=n.logical_ports(speed, fabric), speed=speed), {"nic": n.id})
             for n in catalog.nics if n.transport is None and n.id != nic.id and fabric in n.fabrics
             and n.logical_ports(speed, fabric) >= design.planes]

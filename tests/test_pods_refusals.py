@@ -18,7 +18,7 @@ ETH = Design(gpu="H100", nodes=64, fabric="ethernet", port_speed_gbps=400, plane
 
 @pytest.mark.parametrize("design, phrases", [
     (IB, ["use per-rail planes", "use 1 plane"]),
-    (ETH, ["use per-rail planes", "use a CX8 NIC (2 x 400G", "use 1 plane"]),
+    (ETH, ["use per-rail planes", "use the CX8 NIC (2 x 400G)", "use 1 plane"]),
 ])
 def test_per_port_planes_ways_out_build_every_pod(design, phrases):
     with pytest.raises(DesignError) as info:
