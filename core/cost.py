@@ -196,14 +196,19 @@ BOM_COLUMNS = [
     "spare",
 ]
 """The BOM frame's columns (CSV and JSON downloads); ``unit_price_low_usd`` to ``extended_price_high_usd`` are
-each row's price range [USD]; ``spare`` is true for the sparing policy's rows (``Design.spares``)."""
+each row's price range [USD]; ``spare`` is true for the sparing policy's rows (``Design.spares``). The bill of a
+design with pods adds ``pod`` (``bom_dataframe``)."""
 
 
 def bom_dataframe(rows: tuple[BomRow, ...] | list[BomRow]) -> pd.DataFrame:
-    """The bill of materials as a DataFrame with ``BOM_COLUMNS``."""
+    """The bill of materials as a DataFrame with ``BOM_COLUMNS``; the bill of a design with pods (a row with
+    ``BomRow.pod``) adds a last column ``pod``: the row's pod (1-based), or ``shared`` for the shared layer, as the
+    Designer's pod column (``core.spares.pod_label``, in English)."""
+    pods = any(row.pod is not None for row in rows)
     records = [
         {
-            **row.model_dump(),
+            **row.model_dump(exclude={"pod"}),
+            **({"pod": "shared" if row.pod is None else row.pod} if pods else {}),
             "extended_price_usd": row.extended_price_usd,
             "extended_power_w": row.extended_power_w,
             "unit_price_low_usd": row.low_usd,
@@ -213,7 +218,7 @@ def bom_dataframe(rows: tuple[BomRow, ...] | list[BomRow]) -> pd.DataFrame:
         }
         for row in rows
     ]
-    return pd.DataFrame.from_records(records, columns=BOM_COLUMNS)
+    return pd.DataFrame.from_records(records, columns=BOM_COLUMNS + (["pod"] if pods else []))
 
 
 def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, layout: Layout | None = None,

@@ -1683,11 +1683,12 @@ def resolve_design(design: Design, catalog: Catalog | None = None) -> ResolvedDe
     elif design.planes > ports_per_nic:
         raise DesignError(
             ngettext("{nic} has {ports} port at {speed} Gb/s, so each rail reaches at most {ports} plane, not "
-                     "{planes}.",
+                     "{planes} (a per-port plane takes a port of every NIC).",
                      "{nic} has {ports} ports at {speed} Gb/s, so each rail reaches at most {ports} planes, not "
-                     "{planes}.",
+                     "{planes} (a per-port plane takes a port of every NIC).",
                      ports_per_nic).format(nic=nic.id, ports=ports_per_nic, speed=port_speed, planes=design.planes),
-            _("Choose fewer planes, or a NIC and port speed with more ports (ConnectX-8 runs 2 x 400G)."),
+            _("Choose per-rail planes, fewer planes, or a NIC and port speed with more ports (ConnectX-8 runs "
+              "2 x 400GbE on Ethernet)."),
         )
 
     return ResolvedDesign(

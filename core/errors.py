@@ -3,6 +3,9 @@
 ``InputError``   bad input: unknown model, out-of-range value (CLI exit code 2).
 ``DesignError``  a well-formed design that cannot be built (CLI exit code 3);
                  its message says why and what would work.
+``NotHandledError`` (a ``DesignError``) a design that can be built but one view, export or analysis
+                 does not handle (CLI exit code 4, "not available for this design"); it says why
+                 and what would work.
 
 ``shown(value)`` is how every message echoes user input: repr-like, at most 40 characters of the
 input and ``...``, so a 100 kB value never reaches a terminal or a web page whole.
@@ -99,6 +102,13 @@ class DesignError(FabricPlannerError):
         self.suggestion = suggestion
         self.fixes = tuple(fixes)
         super().__init__(_AFTER_CHINESE_STOP.sub("", f"{message} {suggestion}".strip()))
+
+
+class NotHandledError(DesignError):
+    """A design that can be built (the plan and bill work) but that one view, export or analysis does not handle
+    (pods on several planes in a page that reads one, a fabric a simulator's format cannot express): the message
+    says what does not handle it, the suggestion what would work. Pages show it as any ``DesignError``; the CLI
+    says "not available for this design" and exits 4, not "cannot build this design" (3)."""
 
 
 class SettingError(DesignError):

@@ -376,6 +376,10 @@ def ways_out(design: Design, catalog: Catalog | None = None) -> tuple[tuple[str,
             return False
         try:
             run(changed)
+            if changed.pods:  # every pod, not only the first the plan sizes (core.fabric.pods)
+                from core.fabric.pods import size_pods
+
+                size_pods(changed)
         except FabricPlannerError:
             return False
         return True
@@ -430,13 +434,24 @@ def _candidates(
                 for p in range(design.planes - 1, 0, -1)]
 
     def per_rail_planes():
-        """Per-rail planes that fill the NICs evenly (NIC i in plane i mod planes), one plane per NIC first."""
+        """Per-rail planes that fill the NICs evenly (NIC i in plane i mod planes), one plane per NIC first; per-port
+        planes: the same planes per rail (each NIC's one port in one plane, the same bandwidth per GPU)."""
         if design.plane_mode != "per-rail":
-            return []
+            return [(_("use per-rail planes"), {"plane_mode": "per-rail"})] \
+                if design.planes > 1 else []
         counts = [p for p in range(min(rails, 8), 1, -1) if rails % p == 0 and p != design.planes]
         return [(_("use {planes} planes, one per NIC").format(planes=p) if p == rails else
                  ngettext("use {planes} plane", "use {planes} planes", p).format(planes=p), {"planes": p})
                 for p in counts]
+
+    def port_per_plane():
+        """Per-port planes: a NIC of the design's fabric with a port at the design's speed in every plane."""
+        if design.plane_mode == "per-rail" or design.planes < 2:
+            return []
+        return [(_("use the {nic} NIC ({ports} x {speed}G)").format(
+            nic=n.id, ports=n.logical_ports(speed, fabric), speed=speed), {"nic": n.id})
+            for n in catalog.nics if n.transport is None and n.id != nic.id and fabric in n.fabrics
+            and n.logical_ports(speed, fabric) >= design.planes]
 
     def other_topology():
         if design.topology == "top-of-rack" or getattr(topology_family(design.topology), "GROUPS", False):
@@ -500,7 +515,7 @@ def _candidates(
     racks_set = any(getattr(design, f) is not None for f in ("rack_preset", "rack_kw", "rack_units", "nodes_per_rack"))
     nvlink = [lambda group=group: group for group in domainlevels.ways_out(design, system)]  # core.fabric.domainlevels
     return [tiers, *nvlink, *([rack_fit] if racks_set else []), per_rail_planes, field_fabric, family_fields, larger_switch,
-            other_speed,
+            other_speed, port_per_plane,
             fewer_planes, other_topology, fewer_nodes, fewer_nics, more_oversubscription]
 
 

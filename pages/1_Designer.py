@@ -559,6 +559,7 @@ def _exports(cur: state.Current, key: str, lang: str) -> NamingScheme | None:
                                 key=f"ho_export_{name}", help=f"{file_name}, {_size(len(data))}")
         else:
             row.button(name, key=f"ho_export_{name}", disabled=True, help=safe.md(data))
+            hint = safe.md(data)  # greyed out: why, in place of what the file would hold
         row.caption(hint)
     return scheme
 

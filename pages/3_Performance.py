@@ -291,6 +291,8 @@ def main() -> None:
         else:
             alt_label, what_if = jobform.bought_what_if(plan, _(COMPARE_FABRICS[choice][0]))
             alt_plan = podjob.fabric_alternative(whole, COMPARE_FABRICS[choice][1], settings["pod"])
+            what_if = " ".join(filter(None, [what_if, jobform.buildable_alternative(
+                whole.design, COMPARE_FABRICS[choice][1], whole.resolved.fabric)[1]]))  # a way out taken
         other = jobform.estimate_under(alt_plan, job, settings)
     except FabricPlannerError as exc:
         other_error = exc
@@ -327,7 +329,7 @@ def main() -> None:
 
     # --- two fabrics -------------------------------------------------------------------------------------
     st.subheader(_("Two fabrics, same job"))
-    if what_if:  # a cloud design against a bought fabric
+    if what_if:  # a cloud design against a bought fabric, or the compared fabric after a way out
         st.caption(safe.md(what_if))
     if other is None:
         _show_error(other_error)

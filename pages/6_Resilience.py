@@ -464,7 +464,7 @@ def _pods_inside(mixed) -> None:
     ss = st.session_state
     st.markdown("##### " + _("Inside one pod: NICs, racks and scale-up"))
     numbers = {p.index + 1: p.system for p in mixed.fabric.pods}
-    c1, c2, c3 = st.columns([1.2, 3, 1], vertical_alignment="bottom")
+    c1, c2, c3 = st.columns([1.7, 2.5, 1], vertical_alignment="bottom")  # "Pod 1 (H100)" whole at 1,024 px
     c1.selectbox(_("Pod"), list(numbers), key=W + "inside_pod",
                  format_func=lambda n: _("pod {pod}").format(pod=n) + f" ({numbers[n]})")
     c2.text_input(_("Its elements"), key=W + "inside_names", max_chars=400,

@@ -262,3 +262,13 @@ def test_naming_that_would_give_two_devices_one_name_is_refused_on_every_surface
     assert not at.exception
     assert any("pdu001" in shown(e.value) and "default names" in shown(e.value) for e in at.error)
     assert any("`gpu001`" in c.value for c in at.caption)
+
+
+def test_an_export_greyed_out_says_why_beside_it():
+    """A format that cannot express the design (SimAI of per-rail planes) is greyed out with its reason as its
+    caption, not the description of a file it does not write."""
+    at = app({"n": "64", "pods": "B200:32:800", "pl": "2", "pm": "rail", **HANDOFF})
+    assert not at.exception
+    simai = next(b for b in at.get("button") if b.label == "simai")
+    assert simai.disabled
+    assert any("SimAI cannot express this fabric" in c.value for c in at.caption)

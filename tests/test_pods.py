@@ -157,8 +157,10 @@ def test_cli_plan_and_stages(capsys):
     out = capsys.readouterr().out
     assert "8 Q3400 at 800G, 96 of 144 ports used on each" in out and "pod 2" in out
     assert cli_main(["plan", "--nodes", "64", "--pods", "B200:32:800@1", "--format", "json"]) == 0
-    data = json.loads(capsys.readouterr().out)["mixed_pods"]
-    assert data["spines"]["count"] == 8 and data["gpus"] == 768 and data["bom"][0]["quantity"] == 8
+    whole = json.loads(capsys.readouterr().out)
+    data = whole["mixed_pods"]
+    assert data["spines"]["count"] == 8 and data["gpus"] == 768 and whole["bom"][0]["quantity"] == 8
+    assert whole["bom"][0]["pod"] == "shared"
     assert cli_main(["plan", "--nodes", "64", "--pods", "B200:32:800@1", "--format", "csv"]) == 0
     assert "8 spines shared by 2 pods" in capsys.readouterr().out
     assert cli_main(["stages", "--nodes", "64", "--fabric", "ethernet", "--uplink-speed", "800", "--pods",

@@ -77,7 +77,7 @@ def test_cli_plan_prints_the_totals():
     s = json.loads(out.getvalue())
     assert s["gpus"] == 768 and s["switches"]["total"] == 32
     assert s["cost"]["capex_usd"] == pytest.approx(e["capex"], abs=0.01)
-    assert sum(r["extended_price_usd"] for r in s["mixed_pods"]["bom"]) == pytest.approx(e["capex"], abs=0.01)
+    assert sum(r["extended_price_usd"] for r in s["bom"]) == pytest.approx(e["capex"], abs=0.01)
     out = io.StringIO()
     with redirect_stdout(out):
         assert cli_main(["plan", "--nodes", "64", "--pods", "B200:32:800"]) == 0
@@ -203,3 +203,26 @@ def test_inference_page_runs_on_the_chosen_pod():
     assert not at.exception
     assert at.selectbox(key="perf_w_pod").value == 1
     assert any("The job runs on pod 1: H100, 64 nodes" in str(c.value).replace("\\", "") for c in at.caption)
+
+
+@pytest.mark.parametrize("args", [["--pods", "B200:32:800"], ["--pods", "B200:32:800", "--tiers", "3"], []])
+def test_cli_plan_json_bill_is_the_whole_designs(args):
+    """The top-level ``bom`` is the bill the capex sums (every pod's rows and the shared layer's), its rows' ``pod``
+    the Designer's pod column (1-based, ``shared``); a single fabric's rows have no ``pod``; the bill is not repeated
+    under ``mixed_pods``; the CSV has the same ``pod`` column."""
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert cli_main(["plan", "--nodes", "64", *args, "--format", "json"]) == 0
+    s = json.loads(out.getvalue())
+    assert sum(r["extended_price_usd"] for r in s["bom"]) == pytest.approx(s["cost"]["capex_usd"], abs=0.01)
+    pods = {r.get("pod", "absent") for r in s["bom"]}
+    assert pods == ({1, 2, "shared"} if args else {"absent"})
+    assert "bom" not in s.get("mixed_pods", {})
+    if args:
+        computes = {r["pod"]: r["quantity"] for r in s["bom"] if r["category"] == "compute" and not r["spare"]}
+        assert computes == {1: 64, 2: 32}
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert cli_main(["plan", "--nodes", "64", *args, "--format", "csv"]) == 0
+    head, first = out.getvalue().splitlines()[:2]
+    assert head.endswith(",spare,pod") == bool(args) and (first.endswith(",shared") == bool(args))

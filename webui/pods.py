@@ -138,7 +138,8 @@ def _pods_panel(summary: dict, unit: str) -> None:
         rows.append(row)
     tables.show_turned(rows, _("Pod"))  # a column per pod: thirteen fields across were cut at 1,024 px
     for label, words in pods_lines(summary, unit)[len(summary["pods"]):]:
-        st.markdown(f"**{safe.md(label[:1].upper() + label[1:])}**: {safe.md(words)}")
+        st.markdown(_("{label}: {note}").format(label=f"**{safe.md(label[:1].upper() + label[1:])}**",
+                                                note=safe.md(words)))  # a full-width colon in Chinese
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)

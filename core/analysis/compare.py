@@ -188,6 +188,10 @@ class Column:
     """Why some values are missing (e.g. the training job does not fit this design)."""
     job: dict | None = None
     """The training job's settings on this design (``job_settings``)."""
+    pods: dict[str, list[float]] = field(default_factory=dict)
+    """A design with pods: a per-GPU metric's every pod's value, in pod order (``scaleout_gbits_per_gpu``: the
+    summary's ``scaleout_gbits_per_gpu_pods``), shown as the Designer's cards show it; ``values`` keeps the
+    slowest pod's for the deltas."""
 
 
 @dataclass(frozen=True)
@@ -277,7 +281,10 @@ def _evaluate(name: str, design: Design, sizes: Sequence[int], settings: Mapping
     except FabricPlannerError as exc:
         col.error = str(exc)
         return col
-    col.values.update(key_values(col.plan.summary()))
+    summary = col.plan.summary()
+    col.values.update(key_values(summary))
+    if summary["bandwidth"].get("scaleout_gbits_per_gpu_pods"):
+        col.pods["scaleout_gbits_per_gpu"] = list(summary["bandwidth"]["scaleout_gbits_per_gpu_pods"])
     try:
         col.values.update(busbw_values(col.plan, sizes, settings))
     except FabricPlannerError as exc:

@@ -109,6 +109,7 @@ def three_tier_summary(mixed, busbw: list[float], allreduce_bytes: int) -> dict:
                   "ports_used_each": f.core_ports_used},
         "switches": f.switches_total, "planes": f.planes, "plane_mode": f.plane_mode, "nodes": f.nodes, "gpus": f.gpus,
         "cross_pod_gbps_per_gpu": f.cross_pod_gbps_per_gpu, "slowest_pod": f.slowest.index + 1,
+        "pods_alike": f.pods_alike,
         "bisection_tbits_one_direction": f.bisection_gbps / 1000,
         "capex_usd": round(mixed.capex_usd, 2), "it_kw": round(mixed.power_kw, 3),
     }

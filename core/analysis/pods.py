@@ -307,7 +307,7 @@ def pods_summary(mixed: MixedPlan) -> dict:
                    "radix": f.spine_radix, "ports_used_each": f.spine_ports_used},
         "switches": f.switches_total, "planes": f.planes, "plane_mode": f.plane_mode, "nodes": f.nodes,
         "gpus": f.gpus, "cross_pod_gbps_per_gpu": f.cross_pod_gbps_per_gpu, "slowest_pod": f.slowest.index + 1,
-        "bisection_tbits_one_direction": f.bisection_gbps / 1000,
+        "pods_alike": f.pods_alike, "bisection_tbits_one_direction": f.bisection_gbps / 1000,
         "capex_usd": round(mixed.capex_usd, 2), "it_kw": round(mixed.power_kw, 3),
     }
 
@@ -348,13 +348,21 @@ def pods_lines(summary: dict, unit: str = "GB/s") -> list[tuple[str, str]]:
     return lines + planes_line(summary) + totals_lines(summary, unit)
 
 
+def bound_words(summary: dict) -> str:
+    """Who bounds a collective across pods (``pods_summary``): ``pod 1, the slowest, bounds it``, or, when every pod
+    has the same per-GPU bandwidth across pods (``pods_alike``), that they are alike."""
+    if summary.get("pods_alike"):
+        return _("every pod has the same rate")
+    return _("pod {pod}, the slowest, bounds it").format(pod=summary["slowest_pod"])
+
+
 def totals_lines(summary: dict, unit: str = "GB/s") -> list[tuple[str, str]]:
     """The last two of ``pods_lines`` (two tiers or three): the bound across pods (per GPU and all-reduce per
     direction in ``unit``, bisection one direction) and the mixed totals (capex in US dollars, IT power)."""
     return [(_("across pods"), _(
-        "{rate} per GPU (pod {pod}, the slowest, bounds it); bisection {bisection} (one direction); "
+        "{rate} per GPU ({bound}); bisection {bisection} (one direction); "
         "all-reduce of 1 GiB across every pod at most {busbw} bus bandwidth").format(
-        rate=units.bandwidth(summary["cross_pod_gbps_per_gpu"], unit), pod=summary["slowest_pod"],
+        rate=units.bandwidth(summary["cross_pod_gbps_per_gpu"], unit), bound=bound_words(summary),
         busbw=units.bandwidth(units.from_gbytes(summary["cross_pod_allreduce_busbw_gbytes"]), unit),
         bisection=units.bandwidth(units.from_tbits(summary["bisection_tbits_one_direction"]), unit))),
         (_("mixed total"), _("{gpus} GPUs, {switches} compute fabric switches, capex {capex}, IT power {power}")

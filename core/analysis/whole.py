@@ -19,7 +19,7 @@ from functools import lru_cache
 
 from pydantic import ConfigDict
 
-from core.analysis.pods import MixedPlan, mixed_plan, pods_summary
+from core.analysis.pods import MixedPlan, bound_words, mixed_plan, pods_summary
 from core.fabric.pods import pod_specs
 from core.cost import CostSummary, summarize_cost
 from core.design import Design
@@ -177,9 +177,9 @@ def pods_note(mixed: MixedPlan) -> str:
     summary = pods_summary(mixed)
     return _("Pods: the numbers are every pod's totals; the collectives, the training job and the inference "
              "deployment run on pod 1 ({system}); an all-reduce of 1 GiB across every pod reaches at most {busbw} "
-             "GB/s bus bandwidth (pod {slowest}, the slowest, bounds it).").format(
+             "GB/s bus bandwidth ({bound}).").format(
         system=mixed.fabric.pods[0].system, busbw=f"{summary['cross_pod_allreduce_busbw_gbytes']:.3g}",
-        slowest=summary["slowest_pod"])
+        bound=bound_words(summary))
 
 
 def pod_count(design: Design) -> int:

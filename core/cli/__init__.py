@@ -43,6 +43,7 @@ from core.cli import presets
 from core.cli import verify
 from core.cli.common import (
     EXIT_DESIGN,
+    EXIT_NOT_HANDLED,
     EXIT_INPUT,
     Parser,
     accelerator_context,
@@ -52,7 +53,7 @@ from core.cli.common import (
     one_line,
 )
 from core.design import describe_validation_error
-from core.errors import DesignError, InputError, SettingError, os_reason, shown
+from core.errors import DesignError, InputError, NotHandledError, SettingError, os_reason, shown
 from core.i18n import (
     DEFAULT_CURRENCY, DEFAULT_LANGUAGE, LANGUAGES, _, check_rate, currencies, current, language, money_context, money_note,
 )
@@ -153,11 +154,16 @@ def _main(argv: list[str]) -> int:
 def _fail(exc: Exception, args: argparse.Namespace | None) -> int:
     """The one place every sub-command's error becomes one line on stderr and an exit code: bad input (a flag,
     a value the engine refuses, a write to ``--output`` or stdout that fails: a full disk, no permission, a
-    folder, a closed pipe) exits 2, a design that cannot be built 3. A new sub-command gets this for free."""
+    folder, a closed pipe) exits 2, a design that cannot be built 3, a buildable design the command does not handle
+    (``NotHandledError``) 4. A new sub-command gets this for free."""
     if isinstance(exc, SettingError):  # a setting the design cannot run: name the option and the fix
         print(_("error: --{option}: {message}").format(option=exc.field.replace("_", "-"),
                                                        message=" ".join(str(exc).split())), file=sys.stderr)
         return EXIT_INPUT
+    if isinstance(exc, NotHandledError):  # the design can be built; this command or format does not handle it
+        print(_("not available for this design: {message}").format(message=" ".join(str(exc).split())),
+              file=sys.stderr)
+        return EXIT_NOT_HANDLED
     if isinstance(exc, (InputError, DesignError)):  # the engine's own messages: echoes already cut (core.errors)
         print((_("cannot build this design: {message}") if isinstance(exc, DesignError) else _("error: {message}"))
               .format(message=" ".join(str(exc).split())), file=sys.stderr)

@@ -32,6 +32,8 @@ from core.perf.sizes import parse_size
 
 EXIT_INPUT = 2
 EXIT_DESIGN = 3
+EXIT_NOT_HANDLED = 4
+"""A design that can be built but the command (or its format) does not handle (``core.errors.NotHandledError``)."""
 MAX_ERROR_CHARS = 300
 """Longest error line the CLI prints."""
 

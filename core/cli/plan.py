@@ -177,6 +177,7 @@ def _pods_words(mixed, unit: str) -> dict:
 
 
 def run(args: argparse.Namespace) -> str:
+    from core.cost import bom_dataframe
     from core.fabric.families import tier_words
     from core.plan import plan
 
@@ -186,7 +187,6 @@ def run(args: argparse.Namespace) -> str:
     if design.pods:  # core.analysis.pods: the pods under one spine layer, after the first pod alone
         from core.analysis.pods import mixed_plan, pods_summary
         from core.cli.pods import pods_table
-        from core.cost import bom_dataframe
 
         mixed = mixed_plan(design)
         if args.format == "csv":
@@ -197,8 +197,7 @@ def run(args: argparse.Namespace) -> str:
         from core.analysis.whole import whole_summary
 
         summary = whole_summary(result)
-        summary["mixed_pods"] = {**pods_summary(mixed),
-                                 "bom": json.loads(bom_dataframe(mixed.bom).to_json(orient="records"))}
+        summary["mixed_pods"] = pods_summary(mixed)
     else:
         summary = result.summary()
     if mixed is not None:
@@ -208,10 +207,9 @@ def run(args: argparse.Namespace) -> str:
                 summary["mixed_pods"], unit)
     if args.format == "json":
         summary["design"] = json.loads(design.model_dump_json(exclude_defaults=True))
-        summary["bom"] = json.loads(result.bom_frame().to_json(orient="records"))
+        bill = result.bom_frame() if mixed is None else bom_dataframe(mixed.bom)  # the whole design's: capex sums it
+        summary["bom"] = json.loads(bill.to_json(orient="records"))
         if result.reserved_bom:  # grow_to: what growth still buys, apart from what is installed now
-            from core.cost import bom_dataframe
-
             summary["reserved_bom"] = json.loads(bom_dataframe(result.reserved_bom).to_json(orient="records"))
         return to_json(summary)
     return _render_table(summary, tier_words(result.fabric), unit=bandwidth_unit(args))

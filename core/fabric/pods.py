@@ -54,7 +54,7 @@ from pydantic import BaseModel, ConfigDict
 
 from core.catalog import Catalog, load_catalog
 from core.design import Design, ResolvedDesign, resolve_design
-from core.errors import DesignError, InputError
+from core.errors import DesignError, InputError, NotHandledError
 from core.fabric.sizing import FabricPlan, max_nodes, size_fabric
 from core.i18n import _
 
@@ -282,6 +282,12 @@ class MixedFabric(BaseModel):
         return min(self.pods, key=lambda pod: pod.cross_gbps_per_gpu)
 
     @property
+    def pods_alike(self) -> bool:
+        """Every pod has the same per-GPU bandwidth towards the other pods: no pod is slower (``slowest`` is then
+        only the first)."""
+        return len({pod.cross_gbps_per_gpu for pod in self.pods}) == 1
+
+    @property
     def cross_pod_gbps_per_gpu(self) -> float:
         """Per-GPU bandwidth of a collective across every pod: the slowest pod's, per direction [Gb/s] (in three
         tiers the collective crosses the core: each pod's rate bounded by its core uplinks' share)."""
@@ -313,7 +319,7 @@ def three_tiers_refused(fabric: MixedFabric) -> DesignError | None:
     tiers (``core.fabric.podcore``), with the way out of two tiers; None for pods on two tiers."""
     if fabric.tiers != 3:
         return None
-    return DesignError(_("This view or export does not handle pods on three tiers yet (each pod's own spines under "
+    return NotHandledError(_("This view or export does not handle pods on three tiers yet (each pod's own spines under "
                          "a shared core layer); the plan, bill, topology, bandwidth and stages do."),
                        _("Set tiers to 2 if the pods fit one shared spine layer, or see each pod alone."))
 
@@ -323,11 +329,14 @@ def planes_refused(fabric: MixedFabric) -> DesignError | None:
     the ways out of one plane or each pod alone); None in one plane."""
     if fabric.planes < 2:
         return None
-    return DesignError(
+    return NotHandledError(
         _("This view or export does not handle pods on several planes yet (this design has {planes}); the plan, "
           "bill, cabling, topology, hall and bandwidth do.").format(planes=fabric.planes),
-        _("Set planes to 1 (with NIC ports of planes times the speed for the same bandwidth per GPU), or see "
-          "each pod alone."))
+        _("Set planes to 1 (per-rail planes split the NICs, so one plane at the same port speed keeps the "
+          "bandwidth per GPU), or plan each pod alone (its system and nodes, without pods).")
+        if fabric.plane_mode == "per-rail" else
+        _("Set planes to 1 (the same bandwidth per GPU needs NIC ports of planes times the speed, where the NIC runs "
+          "it), or plan each pod alone (its system and nodes, without pods)."))
 
 
 def one_plane_only(fabric: MixedFabric) -> None:

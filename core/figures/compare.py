@@ -9,6 +9,7 @@ import plotly.graph_objects as go
 from core.analysis.compare import Comparison, busbw_key, category_capex
 from core.cost import CATEGORY_LABELS
 from core.figures.cost import category_name
+from core.figures.keynumbers import per_pod_value
 from core import units
 from core.figures.style import CATEGORY_COLOURS, base_layout, plain, wrap_text
 from core.i18n import _, in_currency, pgettext, usd
@@ -159,7 +160,8 @@ def comparison_rows(comparison: Comparison, unit: str = "GB/s") -> tuple[list[di
         verdict = {group_header: None, metric_header: None}
         for i, col in enumerate(comparison.columns):
             head = design_header(i, col.name)
-            row[head] = format_value(col.values[m.key], m.kind, unit) if m.key in col.values else "-"
+            row[head] = (per_pod_value(col.pods[m.key], 1, 0, unit) if m.key in col.pods else
+                         format_value(col.values[m.key], m.kind, unit) if m.key in col.values else "-")
             verdict[head] = None
             if i != comparison.baseline:
                 d = deltas[i][m.key]

@@ -152,12 +152,13 @@ def _switch_numbers(summary: dict, sw: dict) -> list[KeyNumber]:
 def _scaleup_value(bw: dict, nvlink_gbits: float, unit: str) -> str:
     """The scale-up card's value: ``nvlink_gbits`` [Gb/s, both directions] in ``unit``; a design with pods gives
     every pod's (``nvlink_gbytes_per_gpu_bidir_pods`` [GB/s], ``core.analysis.whole``), ``900 GB/s / 1.8 TB/s``."""
-    return _per_pod(bw.get("nvlink_gbytes_per_gpu_bidir_pods"), 8, nvlink_gbits, unit)
+    return per_pod_value(bw.get("nvlink_gbytes_per_gpu_bidir_pods"), 8, nvlink_gbits, unit)
 
 
-def _per_pod(pods: list | None, gbits: float, value: float, unit: str) -> str:
+def per_pod_value(pods: list | None, gbits: float, value: float, unit: str) -> str:
     """A per-GPU card's value in ``unit``: ``value`` [Gb/s]; a design with pods gives every pod's ``pods`` (each
-    times ``gbits`` in Gb/s) in pod order, equal values once: the one convention of the bandwidth cards."""
+    times ``gbits`` in Gb/s) in pod order, equal values once: the one convention of the bandwidth cards (and of
+    the Compare page's injection row, ``core.figures.compare``)."""
     if not pods:
         return bandwidth(value, unit)
     return " / ".join(dict.fromkeys(bandwidth(v * gbits, unit) for v in pods))
@@ -167,7 +168,7 @@ def _base_numbers(summary, unit, sw, links, xcvr, bw, cost, power_kw, nvlink_gbi
     from core.scaleup import accelerator_noun
 
     nvl = summary.get("nvlink", {})  # a summary without one (an old JSON file): GPUs
-    injection = _per_pod(bw.get("scaleout_gbits_per_gpu_pods"), 1, bw["scaleout_gbits_per_gpu"], unit)
+    injection = per_pod_value(bw.get("scaleout_gbits_per_gpu_pods"), 1, bw["scaleout_gbits_per_gpu"], unit)
     return [
         KeyNumber("gpus", _("GPUs"), f"{summary['gpus']:,}", _pods_words(summary) or
                   _("{nodes} nodes x {gpus_per_node} {model} {nouns}").format(
@@ -276,6 +277,9 @@ def _pods_words(summary: dict) -> str:
         return ""
     pods = sep().join(_("pod {pod}: {nodes} nodes of {system}").format(
         pod=pod["pod"], nodes=f"{pod['nodes']:,}", system=pod["system"]) for pod in mixed["pods"])
+    if mixed.get("pods_alike"):
+        return _("{pods}; the per-GPU bandwidths are every pod's, in pod order; every pod has the same rate "
+                 "across pods").format(pods=pods)
     return _("{pods}; the per-GPU bandwidths are every pod's, in pod order; pod {slowest}, the slowest, bounds a "
              "collective across pods").format(pods=pods, slowest=mixed["slowest_pod"])
 

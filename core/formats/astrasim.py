@@ -54,7 +54,7 @@ from typing import TextIO
 from pydantic import BaseModel, ConfigDict
 
 from core import units
-from core.errors import DesignError
+from core.errors import DesignError, NotHandledError
 from core.fabric.wiring import Wiring
 from core.formats.podlabel import pods_describer
 from core.i18n import N_, _
@@ -135,7 +135,7 @@ def dimensions(plan) -> list[Dimension]:
                and (single_leaf_set or (resolved.nodes % group_nodes == 0 and group_gpus % max(1, domain) == 0))
                and (pods == 1 or wiring.groups % wiring.groups_per_pod == 0))
     if not regular:
-        raise DesignError(
+        raise NotHandledError(
             _("ASTRA-sim's analytical network is a regular grid of dimensions, but this design has a "
               "partial scalable unit, pod or NVLink domain ({nodes} nodes in groups of {unit}).")
             .format(nodes=f"{resolved.nodes:,}", unit=f"{unit_nodes:,}"),
@@ -161,7 +161,7 @@ def dimensions(plan) -> list[Dimension]:
                                   gbytes_per_s=per_gpu / leaf_over / spine_over, latency_ns=3 * link_ns))
     dims = [d for d in dims if d.npus > 1]
     if not dims:
-        raise DesignError(_("ASTRA-sim needs at least 2 NPUs; this design has {gpus}.").format(gpus=gpus),
+        raise NotHandledError(_("ASTRA-sim needs at least 2 NPUs; this design has {gpus}.").format(gpus=gpus),
                           _("Plan at least 2 GPUs."))
     assert math.prod(d.npus for d in dims) == gpus
     return dims

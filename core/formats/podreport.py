@@ -168,7 +168,8 @@ def pods_sizing(plan, unit: str) -> tuple[list[str], list[list]] | None:
     mixed = mixed_of(plan)  # None without pods or when they cannot be planned together
     if mixed is None:
         return None
-    lines = [f"{label}: {words}" for label, words in pods_lines(pods_summary(mixed), unit)[:-2]]
+    lines = [_("{label}: {note}").format(label=label, note=words)
+             for label, words in pods_lines(pods_summary(mixed), unit)[:-2]]
     f, rows = mixed.fabric, []
     for i, p in enumerate(mixed.plans):
         for g in p.fabric.switch_groups:

@@ -45,15 +45,16 @@ from __future__ import annotations
 from typing import Iterator, TextIO
 
 from core.analysis.pods import MixedPlan, mixed_wiring
-from core.errors import DesignError
+from core.errors import DesignError, NotHandledError
 from core.fabric.podwiring import PodsWiring
 from core.i18n import _
 
 
 def _pod_error(pod, system: str, exc: DesignError) -> DesignError:
     """``exc`` (raised by a pod planned alone) said of pod ``pod`` (1-based number) and its system."""
-    return DesignError(_("Pod {pod} ({system}): {reason}").format(pod=pod, system=system, reason=exc.message),
-                       exc.suggestion)
+    kind = NotHandledError if isinstance(exc, NotHandledError) else DesignError
+    return kind(_("Pod {pod} ({system}): {reason}").format(pod=pod, system=system, reason=exc.message),
+                exc.suggestion)
 
 
 def simai_gpu_type(mixed: MixedPlan) -> str:
@@ -80,7 +81,7 @@ def simai_domain(mixed: MixedPlan) -> int:
     sizes = {p.resolved.nvlink_domain_gpus for p in mixed.plans}
     whole = all(p.resolved.gpus % p.resolved.nvlink_domain_gpus == 0 for p in mixed.plans)
     if len(sizes) > 1 or not whole:
-        raise DesignError(
+        raise NotHandledError(
             _("SimAI reads one NVLink domain size for the whole file and every pod in whole domains; this design's "
               "pods have {sizes}.").format(sizes=", ".join(
                 _("pod {pod}: {gpus} GPUs in domains of {size}").format(
@@ -213,7 +214,7 @@ def astra_dimensions(mixed: MixedPlan) -> tuple[list, list[list]]:
         shapes.append((size.get("nvlink", 1), size.get("leaf", 1)))
         spine_sets.add(size.get("spine", 1))  # leaf sets under the pod's own spines (three tiers)
     if len(set(shapes)) > 1:
-        raise DesignError(
+        raise NotHandledError(
             _("ASTRA-sim's analytical network is a regular grid of dimensions, and this design's pods differ: "
               "{shapes}.").format(shapes=", ".join(
                 _("pod {pod}: {gpus} GPUs under one leaf set, in NVLink domains of {domain}").format(

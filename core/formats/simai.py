@@ -45,7 +45,7 @@ from __future__ import annotations
 
 from typing import Iterator, TextIO
 
-from core.errors import DesignError
+from core.errors import DesignError, NotHandledError
 from core.fabric.families import node_to_node
 from core.fabric.wiring import ROLES, Wiring
 from core.formats.astrasim import simulator_latencies
@@ -68,23 +68,23 @@ def _delay(ns: float) -> str:
 
 
 def check_expressible(plan) -> None:
-    """Raise ``DesignError`` when SimAI's format cannot express ``plan`` (see the module docstring)."""
+    """Raise ``NotHandledError`` when SimAI's format cannot express ``plan`` (see the module docstring)."""
     r, fabric = plan.resolved, plan.fabric
     if node_to_node(fabric.family):
-        raise DesignError(_("SimAI builds its fabrics of switches, and a torus joins its nodes node to node."),
+        raise NotHandledError(_("SimAI builds its fabrics of switches, and a torus joins its nodes node to node."),
                           _("Use the GraphML or ASTRA-sim export of a torus, or a rail-optimized topology."))
     if fabric.islands > 1:
-        raise DesignError(
+        raise NotHandledError(
             _("SimAI cannot express this fabric: its islands (rail-only rails or per-rail planes) are joined "
               "only through NVLink inside the node, and SimAI never forwards traffic through a GPU."),
             _("Use a rail-optimized or top-of-rack topology with per-port planes to export it."))
     if r.nics_per_node * 1 != r.gpus_per_node:
-        raise DesignError(
+        raise NotHandledError(
             _("SimAI gives every GPU its own NIC, but this design has {nics} NICs for {gpus} GPUs per node.")
             .format(nics=r.nics_per_node, gpus=r.gpus_per_node),
             _("Use {gpus} NICs per node to export it.").format(gpus=r.gpus_per_node))
     if r.nvlink_domain_gpus < 2:
-        raise DesignError(
+        raise NotHandledError(
             _("SimAI joins the GPUs of a server through an NVSwitch, but this design has no NVLink domain."),
             _("Use a GPU system with NVLink to export it."))
 

@@ -221,8 +221,27 @@ def bought_what_if(plan: Plan, label: str) -> tuple[str, str]:
                 transport=vocab.TRANSPORT.label(transport)))
 
 
+def buildable_alternative(design: Design, changes: Mapping, current_fabric: str) -> tuple[Design, str]:
+    """``alternative_design``, or when it does not build, it after its first way out (``DesignError.fixes``, as the
+    Designer's first button: per-port planes a NIC cannot reach on the other fabric become per-rail planes), with
+    the sentence saying so (empty when it builds as asked). Raises the ``DesignError`` when no way out builds."""
+    changed = alternative_design(design, changes, current_fabric)
+    try:
+        make_plan(changed)
+        return changed, ""
+    except DesignError as exc:
+        if not exc.fixes:
+            raise
+        phrase, fix = exc.fixes[0]
+        data = {**changed.model_dump(exclude_defaults=True), **fix}
+        return parse_design({k: v for k, v in data.items() if v is not None}), _(
+            "The compared fabric cannot be built with this design's other settings: {reason} It is compared after "
+            "the first way out: {way}.").format(reason=exc.message, way=phrase)
+
+
 def alternative_plan(design: Design, changes: Mapping, current_fabric: str) -> Plan:
-    return make_plan(alternative_design(design, changes, current_fabric))
+    """The plan of ``buildable_alternative``'s design."""
+    return make_plan(buildable_alternative(design, changes, current_fabric)[0])
 
 
 def sharp_option(sharp: bool) -> dict:

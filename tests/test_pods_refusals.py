@@ -1,0 +1,63 @@
+"""Refusals around pods on planes: the ways out of per-port planes a NIC cannot reach (per-rail planes, a NIC with a
+port in every plane, each checked on every pod), and a buildable design a command does not handle (``NotHandledError``:
+"not available for this design", exit 4, never "cannot build this design")."""
+from __future__ import annotations
+
+import pytest
+
+from core.analysis.pods import mixed_plan
+from core.cli import main as cli_main
+from core.design import Design
+from core.errors import DesignError, NotHandledError
+from core.fabric.pods import planes_refused, size_pods
+from core.plan import plan
+
+IB = Design(gpu="H100", nodes=64, pods="B200:32:800", planes=2)
+ETH = Design(gpu="H100", nodes=64, fabric="ethernet", port_speed_gbps=400, planes=2, pods="B200:32:400")
+
+
+@pytest.mark.parametrize("design, phrases", [
+    (IB, ["use per-rail planes", "use 1 plane"]),
+    (ETH, ["use per-rail planes", "use the CX8 NIC (2 x 400G)", "use 1 plane"]),
+])
+def test_per_port_planes_ways_out_build_every_pod(design, phrases):
+    with pytest.raises(DesignError) as info:
+        plan(design)
+    error = info.value
+    assert "a per-port plane takes a port of every NIC" in error.message
+    assert [next((p for p in phrases if phrase.startswith(p)), None) for phrase, _c in error.fixes] == phrases
+    for _phrase, changes in error.fixes:  # a way out builds the whole design: every pod, not only the first
+        assert mixed_plan(design.model_copy(update=changes)).fabric.planes in (1, 2)
+
+
+def test_planes_refused_advice_by_plane_mode():
+    rail = planes_refused(size_pods(IB.model_copy(update={"plane_mode": "per-rail"})))
+    port = planes_refused(size_pods(ETH.model_copy(update={"nic": "CX8"})))
+    assert isinstance(rail, NotHandledError) and isinstance(port, NotHandledError)
+    assert "times the speed" not in rail.suggestion and "same port speed" in rail.suggestion
+    assert "times the speed" in port.suggestion and "without pods" in port.suggestion
+
+
+def test_cli_says_not_available_and_exits_4(capsys):
+    code = cli_main(["export", "--nodes", "64", "--pods", "B200:32:800", "--planes", "2", "--plane-mode", "per-rail",
+                     "--format", "simai"])
+    err = capsys.readouterr().err
+    assert code == 4 and err.startswith("not available for this design: ") and "cannot build" not in err
+    assert cli_main(["plan", "--gpus", "131072", "--gpu", "H100"]) == 3  # a design that cannot be built: still 3
+    assert capsys.readouterr().err.startswith("cannot build this design: ")
+
+
+def test_performance_default_comparison_of_per_port_pods_builds():
+    """The Performance page's default comparison fabric (InfiniBand 1:1 for an Ethernet design) of the per-port
+    Ethernet CX8 pods design: CX8 has one port on InfiniBand, so the comparison takes the first way out (per-rail
+    planes, the same 2 planes) and says so; a design that builds as asked has no sentence."""
+    from core.formats.joblink import COMPARE_FABRICS, default_comparison
+    from core.perf.jobform import alternative_plan, buildable_alternative
+
+    design = ETH.model_copy(update={"nic": "CX8"})
+    changes = COMPARE_FABRICS[default_comparison("ethernet")][1]
+    changed, note = buildable_alternative(design, changes, "ethernet")
+    assert changed.fabric == "infiniband" and changed.plane_mode == "per-rail" and changed.planes == 2
+    assert "use per-rail planes" in note and "CX8 has 1 port" in note
+    assert alternative_plan(design, changes, "ethernet").planes == 2
+    assert buildable_alternative(IB.model_copy(update={"planes": 1}), COMPARE_FABRICS["eth2"][1], "infiniband")[1] == ""
