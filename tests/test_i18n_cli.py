@@ -140,7 +140,7 @@ def test_english_table_is_unchanged(capsys):
     # price book 2026-12; capex includes the storage and management networks (core.networks), network = compute fabric
     assert lines[5] == ("scale-up      NVLink, switch-based domain of 8 accelerators, 18 links each into 4 switch "
                         "chips: 450 GB/s to any peer (one direction); collectives by NCCL.")
-    assert lines[6].startswith("cost          capex $51,182,676 ($49,983 per GPU; network $6,208,304 = 12.1%)")
+    assert lines[6].startswith("cost          capex $51,182,708 ($49,983 per GPU; network $6,208,304 = 12.1%)")
     code, out, _ = _run(capsys, "collective", "--gpus", "250")
     assert any(line.startswith("all algorithms ring ") for line in out.splitlines())
     code, out, _ = _run(capsys, "train", "--gpus", "1024")
