@@ -18,12 +18,12 @@ from core.analysis.whole import whole_summary
 from core.cli import main as cli_main
 from core.design import Design
 from core.errors import DesignError
-from core.fabric.podgraph import pods_fabric_graph
 from core.fabric.pods import size_pods
 from core.formats.exports import export_text
 from core.formats.ibnetdiscover import read_ibnetdiscover
 from core.plan import plan
 from tests.test_pods_sims import _graph_of_links
+from tests.podflow import index_graph, is_the_index_graph
 
 ONE = Design(gpu="H100", nodes=64, fabric="ethernet", nic="CX8", port_speed_gbps=400, pods="B200:32:400")
 """64 DGX H100 and 32 DGX B200, 8 x 400GbE NIC ports each, one plane: 8 + 8 SN5600 leaves (64 and 32 uplinks each),
@@ -140,26 +140,8 @@ def test_wiring_names_every_plane_and_cables_every_port_once(design):
     assert all(hall.pods_of_rows[row] == () for row in rows)
 
 
-def _whole(design: Design) -> nx.Graph:
-    mixed = mixed_plan(design)
-    return pods_fabric_graph(mixed_wiring(mixed, three_tiers=True, planes=True),
-                             tuple(p.fabric.radix for p in mixed.plans),
-                             tuple(p.resolved.leaf_uplink_cost for p in mixed.plans), "each")
-
-
-def _is_the_index_graph(found: nx.Graph, design: Design) -> bool:
-    """``found`` (export names) is the index graph, vertex by name, with equal link counts (as
-    tests/test_pods_three_exports.py checks)."""
-    from core.formats.podexports import PodNames
-
-    want = _whole(design)
-    names = PodNames(mixed_plan(design), None)
-    for vertex, data in want.nodes(data=True):
-        data["name"] = names(vertex, data)
-    for vertex, data in found.nodes(data=True):
-        data["name"] = vertex
-    return nx.is_isomorphic(found, want, node_match=lambda a, b: a["name"] == b["name"],
-                            edge_match=lambda a, b: a["links"] == b["links"])
+_whole = index_graph  # the index graph (tests/podflow.py)
+_is_the_index_graph = is_the_index_graph
 
 
 @pytest.mark.parametrize("design", [PORT, RAIL], ids=["per-port", "per-rail"])

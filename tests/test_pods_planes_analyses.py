@@ -11,6 +11,7 @@ from core.analysis.failure import what_if
 from core.analysis.pods import mixed_plan
 from core.analysis.podwhatif import is_whole_element, pod_elements, pods_what_if, split_failures, whole_choices
 from core.errors import InputError
+from tests.podflow import into_top, upward
 from tests.test_pods_planes import PORT, RAIL, _whole
 
 
@@ -115,30 +116,8 @@ def _graph_numbers(design, m, failed: list[str]) -> list[tuple[float, int]]:
             bundle, _mark, cable = e.partition("#")
             lower, _dash, upper = bundle.rpartition("-")
             lost[lower, upper] = lost.get((lower, upper), 0) + (1 if cable else graph.edges[lower, upper]["links"])
-    rank = {"server": 0, "leaf": 1, "spine": 2}
-    up = nx.DiGraph()
-    up.add_nodes_from(graph.nodes(data=True))
-    for u, v, data in graph.edges(data=True):
-        lo, hi = sorted((u, v), key=lambda x: rank[graph.nodes[x]["role"]])
-        cap = data["capacity_gbps"] * (data["links"] - lost.get((lo, hi), 0)) / data["links"]
-        if u not in switches and v not in switches and cap > 0:
-            up.add_edge(lo, hi, capacity=cap)
-    up.remove_nodes_from(switches)
-    gpn = [p.resolved.gpus_per_node for p in m.plans]
-    gpus = {v: gpn[d["pod_index"]] for v, d in up.nodes(data=True) if d["role"] == "server"}
-    parts = list(nx.connected_components(up.to_undirected()))
-    keep = max(parts, key=lambda part: sum(gpus.get(v, 0) for v in part))
-    out = []
-    for i in range(len(m.plans)):
-        flow = up.copy()
-        for v, d in up.nodes(data=True):
-            if d["role"] == "server" and d["pod_index"] == i:
-                flow.add_edge("S", v)
-            if d["role"] == "spine":
-                flow.add_edge(v, "T")
-        value = nx.maximum_flow_value(flow, "S", "T") if "T" in flow else 0.0
-        out.append((value, sum(g for v, g in gpus.items() if up.nodes[v]["pod_index"] == i and v not in keep)))
-    return out
+    up = upward(graph, switches, lost, {"server": 0, "leaf": 1, "spine": 2})
+    return into_top(up, m.plans, "spine")
 
 
 SCENARIOS = {
@@ -518,29 +497,8 @@ def _graph_numbers_three(design, m, failed: list[str]) -> list[tuple[float, int]
                 upper = wiring.own_spine_id(wiring.parse(lower)[0], int(upper.rpartition("spine")[2]),
                                             wiring.plane_of_device(lower))
             lost[lower, upper] = lost.get((lower, upper), 0) + (1 if cable else graph.edges[lower, upper]["links"])
-    rank = {"server": 0, "leaf": 1, "spine": 2, "core": 3}
-    up = nx.DiGraph()
-    up.add_nodes_from(graph.nodes(data=True))
-    for u, v, data in graph.edges(data=True):
-        lo, hi = sorted((u, v), key=lambda x: rank[graph.nodes[x]["role"]])
-        cap = data["capacity_gbps"] * (data["links"] - lost.get((lo, hi), 0)) / data["links"]
-        if u not in switches and v not in switches and cap > 0:
-            up.add_edge(lo, hi, capacity=cap)
-    up.remove_nodes_from(switches)
-    gpn = [p.resolved.gpus_per_node for p in m.plans]
-    gpus = {v: gpn[d["pod_index"]] for v, d in up.nodes(data=True) if d["role"] == "server"}
-    keep = max(nx.connected_components(up.to_undirected()), key=lambda part: sum(gpus.get(v, 0) for v in part))
-    out = []
-    for i in range(len(m.plans)):
-        flow = up.copy()
-        for v, d in up.nodes(data=True):
-            if d["role"] == "server" and d["pod_index"] == i:
-                flow.add_edge("S", v)
-            if d["role"] == "core":
-                flow.add_edge(v, "T")
-        value = nx.maximum_flow_value(flow, "S", "T") if "T" in flow else 0.0
-        out.append((value, sum(g for v, g in gpus.items() if up.nodes[v]["pod_index"] == i and v not in keep)))
-    return out
+    up = upward(graph, switches, lost, {"server": 0, "leaf": 1, "spine": 2, "core": 3})
+    return into_top(up, m.plans, "core")
 
 
 SCENARIOS_THREE = {

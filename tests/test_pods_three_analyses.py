@@ -18,6 +18,7 @@ from core.errors import InputError
 from core.fabric.podgraph import pods_fabric_graph
 from core.formats.asbuilt import FoundEnd, FoundLink
 from core.formats.podverify import verify_pods
+from tests.podflow import into_top
 
 MIXED = Design(gpu="H100", nodes=64, pods="B200:32:800", tiers=3)
 SMALL = Design(gpu="H100", nodes=8, pods="B200:8:800", tiers=3)
@@ -132,22 +133,7 @@ def _graph_numbers(mixed, failed: list[str]) -> list[tuple[float, int]]:
             whole = pod.links_per_spine_core_pair if upper.startswith("core") else pod.links_per_leaf_spine_pair
             cables[lower, upper] = cables.get((lower, upper), 0) + (1 if cable else whole)
     up = _flow_graph(mixed, switches, cables)
-    gpn = [p.resolved.gpus_per_node for p in mixed.plans]
-    gpus = {v: gpn[d["pod_index"]] for v, d in up.nodes(data=True) if d["role"] == "server"}
-    parts = list(nx.connected_components(up.to_undirected()))
-    keep = max(parts, key=lambda part: sum(gpus.get(v, 0) for v in part))
-    out = []
-    for i in range(len(mixed.plans)):
-        flow = up.copy()
-        for v, d in up.nodes(data=True):
-            if d["role"] == "server" and d["pod_index"] == i:
-                flow.add_edge("S", v)
-            if d["role"] == "core":
-                flow.add_edge(v, "T")
-        value = nx.maximum_flow_value(flow, "S", "T") if "T" in flow else 0.0
-        cut = sum(g for v, g in gpus.items() if up.nodes[v]["pod_index"] == i and v not in keep)
-        out.append((value, cut))
-    return out
+    return into_top(up, mixed.plans, "core")
 
 
 SCENARIOS = {

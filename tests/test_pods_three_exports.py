@@ -17,13 +17,13 @@ import pytest
 
 from core.analysis.pods import mixed_links, mixed_plan, mixed_wiring
 from core.design import Design
-from core.fabric.podgraph import pods_fabric_graph
 from core.formats.exports import export_text, exports
 from core.formats.ibnetdiscover import read_ibnetdiscover
 from core.plan import plan
 from tests.ibsimtools import needed_tools
 from tests.test_pods_sims import _graph_of_links
 from tests.test_verify_ibsim import _discover
+from tests.podflow import index_graph, is_the_index_graph
 
 MIXED = Design(gpu="H100", nodes=64, pods="B200:32:800", tiers=3)
 """64 DGX H100 and 32 DGX B200 at 800G on three tiers: 16 + 8 leaves, 16 + 4 own spines, 8 Q3400 cores in 4
@@ -37,27 +37,8 @@ def _rows(text: str) -> list[dict]:
     return list(csv.DictReader(io.StringIO(text)))
 
 
-def _whole(design: Design) -> nx.Graph:
-    """core.fabric.podgraph's graph of ``design``, every server a vertex (the index graph)."""
-    mixed = mixed_plan(design)
-    return pods_fabric_graph(mixed_wiring(mixed, three_tiers=True), tuple(p.fabric.radix for p in mixed.plans),
-                             tuple(p.resolved.leaf_uplink_cost for p in mixed.plans), "each")
-
-
-def _is_the_index_graph(found: nx.Graph, design: Design) -> bool:
-    """Whether the device graph ``found`` (names as the exports write them) is isomorphic to the index graph with
-    every vertex matched to the one of its name (``core.formats.podexports.PodNames``) and every edge's link count
-    equal: the same wiring, device by device (an unlabelled isomorphism of these symmetric graphs is too slow)."""
-    from core.formats.podexports import PodNames
-
-    want = _whole(design)
-    names = PodNames(mixed_plan(design), None)
-    for vertex, data in want.nodes(data=True):
-        data["name"] = names(vertex, data)
-    for vertex, data in found.nodes(data=True):
-        data["name"] = vertex
-    return nx.is_isomorphic(found, want, node_match=lambda a, b: a["name"] == b["name"],
-                            edge_match=lambda a, b: a["links"] == b["links"])
+_whole = index_graph  # the index graph (tests/podflow.py)
+_is_the_index_graph = is_the_index_graph
 
 
 # --- the hall -----------------------------------------------------------------------------------------------------
