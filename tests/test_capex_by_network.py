@@ -15,7 +15,9 @@ from core.figures.keynumbers import key_numbers
 from core.formats import optimizelink
 from core.plan import plan
 
-SMALL_GRID = Grid(oversubscription=(1.0, 2.0), planes=(1,), plane_modes=("per-port",))
+SMALL_GRID = Grid(oversubscription=(1.0, 2.0), planes=(1,), plane_modes=("per-port",), tiers=(2,))
+"""Two tiers only: at 256 H100 one Tomahawk 5 in one tier is both the cheapest cluster and the cheapest compute
+fabric; on two tiers the objectives pick different switches (TH5 top-of-rack vs QM8700 top-of-rack)."""
 
 
 def test_cost_summary_has_compute_fabric_and_whole_cluster_capex():
