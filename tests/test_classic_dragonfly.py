@@ -354,6 +354,24 @@ def test_the_family_touches_only_its_module_and_its_term():
 
 
 # ------------------------------------------------------------------------------------------------ the pages
+@pytest.mark.parametrize("nodes, group, legend", [
+    ("48", "8", {"Local links in a group", "Global links between groups"}),  # 3 groups of 8 routers
+    ("16", "0", {"Local links in a group"}),  # one group: no global links (its links card read a missing class)
+])
+def test_a_small_design_is_drawn_router_by_router(nodes, group, legend):
+    from streamlit.testing.v1 import AppTest
+
+    from tests.pagetest import ENTRY
+
+    at = AppTest.from_file(ENTRY, default_timeout=180)
+    at.query_params.update({"n": nodes, "t": "dfc", "sw": "QM9700", "dfg": group, "tab": "Topology"})
+    at.run()
+    assert not at.exception and not at.error
+    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
+    drawn = {t.get("name") for t in spec["data"] if t.get("showlegend", True)}
+    assert legend <= drawn and "(aggregated)" not in " ".join(c.value for c in at.caption)
+
+
 @pytest.mark.parametrize("tab", ["Topology", "Bandwidth", "Cost & power", "Racks & cabling", "Hand-off"])
 def test_designer_renders_it(tab):
     from streamlit.testing.v1 import AppTest
@@ -368,7 +386,10 @@ def test_designer_renders_it(tab):
     if tab == "Topology":
         spec = json.loads(at.get("plotly_chart")[0].proto.spec)
         legend = {t.get("name") for t in spec["data"] if t.get("showlegend", True)}
-        assert {"Global links between groups", "Local links in a group"} <= legend  # the arcs in the legend
+        # 128 routers, 2,048 node links, 1,984 local and 1,026 global: aggregated by groups as Dragonfly+ is (the full
+        # drawing's local links: test_a_small_design_is_drawn_router_by_router)
+        assert "Global links between groups" in legend and "Dragonfly groups (4): their routers' global ports" in legend
+        assert "(aggregated)" in " ".join(c.value for c in at.caption)
         assert any(name.startswith("Routers (") for name in legend)
         title = spec["layout"]["title"]["text"].replace("<br>", " ")
         assert "1 router tier: 128 routers in 4 groups" in title and "tiers" not in title and "leaves" not in title

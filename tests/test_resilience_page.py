@@ -82,7 +82,7 @@ def test_a_hot_link_pasted_into_the_names_fails_that_cable():
     shown = at.error[1].value.replace("\\", "")  # a cable past the bundle: as typed, in the names' numbering
     assert "leaf002 -> spine003 #9" in shown and "the bundle has 4 cables, #1 to #4" in shown and "p0." not in shown
     pods = open_page({**DESIGN, "pods": "B200:32:800"})  # pods: a cable of pod 2's leaf on the whole fabric, a NIC
-    pods.text_input(key="rs_w_inside_names").set_value("spine002 #2 -> pod2-leaf001, pod2-gpu004 nic1 -> pod2-leaf002")
+    pods.text_input(key="rs_w_inside_names").set_value("spine002 #2 -> pod2-leaf001, pod2-gpu004 nic1 -> pod2-leaf001")
     pods.button(key="rs_w_inside_add").click()
     rerun(pods)
     assert not pods.error and not pods.exception

@@ -95,8 +95,18 @@ def family_links_text(summary: dict) -> str | None:
     own = words(summary.get("topology"), "card:links:help", None)
     links = summary["links"]  # (``global`` is a keyword: ``{global_}``)
     every = _(" (all planes)") if summary.get("planes", 1) > 1 else ""  # one plane: nothing to add up
-    return None if own is None else own.format(**{f"{k}_": f"{v:,}" for k, v in links.items()},
-                                               **{k: f"{v:,}" for k, v in links.items()}, all_planes=every)
+    if own is None:
+        return None
+    return own.format_map(_NoneOf({**{f"{k}_": f"{v:,}" for k, v in links.items()},
+                                   **{k: f"{v:,}" for k, v in links.items()}, "all_planes": every}))
+
+
+class _NoneOf(dict):
+    """A link count the family's words name but the design does not have (one Dragonfly group: no global links) is
+    0."""
+
+    def __missing__(self, key: str) -> str:
+        return "0"
 
 
 def unbilled_by_cards(summary: dict) -> tuple[int, int]:
