@@ -119,10 +119,10 @@ WORDS = {
     "stage:leaf_up": N_("Router -><br>local and global"),  # the capacity chart's stage of a router's other ports
     "readout:bandwidth": N_("**Oversubscription** end to end {total} · **hops** (switches crossed) same rail "
                             "{same_rail}, in a group {cross_rail}, across groups {cross_pod}, Valiant up to {valiant} "
-                            "· **{link} : scale-out** {ratio} per GPU (one direction, bits)"),
+                            "· **{link} : scale-out** {ratio} per GPU (one direction)"),
     "report:readout:bandwidth": N_("Oversubscription end to end {total}; switches crossed: same rail {same_rail}, in "
                                    "a group {cross_rail}, across groups {cross_pod}, Valiant up to {valiant}; {link} "
-                                   "to scale-out {ratio} per GPU (one direction, bits)."),
+                                   "to scale-out {ratio} per GPU (one direction)."),
     "failure:note": N_("Computed in closed form over the topology's groups (the untouched groups of a plane as one "
                        "block): GPUs outside the connected part holding the most nodes are cut off; the bisection is "
                        "the healthy one scaled by the maximum flow between {cut} with the failures over the same flow "
