@@ -79,6 +79,56 @@ def as_built(networks, racks: tuple[int, int]):
     return networks.model_copy(update={"oob": _with_pdus(networks.oob, rack_pdus(racks))})
 
 
+def placed_networks(plan, whole):
+    """The networks of the pod ``plan`` (planned alone) whose devices its racks hold in the hall (module docstring):
+    its own (the pod alone's out-of-band switches; the extra ones stand in the shared racks) with the in-band
+    network of ``whole`` (``whole_networks``: re-sized for its out-of-band switches' uplinks), so the hall places
+    the in-band switches the bill buys; ``plan.networks`` itself when that places no other device."""
+    networks = plan.networks
+    if whole is None or networks is None or whole.inband is None:
+        return networks
+    placed = networks.model_copy(update={"inband": whole.inband})
+    return networks if placed.devices() == networks.devices() else placed
+
+
+def placed_layout(plan, networks):
+    """The rack layout of the pod ``plan`` planned alone holding ``networks`` (``placed_networks``): its own
+    layout when they are its own networks, else its racks arranged again around their devices as a plan arranges
+    them (``core.physical.lengths.arranged_lengths``, the same cached stage)."""
+    if networks is plan.networks:
+        return plan.layout
+    from core.design import ResolvedFields
+    from core.i18n import current
+    from core.physical.layout import devices_to_place
+    from core.physical.lengths import arranged_lengths
+    from core.physical.racks import load_racks
+
+    devices = tuple(devices_to_place(plan.resolved, networks))
+    return arranged_lengths(ResolvedFields.of(plan.resolved), plan.fabric, devices, load_racks(), current())[0].layout()
+
+
+def drawn_networks(plan, whole, racks: tuple[int, int]):
+    """The networks the pod ``plan``'s own cabling plan and NetBox devices draw in the hall
+    (``core.formats.podnetbox.in_hall``): the pod alone's with its rack PDUs those of its ``racks`` there
+    (``as_built``) and, when the whole design's in-band network (``whole.inband``, ``whole_networks``) has more
+    switches than the pod alone's, that in-band network, its ``oob-uplink`` links those of the pod's own
+    out-of-band switches (the extra ones' are drawn after them) and the new switches' management ports on the
+    ``switch-mgmt`` links."""
+    built = as_built(plan.networks, racks)
+    alone = plan.networks.inband if plan.networks is not None else None
+    if whole is None or alone is None or whole.inband is None or whole.inband.switch_count == alone.switch_count:
+        return built
+    own = {link.kind: link.count for link in alone.links}
+    inband = whole.inband.model_copy(update={"links": tuple(
+        link.model_copy(update={"count": own.get("oob-uplink", 0)}) if link.kind == "oob-uplink" else link
+        for link in whole.inband.links)})
+    grown = whole.inband.switch_count - alone.switch_count
+    oob = built.oob.model_copy(update={"links": tuple(
+        link.model_copy(update={"count": link.count + grown}) if link.kind == "switch-mgmt" else link
+        for link in built.oob.links)})
+    return built.model_copy(update={"inband": inband, "oob": oob})
+
+
 def _with_pdus(oob, pdus: int):
     """The out-of-band network ``oob`` with ``pdus`` rack PDUs: its ``pdu`` devices and ``pdu-mgmt`` links (one count)."""
     links = tuple(link.model_copy(update={"count": pdus}) if link.kind == "pdu-mgmt" else link for link in oob.links)
@@ -155,9 +205,14 @@ def whole_networks(plan, first: bool, fabric, pdus: int, racks: tuple[int, int] 
 def mixed_networks(mixed) -> list:
     """``whole_networks`` of every pod of ``mixed`` (a ``core.analysis.pods.MixedPlan``), in pod order (None for a
     pod without other networks), each with its racks as the hall builds them."""
-    pdus = shared_pdus(mixed.hall)
-    return [whole_networks(p, i == 0, mixed.fabric, pdus, racks)
-            for i, (p, racks) in enumerate(zip(mixed.plans, hall_racks(mixed.hall)))]
+    return hall_networks(mixed.fabric, mixed.plans, mixed.hall)
+
+
+def hall_networks(fabric, plans, hall) -> list:
+    """``whole_networks`` of the pods ``plans`` (each planned alone, in pod order) of ``fabric`` in the
+    ``core.physical.podlayout.PodsHall`` ``hall``: each with its racks there, the first with the shared racks'."""
+    pdus = shared_pdus(hall)
+    return [whole_networks(p, i == 0, fabric, pdus, racks) for i, (p, racks) in enumerate(zip(plans, hall_racks(hall)))]
 
 
 def resized(oob, own: int, spines: int, pdus: int, three: bool = False):

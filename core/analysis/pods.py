@@ -81,23 +81,40 @@ def _spine_row(p: Plan, bom: tuple[BomRow, ...] | None = None) -> BomRow | None:
                  and row.network == "compute" and row.item == item and not row.spare), None)
 
 
+HALL_ROUNDS = 8
+"""Most rounds of ``_in_hall``'s fixed point (a pod's in-band network grown for its out-of-band switches' uplinks
+and the hall holding it: one or two reach it)."""
+
+
 def _in_hall(fabric: MixedFabric, plans: list[Plan]) -> tuple[PodsHall, tuple, tuple, list[tuple[BomRow, ...]]]:
     """(hall, lengths per pod, media per pod, bill per pod) of the present pods' ``plans`` (module docstring): each
-    pod's bill is its own (``core.cost.build_bom``) with its compute cables' media from the hall's lengths. The
-    hall's shared layer is the shared spines, or for pods on three tiers the shared cores."""
-    from core.analysis.podmgmt import built_racks, extra_switches, hall_racks, shared_pdus, whole_networks
+    pod's bill is its own (``core.cost.build_bom``) with its compute cables' media from the hall's lengths and its
+    other networks as the whole design has them (``core.analysis.podmgmt.whole_networks``). The hall's shared layer
+    is the shared spines, or for pods on three tiers the shared cores. A pod whose in-band network grows on the whole
+    design (its out-of-band switches' uplinks) has its racks arranged again around it
+    (``core.analysis.podmgmt.placed_layout``), and the hall, its racks' PDUs and the networks are repeated until
+    the in-band switches the hall holds are those the bill buys (a fixed point, at most ``HALL_ROUNDS`` rounds)."""
+    from core.analysis.podmgmt import built_racks, extra_switches, hall_networks, placed_layout, placed_networks
 
     catalog = load_catalog()
     wiring = PodsWiring(fabric, tuple(Wiring.of(p) for p in plans))
     top = catalog.switch(fabric.core_switch if wiring.three_tiers else fabric.spine_switch)
     watts = plans[0].resolved.power_overrides.get(top.id, top.power_w)
-    kept = [built_racks(kept_racks(wiring, i, p.layout)) for i, p in enumerate(plans)]  # the racks (their PDUs)
-    hall = pods_hall(wiring, [p.layout for p in plans], top, watts, extra=extra_switches(fabric, plans, kept))
+    placed = [p.networks for p in plans]  # the networks each pod's layout holds
+    layouts = [p.layout for p in plans]
+    for _round in range(HALL_ROUNDS):
+        kept = [built_racks(kept_racks(wiring, i, layout)) for i, layout in enumerate(layouts)]  # their PDUs
+        hall = pods_hall(wiring, layouts, top, watts, extra=extra_switches(fabric, plans, kept))
+        networks = hall_networks(fabric, plans, hall)
+        wanted = [placed_networks(p, whole) for p, whole in zip(plans, networks)]
+        if all(w is n or (w is not None and n is not None and w.devices() == n.devices())
+               for w, n in zip(wanted, placed)):
+            break
+        placed, layouts = wanted, [placed_layout(p, w) for p, w in zip(plans, wanted)]
     lengths = pods_link_lengths(hall, wiring)
     media = tuple(select_media(catalog, p.resolved, own) for p, own in zip(plans, lengths))
-    pdus = shared_pdus(hall)  # the shared layer's management on the first pod's OOB network
-    boms = [build_bom(p.resolved, p.fabric, catalog, media=m, networks=whole_networks(p, i == 0, fabric, pdus, racks))
-            for i, (p, m, racks) in enumerate(zip(plans, media, hall_racks(hall)))]
+    boms = [build_bom(p.resolved, p.fabric, catalog, media=m, networks=whole)
+            for p, m, whole in zip(plans, media, networks)]
     return hall, lengths, media, boms
 
 

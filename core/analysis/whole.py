@@ -119,7 +119,7 @@ def _totals(s: dict, mixed: MixedPlan, cost) -> dict:
     """The summary ``s`` of a ``WholePlan`` (the first pod's fabric, the mixed bill) with the mixed totals: counts
     summed over the pods (switches with the shared spines instead of the pods' own, every plane's), bisection [Tb/s, one
     direction] across the pods, the per-GPU bandwidths of the slowest pod, the pods' links by network (the
-    out-of-band links as the whole design has them: ``core.analysis.podmgmt.mixed_networks``)."""
+    in-band and out-of-band links as the whole design has them: ``core.analysis.podmgmt.mixed_networks``)."""
     f = mixed.fabric
     pods = [pod.summary() for pod in mixed.plans]
     slowest = pods[f.pods.index(f.slowest)]
@@ -148,11 +148,13 @@ def _totals(s: dict, mixed: MixedPlan, cost) -> dict:
     networks = _sum([pod["networks"] for pod in pods])
     for name, own in s["networks"].items():  # the bill's parts and money; the pods' links
         own["links"] = networks.get(name, {}).get("links", own["links"])
-    if "oob" in s["networks"]:  # re-sized for the shared layer, as the bill buys them (core.analysis.podmgmt)
-        from core.analysis.podmgmt import mixed_networks
+    from core.analysis.podmgmt import mixed_networks
 
-        s["networks"]["oob"]["links"] = sum(n.oob.link_count for n in mixed_networks(mixed)
-                                            if n is not None and n.oob is not None)
+    whole = mixed_networks(mixed)  # as the bill buys them (core.analysis.podmgmt): the out-of-band network re-sized
+    for name in ("inband", "oob"):  # for the shared layer, the in-band network for the out-of-band switches' uplinks
+        if name in s["networks"]:
+            s["networks"][name]["links"] = sum(getattr(n, name).link_count for n in whole
+                                               if n is not None and getattr(n, name) is not None)
     return s
 
 

@@ -71,13 +71,20 @@ def shared_switches(mixed: MixedPlan, naming: NamingScheme | None) -> list[tuple
 def in_hall(mixed: MixedPlan, pod: int):
     """The plan of the pod at position ``pod`` with its racks where the hall has them (``PodsHall.views``: its own
     ids, the hall's rack names and places), its compute media the hall's (``MixedPlan.media``) and its rack PDUs
-    those of its racks there (``core.analysis.podmgmt.as_built``)."""
-    from core.analysis.podmgmt import as_built, built_racks
-
+    those of its racks there and its in-band network the whole design's (``_drawn``)."""
     p = mixed.plans[pod]
-    networks = as_built(p.networks, built_racks(mixed.hall.views[pod].racks))
+    networks = _drawn(mixed, pod)
     return p.model_copy(update={"layout": mixed.hall.views[pod], "media": mixed.media[pod],
                                 "lengths": mixed.lengths[pod], "networks": _fitting(networks)})
+
+
+def _drawn(mixed: MixedPlan, pod: int):
+    """The networks the pod at position ``pod``'s own cabling plan draws in the hall
+    (``core.analysis.podmgmt.drawn_networks``: its rack PDUs those of its racks there, its in-band network the
+    mixed bill's)."""
+    from core.analysis.podmgmt import built_racks, drawn_networks, mixed_networks
+
+    return drawn_networks(mixed.plans[pod], mixed_networks(mixed)[pod], built_racks(mixed.hall.views[pod].racks))
 
 
 def _switch_ports(oob) -> int:
@@ -215,7 +222,6 @@ def _management_rows(mixed: MixedPlan, naming: NamingScheme | None, pod: int, ca
     measured in the hall (a PDU has no place, so no length); then its extra out-of-band switches' uplinks
     (``_extra_uplink_rows``). ``cabled``: its out-of-band cables, those its own spines (cores) freed and its cabled
     ``(device, port)`` ends; ids ``M000001`` ... from ``numbers``; nothing when it has no out-of-band switch port."""
-    from core.analysis.podmgmt import as_built, built_racks
     from core.physical.cabling import network_device_counts, other_name
 
     used, freed, taken = cabled
@@ -223,7 +229,7 @@ def _management_rows(mixed: MixedPlan, naming: NamingScheme | None, pod: int, ca
     if template is None:
         return
     ends, i = placed_ends(mixed.hall.layout), mixed.fabric.pods[pod].index + 1
-    built = as_built(mixed.plans[pod].networks, built_racks(mixed.hall.views[pod].racks))
+    built = _drawn(mixed, pod)
     pdus = next(link.count for link in built.oob.links if link.kind == "pdu-mgmt")
     drawn = next(link.count for link in _fitting(built).oob.links if link.kind == "pdu-mgmt")
     scheme, counts = pod_scheme(naming, i), network_device_counts(mixed.plans[pod].model_copy(
