@@ -25,10 +25,13 @@ the shared rows, whose PDUs they serve too). A pod whose out-of-band switches ch
 re-sized for their 100G uplinks as a single fabric's is (``core.networks.management.size_inband`` with the
 out-of-band switch count, ``oob_uplinks_per_switch`` uplinks each; in-band and out-of-band repeated until the
 counts hold, as ``core.networks.size_networks`` does): the ``oob-uplink`` links, the in-band leaves' ports and,
-when they overflow, its switches.
+when they overflow, its switches. Those switches stand in the pod's own racks: its layout is arranged again around
+its in-band network as the whole design has it (``placed_networks``, ``placed_layout``) and the hall, its racks'
+PDUs and the networks are repeated until they agree (``core.analysis.pods``' hall fixed point).
 
-The mixed bill (``core.analysis.pods.mixed_plan``) counts these links and switches and the cabling plan and
-NetBox exports draw them (``core.formats.podnetbox``), so all three give the same management cables and switches.
+The mixed bill (``core.analysis.pods.mixed_plan``) counts these links and switches, the hall places them, and the
+cabling plan and NetBox exports draw them (``drawn_networks``, ``core.formats.podnetbox``), so all four give the same
+management cables and switches (``tests/test_pods_one_count.py``).
 """
 
 from __future__ import annotations
