@@ -211,6 +211,13 @@ def mixed_networks(mixed) -> list:
     return hall_networks(mixed.fabric, mixed.plans, mixed.hall)
 
 
+def pod_networks(mixed, pod: int):
+    """``whole_networks`` of the pod at position ``pod`` of ``mixed`` (a ``core.analysis.pods.MixedPlan``; as
+    ``mixed_networks`` has it)."""
+    return whole_networks(mixed.plans[pod], pod == 0, mixed.fabric, shared_pdus(mixed.hall),
+                          built_racks(mixed.hall.views[pod].racks))
+
+
 def hall_networks(fabric, plans, hall) -> list:
     """``whole_networks`` of the pods ``plans`` (each planned alone, in pod order) of ``fabric`` in the
     ``core.physical.podlayout.PodsHall`` ``hall``: each with its racks there, the first with the shared racks'."""

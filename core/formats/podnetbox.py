@@ -82,9 +82,9 @@ def _drawn(mixed: MixedPlan, pod: int):
     """The networks the pod at position ``pod``'s own cabling plan draws in the hall
     (``core.analysis.podmgmt.drawn_networks``: its rack PDUs those of its racks there, its in-band network the
     mixed bill's)."""
-    from core.analysis.podmgmt import built_racks, drawn_networks, mixed_networks
+    from core.analysis.podmgmt import built_racks, drawn_networks, pod_networks
 
-    return drawn_networks(mixed.plans[pod], mixed_networks(mixed)[pod], built_racks(mixed.hall.views[pod].racks))
+    return drawn_networks(mixed.plans[pod], pod_networks(mixed, pod), built_racks(mixed.hall.views[pod].racks))
 
 
 def _switch_ports(oob) -> int:
