@@ -1,6 +1,5 @@
-"""One count for the in-band and out-of-band networks of a design with pods (issue 23, coherence): the switches per
-pod, network and role the mixed bill buys are those the hall places, the cabling plan cables and the NetBox import
-lists, and the links per pod and class the bill counts (``core.analysis.podmgmt.mixed_networks``) are the cabling
+"""One count for the in-band and out-of-band networks of a design with pods: the switches per pod, network and role
+the mixed bill buys are those the hall places, the cabling plan cables and the NetBox import lists, and the links per pod and class the bill counts (``core.analysis.podmgmt.mixed_networks``) are the cabling
 plan's rows.
 
 Each pod's out-of-band switches are re-sized on the whole design (the first pod's take the shared layer's management
@@ -89,7 +88,7 @@ def test_the_grid_has_the_growing_design():
     whole = mixed_networks(mixed)[0]
     assert (mixed.plans[0].networks.oob.switch_count, whole.oob.switch_count) == (4, 5)
     assert (mixed.plans[0].networks.inband.switch_count, whole.inband.switch_count) == (2, 6)
-    assert f"+ 10 OOB uplinks = 118 ports" in whole.inband.explanation[0]
+    assert "+ 10 OOB uplinks = 118 ports" in whole.inband.explanation[0]
 
 
 @pytest.mark.parametrize("design", GRID, ids=IDS)
