@@ -1,6 +1,6 @@
 """One count for the in-band and out-of-band networks of a design with pods: the switches per pod, network and role
-the mixed bill buys are those the hall places, the cabling plan cables and the NetBox import lists, and the links per pod and class the bill counts (``core.analysis.podmgmt.mixed_networks``) are the cabling
-plan's rows.
+the mixed bill buys are those the hall places, the cabling plan cables and the NetBox import lists, and the links
+per pod and class the bill counts (``core.analysis.podmgmt.mixed_networks``) are the cabling plan's rows.
 
 Each pod's out-of-band switches are re-sized on the whole design (the first pod's take the shared layer's management
 ports and its racks' PDUs, any pod's its racks' PDUs as the hall builds them); their 100G uplinks re-size the pod's
