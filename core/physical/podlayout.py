@@ -8,11 +8,10 @@ the whole design stands in one hall by these rules:
 * **Pods' rows, in pod order.** Each pod keeps the rows of its own layout (its plan alone's, or arranged again
   around its in-band network when that grows on the whole design: ``core.analysis.pods``) in their order, every rack
   with the same devices at the same U, side by side from the row's start as before, except its own spines (a pod
-  planned alone
-  has some; a design with pods has none: ``core.fabric.pods``): a rack that held only them is gone, and a row that
-  held only such racks too. A pod's management and storage racks, and its level-2 NVLink switches' racks, stay in
-  its own central rows among its own rows (each pod keeps its own networks, as the mixed bill counts them; the
-  hall's words: ``core.figures.podracks``).
+  planned alone has some; a design with pods has none: ``core.fabric.pods``): a rack that held only them is gone,
+  and a row that held only such racks too. A pod's management and storage racks, and its level-2 NVLink switches'
+  racks, stay in its own central rows among its own rows (each pod keeps its own networks, as the mixed bill counts
+  them; the hall's words: ``core.figures.podracks``).
 * **Shared spines in the middle.** The ``N`` shared spines (``core.fabric.podwiring``: ``spine0`` ...) fill network
   racks (the network rack preset) from U1 up, as many per rack as its usable U and power limit take
   (``core.physical.layout.how_many``), in rows of at most ``hall.max_racks_per_row`` racks; these rows stand in the
