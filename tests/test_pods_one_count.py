@@ -1,6 +1,7 @@
 """One count for the in-band and out-of-band networks of a design with pods: the switches per pod, network and role
 the mixed bill buys are those the hall places, the cabling plan cables and the NetBox import lists, and the links
-per pod and class the bill counts (``core.analysis.podmgmt.mixed_networks``) are the cabling plan's rows.
+per pod and class the bill counts (``core.analysis.podmgmt.mixed_networks``) are the cabling plan's rows and, summed,
+the plan summary's links per network.
 
 Each pod's out-of-band switches are re-sized on the whole design (the first pod's take the shared layer's management
 ports and its racks' PDUs, any pod's its racks' PDUs as the hall builds them); their 100G uplinks re-size the pod's
@@ -20,6 +21,7 @@ import pytest
 
 from core.analysis.podmgmt import mixed_networks
 from core.analysis.pods import mixed_plan
+from core.analysis.whole import whole_summary
 from core.design import Design
 from core.formats import netbox
 from core.formats.podnetbox import mixed_cabling_rows
@@ -107,5 +109,8 @@ def test_bill_hall_cabling_and_netbox_count_the_same_switches_and_links(design):
     drawn = Counter((int((_POD.match(r.a_device) or _POD.match(r.z_device))[1]), r.link_class) for r in rows
                     if r.network in NETWORKS)
     assert +counted == drawn
+    networks = whole_summary(plan(design))["networks"]  # the plan summary's (By network) links: the bill's
+    for name in NETWORKS:
+        assert networks[name]["links"] == sum(getattr(w, name).link_count for w in mixed_networks(mixed))
     ends = Counter((d, p) for r in rows for d, p in ((r.a_device, r.a_port), (r.z_device, r.z_port)) if p)
     assert max(ends.values()) == 1  # no port cabled twice
