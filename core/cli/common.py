@@ -310,6 +310,25 @@ def add_design_options(parser: argparse.ArgumentParser) -> None:
                                            help=surface.help_text(), **_option_reader(field, surface))
 
 
+def add_pod_option(parser: argparse.ArgumentParser) -> None:
+    """``--pod N``: the pod a job runs on in a design with pods, as the Performance and Inference pages' pod picker
+    (the job link's ``perf_pod``, ``core.formats.joblink``: its words and default); a pod past the last is pod 1."""
+    from core.formats.joblink import JOB
+
+    param = next(p for p in JOB.params if p.key == "pod")
+    parser.add_argument("--pod", type=positive_int, default=param.default, metavar="N", help=_(param.name))
+
+
+def job_plan(design: Design, pod: int):
+    """The plan a job on pod ``pod`` of ``design`` runs on and the sentence saying so (``None`` without pods):
+    ``core.analysis.whole.pod_plan`` of the design's plan, the pod charged its GPUs' share of the whole design's
+    TCO as the pages charge it. Raises what planning raises."""
+    from core.analysis.whole import pod_plan
+    from core.plan import plan
+
+    return pod_plan(plan(design), pod)
+
+
 _READERS = {"positive_int": positive_int, "non_negative_int": non_negative_int, "number": number,
             "positive_float": positive_float}
 """Parsers a ``Surface.cli`` may name."""

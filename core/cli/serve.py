@@ -22,7 +22,9 @@ from core.cli.bwunit import add_units_option, bandwidth_unit
 from core.cli.common import (
     add_design_options,
     add_format_option,
+    add_pod_option,
     design_from_args,
+    job_plan,
     said,
     non_negative_int,
     number,
@@ -142,6 +144,7 @@ def register(subparsers) -> None:
                       "transfer and the cost per million output tokens of a model served on the design; without a "
                       "split, search the splits and node counts for the cheapest that meets the targets."))
     add_design_options(sv)
+    add_pod_option(sv)
     d = add_workload_options(sv)
     add_custom_model_options(sv.add_argument_group(_("custom model (instead of --model)")))
     for pool in POOLS:
@@ -272,10 +275,11 @@ def _given(planned, args: argparse.Namespace):
 
 def run(args: argparse.Namespace) -> str:
     from core.perf.serving import Workload, estimate
+    from core.analysis.whole import pod_count
     from core.perf.serving_search import max_rate, shown_load, what_if_frontend
-    from core.plan import plan
 
-    planned = plan(design_from_args(args))
+    design = design_from_args(args)
+    planned, on_pod = job_plan(design, args.pod)  # with pods: the pod it is served on, charged as the page does
     result = None
     if _split_given(args):
         dep = _given(planned, args)
@@ -293,6 +297,8 @@ def run(args: argparse.Namespace) -> str:
         return serving_export_text(planned, dep, args.export, est)
     s = est.summary()
     s["max_rate_per_s"] = top
+    if on_pod:
+        s["pod"] = {"pod": args.pod if args.pod <= pod_count(design) else 1, "note": on_pod}
     s["balanced_prefill_decode_ratio"] = _ratio(planned, dep)
     if result is not None:
         s["search"] = result.summary()
@@ -359,6 +365,8 @@ def _table(s: dict, result, args: argparse.Namespace, system) -> list[str]:
         model=s["model"], gpus=f"{s['gpus']:,}", cluster=f"{s['cluster_gpus']:,}", mode=mode,
         precision=s["precision"].upper(), kv=s["kv_precision"].upper(), input=f"{w['input_tokens']:,}",
         output=f"{w['output_tokens']:,}")]
+    if "pod" in s:
+        lines.append(said(s["pod"]["note"]))
     pools = [("prefill", s["prefill"]), ("decode", s["decode"])] if s["prefill"] else [("decode", s["decode"])]
     for name, pool in pools:
         sp = pool["split"]

@@ -10,8 +10,10 @@ from core.cli.collective import add_congestion_options, add_nccl_version_option,
 from core.cli.common import (
     add_design_options,
     add_format_option,
+    add_pod_option,
     cluster_note,
     design_from_args,
+    job_plan,
     said,
     fraction,
     pad,
@@ -82,6 +84,7 @@ def register(subparsers) -> None:
         "train", help=_("estimate a training step on the design"),
         description=_("Estimate step time, tokens/s, communication share and days to train on the design."))
     add_design_options(tr)
+    add_pod_option(tr)
     m = tr.add_argument_group(_("model (a preset, or a custom architecture with --layers ... --vocab)"))
     m.add_argument("--model", type=str.lower, choices=list(PRESETS), default=DEFAULT_MODEL,
                    help=_("model preset (default {default})").format(default=DEFAULT_MODEL))
@@ -217,12 +220,12 @@ def run(args: argparse.Namespace) -> str:
 
 
 def _run(args: argparse.Namespace) -> str:
-    from core.plan import plan
+    from core.analysis.whole import pod_count
     from core.perf.training import default_split, estimate_or_ways_out, fitting_split
 
     design = design_from_args(args)
-    job = _job_from_args(args, args.job_gpus or design.gpus)
-    planned = plan(design)
+    planned, on_pod = job_plan(design, args.pod)  # with pods: the pod the job runs on, charged as the page does
+    job = _job_from_args(args, args.job_gpus or (planned.resolved.gpus if on_pod else design.gpus))
     choice = None
     search_ep = args.ep is None and job.model.is_moe
     search = {"search_vp": args.search and args.vp is None, "search_cp": args.search and args.cp is None,
@@ -239,6 +242,8 @@ def _run(args: argparse.Namespace) -> str:
             job = job.model_copy(update={"global_batch": batch})
         result = estimate_or_ways_out(planned, job)
     s = result.summary()
+    if on_pod:
+        s["pod"] = {"pod": args.pod if args.pod <= pod_count(design) else 1, "note": on_pod}
     from core.perf.constants import load_constants, nccl_version_of
 
     s["assumptions"] = {"routing": args.routing, "placement": args.placement,
@@ -264,7 +269,9 @@ def _run(args: argparse.Namespace) -> str:
         seq=f"{s['seq_len']:,}", batch=f"{s['global_batch']:,}", precision=s["precision"])
     memory = separator().join(f"{_(MEMORY_LABELS[k]) if k in MEMORY_LABELS else k} {v:.1f}"
                               for k, v in s["memory_gb"].items())
-    lines = [said(head + cluster_note(design.gpus, s["cluster_gpus"], s["gpus"]))]
+    lines = [said(head + cluster_note(planned.resolved.gpus if on_pod else design.gpus, s["cluster_gpus"], s["gpus"]))]
+    if on_pod:
+        lines.append(said(on_pod))
     if choice is not None:
         fitting = sum(c.fits for c in choice.candidates)
         text = _("{split} chosen: the fastest of {fitting} splits that fit ({count} considered; --explain lists them)")
@@ -277,7 +284,7 @@ def _run(args: argparse.Namespace) -> str:
         row(_("throughput"), _("{tokens} tokens/s, MFU {mfu}, communication {share} of the step").format(
             tokens=number(result.tokens_per_s), mfu=f"{s['mfu']:.1%}", share=f"{s['comm_fraction']:.1%}")),
         row(_("to train"), _("{tokens} tokens: {days} days, {cost} (share of cluster TCO, estimate)").format(
-            tokens=f"{s['tokens_to_train']:.3g}", days=f"{s['days_to_train']:,.1f}",
+            tokens=number(s["tokens_to_train"]), days=f"{s['days_to_train']:,.1f}",
             cost=usd(s["cost_usd"], exact=True))),
         row(_("memory/GPU"), _("{parts} GiB of {hbm} GiB").format(parts=memory, hbm=f"{s['hbm_gb']:g}")),
     ]

@@ -1,0 +1,50 @@
+"""The CLI's training and serving estimates on a design with pods run on one pod and charge it its GPUs' share of
+the whole design's TCO, as the Performance and Inference pages and the review pack do (a reviewer found
+``python -m core train`` charging pod 1 alone: $357,263 where the page said $403,967)."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+
+import pytest
+
+from core.analysis.whole import whole_plan
+from core.design import Design
+from core.plan import SECONDS_PER_TCO_YEAR, plan
+
+MIXED = ["--gpu", "H100", "--nodes", "64", "--pods", "B200:32:800"]
+
+
+def cli_json(*argv) -> dict:
+    from core.cli import main
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(list(argv)) == 0
+    return json.loads(out.getvalue())
+
+
+@pytest.fixture(scope="module")
+def whole():
+    return whole_plan(plan(Design(gpu="H100", nodes=64, pods="B200:32:800")))
+
+
+@pytest.mark.parametrize("pod,gpus", [(1, 512), (2, 256), (9, 512)])  # a pod past the last is pod 1
+def test_train_charges_the_pods_share_of_the_whole_tco(whole, pod, gpus):
+    s = cli_json("train", *MIXED, "--pod", str(pod), "--format", "json")
+    assert s["gpus"] == gpus and s["cluster_gpus"] == gpus
+    assert s["pod"]["pod"] == (pod if pod <= 2 else 1)
+    assert f"pod {s['pod']['pod']}" in s["pod"]["note"]
+    per_gpu_s = whole.cost.tco_usd / (whole.cost.tco_years * SECONDS_PER_TCO_YEAR * 768)  # 768 GPUs in all
+    assert s["cost_usd"] == pytest.approx(per_gpu_s * gpus * s["days_to_train"] * 86400, rel=1e-3)
+
+
+def test_serve_runs_on_the_chosen_pod():
+    s = cli_json("serve", *MIXED, "--pod", "2", "--format", "json")
+    assert s["cluster_gpus"] == 256 and s["pod"]["pod"] == 2
+
+
+def test_without_pods_there_is_no_pod_note():
+    assert "pod" not in cli_json("train", "--gpu", "H100", "--nodes", "8", "--format", "json")
