@@ -48,3 +48,22 @@ def test_serve_runs_on_the_chosen_pod():
 
 def test_without_pods_there_is_no_pod_note():
     assert "pod" not in cli_json("train", "--gpu", "H100", "--nodes", "8", "--format", "json")
+
+
+def test_availability_cli_rounds_as_the_page_and_the_pack():
+    """The Resilience page and the review pack show the expected usable GPUs with one decimal and the failures a
+    day by ``core.units.number``; the CLI says the same (it said "usable 32" and "0.02 failures" for 31.8 and
+    0.0185)."""
+    from core.analysis.availability import availability
+    from core.cli import main
+    from core.i18n import number
+    from core import units
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["availability", "--gpu", "H100", "--nodes", "4"]) == 0
+    a = availability(plan(Design(gpu="H100", nodes=4)))
+    text = out.getvalue()
+    assert f"usable {number(a.expected_gpus_usable, 1)}," in text
+    assert f"{units.number(a.interruptions_per_day)} failures a day" in text
+    assert "1 nodes" not in text

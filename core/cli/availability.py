@@ -16,8 +16,9 @@ from core.cli.bwunit import add_units_option, bandwidth_unit
 from core.cli.common import (MAX_SEED, add_design_options, add_format_option, design_from_args, positive_int, row,
                              seed, to_json)
 from core.errors import InputError, shown
-from core.i18n import _, usd
-from core.units import bandwidth, from_tbits, percent
+from core.i18n import _, ngettext, usd
+from core.i18n import number as grouped
+from core.units import bandwidth, from_tbits, number, percent
 
 
 def register(subparsers) -> None:
@@ -96,16 +97,18 @@ def run(args: argparse.Namespace) -> str:
         row(_("job"), _("{job} of {total} GPUs runs {fraction} of the time ({trials} trials, seed {seed})").format(
             job=f"{avail.job_gpus:,}", total=f"{result.resolved.gpus:,}", fraction=percent(avail.job_run_fraction),
             trials=f"{avail.trials:,}", seed=avail.seed)),
-        row(_("interruptions"), _("{per_day:.2f} failures a day across the cluster (one every {hours:.1f} h)").format(
-            per_day=avail.interruptions_per_day, hours=24 / avail.interruptions_per_day if avail.interruptions_per_day
-            else float("inf"))),
-        row(_("spare nodes"), _("hold {nodes} nodes back and a job on the rest runs 99% of the time").format(
-            nodes=f"{avail.spare_nodes_for_99pct:,}")),
+        row(_("interruptions"), _("{per_day} failures a day across the cluster (one every {hours} h)").format(
+            per_day=number(avail.interruptions_per_day),  # as the Resilience page and the review pack
+            hours=number(24 / avail.interruptions_per_day) if avail.interruptions_per_day else "∞")),
+        row(_("spare nodes"), ngettext("hold {nodes} node back and a job on the rest runs 99% of the time",
+                                       "hold {nodes} nodes back and a job on the rest runs 99% of the time",
+                                       avail.spare_nodes_for_99pct).format(nodes=f"{avail.spare_nodes_for_99pct:,}")),
         row(_("down on average"), _("nodes {nodes:.2f}, NICs {nics:.3f}, links {links:.3f}, switches {switches:.4f}")
             .format(nodes=avail.expected_down["gpu_node"], nics=avail.expected_down["nic"],
                     links=avail.expected_down["link"], switches=avail.expected_down["switch"])),
-        row(_("GPUs"), _("usable {usable:,.0f}, cut off {cut:,.1f}, on a lost rail {degraded:,.1f} (expected)").format(
-            usable=avail.expected_gpus_usable, cut=avail.expected_gpus_cut_off, degraded=avail.expected_gpus_degraded)),
+        row(_("GPUs"), _("usable {usable}, cut off {cut}, on a lost rail {degraded} (expected)").format(
+            usable=grouped(avail.expected_gpus_usable, 1), cut=grouped(avail.expected_gpus_cut_off, 1),
+            degraded=grouped(avail.expected_gpus_degraded, 1))),
         row(_("bandwidth"), _("expected bisection {expected} of {healthy} (one direction)").format(
             expected=bandwidth(from_tbits(avail.expected_bisection_tbits_one_direction), bandwidth_unit(args)),
             healthy=bandwidth(from_tbits(avail.healthy_bisection_tbits_one_direction), bandwidth_unit(args)))),
