@@ -751,17 +751,32 @@ def _placed_bytes(found: tuple) -> int:
     return _arrangement_bytes(found[0]) + _lengths_bytes(found[1])
 
 
-@stage(0.05, _placed_bytes)
-def arranged_lengths(resolved: ResolvedFields, fabric: FabricPlan, devices: tuple, racks: RackCatalog,
-                     language: str) -> tuple[Arrangement, tuple[LinkLengths, ...], int]:
+def _racks_bytes(found: tuple) -> int:
+    """Upper bound of the memory of an arrangement and its compute racks [bytes] (``_arrangement_bytes``)."""
+    return _arrangement_bytes(found[0]) + 64
+
+
+@stage(0.03, _racks_bytes)
+def arranged_racks(resolved: ResolvedFields, fabric: FabricPlan, devices: tuple, racks: RackCatalog,
+                   language: str) -> tuple[Arrangement, int]:
     """``arrange``'s arrangement of the resolved design of ``resolved`` (``core.design.resolved_of``) with the other
-    networks' devices ``devices`` (``core.physical.layout.devices_to_place``), its notes in ``language``, its
-    ``arranged_link_lengths`` and its compute racks (``Arrangement.counts``): a plan's racks and cable lengths,
-    cached by these arguments (``core.memo.stage``; an arrangement is read, never changed, once made)."""
+    networks' devices ``devices`` (``core.physical.layout.devices_to_place``), its notes in ``language``, and its
+    compute racks (``Arrangement.counts``), cached by these arguments (``core.memo.stage``): what
+    ``core.plan.as_built``'s rounds read (the racks, not the cable lengths: those are measured once, of the last
+    round's arrangement, by ``arranged_lengths``)."""
     whole = resolved_of(resolved)
     with spoken(language):
         arrangement = arrange_devices(whole, fabric, list(devices), racks)
-    return arrangement, arranged_link_lengths(whole, fabric, arrangement, racks), arrangement.counts()["compute"]
+    return arrangement, arrangement.counts()["compute"]
+
+
+@stage(0.05, _placed_bytes)
+def arranged_lengths(resolved: ResolvedFields, fabric: FabricPlan, devices: tuple, racks: RackCatalog,
+                     language: str) -> tuple[Arrangement, tuple[LinkLengths, ...], int]:
+    """``arranged_racks``' arrangement and compute racks with its ``arranged_link_lengths``: a plan's racks and cable
+    lengths, cached by these arguments (``core.memo.stage``; an arrangement is read, never changed, once made)."""
+    arrangement, compute = arranged_racks(resolved, fabric, devices, racks, language)
+    return arrangement, arranged_link_lengths(resolved_of(resolved), fabric, arrangement, racks), compute
 
 
 @stage(0.12, _lengths_bytes)
