@@ -431,7 +431,9 @@ def _compacted(ends: LinkEnds, routing, prefixes: list[str], a_role: str, a: np.
     kinds = max(len(in_rack), len(climbs))
     pair = (at_a * len(racks_b))[ia]
     pair += at_b[ib]  # each link's pair of racks
-    used = np.flatnonzero(np.bincount(pair, minlength=len(racks_a) * len(racks_b)))
+    seen = np.zeros(len(racks_a) * len(racks_b), dtype=bool)
+    seen[pair] = True
+    used = np.flatnonzero(seen)
     pair_a, pair_b = racks_a[used // len(racks_b)], racks_b[used % len(racks_b)]
     # classes of the rack pairs the links join: (distance along the trays [um], route), as _tray_m and _lengths say
     tray_um = np.abs(ends.x_um[pair_a] - ends.x_um[pair_b]) + np.abs(ends.y_um[pair_a] - ends.y_um[pair_b])
@@ -444,13 +446,19 @@ def _compacted(ends: LinkEnds, routing, prefixes: list[str], a_role: str, a: np.
     class_of[used] = of_used * kinds
     height = (of_a * len(heights_b))[ia]
     height += of_b[ib]  # each link's height pair
-    key = climbs_of[height]
     inside = np.flatnonzero(pair_a == pair_b)
-    if len(inside):  # links inside one rack: by their in-rack run instead
-        one = np.flatnonzero(np.isin(pair, used[inside]))
-        key[one] = in_rack_of[height[one]]
+    if len(inside):  # links inside one rack: by their in-rack run instead (height pairs past the climbs' table)
+        shift = np.zeros(len(seen), dtype=np.int64)
+        shift[used[inside]] = len(climbs_of)
+        height += shift[pair]
+        key = np.concatenate([climbs_of, in_rack_of])[height]
+    else:
+        key = climbs_of[height]
     key += class_of[pair]
-    counts = np.bincount(key, weights=np.tile(links, copies), minlength=len(classes) * kinds)
+    if len(links) and (links == links[0]).all():  # one count per bundle: counted, then times it (whole numbers)
+        counts = np.bincount(key, minlength=len(classes) * kinds) * int(links[0])
+    else:
+        counts = np.bincount(key, weights=np.tile(links, copies), minlength=len(classes) * kinds)
     return _class_lengths(routing, counts, classes, kinds, climbs, in_rack)
 
 
