@@ -405,19 +405,18 @@ def _compacted(ends: LinkEnds, routing, prefixes: list[str], a_role: str, a: np.
     times the links (a classic Dragonfly's global links between thousands of router racks)."""
     copies = len(prefixes)
 
-    def devices(role: str, index: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(rack, U centre) of every device of ``role`` (all planes and islands, plane-major) and each link's
-        device in that order."""
+    def devices(role: str, index: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
+        """(rack, U centre) of every device of ``role`` (all planes and islands, plane-major; a server once, the same
+        in every plane) and the devices of each plane and island."""
         names = ["node"] if role == "node" else [p + role for p in prefixes]
         count = int(index.max()) + 1
         racks, centres = ends.locate_all(names, count)
-        ids = np.tile(index, copies) if role == "node" else (np.arange(copies)[:, None] * count + index).ravel()
-        return racks.ravel(), centres.ravel(), ids
+        return racks.ravel(), centres.ravel(), count
 
-    (rack_a, centre_a, ia), (rack_b, centre_b, ib) = devices(a_role, a), devices(b_role, b)
+    (rack_a, centre_a, count_a), (rack_b, centre_b, count_b) = devices(a_role, a), devices(b_role, b)
     racks_a, at_a = np.unique(rack_a, return_inverse=True)
     racks_b, at_b = np.unique(rack_b, return_inverse=True)
-    most = max(4 * len(ia), 1 << 16)  # the tables' cells: beyond, link by link is faster
+    most = max(4 * copies * len(a), 1 << 16)  # the tables' cells: beyond, link by link is faster
     if len(racks_a) * len(racks_b) > most:
         return None
     # the height pairs: the in-rack runs and the climbs (_vertical) of every pair of (rack height, U centre), and
@@ -429,8 +428,7 @@ def _compacted(ends: LinkEnds, routing, prefixes: list[str], a_role: str, a: np.
     in_rack, in_rack_of = np.unique(in_rack, return_inverse=True)
     climbs, climbs_of = np.unique(climbs, return_inverse=True)
     kinds = max(len(in_rack), len(climbs))
-    pair = (at_a * len(racks_b))[ia]
-    pair += at_b[ib]  # each link's pair of racks
+    pair = _link_sums(at_a * len(racks_b), count_a, a, at_b, count_b, b, copies)  # each link's pair of racks
     seen = np.zeros(len(racks_a) * len(racks_b), dtype=bool)
     seen[pair] = True
     used = np.flatnonzero(seen)
@@ -444,8 +442,7 @@ def _compacted(ends: LinkEnds, routing, prefixes: list[str], a_role: str, a: np.
         return None
     class_of = np.zeros(len(racks_a) * len(racks_b), dtype=np.int64)
     class_of[used] = of_used * kinds
-    height = (of_a * len(heights_b))[ia]
-    height += of_b[ib]  # each link's height pair
+    height = _link_sums(of_a * len(heights_b), count_a, a, of_b, count_b, b, copies)  # each link's height pair
     inside = np.flatnonzero(pair_a == pair_b)
     if len(inside):  # links inside one rack: by their in-rack run instead (height pairs past the climbs' table)
         shift = np.zeros(len(seen), dtype=np.int64)
@@ -460,6 +457,23 @@ def _compacted(ends: LinkEnds, routing, prefixes: list[str], a_role: str, a: np.
     else:
         counts = np.bincount(key, weights=np.tile(links, copies), minlength=len(classes) * kinds)
     return _class_lengths(routing, counts, classes, kinds, climbs, in_rack)
+
+
+def _link_sums(of_a: np.ndarray, count_a: int, a: np.ndarray, of_b: np.ndarray, count_b: int, b: np.ndarray,
+               copies: int) -> np.ndarray:
+    """``of_a[device of a] + of_b[device of b]`` of every link ``a``-``b`` in every plane and island, plane-major
+    (``of_a``: a value per device of every plane and island, ``count_a`` devices each, or one plane's when it has
+    ``count_a`` values, a server's, the same in every plane; likewise ``of_b``), one plane and island at a time into
+    one array (what a look-up of every link at once gives, in less memory at a time)."""
+    n = len(a)
+    out = np.empty(copies * n, dtype=np.result_type(of_a, of_b))
+    scratch = np.empty(n, dtype=out.dtype)
+    for k in range(copies):
+        part = out[k * n:(k + 1) * n]
+        np.take(of_a[k * count_a:(k + 1) * count_a] if len(of_a) > count_a else of_a, a, out=part)
+        np.take(of_b[k * count_b:(k + 1) * count_b] if len(of_b) > count_b else of_b, b, out=scratch)
+        part += scratch
+    return out
 
 
 def _class_lengths(routing, counts: np.ndarray, classes: np.ndarray, kinds: int, climbs: np.ndarray,
