@@ -276,6 +276,23 @@ def _same(a, b) -> bool:
     return a == b
 
 
+def test_a_first_plan_measures_its_cable_lengths_once():
+    """``as_built``'s rounds arrange the racks (``core.physical.lengths.arranged_racks``) without measuring cable
+    lengths: a plan whose other networks change with its racks arranges twice (with the networks sized for the
+    estimated racks, then for the racks as built: 275 compute and 71 other racks for 1,100 H100 nodes on three
+    tiers) and measures the lengths once, of the last arrangement, which the plan's own placing reads from the
+    cache."""
+    from core.memo import STAGES
+    from core.physical.lengths import arranged_lengths, arranged_racks, placed_link_lengths
+
+    for cached in STAGES:
+        cached.cache_clear()
+    found = plan_module._plan(Design(gpu="H100", nodes=1100, switch="QM9700", tiers=3), load_catalog())
+    assert arranged_racks.cache.misses == 2 and arranged_racks.cache.hits == 1  # two rounds; the placing's hit
+    assert placed_link_lengths.cache.misses == 1 and arranged_lengths.cache.misses == 1
+    assert found.lengths == arranged_lengths.__wrapped__(*next(iter(arranged_lengths.cache._entries)))[1]
+
+
 def test_a_stage_keeps_errors_and_raises_them_afresh():
     """A kept error is raised again on each call, with a traceback of that call only (no growth across calls);
     other errors pass uncached; ``uncached()`` runs the function without the cache."""
