@@ -414,8 +414,7 @@ def _compacted(ends: LinkEnds, routing, prefixes: list[str], a_role: str, a: np.
         return racks.ravel(), centres.ravel(), count
 
     (rack_a, centre_a, count_a), (rack_b, centre_b, count_b) = devices(a_role, a), devices(b_role, b)
-    racks_a, at_a = np.unique(rack_a, return_inverse=True)
-    racks_b, at_b = np.unique(rack_b, return_inverse=True)
+    (racks_a, at_a), (racks_b, at_b) = _distinct(rack_a, len(ends.top)), _distinct(rack_b, len(ends.top))
     most = max(4 * copies * len(a), 1 << 16)  # the tables' cells: beyond, link by link is faster
     if len(racks_a) * len(racks_b) > most:
         return None
@@ -457,6 +456,15 @@ def _compacted(ends: LinkEnds, routing, prefixes: list[str], a_role: str, a: np.
     else:
         counts = np.bincount(key, weights=np.tile(links, copies), minlength=len(classes) * kinds)
     return _class_lengths(routing, counts, classes, kinds, climbs, in_rack)
+
+
+def _distinct(values: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(values, return_inverse=True)`` of whole numbers ``0 .. count-1`` (rack indices), by marking them in
+    a table of ``count`` instead of sorting: the distinct values in order and each value's place among them."""
+    seen = np.zeros(count, dtype=bool)
+    seen[values] = True
+    place = np.cumsum(seen) - 1
+    return np.flatnonzero(seen), place[values]
 
 
 def _link_sums(of_a: np.ndarray, count_a: int, a: np.ndarray, of_b: np.ndarray, count_b: int, b: np.ndarray,
