@@ -17,8 +17,11 @@ rack arrangement with its cable lengths (``core.physical.lengths.arranged_length
 (``core.cost.priced_link_rows``). MET (docs/performance.md, CPU time, 2026-12-06, load average 11-13): warm
 0.23-0.51 / 0.25-0.67 ms at 64 / 131,072 GPUs, 0.95-1.33x (round medians 1.03-1.25x; 35883ee before it 1.20-2.94x);
 in this benchmark's wall clock HPN 1.5x (three tiers and a growth reserve: more bill rows than at 64 GPUs).
-Cold is not flat (2.5-8.5x: the spine-core, the Dragonflies' global links and the fabrics with islands still take
-one integer pass over their links).
+Cold is not flat: 2.4-6.5x, 6.4-27.0 ms at 131,072 GPUs (docs/performance.md, CPU time, 2026-12-06, load average 21-23;
+4f50e3f before it 4.1-19.2x, 12.3-108 ms), since ``core.plan.as_built``'s rounds arrange the racks only
+(``core.physical.lengths.arranged_racks``) and the lengths are measured once a plan; still growing: the one integer pass
+over the spine-core, the islands' and the Dragonflies' global links (``_compacted``), the other networks sized and the
+racks arranged once per round.
 """
 
 from __future__ import annotations

@@ -201,7 +201,7 @@ def test_every_stage_is_keyed_by_its_arguments_alone():
     shared = (_Entry, Catalog, CollectiveConstants, Routing)
     names = {f.__name__ for f in STAGES}
     assert {"resolved_design", "sized_networks", "network_rows_of", "placed_link_lengths", "chosen_media",
-            "arranged_lengths", "sized_fabric",
+            "arranged_lengths", "arranged_racks", "sized_fabric",
             "priced_link_rows",
             "_curves", "_model_layout", "fastest_split", "split_bounds", "served", "healthy_measures"} <= names
     for cached in STAGES:
@@ -274,6 +274,23 @@ def _same(a, b) -> bool:
     if dataclasses.is_dataclass(a) and not isinstance(a, type):
         return type(a) is type(b) and all(_same(getattr(a, f.name), getattr(b, f.name)) for f in dataclasses.fields(a))
     return a == b
+
+
+def test_a_first_plan_measures_its_cable_lengths_once():
+    """``as_built``'s rounds arrange the racks (``core.physical.lengths.arranged_racks``) without measuring cable
+    lengths: a plan whose other networks change with its racks arranges twice (with the networks sized for the
+    estimated racks, then for the racks as built: 275 compute and 71 other racks for 1,100 H100 nodes on three
+    tiers) and measures the lengths once, of the last arrangement, which the plan's own placing reads from the
+    cache."""
+    from core.memo import STAGES
+    from core.physical.lengths import arranged_lengths, arranged_racks, placed_link_lengths
+
+    for cached in STAGES:
+        cached.cache_clear()
+    found = plan_module._plan(Design(gpu="H100", nodes=1100, switch="QM9700", tiers=3), load_catalog())
+    assert arranged_racks.cache.misses == 2 and arranged_racks.cache.hits == 1  # two rounds; the placing's hit
+    assert placed_link_lengths.cache.misses == 1 and arranged_lengths.cache.misses == 1
+    assert found.lengths == arranged_lengths.__wrapped__(*next(iter(arranged_lengths.cache._entries)))[1]
 
 
 def test_a_stage_keeps_errors_and_raises_them_afresh():

@@ -405,19 +405,17 @@ def _compacted(ends: LinkEnds, routing, prefixes: list[str], a_role: str, a: np.
     times the links (a classic Dragonfly's global links between thousands of router racks)."""
     copies = len(prefixes)
 
-    def devices(role: str, index: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(rack, U centre) of every device of ``role`` (all planes and islands, plane-major) and each link's
-        device in that order."""
+    def devices(role: str, index: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
+        """(rack, U centre) of every device of ``role`` (all planes and islands, plane-major; a server once, the same
+        in every plane) and the devices of each plane and island."""
         names = ["node"] if role == "node" else [p + role for p in prefixes]
         count = int(index.max()) + 1
         racks, centres = ends.locate_all(names, count)
-        ids = np.tile(index, copies) if role == "node" else (np.arange(copies)[:, None] * count + index).ravel()
-        return racks.ravel(), centres.ravel(), ids
+        return racks.ravel(), centres.ravel(), count
 
-    (rack_a, centre_a, ia), (rack_b, centre_b, ib) = devices(a_role, a), devices(b_role, b)
-    racks_a, at_a = np.unique(rack_a, return_inverse=True)
-    racks_b, at_b = np.unique(rack_b, return_inverse=True)
-    most = max(4 * len(ia), 1 << 16)  # the tables' cells: beyond, link by link is faster
+    (rack_a, centre_a, count_a), (rack_b, centre_b, count_b) = devices(a_role, a), devices(b_role, b)
+    (racks_a, at_a), (racks_b, at_b) = _distinct(rack_a, len(ends.top)), _distinct(rack_b, len(ends.top))
+    most = max(4 * copies * len(a), 1 << 16)  # the tables' cells: beyond, link by link is faster
     if len(racks_a) * len(racks_b) > most:
         return None
     # the height pairs: the in-rack runs and the climbs (_vertical) of every pair of (rack height, U centre), and
@@ -429,9 +427,10 @@ def _compacted(ends: LinkEnds, routing, prefixes: list[str], a_role: str, a: np.
     in_rack, in_rack_of = np.unique(in_rack, return_inverse=True)
     climbs, climbs_of = np.unique(climbs, return_inverse=True)
     kinds = max(len(in_rack), len(climbs))
-    pair = (at_a * len(racks_b))[ia]
-    pair += at_b[ib]  # each link's pair of racks
-    used = np.flatnonzero(np.bincount(pair, minlength=len(racks_a) * len(racks_b)))
+    pair = _link_sums(at_a * len(racks_b), count_a, a, at_b, count_b, b, copies)  # each link's pair of racks
+    seen = np.zeros(len(racks_a) * len(racks_b), dtype=bool)
+    seen[pair] = True
+    used = np.flatnonzero(seen)
     pair_a, pair_b = racks_a[used // len(racks_b)], racks_b[used % len(racks_b)]
     # classes of the rack pairs the links join: (distance along the trays [um], route), as _tray_m and _lengths say
     tray_um = np.abs(ends.x_um[pair_a] - ends.x_um[pair_b]) + np.abs(ends.y_um[pair_a] - ends.y_um[pair_b])
@@ -442,16 +441,47 @@ def _compacted(ends: LinkEnds, routing, prefixes: list[str], a_role: str, a: np.
         return None
     class_of = np.zeros(len(racks_a) * len(racks_b), dtype=np.int64)
     class_of[used] = of_used * kinds
-    height = (of_a * len(heights_b))[ia]
-    height += of_b[ib]  # each link's height pair
-    key = climbs_of[height]
+    height = _link_sums(of_a * len(heights_b), count_a, a, of_b, count_b, b, copies)  # each link's height pair
     inside = np.flatnonzero(pair_a == pair_b)
-    if len(inside):  # links inside one rack: by their in-rack run instead
-        one = np.flatnonzero(np.isin(pair, used[inside]))
-        key[one] = in_rack_of[height[one]]
+    if len(inside):  # links inside one rack: by their in-rack run instead (height pairs past the climbs' table)
+        shift = np.zeros(len(seen), dtype=np.int64)
+        shift[used[inside]] = len(climbs_of)
+        height += shift[pair]
+        key = np.concatenate([climbs_of, in_rack_of])[height]
+    else:
+        key = climbs_of[height]
     key += class_of[pair]
-    counts = np.bincount(key, weights=np.tile(links, copies), minlength=len(classes) * kinds)
+    if len(links) and (links == links[0]).all():  # one count per bundle: counted, then times it (whole numbers)
+        counts = np.bincount(key, minlength=len(classes) * kinds) * int(links[0])
+    else:
+        counts = np.bincount(key, weights=np.tile(links, copies), minlength=len(classes) * kinds)
     return _class_lengths(routing, counts, classes, kinds, climbs, in_rack)
+
+
+def _distinct(values: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(values, return_inverse=True)`` of whole numbers ``0 .. count-1`` (rack indices), by marking them in
+    a table of ``count`` instead of sorting: the distinct values in order and each value's place among them."""
+    seen = np.zeros(count, dtype=bool)
+    seen[values] = True
+    place = np.cumsum(seen) - 1
+    return np.flatnonzero(seen), place[values]
+
+
+def _link_sums(of_a: np.ndarray, count_a: int, a: np.ndarray, of_b: np.ndarray, count_b: int, b: np.ndarray,
+               copies: int) -> np.ndarray:
+    """``of_a[device of a] + of_b[device of b]`` of every link ``a``-``b`` in every plane and island, plane-major
+    (``of_a``: a value per device of every plane and island, ``count_a`` devices each, or one plane's when it has
+    ``count_a`` values, a server's, the same in every plane; likewise ``of_b``), one plane and island at a time into
+    one array (what a look-up of every link at once gives, in less memory at a time)."""
+    n = len(a)
+    out = np.empty(copies * n, dtype=np.result_type(of_a, of_b))
+    scratch = np.empty(n, dtype=out.dtype)
+    for k in range(copies):
+        part = out[k * n:(k + 1) * n]
+        np.take(of_a[k * count_a:(k + 1) * count_a] if len(of_a) > count_a else of_a, a, out=part)
+        np.take(of_b[k * count_b:(k + 1) * count_b] if len(of_b) > count_b else of_b, b, out=scratch)
+        part += scratch
+    return out
 
 
 def _class_lengths(routing, counts: np.ndarray, classes: np.ndarray, kinds: int, climbs: np.ndarray,
@@ -751,17 +781,32 @@ def _placed_bytes(found: tuple) -> int:
     return _arrangement_bytes(found[0]) + _lengths_bytes(found[1])
 
 
-@stage(0.05, _placed_bytes)
-def arranged_lengths(resolved: ResolvedFields, fabric: FabricPlan, devices: tuple, racks: RackCatalog,
-                     language: str) -> tuple[Arrangement, tuple[LinkLengths, ...], int]:
+def _racks_bytes(found: tuple) -> int:
+    """Upper bound of the memory of an arrangement and its compute racks [bytes] (``_arrangement_bytes``)."""
+    return _arrangement_bytes(found[0]) + 64
+
+
+@stage(0.03, _racks_bytes)
+def arranged_racks(resolved: ResolvedFields, fabric: FabricPlan, devices: tuple, racks: RackCatalog,
+                   language: str) -> tuple[Arrangement, int]:
     """``arrange``'s arrangement of the resolved design of ``resolved`` (``core.design.resolved_of``) with the other
-    networks' devices ``devices`` (``core.physical.layout.devices_to_place``), its notes in ``language``, its
-    ``arranged_link_lengths`` and its compute racks (``Arrangement.counts``): a plan's racks and cable lengths,
-    cached by these arguments (``core.memo.stage``; an arrangement is read, never changed, once made)."""
+    networks' devices ``devices`` (``core.physical.layout.devices_to_place``), its notes in ``language``, and its
+    compute racks (``Arrangement.counts``), cached by these arguments (``core.memo.stage``): what
+    ``core.plan.as_built``'s rounds read (the racks, not the cable lengths: those are measured once, of the last
+    round's arrangement, by ``arranged_lengths``)."""
     whole = resolved_of(resolved)
     with spoken(language):
         arrangement = arrange_devices(whole, fabric, list(devices), racks)
-    return arrangement, arranged_link_lengths(whole, fabric, arrangement, racks), arrangement.counts()["compute"]
+    return arrangement, arrangement.counts()["compute"]
+
+
+@stage(0.05, _placed_bytes)
+def arranged_lengths(resolved: ResolvedFields, fabric: FabricPlan, devices: tuple, racks: RackCatalog,
+                     language: str) -> tuple[Arrangement, tuple[LinkLengths, ...], int]:
+    """``arranged_racks``' arrangement and compute racks with its ``arranged_link_lengths``: a plan's racks and cable
+    lengths, cached by these arguments (``core.memo.stage``; an arrangement is read, never changed, once made)."""
+    arrangement, compute = arranged_racks(resolved, fabric, devices, racks, language)
+    return arrangement, arranged_link_lengths(resolved_of(resolved), fabric, arrangement, racks), compute
 
 
 @stage(0.12, _lengths_bytes)
