@@ -780,9 +780,10 @@ def load_notes(fabric: FabricPlan, pattern: str, routing: str, worst: dict[str, 
     loads = global_loads(fabric)
     minimal, valiant = ((loads.uniform_minimal, loads.uniform_valiant) if pattern == "uniform"
                         else (loads.adversarial_minimal, loads.adversarial_valiant))
-    run = _("This run ({routing} routing, adaptive): global links up to {glob}, local links up to {local} of their "
-            "capacity.").format(routing=_("Valiant") if routing == "valiant" else _("minimal"),
-                                glob=units.percent(worst.get("global", 0.0)), local=units.percent(worst.get("local", 0.0)))
+    run = (_("This run (Valiant routing, adaptive): global links up to {glob}, local links up to {local} of their "
+             "capacity.") if routing == "valiant" else _(
+        "This run (minimal routing, adaptive): global links up to {glob}, local links up to {local} of their "
+        "capacity.")).format(glob=units.percent(worst.get("global", 0.0)), local=units.percent(worst.get("local", 0.0)))
     values = dict(minimal=units.percent(minimal), valiant=units.percent(valiant),
                   minimal_share=units.percent(loads.share(minimal)), valiant_share=units.percent(loads.share(valiant)))
     if pattern == "uniform":
