@@ -93,7 +93,7 @@ from core.plan import Plan
 PATTERNS = ("ring", "tree", "alltoall", "pp", "uniform", "adversarial", "job")
 PATTERN_LABELS = {"ring": N_("ring all-reduce (data parallel)"), "tree": N_("tree all-reduce (data parallel)"),
                   "alltoall": N_("all-to-all (expert parallel)"), "pp": N_("pipeline send/recv"),
-                  "uniform": N_("uniform random pairs"), "adversarial": N_("adversarial (each group to the next)"),
+                  "uniform": N_("uniform random pairs"), "adversarial": N_("adversarial (next group)"),
                   "job": N_("the training job's mix")}
 PLACEMENTS = ("node", "rail", "random")
 PLACEMENT_LABELS = {"node": N_("by node (each GPU on its own NIC)"), "rail": N_("rail-aligned (PXN)"),

@@ -800,7 +800,7 @@ def load_notes(fabric: FabricPlan, pattern: str, routing: str, worst: dict[str, 
                  "Valiant routing spreads it over every other group's links at {valiant} at most ({valiant_share}; "
                  "about 50% in a large balanced Dragonfly).").format(
             links=_global_links(fabric.global_pair_links), a=a, p=fabric.nodes_per_group, **values)
-    return [text + " " + run]
+    return [_("{closed_form} {this_run}").format(closed_form=text, this_run=run)]
 
 
 def _pair_links(wiring: DragonflyWiring, d: int, first: int, second: int) -> np.ndarray:
