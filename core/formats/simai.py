@@ -213,9 +213,8 @@ def describe(plan) -> str:
     if not any(p.fabric.islands > 1 for p in (mixed.plans if mixed is not None else (plan,))):
         return text
     return _("{label}; {note}").format(label=text, note=_(
-        "its rails are joined only through NVLink inside a server: run SimAI with AS_PXN_ENABLE=1, which sends "
-        "traffic between rails over NVLink to the GPU on the receiver's rail first (as NCCL's PXN); without it "
-        "SimAI finds no route between rails (it forwards only through switches and NVSwitches, never a GPU)"))
+        "its rails meet only over NVLink in a server: run SimAI with AS_PXN_ENABLE=1 (NCCL's PXN), without which "
+        "SimAI finds no route between rails"))
 
 
 EXPORTS = (Export("simai", write, ".txt", "text/plain", LABEL, describe=describe, every_pod=True),)
