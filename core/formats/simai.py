@@ -52,7 +52,7 @@ from __future__ import annotations
 
 from typing import Iterator, TextIO
 
-from core.errors import DesignError, NotHandledError
+from core.errors import NotHandledError
 from core.fabric.families import node_to_node
 from core.fabric.wiring import ROLES, Wiring
 from core.formats.astrasim import simulator_latencies
