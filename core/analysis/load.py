@@ -339,7 +339,7 @@ def _pairs(plan: Plan, pattern: str, n: int, group: int | None, stride: int | No
         s, d, w = _uniform_pairs(n, rng)
         return s, d, w, c.p2p_flows_per_peer, n, ()
     if pattern == "adversarial":
-        shift = group or default_shift(plan, n, gpn)
+        shift = group or _default_shift(plan, n, gpn)
         if shift >= n:
             raise InputError(_("an adversarial pattern sends each GPU's traffic one group of {group} GPUs further, "
                                "which needs a job of more than {group} GPUs, not {gpus}; use a smaller group or more "
@@ -349,7 +349,7 @@ def _pairs(plan: Plan, pattern: str, n: int, group: int | None, stride: int | No
     return _job_pairs(plan, n, rng, job)
 
 
-def default_shift(plan: Plan, n: int, gpn: int) -> int:
+def _default_shift(plan: Plan, n: int, gpn: int) -> int:
     """The ``adversarial`` pattern's default group [GPUs] on a job of ``n`` GPUs (``gpn`` per node): one Dragonfly
     group or three-tier pod of ``plan``, else one scalable unit; half the job when that is the job or more."""
     f = plan.fabric
@@ -847,7 +847,7 @@ def _link_load(plan: Plan, pattern: str, placement: str, *, job_gpus: int | None
         if minimal_only:
             notes.append(minimal_only)
     if glob:
-        notes.extend(load_notes(plan.fabric, pattern, global_routing, tier_rows_of(link_sets, ecmp_loads)))
+        notes.extend(load_notes(plan.fabric, pattern, global_routing, _worst_by_tier(link_sets, ecmp_loads)))
 
     # --- per GPU
     planes_f = float(planes)
@@ -903,7 +903,7 @@ def _link_load(plan: Plan, pattern: str, placement: str, *, job_gpus: int | None
         notes=tuple(notes), method=METHOD + (f"; between {family} groups: {global_routing} routing" if glob else ""))
 
 
-def tier_rows_of(link_sets: list, ecmp_loads: dict) -> dict[str, float]:
+def _worst_by_tier(link_sets: list, ecmp_loads: dict) -> dict[str, float]:
     """The most loaded link of each switch-to-switch tier (both directions) under adaptive routing, as a share of its
     capacity (``link_sets``: ``_static_ecmp``'s, with the global and local rows added)."""
     out: dict[str, float] = {}
