@@ -720,7 +720,8 @@ def _load_section(cur, store: dict, key: str, lang: str) -> None:
     c1.selectbox(_("Traffic pattern"), list(load.PATTERNS), key=W + "pat", on_change=_on_value, args=("pat",),
                  format_func=lambda k: _(load.PATTERN_LABELS[k]),
                  help=_("The job's mix weights each fabric collective of the Performance page's job by its bytes "
-                        "per step."))
+                        "per step. Adversarial: every GPU sends to the same GPU one group further (Kim et al.'s worst "
+                        "case for a Dragonfly, group i to group i + 1)."))
     c2.selectbox(_("Rank placement"), list(load.PLACEMENTS), key=W + "pl", on_change=_on_value, args=("pl",),
                  format_func=lambda k: _(load.PLACEMENT_LABELS[k]),
                  help=_("By node: ranks fill nodes in order, each GPU sends on its own NIC. Rail-aligned: the same "
@@ -730,9 +731,10 @@ def _load_section(cur, store: dict, key: str, lang: str) -> None:
     c3.number_input(_("Group size"), min_value=0, max_value=gpus, step=1, key=W + "grp",
                     on_change=_on_value, args=("grp",),
                     help=_("0: the pattern's default. GPUs of a data-parallel group (ring, tree; default all nodes), "
-                           "an expert-parallel group (all-to-all; default 8, a node apart) or pipeline stages (default 4). A group too large "
-                           "to space a node apart is spaced one GPU apart: every GPU for a ring or an all-to-all over "
-                           "every GPU."))
+                           "an expert-parallel group (all-to-all; default 8, a node apart), pipeline stages (default 4) "
+                           "or the GPUs one group sends to the next (adversarial; default a Dragonfly group or pod, "
+                           "else a scalable unit). A group too large to space a node apart is spaced one GPU apart: "
+                           "every GPU for a ring or an all-to-all over every GPU."))
     routing = c4.radio(_("Heatmap"), ["ecmp", "ar"], key=W + "hm", horizontal=True,
                        format_func=lambda k: _(load.ROUTING_LABELS[k]))
     groups = global_groups(plan.fabric.family) and plan.fabric.pod_count > 1

@@ -25,7 +25,7 @@ ALLOWED = {w.lower() for w in """
 GPU GPUs NIC NICs NVLink NVSwitch NVLS InfiniBand IB Ethernet RoCE RoCEv2 HDR NDR XDR EDR HDR100 NDR200
 DGX HGX SuperPOD BasePOD NVL NVL72 NVL36 ConnectX BlueField Spectrum Quantum SN SuperNIC NVIDIA Mellanox
 Hopper Blackwell Rubin Ampere Volta Grace H100 H200 B200 B300 GB200 GB300 A100 V100 MI300X AMD Broadcom
-Tomahawk Jericho Arista Cisco Juniper Meta Alibaba DeepSeek Llama GPT Megatron PyTorch Al Fares
+Tomahawk Jericho Arista Cisco Juniper Meta Alibaba DeepSeek Llama GPT Megatron PyTorch Al Fares Kim
 Gb s GB TB Tb W kW MW kWh MWh USD US m km ms us ns µs Gbps Tbps PB EB B KiB MiB GiB TiB KB MB
 TCO BOM PUE DAC AOC ACC LACC AEC SMF MMF OM OM3 OM4 OM5 OS2 SR SR4 DR DR4 FR FR4 LR QSFP OSFP QSFP112
 NCCL SHARP SHARPv3 LL LL128 Simple Ring Tree CollNet PAT PXN PCIe NUMA CPU HBM FLOP FLOPs TFLOP PFLOP

@@ -212,7 +212,8 @@ def loaded():
 
 @pytest.mark.parametrize(("pattern", "placement", "routing"), [
     ("uniform", "node", "minimal"), ("uniform", "rail", "valiant"), ("ring", "node", "minimal"),
-    ("ring", "node", "valiant"), ("pp", "rail", "minimal"), ("alltoall", "random", "valiant")])
+    ("ring", "node", "valiant"), ("pp", "rail", "minimal"), ("alltoall", "random", "valiant"),
+    ("adversarial", "rail", "minimal"), ("adversarial", "node", "valiant")])
 def test_adaptive_routing_equals_explicit_routing(loaded, pattern, placement, routing):
     r, arrays = link_load_arrays(loaded, pattern, placement, seed=2, global_routing=routing)
     explicit = _explicit(loaded, arrays, routing == "valiant")

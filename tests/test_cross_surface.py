@@ -29,8 +29,8 @@ switch model           x (11)    x (12)   -           -            x (13)  x    
 (1) in the size caption (``32 x H100 in 4 nodes``). (2) the Slurm (tree, block, YAML) and ASTRA-sim headers:
 GPUs, nodes, tiers, planes, switch; GraphML's graph data: GPUs, nodes, tiers, planes; the draw.io title: GPUs,
 tiers; SimAI's first line: GPUs and network switches (its link count merges parallel links, so it is not the plan's
-link count); NetBox and the cabling CSV write no header with counts. SimAI refuses rail-only and per-rail-plane
-designs (no path between rails). (3) SimAI: switches in total. (4) the Links card's help. (5) the healthy
+link count); NetBox and the cabling CSV write no header with counts. SimAI writes rail-only and per-rail-plane
+designs with no path between rails (its description: run it with PXN). (3) SimAI: switches in total. (4) the Links card's help. (5) the healthy
 bisection in the "Expected bandwidth" help. (6) ``core.units.kw`` in a [kW] row. (7) ``collective --size
 1GiB``, busbw in GB/s. (8) ``core.units.number`` in a [s] row, as the Performance card. (9) ``train``
 with the page's job (model, tp, pp, global batch, sequence, micro-batch, precision, GPUs); without them the CLI

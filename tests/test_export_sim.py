@@ -66,6 +66,8 @@ STRUCTURE_DESIGNS = [
     Design(gpu="GB200-NVL72", nodes=72),
     Design(gpu="H100", nodes=256, tiers=3),
     Design(gpu="H100", nodes=64, oversubscription=2),
+    Design(gpu="H100", nodes=64, planes=2, plane_mode="per-rail"),
+    Design(gpu="H100", nodes=32, topology="rail-only"),
 ]
 
 
@@ -146,7 +148,8 @@ def test_simai_links_are_the_planner_graph(design):
         if data["role"] == "server":
             continue
         index = int(vertex.split(data["role"])[-1])
-        ids[vertex] = {"leaf": leaf_id, "spine": spine_id, "core": core_id}[data["role"]](data["plane"], index)
+        slot = data["plane"] * p.fabric.islands + data["island"]  # islands: per-rail planes, rail-only rails
+        ids[vertex] = {"leaf": leaf_id, "spine": spine_id, "core": core_id}[data["role"]](slot, index)
     name = {v: k for k, v in ids.items()}
     got = nx.Graph()
     for src, dst, rate, _delay, _error in f["links"]:
@@ -165,7 +168,6 @@ def test_simai_links_are_the_planner_graph(design):
 
 
 @pytest.mark.parametrize("design, words", [
-    (Design(gpu="H100", nodes=32, topology="rail-only"), "never forwards traffic through a GPU"),
     (Design(gpu="H100", nodes=16, nics_per_node=4), "4 NICs for 8 GPUs"),
     (Design(gpu="H100", nodes=16, nvlink_domain_gpus=1), "no NVLink domain"),
 ])
@@ -173,6 +175,35 @@ def test_simai_says_what_it_cannot_express(design, words):
     with pytest.raises(DesignError, match=words) as caught:
         export_text(plan(design), "simai")
     assert caught.value.suggestion
+
+
+@pytest.mark.parametrize("design", [Design(gpu="H100", nodes=64, planes=2, plane_mode="per-rail"),
+                                    Design(gpu="H100", nodes=32, topology="rail-only"),
+                                    Design(gpu="H100", nodes=256, tiers=3, planes=2, plane_mode="per-rail")],
+                         ids=["per-rail", "rail-only", "per-rail-3-tiers"])
+def test_simai_islands_each_nic_on_its_planes_leaf_each_port_once(design):
+    """Per-rail planes (rail-only rails): every GPU's one NIC line goes to the leaf the wiring cables that NIC to
+    (its plane's, ``core.fabric.wiring.Wiring.links``), every switch of every plane is in the file, each once, and
+    SimAI's reader finds no path between two rails (it forwards only through switches and NVSwitches,
+    ``common.h`` CalculateRoute), which the export's description says with the way SimAI routes them (PXN)."""
+    from core.fabric.wiring import Wiring
+
+    p = plan(design)
+    wiring, gpn = Wiring.of(p), p.resolved.gpus_per_node
+    f = read_simai(export_text(p, "simai"))
+    number = simai._switch_ids(p)
+    assert sorted(number.values()) == f["switches"] and len(number) == p.summary()["switches"]["total"]
+    want = {}
+    for plane, island in wiring.plane_islands():
+        for link in wiring.links(plane, island):
+            if link.kind == "node-leaf":
+                want[int(link.a[4:]) * gpn + link.a_port] = number[link.b]
+    got = {src: dst for src, dst, *_ in f["links"] if f["node_type"][src] == 0 and f["node_type"][dst] == 1}
+    nic_lines = Counter(src for src, dst, *_ in f["links"] if f["node_type"][src] == 0 and f["node_type"][dst] == 1)
+    assert set(nic_lines.values()) == {1} and got == want  # each NIC cabled once, to its own leaf
+    graph = nx.Graph((src, dst) for src, dst, *_ in f["links"] if f["node_type"][dst] == 1)  # no NVLink line
+    assert not nx.has_path(graph, 0, 1)  # GPUs 0 and 1 of a server: rails apart, no switch path
+    assert "AS_PXN_ENABLE=1" in exports()["simai"].label_for(p)
 
 
 def test_simai_unknown_gpu_type_is_one_token():

@@ -265,10 +265,10 @@ def test_naming_that_would_give_two_devices_one_name_is_refused_on_every_surface
 
 
 def test_an_export_greyed_out_says_why_beside_it():
-    """A format that cannot express the design (SimAI of per-rail planes) is greyed out with its reason as its
-    caption, not the description of a file it does not write."""
-    at = app({"n": "64", "pods": "B200:32:800", "pl": "2", "pm": "rail", **HANDOFF})
+    """A format that cannot express the design (SimAI of pods whose NVLink domains differ) is greyed out with its
+    reason as its caption, not the description of a file it does not write."""
+    at = app({"n": "64", "pods": "GB200-NVL72:72", **HANDOFF})
     assert not at.exception
     simai = next(b for b in at.get("button") if b.label == "simai")
     assert simai.disabled
-    assert any("SimAI cannot express this fabric" in c.value for c in at.caption)
+    assert any("SimAI reads one NVLink domain size" in c.value for c in at.caption)

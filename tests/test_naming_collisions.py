@@ -55,7 +55,7 @@ def _text(name: str, export: str, scheme: NamingScheme) -> str | None:
         return export_text(_plan(name), export, scheme)
     except NamingError:
         raise
-    except Exception as exc:  # an export that cannot express this design (e.g. SimAI and per-rail planes)
+    except Exception as exc:  # an export that cannot express this design (e.g. SimAI of fewer NICs than GPUs)
         if isinstance(exc, (DesignError, InputError)):  # NotHandledError too (a design that builds)
             return None
         raise

@@ -244,3 +244,26 @@ def test_three_tiers_on_per_rail_planes_split_every_class_and_cable_each_port_on
     links = read_ibnetdiscover(text.encode())
     assert max(Counter((end.device, end.port) for link in links for end in (link.a, link.b)).values()) == 1
     assert _is_the_index_graph(_graph_of_links(links), three)
+
+
+@pytest.mark.parametrize("design", [PORT, RAIL], ids=["per-port", "per-rail"])
+def test_simai_file_is_the_index_graph_each_nic_once(design):
+    """The SimAI topology of pods on planes (GPUs contracted into their servers, NVLink lines left out) is the index
+    graph edge by edge at its capacities, every plane's switches in it; on per-rail planes each NIC has one line, to
+    its plane's leaf (NIC i in plane i mod 2), per-port planes one in each plane."""
+    from core.formats.podsims import simai_switch_ids
+    from tests.test_pods_sims import _simai_graph
+
+    got, f = _simai_graph(design)
+    want = _whole(design)
+    assert {frozenset(e) for e in got.edges} == {frozenset(e) for e in want.edges}
+    for a, b, data in want.edges(data=True):
+        assert got[a][b]["capacity_gbps"] == pytest.approx(data["capacity_gbps"]), (a, b)
+    mixed = mixed_plan(design)
+    assert len(f["switches"]) == mixed.fabric.switches_total
+    nic = Counter(src for src, dst, *_ in f["links"] if f["node_type"][src] == 0 and f["node_type"][dst] == 1)
+    assert set(nic.values()) == {1 if design is RAIL else 2} and len(nic) == mixed.fabric.gpus
+    if design is RAIL:  # GPU 1 of the first server (NIC 1): plane 1's leaf of its rail
+        leaf = {dst for src, dst, *_ in f["links"] if src == 1 and f["node_type"][dst] == 1}
+        name = {v: k for k, v in simai_switch_ids(mixed).items()}
+        assert [name[x] for x in leaf] == ["pod1.p0.i1.leaf0"]

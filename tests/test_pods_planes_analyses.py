@@ -366,13 +366,17 @@ def test_simai_of_per_port_planes_is_the_whole_fabric_graph(tiers):
         assert got[a][b]["capacity_gbps"] == pytest.approx(data["capacity_gbps"]), (a, b)
 
 
-def test_simai_refuses_per_rail_planes():
-    from core.errors import DesignError
+def test_simai_writes_per_rail_planes_by_hand_count():
+    """RAIL in SimAI's file: 768 GPUs, 96 NVSwitch vertices (one per 8-GPU server), 32 switches (per plane 8 + 4
+    rail leaves of 4 rails each and 4 shared spines); lines: 768 NVLink, 768 NIC (each NIC in its one plane) and 96
+    leaf-spine (12 leaves x 4 spines a plane). tests/test_pods_planes.py checks it edge by edge."""
     from core.formats.exports import export_text
     from core.plan import plan
+    from tests.test_export_sim import read_simai
 
-    with pytest.raises(DesignError, match="islands"):
-        export_text(plan(RAIL), "simai")
+    f = read_simai(export_text(plan(RAIL), "simai"))
+    assert (f["node_num"], len(f["nvswitches"]), len(f["switches"]), len(f["links"])) == (
+        768 + 96 + 32, 96, 32, 768 + 768 + 2 * 12 * 4)
 
 
 def test_the_review_packs_scenario_fails_a_shared_spine_of_plane_one():

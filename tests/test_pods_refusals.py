@@ -39,8 +39,7 @@ def test_planes_refused_advice_by_plane_mode():
 
 
 def test_cli_says_not_available_and_exits_4(capsys):
-    code = cli_main(["export", "--nodes", "64", "--pods", "B200:32:800", "--planes", "2", "--plane-mode", "per-rail",
-                     "--format", "simai"])
+    code = cli_main(["export", "--nodes", "64", "--pods", "GB200-NVL72:72", "--format", "simai"])  # two domain sizes
     err = capsys.readouterr().err
     assert code == 4 and err.startswith("not available for this design: ") and "cannot build" not in err
     assert cli_main(["plan", "--gpus", "131072", "--gpu", "H100"]) == 3  # a design that cannot be built: still 3

@@ -121,7 +121,7 @@ def _simai_graph(design: Design) -> tuple[nx.Graph, dict]:
     from tests.test_export_sim import gbps, read_simai
 
     mixed = mixed_plan(design)
-    wiring = mixed_wiring(mixed)
+    wiring = mixed_wiring(mixed, three_tiers=True, planes=True)
     f = read_simai(export_text(plan(design), "simai"))
     server, first = {}, 0
     for i, p in enumerate(mixed.plans):

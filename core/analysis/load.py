@@ -13,6 +13,11 @@ layout each; ranks as Megatron orders them, tensor parallel fastest):
 * ``pp``: pipeline send/recv between ``group`` stages (default 4) ``job / stages`` ranks apart, both ways
   (activations forward, gradients back).
 * ``uniform``: a uniformly random permutation (each rank sends to one other random rank; seeded).
+* ``adversarial``: every rank sends to the rank one group further (``group`` GPUs apart, the last group's to the
+  first): by default a group is a Dragonfly (Dragonfly+) group or a three-tier pod, else a scalable unit (half the
+  job when the job is one group or less). On a Dragonfly this is Kim et al.'s worst case (ISCA 2008, Section 4.2:
+  every node of group i to group i + 1), all of a group's traffic on the few global links to its neighbour group
+  under minimal routing.
 * ``job``: the training job's mix: each fabric collective of ``core.perf.training.estimate`` as the
   pattern above (DP -> ring, PP -> pp, EP -> alltoall, CP -> ring), weighted by its bytes per step.
 
@@ -79,16 +84,17 @@ from pydantic import BaseModel, ConfigDict
 from core import vocab  # ground floor: vocabularies
 from core.analysis.failure import Shape
 from core.errors import DesignError, InputError, shown
-from core.fabric.families import graph_model, require_model, words
+from core.fabric.families import graph_model, load_notes, require_model, words
 from core.fabric.wiring import Wiring
 from core.i18n import N_, _
 from core.perf import congestion
 from core.plan import Plan
 
-PATTERNS = ("ring", "tree", "alltoall", "pp", "uniform", "job")
+PATTERNS = ("ring", "tree", "alltoall", "pp", "uniform", "adversarial", "job")
 PATTERN_LABELS = {"ring": N_("ring all-reduce (data parallel)"), "tree": N_("tree all-reduce (data parallel)"),
                   "alltoall": N_("all-to-all (expert parallel)"), "pp": N_("pipeline send/recv"),
-                  "uniform": N_("uniform random pairs"), "job": N_("the training job's mix")}
+                  "uniform": N_("uniform random pairs"), "adversarial": N_("adversarial (next group)"),
+                  "job": N_("the training job's mix")}
 PLACEMENTS = ("node", "rail", "random")
 PLACEMENT_LABELS = {"node": N_("by node (each GPU on its own NIC)"), "rail": N_("rail-aligned (PXN)"),
                     "random": N_("random nodes, rail-aligned")}
@@ -332,7 +338,23 @@ def _pairs(plan: Plan, pattern: str, n: int, group: int | None, stride: int | No
     if pattern == "uniform":
         s, d, w = _uniform_pairs(n, rng)
         return s, d, w, c.p2p_flows_per_peer, n, ()
+    if pattern == "adversarial":
+        shift = group or _default_shift(plan, n, gpn)
+        if shift >= n:
+            raise InputError(_("an adversarial pattern sends each GPU's traffic one group of {group} GPUs further, "
+                               "which needs a job of more than {group} GPUs, not {gpus}; use a smaller group or more "
+                               "GPUs").format(group=f"{shift:,}", gpus=f"{n:,}"))
+        s = np.arange(n, dtype=np.int64)
+        return s, (s + shift) % n, np.ones(n), c.p2p_flows_per_peer, shift, ()
     return _job_pairs(plan, n, rng, job)
+
+
+def _default_shift(plan: Plan, n: int, gpn: int) -> int:
+    """The ``adversarial`` pattern's default group [GPUs] on a job of ``n`` GPUs (``gpn`` per node): one Dragonfly
+    group or three-tier pod of ``plan``, else one scalable unit; half the job when that is the job or more."""
+    f = plan.fabric
+    nodes = f.groups_per_pod * f.nodes_per_group if f.pod_count > 1 else f.nodes_per_group
+    return nodes * gpn if nodes * gpn < n else max(1, n // 2)
 
 
 def _job_pairs(plan: Plan, n: int, rng, job, every_level: bool = False):
@@ -824,6 +846,8 @@ def _link_load(plan: Plan, pattern: str, placement: str, *, job_gpus: int | None
         minimal_only = words(plan.fabric.family, "load:note", None)  # a family's word on its group routing
         if minimal_only:
             notes.append(minimal_only)
+    if glob:
+        notes.extend(load_notes(plan.fabric, pattern, global_routing, _worst_by_tier(link_sets, ecmp_loads)))
 
     # --- per GPU
     planes_f = float(planes)
@@ -877,6 +901,16 @@ def _link_load(plan: Plan, pattern: str, placement: str, *, job_gpus: int | None
         flows=int(flows_total), flows_per_connection=int(per_conn), tiers=tuple(tier_rows),
         ar=_spread(ar_v), ecmp=_spread(ecmp_v), hot_links=hot, blocks=tuple(blocks), histogram=hist, mix=mix,
         notes=tuple(notes), method=METHOD + (f"; between {family} groups: {global_routing} routing" if glob else ""))
+
+
+def _worst_by_tier(link_sets: list, ecmp_loads: dict) -> dict[str, float]:
+    """The most loaded link of each switch-to-switch tier (both directions) under adaptive routing, as a share of its
+    capacity (``link_sets``: ``_static_ecmp``'s, with the global and local rows added)."""
+    out: dict[str, float] = {}
+    for tier, _direction, _ids, _count, cap, ar_loads in link_sets:
+        if ar_loads is not None and len(ar_loads):
+            out[tier] = max(out.get(tier, 0.0), float(np.max(ar_loads)) / cap)
+    return out
 
 
 def pxn_note() -> str:

@@ -42,7 +42,8 @@ def register(subparsers) -> None:
     g.add_argument("--job-gpus", type=positive_int, metavar="N", help=_("GPUs of the job (default: every GPU)"))
     g.add_argument("--group", type=positive_int, metavar="N",
                    help=_("GPUs per communicator: data-parallel group (ring, tree), expert-parallel group "
-                          "(alltoall, default 8), pipeline stages (pp, default 4)"))
+                          "(alltoall, default 8), pipeline stages (pp, default 4), GPUs of a group that sends to the "
+                          "next (adversarial, default a Dragonfly group or pod, else a scalable unit)"))
     g.add_argument("--stride", type=positive_int, metavar="N",
                    help=_("GPUs between members of a communicator (default: GPUs per node)"))
     g.add_argument("--seed", type=seed, default=0,

@@ -586,10 +586,12 @@ def summary(fabric: FabricPlan, bandwidth) -> dict:
     per router, global links (all planes), the switch hops (minimal and Valiant, in a group and across) and uniform
     random traffic's ideal throughput under minimal and Valiant routing (``uniform_throughput``: shares of a node
     port's line rate)."""
-    throughput = uniform_throughput(fabric)
+    throughput, loads = uniform_throughput(fabric), global_loads(fabric)
     return {"classic_dragonfly": {
         "hops_valiant_same_group": bandwidth.hops_valiant_same_group,
         "uniform_throughput_minimal": throughput.minimal, "uniform_throughput_valiant": throughput.valiant,
+        "adversarial_throughput_minimal": loads.share(loads.adversarial_minimal),
+        "adversarial_throughput_valiant": loads.share(loads.adversarial_valiant),
         "groups": fabric.pod_count, "routers_per_group": fabric.groups_per_pod * fabric.leaves_per_group,
         "nodes_per_router": fabric.nodes_per_group, "global_ports_per_router": fabric.global_ports_per_spine,
         "global_links_per_group_pair": fabric.global_pair_links, "global_links": fabric.global_links * fabric.planes,
@@ -618,6 +620,12 @@ def summary_rows(summary: dict) -> list[tuple[str, str]]:
             "global hops, Kim et al. 2008); no detour inside a group (fewer than 3 routers)")).format(
             minimal=units.percent(d["uniform_throughput_minimal"]),
             valiant=units.percent(d["uniform_throughput_valiant"]), detour=detour)))
+    if "adversarial_throughput_minimal" in d and d["groups"] > 1:
+        rows.append((_("Dragonfly worst case"), _(
+            "adversarial traffic (every group to the next) at {minimal} of line rate under minimal routing, {valiant} "
+            "under Valiant (global links only, Kim et al. 2008)").format(
+            minimal=units.percent(d["adversarial_throughput_minimal"]),
+            valiant=units.percent(d["adversarial_throughput_valiant"]))))
     return rows
 
 
@@ -716,6 +724,83 @@ def uniform_throughput(fabric: FabricPlan) -> Throughput:
             share.append((a - 1) / (p * rho * hops))
         shares.append(min(share))
     return Throughput(*shares)
+
+
+class GlobalLoads(NamedTuple):
+    """The busiest global link's offered load over its capacity (above 1: overloaded) with every node port sending
+    at line rate, traffic spread ideally over the routes its routing allows (``global_loads``)."""
+
+    uniform_minimal: float
+    uniform_valiant: float
+    adversarial_minimal: float
+    adversarial_valiant: float
+
+    def share(self, load: float) -> float:
+        """The share of its line rate a node port gets when the busiest global link carries ``load`` (at most 1)."""
+        return min(1.0, 1.0 / load) if load > 0 else 1.0
+
+
+def global_loads(fabric: FabricPlan) -> GlobalLoads:
+    """The global links' load under Kim et al.'s uniform and worst-case traffic (ISCA 2008, Section 4.2) on ``g``
+    full groups of ``a`` routers of ``p`` node ports (``T = a p`` a group, ``P = g T``), ``lam`` global links per
+    pair of groups, node ports at ``rho`` times the link speed; per link and direction, a share of its capacity:
+
+    * uniform (every port to every other alike): a pair of groups carries ``T^2 / (P - 1)`` port rates each way,
+      ``T^2 rho / ((P - 1) lam)`` per link under minimal routing; Valiant routing (through each of the ``g - 2``
+      other groups alike) puts two global hops on every connection, twice that (``uniform_throughput``);
+    * adversarial (every port of group ``i`` to group ``i + 1``): all ``T`` port rates of a group on the ``lam``
+      links to the next one, ``T rho / lam`` under minimal routing (``lam / (a p rho)`` of line rate a port:
+      ``1 / (a h)`` in Kim et al.'s balanced Dragonfly, one link a pair, ``p = h``); under Valiant the link from
+      ``A`` to ``C`` (``C`` not ``A + 1``) carries ``T / (g - 2)`` of ``A``'s first legs and ``T / (g - 2)`` of the
+      second legs of ``C - 1``'s traffic through ``A``: ``2 T rho / ((g - 2) lam)``, so about half the line rate in
+      a large balanced Dragonfly (``(g - 2) / (2 (g - 1))``; Kim et al.: Valiant reaches about 50% under worst-case
+      traffic), and twice the minimal load on 3 groups. Two groups: Valiant is minimal.
+
+    One group: no global link, every load 0."""
+    a, p, g, lam = (min(fabric.groups_per_pod * fabric.leaves_per_group, fabric.leaf_count), fabric.nodes_per_group,
+                    fabric.pod_count, max(1, fabric.global_pair_links))
+    if g < 2:
+        return GlobalLoads(0.0, 0.0, 0.0, 0.0)
+    rho = fabric.port_speed_gbps / (fabric.uplink_speed_gbps or fabric.port_speed_gbps)
+    t, ports = a * p, g * a * p
+    uniform = t * t * rho / ((ports - 1) * lam)
+    adversarial = t * rho / lam
+    if g == 2:
+        return GlobalLoads(uniform, uniform, adversarial, adversarial)
+    return GlobalLoads(uniform, 2 * uniform, adversarial, 2 * t * rho / ((g - 2) * lam))
+
+
+def load_notes(fabric: FabricPlan, pattern: str, routing: str, worst: dict[str, float]) -> list[str]:
+    """The sentence under a link-load result of uniform or adversarial traffic (``core.fabric.families.load_notes``):
+    ``global_loads``' closed forms under both routings, the throughput they leave a port, and the model's busiest
+    global and local links of this run (``worst``: tier -> load over capacity, adaptive routing; ``routing`` the
+    run's routing between groups)."""
+    if pattern not in ("uniform", "adversarial") or fabric.pod_count < 2:
+        return []
+    loads = global_loads(fabric)
+    minimal, valiant = ((loads.uniform_minimal, loads.uniform_valiant) if pattern == "uniform"
+                        else (loads.adversarial_minimal, loads.adversarial_valiant))
+    run = (_("This run (Valiant routing, adaptive): global links up to {glob}, local links up to {local} of their "
+             "capacity.") if routing == "valiant" else _(
+        "This run (minimal routing, adaptive): global links up to {glob}, local links up to {local} of their "
+        "capacity.")).format(glob=units.percent(worst.get("global", 0.0)), local=units.percent(worst.get("local", 0.0)))
+    values = dict(minimal=units.percent(minimal), valiant=units.percent(valiant),
+                  minimal_share=units.percent(loads.share(minimal)), valiant_share=units.percent(loads.share(valiant)))
+    if pattern == "uniform":
+        text = _("Closed form (Kim et al. 2008; every port at line rate to every other alike, full groups): each "
+                 "global link is offered {minimal} of its capacity under minimal routing and {valiant} under Valiant "
+                 "(two global hops), so a port gets at most {minimal_share} and {valiant_share} of its line rate; "
+                 "a random permutation loads them unevenly around that.").format(**values)
+    else:
+        a = min(fabric.groups_per_pod * fabric.leaves_per_group, fabric.leaf_count)
+        text = _("Closed form (Kim et al. 2008's worst case; every port of a group to the next group at line rate, "
+                 "full groups): the global links from a group to the next ({links} a pair) are offered {minimal} of "
+                 "their capacity under minimal routing, so a port gets at most {minimal_share} of its line rate (links per pair / "
+                 "(a p) at equal speeds, a = {a} routers of p = {p} nodes; 1/(a h) with one link a pair and p = h); "
+                 "Valiant routing spreads it over every other group's links at {valiant} at most ({valiant_share}; "
+                 "about 50% in a large balanced Dragonfly).").format(
+            links=_global_links(fabric.global_pair_links), a=a, p=fabric.nodes_per_group, **values)
+    return [_("{closed_form} {this_run}").format(closed_form=text, this_run=run)]
 
 
 def _pair_links(wiring: DragonflyWiring, d: int, first: int, second: int) -> np.ndarray:

@@ -23,6 +23,8 @@ topology family"):
 * ``UNMODELLED``: what an analysis of the folded Clos's closed forms says on it (``require_clos``);
 * ``summary_rows(summary)``: the plan CLI's ``(label, text)`` rows of its ``Plan.summary()`` entry
   (``summary_rows``);
+* ``load_notes(fabric, pattern, routing, worst)``: its sentences under a link-load result between its groups
+  (``load_notes``: the classic Dragonfly's closed forms of uniform and adversarial traffic);
 * ``switch_class_ports(fabric, group)``: a switch group's ports by link class, when a role's ports serve more
   than one class above it (``core.cost``);
 * ``LINK_CLASS_SWITCH``: the switch role at the ends of a switch-to-switch class only it has
@@ -260,6 +262,14 @@ def link_class_label(kind: str, labels: dict) -> str:
     """The msgid of link class ``kind``: ``labels`` (a consumer's words of the Clos's classes) or the
     ``LINK_CLASS_LABELS`` of the family that has it; ``kind`` itself if none does."""
     return labels.get(kind) or declared("LINK_CLASS_LABELS").get(kind, kind)
+
+
+def load_notes(fabric, pattern: str, routing: str, worst: dict[str, float]) -> list[str]:
+    """What ``fabric``'s family says under a link-load result of ``pattern`` routed ``routing`` between its groups
+    (its ``load_notes`` hook, translated; none without one): ``worst`` is the model's most loaded link per tier (a
+    share of its capacity, adaptive routing)."""
+    hook = getattr(family(fabric.family), "load_notes", None)
+    return hook(fabric, pattern, routing, worst) if hook is not None else []
 
 
 def summary_rows(summary: dict) -> list[tuple[str, str]]:

@@ -5,9 +5,9 @@ every pod under the shared spine layer, as far as each format can say it.
 per NVLink domain, then every pod's leaves and the shared spines; each GPU's NVLink line at its own pod's NVLink
 rate and its NIC line to its own pod's leaf at the pod's port speed; the leaf-spine lines are
 ``core.fabric.podwiring.PodsWiring``'s bundles (``u_p / N`` links at the pod's uplink speed, one line per pair).
-Per-port planes as ``core.formats.simai`` writes a fabric's: each GPU has a line to its leaf in every
-plane, the switches role-major, plane-minor and the leaf-spine lines plane by plane; per-rail planes are islands,
-which SimAI cannot express (``DesignError``).
+Planes as ``core.formats.simai`` writes a fabric's: on per-port planes each GPU has a line to its leaf in every
+plane; on per-rail planes NIC ``i`` (each GPU its own) has one, to its leaf in plane ``i mod planes``; the switches
+role-major, plane-minor and the leaf-spine lines plane by plane.
 Pods on three tiers (``core.fabric.podcore``): every pod's leaves, then every pod's own spines, then the shared
 cores; each pod's leaf-spine lines its own wiring's bundles and the spine-core lines ``PodsWiring``'s (``U_p / C``
 links at the pod's uplink speed, one line per spine-core pair). What the format cannot say:
@@ -100,8 +100,7 @@ def simai_counts(mixed: MixedPlan) -> tuple[int, int, int, int]:
 
 
 def _wiring(mixed: MixedPlan) -> PodsWiring:
-    """The wiring SimAI writes: pods on any planes (per-rail planes are refused by ``simai_domain``, as
-    ``core.formats.simai`` refuses a fabric's islands)."""
+    """The wiring SimAI writes: pods on any planes, per-port or per-rail."""
     return mixed_wiring(mixed, three_tiers=True, planes=True)
 
 
@@ -138,13 +137,18 @@ def simai_links(mixed: MixedPlan) -> Iterator[tuple[int, int, float, float]]:
     ids = simai_switch_ids(mixed)
     latency = simulator_latencies()
     nic_ns, nv_ns = latency["simai-nic-link"].ns, latency["simai-nvlink-link"].ns
-    first = 0
+    first, per_rail = 0, wiring.planes > 1 and mixed.fabric.plane_mode == "per-rail"
     for i, (own, p) in enumerate(zip(wiring.wirings, mixed.plans)):
         nvlink_gbps = p.bandwidth.nvlink_gbytes_per_gpu_per_direction * 8
         gpn = p.resolved.gpus_per_node
         for gpu in range(p.resolved.gpus):
             yield first + gpu, gpus + (first + gpu) // domain, nvlink_gbps, nv_ns
-            leaf, _port = own.node_port(*divmod(gpu, gpn))
+            node, nic = divmod(gpu, gpn)
+            if per_rail:  # NIC i only in plane i mod planes, its local rail i // planes there (core.formats.simai)
+                leaf, _port = own.node_port(node, nic // wiring.planes)
+                yield first + gpu, ids[wiring.leaf_id(i, leaf, nic % wiring.planes)], own.port_gbps, nic_ns
+                continue
+            leaf, _port = own.node_port(node, nic)
             for q in range(wiring.planes):  # its line to its leaf in every plane (core.formats.simai)
                 yield first + gpu, ids[wiring.leaf_id(i, leaf, q)], own.port_gbps, nic_ns
         first += p.resolved.gpus
@@ -157,10 +161,11 @@ def simai_link_count(mixed: MixedPlan) -> int:
     """Lines of the link list of ``mixed``'s SimAI file: two per GPU and one per leaf-spine pair (three tiers: and
     one per spine-core pair; counted over the wiring's bundles, O(bundles))."""
     f = mixed.fabric
+    nic_lines = f.gpus if f.planes > 1 and f.plane_mode == "per-rail" else f.gpus * f.planes  # (simai_links)
     if f.tiers == 3:
-        return f.gpus * (1 + f.planes) + sum(1 for b in _wiring(mixed).bundles()
+        return f.gpus + nic_lines + sum(1 for b in _wiring(mixed).bundles()
                                 if b.kind in ("leaf-spine", "spine-core") and b.count > 0)
-    return f.gpus * (1 + f.planes) + sum(pod.leaves for pod in f.pods if pod.links_per_leaf_spine_pair) * f.spines * (
+    return f.gpus + nic_lines + sum(pod.leaves for pod in f.pods if pod.links_per_leaf_spine_pair) * f.spines * (
         f.planes)
 
 

@@ -30,10 +30,17 @@ Three tiers: the template writes two (ASW, PSW), but the reader takes any link l
 shortest paths (``CalculateRoute``: breadth-first search with ECMP over switch vertices), so a
 three-tier fabric is written as planned.
 
+Islands (per-rail planes, rail-only rails): every island's switches (ids role-major, then plane by plane and
+island by island, ``_ids``), each GPU's one NIC line to the leaf of its NIC's island (NIC *i* on island ``i mod
+islands``, local rail ``i // islands``, as ``core.fabric.wiring`` cables it; per-rail planes: plane ``i mod
+planes``). Between two rails the file has no switch path: SimAI's reader forwards only through switches and
+NVSwitches, never through a GPU (``CalculateRoute`` queues node types 1 and 2). SimAI sends such traffic as NCCL's
+PXN does when run with ``AS_PXN_ENABLE=1`` (``MockNcclGroup.cc``: a flow to another server's GPU on another rail
+goes over NVLink to the sender server's GPU on the receiver's rail first, then over that rail; SimAI
+``docs/configuration/env-variables.md``, commit cef83f9d); the export's description says so.
+
 Not expressible, raised as ``DesignError`` instead of approximated: fewer (or more) NICs than GPUs in a
-node (SimAI gives every GPU its own NIC), islands (rail-only rails, per-rail planes: SimAI never
-forwards through a GPU, so traffic between rails would have no path), and a design without NVLink
-(SimAI maps every GPU to an NVSwitch).
+node (SimAI gives every GPU its own NIC), and a design without NVLink (SimAI maps every GPU to an NVSwitch).
 
 Streamed: lines are written as they are generated (a 131,072-GPU design is about 300,000 lines).
 
@@ -45,7 +52,7 @@ from __future__ import annotations
 
 from typing import Iterator, TextIO
 
-from core.errors import DesignError, NotHandledError
+from core.errors import NotHandledError
 from core.fabric.families import node_to_node
 from core.fabric.wiring import ROLES, Wiring
 from core.formats.astrasim import simulator_latencies
@@ -73,11 +80,6 @@ def check_expressible(plan) -> None:
     if node_to_node(fabric.family):
         raise NotHandledError(_("SimAI builds its fabrics of switches, and a torus joins its nodes node to node."),
                           _("Use the GraphML or ASTRA-sim export of a torus, or a rail-optimized topology."))
-    if fabric.islands > 1:
-        raise NotHandledError(
-            _("SimAI cannot express this fabric: its islands (rail-only rails or per-rail planes) are joined "
-              "only through NVLink inside the node, and SimAI never forwards traffic through a GPU."),
-            _("Use a rail-optimized or top-of-rack topology with per-port planes to export it."))
     if r.nics_per_node * 1 != r.gpus_per_node:
         raise NotHandledError(
             _("SimAI gives every GPU its own NIC, but this design has {nics} NICs for {gpus} GPUs per node.")
@@ -100,18 +102,19 @@ def _layout(plan):
 
 
 def _ids(plan):
-    """Id of switch ``index`` of each role (leaf, spine, core) in ``plane``: role-major, plane-minor (all leaves,
-    then all spines, then all cores), as the template's dual-plane writer numbers ``asw_switch_1, asw_switch_2,
-    psw_switch_1, psw_switch_2``; one function ``(plane, index) -> id`` per role."""
+    """Id of switch ``index`` of each role (leaf, spine, core) in ``slot`` (``plane x islands + island``: the
+    plane with per-port planes, the island with per-rail planes or rail-only rails): role-major, slot-minor (all
+    leaves, then all spines, then all cores), as the template's dual-plane writer numbers ``asw_switch_1,
+    asw_switch_2, psw_switch_1, psw_switch_2``; one function ``(slot, index) -> id`` per role."""
     wiring = Wiring.of(plan)
     counts = {role: wiring.count(role) for role in wiring.roles}
     first, firsts = _layout(plan)[-1], {}
     for role in ROLES:
         firsts[role] = first
-        first += wiring.planes * counts.get(role, 0)
+        first += wiring.planes * wiring.islands * counts.get(role, 0)
 
     def numbering(role: str):
-        return lambda plane, index: firsts[role] + plane * counts.get(role, 0) + index
+        return lambda slot, index: firsts[role] + slot * counts.get(role, 0) + index
     return tuple(numbering(role) for role in ROLES)
 
 
@@ -119,40 +122,45 @@ def _switch_ids(plan) -> dict[str, int]:
     """The SimAI id of every switch of the wiring (``_ids``), by device id."""
     wiring = Wiring.of(plan)
     number = dict(zip(ROLES, _ids(plan)))
-    return {device.id: number[role](plane, device.index) for role in wiring.roles
+    return {device.id: number[role](plane * wiring.islands + island, device.index) for role in wiring.roles
             for plane, island in wiring.plane_islands() for device in wiring.devices(role, plane, island)}
 
 
 def _links(plan) -> Iterator[tuple[int, int, float, float]]:
     """Every line of the link list: ``(src, dst, rate [Gb/s, one direction], latency [ns])``, in the template's
-    order: each GPU's NVLink line and its line to its leaf in every plane, then the switch links plane by plane
-    (the wiring's bundles, one line per switch pair at the bundle's summed rate)."""
+    order: each GPU's NVLink line and its line to its leaf in every plane (with islands, its NIC's island's leaf
+    only: NIC *i* is on island ``i mod islands``, local rail ``i // islands``), then the switch links plane by plane
+    and island by island (the wiring's bundles, one line per switch pair at the bundle's summed rate)."""
     r, wiring = plan.resolved, Wiring.of(plan)
     gpus, domain, _nv, _per_plane, _base = _layout(plan)
     ids = _switch_ids(plan)
     latency = simulator_latencies()
     nic_ns, nv_ns = latency["simai-nic-link"].ns, latency["simai-nvlink-link"].ns
     nvlink_gbps = plan.bandwidth.nvlink_gbytes_per_gpu_per_direction * 8
-    gpn = r.gpus_per_node
+    gpn, islands = r.gpus_per_node, wiring.islands
     for gpu in range(gpus):
         yield gpu, gpus + gpu // domain, nvlink_gbps, nv_ns
-        leaf, _port = wiring.node_port(*divmod(gpu, gpn))  # a GPU's NIC is its local rail (one island)
+        node, nic = divmod(gpu, gpn)  # a GPU's NIC is its own (check_expressible)
+        island, rail = nic % islands, nic // islands
+        leaf, _port = wiring.node_port(node, rail)
         for plane in range(wiring.planes):
-            yield gpu, ids[wiring.switch_id("leaf", leaf, plane)], wiring.port_gbps, nic_ns
-    for plane in range(wiring.planes):
-        for bundle in _switch_bundles(wiring, plane):
+            yield gpu, ids[wiring.switch_id("leaf", leaf, plane, island)], wiring.port_gbps, nic_ns
+    for plane, island in wiring.plane_islands():
+        for bundle in _switch_bundles(wiring, plane, island):
             yield ids[bundle.a], ids[bundle.b], bundle.count * bundle.speed_gbps, nic_ns
 
 
-def _switch_bundles(wiring: Wiring, plane: int) -> Iterator:
-    """The wiring's bundles of ``plane`` between two switches that hold links (SimAI's switch lines)."""
-    return (b for b in wiring.bundles(plane) if b.kind != "node-leaf" and b.count > 0)
+def _switch_bundles(wiring: Wiring, plane: int, island: int = 0) -> Iterator:
+    """The wiring's bundles of ``plane`` and ``island`` between two switches that hold links (SimAI's switch
+    lines)."""
+    return (b for b in wiring.bundles(plane, island) if b.kind != "node-leaf" and b.count > 0)
 
 
 def link_count(plan) -> int:
     """Lines of the link list of ``plan``'s SimAI file (parallel switch links counted once per pair)."""
     wiring = Wiring.of(plan)
-    return plan.resolved.gpus * (1 + wiring.planes) + wiring.planes * sum(1 for _b in _switch_bundles(wiring, 0))
+    return plan.resolved.gpus * (1 + wiring.planes) + wiring.planes * wiring.islands * sum(
+        1 for _b in _switch_bundles(wiring, 0))
 
 
 def write(plan, out: TextIO, naming=None) -> None:
@@ -168,7 +176,7 @@ def write(plan, out: TextIO, naming=None) -> None:
     check_expressible(plan)
     r = plan.resolved
     gpus, domain, nvswitches, per_plane, base = _layout(plan)
-    switches = per_plane * plan.fabric.planes
+    switches = per_plane * Wiring.of(plan).planes
     nodes = base + switches
     gpu_type = r.system.id if r.system.id in SIMAI_GPU_TYPES else r.system.id.replace(" ", "-")
     out.write(f"{nodes} {domain} {nvswitches} {switches} {link_count(plan)} {gpu_type}\n")
@@ -191,8 +199,22 @@ def write_lines(links: Iterator[tuple[int, int, float, float]], out: TextIO) -> 
 LABEL = N_("SimAI topology file for its ns-3 backend")
 
 
-describe = pods_describer(LABEL, "simai_note")
-"""The export's label for a plan, with a design's pods what the file says of them (``podsims.simai_note``)."""
+_pods_describe = pods_describer(LABEL, "simai_note")
+
+
+def describe(plan) -> str:
+    """The export's label for ``plan``: with a design's pods what the file says of them (``podsims.simai_note``),
+    with islands (per-rail planes, rail-only rails; a pod's too) how SimAI routes between them (module
+    docstring)."""
+    from core.formats.podslurm import mixed_of
+
+    mixed = mixed_of(plan)
+    text = _pods_describe(plan)
+    if not any(p.fabric.islands > 1 for p in (mixed.plans if mixed is not None else (plan,))):
+        return text
+    return _("{label}; {note}").format(label=text, note=_(
+        "its rails meet only over NVLink in a server: run SimAI with AS_PXN_ENABLE=1 (NCCL's PXN), without which "
+        "SimAI finds no route between rails"))
 
 
 EXPORTS = (Export("simai", write, ".txt", "text/plain", LABEL, describe=describe, every_pod=True),)
