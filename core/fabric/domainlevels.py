@@ -417,9 +417,11 @@ def level2_bom(resolved: ResolvedDesign, add) -> None:
     spec, totals = up.level2, up.totals()
     per_gpu = spec.uplinks_per_gpu
     if totals["level2_switches"]:
-        add("switch", spec.switch, totals["level2_switches"], _(
+        add("switch", spec.switch, totals["level2_switches"], ngettext(
+            "{domains} NVLink domain of two levels: {links} level-2 NVLinks ({per_gpu} per GPU) / {ports} ports per "
+            "unit, rounded up per domain",
             "{domains} NVLink domains of two levels: {links} level-2 NVLinks ({per_gpu} per GPU) / {ports} ports per "
-            "unit, rounded up per domain").format(
+            "unit, rounded up per domain", totals["level2_domains"]).format(
                 domains=f"{totals['level2_domains']:,}",
                 links=f"{totals['level2_links'] - totals['direct_links']:,}", per_gpu=per_gpu,
                 ports=spec.switch.ports),
@@ -444,7 +446,7 @@ def level2_bom(resolved: ResolvedDesign, add) -> None:
                          per_cable=spec.links_per_cable))
     add("transceiver", spec.module, 2 * totals["level2_cables"],
         _("2 per cable ({cables} cables): ").format(cables=f"{totals['level2_cables']:,}") + "; ".join(why),
-        item=_("{name} (NVLink level 2)").format(name=spec.module.name))
+        item=_("{name} (NVLink level 2)").format(name=spec.module.name), end="switch")  # both ends on switch trays
     add("cable", spec.cable, totals["level2_cables"], "; ".join(why),
         item=_("{name} (NVLink level 2)").format(name=spec.cable.name))
 
