@@ -79,7 +79,7 @@ def test_the_fabric_share_names_the_nvlink_level_2_as_the_capex_card_does(gb200)
     assert flat.label == "Compute fabric share of capex"
 
 
-def test_the_level2_modules_are_transceivers_on_every_surface(gb200):
+def test_the_level2_modules_are_transceivers_on_every_surface(gb200, capsys):
     modules = sum(r.quantity for r in gb200.bom if r.category == "transceiver" and "NVLink level 2" in r.item)
     assert modules == 2 * DOMAINS * CABLES  # two 1.6T OSFP modules per 4-NVLink cable
     scaleout = sum(r.quantity for r in gb200.bom if r.category == "transceiver" and "NVLink" not in r.item
@@ -88,6 +88,11 @@ def test_the_level2_modules_are_transceivers_on_every_surface(gb200):
     assert counts["switch_side"] + counts["node_side"] == scaleout + modules
     card = next(k for k in key_numbers(gb200.summary()) if k.key == "transceivers")
     assert card.value == f"{scaleout + modules:,}" and f"of which NVLink level 2 {modules:,}" in card.help
+    assert cli_main(["plan", "--gpu", "GB200-NVL72", "--nodes", "144", "--nvlink-domain", "144"]) in (0, None)
+    assert f"node side {counts['node_side']:,}; of which NVLink level 2 {modules:,}" in capsys.readouterr().out
+    compute = gb200.networks_summary()["compute"]  # By network: the compute network's transceivers hold them
+    assert compute["transceivers"] == sum(r.quantity for r in gb200.bom if r.category == "transceiver"
+                                          and r.network == "compute" and not r.spare) >= scaleout + modules
     fibres = [r for r in gb200.bom if r.category == "cable" and "NVLink level 2" in r.item]
     assert [r.catalog_id for r in fibres] == ["NVLINK5-FIBER"] and fibres[0].unit_power_w == 0
 

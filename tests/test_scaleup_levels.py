@@ -229,3 +229,16 @@ def test_the_cli_plans_two_levels_and_refuses_a_partial_rack(capsys):
     assert "all 2 domains: 36 switch units" in out and "taper 2:1" in out
     assert main(["plan", "--gpu", "GB200-NVL72", "--gpus", "1152", "--nvlink-domains", "576,100"]) != 0
     assert "not a whole number" in capsys.readouterr().err
+
+
+def test_resilience_says_the_nvlink_domain_and_counts_the_nvl36_racks_chips():
+    from core.analysis.spof import degrading_label, single_points
+
+    p = plan(Design(gpu="GB200-NVL72", nodes=144, nvlink_domain_gpus=144))  # 16 NVL36 racks in 4 domains of 144
+    rows = {d.tier: d for d in single_points(p).degrading}
+    # hand count: 16 racks x 9 trays, 16 x 18 chips; a GPU has 1 link to each of its rack's 18 chips
+    assert (rows["tray"].count, rows["nvswitch"].count) == (144, 288)
+    assert rows["nvswitch"].share_left == pytest.approx(17 / 18) and rows["tray"].share_left == pytest.approx(16 / 18)
+    assert "its domain's 144 GPUs" in degrading_label(rows["tray"])
+    flat = {d.tier: d for d in single_points(plan(Design(gpu="GB200-NVL72", nodes=36))).degrading}
+    assert "its domain's 72 GPUs" in degrading_label(flat["tray"])  # one level: the rack is the domain

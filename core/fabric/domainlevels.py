@@ -2,7 +2,8 @@
 
 A *first-level* NVLink domain is what one rack's (GB200 NVL72: 72 GPUs; NVL36: 36) or one node's (HGX H100: 8)
 own NVSwitches join. A larger NVLink domain joins several of them through *level-2* NVLink switches: NVIDIA's
-NVLink Switch System (256 H100 GPUs of 32 DGX H100) and the GB200 NVL576 (8 NVL72 or 16 NVL36 racks). The
+NVLink Switch System (256 H100 GPUs of 32 DGX H100) and the GB200 NVL576 (16 NVL36 racks: an NVL72 rack has no free
+NVLink port, ``level1_fit``). The
 second level's numbers, published and assumed, are in ``assets/catalog/scaleup.toml`` (one entry per family of
 systems, with its sources and the reason for each assumption).
 

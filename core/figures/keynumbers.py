@@ -190,7 +190,7 @@ def _base_numbers(summary, unit, sw, links, xcvr, bw, cost, power_kw, nvlink_gbi
         else KeyNumber("transceivers", _("Transceivers"), f"{xcvr['switch_side'] + xcvr['node_side']:,}",
                        _("switch side {switch_side}, node side {node_side}").format(
                            switch_side=f"{xcvr['switch_side']:,}", node_side=f"{xcvr['node_side']:,}")
-                       + _level2_modules_words(nvl) + _ufm_words(unbilled_by_cards(summary)[1])),
+                       + level2_modules_words(nvl) + _ufm_words(unbilled_by_cards(summary)[1])),
         KeyNumber("bisection", _("Bisection (1 dir)"),
                   bandwidth(from_tbits(bw["bisection_tbits_one_direction"]), unit),
                   _("worst balanced cut of the nodes, one direction; bisection ratio {ratio} (half the injection "
@@ -243,9 +243,10 @@ def fabric_capex_words(cost: dict) -> tuple[str, str, str]:
         network=usd(network), share=f"{cost['network_share']:.1%}", fabric=usd(network - nvlink), nvlink=usd(nvlink))
 
 
-def _level2_modules_words(nvlink: dict) -> str:
+def level2_modules_words(nvlink: dict) -> str:
     """The Transceivers card's words for a second NVLink level's optical modules (two per level-2 cable, both on the
-    switch side, ``domainlevels.level2_bom``), from ``Plan.summary()``'s ``nvlink``; "" without one."""
+    switch side, ``domainlevels.level2_bom``), from ``Plan.summary()``'s ``nvlink``, for the card and the plan CLI;
+    "" without one."""
     cables = nvlink.get("level2_cables_total", 0)
     return _("; of which NVLink level 2 {modules}").format(modules=f"{2 * cables:,}") if cables else ""
 
