@@ -238,8 +238,8 @@ def fabric_capex_words(cost: dict) -> tuple[str, str, str]:
             "the management networks.").format(network=usd(network), share=f"{cost['network_share']:.1%}")
     return _("Capex, compute fabric and NVLink level 2"), usd(network), _(
         "{network} ({share} of the whole cluster): the scale-out fabric's switches, transceivers, cables and the "
-        "nodes' NICs {fabric}, and the second NVLink level's switch units, modules and fibres {nvlink}. Not included: the "
-        "GPU nodes, racks, the storage fabric and the management networks.").format(
+        "nodes' NICs {fabric}, and the second NVLink level's switch units, modules and fibres {nvlink}. Not "
+        "included: the GPU nodes, racks, the storage fabric and the management networks.").format(
         network=usd(network), share=f"{cost['network_share']:.1%}", fabric=usd(network - nvlink), nvlink=usd(nvlink))
 
 
