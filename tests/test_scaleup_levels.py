@@ -242,3 +242,17 @@ def test_resilience_says_the_nvlink_domain_and_counts_the_nvl36_racks_chips():
     assert "its domain's 144 GPUs" in degrading_label(rows["tray"])
     flat = {d.tier: d for d in single_points(plan(Design(gpu="GB200-NVL72", nodes=36))).degrading}
     assert "its domain's 72 GPUs" in degrading_label(flat["tray"])  # one level: the rack is the domain
+
+
+def test_the_default_two_level_rack_is_the_largest_first_level_whose_ports_fit():
+    from core.catalog import load_catalog
+    from core.fabric.domainlevels import level1_fit, level2_for
+
+    for system_id in ("GB200-NVL72", "GB300-NVL72"):
+        system = load_catalog().system(system_id)
+        spec = level2_for(system)
+        # 9 trays x 144 ports = 1,296 = 36 GPUs x (18 links inside + 18 up); 72 GPUs x 18 = 1,296 leaves none
+        assert (spec.level1_trays, spec.level1_tray_ports, spec.switch.ports, spec.switch.chips) == (9, 144, 144, 2)
+        assert system.nvlink_two_level_rack_gpus == level1_fit(spec, system, system.gpus_per_node) == 36
+    h100 = load_catalog().system("H100")
+    assert level1_fit(level2_for(h100), h100, 8) == 0  # a node's own cages: not checked
