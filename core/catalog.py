@@ -211,6 +211,11 @@ class System(_Entry):
     nvlink_gbytes_per_gpu_bidir: float = Field(gt=0, description="Both directions summed [GB/s].")
     nvswitch_chips_per_domain: int = Field(ge=0)
     nvswitch_generation: int = Field(ge=0, description="0 when the domain has no NVSwitch.")
+    nvlink_two_level_rack_gpus: int = Field(default=0, ge=0, description=(
+        "GPUs of a first-level NVLink domain (rack) when a second NVLink level joins several and the design sets "
+        "none: a rack whose own switches keep free ports for the uplinks (GB200/GB300: an NVL36 rack, since an "
+        "NVL72 rack's switch trays give every port to its GPUs; assets/catalog/scaleup.toml); 0: the system's own "
+        "domain."))
     scaleup_switch_racks: int = Field(default=0, ge=0, description=(
         "Racks per scale-up domain holding only its switches (CloudMatrix 384: 4 unified-bus racks)."))
     gpus_per_node: int = Field(ge=1)

@@ -1493,11 +1493,12 @@ def nvlink_domain_size(system: System, gpus_per_node: int | None, requested: int
 def first_level_size(system: System, gpus_per_node: int | None, domain: int, requested: int | None) -> int:
     """GPUs of one first-level NVLink domain (a rack's or node's own NVSwitches) in an NVLink domain of ``domain``
     GPUs: ``requested`` (at most the domain), else the system's own domain when ``domain`` is larger and the node
-    keeps the system's GPU count, else the whole domain (one level)."""
+    keeps the system's GPU count (``System.nvlink_two_level_rack_gpus`` if set: GB200's NVL36 rack, whose switches
+    have free ports for the second level), else the whole domain (one level)."""
     if requested:
         return min(requested, domain)
     if domain > system.nvlink_domain_gpus and gpus_per_node in (None, system.gpus_per_node):
-        return system.nvlink_domain_gpus
+        return system.nvlink_two_level_rack_gpus or system.nvlink_domain_gpus
     return domain
 
 
@@ -1652,7 +1653,7 @@ def resolve_design(design: Design, catalog: Catalog | None = None) -> ResolvedDe
     nodes_per_rack = design.nodes_per_rack or system.nodes_per_rack
     if nodes_per_domain > 1 and design.nodes_per_rack is None and (
             (nodes_per_rack % nodes_per_domain and nodes_per_domain % nodes_per_rack)  # CloudMatrix 384: 12 racks
-            or design.nvlink_rack_gpus):  # NVL36 racks: 9 trays each
+            or design.nvlink_rack_gpus or level1 < domain):  # NVL36 racks: 9 trays each
         nodes_per_rack = nodes_per_domain
 
     tiers = _resolve_tiers(catalog, design, fabric, port_speed, switch, switch_ports)

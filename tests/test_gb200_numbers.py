@@ -1,7 +1,8 @@
-"""A GB200 NVL72 design with NVLink domains of 144 GPUs (two racks under a second NVLink level) says the same
-numbers on every surface: the second level per domain and in all, the compute fabric's capex with the NVLink parts
-named, the global batch's rounding. Numbers by hand: 144 nodes x 4 GPUs = 576 GPUs = 4 domains of 144; 18
-level-2 NVLinks per GPU, 4 per cable, 288 ports per switch unit."""
+"""A GB200 design with NVLink domains of 144 GPUs (four NVL36 racks under a second NVLink level: a shipped NVL72
+rack's switch trays have no free port) says the same numbers on every surface: the second level per domain and in
+all, the compute fabric's capex with the NVLink parts named, the global batch's rounding. Numbers by hand: 144 nodes
+x 4 GPUs = 576 GPUs = 4 domains of 144; 18 level-2 NVLinks per GPU, 4 per cable, 144 ports per switch tray (2 chips
+x 72, nvidia.com NVLink page: "144 NVLink ports ... 14.4TB/s"), two optical modules and a fibre per cable."""
 
 from __future__ import annotations
 
@@ -19,10 +20,10 @@ from core.perf.jobform import batch_note
 from core.plan import plan
 
 GB200 = Design(gpu="GB200-NVL72", nodes=144, nvlink_domain_gpus=144)
-DOMAINS, DOMAIN_GPUS, PER_GPU, PER_CABLE, PORTS = 4, 144, 18, 4, 288
+DOMAINS, DOMAIN_GPUS, PER_GPU, PER_CABLE, PORTS = 4, 144, 18, 4, 144
 LINKS = DOMAIN_GPUS * PER_GPU  # 2,592 level-2 NVLinks in one domain
 CABLES = LINKS // PER_CABLE  # 648 cables in one domain
-UNITS = LINKS // PORTS  # 9 switch units in one domain
+UNITS = LINKS // PORTS  # 18 switch trays in one domain
 
 
 @pytest.fixture(scope="module")
@@ -35,8 +36,8 @@ def test_level2_words_say_per_domain_and_in_all(gb200):
     assert (levels["level2_switches"], levels["level2_links"], levels["level2_cables"]) == (UNITS, LINKS, CABLES)
     assert levels["level2_switches_total"] == DOMAINS * UNITS and levels["level2_cables_total"] == DOMAINS * CABLES
     text = domainlevels.level2_words(levels, DOMAIN_GPUS)
-    assert text == ("each domain of 144 GPUs: 9 switch units, 2,592 links in 648 cables of 4 links; "
-                    "all 4 domains: 36 switch units, 2,592 cables")
+    assert text == ("each domain of 144 GPUs: 18 switch units, 2,592 links in 648 cables of 4 links; "
+                    "all 4 domains: 72 switch units, 2,592 cables")
 
 
 def test_caption_cli_and_bill_agree_on_the_second_level(gb200, capsys):
@@ -47,7 +48,8 @@ def test_caption_cli_and_bill_agree_on_the_second_level(gb200, capsys):
     assert cli_main(["plan", "--gpu", "GB200-NVL72", "--nodes", "144", "--nvlink-domain", "144"]) in (0, None)
     assert words in capsys.readouterr().out
     rows = {r.catalog_id: r.quantity for r in gb200.bom if "NVLink level 2" in r.item}
-    assert sorted(rows.values()) == [DOMAINS * UNITS, DOMAINS * CABLES]  # the bill counts the totals
+    assert rows == {"NVLINK5-SWITCH-TRAY": DOMAINS * UNITS, "NVLINK5-FIBER": DOMAINS * CABLES,
+                    "NVLINK5-OSFP-MODULE": 2 * DOMAINS * CABLES}  # the bill counts the totals
 
 
 def test_compute_fabric_capex_names_the_nvlink_level_2_parts(gb200, capsys):
@@ -65,6 +67,34 @@ def test_compute_fabric_capex_names_the_nvlink_level_2_parts(gb200, capsys):
     assert cli_main(["plan", "--gpu", "GB200-NVL72", "--nodes", "144", "--nvlink-domain", "144", "--format",
                      "json"]) in (0, None)
     assert json.loads(capsys.readouterr().out)["cost"]["scaleup_capex_usd"] == pytest.approx(nvlink, abs=0.01)
+
+
+def test_the_fabric_share_names_the_nvlink_level_2_as_the_capex_card_does(gb200):
+    from core.figures.keynumbers import cost_key_numbers
+
+    share = next(k for k in cost_key_numbers(gb200) if k.key == "network_share")
+    assert share.label == "Compute fabric and NVLink level 2 share of capex" and "second NVLink level" in share.help
+    assert share.value == f"{gb200.cost.network_share:.1%}"
+    flat = next(k for k in cost_key_numbers(plan(Design(gpu="H100", nodes=64))) if k.key == "network_share")
+    assert flat.label == "Compute fabric share of capex"
+
+
+def test_the_level2_modules_are_transceivers_on_every_surface(gb200, capsys):
+    modules = sum(r.quantity for r in gb200.bom if r.category == "transceiver" and "NVLink level 2" in r.item)
+    assert modules == 2 * DOMAINS * CABLES  # two 1.6T OSFP modules per 4-NVLink cable
+    scaleout = sum(r.quantity for r in gb200.bom if r.category == "transceiver" and "NVLink" not in r.item
+                   and r.network == "compute" and r.end and not r.spare)
+    counts = gb200.transceiver_counts()
+    assert counts["switch_side"] + counts["node_side"] == scaleout + modules
+    card = next(k for k in key_numbers(gb200.summary()) if k.key == "transceivers")
+    assert card.value == f"{scaleout + modules:,}" and f"of which NVLink level 2 {modules:,}" in card.help
+    assert cli_main(["plan", "--gpu", "GB200-NVL72", "--nodes", "144", "--nvlink-domain", "144"]) in (0, None)
+    assert f"node side {counts['node_side']:,}; of which NVLink level 2 {modules:,}" in capsys.readouterr().out
+    compute = gb200.networks_summary()["compute"]  # By network: the compute network's transceivers hold them
+    assert compute["transceivers"] == sum(r.quantity for r in gb200.bom if r.category == "transceiver"
+                                          and r.network == "compute" and not r.spare) >= scaleout + modules
+    fibres = [r for r in gb200.bom if r.category == "cable" and "NVLink level 2" in r.item]
+    assert [r.catalog_id for r in fibres] == ["NVLINK5-FIBER"] and fibres[0].unit_power_w == 0
 
 
 def test_a_design_with_one_nvlink_level_keeps_the_plain_card():
@@ -100,11 +130,13 @@ def test_performance_page_states_the_rounding():
 def test_whatif_note_says_the_nvlink_capex_per_gpu(gb200):
     from core.figures.keynumbers import whatif_capex_note
 
-    # 36 level-2 trays x $60,000 + 2,592 NVLink optical cables x $3,600 = $11,491,200 over 576 GPUs = $19,950
+    # 72 level-2 trays x $60,000 + 5,184 modules x $1,740 + 2,592 fibres x $120 = $13,651,200 over 576 GPUs
     trays = next(r for r in gb200.bom if r.category == "switch" and "NVLink level 2" in r.item)
+    modules = next(r for r in gb200.bom if r.category == "transceiver" and "NVLink level 2" in r.item)
     cables = next(r for r in gb200.bom if r.category == "cable" and "NVLink level 2" in r.item)
-    per_gpu = (trays.quantity * trays.unit_price_usd + cables.quantity * cables.unit_price_usd) / 576
-    assert (trays.quantity, cables.quantity) == (36, 2592)
+    per_gpu = sum(r.quantity * r.unit_price_usd for r in (trays, modules, cables)) / 576
+    assert (trays.quantity, modules.quantity, cables.quantity) == (72, 5184, 2592)
+    assert per_gpu * 576 == pytest.approx(72 * 60_000 + 5184 * 1740 + 2592 * 120)
     assert usd(per_gpu) in whatif_capex_note(gb200)
     assert whatif_capex_note(plan(Design(gpu="H100", nodes=64))) == ""
 

@@ -69,7 +69,10 @@ def test_sixteen_nvl36_racks_reach_their_level2_units_from_their_switch_trays():
     node = layout.position("node0")
     assert tray.rack == node.rack and tray.height_u == 1  # the trays stand in their rack, between its compute trays
     assert layout.position("nvl0.l2sw0").rack not in {r.name for r in layout.racks if r.kind == "compute"}
-    assert sum(s.count for r in layout.racks for s in r.slots if s.kind == "nvlink2") == 72
+    # 2 domains x 576 GPUs x 18 uplinks / 144 ports per tray = 2 x 72 level-2 trays
+    assert sum(s.count for r in layout.racks for s in r.slots if s.kind == "nvlink2") == 144
+    assert (first.media, first.cable_part, first.a_transceiver, first.z_transceiver) == (
+        "smf", "NVLINK5-FIBER", "NVLINK5-OSFP-MODULE", "NVLINK5-OSFP-MODULE")  # two modules and a fibre
     kinds = {trace.legendgroup for trace in rack_elevation_figure(layout).data}
     assert {"nvswitch", "nvlink2"} <= kinds
 

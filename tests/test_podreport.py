@@ -80,7 +80,7 @@ def test_growth_words_and_level_2_nvlink_follow_the_pods():
     assert _text(STAGES_NOTE)[:60] not in text
     assert report.design_title(p).startswith("832 × GB200-NVL72 + B200 cluster: ")
     assert "Level-2 NVLink cables" in text and "pod 2 not listed: one NVLink level" in text
-    assert re.search(r"pod 1 rack \(or node\) to level-2 NVLink switch 2,592 18\.1 ", text)
+    assert re.search(r"pod 1 rack \(or node\) to level-2 NVLink switch 2,592 21\.4 ", text)  # 16 NVL36 racks
 
 
 def test_the_bill_says_whose_each_row_is():

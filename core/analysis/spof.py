@@ -54,6 +54,7 @@ from core.analysis.failure import Shape, _element, analyse
 from core.analysis.spof_graph import cut_points
 from core import scaleup
 from core.errors import FabricPlannerError
+from core.fabric.domainlevels import scaleup_of
 from core.fabric.families import bisection_share_without, family, graph_model, require_model
 from core.fabric.wiring import Wiring
 from core.i18n import N_, _
@@ -430,7 +431,9 @@ def _degrading(plan: Plan, shape: Shape) -> tuple[Degrading, ...]:
     out = []
     lowers = "nvlink_bandwidth" if plan.resolved.system.nvlink_generation else "scaleup_bandwidth"
     if shape.nvl_chips and shape.nodes_per_domain > 1:
-        domain_gpus = shape.nodes_per_domain * shape.gpus_per_node
+        # a first-level tray or chip slows every collective of its NVLink domain (two levels: the first domain's size)
+        domain_gpus = (scaleup_of(plan.resolved).runs[0][0] if plan.resolved.nvlink_rack_gpus
+                       else shape.nodes_per_domain * shape.gpus_per_node)
         if shape.trays:
             lost = sum(shape.chip_links(c) for c in shape.chips_of_tray(0))
             out.append(Degrading(tier="tray", example=_element("tray", (0, 0), shape), count=shape.domains * shape.trays,

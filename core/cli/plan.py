@@ -15,7 +15,8 @@ from core.i18n import N_, _, ngettext, usd
 from core.fabric.families import summary_rows, words
 from core.spares import policy_words
 from core.perf.constants import library_label
-from core.figures.keynumbers import fabric_capex_cli, family_links_text, provider_fabric, provider_links
+from core.figures.keynumbers import (fabric_capex_cli, family_links_text, level2_modules_words, provider_fabric,
+                                     provider_links)
 
 
 
@@ -117,7 +118,8 @@ def _render_table(summary: dict, tiers: str, pods: dict | None = None, unit: str
     t = summary["transceivers"]
     w(row(_("transceivers"), words(summary.get("topology"), "cli:transceivers", N_(  # a torus: no switch side
         "switch side {switch_side}  node side {node_side}")).format(
-        switch_side=f"{t['switch_side']:,}", node_side=f"{t['node_side']:,}")) + "\n")
+        switch_side=f"{t['switch_side']:,}", node_side=f"{t['node_side']:,}")
+        + level2_modules_words(summary.get("nvlink", {}))) + "\n")
     b = summary["bandwidth"]
     nvlink = b["nvlink_gbytes_per_gpu_bidir_pods"] if pods else [b["nvlink_gbytes_per_gpu_bidir"]]
     w(row(_("bandwidth"), words(summary.get("topology"), "cli:bandwidth", N_(  # a torus: its bisection ratio

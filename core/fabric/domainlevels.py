@@ -2,7 +2,8 @@
 
 A *first-level* NVLink domain is what one rack's (GB200 NVL72: 72 GPUs; NVL36: 36) or one node's (HGX H100: 8)
 own NVSwitches join. A larger NVLink domain joins several of them through *level-2* NVLink switches: NVIDIA's
-NVLink Switch System (256 H100 GPUs of 32 DGX H100) and the GB200 NVL576 (8 NVL72 or 16 NVL36 racks). The
+NVLink Switch System (256 H100 GPUs of 32 DGX H100) and the GB200 NVL576 (16 NVL36 racks: an NVL72 rack has no free
+NVLink port, ``level1_fit``). The
 second level's numbers, published and assumed, are in ``assets/catalog/scaleup.toml`` (one entry per family of
 systems, with its sources and the reason for each assumption).
 
@@ -52,10 +53,14 @@ class Level2Switch(_Priced):
     rack_units: float = Field(default=1, gt=0, description="Height of the unit [U].")
 
 
-class Level2Cable(_Priced):
-    """One level-2 NVLink cable: ``Level2.links_per_cable`` NVLinks, with its modules at both ends."""
+class Level2Module(_Priced):
+    """One optical module of a level-2 NVLink cable (two per cable, one at each end): the bill's transceiver."""
 
-    media: str = Field(default="aoc", description="The cabling plan's media of the cable (``core.physical.cabling``).")
+
+class Level2Cable(_Priced):
+    """One level-2 NVLink cable's fibre: ``Level2.links_per_cable`` NVLinks between two ``Level2Module``."""
+
+    media: str = Field(default="smf", description="The cabling plan's media of the cable (``core.physical.cabling``).")
 
 
 class Level2(BaseModel):
@@ -72,6 +77,9 @@ class Level2(BaseModel):
     level1_trays: int = Field(default=0, ge=0, description=(
         "NVLink switch trays of a rack-level first-level domain, which carry its level-2 cages (0: the first level "
         "is one node, whose own cages carry them)."))
+    level1_tray_ports: int = Field(default=0, ge=0, description=(
+        "NVLink ports of one first-level switch tray, all its chips: the tray's GPU links and uplinks must fit "
+        "(``level1_fit``); 0: not checked."))
     direct_pairs: tuple[int, ...] = Field(default=(), description=(
         "First-level domain sizes [GPUs] of which a domain of exactly two is cabled tray to tray, with no level-2 "
         "switch (GB200 NVL36x2)."))
@@ -79,6 +87,7 @@ class Level2(BaseModel):
     as_of: str
     notes: str = ""
     switch: Level2Switch
+    module: Level2Module
     cable: Level2Cable
 
 
@@ -90,14 +99,26 @@ def level2_table() -> tuple[Level2, ...]:
 
 @lru_cache(maxsize=1)
 def level2_part_ids() -> frozenset[str]:
-    """Catalog ids of every second NVLink level's switch unit and cable (``level2_bom``'s rows): the compute
+    """Catalog ids of every second NVLink level's switch unit, module and fibre (``level2_bom``'s rows): the compute
     network's rows that are scale-up, not scale-out (``core.cost.CostSummary.scaleup_capex_usd``)."""
-    return frozenset(i for entry in level2_table() for i in (entry.switch.id, entry.cable.id))
+    return frozenset(i for entry in level2_table() for i in (entry.switch.id, entry.module.id, entry.cable.id))
 
 
 def level2_for(system: System) -> Level2 | None:
     """The second NVLink level published for ``system`` (by its catalog id), or None."""
     return next((entry for entry in level2_table() if system.id in entry.systems), None)
+
+
+def level1_fit(spec: Level2, system: System, gpus_per_node: int) -> int:
+    """The most GPUs [whole nodes] a rack-level first-level domain of ``spec`` can hold when its GPUs also go up to
+    the second level: its trays' ports (``level1_trays x level1_tray_ports``) over each GPU's links inside
+    (``System.nvlink_links_per_gpu``) plus its uplinks (``uplinks_per_gpu``). GB200: 9 x 144 = 1,296 ports /
+    (18 + 18) = 36 GPUs, an NVL36 rack; an NVL72 rack's 72 GPUs x 18 take every port. 0 when not checked
+    (``level1_tray_ports`` 0, or a node-level first level)."""
+    if not spec.level1_trays or not spec.level1_tray_ports:
+        return 0
+    gpus = spec.level1_trays * spec.level1_tray_ports // (system.nvlink_links_per_gpu + spec.uplinks_per_gpu)
+    return gpus // gpus_per_node * gpus_per_node
 
 
 @dataclass(frozen=True)
@@ -257,6 +278,20 @@ def check_scaleup(resolved: ResolvedDesign) -> None:
                 system=resolved.system.id, level1=level1, domain=domain, known=known),
             _("Use an NVLink domain of at most {level1} GPUs, or set the first NVLink level to {domain} GPUs "
               "(one flat domain).").format(level1=level1, domain=domain))
+    fit = level1_fit(spec, resolved.system, resolved.gpus_per_node) if resolved.nvlink_level1_nodes > 1 else 0
+    if fit and level1 > fit:
+        links = resolved.system.nvlink_links_per_gpu
+        raise DesignError(
+            _("First-level NVLink domains of {level1} GPUs cannot join a second NVLink level: their {trays} switch "
+              "trays have {ports} NVLink ports and their GPUs take {inside} of them ({links} each), leaving {free} for "
+              "the {up} uplinks ({per_gpu} per GPU). A shipped NVL72 rack gives every port to its GPUs; an NVL36 "
+              "rack ({fit} GPUs) leaves half its ports free.").format(
+                level1=level1, trays=spec.level1_trays, ports=f"{spec.level1_trays * spec.level1_tray_ports:,}",
+                inside=f"{level1 * links:,}", links=links,
+                free=f"{max(0, spec.level1_trays * spec.level1_tray_ports - level1 * links):,}",
+                up=f"{level1 * spec.uplinks_per_gpu:,}", per_gpu=spec.uplinks_per_gpu, fit=fit),
+            _("Use first-level NVLink domains of {fit} GPUs (NVL36 racks), or an NVLink domain of at most {level1} "
+              "GPUs (one level).").format(fit=fit, level1=level1))
     if domain > spec.max_domain_gpus:
         raise DesignError(
             _("An NVLink domain of {domain} GPUs is larger than the {most} GPUs NVIDIA published for {example}.")
@@ -281,6 +316,11 @@ def ways_out(design, system: System) -> list[list[tuple[str, dict]]]:
     fields: list[tuple[str, dict]] = []
     if design.nvlink_domains is not None:
         fields.append((_("drop the mixed NVLink domain sizes"), {"nvlink_domains": None}))
+    spec = level2_for(system)
+    fit = level1_fit(spec, system, design.gpus_per_node or system.gpus_per_node) if spec is not None else 0
+    if fit and requested and requested % fit == 0 and design.nvlink_rack_gpus not in (None, fit):
+        fields.append((_("use first-level NVLink domains of {gpus} GPUs (racks whose switches have free ports)")
+                       .format(gpus=fit), {"nvlink_rack_gpus": fit}))
     if requested and design.nvlink_rack_gpus is None:
         fields.append((_("make the NVLink domain one level of {gpus} GPUs").format(gpus=requested),
                        {"nvlink_rack_gpus": requested}))
@@ -339,12 +379,38 @@ def domain_chips(resolved: ResolvedDesign) -> int:
     up = scaleup_of(resolved)
     largest = up.domain_size(up.domain_gpus)
     chips = up.level2.switch.chips if up.level2 else 0
-    return largest.racks * resolved.system.nvswitch_chips_for(up.level1_gpus) + largest.level2_switches * chips
+    return largest.racks * level1_chips(resolved) + largest.level2_switches * chips
+
+
+def level1_chips(resolved: ResolvedDesign) -> int:
+    """NVSwitch chips of one first-level NVLink domain of a two-level design: a rack-level first level's catalogued
+    trays x chips (a GB200 rack has 9 trays of 2 chips, NVL72 and NVL36 alike), else ``System.nvswitch_chips_for``
+    its GPUs (a node's own chips)."""
+    trays = level1_trays(resolved)
+    if trays:
+        return trays * level2_for(resolved.system).switch.chips
+    return resolved.system.nvswitch_chips_for(resolved.nvlink_level1_gpus)
+
+
+def level1_extra_trays(resolved: ResolvedDesign) -> int:
+    """First-level NVLink switch trays a two-level design's racks hold beyond those its nodes' price and power include
+    (``systems.toml``: a GB200 compute tray carries 9 / 18 of an NVL72 rack's switch trays): every first-level rack's
+    ``level1_trays`` less that share, rounded up. GB200, 4 NVL36 racks of 9 compute trays: 36 - 36 x 9 / 18 = 18.
+    0 with one level or a first level of the system's own domain."""
+    trays = level1_trays(resolved)
+    system = resolved.system
+    per_system = max(1, system.nvlink_domain_gpus // system.gpus_per_node)
+    if not trays or resolved.nvlink_level1_nodes >= per_system:
+        return 0
+    racks = -(-resolved.nodes // resolved.nvlink_level1_nodes)
+    return math.ceil(racks * trays - resolved.nodes * trays / per_system)
 
 
 def level2_bom(resolved: ResolvedDesign, add) -> None:
-    """The second NVLink level's rows of the bill of materials: its switch units and cables, each with its count
-    explained; nothing with one level. ``add(category, entry, quantity, why, item=...)`` is
+    """The second NVLink level's rows of the bill of materials: its switch units, its cables' optical modules
+    (transceivers, two per cable) and fibres (cables), and the first-level racks' switch trays beyond the nodes'
+    share (``level1_extra_trays``, category compute: part of the racks, as the nodes' own share is), each with its
+    count explained; nothing with one level. ``add(category, entry, quantity, why, item=...)`` is
     ``core.cost.build_bom``'s row maker."""
     up = scaleup_of(resolved) if resolved.nvlink_rack_gpus else None
     if up is None or up.level2 is None or not up.two_level:
@@ -352,13 +418,23 @@ def level2_bom(resolved: ResolvedDesign, add) -> None:
     spec, totals = up.level2, up.totals()
     per_gpu = spec.uplinks_per_gpu
     if totals["level2_switches"]:
-        add("switch", spec.switch, totals["level2_switches"], _(
+        add("switch", spec.switch, totals["level2_switches"], ngettext(
+            "{domains} NVLink domain of two levels: {links} level-2 NVLinks ({per_gpu} per GPU) / {ports} ports per "
+            "unit, rounded up per domain",
             "{domains} NVLink domains of two levels: {links} level-2 NVLinks ({per_gpu} per GPU) / {ports} ports per "
-            "unit, rounded up per domain").format(
+            "unit, rounded up per domain", totals["level2_domains"]).format(
                 domains=f"{totals['level2_domains']:,}",
                 links=f"{totals['level2_links'] - totals['direct_links']:,}", per_gpu=per_gpu,
                 ports=spec.switch.ports),
             item=_("{name} (NVLink level 2)").format(name=spec.switch.name))
+    extra = level1_extra_trays(resolved)
+    if extra:
+        add("compute", spec.switch, extra, _(
+            "{racks} first-level racks of {level1} GPUs x {trays} switch trays, less the {trays} per {system} GPUs the "
+            "nodes' price and power include, rounded up").format(
+                racks=f"{-(-resolved.nodes // resolved.nvlink_level1_nodes):,}", level1=up.level1_gpus,
+                trays=spec.level1_trays, system=resolved.system.nvlink_domain_gpus),
+            item=_("{name} (NVLink level 1)").format(name=spec.switch.name))
     why = []
     if totals["level2_cables"] > totals["direct_cables"]:
         why.append(_("{per_gpu} NVLinks per GPU x {level1} GPUs per first-level domain / {per_cable} NVLinks per "
@@ -369,6 +445,9 @@ def level2_bom(resolved: ResolvedDesign, add) -> None:
                      "NVLinks per GPU x {level1} GPUs / {per_cable} NVLinks per cable per pair").format(
                          pairs=f"{totals['direct_domains']:,}", per_gpu=per_gpu, level1=up.level1_gpus,
                          per_cable=spec.links_per_cable))
+    add("transceiver", spec.module, 2 * totals["level2_cables"],
+        _("2 per cable ({cables} cables): ").format(cables=f"{totals['level2_cables']:,}") + "; ".join(why),
+        item=_("{name} (NVLink level 2)").format(name=spec.module.name), end="switch")  # both ends on switch trays
     add("cable", spec.cable, totals["level2_cables"], "; ".join(why),
         item=_("{name} (NVLink level 2)").format(name=spec.cable.name))
 

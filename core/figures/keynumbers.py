@@ -190,7 +190,7 @@ def _base_numbers(summary, unit, sw, links, xcvr, bw, cost, power_kw, nvlink_gbi
         else KeyNumber("transceivers", _("Transceivers"), f"{xcvr['switch_side'] + xcvr['node_side']:,}",
                        _("switch side {switch_side}, node side {node_side}").format(
                            switch_side=f"{xcvr['switch_side']:,}", node_side=f"{xcvr['node_side']:,}")
-                       + _ufm_words(unbilled_by_cards(summary)[1])),
+                       + level2_modules_words(nvl) + _ufm_words(unbilled_by_cards(summary)[1])),
         KeyNumber("bisection", _("Bisection (1 dir)"),
                   bandwidth(from_tbits(bw["bisection_tbits_one_direction"]), unit),
                   _("worst balanced cut of the nodes, one direction; bisection ratio {ratio} (half the injection "
@@ -238,9 +238,29 @@ def fabric_capex_words(cost: dict) -> tuple[str, str, str]:
             "the management networks.").format(network=usd(network), share=f"{cost['network_share']:.1%}")
     return _("Capex, compute fabric and NVLink level 2"), usd(network), _(
         "{network} ({share} of the whole cluster): the scale-out fabric's switches, transceivers, cables and the "
-        "nodes' NICs {fabric}, and the second NVLink level's switch units and cables {nvlink}. Not included: the "
-        "GPU nodes, racks, the storage fabric and the management networks.").format(
+        "nodes' NICs {fabric}, and the second NVLink level's switch units, modules and fibres {nvlink}. Not "
+        "included: the GPU nodes, racks, the storage fabric and the management networks.").format(
         network=usd(network), share=f"{cost['network_share']:.1%}", fabric=usd(network - nvlink), nvlink=usd(nvlink))
+
+
+def level2_modules_words(nvlink: dict) -> str:
+    """The Transceivers card's words for a second NVLink level's optical modules (two per level-2 cable, both on the
+    switch side, ``domainlevels.level2_bom``), from ``Plan.summary()``'s ``nvlink``, for the card and the plan CLI;
+    "" without one."""
+    cables = nvlink.get("level2_cables_total", 0)
+    return _("; of which NVLink level 2 {modules}").format(modules=f"{2 * cables:,}") if cables else ""
+
+
+def fabric_share_words(cost: dict) -> tuple[str, str]:
+    """The compute fabric's share of capex: its label and help, from ``Plan.summary()``'s ``cost`` (or a
+    ``CostSummary``'s fields as a dict). The share is of ``network_capex_usd``, which holds a second NVLink level's
+    switch units, modules and fibres (``scaleup_capex_usd``): the label names it then, as ``fabric_capex_words``'s
+    does."""
+    if not cost.get("scaleup_capex_usd"):
+        return _("Compute fabric share of capex"), _("NICs, switches, transceivers and cables as a share of capex")
+    return _("Compute fabric and NVLink level 2 share of capex"), _(
+        "the scale-out fabric's NICs, switches, transceivers and cables and the second NVLink level's switch units, "
+        "modules and fibres, as a share of capex")
 
 
 def whatif_capex_note(plan) -> str:
@@ -441,8 +461,9 @@ def cost_key_numbers(plan) -> list[KeyNumber]:
                       low=usd(cost.network_capex_usd_low), high=usd(cost.network_capex_usd_high))),
         KeyNumber("capex_per_gpu", _("Cost per GPU"), usd(cost.capex_per_gpu_usd),
                   _("capex / GPUs (estimates)")),
-        KeyNumber("network_share", _("Compute fabric share of capex"), f"{shown_share(cost.network_share):.1%}",
-                  _("NICs, switches, transceivers and cables as a share of capex")),
+        KeyNumber("network_share", fabric_share_words({"scaleup_capex_usd": cost.scaleup_capex_usd})[0],
+                  f"{shown_share(cost.network_share):.1%}",
+                  fabric_share_words({"scaleup_capex_usd": cost.scaleup_capex_usd})[1]),
         KeyNumber("energy", _("Energy per year"), usd(cost.energy_usd_per_year),
                   _("facility {power} kW x 8,760 h x {price}/kWh").format(  # the price by the one money format
                       power=kw(cost.facility_kw), price=usd(plan.design.electricity_usd_per_kwh, cents=True))),

@@ -43,7 +43,7 @@ from core.design import FIELDS
 from core import scaleup, units
 from core.units import excel_money_format
 from core.formats.filenames import design_slug
-from core.figures.keynumbers import fabric_capex_words
+from core.figures.keynumbers import fabric_capex_words, fabric_share_words
 from core.i18n import N_, _, fx_rate, in_currency, money_note
 from core.spares import policy_words
 
@@ -344,7 +344,7 @@ def key_number_rows(plan, unit: str = "GB/s") -> list[tuple[str, float | int | s
         (fabric_capex_words(cost)[0], cost["network_capex_usd"], "USD", USD),
         *([(_("of which NVLink level 2"), cost["scaleup_capex_usd"], "USD", USD)]
           if cost.get("scaleup_capex_usd") else []),
-        (_("Compute fabric share of capex"), cost["network_share"], "", PERCENT),
+        (fabric_share_words(cost)[0], cost["network_share"], "", PERCENT),
         (_("IT power"), power["it_kw"], "kW", "#,##0.0"),
         (_("Network power"), power["network_kw"], "kW", "#,##0.0"),
         (_("Facility power (PUE {pue})").format(pue=f"{power['pue']:g}"), power["facility_kw"], "kW", "#,##0.0"),

@@ -830,7 +830,8 @@ def cabling_rows(plan, naming: NamingScheme | None = None, catalog: Catalog | No
         number += 1
         a_end, z_end = ends.of(a), ends.of(z)
         yield row(id_format % number, "nvlink", link_class, a_end[0], a_end[1], a_name, a_port, z_end[0], z_end[1],
-                  z_name, z_port, speed, cable.cable.media, length_of(a_end, z_end), cable.cable.id, "", "")
+                  z_name, z_port, speed, cable.cable.media, length_of(a_end, z_end), cable.cable.id, cable.module.id,
+                  cable.module.id)
     counts = network_device_counts(plan)
     def any_name(device: str) -> str:
         compute = Wiring.parse_node(device) is not None or Wiring.parse(device) is not None

@@ -13,7 +13,7 @@ from operator import attrgetter
 
 from core.analysis.failure.power import rack_power_feeds
 from core.fabric.families import require_clos
-from core.fabric.domainlevels import scaleup_of
+from core.fabric.domainlevels import level1_chips, scaleup_of
 from core.fabric.wiring import Wiring
 from core.i18n import _
 from core.plan import Plan
@@ -93,7 +93,7 @@ class Shape:
         return Shape(
             wiring=Wiring.of(plan), nics=r.nics_per_node, gpus_per_node=r.gpus_per_node,
             nodes_per_domain=r.nvlink_level1_nodes, nodes_per_rack=max(1, r.nodes_per_rack),
-            nvl_chips=(r.system.nvswitch_chips_for(r.nvlink_level1_gpus) if r.nvlink_rack_gpus
+            nvl_chips=(level1_chips(r) if r.nvlink_rack_gpus
                        else int(nvl["nvswitch_chips"] or 0)), nvl_links=int(nvl["links_per_gpu"] or 0),
             feeds=rack_power_feeds(plan)[0],
             scaleup_name=r.system.scaleup_name,
