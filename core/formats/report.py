@@ -70,7 +70,7 @@ from urllib.parse import unquote
 from core import plurals, scaleup, units, vocab
 from core.errors import FabricPlannerError, InputError
 from core.fabric import domainlevels
-from core.fabric.families import leaf_whatif, leaf_whatif_note, words
+from core.fabric.families import leaf_whatif, leaf_whatif_note
 from core.i18n import HTML_LANG, N_, _, babel_locale, current, in_currency, money_note, ngettext, number, usd
 from core.spares import policy_words
 from core.text import html_text
@@ -609,7 +609,8 @@ def _topology(doc: _Doc, plan) -> None:
 def _bandwidth(doc: _Doc, plan) -> None:
     from core.analysis.whatif import oversubscription_sweep, sweep_display_table
     from core.fabric.bandwidth import tier_capacities_gbits
-    from core.figures.bandwidth import bandwidth_hierarchy_figure, oversubscription_figure, tier_capacity_figure
+    from core.figures.bandwidth import bandwidth_hierarchy_figure, bandwidth_readout, oversubscription_figure
+    from core.figures.bandwidth import tier_capacity_figure
     from core.analysis.whole import whole_plan
     from core.figures.keynumbers import whatif_capex_note
 
@@ -620,16 +621,8 @@ def _bandwidth(doc: _Doc, plan) -> None:
     readout = N_("Oversubscription leaf {leaf}, spine {spine}, end to end {total}; switches crossed: same rail "
                  "{same_rail}, cross rail {cross_rail}, cross pod {cross_pod}; {link} to scale-out {ratio} per GPU "
                  "(one direction).")
-    body += _p(words(plan.fabric.family, "report:readout:bandwidth", readout).format(
-        link=scaleup.link_word(plan.resolved.system),
-        leaf=units.ratio(bw.leaf_oversubscription), spine=units.ratio(bw.spine_oversubscription),
-        total=units.ratio(bw.oversubscription),
-        same_rail=bw.hops_same_rail, cross_rail=bw.hops_cross_rail, cross_pod=bw.hops_cross_pod, valiant=bw.hops_valiant,
-        ratio=units.ratio(bw.scaleup_to_scaleout_ratio),  # a torus says what its ratio is of:
-        injection=units.bandwidth(bw.scaleout_gbits_per_gpu, doc.unit),
-        share=units.bandwidth(bw.cross_fabric_gbits_per_gpu, doc.unit),
-        half=units.bandwidth(bw.injection_tbits_one_direction * 500, doc.unit),
-        bisection=units.bandwidth(bw.bisection_tbits_one_direction * 1000, doc.unit)))
+    body += _p(bandwidth_readout(plan.fabric.family, plan.resolved.system, bw, doc.unit, "report:readout:bandwidth",
+                                 readout))
     if not leaf_whatif(plan.fabric.family):  # no leaves to oversubscribe (a torus)
         doc.section("bandwidth", _("Bandwidth"), body)
         return
