@@ -29,7 +29,7 @@ from core.figures import resilience as figs
 from core.figures.keynumbers import KeyNumber, cards_html, size_caption
 from core.units import from_gbytes, from_tbits
 from core.formats import resiliencelink as rl
-from core.formats.linknames import failure_specs, link_names, scheme_of
+from core.formats.linknames import link_names, read_failures, scheme_of, typed_failures
 from core.formats.podslurm import mixed_of
 from core.i18n import N_, _
 from webui import charts, jobstate, jobwork, pagestate, safe, state, tables
@@ -44,6 +44,7 @@ CHART = "fp_rs_chart"  # counter: a new chart (and selection) after every click
 NOTICE = "fp_rs_notice"
 SP_EDITED = "fp_rs_sp_edited"  # sparing rules set on this page (the others start from the design's policy)
 CONFIG = {"displaylogo": False}
+TYPED = "fp_rs_typed"  # {element: the hot link typed for it}, to show it as typed
 PODS_EXTRA = "fp_rs_pods_extra"  # a design with pods: another pod's leaves lost on the whole fabric only
 
 
@@ -67,15 +68,10 @@ def _add(specs: list[str]) -> None:
     store = st.session_state[STORE]
     cur = st.session_state.get("fp_current")
     merged = list(store["fail"])
-    problems = []
     scheme = scheme_of(st.session_state.get(state.NAMING_STORE), cur.plan)  # as the hottest links are named
-    named = []
-    for spec in specs:  # a hot link (leaf002 -> spine003 #1): its cable or NIC
-        try:
-            named += failure_specs(cur.plan, [spec.strip()], scheme)
-        except InputError as exc:
-            problems.append(str(exc))
-    specs = named
+    pairs, problems = read_failures(cur.plan, specs, scheme)  # a hot link (leaf002 -> spine003 #1): its cable or NIC
+    _remember_typed(pairs)
+    specs = [spec for _typed, spec in pairs]
     mixed = mixed_of(cur.plan)
     if mixed is not None:  # a design with pods: the CLI's names (spine0, pod2.p0.leaf1) drive both what-ifs
         specs, whole = split_failures(mixed, specs)
@@ -198,12 +194,23 @@ def _on_rate(name: str, field: str) -> None:
     ss[STORE]["rate"] = tuple((n, f, v) for (n, f), v in sorted(rates.items()))
 
 
-def _spec_label(spec: str) -> str:
-    """A failure spec as shown: ``spine:2`` in words (its tier translated); names as they are (ids)."""
+def _remember_typed(pairs) -> None:
+    """The names typed for the elements they failed (``TYPED``): a hot link is shown as typed, its element in
+    brackets (``_spec_label``)."""
+    typed = st.session_state.setdefault(TYPED, {})
+    typed.update({spec: text for text, spec in pairs if text.lower() != spec})
+
+
+def _spec_label(spec: str, short: bool = False) -> str:
+    """A failure spec as shown: ``spine:2`` in words (its tier translated; ``short``: without "where it hurts
+    most"); a hot link as typed, its element in brackets (``typed_failures``); other names as they are (ids)."""
+    if spec in st.session_state.get(TYPED, {}):
+        return typed_failures([(st.session_state[TYPED][spec], spec)], [])[0]
     tier, sep, rest = spec.partition(":")
     tier = failure.TIER_ALIASES.get(tier, tier)
     if sep and rest.isdigit() and tier in failure.TIER_LABELS:
-        return _("{count} x {tier} (where it hurts most)").format(count=rest, tier=_(failure.TIER_LABELS[tier]))
+        return (_("{count} x {tier}") if short else _("{count} x {tier} (where it hurts most)")).format(
+            count=rest, tier=_(failure.TIER_LABELS[tier]))
     name = rest if sep else spec
     return name[:-1] + name[-1].upper() if name.endswith((".feeda", ".feedb")) else name  # rack3.feedA
 
@@ -288,9 +295,11 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
         finished, result = cache.what_if(key, failed, settings_json)
         if not finished:
             return
-        chosen = [f["element"] for f in result.failed if f["chosen"]]
-        if chosen:
-            st.caption(_("Chosen where it hurts most: {elements}").format(elements=", ".join(chosen[:20])))
+        counts = [(_spec_label(spec, short=True), spec) for spec in failed
+                  if spec.partition(":")[2].strip().isdigit()]  # spine:2
+        if counts:  # each tier and count as it was asked (2 x spine), the elements it chose in brackets
+            st.caption(_("Chosen where it hurts most: {elements}").format(
+                elements=", ".join(typed_failures(counts, result.failed))))
         m1, m2, m3, m4 = st.columns(4)
         m1.metric(_("GPUs cut off"), i18n.number(result.gpus_disconnected),
                   help=_("{nodes} nodes outside the part of the fabric holding the most nodes").format(
@@ -405,7 +414,7 @@ def _pods_whole_fabric(cur, store: dict) -> None:
     options += [e for e in picked if e not in set(options)]  # a hot link's cable, pasted below
     st.session_state[W + "pods_failed"] = picked
     st.multiselect(_("Shared cores, pods' spines and leaves to lose") if three else
-                   _("Shared spines and pods' leaves to lose"), options, key=W + "pods_failed",
+                   _("Shared spines and pods' leaves to lose"), options, key=W + "pods_failed", format_func=_spec_label,
                    on_change=_on_pods_failed, args=(mixed,), placeholder=_("none: the healthy fabric"))
     st.caption(_("GPUs cut off: servers whose every leaf is lost (without cores, or a pod without spines, those "
                  "outside the part holding the most GPUs). Into the shared cores: the most a pod's servers can send "
@@ -425,18 +434,15 @@ def _on_inside_add(mixed) -> None:
     that is not a NIC, rack, power feed or scale-up part of the pod is said."""
     ss = st.session_state
     pod = int(ss.get(W + "inside_pod") or 1)
-    problems, extra = [], list(ss.get(PODS_EXTRA, []))
+    extra = list(ss.get(PODS_EXTRA, []))
     cur = ss.get("fp_current")
     scheme = scheme_of(ss.get(state.NAMING_STORE), cur.plan)  # as the hottest links are named
-    for text in str(ss.get(W + "inside_names") or "").split(","):
-        text = text.strip()
-        name, spec = text.lower(), f"pod{pod}.{text.lower()}"
-        if "->" in text:  # a hot link (pod2-gpu004 nic1 -> pod2-leaf002): its NIC under its pod, or its cable
-            try:
-                name = spec = failure_specs(cur.plan, [text], scheme)[0]
-            except InputError as exc:
-                problems.append(str(exc))
-                continue
+    pairs, problems = read_failures(cur.plan, str(ss.get(W + "inside_names") or "").split(","), scheme)
+    _remember_typed(pairs)
+    for typed, name in pairs:
+        spec = f"pod{pod}.{name}"
+        if "->" in typed:  # a hot link (pod2-gpu004 nic1 -> pod2-leaf002): its NIC under its pod, or its cable
+            spec = name
             if is_whole_element(mixed, spec):  # a cable of a bundle: lost on the whole fabric
                 extra += [spec] if spec not in extra else []
                 continue
@@ -483,7 +489,7 @@ def _pods_inside(mixed) -> None:
         return
     ss[W + "inside_failed"] = inside
     st.multiselect(_("Failed inside the pods"), inside, key=W + "inside_failed", on_change=_on_inside_edit,
-                   args=(mixed,), help=_("Remove an element to restore it."))
+                   args=(mixed,), format_func=_spec_label, help=_("Remove an element to restore it."))
     gpus = {p.index + 1: p.gpus for p in mixed.fabric.pods}
     rows, notes = [], []
     for pod, result in inside_what_if(mixed, inside):
