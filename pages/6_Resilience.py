@@ -27,6 +27,7 @@ from core.fabric.families import failure_names, global_groups, node_to_node, req
 from core import units
 from core.figures import resilience as figs
 from core.figures.keynumbers import KeyNumber, cards_html, size_caption
+from core.figures import is_aggregated
 from core.units import from_gbytes, from_tbits
 from core.formats import resiliencelink as rl
 from core.formats.linknames import link_names, read_failures, scheme_of, typed_failures
@@ -159,8 +160,9 @@ def _on_click(chart_key: str) -> None:
         try:
             failure.resolve_failures(cur.plan, [*store["fail"], vertex])
         except InputError:
-            ss[NOTICE] = [_("{name} is a bundle of switches in this aggregated view; name one switch in the form "
-                            "(e.g. {example}) or give a tier and a count.").format(name=vertex, example="p0.spine0")]
+            ss[NOTICE] = [words(cur.plan.fabric.family, "failure:bundle", N_(
+                "{name} is a bundle of switches in this aggregated view; name one switch in the form (e.g. {example}) "
+                "or give a tier and a count.")).format(name=vertex, example=element_examples(cur.plan, None)[0])]
             return
         store["fail"] = (*store["fail"], vertex)
         return
@@ -239,15 +241,23 @@ def _clos_only(plan, what: str, model: str | None = None) -> bool:
 def _failure_section(cur, store: dict, key: str, lang: str) -> None:
     clos = failure_names(cur.plan.fabric.family) == "tiers"
     torus = node_to_node(cur.plan.fabric.family)
+    family = cur.plan.fabric.family
+    if is_aggregated(cur.plan, every_pod=False):  # a click names a bundle: the form only
+        caption = (_("Fail switches, link bundles, scale-up switches, planes, NICs, racks or their power feeds by the "
+                     "form, and compare with the healthy design. The healthy design is never changed.") if clos else
+                   words(family, "failure:caption:form", N_(
+                       "Fail switches, leaf and global link bundles, planes or NICs by the form, and compare with the "
+                       "healthy design. The healthy design is never changed.")))
+    else:
+        caption = (_("Fail switches, link bundles, scale-up switches, planes, NICs, racks or their power feeds by the "
+                     "form, or switches by clicking them in the diagram (click again to restore one), and compare "
+                     "with the healthy design. The healthy design is never changed.") if clos else
+                   words(family, "failure:caption", N_(
+                       "Fail switches, leaf and global link bundles, planes or NICs by the form, or switches by "
+                       "clicking them in the diagram (click again to restore one), and compare with the healthy "
+                       "design. The healthy design is never changed.")))
     st.caption(_("Fail nodes, NICs or the link bundles between neighbours of the torus by the form, and compare with "
-                 "the healthy design. The healthy design is never changed.") if torus else
-               _("Fail switches, link bundles, scale-up switches, planes, NICs, racks or their power feeds by the form, "
-                 "or switches by clicking them in the diagram (click again to restore one), and compare with the "
-                 "healthy design. The healthy design is never changed.") if clos else
-               words(cur.plan.fabric.family, "failure:caption", N_(
-                   "Fail switches, leaf and global link bundles, planes or NICs by the form, or switches by clicking "
-                   "them in the diagram (click again to restore one), and compare with the healthy design. The "
-                   "healthy design is never changed.")))
+                 "the healthy design. The healthy design is never changed.") if torus else caption)
     stand_in = failure.stand_in_note(cur.plan)
     if stand_in:  # a cloud design: the switches offered are the collective model's stand-in, not the provider's
         st.info(safe.md(stand_in))
@@ -274,9 +284,9 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
                   words(cur.plan.fabric.family, "failure:help", N_(
                       "Comma-separated: a switch (p0.leaf3, p0.spine1), a plane (p1), a NIC of a node (node5.nic2), a "
                       "leaf's link bundle (p0.leaf3-spine1) or a global link bundle between spines of two groups "
-                      "(p0.spine0-spine20); #2 for one cable of a bundle."))) + ("" if torus else " " + _(
-                  "A hot link as Overload & imbalance lists it (leaf002 -> spine003 #1) fails that cable, or the "
-                  "server's NIC.")))
+                      "(p0.spine0-spine20); #2 for one cable of a bundle."))) + ("" if torus else " " + words(
+                  family, "failure:hot", N_("A hot link as Overload & imbalance lists it (leaf002 -> spine003 #1) "
+                                            "fails that cable, or the server's NIC."))))
     c5.button(_("Fail these"), key=W + "add_names", on_click=_on_add_names, width="stretch")
     for problem in st.session_state.pop(NOTICE, None) or []:
         st.error(safe.md(problem))
@@ -329,7 +339,8 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
         click = None if aggregated else words(cur.plan.fabric.family, "failure:click", N_(
             "Click a leaf, spine or core switch to fail it; click it again to restore it."))  # None: no switch
         st.caption(_("Red crosses mark failed elements.") + " " + (
-            _("This view is aggregated: a click names a bundle of switches, so fail single switches by the form.")
+            words(cur.plan.fabric.family, "failure:aggregated", N_(
+                "This view is aggregated: a click names a bundle of switches, so fail single switches by the form."))
             if aggregated else click or ""))
     if result is None:  # a click offered only where one fails a switch (not aggregated, the family has switches)
         area.info(_("Nothing has failed: pick a tier and a count, or name elements.") if click is None else

@@ -217,3 +217,15 @@ def test_the_empty_state_offers_a_click_only_where_one_fails_a_switch(design, cl
     assert (click in text) if click else ("click" not in text)
     oversub = at.select_slider(key="w_oversub")
     assert oversub.disabled == (click is None)  # the torus greys the leaf oversubscription, as a classic Dragonfly
+
+
+def test_an_aggregated_classic_dragonfly_speaks_of_routers_and_the_form():
+    """4,096 GPUs of classic Dragonfly: the drawing is aggregated, so no caption offers a click; its words are its
+    family's (routers, a hot link between routers), never a spine's."""
+    at = open_page({"t": "dfc", "ng": "4096"})
+    captions = " ".join(c.value for c in at.caption)
+    assert "Fail routers, local and global link bundles, planes or NICs by the form, and compare" in captions
+    assert "clicking" not in captions and "spine" not in captions
+    assert "a click names a bundle of routers, so fail single routers by the form" in captions
+    help_text = at.text_input(key="rs_w_names").help
+    assert "(router 2 -> router 3)" in help_text and "spine" not in help_text
