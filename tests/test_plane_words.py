@@ -116,6 +116,31 @@ def test_one_plane_words_say_no_plane_count(capsys):
     assert "at most a·h + 1 = 545 groups" in out
 
 
+def test_one_plane_clos_links_exports_say_no_plane_count():
+    """One plane: the Links card adds no "(all planes)", the draw.io title no "plane 1 of 1", and the draw.io and
+    Slurm headers count tiers and planes in words ("2 tiers", "1 plane"), never "(s)"; two planes say both."""
+    import io
+
+    from core.fabric.naming import naming_scheme
+    from core.figures import keynumbers as kn
+    from core.formats.drawio import write_drawio
+    from core.formats.slurm import write_tree_conf
+
+    def texts(p):
+        card = {k.key: k for k in kn.key_numbers(p.summary())}["links"].help
+        drawio, slurm = io.StringIO(), io.StringIO()
+        write_drawio(p, drawio, naming_scheme())
+        write_tree_conf(p, slurm, naming_scheme())
+        return card, drawio.getvalue(), slurm.getvalue()
+
+    card, drawio, slurm = texts(plan(Design(gpu="H100", nodes=64)))
+    assert card.startswith("node-leaf 512, leaf-spine 512, spine-core 0") and "all planes" not in card, card
+    assert "rail-optimized, 2 tiers&lt;br&gt;" in drawio and "plane 1 of" not in drawio and "(s)" not in drawio
+    assert "rail-optimized, 2 tiers, 1 plane, switch QM9700." in slurm and "(s)" not in slurm
+    card, drawio, slurm = texts(plan(Design(gpu="H100", nodes=64, planes=2, nic="BF3-DPU")))  # 2 ports a NIC
+    assert "(all planes)" in card and "2 tiers: plane 1 of 2" in drawio and "2 tiers, 2 planes," in slurm
+
+
 def test_no_core_layer_no_core_model_and_ratios_without_units():
     """A two-tier design's core card says there is no core layer (the review's F16: "0 Q3400 core switches, all 2
     planes"); a one-plane torus's capacity chart does not say "all planes"; the NVLink : scale-out ratio has no
