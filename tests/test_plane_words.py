@@ -141,6 +141,15 @@ def test_one_plane_clos_links_exports_say_no_plane_count():
     assert "(all planes)" in card and "2 tiers: plane 1 of 2" in drawio and "2 tiers, 2 planes," in slurm
 
 
+def test_per_rail_planes_count_the_nics_in_each():
+    """8 CX7 per node over 8 per-rail planes: one NIC in each (not "1 NICs"); over 2 planes four."""
+    from core.figures.scaleup import _scaleout_line
+    one = plan(Design(gpu="H100", nodes=64, topology="rail-only", planes=8, plane_mode="per-rail"))
+    assert _scaleout_line(one, False) == "Scale-out: 8 x CX7 at 400G per node (8 planes, 1 NIC in each)"
+    four = plan(Design(gpu="H100", nodes=64, planes=2, plane_mode="per-rail"))
+    assert _scaleout_line(four, False) == "Scale-out: 8 x CX7 at 400G per node (2 planes, 4 NICs in each)"
+
+
 def test_no_core_layer_no_core_model_and_ratios_without_units():
     """A two-tier design's core card says there is no core layer (the review's F16: "0 Q3400 core switches, all 2
     planes"); a one-plane torus's capacity chart does not say "all planes"; the NVLink : scale-out ratio has no
