@@ -91,12 +91,13 @@ def test_per_rail_drawing_names_rails_by_the_nics_the_cabling_plan_wires():
     "rail: 1 2 3 4"). With pods, plane 1 alone is drawn: 1, 3, 5, 7."""
     from core.figures import topology_figure
     text = _figure_text(topology_figure(plan(Design(gpu="H100", nodes=64, planes=2, plane_mode="per-rail"))))
-    assert "the NIC it carries (plane 1 / 2)" in text and "&#9679;</span> 7 / 8" in text.replace("\\u003c", "<").\
+    text = text.replace("\\u00a0", " ")  # a no-break space glues "plane 1 / 2" and a dot to its NICs (one line)
+    assert "the NIC it carries in planes 1 / 2:" in text and "&#9679;</span> 7 / 8" in text.replace("\\u003c", "<").\
         replace("\\u003e", ">"), text[:3000]
     assert "plane 1, NIC 3 of every node" in text and "plane 2, NIC 4 of every node" in text
     pods = _figure_text(topology_figure(plan(Design(gpu="H100", nodes=64, pods="B200:32:800", planes=2,
                                                     plane_mode="per-rail")))).replace("\\u003c", "<").\
-        replace("\\u003e", ">")
+        replace("\\u003e", ">").replace("\\u00a0", " ")
     assert "the NIC it carries in plane 1" in pods and "&#9679;</span> 7</sup>" in pods
     one = _figure_text(topology_figure(plan(Design(gpu="H100", nodes=64))))
     assert "colour = rail:" in one and "NIC it carries" not in one
@@ -139,6 +140,23 @@ def test_one_plane_clos_links_exports_say_no_plane_count():
     assert "rail-optimized, 2 tiers, 1 plane, switch QM9700." in slurm and "(s)" not in slurm
     card, drawio, slurm = texts(plan(Design(gpu="H100", nodes=64, planes=2, nic="BF3-DPU")))  # 2 ports a NIC
     assert "(all planes)" in card and "2 tiers: plane 1 of 2" in drawio and "2 tiers, 2 planes," in slurm
+
+
+def test_per_rail_colour_key_never_breaks_inside_a_plane_or_a_rail():
+    """The per-rail colour key wrapped at any width (the Designer at 1,024 px): "1 / 2" and each dot with its NICs
+    stay on one line (glued by no-break spaces), in both languages."""
+    from core.figures.style import wrap_title
+    from core.figures.topology import _subtitle
+    from core.i18n import language
+
+    for lang in ("en", "zh"):
+        with language(lang):
+            sub = _subtitle("Every switch drawn", 4, planes=2)
+        for width in range(20, 90, 3):
+            lines = wrap_title(sub[4:], width)[0].replace("\u00a0", " ").split("<br>")
+            assert not any(line.replace("</sup>", "").rstrip().endswith(("/", "&#9679;</span>"))
+                           for line in lines), (lang, width, lines)
+            assert sum(line.count("1 / 2") for line in lines) == 2, (lang, width, lines)  # planes and rail 1
 
 
 def test_per_rail_planes_count_the_nics_in_each():
