@@ -15,6 +15,7 @@ from core.analysis import availability as avail
 from core.analysis import failure, load, sparing
 from core.analysis.failure.examples import element_examples
 from core.analysis.podinside import inside_spec, inside_what_if
+from core.analysis.spof import headline as spof_headline
 from core.analysis.podload import pods_core_load, pods_spine_load
 from core.analysis.podwhatif import (
     is_whole_element, link_failures, loss_rows, pods_what_if, split_failures, standalone_hidden_note, whatif_wiring,
@@ -567,10 +568,9 @@ def _spof_section(cur, key: str, lang: str) -> None:
         return
     table, notes = cache.spof_table(key, lang, result, cur.plan.resolved.system, cur.plan.fabric.family)
     if table.empty:
-        st.success(_("No single point of failure: no one element cuts off a GPU."))
+        st.success(spof_headline(0))
     else:
-        st.markdown(i18n.ngettext("**{count}** single point of failure", "**{count}** single points of failure",
-                                  len(table)).format(count=i18n.number(len(table))))
+        st.markdown(spof_headline(len(table), f"**{i18n.number(len(table))}**"))  # the review pack's line
         st.dataframe(tables.money(table, [_("remedy capex [USD]")]), hide_index=True, width="stretch",
                      height=cache.table_height(len(table)), column_config={
             _("GPUs lost"): st.column_config.NumberColumn(format="localized"),

@@ -224,9 +224,9 @@ def _base_numbers(summary, unit, sw, links, xcvr, bw, cost, power_kw, nvlink_gbi
         KeyNumber("capex_per_gpu", _("Capex / GPU"), usd(cost["capex_per_gpu_usd"]),
                   _("{amount} per GPU").format(amount=usd(cost["capex_per_gpu_usd"]))),
         KeyNumber("it_power", _("IT power"), power(power_kw["it_kw"]),
-                  _("{it} kW IT (network {network} kW); facility {facility} kW at PUE {pue}").format(
-                      it=kw(power_kw["it_kw"]), network=kw(power_kw["network_kw"]),
-                      facility=kw(power_kw["facility_kw"]), pue=f"{power_kw['pue']:g}")
+                  _("{it} IT (network {network}); facility {facility} at PUE {pue}").format(  # as the card
+                      it=power(power_kw["it_kw"]), network=power(power_kw["network_kw"]),
+                      facility=power(power_kw["facility_kw"]), pue=f"{power_kw['pue']:g}")
                   + _network_split(summary, "power_kw")),
     ]
 
