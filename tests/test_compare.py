@@ -233,8 +233,7 @@ def test_a_design_with_pods_draws_every_pods_injection_labelled():
     each pod, named after it, beside a one-pod design's single bar."""
     both = cmp.compare([("pods", Design(gpu="H100", nodes=64, pods="B200:32:800")), ("IB", IB)], 0, None, (2**30,))
     pods, one = figs.bandwidth_figure(both).data
-    assert [x.replace("<br>", " ") for x in pods.x[:2]] == ["Injection per GPU, pod 1 (H100)",
-                                                           "Injection per GPU, pod 2 (B200)"]
+    assert [x.replace("<br>", " ") for x in pods.x[:2]] == ["Injection, pod 1 (H100)", "Injection, pod 2 (B200)"]
     assert list(pods.y[:2]) == pytest.approx([50.0, 100.0])
     assert one.x[0].replace("<br>", " ") == "Injection per GPU" and one.y[0] == pytest.approx(50.0)
 

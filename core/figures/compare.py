@@ -77,8 +77,10 @@ def _bars(col, series) -> list[tuple[str, float]]:
         if key not in col.values:
             continue
         pods = col.pods.get(key)
-        if pods and len(pods) == len(col.pod_systems):
-            out += [(_("{metric}, pod {pod} ({system})").format(metric=label, pod=n, system=system), v * to_gbits)
+        if pods and len(pods) == len(col.pod_systems):  # short words: four bars fit side by side at 1,024 px
+            words = (_("Injection, pod {pod} ({system})") if key == "scaleout_gbits_per_gpu"
+                     else _("{metric}, pod {pod} ({system})"))
+            out += [(words.format(metric=label, pod=n, system=system), v * to_gbits)
                     for n, (v, system) in enumerate(zip(pods, col.pod_systems), start=1)]
         else:
             out.append((label, col.values[key] * to_gbits))
