@@ -310,7 +310,7 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
                   if spec.partition(":")[2].strip().isdigit()]  # spine:2
         if counts:  # each tier and count as it was asked (2 x spine), the elements it chose in brackets
             st.caption(_("Chosen where it hurts most: {elements}").format(
-                elements=", ".join(typed_failures(counts, result.failed))))
+                elements=", ".join(typed_failures(counts, result.failed, most=20))))
         m1, m2, m3, m4 = st.columns(4)
         m1.metric(_("GPUs cut off"), i18n.number(result.gpus_disconnected),
                   help=_("{nodes} nodes outside the part of the fabric holding the most nodes").format(

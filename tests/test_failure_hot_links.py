@@ -254,6 +254,7 @@ def test_typed_failures_are_read_once_and_echoed_as_typed(capsys):
     assert len(chosen) == 2 and all(e.startswith("p0.spine") for e in chosen)
     assert typed_failures(pairs, failed) == [f"spine:2 ({chosen[0]}, {chosen[1]})", "P0.Leaf3",
                                              "leaf002 -> spine003 #1 (p0.leaf1-spine2#0)"]
+    assert typed_failures(pairs[:1], failed, most=1) == [f"spine:2 ({chosen[0]}, ...)"]  # the page's caption: 20
     code, out, err = run_cli(capsys, "failure", "--gpu", "H100", "--nodes", "64", "--fail", "spine:1", "--fail",
                              "rack3.feedA")
     first = out.splitlines()[0]

@@ -310,12 +310,13 @@ def read_failures(plan, texts, scheme: NamingScheme | None = None) -> tuple[list
     return pairs, problems
 
 
-def typed_failures(pairs, failed, mark: Callable[[dict], str] = lambda item: "") -> list[str]:
+def typed_failures(pairs, failed, mark: Callable[[dict], str] = lambda item: "", most: int | None = None) -> list[str]:
     """What failed, as the user typed it (``pairs``: ``(typed, spec)``, ``read_failures``), with the elements it
     failed in brackets where they are not what was typed: a hot link its element (``leaf002 -> spine003 #1
     (p0.leaf1-spine2#1)``), a tier and a count the elements chosen where they hurt most, in the order the what-if
     chose them (``spine:1 (p0.spine0)``). ``failed``: the what-if's ``{"element", "chosen", ...}`` (the CLI's and the
-    page's result); ``mark(item)`` is written after an element (the CLI's `` *`` for chosen)."""
+    page's result); ``mark(item)`` is written after an element (the CLI's `` *`` for chosen); ``most``: at most that
+    many elements in one pair's brackets, then ``...``."""
     from core.i18n import _
 
     chosen = [item for item in failed if item.get("chosen")]
@@ -329,7 +330,8 @@ def typed_failures(pairs, failed, mark: Callable[[dict], str] = lambda item: "")
             item = named.get(spec.lower()) or named.get(rest.strip().lower() if sep else "")
             got = [item] if item else []
         if "->" in typed or (sep and rest.strip().isdigit()):
-            elements = ", ".join(item["element"] + mark(item) for item in got) or spec
+            shown = [item["element"] + mark(item) for item in got]
+            elements = ", ".join(shown if most is None or len(shown) <= most else [*shown[:most], "..."]) or spec
             out.append(_("{typed} ({elements})").format(typed=typed, elements=elements))
         else:
             out.append(typed + (mark(got[0]) if got else ""))
