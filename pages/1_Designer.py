@@ -7,7 +7,7 @@ import json
 import streamlit as st
 
 from core import i18n, spares
-from core import units, vocab
+from core import vocab
 from core.analysis.whole import bisection_note, design_mixed, whole_plan, whole_summary
 from core.design import MAX_DESIGN_FILE_BYTES, Design, resolve_design
 from core.errors import DesignError, FabricPlannerError, InputError, shown
