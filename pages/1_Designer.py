@@ -7,13 +7,13 @@ import json
 import streamlit as st
 
 from core import i18n, spares
-from core import units, vocab
+from core import vocab
 from core.analysis.whole import bisection_note, design_mixed, whole_plan, whole_summary
 from core.design import MAX_DESIGN_FILE_BYTES, Design, resolve_design
 from core.errors import DesignError, FabricPlannerError, InputError, shown
 from core.fabric.families import leaf_whatif, leaf_whatif_note, node_to_node
-from core.fabric.families import words as family_words
 from core.fabric.naming import NamingError, NamingScheme, naming_scheme
+from core.figures.bandwidth import bandwidth_readout
 from core.figures.cost import networks_figure, networks_note, networks_rows, price_sensitivity_figure
 from core.figures.keynumbers import cards_html, cost_key_numbers, key_numbers, whatif_capex_note
 from core.figures.style import sep
@@ -22,7 +22,6 @@ from core.formats import filenames
 from core.formats.design_file import design_from_bytes
 from core.formats.exports import exports, pod_coverage
 from core.formats.nameexamples import name_examples
-from core.scaleup import link_word
 from core.i18n import N_, _
 from webui import cached, charts, jobs, jobwork, pagestate, safe, state, tablefit, tables, verify_view
 from webui.physical_tab import physical_tab
@@ -134,15 +133,8 @@ def main() -> None:
             readout = N_("**Oversubscription** leaf {leaf}, spine {spine}, end to end {total} · **hops** (switches "
                          "crossed) same rail {same_rail}, cross rail {cross_rail}, cross pod {cross_pod} · **{link} : "
                          "scale-out** {ratio} per GPU (one direction)")
-            st.markdown(family_words(plan.fabric.family, "readout:bandwidth", readout).format(
-                link=link_word(plan.resolved.system), leaf=units.ratio(bw.leaf_oversubscription),
-                spine=units.ratio(bw.spine_oversubscription), total=units.ratio(bw.oversubscription),
-                same_rail=bw.hops_same_rail, cross_rail=bw.hops_cross_rail, cross_pod=bw.hops_cross_pod, valiant=bw.hops_valiant,
-                ratio=units.ratio(bw.scaleup_to_scaleout_ratio),  # a torus says what its ratio is of:
-                injection=units.bandwidth(bw.scaleout_gbits_per_gpu, unit),
-                share=units.bandwidth(bw.cross_fabric_gbits_per_gpu, unit),
-                half=units.bandwidth(bw.injection_tbits_one_direction * 500, unit),
-                bisection=units.bandwidth(bw.bisection_tbits_one_direction * 1000, unit)))
+            st.markdown(bandwidth_readout(plan.fabric.family, plan.resolved.system, bw, unit, "readout:bandwidth",
+                                          readout))
             if whatif:
                 sweep_frame = cached.sweep_table(key, unit, lang)
                 sweep_order, sweep_config = tablefit.sweep_columns(sweep_frame, unit)  # fits 1,024 px

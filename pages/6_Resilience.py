@@ -15,6 +15,7 @@ from core.analysis import availability as avail
 from core.analysis import failure, load, sparing
 from core.analysis.failure.examples import element_examples
 from core.analysis.podinside import inside_spec, inside_what_if
+from core.analysis.spof import headline as spof_headline
 from core.analysis.podload import pods_core_load, pods_spine_load
 from core.analysis.podwhatif import (
     is_whole_element, link_failures, loss_rows, pods_what_if, split_failures, standalone_hidden_note, whatif_wiring,
@@ -27,9 +28,10 @@ from core.fabric.families import failure_names, global_groups, node_to_node, req
 from core import units
 from core.figures import resilience as figs
 from core.figures.keynumbers import KeyNumber, cards_html, size_caption
+from core.figures import is_aggregated
 from core.units import from_gbytes, from_tbits
 from core.formats import resiliencelink as rl
-from core.formats.linknames import failure_specs, link_names, scheme_of
+from core.formats.linknames import link_names, read_failures, scheme_of, typed_failures
 from core.formats.podslurm import mixed_of
 from core.i18n import N_, _
 from webui import charts, jobstate, jobwork, pagestate, safe, state, tables
@@ -44,6 +46,7 @@ CHART = "fp_rs_chart"  # counter: a new chart (and selection) after every click
 NOTICE = "fp_rs_notice"
 SP_EDITED = "fp_rs_sp_edited"  # sparing rules set on this page (the others start from the design's policy)
 CONFIG = {"displaylogo": False}
+TYPED = "fp_rs_typed"  # {element: the hot link typed for it}, to show it as typed
 PODS_EXTRA = "fp_rs_pods_extra"  # a design with pods: another pod's leaves lost on the whole fabric only
 
 
@@ -67,15 +70,10 @@ def _add(specs: list[str]) -> None:
     store = st.session_state[STORE]
     cur = st.session_state.get("fp_current")
     merged = list(store["fail"])
-    problems = []
     scheme = scheme_of(st.session_state.get(state.NAMING_STORE), cur.plan)  # as the hottest links are named
-    named = []
-    for spec in specs:  # a hot link (leaf002 -> spine003 #1): its cable or NIC
-        try:
-            named += failure_specs(cur.plan, [spec.strip()], scheme)
-        except InputError as exc:
-            problems.append(str(exc))
-    specs = named
+    pairs, problems = read_failures(cur.plan, specs, scheme)  # a hot link (leaf002 -> spine003 #1): its cable or NIC
+    _remember_typed(pairs)
+    specs = [spec for _typed, spec in pairs]
     mixed = mixed_of(cur.plan)
     if mixed is not None:  # a design with pods: the CLI's names (spine0, pod2.p0.leaf1) drive both what-ifs
         specs, whole = split_failures(mixed, specs)
@@ -163,8 +161,9 @@ def _on_click(chart_key: str) -> None:
         try:
             failure.resolve_failures(cur.plan, [*store["fail"], vertex])
         except InputError:
-            ss[NOTICE] = [_("{name} is a bundle of switches in this aggregated view; name one switch in the form "
-                            "(e.g. {example}) or give a tier and a count.").format(name=vertex, example="p0.spine0")]
+            ss[NOTICE] = [words(cur.plan.fabric.family, "failure:bundle", N_(
+                "{name} is a bundle of switches in this aggregated view; name one switch in the form (e.g. {example}) "
+                "or give a tier and a count.")).format(name=vertex, example=element_examples(cur.plan, None)[0])]
             return
         store["fail"] = (*store["fail"], vertex)
         return
@@ -198,12 +197,23 @@ def _on_rate(name: str, field: str) -> None:
     ss[STORE]["rate"] = tuple((n, f, v) for (n, f), v in sorted(rates.items()))
 
 
-def _spec_label(spec: str) -> str:
-    """A failure spec as shown: ``spine:2`` in words (its tier translated); names as they are (ids)."""
+def _remember_typed(pairs) -> None:
+    """The names typed for the elements they failed (``TYPED``): a hot link is shown as typed, its element in
+    brackets (``_spec_label``)."""
+    typed = st.session_state.setdefault(TYPED, {})
+    typed.update({spec: text for text, spec in pairs if text.lower() != spec})
+
+
+def _spec_label(spec: str, short: bool = False) -> str:
+    """A failure spec as shown: ``spine:2`` in words (its tier translated; ``short``: without "where it hurts
+    most"); a hot link as typed, its element in brackets (``typed_failures``); other names as they are (ids)."""
+    if spec in st.session_state.get(TYPED, {}):
+        return typed_failures([(st.session_state[TYPED][spec], spec)], [])[0]
     tier, sep, rest = spec.partition(":")
     tier = failure.TIER_ALIASES.get(tier, tier)
     if sep and rest.isdigit() and tier in failure.TIER_LABELS:
-        return _("{count} x {tier} (where it hurts most)").format(count=rest, tier=_(failure.TIER_LABELS[tier]))
+        return (_("{count} x {tier}") if short else _("{count} x {tier} (where it hurts most)")).format(
+            count=rest, tier=_(failure.TIER_LABELS[tier]))
     name = rest if sep else spec
     return name[:-1] + name[-1].upper() if name.endswith((".feeda", ".feedb")) else name  # rack3.feedA
 
@@ -232,15 +242,23 @@ def _clos_only(plan, what: str, model: str | None = None) -> bool:
 def _failure_section(cur, store: dict, key: str, lang: str) -> None:
     clos = failure_names(cur.plan.fabric.family) == "tiers"
     torus = node_to_node(cur.plan.fabric.family)
+    family = cur.plan.fabric.family
+    if is_aggregated(cur.plan, every_pod=False):  # a click names a bundle: the form only
+        caption = (_("Fail switches, link bundles, scale-up switches, planes, NICs, racks or their power feeds by the "
+                     "form, and compare with the healthy design. The healthy design is never changed.") if clos else
+                   words(family, "failure:caption:form", N_(
+                       "Fail switches, leaf and global link bundles, planes or NICs by the form, and compare with the "
+                       "healthy design. The healthy design is never changed.")))
+    else:
+        caption = (_("Fail switches, link bundles, scale-up switches, planes, NICs, racks or their power feeds by the "
+                     "form, or switches by clicking them in the diagram (click again to restore one), and compare "
+                     "with the healthy design. The healthy design is never changed.") if clos else
+                   words(family, "failure:caption", N_(
+                       "Fail switches, leaf and global link bundles, planes or NICs by the form, or switches by "
+                       "clicking them in the diagram (click again to restore one), and compare with the healthy "
+                       "design. The healthy design is never changed.")))
     st.caption(_("Fail nodes, NICs or the link bundles between neighbours of the torus by the form, and compare with "
-                 "the healthy design. The healthy design is never changed.") if torus else
-               _("Fail switches, link bundles, scale-up switches, planes, NICs, racks or their power feeds by the form, "
-                 "or switches by clicking them in the diagram (click again to restore one), and compare with the "
-                 "healthy design. The healthy design is never changed.") if clos else
-               words(cur.plan.fabric.family, "failure:caption", N_(
-                   "Fail switches, leaf and global link bundles, planes or NICs by the form, or switches by clicking "
-                   "them in the diagram (click again to restore one), and compare with the healthy design. The "
-                   "healthy design is never changed.")))
+                 "the healthy design. The healthy design is never changed.") if torus else caption)
     stand_in = failure.stand_in_note(cur.plan)
     if stand_in:  # a cloud design: the switches offered are the collective model's stand-in, not the provider's
         st.info(safe.md(stand_in))
@@ -267,9 +285,9 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
                   words(cur.plan.fabric.family, "failure:help", N_(
                       "Comma-separated: a switch (p0.leaf3, p0.spine1), a plane (p1), a NIC of a node (node5.nic2), a "
                       "leaf's link bundle (p0.leaf3-spine1) or a global link bundle between spines of two groups "
-                      "(p0.spine0-spine20); #2 for one cable of a bundle."))) + ("" if torus else " " + _(
-                  "A hot link as Overload & imbalance lists it (leaf002 -> spine003 #1) fails that cable, or the "
-                  "server's NIC.")))
+                      "(p0.spine0-spine20); #2 for one cable of a bundle."))) + ("" if torus else " " + words(
+                  family, "failure:hot", N_("A hot link as Overload & imbalance lists it (leaf002 -> spine003 #1) "
+                                            "fails that cable, or the server's NIC."))))
     c5.button(_("Fail these"), key=W + "add_names", on_click=_on_add_names, width="stretch")
     for problem in st.session_state.pop(NOTICE, None) or []:
         st.error(safe.md(problem))
@@ -288,9 +306,11 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
         finished, result = cache.what_if(key, failed, settings_json)
         if not finished:
             return
-        chosen = [f["element"] for f in result.failed if f["chosen"]]
-        if chosen:
-            st.caption(_("Chosen where it hurts most: {elements}").format(elements=", ".join(chosen[:20])))
+        counts = [(_spec_label(spec, short=True), spec) for spec in failed
+                  if spec.partition(":")[2].strip().isdigit()]  # spine:2
+        if counts:  # each tier and count as it was asked (2 x spine), the elements it chose in brackets
+            st.caption(_("Chosen where it hurts most: {elements}").format(
+                elements=", ".join(typed_failures(counts, result.failed, most=20))))
         m1, m2, m3, m4 = st.columns(4)
         m1.metric(_("GPUs cut off"), i18n.number(result.gpus_disconnected),
                   help=_("{nodes} nodes outside the part of the fabric holding the most nodes").format(
@@ -320,7 +340,8 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
         click = None if aggregated else words(cur.plan.fabric.family, "failure:click", N_(
             "Click a leaf, spine or core switch to fail it; click it again to restore it."))  # None: no switch
         st.caption(_("Red crosses mark failed elements.") + " " + (
-            _("This view is aggregated: a click names a bundle of switches, so fail single switches by the form.")
+            words(cur.plan.fabric.family, "failure:aggregated", N_(
+                "This view is aggregated: a click names a bundle of switches, so fail single switches by the form."))
             if aggregated else click or ""))
     if result is None:  # a click offered only where one fails a switch (not aggregated, the family has switches)
         area.info(_("Nothing has failed: pick a tier and a count, or name elements.") if click is None else
@@ -405,7 +426,7 @@ def _pods_whole_fabric(cur, store: dict) -> None:
     options += [e for e in picked if e not in set(options)]  # a hot link's cable, pasted below
     st.session_state[W + "pods_failed"] = picked
     st.multiselect(_("Shared cores, pods' spines and leaves to lose") if three else
-                   _("Shared spines and pods' leaves to lose"), options, key=W + "pods_failed",
+                   _("Shared spines and pods' leaves to lose"), options, key=W + "pods_failed", format_func=_spec_label,
                    on_change=_on_pods_failed, args=(mixed,), placeholder=_("none: the healthy fabric"))
     st.caption(_("GPUs cut off: servers whose every leaf is lost (without cores, or a pod without spines, those "
                  "outside the part holding the most GPUs). Into the shared cores: the most a pod's servers can send "
@@ -425,18 +446,15 @@ def _on_inside_add(mixed) -> None:
     that is not a NIC, rack, power feed or scale-up part of the pod is said."""
     ss = st.session_state
     pod = int(ss.get(W + "inside_pod") or 1)
-    problems, extra = [], list(ss.get(PODS_EXTRA, []))
+    extra = list(ss.get(PODS_EXTRA, []))
     cur = ss.get("fp_current")
     scheme = scheme_of(ss.get(state.NAMING_STORE), cur.plan)  # as the hottest links are named
-    for text in str(ss.get(W + "inside_names") or "").split(","):
-        text = text.strip()
-        name, spec = text.lower(), f"pod{pod}.{text.lower()}"
-        if "->" in text:  # a hot link (pod2-gpu004 nic1 -> pod2-leaf002): its NIC under its pod, or its cable
-            try:
-                name = spec = failure_specs(cur.plan, [text], scheme)[0]
-            except InputError as exc:
-                problems.append(str(exc))
-                continue
+    pairs, problems = read_failures(cur.plan, str(ss.get(W + "inside_names") or "").split(","), scheme)
+    _remember_typed(pairs)
+    for typed, name in pairs:
+        spec = f"pod{pod}.{name}"
+        if "->" in typed:  # a hot link (pod2-gpu004 nic1 -> pod2-leaf002): its NIC under its pod, or its cable
+            spec = name
             if is_whole_element(mixed, spec):  # a cable of a bundle: lost on the whole fabric
                 extra += [spec] if spec not in extra else []
                 continue
@@ -483,7 +501,7 @@ def _pods_inside(mixed) -> None:
         return
     ss[W + "inside_failed"] = inside
     st.multiselect(_("Failed inside the pods"), inside, key=W + "inside_failed", on_change=_on_inside_edit,
-                   args=(mixed,), help=_("Remove an element to restore it."))
+                   args=(mixed,), format_func=_spec_label, help=_("Remove an element to restore it."))
     gpus = {p.index + 1: p.gpus for p in mixed.fabric.pods}
     rows, notes = [], []
     for pod, result in inside_what_if(mixed, inside):
@@ -550,10 +568,9 @@ def _spof_section(cur, key: str, lang: str) -> None:
         return
     table, notes = cache.spof_table(key, lang, result, cur.plan.resolved.system, cur.plan.fabric.family)
     if table.empty:
-        st.success(_("No single point of failure: no one element cuts off a GPU."))
+        st.success(spof_headline(0))
     else:
-        st.markdown(i18n.ngettext("**{count}** single point of failure", "**{count}** single points of failure",
-                                  len(table)).format(count=i18n.number(len(table))))
+        st.markdown(spof_headline(len(table), f"**{i18n.number(len(table))}**"))  # the review pack's line
         st.dataframe(tables.money(table, [_("remedy capex [USD]")]), hide_index=True, width="stretch",
                      height=cache.table_height(len(table)), column_config={
             _("GPUs lost"): st.column_config.NumberColumn(format="localized"),

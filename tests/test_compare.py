@@ -228,6 +228,16 @@ def test_figures_group_by_design(four):
     assert stacked == pytest.approx([c.plan.cost.capex_usd for c in four.columns])
 
 
+def test_a_design_with_pods_draws_every_pods_injection_labelled():
+    """64 H100 (8 x 400G per node: 400 Gb/s = 50 GB/s per GPU) and 32 B200 (8 x 800G: 100 GB/s per GPU): a bar for
+    each pod, named after it, beside a one-pod design's single bar."""
+    both = cmp.compare([("pods", Design(gpu="H100", nodes=64, pods="B200:32:800")), ("IB", IB)], 0, None, (2**30,))
+    pods, one = figs.bandwidth_figure(both).data
+    assert [x.replace("<br>", " ") for x in pods.x[:2]] == ["Injection, pod 1 (H100)", "Injection, pod 2 (B200)"]
+    assert list(pods.y[:2]) == pytest.approx([50.0, 100.0])
+    assert one.x[0].replace("<br>", " ") == "Injection per GPU" and one.y[0] == pytest.approx(50.0)
+
+
 def test_table_has_every_row_and_verdicts_for_deltas(four):
     rows, verdicts = figs.comparison_rows(four)
     assert len(rows) == len(four.rows) == len(cmp.metrics((2**20, 2**30)))

@@ -17,7 +17,8 @@ from core.analysis.podwhatif import is_whole_element, pods_what_if
 from core.analysis.whole import design_mixed
 from core.design import Design
 from core.errors import InputError
-from core.formats.linknames import failure_element, failure_specs, link_names, scheme_of
+from core.formats.linknames import failure_element, failure_specs, link_names, read_failures, scheme_of
+from core.formats.linknames import typed_failures
 from core.plan import plan
 
 DESIGNS = {
@@ -129,10 +130,11 @@ def test_two_switches_no_bundle_joins_are_refused_by_the_what_if():
 def test_the_command_line_takes_a_hot_link(capsys):
     code, out, err = run_cli(capsys, "failure", "--gpu", "H100", "--nodes", "64", "--fail", "leaf002 -> spine003 #1",
                              "--fail", "p0.leaf1 -> p0.spine2#1")
-    assert code == 0 and out.startswith("failed: p0.leaf1-spine2#0, p0.leaf1-spine2#1\n"), out + err
+    assert code == 0 and out.startswith("failed: leaf002 -> spine003 #1 (p0.leaf1-spine2#0), p0.leaf1 -> p0.spine2#1 "
+                                        "(p0.leaf1-spine2#1)\n"), out + err  # as typed, the element in brackets
     code, out, err = run_cli(capsys, "failure", "--gpu", "H100", "--nodes", "64", "--pods", "B200:32:800",
                              "--fail", "spine002 #2 -> pod2-leaf001")
-    assert code == 0 and out.startswith("failed: pod2.p0.leaf0-spine1#1\n"), out + err
+    assert code == 0 and out.startswith("failed: spine002 #2 -> pod2-leaf001 (pod2.p0.leaf0-spine1#1)\n"), out + err
     code, out, err = run_cli(capsys, "failure", "--gpu", "H100", "--nodes", "64", "--fail", "leaf002 -> nowhere")
     assert code == 2 and "not a link of this design" in err and len(err.strip().splitlines()) == 1
 
@@ -237,3 +239,23 @@ def test_one_lost_nic_port_reads_singular(capsys):
     """One NIC failed: one GPU lost a NIC port ("1 GPU", not "1 GPUs")."""
     code, out, _ = run_cli(capsys, "failure", "--gpu", "H100", "--nodes", "64", "--fail", "gpu030 nic3 -> leaf003")
     assert code == 0 and "1 GPU lost a NIC port" in out and "1 GPUs" not in out
+
+
+def test_typed_failures_are_read_once_and_echoed_as_typed(capsys):
+    """The page's two forms and the CLI read typed failures one way (``read_failures``): a hot link its element, a
+    name lowercased, a bad link said and left out; the output echoes each as typed, the elements it failed in
+    brackets: a count's chosen ones in the what-if's order, a hot link's element."""
+    p = plan(DESIGNS["clos-2"])
+    pairs, problems = read_failures(p, [" spine:2", "", "P0.Leaf3", "leaf002 -> spine003 #1", "leaf999 -> x"])
+    assert pairs == [("spine:2", "spine:2"), ("P0.Leaf3", "p0.leaf3"), ("leaf002 -> spine003 #1", "p0.leaf1-spine2#0")]
+    assert len(problems) == 1 and "leaf999" in problems[0]
+    failed = what_if(p, [spec for _typed, spec in pairs]).failed
+    chosen = [f["element"] for f in failed if f["chosen"]]
+    assert len(chosen) == 2 and all(e.startswith("p0.spine") for e in chosen)
+    assert typed_failures(pairs, failed) == [f"spine:2 ({chosen[0]}, {chosen[1]})", "P0.Leaf3",
+                                             "leaf002 -> spine003 #1 (p0.leaf1-spine2#0)"]
+    assert typed_failures(pairs[:1], failed, most=1) == [f"spine:2 ({chosen[0]}, ...)"]  # the page's caption: 20
+    code, out, err = run_cli(capsys, "failure", "--gpu", "H100", "--nodes", "64", "--fail", "spine:1", "--fail",
+                             "rack3.feedA")
+    first = out.splitlines()[0]
+    assert code == 0 and first.startswith("failed: spine:1 (p0.spine") and first.endswith(" *), rack3.feedA (=)"), out

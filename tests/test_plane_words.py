@@ -91,12 +91,13 @@ def test_per_rail_drawing_names_rails_by_the_nics_the_cabling_plan_wires():
     "rail: 1 2 3 4"). With pods, plane 1 alone is drawn: 1, 3, 5, 7."""
     from core.figures import topology_figure
     text = _figure_text(topology_figure(plan(Design(gpu="H100", nodes=64, planes=2, plane_mode="per-rail"))))
-    assert "the NIC it carries (plane 1 / 2)" in text and "&#9679;</span> 7 / 8" in text.replace("\\u003c", "<").\
+    text = text.replace("\\u00a0", " ")  # a no-break space glues "plane 1 / 2" and a dot to its NICs (one line)
+    assert "the NIC it carries in planes 1 / 2:" in text and "&#9679;</span> 7 / 8" in text.replace("\\u003c", "<").\
         replace("\\u003e", ">"), text[:3000]
     assert "plane 1, NIC 3 of every node" in text and "plane 2, NIC 4 of every node" in text
     pods = _figure_text(topology_figure(plan(Design(gpu="H100", nodes=64, pods="B200:32:800", planes=2,
                                                     plane_mode="per-rail")))).replace("\\u003c", "<").\
-        replace("\\u003e", ">")
+        replace("\\u003e", ">").replace("\\u00a0", " ")
     assert "the NIC it carries in plane 1" in pods and "&#9679;</span> 7</sup>" in pods
     one = _figure_text(topology_figure(plan(Design(gpu="H100", nodes=64))))
     assert "colour = rail:" in one and "NIC it carries" not in one
@@ -114,6 +115,57 @@ def test_one_plane_words_say_no_plane_count(capsys):
     links = next(x for x in out.splitlines() if x.startswith("links"))
     assert links.endswith("global 2,072"), links
     assert "at most a·h + 1 = 545 groups" in out
+
+
+def test_one_plane_clos_links_exports_say_no_plane_count():
+    """One plane: the Links card adds no "(all planes)", the draw.io title no "plane 1 of 1", and the draw.io and
+    Slurm headers count tiers and planes in words ("2 tiers", "1 plane"), never "(s)"; two planes say both."""
+    import io
+
+    from core.fabric.naming import naming_scheme
+    from core.figures import keynumbers as kn
+    from core.formats.drawio import write_drawio
+    from core.formats.slurm import write_tree_conf
+
+    def texts(p):
+        card = {k.key: k for k in kn.key_numbers(p.summary())}["links"].help
+        drawio, slurm = io.StringIO(), io.StringIO()
+        write_drawio(p, drawio, naming_scheme())
+        write_tree_conf(p, slurm, naming_scheme())
+        return card, drawio.getvalue(), slurm.getvalue()
+
+    card, drawio, slurm = texts(plan(Design(gpu="H100", nodes=64)))
+    assert card.startswith("node-leaf 512, leaf-spine 512, spine-core 0") and "all planes" not in card, card
+    assert "rail-optimized, 2 tiers&lt;br&gt;" in drawio and "plane 1 of" not in drawio and "(s)" not in drawio
+    assert "rail-optimized, 2 tiers, 1 plane, switch QM9700." in slurm and "(s)" not in slurm
+    card, drawio, slurm = texts(plan(Design(gpu="H100", nodes=64, planes=2, nic="BF3-DPU")))  # 2 ports a NIC
+    assert "(all planes)" in card and "2 tiers: plane 1 of 2" in drawio and "2 tiers, 2 planes," in slurm
+
+
+def test_per_rail_colour_key_never_breaks_inside_a_plane_or_a_rail():
+    """The per-rail colour key wrapped at any width (the Designer at 1,024 px): "1 / 2" and each dot with its NICs
+    stay on one line (glued by no-break spaces), in both languages."""
+    from core.figures.style import wrap_title
+    from core.figures.topology import _subtitle
+    from core.i18n import language
+
+    for lang in ("en", "zh"):
+        with language(lang):
+            sub = _subtitle("Every switch drawn", 4, planes=2)
+        for width in range(20, 90, 3):
+            lines = wrap_title(sub[4:], width)[0].replace("\u00a0", " ").split("<br>")
+            assert not any(line.replace("</sup>", "").rstrip().endswith(("/", "&#9679;</span>"))
+                           for line in lines), (lang, width, lines)
+            assert sum(line.count("1 / 2") for line in lines) == 2, (lang, width, lines)  # planes and rail 1
+
+
+def test_per_rail_planes_count_the_nics_in_each():
+    """8 CX7 per node over 8 per-rail planes: one NIC in each (not "1 NICs"); over 2 planes four."""
+    from core.figures.scaleup import _scaleout_line
+    one = plan(Design(gpu="H100", nodes=64, topology="rail-only", planes=8, plane_mode="per-rail"))
+    assert _scaleout_line(one, False) == "Scale-out: 8 x CX7 at 400G per node (8 planes, 1 NIC in each)"
+    four = plan(Design(gpu="H100", nodes=64, planes=2, plane_mode="per-rail"))
+    assert _scaleout_line(four, False) == "Scale-out: 8 x CX7 at 400G per node (2 planes, 4 NICs in each)"
 
 
 def test_no_core_layer_no_core_model_and_ratios_without_units():

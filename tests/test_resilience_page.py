@@ -55,6 +55,8 @@ def test_the_form_fails_a_tier_count_and_names_and_restores_them():
     at.button(key="rs_w_add_count").click()
     rerun(at)
     assert link(at)["rs_fail"] == "spine:2"
+    chosen = next(c.value for c in at.caption if c.value.startswith("Chosen where it hurts most"))
+    assert chosen.startswith("Chosen where it hurts most: 2 x spine (p0.spine") and chosen.count("p0.spine") == 2
     at.text_input(key="rs_w_names").set_value("p0.leaf1, NODE5.NIC2")
     at.button(key="rs_w_add_names").click()
     rerun(at)
@@ -78,6 +80,8 @@ def test_a_hot_link_pasted_into_the_names_fails_that_cable():
     at.button(key="rs_w_add_names").click()
     rerun(at)
     assert link(at)["rs_fail"] == "p0.leaf1-spine2#0,node5.nic2"
+    assert at.multiselect(key="rs_w_failed").options == [  # shown as typed, the element in brackets
+        "leaf002 -> spine003 #1 (p0.leaf1-spine2#0)", "gpu006 nic3 -> leaf003 (node5.nic2)"]
     assert at.error and "leaf999" in at.error[0].value and "is not a link of this design" in at.error[0].value
     shown = at.error[1].value.replace("\\", "")  # a cable past the bundle: as typed, in the names' numbering
     assert "leaf002 -> spine003 #9" in shown and "the bundle has 4 cables, #1 to #4" in shown and "p0." not in shown
@@ -213,3 +217,15 @@ def test_the_empty_state_offers_a_click_only_where_one_fails_a_switch(design, cl
     assert (click in text) if click else ("click" not in text)
     oversub = at.select_slider(key="w_oversub")
     assert oversub.disabled == (click is None)  # the torus greys the leaf oversubscription, as a classic Dragonfly
+
+
+def test_an_aggregated_classic_dragonfly_speaks_of_routers_and_the_form():
+    """4,096 GPUs of classic Dragonfly: the drawing is aggregated, so no caption offers a click; its words are its
+    family's (routers, a hot link between routers), never a spine's."""
+    at = open_page({"t": "dfc", "ng": "4096"})
+    captions = " ".join(c.value for c in at.caption)
+    assert "Fail routers, local and global link bundles, planes or NICs by the form, and compare" in captions
+    assert "clicking" not in captions and "spine" not in captions
+    assert "a click names a bundle of routers, so fail single routers by the form" in captions
+    help_text = at.text_input(key="rs_w_names").help
+    assert "(router 2 -> router 3)" in help_text and "spine" not in help_text

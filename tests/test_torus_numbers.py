@@ -103,3 +103,16 @@ def test_node_modules_fill_the_twin_port_cages_as_the_copper_cables_do():
     assert modules == fibre  # 2 ends per optical link, 2 ports per module
     assert 2 * copper + 2 * modules == NODES * CABLED  # every cabled port, none twice
     assert p.transceiver_counts()["node_side"] == modules
+
+
+def test_bandwidth_readout_works_half_the_injection_in_core():
+    """The Designer's and the review pack's torus readout: half the injection (76.8 Tb/s = 9.6 TB/s) over the
+    bisection (12.8 Tb/s = 1.6 TB/s) is the 6:1 ratio, each GPU's 37.5 GB/s gets 6.25 GB/s across the cut."""
+    from core.figures.bandwidth import bandwidth_readout
+
+    p = plan(TORUS)
+    text = bandwidth_readout(p.fabric.family, p.resolved.system, p.bandwidth, "GB/s", "readout:bandwidth", "")
+    assert "(9.6 TB/s / 1.6 TB/s, one direction" in text
+    assert "6:1" in text and "37.5 GB/s" in text and "6.25 GB/s" in text
+    text = bandwidth_readout(p.fabric.family, p.resolved.system, p.bandwidth, "Gb/s", "report:readout:bandwidth", "")
+    assert "(76.8 Tb/s / 12.8 Tb/s, one direction" in text

@@ -304,7 +304,7 @@ def test_percent_three_significant_figures(fraction, text):
 POWER_SCANNED = [*RATIO_SCANNED, *sorted((ROOT / "core" / "cli").glob("plan*.py")), ROOT / "core" / "cli" / "pods.py",
                  *sorted((ROOT / "core" / "cli").glob("*availability.py")),
                  ROOT / "core" / "analysis" / "pods.py", ROOT / "core" / "scaleup.py", ROOT / "core" / "cost.py",
-                 ROOT / "core" / "physical" / "layout.py"]
+                 ROOT / "core" / "physical" / "layout.py", ROOT / "core" / "analysis" / "optimize.py"]
 POWER_RULES = [
     (re.compile(r"(\}|\d)\s*MW\b"), "a number followed by MW (core.units.power)"),
     (re.compile(r"\{[^{}]*:[^{}]*\}\s*kW\b"), "a format spec followed by kW (core.units.power / kw)"),
@@ -341,6 +341,20 @@ def test_the_grep_finds_hand_written_power():
     for snippet in ['x = units.power(v)', 'x = _("limit {kw} kW").format(kw=units.kw(v))', 'x = f"{v:.1%}"',
                     'x = _("{rack}, {share:.0%} of its {limit} kW limit").format(limit=kw(v), share=s)']:
         assert not hand_written_formats(snippet, rules=POWER_RULES) and not kw_template_values(snippet), snippet
+
+
+def test_the_it_power_card_says_its_help_in_its_own_format():
+    """16,384 H100: the IT power card reads MW, and its help writes the IT, network and facility power by the same
+    ``core.units.power`` (MW from 1,000 kW, three significant figures), never "1,241 kW" beside "1.24 MW"."""
+    from core.design import Design
+    from core.figures.keynumbers import key_numbers
+    from core.plan import plan
+
+    s = plan(Design(gpu="H100", gpus=16384)).summary()
+    card = {k.key: k for k in key_numbers(s)}["it_power"]
+    assert card.value == units.power(s["power"]["it_kw"]) and card.value.endswith(" MW")
+    assert card.help.startswith(f"{card.value} IT (network {units.power(s['power']['network_kw'])}); facility "
+                                f"{units.power(s['power']['facility_kw'])} at PUE"), card.help
 
 
 def test_no_hand_written_power():

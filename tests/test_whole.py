@@ -131,6 +131,8 @@ def test_a_job_runs_on_the_chosen_pod():
     assert on2.resolved.system.id == "B200" and on2.resolved.nodes == 32
     assert "pod 2: B200, 32 nodes, 256 GPUs" in words and "slowest pod's rate (pod 1)" in words
     assert pod_plan(p, 9)[0].resolved.system.id == "H100"  # out of range: the first pod
+    alike = pod_plan(plan(Design(gpu="H100", nodes=64, pods="H100:32:400")), 2)[1]  # 400G H100 twice: one rate
+    assert "Every pod has the same rate across pods" in alike and "slowest" not in alike
 
 
 @pytest.mark.parametrize("lang, word", [("en", "The sweep varies one fabric"), ("zh", "2")])

@@ -192,6 +192,8 @@ class Column:
     """A design with pods: a per-GPU metric's every pod's value, in pod order (``scaleout_gbits_per_gpu``: the
     summary's ``scaleout_gbits_per_gpu_pods``), shown as the Designer's cards show it; ``values`` keeps the
     slowest pod's for the deltas."""
+    pod_systems: list[str] = field(default_factory=list)
+    """A design with pods: each pod's system (``H100``), in pod order: the pods' bars are labelled by it."""
 
 
 @dataclass(frozen=True)
@@ -285,6 +287,7 @@ def _evaluate(name: str, design: Design, sizes: Sequence[int], settings: Mapping
     col.values.update(key_values(summary))
     if summary["bandwidth"].get("scaleout_gbits_per_gpu_pods"):
         col.pods["scaleout_gbits_per_gpu"] = list(summary["bandwidth"]["scaleout_gbits_per_gpu_pods"])
+        col.pod_systems = [pod["system"] for pod in summary["mixed_pods"]["pods"]]
     try:
         col.values.update(busbw_values(col.plan, sizes, settings))
     except FabricPlannerError as exc:

@@ -1713,7 +1713,9 @@ def _metric_text(kind: str, value: float, unit: str = "GB/s") -> str:
         return units.bandwidth(units.from_gbytes(value), unit)
     if kind == "usd":
         return usd(value)
-    return {"ratio": "{:.2f}:1", "kw": "{:,.1f} kW", "s": "{:.3f} s", "days": "{:.1f}"}.get(kind, "{:g}").format(value)
+    if kind == "kw":
+        return units.power(value)  # the one power format (687 kW, 1.24 MW)
+    return {"ratio": "{:.2f}:1", "s": "{:.3f} s", "days": "{:.1f}"}.get(kind, "{:g}").format(value)
 
 
 def _nearest(cands: list[Candidate], key: str) -> str:

@@ -168,6 +168,18 @@ class SpofResult(BaseModel):
                 "notes": list(self.notes)}
 
 
+def headline(count: int, shown: str | None = None) -> str:
+    """The single points' one line, as the Resilience page, the review pack and the spof command say it: none, or
+    ``count`` of them and what each does; ``shown``: the count as written (the page's bold), else with separators."""
+    from core.i18n import ngettext
+
+    if not count:
+        return _("No single point of failure: no one element cuts off a GPU.")
+    return ngettext("{count} single point of failure: the loss of any one of these elements cuts GPUs off.",
+                    "{count} single points of failure: the loss of any one of these elements cuts GPUs off.",
+                    count).format(count=shown or f"{count:,}")
+
+
 def _classes(shape: Shape):
     """``(tier, representative key, members)`` where ``members()`` yields every key of the class."""
     pis = shape.pis()

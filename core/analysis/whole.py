@@ -202,10 +202,13 @@ def pod_plan(p: Plan, pod: int) -> tuple[Plan, str | None]:
     whole = whole_plan(p)
     chosen = PodPlan.model_construct(**dict(mixed.plans[index]), whole_cost=whole.cost,
                                      whole_gpus=whole.cost_basis()[1])
-    return chosen, _(
+    return chosen, (_(  # pods of one rate: no pod is the slowest (the review pack's words, ``bound_words``)
+        "The job runs on pod {pod}: {system}, {nodes} nodes, {gpus} GPUs; the estimates use its system, NICs and "
+        "leaves. Every pod has the same rate across pods: an all-reduce of 1 GiB across every pod reaches at most "
+        "{busbw} GB/s bus bandwidth.") if summary["pods_alike"] else _(
         "The job runs on pod {pod}: {system}, {nodes} nodes, {gpus} GPUs; the estimates use its system, NICs and "
         "leaves. A collective across every pod runs at the slowest pod's rate (pod {slowest}): an all-reduce of "
-        "1 GiB across every pod reaches at most {busbw} GB/s bus bandwidth.").format(
+        "1 GiB across every pod reaches at most {busbw} GB/s bus bandwidth.")).format(
         pod=index + 1, system=own.system, nodes=f"{own.nodes:,}", gpus=f"{own.gpus:,}",
         slowest=summary["slowest_pod"], busbw=f"{summary['cross_pod_allreduce_busbw_gbytes']:.3g}")
 

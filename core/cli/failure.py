@@ -54,18 +54,24 @@ def _job(args):
     return parse_job(dict(model=model_preset(args.model), tp=args.tp, pp=args.pp, gpus=args.job_gpus))
 
 
-def render_table(out: dict, system=None, unit: str = "GB/s") -> str:
+def render_table(out: dict, system=None, unit: str = "GB/s", typed: list[tuple[str, str]] | None = None) -> str:
     """The human summary of ``FailureResult.to_json()`` (``out``) in the current language, bandwidths in ``unit``
     ("GB/s" or "Gb/s", ``--units``; ``core.units.bandwidth``); the scale-up rows named after ``system``'s links
-    (None: NVLink's words)."""
+    (None: NVLink's words); ``typed``: the ``--fail`` specs as typed and read (``core.formats.linknames
+    .typed_failures``: echoed as typed, the element in brackets), else the elements."""
+    from core.formats.linknames import typed_failures
+
     def _tb(tbits: float) -> str:
         return bandwidth(from_tbits(tbits), unit)
 
     def _gb(gbytes: float) -> str:
         return bandwidth(from_gbytes(gbytes), unit)
 
-    lines = [_("failed: {elements}").format(elements=", ".join(
-        f["element"] + (" *" if f["chosen"] else "") + (" (=)" if f.get("redundant") else "") for f in out["failed"]))]
+    def mark(f: dict) -> str:
+        return (" *" if f["chosen"] else "") + (" (=)" if f.get("redundant") else "")
+
+    typed = typed or [(f["element"], f["element"]) for f in out["failed"]]
+    lines = [_("failed: {elements}").format(elements=", ".join(typed_failures(typed, out["failed"], mark)))]
     if any(f["chosen"] for f in out["failed"]):
         lines.append(_("(* chosen where the failure hurts most)"))
     if any(f.get("redundant") for f in out["failed"]):
@@ -130,7 +136,8 @@ def render_table(out: dict, system=None, unit: str = "GB/s") -> str:
     return "\n".join(lines) + "\n"
 
 
-def _whole_fabric(design, failed: list[str], fmt: str, unit: str = "Gb/s") -> str | None:
+def _whole_fabric(design, failed: list[str], fmt: str, unit: str = "Gb/s",
+                  typed: list[tuple[str, str]] | None = None) -> str | None:
     """A design with pods whose ``failed`` are all shared spines and pods' leaves (``spine0``, ``pod2.p0.leaf1``; pods
     on three tiers: shared cores, pods' spines and leaves and their bundles, ``core0``, ``pod2.p0.spine0-core1``)
     or failures inside one pod (``pod2.node5.nic2``: ``core.analysis.podinside``, each its pod's own what-if):
@@ -139,6 +146,7 @@ def _whole_fabric(design, failed: list[str], fmt: str, unit: str = "Gb/s") -> st
     from core.analysis.podinside import inside_spec, inside_what_if
     from core.analysis.podwhatif import is_whole_element, loss_rows, pods_what_if
     from core.analysis.whole import design_mixed
+    from core.formats.linknames import typed_failures
 
     mixed = design_mixed(design)
     inside = [e for e in failed if mixed is not None and inside_spec(mixed, e) is not None]
@@ -152,7 +160,9 @@ def _whole_fabric(design, failed: list[str], fmt: str, unit: str = "Gb/s") -> st
                                         "gpus_degraded": r.gpus_degraded, "notes": list(r.notes)}
                                        for pod, r in results]} if results else {}),
                         "units": "Gb/s per direction"}) + "\n"
-    lines = [_("failed: {elements}").format(elements=", ".join(failed))]
+    named = [{"element": e, "chosen": False} for e in failed]
+    echoed = typed_failures(typed or [(e, e) for e in failed], named)  # as typed, a hot link's element in brackets
+    lines = [_("failed: {elements}").format(elements=", ".join(echoed))]
     rows = loss_rows(losses, unit, cores=mixed.fabric.tiers == 3)
     width = max(display_width(name) for name in rows[0]) + 2
     for entry in rows:
@@ -172,12 +182,14 @@ def run(args: argparse.Namespace) -> str:
 
     design = design_from_args(args)
     planned = None
+    typed = [(spec, spec) for spec in args.fail]  # echoed as typed (a hot link: its element in brackets)
     if any("->" in spec for spec in args.fail):  # a hot link as the load analysis names it: its element
         from core.formats.linknames import failure_specs
 
         planned = plan(design)
         args.fail = failure_specs(planned, args.fail)
-    whole = _whole_fabric(design, args.fail, args.format, bandwidth_unit(args)) if design.pods else None
+        typed = [(text, spec) for (text, _same), spec in zip(typed, args.fail)]
+    whole = _whole_fabric(design, args.fail, args.format, bandwidth_unit(args), typed) if design.pods else None
     if whole is not None:
         return whole
     planned = planned or plan(design)
@@ -189,5 +201,5 @@ def run(args: argparse.Namespace) -> str:
     data = result.to_json()
     if args.format == "json":
         return to_json(data) + "\n"
-    text = render_table(data, planned.resolved.system, bandwidth_unit(args))
+    text = render_table(data, planned.resolved.system, bandwidth_unit(args), typed)
     return text + "".join(note + "\n" for note in result.notes)

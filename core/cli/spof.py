@@ -24,7 +24,7 @@ def register(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> str:
     from core.analysis.failure import tier_label
-    from core.analysis.spof import degrading_label, remedy_label, single_points
+    from core.analysis.spof import degrading_label, headline, remedy_label, single_points
     from core.figures.topology import element_name
     from core.plan import plan
 
@@ -32,11 +32,8 @@ def run(args: argparse.Namespace) -> str:
     result, system, family = single_points(planned), planned.resolved.system, planned.fabric.family
     if args.format == "json":
         return to_json(result.to_json()) + "\n"
-    if not result.count:
-        lines = [_("no single point of failure: no one element cuts off a GPU")]
-    else:
-        lines = [ngettext("{count} single point of failure", "{count} single points of failure",
-                          result.count).format(count=f"{result.count:,}")]
+    lines = [headline(result.count)]  # the page's and the review pack's line
+    if result.count:
         for e in result.elements[:args.limit]:
             cost = _("cost unknown") if e.remedy_capex_usd is None else usd(e.remedy_capex_usd, exact=True)
             lines.append(row(element_name(family, e.element), _("{tier}: {gpus} GPUs lost; remedy: {remedy} (+{cost} network capex)").format(

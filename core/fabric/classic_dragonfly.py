@@ -132,12 +132,23 @@ WORDS = {
     "failure:caption": N_("Fail routers, local and global link bundles, planes or NICs by the form, or routers by "
                           "clicking them in the diagram (click again to restore one), and compare with the healthy "
                           "design. The healthy design is never changed."),
+    "failure:caption:form": N_("Fail routers, local and global link bundles, planes or NICs by the form, and "
+                               "compare with the healthy design. The healthy design is never changed."),
+    "failure:aggregated": N_("This view is aggregated: a click names a bundle of routers, so fail single routers by "
+                             "the form."),
+    "failure:bundle": N_("{name} is a bundle of routers in this aggregated view; name one router in the form (e.g. "
+                         "{example}) or give a tier and a count."),
+    "failure:hot": N_("A hot link as Overload & imbalance lists it (router 2 -> router 3) fails that cable, or the "
+                      "server's NIC."),
 }
 """This family's words where a surface's own are a folded Clos's or a Dragonfly+'s (``core.fabric.families.words``):
 the drawing's rows (``row:<role>``) and legend (``legend:spine``: its groups' row), the key numbers' switch cards
 (``card:<role>``; None: a tier it does not have, no card; ``card:links:help``), the capacity chart's stages and the
 bandwidth readouts (``stage:leaf_up``, ``readout:bandwidth``, ``report:readout:bandwidth``: groups, not pods) and the plan CLI's switches row
 (``cli:switches``), the failure tiers (``tier:<tier>``: the Resilience page's list, the single points' tier column),
+the Resilience page's failure words (``failure:caption``, ``failure:caption:form`` when the drawing is aggregated and
+takes no click, ``failure:aggregated``, ``failure:bundle`` a click on an aggregated bundle, ``failure:hot`` a hot link
+as the load analysis names a router's),
 the link-load heatmap's blocks, its tiers and a note on its routing (``load:blocks``, ``load:<tier>``,
 ``load:note``), the sidebar's sizing inputs (``input:<field>``, ``:help``; ``:off``: why an input has no effect,
 shown disabled)."""

@@ -7,6 +7,7 @@ import plotly.graph_objects as go
 
 from core import units
 from core.figures.style import CATEGORY_COLOURS, HIGHLIGHT, TIER_COLOURS, base_layout, sep
+from core.fabric.families import words as family_words
 from core.i18n import N_, _, in_currency, usd
 
 
@@ -14,6 +15,24 @@ def _scaled(values: list[float], unit: str, prefix: bool = True) -> tuple[list[f
     """Values in Gb/s -> (axis values, bar labels, unit label), all in one unit (G only if not ``prefix``)."""
     divisor, label = units.scale(max(values, default=0), unit, prefix)
     return [v / divisor for v in values], [f"{units.bandwidth_in(v, divisor)} {label}" for v in values], label
+
+
+def bandwidth_readout(family: str | None, system, bw, unit: str, key: str, default: str) -> str:
+    """A design's bandwidth readout: the family's words for ``key`` (the Designer's ``readout:bandwidth``, the
+    review pack's ``report:readout:bandwidth``; ``default`` a folded Clos's) filled with ``bw``'s numbers in ``unit``.
+    Every number a family's words may name is here, worked once: a torus's bisection ratio is half the injection
+    over the bisection (``half``: all NIC ports of all nodes, one direction, halved), a GPU's share of the cut."""
+    from core.scaleup import link_word
+
+    return family_words(family, key, default).format(
+        link=link_word(system), leaf=units.ratio(bw.leaf_oversubscription),
+        spine=units.ratio(bw.spine_oversubscription), total=units.ratio(bw.oversubscription),
+        same_rail=bw.hops_same_rail, cross_rail=bw.hops_cross_rail, cross_pod=bw.hops_cross_pod,
+        valiant=bw.hops_valiant, ratio=units.ratio(bw.scaleup_to_scaleout_ratio),
+        injection=units.bandwidth(bw.scaleout_gbits_per_gpu, unit),
+        share=units.bandwidth(bw.cross_fabric_gbits_per_gpu, unit),
+        half=units.bandwidth(units.from_tbits(bw.injection_tbits_one_direction) / 2, unit),
+        bisection=units.bandwidth(units.from_tbits(bw.bisection_tbits_one_direction), unit))
 
 
 def bandwidth_hierarchy_figure(plan, unit: str = "GB/s") -> go.Figure:

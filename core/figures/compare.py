@@ -46,13 +46,13 @@ def bandwidth_figure(comparison: Comparison, height: int = 380, unit: str = "GB/
     """Per GPU, one direction, in ``unit`` ("GB/s" or "Gb/s", one prefix for the whole axis): injection (the
     GPU's scale-out NIC bandwidth) and all-reduce busbw at each size, grouped by design. (Bisection / all GPUs
     is not drawn: it is half the injection on a non-blocking fabric and reads as 2:1; the table has the
-    bisection ratio.)"""
+    bisection ratio.) A design with pods draws every pod's injection, each bar labelled by its pod; its busbw is
+    pod 1's (the page's note says so)."""
     series = [("scaleout_gbits_per_gpu", _("Injection per GPU"), 1.0)]
     series += [(busbw_key(s), _("All-reduce busbw at {size}").format(size=format_size(s)), 8.0)
                for s in comparison.sizes]  # busbw in GB/s: x 8 to Gb/s
     shown = _names(comparison)
-    gbits = {i: [(label, comparison.columns[i].values[key] * to_gbits) for key, label, to_gbits in series
-                 if key in comparison.columns[i].values] for i, _n in shown}
+    gbits = {i: _bars(comparison.columns[i], series) for i, _n in shown}
     divisor, label = units.scale(max((v for rows in gbits.values() for _k, v in rows), default=0.0), unit)
     fig = go.Figure()
     for (i, name), colour in zip(shown, DESIGN_COLOURS):
@@ -67,6 +67,24 @@ def bandwidth_figure(comparison: Comparison, height: int = 380, unit: str = "GB/
     fig.update_layout(barmode="group", yaxis=dict(title=label, rangemode="tozero"), xaxis=dict(automargin=True),
                       legend=dict(orientation="h", yref="container", y=0, yanchor="bottom"))
     return fig
+
+
+def _bars(col, series) -> list[tuple[str, float]]:
+    """(label, Gb/s) of one design's bars: each metric of ``series`` (key, label, factor to Gb/s) it has; a metric
+    with every pod's values (``Column.pods``) a bar per pod, labelled by the pod and its system."""
+    out = []
+    for key, label, to_gbits in series:
+        if key not in col.values:
+            continue
+        pods = col.pods.get(key)
+        if pods and len(pods) == len(col.pod_systems):  # short words: four bars fit side by side at 1,024 px
+            words = (_("Injection, pod {pod} ({system})") if key == "scaleout_gbits_per_gpu"
+                     else _("{metric}, pod {pod} ({system})"))
+            out += [(words.format(metric=label, pod=n, system=system), v * to_gbits)
+                    for n, (v, system) in enumerate(zip(pods, col.pod_systems), start=1)]
+        else:
+            out.append((label, col.values[key] * to_gbits))
+    return out
 
 
 def days_figure(comparison: Comparison, height: int = 340) -> go.Figure:

@@ -94,11 +94,16 @@ def family_links_text(summary: dict) -> str | None:
     node-leaf, leaf-spine and spine-core words apply)."""
     own = words(summary.get("topology"), "card:links:help", None)
     links = summary["links"]  # (``global`` is a keyword: ``{global_}``)
-    every = _(" (all planes)") if summary.get("planes", 1) > 1 else ""  # one plane: nothing to add up
+    every = _all_planes(summary)
     if own is None:
         return None
     return own.format_map(_NoneOf({**{f"{k}_": f"{v:,}" for k, v in links.items()},
                                    **{k: f"{v:,}" for k, v in links.items()}, "all_planes": every}))
+
+
+def _all_planes(summary: dict) -> str:
+    """`` (all planes)`` after the links by class of a design of more than one plane; one plane: nothing to add up."""
+    return _(" (all planes)") if summary.get("planes", 1) > 1 else ""
 
 
 class _NoneOf(dict):
@@ -134,9 +139,9 @@ def _links_number(summary: dict, links: dict) -> KeyNumber:
     if own is not None:
         return KeyNumber("links", _("Links"), f"{sum(links.values()):,}", own + ufm)
     return KeyNumber("links", _("Links"), f"{sum(links.values()):,}",
-                     _("node-leaf {node_leaf}, leaf-spine {leaf_spine}, spine-core {spine_core} (all planes)").format(
+                     _("node-leaf {node_leaf}, leaf-spine {leaf_spine}, spine-core {spine_core}").format(
                          node_leaf=f"{links['node_leaf']:,}", leaf_spine=f"{links['leaf_spine']:,}",
-                         spine_core=f"{links['spine_core']:,}") + ("" if "global" not in links else _(
+                         spine_core=f"{links['spine_core']:,}") + _all_planes(summary) + ("" if "global" not in links else _(
                              "; global {links} ({family} groups)").format(
                                  links=f"{links['global']:,}", family=vocab.TOPOLOGY.label(summary["topology"]))) + (
                          "" if "torus" not in links else _("; torus {links}, node to node").format(
@@ -219,9 +224,9 @@ def _base_numbers(summary, unit, sw, links, xcvr, bw, cost, power_kw, nvlink_gbi
         KeyNumber("capex_per_gpu", _("Capex / GPU"), usd(cost["capex_per_gpu_usd"]),
                   _("{amount} per GPU").format(amount=usd(cost["capex_per_gpu_usd"]))),
         KeyNumber("it_power", _("IT power"), power(power_kw["it_kw"]),
-                  _("{it} kW IT (network {network} kW); facility {facility} kW at PUE {pue}").format(
-                      it=kw(power_kw["it_kw"]), network=kw(power_kw["network_kw"]),
-                      facility=kw(power_kw["facility_kw"]), pue=f"{power_kw['pue']:g}")
+                  _("{it} IT (network {network}); facility {facility} at PUE {pue}").format(  # as the card
+                      it=power(power_kw["it_kw"]), network=power(power_kw["network_kw"]),
+                      facility=power(power_kw["facility_kw"]), pue=f"{power_kw['pue']:g}")
                   + _network_split(summary, "power_kw")),
     ]
 

@@ -119,8 +119,12 @@ def _scaleout_line(plan, per_tray: bool) -> str:
     scaleout = dict(nics=r.nics_per_node, nic=r.nic.id, speed=r.port_speed_gbps, planes=plurals.planes(planes),
                     each=r.nics_per_node // planes)
     if r.plane_mode == "per-rail" and planes > 1:  # each NIC in one plane
-        line = (_("Scale-out: {nics} x {nic} at {speed}G per tray ({planes}, {each} NICs in each)") if per_tray
-                else _("Scale-out: {nics} x {nic} at {speed}G per node ({planes}, {each} NICs in each)"))
+        each = scaleout["each"]  # 8 NICs in 8 planes: one NIC in each
+        line = (ngettext("Scale-out: {nics} x {nic} at {speed}G per tray ({planes}, {each} NIC in each)",
+                         "Scale-out: {nics} x {nic} at {speed}G per tray ({planes}, {each} NICs in each)", each)
+                if per_tray else
+                ngettext("Scale-out: {nics} x {nic} at {speed}G per node ({planes}, {each} NIC in each)",
+                         "Scale-out: {nics} x {nic} at {speed}G per node ({planes}, {each} NICs in each)", each))
     else:
         line = (_("Scale-out: {nics} x {nic} at {speed}G per tray ({planes})") if per_tray
                 else _("Scale-out: {nics} x {nic} at {speed}G per node ({planes})"))

@@ -554,13 +554,14 @@ def _subtitle(sub: str, rails: int, planes: int = 1, every_plane: bool = True) -
     if rails <= 1:
         return f"<br><sup>{sub}</sup>"
     drawn = range(planes if every_plane else 1)
-    names = [" / ".join(str(Wiring.nic(r, i, planes) + 1) for i in drawn) for r in range(rails)]
-    dots = "  ".join(f"<span style='color:{rail_colour(r)}'>&#9679;</span> {name}" for r, name in enumerate(names))
+    glue = "\u00a0"  # a no-break space: a dot and its NICs, and the planes' numbers, never split across lines
+    names = [f"{glue}/{glue}".join(str(Wiring.nic(r, i, planes) + 1) for i in drawn) for r in range(rails)]
+    dots = "  ".join(f"<span style='color:{rail_colour(r)}'>&#9679;</span>{glue}{name}" for r, name in enumerate(names))
     if planes <= 1:
         rail_words = _("Leaf and link colour = rail: {rails}").format(rails=dots)
     elif every_plane:
-        rail_words = _("Leaf and link colour = the NIC it carries (plane {planes}): {rails}").format(
-            rails=dots, planes=" / ".join(str(i + 1) for i in drawn))
+        rail_words = _("Leaf and link colour = the NIC it carries in planes {planes}: {rails}").format(
+            rails=dots, planes=f"{glue}/{glue}".join(str(i + 1) for i in drawn))
     else:
         rail_words = _("Leaf and link colour = the NIC it carries in plane 1: {rails}").format(rails=dots)
     return "<br><sup>" + _("{sentence}. {next}").format(sentence=sub, next=rail_words) + "</sup>"

@@ -290,3 +290,49 @@ def failure_specs(plan, specs, scheme: NamingScheme | None = None) -> list[str]:
     """``specs`` (the failure what-if's, ``--fail``'s) with each hot link (a spec holding ``->``) as its element
     (``failure_element``); the other specs as they are. The one place a hot link's name is read back."""
     return [failure_element(plan, spec, scheme) if "->" in str(spec) else spec for spec in specs]
+
+
+def read_failures(plan, texts, scheme: NamingScheme | None = None) -> tuple[list[tuple[str, str]], list[str]]:
+    """Typed failures (the Resilience page's comma-separated names, one pod's names) read one by one, as
+    ``failure_specs`` reads them: ``(typed, spec)`` of each non-empty one, a hot link as its element, another spec
+    lowercased; a hot link that is no link of ``plan`` is left out, its ``InputError`` said in the problems."""
+    from core.errors import InputError
+
+    pairs, problems = [], []
+    for text in texts:
+        text = str(text).strip()
+        if not text:
+            continue
+        try:
+            pairs.append((text, failure_element(plan, text, scheme) if "->" in text else text.lower()))
+        except InputError as exc:
+            problems.append(str(exc))
+    return pairs, problems
+
+
+def typed_failures(pairs, failed, mark: Callable[[dict], str] = lambda item: "", most: int | None = None) -> list[str]:
+    """What failed, as the user typed it (``pairs``: ``(typed, spec)``, ``read_failures``), with the elements it
+    failed in brackets where they are not what was typed: a hot link its element (``leaf002 -> spine003 #1
+    (p0.leaf1-spine2#1)``), a tier and a count the elements chosen where they hurt most, in the order the what-if
+    chose them (``spine:1 (p0.spine0)``). ``failed``: the what-if's ``{"element", "chosen", ...}`` (the CLI's and the
+    page's result); ``mark(item)`` is written after an element (the CLI's `` *`` for chosen); ``most``: at most that
+    many elements in one pair's brackets, then ``...``."""
+    from core.i18n import _
+
+    chosen = [item for item in failed if item.get("chosen")]
+    named = {item["element"].lower(): item for item in failed if not item.get("chosen")}
+    out = []
+    for typed, spec in pairs:
+        tier, sep, rest = spec.partition(":")
+        if sep and rest.strip().isdigit():  # a tier and a count: the next elements the counts chose
+            got, chosen = chosen[:int(rest)], chosen[int(rest):]
+        else:
+            item = named.get(spec.lower()) or named.get(rest.strip().lower() if sep else "")
+            got = [item] if item else []
+        if "->" in typed or (sep and rest.strip().isdigit()):
+            shown = [item["element"] + mark(item) for item in got]
+            elements = ", ".join(shown if most is None or len(shown) <= most else [*shown[:most], "..."]) or spec
+            out.append(_("{typed} ({elements})").format(typed=typed, elements=elements))
+        else:
+            out.append(typed + (mark(got[0]) if got else ""))
+    return out

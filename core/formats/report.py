@@ -70,7 +70,7 @@ from urllib.parse import unquote
 from core import plurals, scaleup, units, vocab
 from core.errors import FabricPlannerError, InputError
 from core.fabric import domainlevels
-from core.fabric.families import leaf_whatif, leaf_whatif_note, words
+from core.fabric.families import leaf_whatif, leaf_whatif_note
 from core.i18n import HTML_LANG, N_, _, babel_locale, current, in_currency, money_note, ngettext, number, usd
 from core.spares import policy_words
 from core.text import html_text
@@ -609,7 +609,8 @@ def _topology(doc: _Doc, plan) -> None:
 def _bandwidth(doc: _Doc, plan) -> None:
     from core.analysis.whatif import oversubscription_sweep, sweep_display_table
     from core.fabric.bandwidth import tier_capacities_gbits
-    from core.figures.bandwidth import bandwidth_hierarchy_figure, oversubscription_figure, tier_capacity_figure
+    from core.figures.bandwidth import bandwidth_hierarchy_figure, bandwidth_readout, oversubscription_figure
+    from core.figures.bandwidth import tier_capacity_figure
     from core.analysis.whole import whole_plan
     from core.figures.keynumbers import whatif_capex_note
 
@@ -620,16 +621,8 @@ def _bandwidth(doc: _Doc, plan) -> None:
     readout = N_("Oversubscription leaf {leaf}, spine {spine}, end to end {total}; switches crossed: same rail "
                  "{same_rail}, cross rail {cross_rail}, cross pod {cross_pod}; {link} to scale-out {ratio} per GPU "
                  "(one direction).")
-    body += _p(words(plan.fabric.family, "report:readout:bandwidth", readout).format(
-        link=scaleup.link_word(plan.resolved.system),
-        leaf=units.ratio(bw.leaf_oversubscription), spine=units.ratio(bw.spine_oversubscription),
-        total=units.ratio(bw.oversubscription),
-        same_rail=bw.hops_same_rail, cross_rail=bw.hops_cross_rail, cross_pod=bw.hops_cross_pod, valiant=bw.hops_valiant,
-        ratio=units.ratio(bw.scaleup_to_scaleout_ratio),  # a torus says what its ratio is of:
-        injection=units.bandwidth(bw.scaleout_gbits_per_gpu, doc.unit),
-        share=units.bandwidth(bw.cross_fabric_gbits_per_gpu, doc.unit),
-        half=units.bandwidth(bw.injection_tbits_one_direction * 500, doc.unit),
-        bisection=units.bandwidth(bw.bisection_tbits_one_direction * 1000, doc.unit)))
+    body += _p(bandwidth_readout(plan.fabric.family, plan.resolved.system, bw, doc.unit, "report:readout:bandwidth",
+                                 readout))
     if not leaf_whatif(plan.fabric.family):  # no leaves to oversubscribe (a torus)
         doc.section("bandwidth", _("Bandwidth"), body)
         return
@@ -1038,7 +1031,7 @@ def _resilience(doc: _Doc, plan, resilience: Mapping | None = None) -> tuple:
     (``resilience``: ``core.formats.resiliencelink`` values; None = the page's defaults); returns
     (``SpofResult`` or None, ``Availability`` or None)."""
     from core.analysis.failure import TIER_LABELS, tier_label
-    from core.analysis.spof import remedy_label, single_points
+    from core.analysis.spof import headline, remedy_label, single_points
 
     def tier(t: str) -> str:  # as the page's table: the system's and the fabric family's words (a Dragonfly's)
         return tier_label(t, plan.resolved.system, plan.fabric.family) if t in TIER_LABELS else t
@@ -1048,12 +1041,8 @@ def _resilience(doc: _Doc, plan, resilience: Mapping | None = None) -> tuple:
     except FabricPlannerError as exc:  # a topology family the closed forms do not model: said, not guessed
         doc.section("resilience", _("Resilience"), _p(str(exc), note=True))
         return None, None
-    if not result.count:
-        body = _p(_("No single point of failure: no one element cuts off a GPU."))
-    else:
-        body = _p(ngettext("{count} single point of failure: the loss of any one of these elements cuts GPUs off.",
-                           "{count} single points of failure: the loss of any one of these elements cuts GPUs off.",
-                           result.count).format(count=number(result.count)))
+    body = _p(headline(result.count, number(result.count)))
+    if result.count:
         tiers: dict[str, list] = {}
         for e in result.elements:
             tiers.setdefault(e.tier, []).append(e)

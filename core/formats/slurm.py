@@ -61,6 +61,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, TextIO
 
+from core import plurals
 from core.errors import InputError
 from core.fabric.naming import Namer, NamingScheme
 from core.fabric.wiring import Wiring
@@ -367,7 +368,7 @@ def _header(plan, out: TextIO, title: str, plugin: str) -> None:
         out.write(mixed_header(mixed))
         return
     out.write(f"# Design: {r.gpus:,} x {r.system.id} GPUs in {r.nodes:,} nodes; {r.fabric} {f.port_speed_gbps}G, "
-              f"{f.topology}, {f.tiers} tier(s), {plan.planes} plane(s), switch {r.switch.id}.\n")
+              f"{f.topology}, {plurals.tiers(f.tiers)}, {plurals.planes(plan.planes)}, switch {r.switch.id}.\n")
 
 
 def _tree_comment(tree: SlurmTree, out: TextIO) -> None:
