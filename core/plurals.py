@@ -41,3 +41,18 @@ def ports(n: int) -> str:
 def micro_batches(n: int) -> str:
     """``1 micro-batch`` / ``8 micro-batches``."""
     return ngettext("{count} micro-batch", "{count} micro-batches", n).format(count=_count(n))
+
+
+def algorithms(n: int) -> str:
+    """``1 algorithm`` / ``3 algorithms`` (a simulator's collective algorithms)."""
+    return ngettext("{count} algorithm", "{count} algorithms", n).format(count=_count(n))
+
+
+def instances(n: int) -> str:
+    """``1 instance`` / ``4 instances`` (a served model's replicas)."""
+    return ngettext("{count} instance", "{count} instances", n).format(count=_count(n))
+
+
+def simulator_processes(n: int) -> str:
+    """``1 simulator process`` / ``8 simulator processes``."""
+    return ngettext("{count} simulator process", "{count} simulator processes", n).format(count=_count(n))

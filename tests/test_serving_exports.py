@@ -360,7 +360,7 @@ def test_inference_sim_disaggregated_is_two_configs(h100):
     check_decode_line(decode, est)
     kv_ns = w.input_tokens * parse_go_duration(decode["kv-cache-transfer-time-per-token"])
     assert abs(kv_ns - est.kv.time_s * 1e9) <= w.input_tokens
-    assert "run 4 simulator process(es)" in text and "save each as its own file" in text
+    assert "run 4 simulator processes" in text and "save each as its own file" in text
 
 
 def test_inference_sim_prefix_hits_in_the_per_token_time(h100):

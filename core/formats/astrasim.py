@@ -53,7 +53,7 @@ from typing import TextIO
 
 from pydantic import BaseModel, ConfigDict
 
-from core import units
+from core import plurals, units
 from core.errors import DesignError, NotHandledError
 from core.fabric.wiring import Wiring
 from core.formats.podlabel import pods_describer
@@ -190,7 +190,7 @@ def write(plan, out: TextIO, naming=None) -> None:
     r, b = plan.resolved, plan.bandwidth
     out.write("# ASTRA-sim 2.x analytical network configuration (--network-configuration), written by fabric planner\n")
     out.write(f"# design: {r.gpus:,} x {r.system.id} in {r.nodes:,} nodes; {r.fabric} {r.port_speed_gbps}G, "
-              f"{r.topology}, {plan.fabric.tiers} tier(s), {plan.planes} plane(s), switch {r.switch.id}\n")
+              f"{r.topology}, {plurals.tiers(plan.fabric.tiers)}, {plurals.planes(plan.planes)}, switch {r.switch.id}\n")
     write_dimensions(dims, f"# oversubscription: leaf {units.ratio(b.leaf_oversubscription)}, spine "
                      f"{units.ratio(b.spine_oversubscription)} (bandwidth of the outer dimensions divided by it)\n", out)
 
@@ -205,7 +205,7 @@ def write_dimensions(dims: list[Dimension], oversubscription: str, out: TextIO) 
     out.write("# latency: per hop [ns]; a Switch dimension counts 2 hops. Defaults published by the simulators\n")
     out.write("#   (assets/catalog/simulators.toml), not measured: edit for your cluster.\n")
     out.write(oversubscription)
-    out.write(f"# system configuration (not written here): list {len(dims)} algorithm(s) in each "
+    out.write(f"# system configuration (not written here): list {plurals.algorithms(len(dims))} in each "
               "*-implementation entry, e.g. [" + ", ".join(['"ring"'] * len(dims)) + "]\n")
     for i, d in enumerate(dims, 1):
         out.write(f"# dimension {i}: {_LEVEL[d.level]}: {d.npus:,} NPUs, {_number(d.gbytes_per_s)} GB/s "

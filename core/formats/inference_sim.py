@@ -49,6 +49,7 @@ import json
 import math
 from dataclasses import dataclass
 
+from core import plurals
 from core.errors import InputError
 from core.formats.filenames import design_slug
 from core.formats.serving_exports import ServingExport, hf_model_id
@@ -249,8 +250,9 @@ def _role_comment(role: str, est: ServingEstimate, pool: PoolResult) -> str:
     what = {"aggregated": "the deployment (prefill and decode on the same GPUs)",
             "prefill": "the prefill pool (document 1 of 2; requests with do_remote_decode)",
             "decode": "the decode pool (document 2 of 2; requests with do_remote_prefill)"}[role]
-    return (f"# {what}: {pool.gpus:,} GPUs, {pool.replicas:,} instance(s) of tp {pool.split.tp} x dp "
-            f"{pool.split.dp} x pp {pool.split.pp}; run {processes:,} simulator process(es) with this configuration")
+    return (f"# {what}: {pool.gpus:,} GPUs, {plurals.instances(pool.replicas)} of tp {pool.split.tp} x dp "
+            f"{pool.split.dp} x pp {pool.split.pp}; run {plurals.simulator_processes(processes)} with this "
+            "configuration")
 
 
 def render(plan: Plan, est: ServingEstimate) -> str:
