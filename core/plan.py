@@ -52,7 +52,7 @@ from core.fabric import domainlevels
 from core.fabric.sizing import FabricPlan, size_fabric
 from core.networks import NETWORKS, ClusterNetworks, size_networks
 from core.physical.layout import Arrangement, Layout, devices_to_place
-from core.physical.lengths import LinkLengths, arranged_lengths
+from core.physical.lengths import LinkLengths, arranged_lengths, arranged_racks
 from core.physical.media import MediaBin, select_media
 from core.physical.racks import load_racks
 
@@ -623,14 +623,14 @@ def as_built(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, fie
     point, at most ``AS_BUILT_ROUNDS`` rounds; arranged again only when the networks' devices to place changed).
     As the pods' ``core.analysis.podmgmt.with_shared_management`` counts a pod's racks in the hall; the optimizer
     bills its candidates with it (``core.analysis.optimize``), so its costs are the plan's. Each arrangement is
-    ``_placed``'s cached stage (``arranged_lengths``, keyed by ``fields``, the resolved design's, and ``language``:
-    made here when not given), so the plan's own placing after it is a cache hit."""
+    the cached stage ``arranged_racks`` (keyed by ``fields``, the resolved design's, and ``language``: made here when
+    not given; no cable lengths measured for the rounds before the last), so the plan's own placing after it
+    (``_placed``: ``arranged_lengths``) is a cache hit."""
     fields = ResolvedFields.of(resolved) if fields is None else fields
     language = current() if language is None else language
 
     def arranged(networks: ClusterNetworks) -> Arrangement:
-        return arranged_lengths(fields, fabric, tuple(devices_to_place(resolved, networks)), load_racks(),
-                                language)[0]
+        return arranged_racks(fields, fabric, tuple(devices_to_place(resolved, networks)), load_racks(), language)[0]
 
     networks = size_networks(resolved, fabric, catalog)
     arrangement = arranged(networks)

@@ -751,17 +751,31 @@ def _placed_bytes(found: tuple) -> int:
     return _arrangement_bytes(found[0]) + _lengths_bytes(found[1])
 
 
-@stage(0.05, _placed_bytes)
+def _arranged_bytes(found: tuple) -> int:
+    """Upper bound of the memory of an arrangement and its compute racks [bytes] (``_arrangement_bytes``)."""
+    return _arrangement_bytes(found[0]) + 32
+
+
+@stage(0.04, _arranged_bytes)
+def arranged_racks(resolved: ResolvedFields, fabric: FabricPlan, devices: tuple, racks: RackCatalog,
+                   language: str) -> tuple[Arrangement, int]:
+    """``arrange``'s arrangement of the resolved design of ``resolved`` (``core.design.resolved_of``) with the other
+    networks' devices ``devices`` (``core.physical.layout.devices_to_place``), its notes in ``language``, and its
+    compute racks (``Arrangement.counts``), without its cable lengths (``arranged_lengths``): what
+    ``core.plan.as_built``'s rounds read, most of which are not the plan's final arrangement; cached by these
+    arguments (``core.memo.stage``; an arrangement is read, never changed, once made)."""
+    with spoken(language):
+        arrangement = arrange_devices(resolved_of(resolved), fabric, list(devices), racks)
+    return arrangement, arrangement.counts()["compute"]
+
+
+@stage(0.02, _placed_bytes)
 def arranged_lengths(resolved: ResolvedFields, fabric: FabricPlan, devices: tuple, racks: RackCatalog,
                      language: str) -> tuple[Arrangement, tuple[LinkLengths, ...], int]:
-    """``arrange``'s arrangement of the resolved design of ``resolved`` (``core.design.resolved_of``) with the other
-    networks' devices ``devices`` (``core.physical.layout.devices_to_place``), its notes in ``language``, its
-    ``arranged_link_lengths`` and its compute racks (``Arrangement.counts``): a plan's racks and cable lengths,
-    cached by these arguments (``core.memo.stage``; an arrangement is read, never changed, once made)."""
-    whole = resolved_of(resolved)
-    with spoken(language):
-        arrangement = arrange_devices(whole, fabric, list(devices), racks)
-    return arrangement, arranged_link_lengths(whole, fabric, arrangement, racks), arrangement.counts()["compute"]
+    """``arranged_racks``' arrangement (the same arguments), its ``arranged_link_lengths`` and its compute racks: a
+    plan's racks and cable lengths, cached by these arguments (``core.memo.stage``)."""
+    arrangement, compute = arranged_racks(resolved, fabric, devices, racks, language)
+    return arrangement, arranged_link_lengths(resolved_of(resolved), fabric, arrangement, racks), compute
 
 
 @stage(0.12, _lengths_bytes)
