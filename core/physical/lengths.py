@@ -769,7 +769,7 @@ def arranged_racks(resolved: ResolvedFields, fabric: FabricPlan, devices: tuple,
     return arrangement, arrangement.counts()["compute"]
 
 
-@stage(0.02, _placed_bytes)
+@stage(0.01, _placed_bytes)
 def arranged_lengths(resolved: ResolvedFields, fabric: FabricPlan, devices: tuple, racks: RackCatalog,
                      language: str) -> tuple[Arrangement, tuple[LinkLengths, ...], int]:
     """``arranged_racks``' arrangement (the same arguments), its ``arranged_link_lengths`` and its compute racks: a
