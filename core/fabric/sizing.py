@@ -120,14 +120,6 @@ class FabricPlan(BaseModel):
     spine_core_links: int
     switch_groups: tuple[SwitchGroup, ...]
     explanation: tuple[str, ...]
-
-    def __hash__(self) -> int:
-        """Of the tiers, link counts and explanation (equal plans hash alike; equality compares every field): a plan
-        is in the keys of the engine's cached stages (``core.memo.stage``), and hashing every field, each switch
-        group's, took 14 µs."""
-        return hash((self.tiers, self.radix, self.node_leaf_links, self.leaf_spine_links, self.spine_core_links,
-                     self.explanation))
-
     islands: int = 1
     """Independent fabrics per plane (rail-only rails, per-rail planes); counts above add them up, while
     group, pod and per-switch shape fields describe one island."""
@@ -160,6 +152,13 @@ class FabricPlan(BaseModel):
     """Torus: edge of the cubes joined by optical circuit switches (0: no OCS)."""
     torus_links: int = 0
     """Torus: links in all, node to node (its ``node_leaf_links`` are 0: no leaf)."""
+
+    def __hash__(self) -> int:
+        """Of the tiers, link counts and explanation (equal plans hash alike; equality compares every field): a plan
+        is in the keys of the engine's cached stages (``core.memo.stage``), and hashing every field, each switch
+        group's, took 14 µs."""
+        return hash((self.tiers, self.radix, self.node_leaf_links, self.leaf_spine_links, self.spine_core_links,
+                     self.explanation))
 
     @property
     def partial_last_pod(self) -> bool:
