@@ -163,6 +163,17 @@ inputs of the per-candidate steps are distinct (7,015 distinct first floors of 7
 distinct) with the switch names put into its groups and explanation afterwards, and the rack arrangement of the
 633 refined floors (``core.physical``, a quarter of a cold search).
 
+Then (2026-12-06, 10:24-10:41 UTC, load average 17-29 on 2 cores; 4f50e3f and this revision alternately, one
+process, each pair a fresh process): ``core.plan.as_built``'s rounds arrange without measuring cable lengths
+(``core.physical.lengths.arranged_racks``; the 714 refined floors measure their final arrangement only, not all
+1,436 arrangements of the rounds), and catalog entries, the rack catalog and fabric plans hash by a few fields in
+the stages' keys. Default grid: cold 6.76 s CPU median vs 8.03 s (0.84x), warm 4.06 s vs 4.44 s (0.91x); large
+grid 24.4 s vs 26.2 s (0.93x). Same answers (summary JSON and every candidate's reason compared). Both still MISS,
+by about 5x: the refined floors (rack arrangement, its networks' rounds, length bins) are still the largest stage,
+then sizing, the first floors and busbw, each a per-candidate Python call. The next step is the one the rows above
+name: the counts, the first floors and the refined floors' inputs as arrays per fabric shape (sizing's leaf
+down-port choice and the priced rows are linear in the counts), with only the survivors planned one by one.
+
 Earlier history of the ``bench`` workload:
 
 Measured (2026-12-01, the same minutes, load average 0.9-1.5 on 2 cores, 3 runs each twice): before the

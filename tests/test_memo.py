@@ -500,3 +500,28 @@ def test_the_collective_time_cache_counts_its_keys():
         assert _time_key_bytes(key) >= deep_sizeof(key, shared) > 1000
         assert size == _time_key_bytes(key) + 320
     assert communicator_time.cache.bytes == sum(size for _key, (_value, size) in entries)
+
+
+def test_stage_key_hashes_agree_with_equality():
+    """The catalog entries, the rack catalog and a fabric plan hash by a few fields (``core.catalog._Entry``,
+    ``core.physical.racks.RackCatalog``, ``core.fabric.sizing.FabricPlan``): an equal object made afresh (not the
+    same one) hashes alike, so a stage's cache finds it; objects that differ in a field the hash leaves out stay
+    apart as keys (equality still compares every field)."""
+    from core.fabric.sizing import size_fabric
+    from core.physical.racks import RackCatalog, load_racks
+
+    catalog = load_catalog()
+    for entry in (*catalog.switches, *catalog.nics, *catalog.systems, *catalog.transceivers, *catalog.cables):
+        fresh = type(entry).model_validate(entry.model_dump())
+        assert fresh == entry and fresh is not entry and hash(fresh) == hash(entry), entry.id
+    racks = load_racks()
+    assert hash(RackCatalog.model_validate(racks.model_dump())) == hash(racks)
+    switch = catalog.switch("TH5")
+    dearer = switch.model_copy(update={"price_usd": switch.price_usd + 1})
+    assert dearer != switch and len({switch: 1, dearer: 2}) == 2
+    resolved = plan_module.plan(Design(gpu="H100", gpus=2048, switch="QM9700")).resolved
+    fabric = size_fabric(resolved)
+    again = type(fabric).model_validate(fabric.model_dump())
+    assert again == fabric and hash(again) == hash(fabric)
+    other = fabric.model_copy(update={"port_speed_gbps": fabric.port_speed_gbps * 2})
+    assert other != fabric and len({fabric: 1, other: 2}) == 2

@@ -80,6 +80,11 @@ class RackCatalog(BaseModel):
     hall: HallRules
     routing: Routing
 
+    def __hash__(self) -> int:
+        """Of the preset ids (equal catalogs hash alike; equality compares every field): the rack catalog is in the
+        keys of the engine's cached stages (``core.memo.stage``), and hashing every preset's fields took 26 µs."""
+        return hash(tuple(p.id for p in self.presets))
+
     def preset(self, key: str) -> RackPreset:
         """The preset named ``key`` (case-insensitive); ``InputError`` naming the known ones."""
         for preset in self.presets:
