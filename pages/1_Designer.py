@@ -23,7 +23,7 @@ from core.formats.design_file import design_from_bytes
 from core.formats.exports import exports, pod_coverage
 from core.formats.nameexamples import name_examples
 from core.i18n import N_, _
-from webui import cached, charts, jobs, jobwork, pagestate, safe, state, tablefit, tables, verify_view
+from webui import cached, charts, jobs, pagestate, safe, state, tablefit, tables
 from webui.physical_tab import physical_tab
 from webui.pods import explanation, pod_keys, pods_section
 
@@ -319,6 +319,8 @@ def handoff_tab(cur: state.Current, key: str, lang: str) -> None:
     st.divider()
     scheme = _exports(cur, key, lang)
     st.divider()
+    from webui import verify_view  # here, not at the top: a tab that is not shown imports nothing for it
+
     verify_view.section(cur.plan, scheme)
 
 
@@ -329,6 +331,7 @@ def _review_pack(cur: state.Current, key: str, lang: str) -> None:
     if importlib.util.find_spec("core.formats.report") is None:
         return
     from core.formats.report import COVER_TEXT_CHARS, EDITIONS
+    from webui import jobwork  # the jobs' functions (the engine, Playwright): imported when the Hand-off tab shows
 
     plan = cur.plan
     link = _share_link()
@@ -559,6 +562,8 @@ def _exports(cur: state.Current, key: str, lang: str) -> NamingScheme | None:
 def _export_job(key: str, name: str, naming: str, lang: str, session: str | None) -> bytes:
     """A large design's export, built by a worker when its download is pressed (Streamlit calls this on a
     thread of its own); an export that cannot be written for the design is a short text file saying why."""
+    from webui import jobwork
+
     try:
         return jobs.run_now("export", json.dumps([key, name, naming]), jobwork.export_bytes, key, name, naming,
                             session=session, language=lang)

@@ -23,8 +23,6 @@ from core.fabric.sizing import ROLE_LABELS
 from core.catalog import load_catalog
 from core.design import Design
 from core.fabric.naming import NamingScheme
-from core.formats import xlsx
-from core.formats.exports import export_text
 from core.plan import plan
 from core.analysis.whatif import oversubscription_sweep, sweep_display_table
 from core.analysis.whole import whole_plan
@@ -159,17 +157,21 @@ def bom(key: str, language: str) -> pd.DataFrame:
         return whole_plan(_plan(key)).bom_frame()
 
 
-# the people's BOM table lives in core (the XLSX and the review pack use it too); re-exported for the page
-BOM_COLUMNS = xlsx.BOM_COLUMNS
-BOM_HEADERS = xlsx.BOM_HEADERS
-category_label = xlsx.category_label
-bom_item_name = xlsx.bom_item_name
-bom_headers = xlsx.bom_headers
+# The people's BOM table lives in core.formats.xlsx (the XLSX and the review pack use it too). It is imported where
+# a BOM is drawn, not with this module: the workbook writer (openpyxl) takes about 0.07 s of CPU to import, which
+# the first Designer run of a server process paid on every tab, although only Cost & power and Hand-off use it.
+def bom_headers() -> dict[str, str]:
+    """Column id -> its header in this run's language (``core.formats.xlsx.bom_headers``)."""
+    from core.formats import xlsx
+
+    return xlsx.bom_headers()
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
 def bom_table(key: str, language: str) -> pd.DataFrame:
     """The BOM as the Designer shows it (``core.formats.xlsx.bom_table``), in ``language``."""
+    from core.formats import xlsx
+
     with speaking(language):
         return xlsx.bom_table(whole_plan(_plan(key)))
 
@@ -184,6 +186,8 @@ def bom_csv(key: str, language: str) -> str:
 @st.cache_data(max_entries=16, show_spinner=False)
 def reserved_table(key: str, language: str) -> pd.DataFrame:
     """What growth to ``grow_to`` still buys (``Plan.reserved_bom``), as the Designer shows it; empty without it."""
+    from core.formats.xlsx import category_label
+
     with speaking(language):
         rows = _plan(key).reserved_bom
         return pd.DataFrame([{
@@ -197,6 +201,8 @@ def reserved_table(key: str, language: str) -> pd.DataFrame:
 def bom_xlsx(key: str, language: str, share_link: str | None = None, unit: str = "GB/s") -> bytes:
     """The review workbook (``core.formats.xlsx.design_xlsx``) in ``language``, with the design's share link,
     bandwidth in ``unit``."""
+    from core.formats import xlsx
+
     with speaking(language):
         return xlsx.design_xlsx(whole_plan(_plan(key)), share_link=share_link, unit=unit)
 
@@ -206,5 +212,7 @@ def export_bytes(key: str, name: str, naming: str, language: str) -> bytes:
     """Export ``name`` (``core.formats.exports``) of the design under the naming scheme ``naming`` (its JSON),
     as UTF-8 bytes. Exports are English (machine-readable); ``language`` keys the cache only because a
     writer may word a comment in it."""
+    from core.formats.exports import export_text
+
     with speaking(language):
         return export_text(_plan(key), name, NamingScheme.model_validate_json(naming)).encode("utf-8")

@@ -22,7 +22,7 @@ from core.physical.cabling import nvlink_summary
 from core.physical.media import KIND_LABELS, NVLINK_CLASS_LABELS
 from core.physical.racks import load_racks
 from core.plan import plan as plan_of
-from webui import charts, jobs, jobwork, safe, tablefit
+from webui import charts, jobs, safe, tablefit
 from webui.tables import show_wide
 
 CONFIG = {"displaylogo": False}
@@ -206,6 +206,8 @@ def growth_section(cur, key: str) -> None:
         st.info(_(POD_STAGES_ONLY).format(example="B200:32@1"))
         return
     st.caption(note)
+    from webui import jobwork  # the jobs' functions (the engine, Playwright): imported when a job is asked for
+
     finished, deltas = jobs.result("stages", key, jobwork.growth, key, what=_("Planning the stages"))
     if not finished:
         return

@@ -1210,10 +1210,8 @@ def sync_url(page_path: str) -> dict[str, str]:
 
 def share_url(page_path: str, params: dict[str, str]) -> str:
     """The full link of page ``page_path`` with ``params``: at the server's public address when one is set
-    (``core.formats.report.PUBLIC_URL_ENV``, e.g. behind a proxy), else scheme and host as the browser sees them."""
-    from core.formats.report import public_base_url
-
-    public = public_base_url()
+    (``core.formats.sharelink.PUBLIC_URL_ENV``, e.g. behind a proxy), else scheme and host as the browser sees them."""
+    public = sharelink.public_base_url()
     parts = urlsplit(public or st.context.url or "http://localhost:8501/")
     if public:
         prefix = parts.path.rstrip("/")

@@ -11,7 +11,7 @@ Chromium is a clear error (exit 2), never a traceback.
 notes. ``--customer``, ``--author`` and ``--version-label`` go on the cover as typed (escaped, cut at
 ``core.formats.report.COVER_TEXT_CHARS`` characters). The share link opens the app at ``--base-url``
 (``--link-base``), else at the address in the environment variable ``FP_PUBLIC_URL``
-(``core.formats.report.PUBLIC_URL_ENV``), else at ``DEFAULT_LINK_BASE``.
+(``core.formats.sharelink.PUBLIC_URL_ENV``), else at ``DEFAULT_LINK_BASE``.
 """
 
 from __future__ import annotations

@@ -73,6 +73,7 @@ from core.fabric import domainlevels
 from core.fabric.families import leaf_whatif, leaf_whatif_note
 from core.i18n import HTML_LANG, N_, _, babel_locale, current, in_currency, money_note, ngettext, number, usd
 from core.spares import policy_words
+from core.formats.sharelink import PUBLIC_URL_ENV, public_base_url  # noqa: F401 - the pack's and CLI's
 from core.text import html_text
 from core.perf.constants import library_label
 
@@ -102,9 +103,6 @@ EDITIONS = ("customer", "internal")
 recorded."""
 COVER_TEXT_CHARS = 80
 """Longest customer, author or version text on the cover [characters]; a longer one is cut and ends with "…"."""
-PUBLIC_URL_ENV = "FP_PUBLIC_URL"
-"""Environment variable holding the app's public address (e.g. https://planner.example.com/): the base of the
-share links in the review pack, from the app and from the CLI."""
 
 
 def cover_text(text: object) -> str:
@@ -133,19 +131,6 @@ class Cover:
         if self.edition not in EDITIONS:
             raise InputError(_("the edition must be one of {choices}, got {value}").format(
                 choices=", ".join(EDITIONS), value=cover_text(self.edition)[:20]))
-
-
-def public_base_url(environ: Mapping[str, str] | None = None) -> str | None:
-    """The app's public address from ``PUBLIC_URL_ENV`` (None when unset or not an http(s) address without a query:
-    the caller then uses its own default)."""
-    import os
-    from urllib.parse import urlsplit
-
-    value = (os.environ if environ is None else environ).get(PUBLIC_URL_ENV, "").strip()
-    parts = urlsplit(value)
-    if parts.scheme in ("http", "https") and parts.netloc and not parts.query and not parts.fragment:
-        return value.rstrip("/") + "/"
-    return None
 
 
 # --- building blocks -------------------------------------------------------------------------------------

@@ -104,6 +104,25 @@ from core.physical.racks import load_racks
 from core.i18n import N_, _, ngettext
 from core.spares import canonical_setting
 
+
+PUBLIC_URL_ENV = "FP_PUBLIC_URL"
+"""Environment variable holding the app's public address (e.g. https://planner.example.com/): the base of the
+share links the app shows and the review pack prints, from the app and from the CLI."""
+
+
+def public_base_url(environ: Mapping[str, str] | None = None) -> str | None:
+    """The app's public address from ``PUBLIC_URL_ENV`` (None when unset or not an http(s) address without a query:
+    the caller then uses its own default)."""
+    import os
+    from urllib.parse import urlsplit
+
+    value = (os.environ if environ is None else environ).get(PUBLIC_URL_ENV, "").strip()
+    parts = urlsplit(value)
+    if parts.scheme in ("http", "https") and parts.netloc and not parts.query and not parts.fragment:
+        return value.rstrip("/") + "/"
+    return None
+
+
 VERSION = "1"
 VERSION_KEY = "v"
 LANG_KEY = "lang"
