@@ -394,8 +394,8 @@ def test_cli_json(case, design_files):
     assert units.percent(a["availability"]["job_run_fraction"]) == ref.text["availability"]
 
 
-HEADER = re.compile(r"^# [Dd]esign: ([\d,]+) x (\S+)(?: GPUs)? in ([\d,]+) nodes; \S+ \d+G, [^,]+, (\d+) tier\(s\), "
-                    r"(\d+) plane\(s\), switch (\S+?)\.?$", re.M)
+HEADER = re.compile(r"^# [Dd]esign: ([\d,]+) x (\S+)(?: GPUs)? in ([\d,]+) nodes; \S+ \d+G, [^,]+, (\d+) tiers?, "
+                    r"(\d+) planes?, switch (\S+?)\.?$", re.M)
 
 
 @pytest.mark.parametrize("case", CASES, ids=CASE_IDS)
@@ -416,7 +416,7 @@ def test_export_headers(case):
     text = export_text(ref.plan, "graphml")
     data = {graph[k]: v for k, v in re.findall(r'<data key="(g\d+)">([^<]*)</data>', text) if k in graph}
     assert (int(data["gpus"]), int(data["nodes"]), int(data["tiers"]), int(data["planes"])) == expected[:4]
-    title = re.search(r'id="title" value="([\d,]+) x [^,]+, [^,]+, (\d+) tier\(s\)', export_text(ref.plan, "drawio"))
+    title = re.search(r'id="title" value="([\d,]+) x [^,]+, [^,]+, (\d+) tiers?', export_text(ref.plan, "drawio"))
     assert (int(title.group(1).replace(",", "")), int(title.group(2))) == (s["gpus"], s["tiers"])
     try:
         first = export_text(ref.plan, "simai").split("\n", 1)[0].split()
