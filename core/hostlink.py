@@ -71,8 +71,13 @@ def fed_nic_gbits(resolved) -> float:
     """The bandwidth one NIC of ``resolved`` carries for its GPU(s), one direction, all its ports [Gb/s]:
     ``min(port speed x planes, host link)``; reads ``port_speed_gbps``, ``planes`` and ``host_gbits_per_nic``
     (a resolved design or a view of one)."""
-    wire = resolved.port_speed_gbps * resolved.planes
-    host = resolved.host_gbits_per_nic
+    return fed_gbits(resolved.port_speed_gbps, resolved.planes, resolved.host_gbits_per_nic)
+
+
+def fed_gbits(port_speed: float, ports: int, host: float) -> float:
+    """What one NIC with ``ports`` ports in use at ``port_speed`` carries over a host link of ``host`` [Gb/s, one
+    direction; ``host`` 0 = not limited]: ``min(port_speed x ports, host)``."""
+    wire = port_speed * ports
     return min(wire, host) if host else wire
 
 
