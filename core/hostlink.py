@@ -95,13 +95,14 @@ def host_cap_note(catalog: Catalog, system: System, nic: Nic, fabric: str, port_
         return ""
     gen, lanes = link_of(system, nic)
     cheaper = [n for n in catalog.nics if n.transport is None and fabric in n.fabrics and host in n.speeds_on(fabric)
-               and host_gbits(system, n) in (0, host) and n.id != nic.id]
-    text = _("{system} feeds each NIC over PCIe Gen{gen} x{lanes}: {host} Gb/s per direction, so {nic}'s {wire} Gb/s "
+               and host_gbits(system, n) in (0, host) and n.price_usd < nic.price_usd]
+    words = dict(system=system.id, gen=gen, lanes=lanes, host=host, nic=nic.id, wire=wire, speed=port_speed)
+    if not cheaper:
+        return _("{system} feeds each NIC over PCIe Gen{gen} x{lanes}: {host} Gb/s per direction, so {nic}'s {wire} "
+                 "Gb/s carry {host} Gb/s per NIC; the bandwidth, bisection and estimates use {host} Gb/s (the bill "
+                 "keeps the {speed}G optics).").format(**words)
+    return _("{system} feeds each NIC over PCIe Gen{gen} x{lanes}: {host} Gb/s per direction, so {nic}'s {wire} Gb/s "
              "carry {host} Gb/s per NIC; the bandwidth, bisection and estimates use {host} Gb/s (the bill keeps the "
-             "{speed}G optics).").format(system=system.id, gen=gen, lanes=lanes, host=host, nic=nic.id, wire=wire,
-                                          speed=port_speed)
-    if cheaper:
-        best = min(cheaper, key=lambda n: n.price_usd)
-        text += " " + _("{cheaper} at {host} Gb/s reaches the same for less; a system with PCIe Gen6 to its NICs "
-                        "(B300, GB300) feeds {wire} Gb/s.").format(cheaper=best.id, host=host, wire=wire)
-    return text
+             "{speed}G optics). {cheaper} at {host} Gb/s reaches the same for less; a system with PCIe Gen6 to its "
+             "NICs (B300, GB300) feeds {wire} Gb/s.").format(cheaper=min(cheaper, key=lambda n: n.price_usd).id,
+                                                            **words)
