@@ -120,3 +120,16 @@ def test_no_design_reports_scaleout_above_its_host_link():
         checked += 1
         capped += bool(host and wire > host)
     assert checked > 100 and capped > 5  # the property ran over many designs, some of them capped
+
+
+def test_the_optimizers_split_bounds_stay_upper_bounds():
+    """The training split bounds read a network at least as fast as any fabric's (``jobsplit.bounds_view``): its NIC is
+    not capped by a host, so a cap (which only lowers a design's bandwidth) leaves it an upper bound."""
+    from core.analysis.jobsplit import bounds_view
+    from core.analysis.perfview import unpriced
+
+    p = plan(Design(gpu="H100", nodes=64, port_speed_gbps=800, switch="Q3400"))
+    bound = bounds_view(unpriced(p)).resolved
+    assert bound.host_gbits_per_nic == 0
+    assert fed_nic_gbits(bound) * bound.nics_per_node >= fed_nic_gbits(p.resolved) * p.resolved.nics_per_node
+    assert fed_nic_gbits(p.resolved) == 400 < p.resolved.port_speed_gbps * p.resolved.planes
