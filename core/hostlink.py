@@ -14,21 +14,20 @@ accelerator, a cloud instance's adapter) or not captured: nothing is capped.
 PCIe data rates per lane, one direction (PCI-SIG, https://pcisig.com/specifications and the PCI Express Base
 Specifications 3.0-6.0; https://pcisig.com/pci-express-6.0-specification):
 
-=====  =========  ==============================  ==========================
-gen    GT/s/lane  encoding                        x16, one direction [Gb/s]
-=====  =========  ==============================  ==========================
-3      8          128b/130b                       126.0
-4      16         128b/130b                       252.1
-5      32         128b/130b                       504.1
-6      64         PAM4, 256 B FLIT, 242 B payload 968.0
-=====  =========  ==============================  ==========================
+| gen | GT/s per lane | encoding | x16, one direction [Gb/s] |
+| --- | --- | --- | --- |
+| 3 | 8 | 128b/130b | 126.0 |
+| 4 | 16 | 128b/130b | 252.1 |
+| 5 | 32 | 128b/130b | 504.1 |
+| 6 | 64 | PAM4, 256 B FLIT, 242 B payload | 968.0 |
 
 A link's usable rate is the fastest network line rate (``LINE_RATES_GBPS``) at or below its encoded rate: Gen5 x16
 (504 Gb/s before packet headers) feeds a 400G port and not an 800G one, as NVIDIA states for ConnectX-8 ("In a PCIe
 Gen5 host one x16 link only feeds 400G; 800G needs Gen6 or Socket Direct", ``assets/catalog/nics.toml``); Gen6 x16
 and 2 x Gen5 x16 (Socket Direct) feed 800G; Gen4 x16 feeds 200G (ConnectX-6 HDR); Gen3 x16 100G (ConnectX-5 EDR).
-Transaction-layer headers take a further ~5-10 % of the encoded rate, which is why the step down is to the next
-line rate rather than to the encoded figure.
+Transaction-layer headers take a further ~5-10 % of the encoded rate (Gen5 x16: roughly 450-480 Gb/s of payload).
+Stepping down to a whole line rate does not count that remainder above 400G: a conservative reading, and the one
+NVIDIA's statement gives.
 """
 
 from __future__ import annotations
