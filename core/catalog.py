@@ -251,6 +251,12 @@ class System(_Entry):
     node_ports_per_transceiver: int = Field(
         ge=1, description="NIC ports carried by one node-side transceiver (2 for DGX twin-port OSFP cages)."
     )
+    nic_pcie_gen: int = Field(default=0, ge=0, le=6, description=(
+        "PCIe generation of the host's link to each NIC (core.hostlink); 0 = the NIC is not a PCIe card (ports on "
+        "the accelerator) or the link was not captured: not checked."))
+    nic_pcie_lanes: int = Field(default=0, ge=0, description="PCIe lanes of the host's link to each NIC.")
+    nic_pcie_source: str = Field(default="", description="Where the host's NIC link is stated, with [P]/[S]/[A].")
+    nic_pcie_as_of: str = Field(default="", description="ISO date the NIC link was checked.")
 
     @model_validator(mode="after")
     def _ordered_range(self) -> "System":
@@ -314,6 +320,10 @@ class Nic(_Priced):
         default=1, ge=1, description="On Ethernet, logical ports one cage splits into (ConnectX-8: 2 x 400GbE)."
     )
     host_interface: str
+    pcie_gen: int = Field(default=0, ge=0, le=6, description=(
+        "PCIe generation of ``host_interface`` (core.hostlink); 0 = not a PCIe card or not captured."))
+    pcie_lanes: int = Field(default=0, ge=0, description=(
+        "Most PCIe lanes the NIC takes from hosts (32 for a Socket Direct x16 + x16)."))
     vendor: Maker
     ultra_ethernet: bool = Field(default=False, description="The maker states Ultra Ethernet (UEC 1.0) support.")
     transport: CloudTransport | None = Field(default=None, description=(

@@ -40,7 +40,7 @@ from pydantic import (
     model_validator,
 )
 
-from core import scaleup, vocab
+from core import hostlink, scaleup, vocab
 from core.catalog import Catalog, DesignPriceBasis, Nic, Switch, System, load_catalog
 from core.errors import DesignError, FabricPlannerError, InputError, shown
 from core.i18n import N_, _, ngettext
@@ -1210,6 +1210,9 @@ class ResolvedDesign(BaseModel):
     planes: int
     switch_ports: int
     topology: Topology
+    host_gbits_per_nic: int = 0
+    """What the host's PCIe link feeds one NIC, one direction [Gb/s] (``core.hostlink.host_gbits``); 0 = not
+    limited. Every bandwidth reads ``core.hostlink.fed_nic_gbits``: ``min(port speed x planes, this)``."""
     nodes_per_rack: int
     leaf_switch: Switch | None = None
     """Leaf model (the same as ``switch``); None only in resolved designs built by hand."""
@@ -1678,6 +1681,9 @@ def resolve_design(design: Design, catalog: Catalog | None = None) -> ResolvedDe
 
     _check_stages(design, nodes, nodes_per_domain)
 
+    host_cap = hostlink.host_cap_note(catalog, system, nic, fabric, port_speed, planes)
+    if host_cap:
+        notes.append(host_cap)
     ports_per_nic = nic.logical_ports(port_speed, fabric)
     if design.plane_mode == "per-rail":
         pass  # each NIC uses one port, in its own plane (checked by _islands_and_planes)
@@ -1710,6 +1716,7 @@ def resolve_design(design: Design, catalog: Catalog | None = None) -> ResolvedDe
         nics_per_node=nics_per_node,
         planes=planes,
         switch_ports=switch_ports,
+        host_gbits_per_nic=hostlink.host_gbits(system, nic),
         topology=design.topology,
         nodes_per_rack=nodes_per_rack,
         **tiers,

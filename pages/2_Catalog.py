@@ -7,7 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from core import vocab
-from core import cost, i18n
+from core import cost, hostlink, i18n
 from core.catalog import VENDOR_LABELS, load_catalog
 from core.fabric import bandwidth, sizing, topology
 from core.figures import scaleup
@@ -72,6 +72,12 @@ COLUMN_LABELS = {
     "cage_type": N_("cage type"),
     "split_ports": N_("split ports"),
     "host_interface": N_("host interface"),
+    "pcie_gen": N_("PCIe generation"),
+    "pcie_lanes": N_("most PCIe lanes"),
+    "nic_pcie_gen": N_("PCIe generation to each NIC"),
+    "nic_pcie_lanes": N_("PCIe lanes to each NIC"),
+    "nic_pcie_source": N_("NIC link source"),
+    "nic_pcie_as_of": N_("NIC link checked"),
     "fabric": N_("fabric type"),
     "generation": N_("generation"),
     "asic": N_("switch chip"),
@@ -252,7 +258,7 @@ SECTIONS = [
         "checked against a max-flow min-cut in the tests. The end-to-end oversubscription is half the injection "
         "divided by the bisection; the cross-fabric bandwidth per GPU is the scale-out bandwidth per GPU divided "
         "by it. Hops count the switches a path crosses."),
-     [bandwidth, bandwidth.tier_capacities_gbits, bandwidth.bisection_gbits, bandwidth.Bandwidth]),
+     [bandwidth, bandwidth.tier_capacities_gbits, bandwidth.bisection_gbits, bandwidth.Bandwidth, hostlink]),
     ("cost", N_("Bill of materials, cost and power (core/cost.py)"),
      N_("Every BOM row has a quantity, a unit price [USD] and a unit power [W] from the catalog (or your "
         "overrides) and says in words how the count was derived. Switch-side transceivers are counted per switch: "

@@ -20,7 +20,7 @@ LAYERS = [
     ("core.units", "core.plurals"),
     ("core.errors", "core.memo", "core.processes"),
     ("core.vocab",),
-    ("core.catalog", "core.spares", "core.scaleup"),
+    ("core.catalog", "core.spares", "core.scaleup", "core.hostlink"),
     ("core.design", "core.presets", "core.designwords"),
     ("core.fabric",),
     ("core.networks",),

@@ -201,9 +201,10 @@ def test_bandwidth_tab_says_how_the_pods_bisections_relate_to_the_card(lang):
     from core.analysis.whole import design_mixed
     from core.design import Design
 
-    at = _designer("Bandwidth", lang, {"n": "64", "pods": "B200:32:800"})
+    # pod 2: B300, whose CX8 on PCIe Gen6 carries 800G (a B200's Gen5 host would feed 400: core.hostlink)
+    at = _designer("Bandwidth", lang, {"n": "64", "pods": "B300:32:800"})
     assert not at.exception and not at.error
-    mixed = design_mixed(Design(nodes=64, pods="B200:32:800"))
+    mixed = design_mixed(Design(nodes=64, pods="B300:32:800"))
     assert mixed.fabric.bisection_gbps == 153_600  # 384 of pod 1's GPUs at 400 Gb/s
     said = [str(c.value) for c in at.caption if "19.2" in str(c.value) and str(c.value).count("12.8") == 2]
     assert said and "384" in said[0]

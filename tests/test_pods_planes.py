@@ -45,7 +45,7 @@ def _compute_rows(design: Design, kind: str) -> int:
 
 # --- sizing and bill: hand counts -----------------------------------------------------------------------------------
 
-def test_per_port_planes_are_copies_of_one_plane_with_twice_the_bandwidth():
+def test_per_port_planes_are_copies_of_one_plane_at_the_hosts_bandwidth():
     one, two = size_pods(ONE), size_pods(PORT)
     assert (two.planes, two.plane_mode) == (2, "per-port")
     # per plane exactly the one-plane sizing
@@ -53,10 +53,11 @@ def test_per_port_planes_are_copies_of_one_plane_with_twice_the_bandwidth():
     assert (two.spines, two.leaves, two.spine_ports_used) == (8, 16, 96)
     assert [(p.leaves, p.uplinks_per_leaf) for p in two.pods] == [(8, 64), (8, 32)]
     assert (two.spines_total, two.switches_total) == (16, 48)
-    # 8 NICs x 2 planes x 400G / 8 GPUs = 800 Gb/s per GPU per direction, twice one plane's 8 x 400 / 8
+    # 8 NICs x 2 planes x 400G would be 800 Gb/s per GPU, but DGX H100 and B200 feed each NIC over PCIe Gen5 x16:
+    # 400 Gb/s per NIC (core.hostlink), so the second plane adds paths, not bandwidth: 8 x 400 / 8 as one plane
     assert [p.gbps_per_gpu for p in one.pods] == [400.0, 400.0]
-    assert [p.gbps_per_gpu for p in two.pods] == [800.0, 800.0]
-    assert two.bisection_gbps == 2 * one.bisection_gbps == 768 / 2 * 800
+    assert [p.gbps_per_gpu for p in two.pods] == [400.0, 400.0]
+    assert two.bisection_gbps == one.bisection_gbps == 768 / 2 * 400
 
 
 def test_per_port_bill_buys_every_planes_switches_links_and_optics():
@@ -94,8 +95,8 @@ def test_whole_design_totals_and_summary_lines():
     s = whole_summary(plan(PORT))
     assert s["switches"] == {"leaf": 32, "spine": 16, "core": 0, "total": 48}
     assert s["links"]["node_leaf"] == s["links"]["leaf_spine"] == 1536
-    assert s["bandwidth"]["scaleout_gbits_per_gpu"] == 800.0
-    assert s["bandwidth"]["bisection_tbits_one_direction"] == 307.2 and s["bandwidth"]["oversubscription"] == 1.0
+    assert s["bandwidth"]["scaleout_gbits_per_gpu"] == 400.0  # 2 x 400GbE over one PCIe Gen5 x16 (core.hostlink)
+    assert s["bandwidth"]["bisection_tbits_one_direction"] == 153.6 and s["bandwidth"]["oversubscription"] == 1.0
     lines = dict(pods_lines(pods_summary(mixed_plan(PORT)), "Gb/s"))
     assert "2 identical planes (per-port)" in lines["planes"] and "48 compute fabric switches" in lines["mixed total"]
 
@@ -106,7 +107,7 @@ def test_per_rail_planes_split_the_rails_with_the_same_totals_and_bandwidth():
     # each plane: 4 of the 8 rails, so half the leaves; 4 + 4 rail leaves of pod 1's 2 SUs, 4 of pod 2's 1 SU
     assert [p.leaves for p in rail.pods] == [8, 4] and [p.leaves for p in one.pods] == [16, 8]
     assert (rail.spines, rail.spines_total, rail.leaves * rail.planes) == (4, 8, one.leaves)
-    assert [p.gbps_per_gpu for p in rail.pods] == [p.gbps_per_gpu for p in one.pods] == [400.0, 800.0]
+    assert [p.gbps_per_gpu for p in rail.pods] == [p.gbps_per_gpu for p in one.pods] == [400.0, 400.0]  # B200's CX8 800G: Gen5 host, 400
     assert rail.bisection_gbps == one.bisection_gbps
     assert (_compute_rows(RAIL, "leaf"), _compute_rows(RAIL, "spine")) == (24, 8)
 
@@ -237,7 +238,7 @@ def test_three_tiers_on_per_rail_planes_split_every_class_and_cable_each_port_on
     f, f1 = size_pods(three), size_pods(one)
     # each plane holds half the rails: half the leaves, own spines and cores; the same totals and bandwidth
     assert (f.leaves, f.own_spines, f.cores) == (12, 10, 4) and (f1.leaves, f1.own_spines, f1.cores) == (24, 20, 8)
-    assert [p.gbps_per_gpu for p in f.pods] == [p.gbps_per_gpu for p in f1.pods] == [400.0, 800.0]
+    assert [p.gbps_per_gpu for p in f.pods] == [p.gbps_per_gpu for p in f1.pods] == [400.0, 400.0]  # B200's CX8 800G: Gen5 host, 400
     assert Counter(kind for kind, *_rest in mixed_links(mixed_plan(three))) == {
         "node-leaf": 768, "leaf-spine": 768, "spine-core": 768}
     text = export_text(plan(three), "ibsim")

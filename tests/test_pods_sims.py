@@ -179,7 +179,7 @@ def test_astra_is_the_whole_fabric_at_the_slowest_pods_bandwidth():
     from core.formats import astrasim
     from tests.test_export_sim import read_astra
 
-    design = Design(gpu="H100", nodes=64, pods="B200:32:800")
+    design = Design(gpu="H100", nodes=64, pods="B300:32:800")  # B300: CX8 on PCIe Gen6 carries its 800G (hostlink)
     text = export_text(plan(design), "astra-sim")
     config = read_astra(text)
     mixed = mixed_plan(design)
@@ -188,8 +188,8 @@ def test_astra_is_the_whole_fabric_at_the_slowest_pods_bandwidth():
     got = [bw / astrasim.GIB_PER_GB for bw in config["bandwidth"]]
     nvlink = min(p.bandwidth.nvlink_gbytes_per_gpu_per_direction for p in mixed.plans)
     assert got == pytest.approx([nvlink, 50.0, mixed.fabric.cross_pod_gbps_per_gpu / 8])
-    assert got[1] < max(p.bandwidth.scaleout_gbits_per_gpu / 8 for p in mixed.plans)  # the B200 pod's 100 GB/s
-    assert "slowest pod" in text and "pod 2: 256 x B200 in 32 nodes at 800G" in text
+    assert got[1] < max(p.bandwidth.scaleout_gbits_per_gpu / 8 for p in mixed.plans)  # the B300 pod's 100 GB/s
+    assert "slowest pod" in text and "pod 2: 256 x B300 in 32 nodes at 800G" in text
     assert "slowest pod's bandwidth" in exports()["astra-sim"].label_for(plan(design))
 
 

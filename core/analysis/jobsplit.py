@@ -97,7 +97,8 @@ def bounds_view(plan: PerfPlan) -> PerfPlan:
     which splits fit and each one's compute and bubble do not depend on the fabric, the compute hiding expert
     dispatch least on the fastest network)."""
     r = plan.resolved._replace(fabric="ethernet", nic=_NIC, nics_per_node=plan.resolved.gpus_per_node, planes=1,
-                               port_speed_gbps=BOUND_PORT_GBPS, switch=None)
+                               port_speed_gbps=BOUND_PORT_GBPS, switch=None,
+                               host_gbits_per_nic=0)
     return plan._replace(resolved=r, fabric=_FLAT._replace(nodes_per_group=max(1, r.nodes)),
                          bandwidth=PerfBandwidth(bisection_tbits_one_direction=math.inf,
                                                  leaf_oversubscription=1.0, spine_oversubscription=1.0),

@@ -13,6 +13,7 @@ from core.fabric.families import cabled_nics
 from core.fabric.families import family as topology_family
 from core.fabric.sizing import FabricPlan
 from core.fabric.wiring import wiring_of
+from core.hostlink import fed_nic_gbits, fed_port_gbits
 
 
 class Bandwidth(BaseModel):
@@ -71,9 +72,11 @@ def tier_capacities_gbits(resolved: ResolvedDesign, fabric: FabricPlan) -> dict[
     """
     other = topology_family(fabric.family)
     if other is not None and hasattr(other, "capacities_gbits"):  # a family without leaves (torus) says its own
-        return other.capacities_gbits(resolved, fabric)
+        own = other.capacities_gbits(resolved, fabric)
+        fed = fed_port_gbits(resolved) / resolved.port_speed_gbps  # the host's cap scales what the nodes inject
+        return {**own, "injection": own["injection"] * fed} if fed < 1 else own
     planes = resolved.planes
-    down, up = resolved.port_speed_gbps, resolved.uplink_gbps
+    down, up = fed_port_gbits(resolved), resolved.uplink_gbps  # a NIC port carries what its host feeds it
     capacities = {"injection": fabric.node_leaf_links * down * planes}
 
     def usable(role: str, down_speed: int) -> float:
@@ -158,7 +161,7 @@ def compute_bandwidth(resolved: ResolvedDesign, fabric: FabricPlan) -> Bandwidth
     bisection over half the GPUs.
     """
     cabled = cabled_nics(fabric, resolved.nics_per_node)
-    per_gpu_gbits = cabled * resolved.planes * resolved.port_speed_gbps / resolved.gpus_per_node
+    per_gpu_gbits = cabled * fed_nic_gbits(resolved) / resolved.gpus_per_node  # the host link's cap (core.hostlink)
     rail = resolved.topology in ("rail-optimized", "rail-only")
     capacities = tier_capacities_gbits(resolved, fabric)
     injection = capacities["injection"]
@@ -167,7 +170,7 @@ def compute_bandwidth(resolved: ResolvedDesign, fabric: FabricPlan) -> Bandwidth
     leaf_over = spine_over = 1.0
     if fabric.tiers >= 2 and fabric.leaf_uplinks:
         busiest_leaf = max(g.down_ports_used for g in fabric.switch_groups if g.role == "leaf")
-        leaf_over = busiest_leaf * resolved.port_speed_gbps / (fabric.leaf_uplinks * resolved.uplink_gbps)
+        leaf_over = busiest_leaf * fed_port_gbits(resolved) / (fabric.leaf_uplinks * resolved.uplink_gbps)
         leaf_over = leaf_over if resolved.design.oversubscription < 1 else max(1.0, leaf_over)
     if fabric.tiers == 3 or fabric.global_links:  # a Dragonfly+ spine's up ports are its global links
         spine_over = max([1.0] + [g.down_ports_used / g.up_ports_used for g in fabric.switch_groups

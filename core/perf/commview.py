@@ -20,7 +20,7 @@ PerfDesign = view("PerfDesign", "calibration gpus_per_node nvlink_domain_gpus st
 the storage ports (``core.fabric.domainlevels.domain_runs``, ``core.networks.storage.node_storage_ports``)."""
 
 PerfResolved = view(
-    "PerfResolved", "fabric gpus gpus_per_node nic nics_per_node nodes nvlink_domain_gpus nvlink_domain_sizes "
+    "PerfResolved", "fabric gpus gpus_per_node host_gbits_per_nic nic nics_per_node nodes nvlink_domain_gpus nvlink_domain_sizes "
     "nvlink_gbytes_per_gpu_bidir nvlink_generation nvlink_level1_gpus nvlink_rack_gpus planes port_speed_gbps "
     "switch system", design=PerfDesign)
 """What the estimates read of the resolved design (the system, switch and NIC as catalog entries)."""

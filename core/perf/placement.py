@@ -22,6 +22,7 @@ import numpy as np
 from core.errors import DesignError, InputError
 from core.fabric.families import node_to_node
 from core.fabric.domainlevels import scaleup_of
+from core.hostlink import fed_nic_gbits
 from core.i18n import _
 from core import scaleup as mesh
 from core import vocab
@@ -383,7 +384,7 @@ def links(plan: Plan, constants: CollectiveConstants | None = None, placement: "
     else:
         nvl_line = nvl = c.pcie.gbytes_per_direction
     fab = c.fabric_constants(fabric_class(plan))
-    nic_line = r.nics_per_node * r.planes * r.port_speed_gbps / 8 / r.gpus_per_node
+    nic_line = r.nics_per_node * fed_nic_gbits(r) / 8 / r.gpus_per_node  # what the host feeds (core.hostlink)
     nvls = (c.nvls_efficiency(r.system.nvswitch_generation) if r.nvlink_domain_gpus > 1
             and not spans_level2(plan, placement) else None)
     sharp = c.nccl_sharp_version(r.switch.id) if fab.kind == "infiniband" else None
