@@ -85,6 +85,20 @@ def fed_port_gbits(resolved) -> float:
     return fed_nic_gbits(resolved) / resolved.planes
 
 
+def ports_in_use(resolved) -> int:
+    """The ports of one NIC of ``resolved`` its fabric cables: one per plane (``plane_mode="per-port"``), one in
+    all when each plane takes its own rails (``"per-rail"``)."""
+    return 1 if resolved.plane_mode == "per-rail" else resolved.planes
+
+
+def fed_cabled_port_gbits(resolved) -> float:
+    """What one cabled NIC port of ``resolved`` carries, one direction [Gb/s]: its share of what the host feeds the
+    NIC's ports in use (``ports_in_use``); the port speed unless the host caps it. A per-rail plane's NIC has one
+    port in use, so its port carries ``min(port speed, host link)``."""
+    ports = ports_in_use(resolved)
+    return fed_gbits(resolved.port_speed_gbps, ports, resolved.host_gbits_per_nic) / ports
+
+
 def host_cap_note(catalog: Catalog, system: System, nic: Nic, fabric: str, port_speed: int, planes: int) -> str:
     """The warning a design gets when ``nic`` at ``port_speed`` x ``planes`` is faster than ``system`` feeds it
     over PCIe: the cap, and the cheapest NIC that reaches the cap; "" when the host feeds it all."""

@@ -142,7 +142,7 @@ def _simai_graph(design: Design) -> tuple[nx.Graph, dict]:
     return got, f
 
 
-@pytest.mark.parametrize("design", [TWO, Design(gpu="H100", nodes=64, pods="B200:32:800")], ids=["400G", "800G"])
+@pytest.mark.parametrize("design", [TWO, Design(gpu="H100", nodes=64, pods="B300:32:800")], ids=["400G", "800G"])
 def test_simai_is_the_whole_fabric_graph_at_each_pods_rates(design):
     from tests.test_export_sim import gbps
 
@@ -158,7 +158,21 @@ def test_simai_is_the_whole_fabric_graph_at_each_pods_rates(design):
     nvlink = Counter(gbps(rate) for src, dst, rate, *_ in f["links"] if f["node_type"][dst] == 2)
     assert nvlink == {p.bandwidth.nvlink_gbytes_per_gpu_per_direction * 8: p.resolved.gpus for p in mixed.plans}
     assert all(dst == gpus + src // 8 for src, dst, *_ in f["links"] if f["node_type"][dst] == 2)
-    assert f["gpu_type"] == "H100+B200"  # a name SimAI does not know: no GPU type's model for either pod
+    assert f["gpu_type"] == "H100+" + mixed.plans[1].resolved.system.id  # a name SimAI does not know: no model
+
+
+def test_simai_writes_what_each_pods_host_feeds():
+    """B200's PCIe Gen5 x16 feeds its CX8 400 Gb/s of the 800G port (core.hostlink): its GPU-leaf lines say 400Gbps,
+    as the plan's bandwidth does, while the fabric graph keeps the 800G links' wire rate."""
+    from tests.test_export_sim import gbps
+
+    design = Design(gpu="H100", nodes=64, pods="B200:32:800")
+    _got, f = _simai_graph(design)
+    mixed = mixed_plan(design)
+    h100 = mixed.plans[0].resolved.gpus
+    nic = [(src, gbps(rate)) for src, dst, rate, *_ in f["links"] if src < mixed.fabric.gpus and f["node_type"][dst] != 2]
+    assert {rate for src, rate in nic if src < h100} == {400.0} and {rate for src, rate in nic if src >= h100} == {400.0}
+    assert mixed.plans[1].resolved.port_speed_gbps == 800
 
 
 def test_simai_says_what_it_does_with_several_gpu_types_and_refuses_several_domain_sizes():

@@ -56,7 +56,7 @@ from core.catalog import Catalog, load_catalog
 from core.design import Design, ResolvedDesign, resolve_design
 from core.errors import DesignError, InputError, NotHandledError
 from core.fabric.sizing import FabricPlan, max_nodes, size_fabric
-from core.hostlink import fed_gbits
+from core.hostlink import fed_cabled_port_gbits
 from core.i18n import _
 
 
@@ -501,8 +501,7 @@ def _leaves(index: int, spec: PodSpec, resolved: ResolvedDesign, fabric: FabricP
     """The fields of a pod's ``PodLeaves`` that do not depend on the spine layer (``resolved``: one plane,
     ``plane_of``; the bandwidth per GPU every plane's)."""
     uplink = fabric.uplink_speed_gbps or fabric.port_speed_gbps
-    ports = 1 if resolved.plane_mode == "per-rail" else resolved.planes  # a NIC's ports in use (core.hostlink)
-    port_rate = fed_gbits(resolved.port_speed_gbps, ports, resolved.host_gbits_per_nic) / ports
+    port_rate = fed_cabled_port_gbits(resolved)  # what a cabled port carries (core.hostlink)
     nic_rate = resolved.nics_per_node * port_rate / resolved.gpus_per_node
     up_rate = fabric.leaf_count * fabric.leaf_uplinks * uplink / resolved.gpus
     return dict(index=index, system=resolved.system.id, stage=spec.stage, nodes=resolved.nodes, gpus=resolved.gpus,

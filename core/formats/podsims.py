@@ -47,6 +47,7 @@ from typing import Iterator, TextIO
 from core.analysis.pods import MixedPlan, mixed_wiring
 from core.errors import DesignError, NotHandledError
 from core.fabric.podwiring import PodsWiring
+from core.hostlink import fed_cabled_port_gbits
 from core.i18n import _
 
 
@@ -140,17 +141,17 @@ def simai_links(mixed: MixedPlan) -> Iterator[tuple[int, int, float, float]]:
     first, per_rail = 0, wiring.planes > 1 and mixed.fabric.plane_mode == "per-rail"
     for i, (own, p) in enumerate(zip(wiring.wirings, mixed.plans)):
         nvlink_gbps = p.bandwidth.nvlink_gbytes_per_gpu_per_direction * 8
-        gpn = p.resolved.gpus_per_node
+        gpn, port_gbps = p.resolved.gpus_per_node, fed_cabled_port_gbits(p.resolved)  # core.hostlink
         for gpu in range(p.resolved.gpus):
             yield first + gpu, gpus + (first + gpu) // domain, nvlink_gbps, nv_ns
             node, nic = divmod(gpu, gpn)
             if per_rail:  # NIC i only in plane i mod planes, its local rail i // planes there (core.formats.simai)
                 leaf, _port = own.node_port(node, nic // wiring.planes)
-                yield first + gpu, ids[wiring.leaf_id(i, leaf, nic % wiring.planes)], own.port_gbps, nic_ns
+                yield first + gpu, ids[wiring.leaf_id(i, leaf, nic % wiring.planes)], port_gbps, nic_ns
                 continue
             leaf, _port = own.node_port(node, nic)
             for q in range(wiring.planes):  # its line to its leaf in every plane (core.formats.simai)
-                yield first + gpu, ids[wiring.leaf_id(i, leaf, q)], own.port_gbps, nic_ns
+                yield first + gpu, ids[wiring.leaf_id(i, leaf, q)], port_gbps, nic_ns
         first += p.resolved.gpus
     for bundle in wiring.bundles():
         if bundle.kind in ("leaf-spine", "spine-core") and bundle.count > 0:

@@ -58,6 +58,7 @@ from core.fabric.wiring import ROLES, Wiring
 from core.formats.astrasim import simulator_latencies
 from core.formats.exports import Export
 from core.formats.podlabel import pods_describer
+from core.hostlink import fed_cabled_port_gbits
 from core.i18n import N_, _
 
 SIMAI_GPU_TYPES = ("A100", "A800", "H100", "H800", "H20")
@@ -138,13 +139,14 @@ def _links(plan) -> Iterator[tuple[int, int, float, float]]:
     nic_ns, nv_ns = latency["simai-nic-link"].ns, latency["simai-nvlink-link"].ns
     nvlink_gbps = plan.bandwidth.nvlink_gbytes_per_gpu_per_direction * 8
     gpn, islands = r.gpus_per_node, wiring.islands
+    port_gbps = fed_cabled_port_gbits(r)  # a port carries what the host feeds it (core.hostlink)
     for gpu in range(gpus):
         yield gpu, gpus + gpu // domain, nvlink_gbps, nv_ns
         node, nic = divmod(gpu, gpn)  # a GPU's NIC is its own (check_expressible)
         island, rail = nic % islands, nic // islands
         leaf, _port = wiring.node_port(node, rail)
         for plane in range(wiring.planes):
-            yield gpu, ids[wiring.switch_id("leaf", leaf, plane, island)], wiring.port_gbps, nic_ns
+            yield gpu, ids[wiring.switch_id("leaf", leaf, plane, island)], port_gbps, nic_ns
     for plane, island in wiring.plane_islands():
         for bundle in _switch_bundles(wiring, plane, island):
             yield ids[bundle.a], ids[bundle.b], bundle.count * bundle.speed_gbps, nic_ns
