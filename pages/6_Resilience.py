@@ -21,6 +21,7 @@ from core.analysis.podwhatif import (
     whole_choices, whole_picks,
 )
 from core.analysis.whole import design_mixed, whole_plan  # a design with pods: its totals in the size caption
+from core.analysis.spof import NONE_TEXT
 from core.spares import policy_words
 from core.errors import FabricPlannerError, InputError
 from core.fabric.families import failure_names, global_groups, node_to_node, require_clos, require_model, words
@@ -550,7 +551,7 @@ def _spof_section(cur, key: str, lang: str) -> None:
         return
     table, notes = cache.spof_table(key, lang, result, cur.plan.resolved.system, cur.plan.fabric.family)
     if table.empty:
-        st.success(_("No single point of failure: no one element cuts off a GPU."))
+        st.success(_(NONE_TEXT))
     else:
         st.markdown(i18n.ngettext("**{count}** single point of failure", "**{count}** single points of failure",
                                   len(table)).format(count=i18n.number(len(table))))

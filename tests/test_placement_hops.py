@@ -78,7 +78,7 @@ def test_torus_places_at_its_diameter_in_links_not_one_switch_hop():
     assert place(p, gpus=16).hops == 1  # two neighbours
     assert place(p, gpus=8 * 8).hops == 2 + 1  # a 4-ring and half the next: positions 0, 3 / 1, 3 (fold)
     notes = placement_notes([type("S", (), {"placement": whole, "curves": {}})()], 512, p.resolved.system.id, [])
-    assert "(6 link hops)" in notes[0] and "switch hop" not in notes[0]
+    assert "(6 link hops)" in notes[0] and "switch hop" not in notes[0] and "leaf group" not in notes[0]
 
 
 def test_torus_line_rate_counts_the_cabled_nics():

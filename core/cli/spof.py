@@ -24,7 +24,8 @@ def register(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> str:
     from core.analysis.failure import tier_label
-    from core.analysis.spof import degrading_label, remedy_label, single_points
+    from core.analysis.spof import (NONE_TEXT, SECTION_HEADINGS, degrading_label, degrading_sections, remedy_label,
+                                    single_points)
     from core.figures.topology import element_name
     from core.plan import plan
 
@@ -33,7 +34,7 @@ def run(args: argparse.Namespace) -> str:
     if args.format == "json":
         return to_json(result.to_json()) + "\n"
     if not result.count:
-        lines = [_("no single point of failure: no one element cuts off a GPU")]
+        lines = [_(NONE_TEXT)]
     else:
         lines = [ngettext("{count} single point of failure", "{count} single points of failure",
                           result.count).format(count=f"{result.count:,}")]
@@ -44,9 +45,9 @@ def run(args: argparse.Namespace) -> str:
         if result.count > args.limit:
             lines.append(_("... and {more} more (--limit, or --format json for all)").format(
                 more=f"{result.count - args.limit:,}"))
-    if result.degrading:
-        lines.append(_("Degrading, not single points (one loss cuts off no GPU):"))
-        for d in result.degrading:
+    for section, rows in degrading_sections(result):
+        lines.append(_(SECTION_HEADINGS[section]))
+        for d in rows:
             lines.append(row(element_name(family, d.example), ngettext("{tier}, {count} element like it: {effect}",
                                                  "{tier}, {count} elements like it: {effect}", d.count).format(
                 tier=tier_label(d.tier, system, family), count=f"{d.count:,}", effect=degrading_label(d))))

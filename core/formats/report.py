@@ -1038,7 +1038,7 @@ def _resilience(doc: _Doc, plan, resilience: Mapping | None = None) -> tuple:
     (``resilience``: ``core.formats.resiliencelink`` values; None = the page's defaults); returns
     (``SpofResult`` or None, ``Availability`` or None)."""
     from core.analysis.failure import TIER_LABELS, tier_label
-    from core.analysis.spof import remedy_label, single_points
+    from core.analysis.spof import NONE_TEXT, remedy_label, single_points
 
     def tier(t: str) -> str:  # as the page's table: the system's and the fabric family's words (a Dragonfly's)
         return tier_label(t, plan.resolved.system, plan.fabric.family) if t in TIER_LABELS else t
@@ -1049,7 +1049,7 @@ def _resilience(doc: _Doc, plan, resilience: Mapping | None = None) -> tuple:
         doc.section("resilience", _("Resilience"), _p(str(exc), note=True))
         return None, None
     if not result.count:
-        body = _p(_("No single point of failure: no one element cuts off a GPU."))
+        body = _p(_(NONE_TEXT))
     else:
         body = _p(ngettext("{count} single point of failure: the loss of any one of these elements cuts GPUs off.",
                            "{count} single points of failure: the loss of any one of these elements cuts GPUs off.",

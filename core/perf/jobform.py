@@ -282,7 +282,11 @@ def placement_notes(sweeps: list[Sweep], gpus: int, system_id: str, references: 
                   level=level_label(p.level, system),
                   hops=(ngettext("{count} link hop", "{count} link hops", p.hops) if p.level == "torus" else
                         ngettext("{count} switch hop", "{count} switch hops", p.hops)).format(count=p.hops))
-    if p.last != p.ranks_per_domain:
+    if p.level == "torus":  # node to node: no leaf groups or pods to count
+        layout = (_("{gpus} GPUs: {domains} of {ranks} (the last holds {last}, and its NICs set the fabric pace), "
+                    "{nodes} of the torus; farthest path: {level} ({hops}).") if p.last != p.ranks_per_domain else
+                  _("{gpus} GPUs: {domains} of {ranks}, {nodes} of the torus; farthest path: {level} ({hops})."))
+    elif p.last != p.ranks_per_domain:
         layout = _("{gpus} GPUs: {domains} of {ranks} (the last holds {last}, and its NICs set the fabric pace), "
                    "{nodes}, {groups}, {pods}; farthest path: {level} ({hops}).")
     else:
