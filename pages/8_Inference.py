@@ -246,7 +246,9 @@ def _results(cur, plan, store: dict) -> None:
     charts.chart(figure, "full", key=W + "time", config={"displaylogo": False})
     _comparison([(_("this design"), here), *served.others])
     st.caption(_("Each design serves the same GPUs per pool with the same split settings (0 = chosen for that "
-                 "design). Costs are each cluster's TCO share, from catalog price estimates."))
+                 "design) at this design's request rate, {rate} requests/s, so the times compare at the same load "
+                 "(a design that cannot keep up shows an unbounded time). Costs are each cluster's TCO share, "
+                 "from catalog price estimates.").format(rate=units.number(here.rate)))
     _exports(cur, served)
 
 

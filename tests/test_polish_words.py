@@ -71,9 +71,9 @@ def test_an_ascend_serving_estimate_says_npu_on_its_cards_and_table_headers():
         cards = [n.label for n in serving_key_numbers(e, system)]
         load = list(fabric_load_rows(e, "GB/s", system)[0])
         compared = list(comparison_rows([("a", e)], system)[0])
-    assert "Output tokens/s per NPU" in cards and "Fabric traffic per NPU" in load
-    assert "Output tokens/s per NPU" in compared
-    assert "Output tokens/s per GPU" in [n.label for n in serving_key_numbers(e)]  # None: GPUs
+    assert "Output tokens/s per NPU in decode" in cards and "Fabric traffic per NPU" in load
+    assert "Output tokens/s per NPU in decode" in compared
+    assert "Output tokens/s per GPU in decode" in [n.label for n in serving_key_numbers(e)]  # None: GPUs
 
 
 def test_the_busbw_chart_names_the_npus_and_the_librarys_own_benchmark():
@@ -137,8 +137,9 @@ def test_inference_precision_has_a_column_of_its_own_and_tables_are_turned():
     split = at.dataframe[0].value
     assert list(split.columns) == ["Pool", "prefill", "decode"] and "NPUs" in list(split["Pool"])
     # the what-if table's two rows are this design's: its noun; the last table mixes systems: GPUs
-    assert any("Output tokens/s per NPU" in list(d.value["Design"]) for d in at.dataframe[:-1] if "Design" in d.value)
-    assert "Output tokens/s per GPU" in list(at.dataframe[-1].value["Design"])
+    assert any("Output tokens/s per NPU in decode" in list(d.value["Design"])
+               for d in at.dataframe[:-1] if "Design" in d.value)
+    assert "Output tokens/s per GPU in decode" in list(at.dataframe[-1].value["Design"])
     # four designs do not fit beside the field names at 1,024 px: the page says the table scrolls
     assert len(at.dataframe[-1].value.columns) > 4
     assert "In a narrow window the table scrolls sideways to its last columns." in [c.value for c in at.caption]

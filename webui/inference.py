@@ -79,7 +79,8 @@ def _attempt(compute) -> ServingEstimate | FabricPlannerError:
 
 def serve(design: Design, plan: Plan, values: Mapping[str, Any]) -> Served:
     """The settings ``values`` served on ``plan`` (the sidebar's ``design``), without the compute fabric, and the
-    same GPUs per pool on each alternative design that differs from it (labels in the current language); with
+    same GPUs per pool on each alternative design that differs from it at ``here``'s request rate (the same load on
+    each: a design that cannot keep up shows an unbounded time; labels in the current language); with
     the search's largest load and balanced ratio for its split, and its simulator exports."""
     here = _attempt(lambda: estimate_on(plan, values))
     if isinstance(here, FabricPlannerError):
@@ -90,7 +91,7 @@ def serve(design: Design, plan: Plan, values: Mapping[str, Any]) -> Served:
         links[_(ALTERNATIVES[key][0])] = link_word(load_catalog().system(ALTERNATIVES[key][1]["gpu"]))
         def other(key=key):
             alt = make_plan(alternative_design(design, key, r.fabric, r.gpus))
-            return estimate_on(alt, values, nodes=same_gpus(plan, alt, here.deployment))
+            return estimate_on(alt, values, nodes=same_gpus(plan, alt, here.deployment), rate=here.rate)
         others.append((_(ALTERNATIVES[key][0]), _attempt(other)))
     dep = here.deployment
     exports = {name: _attempt(lambda name=name: serving_export_text(plan, dep, name, here)) for name in serving_exports()}

@@ -83,9 +83,9 @@ def spof_table(key: str, language: str, _result=None, _system=None,
                  _("remedy"): spof.remedy_label(e), _("remedy capex [USD]"): e.remedy_capex_usd}
                 for e in result.elements]
         columns = [_("element"), _("tier"), _("GPUs lost"), _("remedy"), _("remedy capex [USD]")]
-        degrading = tuple(_("Degrading, not a single point: {example} ({tier}, {count} like it) {effect}.").format(
+        degrading = tuple(_(spof.SECTION_LINES[section]).format(
             example=element_name(_family, d.example), tier=failure.tier_label(d.tier, _system, _family), count=f"{d.count:,}",
-            effect=spof.degrading_label(d)) for d in result.degrading)
+            effect=spof.degrading_label(d)) for section, rows in spof.degrading_sections(result) for d in rows)
         return pd.DataFrame(rows, columns=columns), degrading + tuple(result.notes)
 
 

@@ -93,7 +93,7 @@ _TRAINING_METRICS = (
 SERVING_METRICS = (
     Metric("ttft_ms", N_("Time to first token [ms]"), LOWER, "ms", "serving"),
     Metric("tpot_ms", N_("Time per output token [ms]"), LOWER, "ms", "serving"),
-    Metric("serving_tokens_per_s_per_gpu", N_("Output tokens/s per GPU"), HIGHER, "count", "serving"),
+    Metric("serving_tokens_per_s_per_gpu", N_("Output tokens/s per GPU in decode"), HIGHER, "count", "serving"),
     Metric("usd_per_million_tokens", N_("Cost per million output tokens [USD]"), LOWER, "usd_cents", "serving"),
 )
 

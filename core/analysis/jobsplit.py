@@ -100,7 +100,8 @@ def bounds_view(plan: PerfPlan) -> PerfPlan:
                                port_speed_gbps=BOUND_PORT_GBPS, switch=None,
                                host_gbits_per_nic=0)
     return plan._replace(resolved=r, fabric=_FLAT._replace(nodes_per_group=max(1, r.nodes)),
-                         bandwidth=PerfBandwidth(bisection_tbits_one_direction=math.inf,
+                         bandwidth=PerfBandwidth(bisection_tbits_one_direction=math.inf, hops_cross_pod=1,
+                                                 hops_same_rail=1, hops_same_rail_other_su=1,
                                                  leaf_oversubscription=1.0, spine_oversubscription=1.0),
                          networks=None)
 

@@ -174,7 +174,7 @@ def headline(count: int, shown: str | None = None) -> str:
     from core.i18n import ngettext
 
     if not count:
-        return _("No single point of failure: no one element cuts off a GPU.")
+        return _(NONE_TEXT)
     return ngettext("{count} single point of failure: the loss of any one of these elements cuts GPUs off.",
                     "{count} single points of failure: the loss of any one of these elements cuts GPUs off.",
                     count).format(count=shown or f"{count:,}")
@@ -483,6 +483,31 @@ def _degrading(plan: Plan, shape: Shape) -> tuple[Degrading, ...]:
         out.append(Degrading(tier="feed", example=_element("feed", (0, 0), shape), count=shape.racks * shape.feeds,
                              effect="none", gpus_affected=0, share_left=1.0))
     return tuple(out)
+
+
+NODE_INTERNAL = frozenset({"node_unusable"})
+"""Effects of a ``Degrading`` class that take its own node (an HGX baseboard's NVSwitch chip): a single point inside
+the node, like its GPUs, not a degrading one and not the fabric's; listed under their own heading
+(``degrading_sections``), so no list says "cuts off no GPU" above a loss that leaves a node's GPUs unusable."""
+SECTION_HEADINGS = (N_("Degrading, not single points (one loss cuts off no GPU):"),
+                    N_("Single points inside a node, not the fabric's (one loss takes only its own node, like one of "
+                       "its GPUs):"))
+"""The CLI's headings of ``degrading_sections``: the classes that only lower bandwidth, then the node-internal ones."""
+NONE_TEXT = N_("No single point of failure outside a node: no one element of the fabric, the racks or their power "
+               "cuts off a GPU.")
+"""What the CLI, the Resilience page and the report say when ``single_points`` lists none (a node's own parts, like
+its GPUs, are not the fabric's single points: ``NODE_INTERNAL``)."""
+SECTION_LINES = (N_("Degrading, not a single point: {example} ({tier}, {count} like it) {effect}."),
+                 N_("A single point inside a node, not the fabric's: {example} ({tier}, {count} like it) {effect}."))
+"""The Resilience page's sentence per class, in the same words as ``SECTION_HEADINGS``."""
+
+
+def degrading_sections(result: SpofResult) -> list[tuple[int, tuple[Degrading, ...]]]:
+    """``result.degrading`` split by ``NODE_INTERNAL``: ``(section, rows)``, section 0 degrading (no GPU cut off),
+    1 inside a node (its node lost); empty sections left out. ``SECTION_HEADINGS`` and ``SECTION_LINES`` word
+    them, one rule for the CLI and the Resilience page."""
+    sections = [tuple(d for d in result.degrading if (d.effect in NODE_INTERNAL) == bool(i)) for i in (0, 1)]
+    return [(i, rows) for i, rows in enumerate(sections) if rows]
 
 
 def degrading_label(row: Degrading) -> str:

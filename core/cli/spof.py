@@ -24,7 +24,8 @@ def register(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> str:
     from core.analysis.failure import tier_label
-    from core.analysis.spof import degrading_label, headline, remedy_label, single_points
+    from core.analysis.spof import (SECTION_HEADINGS, degrading_label, degrading_sections, headline, remedy_label,
+                                    single_points)
     from core.figures.topology import element_name
     from core.plan import plan
 
@@ -41,9 +42,9 @@ def run(args: argparse.Namespace) -> str:
         if result.count > args.limit:
             lines.append(_("... and {more} more (--limit, or --format json for all)").format(
                 more=f"{result.count - args.limit:,}"))
-    if result.degrading:
-        lines.append(_("Degrading, not single points (one loss cuts off no GPU):"))
-        for d in result.degrading:
+    for section, rows in degrading_sections(result):
+        lines.append(_(SECTION_HEADINGS[section]))
+        for d in rows:
             lines.append(row(element_name(family, d.example), ngettext("{tier}, {count} element like it: {effect}",
                                                  "{tier}, {count} elements like it: {effect}", d.count).format(
                 tier=tier_label(d.tier, system, family), count=f"{d.count:,}", effect=degrading_label(d))))

@@ -15,6 +15,8 @@ A family is one module of ``core.fabric`` with ``FAMILY`` (its id, also its ``De
   ``core.fabric.bandwidth.tier_capacities_gbits`` asks for it).
 * optionally ``cabled_ports(fabric)``: NIC ports of each node its links use, per plane, when some stay unused
   (``cabled_nics``: a torus cables ``width x neighbours`` of them).
+* optionally ``job_hops(fabric, nodes)``: hops between the farthest of a job's consecutive nodes, when its levels
+  are not leaf groups (``job_hops``: the torus).
 
 Optional declarations a consumer reads instead of naming a family (``docs/architecture.md``, "How to add a
 topology family"):
@@ -86,6 +88,14 @@ def cabled_nics(fabric, nics: int) -> int:
     hook (a torus leaves the ports over its neighbours unused), else all ``nics`` (the node's NICs per plane)."""
     hook = getattr(family(fabric.family), "cabled_ports", None)
     return min(nics, hook(fabric)) if hook else nics
+
+
+def job_hops(fabric, nodes: int) -> int | None:
+    """Hops on the farthest path between a job's ``nodes`` consecutive nodes on ``fabric`` (a ``FabricPlan``) when
+    its family counts them itself (its ``job_hops(fabric, nodes)``: a torus's links between the job's farthest
+    nodes, node to node); None where the fabric's levels (leaf group, pod, group) give them (``hop_counts``)."""
+    hook = getattr(family(fabric.family), "job_hops", None)
+    return hook(fabric, nodes) if hook else None
 
 
 def failure_names(name: str) -> str:

@@ -614,6 +614,26 @@ def bisection_gbits(resolved: ResolvedDesign, fabric: FabricPlan, injection_gbit
     return bisection_links(fabric.torus_dims) * fabric.torus_width * fabric.port_speed_gbps
 
 
+def span_hops(dims: tuple[int, ...], nodes: int) -> int:
+    """Links between the farthest two of the first ``nodes`` nodes (folded order: the first dimension fastest, each
+    ring's slots an arc around position 0), minimal routing on the whole torus. An arc of ``s`` positions of a ring
+    of ``k`` spans ``min(s - 1, k // 2)``; once a job fills the first dimension's ring, any two distinct rows of the
+    dimensions above have one whole (at most the last row is partial), so the first adds its ``k // 2``. The
+    whole torus: its ``diameter``; the tests check it against networkx shortest paths."""
+    nodes = min(max(1, nodes), vertices(dims))
+    if not dims or nodes <= 1:
+        return 0
+    k = dims[0]
+    if nodes <= k:
+        return min(nodes - 1, k // 2)
+    return k // 2 + span_hops(dims[1:], -(-nodes // k))
+
+
+def job_hops(fabric: FabricPlan, nodes: int) -> int:
+    """``core.fabric.families.job_hops``: links between a job's farthest nodes (``span_hops``)."""
+    return span_hops(fabric.torus_dims, nodes)
+
+
 class Hops(NamedTuple):
     """Links a packet crosses between two nodes (minimal routing; a torus has no switch, every node forwards)."""
 

@@ -555,10 +555,10 @@ def serving_key_numbers(estimate_, system=None) -> list[KeyNumber]:
                       rate=number(e.rate))),
         KeyNumber("tpot", _("Time per output token"), _ms(e.tpot_s),
                   _("one decode step of {batch} sequences per rank").format(batch=number(e.decode.batch))),
-        KeyNumber("output_per_gpu", _("Output tokens/s per GPU"), _per_gpu(e.output_tokens_per_s_per_gpu),
+        KeyNumber("output_per_gpu", _("Output tokens/s per GPU in decode"), _per_gpu(e.output_tokens_per_s_per_gpu),
                   _("output tokens per second of the decode pool over its {gpus} GPUs").format(
                       gpus=f"{e.decode.gpus:,}")),
-        KeyNumber("input_per_gpu", _("Input tokens/s per GPU"), _per_gpu(e.input_tokens_per_s_per_gpu),
+        KeyNumber("input_per_gpu", _("Input tokens/s per GPU in prefill"), _per_gpu(e.input_tokens_per_s_per_gpu),
                   _("prompt tokens per second over the {gpus} GPUs that prefill").format(gpus=f"{prefill_gpus:,}")),
         KeyNumber("usd_per_m", _("Cost per million output tokens"), usd(e.usd_per_million_output_tokens, cents=True),
                   _("the deployment's {gpus} GPUs' share of the cluster's TCO (capex over the TCO years plus "

@@ -109,7 +109,7 @@ def time_figure(estimates: dict, height: int = 420, scaleup_links: dict[str, str
     return fig
 
 
-TABLE_COLUMNS = (N_("Design"), N_("TTFT [ms]"), N_("TPOT [ms]"), N_("Output tokens/s per GPU"),
+TABLE_COLUMNS = (N_("Design"), N_("TTFT [ms]"), N_("TPOT [ms]"), N_("Output tokens/s per GPU in decode"),
                  N_("Cost per million output tokens"), N_("Energy per output token [J]"), N_("Meets the targets"))
 """The comparison table's headers (English, marked; shown translated)."""
 

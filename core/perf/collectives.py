@@ -324,7 +324,7 @@ def sweep(
         notes.append(_("Torus: between nodes, all-reduce runs as NCCL-like rings per dimension (reduce-scatter "
                            "then all-gather, dimension by dimension, both ways round each ring) on that dimension's "
                            "links only, and all-to-all is bounded by the cut of the job's block; a node keeps "
-                           "{ring} of its NIC bandwidth for rings, {uniform} for all-to-all.").format(
+                           "{ring} of its cabled NIC ports' bandwidth for rings, {uniform} for all-to-all.").format(
             ring=f"{shares[0]:.0%}", uniform=f"{shares[1]:.0%}"))
     if p.level == "global":  # a Dragonfly: say which routing the global links' share assumes
         notes.append(_("{family}: traffic between groups crosses the global links under minimal routing, "

@@ -39,7 +39,10 @@ PerfFabric = view("PerfFabric", "family global_links group_count groups_per_pod 
 """What the estimates read of the fabric plan: its family and structure (``core.perf.placement``; a torus's
 dimensions and link width; the leaf groups' and pods' counts, which the scattered placement's spread reads)."""
 
-PerfBandwidth = view("PerfBandwidth", "bisection_tbits_one_direction leaf_oversubscription spine_oversubscription")
+PerfBandwidth = view("PerfBandwidth", "bisection_tbits_one_direction hops_cross_pod hops_same_rail "
+                     "hops_same_rail_other_su leaf_oversubscription spine_oversubscription")
+"""What the estimates read of the bandwidth: the bisection, the tiers' oversubscription and the fabric's hop counts
+(``core.perf.placement.fabric_hops``)."""
 PerfCalibration = view("PerfCalibration", "calibration")
 
 BusbwNic = view("BusbwNic", "transport id")

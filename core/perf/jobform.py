@@ -279,13 +279,19 @@ def placement_notes(sweeps: list[Sweep], gpus: int, system_id: str, references: 
                       count=f"{p.domains:,}", scaleup=scaleup),
                   nodes=ngettext("{count} node", "{count} nodes", p.nodes).format(count=f"{p.nodes:,}"),
                   groups=ngettext("{count} leaf group", "{count} leaf groups", p.groups).format(count=f"{p.groups:,}"),
-                  level=level_label(p.level, system), hops=p.hops)
-    if p.last != p.ranks_per_domain:
+                  level=level_label(p.level, system),
+                  hops=(ngettext("{count} link hop", "{count} link hops", p.hops) if p.level == "torus" else
+                        ngettext("{count} switch hop", "{count} switch hops", p.hops)).format(count=p.hops))
+    if p.level == "torus":  # node to node: no leaf groups or pods to count
+        layout = (_("{gpus} GPUs: {domains} of {ranks} (the last holds {last}, and its NICs set the fabric pace), "
+                    "{nodes} of the torus; farthest path: {level} ({hops}).") if p.last != p.ranks_per_domain else
+                  _("{gpus} GPUs: {domains} of {ranks}, {nodes} of the torus; farthest path: {level} ({hops})."))
+    elif p.last != p.ranks_per_domain:
         layout = _("{gpus} GPUs: {domains} of {ranks} (the last holds {last}, and its NICs set the fabric pace), "
-                   "{nodes}, {groups}, {pods}; farthest path: {level} ({hops} switch hops).")
+                   "{nodes}, {groups}, {pods}; farthest path: {level} ({hops}).")
     else:
         layout = _("{gpus} GPUs: {domains} of {ranks}, {nodes}, {groups}, {pods}; farthest path: {level} "
-                   "({hops} switch hops).")
+                   "({hops}).")
     notes = [in_noun(tidy_spaces(layout.format(**values)), system),  # no space beside a Chinese domain word
              (_("Routing: {routing}; ranks packed in topology order, so ring and tree traffic leaves a leaf group "
                 "only between neighbouring groups and oversubscription mostly affects all-to-all (MoE).")

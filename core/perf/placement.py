@@ -20,7 +20,7 @@ from functools import lru_cache
 import numpy as np
 
 from core.errors import DesignError, InputError
-from core.fabric.families import node_to_node
+from core.fabric.families import cabled_nics, family as family_of, job_hops, node_to_node
 from core.fabric.domainlevels import scaleup_of
 from core.hostlink import fed_nic_gbits
 from core.i18n import _
@@ -53,9 +53,10 @@ class Placement:
     nodes_in_group: int
     nodes_in_pod: int
     hops: int
-    """Switch hops on the longest fabric path the job uses (0 if it stays in NVLink)."""
+    """Switch hops on the longest fabric path the job uses (0 if it stays in NVLink; on a torus, links)."""
     level: str
-    """``nvlink``, ``leaf``, ``spine``, ``core`` or ``global`` (Dragonfly+): the highest fabric level crossed."""
+    """``nvlink``, ``leaf``, ``spine``, ``core``, ``global`` (a Dragonfly's groups), ``local`` (a classic Dragonfly's
+    group: router to router) or ``torus`` (node to node): the highest fabric level crossed (``fabric_hops``)."""
     ranks_last_domain: int = 0
     """Ranks in the last NVLink domain (0 = same as ``ranks_per_domain``)."""
     dragonfly: bool = False
@@ -106,19 +107,28 @@ def place(plan: Plan, gpus: int | None = None, stride: int = 1) -> Placement:
     pods = math.ceil(groups / max(1, f.groups_per_pod)) if has_pods(f) else 1
     nodes_in_group = min(nodes, per_group)
     nodes_in_pod = min(nodes, per_group * max(1, f.groups_per_pod)) if has_pods(f) else nodes
-    if m == 1:
-        hops, level = 0, "nvlink"
-    elif groups == 1:
-        hops, level = 1, "leaf"
-    elif pods == 1:
-        hops, level = 3, "spine"
-    elif f.global_links:  # Dragonfly+ groups: across the global links (minimal routing)
-        hops, level = 4, "global"
-    else:
-        hops, level = 5, "core"
+    hops, level = fabric_hops(plan, nodes, groups, pods) if m > 1 else (0, "nvlink")
     last = n - (m - 1) * d
     return Placement(n, stride, d, m, nodes, groups, pods, nodes_in_group, nodes_in_pod, hops, level, last,
                      f.global_links > 0, vocab.TOPOLOGY.label(f.family) if f.global_links else "")
+
+
+def fabric_hops(plan: Plan, nodes: int, groups: int, pods: int) -> tuple[int, str]:
+    """Switch hops on the farthest path of a job on ``nodes`` packed nodes spanning ``groups`` leaf groups and
+    ``pods`` pods, and the highest level it crosses: the fabric's own hop counts, the one rule ``Plan.bandwidth``
+    holds (``core.fabric.bandwidth``: a family's ``hop_counts(wiring)``, the folded Clos's tiers), so the notes,
+    the latency term and the Designer agree. A node-to-node family (the torus) counts the links between the
+    job's farthest nodes (its ``job_hops``: no switch, every node forwards; level ``torus``)."""
+    b = plan.bandwidth
+    own = job_hops(plan.fabric, nodes)
+    if own is not None:
+        return own, "torus"
+    if groups == 1:  # one leaf group: its nodes share their leaves (a family's same leaf: 1)
+        return (b.hops_same_rail if family_of(plan.fabric.family) is not None else 1), "leaf"
+    if pods == 1:  # leaf, spine, leaf; a group without spines (a classic Dragonfly's): its local links
+        spines = any(g.role == "spine" for g in plan.fabric.switch_groups)
+        return b.hops_same_rail_other_su, ("spine" if spines else "local")
+    return b.hops_cross_pod, ("global" if plan.fabric.global_links else "core")
 
 
 @lru_cache(maxsize=512)
@@ -221,7 +231,8 @@ def level_label(level: str, system=None) -> str:
     if level == "nvlink" and system is not None:
         return mesh.link_word(system)
     labels = {"nvlink": _("nvlink"), "leaf": _("leaf"), "spine": _("spine"), "core": _("core"),
-              "fabric": _("fabric"), "global": _("global links"), "host": _("host (CPU memory)")}
+              "fabric": _("fabric"), "global": _("global links"),
+              "local": _("local links"), "torus": _("torus links"), "host": _("host (CPU memory)")}
     return labels.get(level, level)
 
 
@@ -290,7 +301,8 @@ def contention(plan: Plan, p: Placement, pattern: str) -> float:
         from core.fabric.torus import node_shares
 
         f = plan.fabric
-        shares = node_shares(f.torus_dims, f.torus_width, f.port_speed_gbps, plan.resolved.nics_per_node, p.nodes)
+        shares = node_shares(f.torus_dims, f.torus_width, f.port_speed_gbps,
+                             cabled_nics(f, plan.resolved.nics_per_node), p.nodes)  # of the cabled ports (``links``)
         return shares["uniform" if pattern == "uniform" else "ring"]
     c = congestion.load_constants()
     if pattern == "ring":
@@ -368,7 +380,8 @@ def links(plan: Plan, constants: CollectiveConstants | None = None, placement: "
     With ``placement`` whose ranks span first-level domains of a two-level NVLink domain (``spans_level2``), the
     NVLink figures are the second level's per GPU (``ScaleUp.level2_gbytes_per_gpu``: the bottleneck of a ring
     that crosses it; conservative for all-to-all, of which only the share leaving the rack crosses) and NVLS is
-    not offered: NVIDIA published no NVLink SHARP figure across the second level, so it is not modelled."""
+    not offered: NVIDIA published no NVLink SHARP figure across the second level, so it is not modelled. The NIC
+    figures count the ports the fabric cables (``core.fabric.families.cabled_nics``: a torus leaves some unused)."""
     c = constants or constants_for(plan)
     r = plan.resolved
     mesh_peer = 0.0
@@ -384,7 +397,7 @@ def links(plan: Plan, constants: CollectiveConstants | None = None, placement: "
     else:
         nvl_line = nvl = c.pcie.gbytes_per_direction
     fab = c.fabric_constants(fabric_class(plan))
-    nic_line = r.nics_per_node * fed_nic_gbits(r) / 8 / r.gpus_per_node  # what the host feeds (core.hostlink)
+    nic_line = cabled_nics(plan.fabric, r.nics_per_node) * fed_nic_gbits(r) / 8 / r.gpus_per_node  # cabled, host-fed
     nvls = (c.nvls_efficiency(r.system.nvswitch_generation) if r.nvlink_domain_gpus > 1
             and not spans_level2(plan, placement) else None)
     sharp = c.nccl_sharp_version(r.switch.id) if fab.kind == "infiniband" else None

@@ -24,7 +24,7 @@ from typing import Any, Mapping
 
 from core.perf.serving import (Deployment, PoolSplit, Workload, estimate, usable_hbm_bytes, weight_precision,
                                weights_per_gpu_bytes)
-from core.perf.serving_search import search, shown_load
+from core.perf.serving_search import search, shown_load, with_rate
 from core.perf.training import model_preset
 from core.plan import Plan
 
@@ -171,7 +171,10 @@ def same_gpus(plan: Plan, other: Plan, dep: Deployment) -> tuple[int, int]:
     return tuple(-(-n * here // there) if n else 0 for n in nodes)  # type: ignore[return-value]
 
 
-def estimate_on(plan: Plan, values: Mapping[str, Any], network: str = "fabric", nodes=None):
+def estimate_on(plan: Plan, values: Mapping[str, Any], network: str = "fabric", nodes=None,
+                rate: float | None = None):
     """``core.perf.serving.estimate`` of the settings' deployment on ``plan`` at the load it is shown at
-    (``serving_search.shown_load``: with no load set, the largest within the targets); raises its errors."""
-    return estimate(plan, shown_load(plan, deployment(plan, values, network, nodes)))
+    (``serving_search.shown_load``: with no load set, the largest within the targets), or at ``rate`` requests/s
+    when given (another design compared at this one's rate: the same load on each); raises its errors."""
+    dep = deployment(plan, values, network, nodes)
+    return estimate(plan, with_rate(dep, rate) if rate is not None else shown_load(plan, dep))
