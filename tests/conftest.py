@@ -28,13 +28,13 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
                  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
 
 
-@pytest.fixture(scope="module")
-def server():
-    """The app served by ``python -m webui.serve`` (as ``make run`` does) on a free port; its base URL."""
+def served(log_name: str):
+    """The app served by ``python -m webui.serve`` (as ``make run`` does) on a free port, its output in
+    test-artifacts/``log_name``: yields its base URL, stops it afterwards."""
     from tests.serving import start
 
     try:
-        proc, url = start(ARTIFACTS / "streamlit-e2e.log", ("--server.fileWatcherType", "none"))
+        proc, url = start(ARTIFACTS / log_name, ("--server.fileWatcherType", "none"))
     except RuntimeError as exc:
         pytest.fail(str(exc))
     yield url
@@ -45,9 +45,19 @@ def server():
         proc.kill()
 
 
+@pytest.fixture(scope="session")
+def server():
+    """One served app for every browser test of this test process (each xdist worker has its own): starting a
+    server and warming its first page costs seconds, paid once instead of once per test file. A test that needs a
+    server of its own (its job workers, its shutdown) starts one: tests/test_e2e_jobs.py."""
+    yield from served("streamlit-e2e.log")
+
+
 @pytest.fixture(scope="module")
 def browser():
-    """Debian's headless Chromium driven by Playwright (it cannot download its own browser here)."""
+    """Debian's headless Chromium driven by Playwright (it cannot download its own browser here). One per test
+    file, not per session: while Playwright's sync API is open it marks an asyncio loop as running in this thread,
+    which would break the ``asyncio.run`` of later tests in the same process."""
     playwright = pytest.importorskip("playwright.sync_api")
     if not Path(CHROMIUM).exists():
         pytest.skip("no /usr/bin/chromium (make test installs it)")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ARTIFACTS
+from conftest import ARTIFACTS, served
 from tests.serving import start
 
 pytestmark = pytest.mark.e2e
@@ -69,6 +69,13 @@ def _start_server() -> tuple[subprocess.Popen, str]:
         return start(ARTIFACTS / "streamlit-jobs.log")
     except RuntimeError as exc:
         pytest.fail(str(exc))
+
+
+@pytest.fixture(scope="module")
+def server():
+    """A server of this file's own (the browser tests share one, ``conftest.server``): these tests find its job
+    workers, which a search of an earlier test must not have left."""
+    yield from served("streamlit-e2e-jobs.log")
 
 
 def _wait_for_worker(server_pid: int, seconds: float = 60) -> int:
