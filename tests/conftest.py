@@ -17,6 +17,20 @@ def run_cli(capsys, *argv):
     return code, out, err
 
 
+def cli_json(*argv) -> dict:
+    """Run ``python -m core ... --format json`` in-process and read its JSON (asserting exit code 0)."""
+    import contextlib
+    import io
+    import json
+
+    from core.cli import main
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(list(argv)) == 0
+    return json.loads(out.getvalue())
+
+
 # --- shared fixtures for the end-to-end browser tests --------------------------------------------
 import subprocess  # noqa: E402
 

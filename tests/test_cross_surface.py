@@ -45,17 +45,15 @@ options runs the page's default job (one declaration: ``core.perf.training.defau
 
 from __future__ import annotations
 
-import contextlib
 import html
 import io
-import json
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 import pytest
+from conftest import cli_json
 
-from core import i18n
 from core.analysis import availability as avail
 from core.analysis.compare import busbw_values, metric_label, metrics
 from core.design import Design
@@ -341,15 +339,6 @@ def test_workbook_summary(case):
     value, unit = (c.value for c in rows[labels["bisection"]])
     assert f"{units.number(value)} {unit}" == ref.text["bisection"]
     assert rows[labels["switches_leaf"]][1].value == ref.summary["switch_models"]["leaf"]
-
-
-def cli_json(*argv) -> dict:
-    from core.cli import main
-
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        assert main(list(argv)) == 0
-    return json.loads(out.getvalue())
 
 
 @pytest.fixture(scope="module")

@@ -6,24 +6,14 @@ from __future__ import annotations
 
 import contextlib
 import io
-import json
-
 import pytest
+from conftest import cli_json
 
 from core.analysis.whole import whole_plan
 from core.design import Design
 from core.plan import SECONDS_PER_TCO_YEAR, plan
 
 MIXED = ["--gpu", "H100", "--nodes", "64", "--pods", "B200:32:800"]
-
-
-def cli_json(*argv) -> dict:
-    from core.cli import main
-
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        assert main(list(argv)) == 0
-    return json.loads(out.getvalue())
 
 
 @pytest.fixture(scope="module")

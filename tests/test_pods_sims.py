@@ -142,15 +142,35 @@ def _simai_graph(design: Design) -> tuple[nx.Graph, dict]:
     return got, f
 
 
+def simai_equals_whole(design, whole=None):
+    """The SimAI file of ``design`` read as a graph (``_simai_graph``), asserted equal to the whole fabric's graph
+    (``whole(design)``, by default this module's ``_whole``) edge by edge, capacity included; returns (graph, the
+    parsed file)."""
+    got, f = _simai_graph(design)
+    assert_simai_is(got, (whole or _whole)(design), design)
+    return got, f
+
+
+def assert_simai_is(got, want, design) -> None:
+    """``got`` (a SimAI file read as a graph of servers and switches) has ``want``'s edges and capacities, a
+    server's lines at what its pod's host feeds a port (``core.hostlink.fed_cabled_port_gbits``: the graph keeps
+    the links' wire rate)."""
+    from core.hostlink import fed_cabled_port_gbits
+
+    assert {frozenset(e) for e in got.edges} == {frozenset(e) for e in want.edges}
+    share = {f"pod{i}.": fed_cabled_port_gbits(p.resolved) / p.resolved.port_speed_gbps
+             for i, p in enumerate(mixed_plan(design).plans, 1)}
+    for a, b, data in want.edges(data=True):
+        server = next((n for n in (a, b) if ".node" in n), None)
+        fed = share[server[:server.index(".") + 1]] if server else 1.0
+        assert got[a][b]["capacity_gbps"] == pytest.approx(data["capacity_gbps"] * fed), (a, b)
+
+
 @pytest.mark.parametrize("design", [TWO, Design(gpu="H100", nodes=64, pods="B300:32:800")], ids=["400G", "800G"])
 def test_simai_is_the_whole_fabric_graph_at_each_pods_rates(design):
     from tests.test_export_sim import gbps
 
-    got, f = _simai_graph(design)
-    want = _whole(design)
-    assert {frozenset(e) for e in got.edges} == {frozenset(e) for e in want.edges}
-    for a, b, data in want.edges(data=True):
-        assert got[a][b]["capacity_gbps"] == pytest.approx(data["capacity_gbps"]), (a, b)
+    got, f = simai_equals_whole(design)
     mixed = mixed_plan(design)
     gpus = mixed.fabric.gpus
     assert f["node_num"] - len(f["nvswitches"]) - len(f["switches"]) == gpus
