@@ -386,7 +386,7 @@ def test_cli_plan_speaks_one_bandwidth_unit(flag, other):
 
 
 # --- counted nouns, not "(s)" --------------------------------------------------------------------------------
-NOT_YET_COUNTED = 1
+NOT_YET_COUNTED = 0
 """Messages that still write ``(s)``: only ever fewer (each one moved to ``core.plurals`` lowers this)."""
 
 

@@ -1,0 +1,37 @@
+"""Counted nouns in the words a user reads (``core.plurals``, ``core.i18n.ngettext``): ``1 link``, ``1 switch``,
+``1 compute rack``, ``column 5 was ignored``, never ``1 links`` or ``tier(s)``."""
+
+from __future__ import annotations
+
+from core.design import Design
+from core.figures.keynumbers import key_numbers
+from core.formats import comparelink
+from core.i18n import language
+from core.plan import plan
+
+
+def test_one_leaf_one_link_one_rack_read_in_the_singular():
+    p = plan(Design(gpu="H100", nodes=1))  # one leaf, one node: one BMC link, one compute rack
+    cards = {k.key: k for k in key_numbers(p.summary())}
+    assert cards["switches_leaf"].help == "1 QM9700 leaf switch, all 1 plane; 1 switch in 1 tier"
+    assert cards["switches_spine"].help == "none: no spine layer in 1 tier; 1 switch in all"
+    bmc = [r for r in p.bom if r.category == "cable" and r.network == "oob" and "BMC" in r.why]
+    assert [r.why for r in bmc] == ["1 link: node BMC ports"]
+    assert "(1 compute rack x 3 + 3 other racks x 2, estimated)" in p.networks.oob.explanation[0]
+    big = {k.key: k for k in key_numbers(plan(Design(gpu="H100", gpus=1024)).summary())}
+    assert big["switches_spine"].help.startswith("16 QM9700 spine switches, all 1 plane;")
+    assert big["switches_spine"].help.endswith("48 switches in 2 tiers")
+
+
+def test_a_fifth_column_is_one_column():
+    one = comparelink.decode({"v": "1", "c1_n": "4", "c5_n": "8"})[1]
+    assert "column 5 was ignored" in " ".join(one)
+    two = comparelink.decode({"v": "1", "c1_n": "4", "c5_n": "8", "c7_n": "8"})[1]
+    assert "columns 5, 7 were ignored" in " ".join(two)
+
+
+def test_counted_words_in_chinese():
+    from core import plurals
+
+    with language("zh"):
+        assert plurals.switches(1) == "1 台交换机"
