@@ -1394,11 +1394,9 @@ def _comparison_parts(comparison, *, name: str, share_link: str, generated: date
         else:
             body = _p(_design_line(column.plan)) + cards_html(key_numbers(_summary(column.plan), unit))
             if column.job is not None and "days_to_train" in column.values:
-                from core.perf.jobform import model_of
+                from core.perf.jobform import job_caption
 
-                body += _p(_("Job: {model}, tp {tp} x pp {pp}, global batch {gbs}").format(
-                    model=model_of(column.job).name, tp=column.job["tp"], pp=column.job["pp"],
-                    gbs=column.job["gbs"]), note=True)
+                body += _p(job_caption(column.job), note=True)
             body += _list(list(column.plan.resolved.notes) + list(column.notes))
             body += _h3(_("How the fabric was sized")) + _list(column.plan.fabric.explanation)
         doc.section(f"design-{i + 1}", head, body)

@@ -26,7 +26,7 @@ from core.catalog import load_catalog
 from core.design import Design, parse_design, tidy_spaces
 from core.errors import DesignError, FabricPlannerError
 from core.fabric.pods import pod_specs, pods_text
-from core.i18n import N_, _, ngettext
+from core.i18n import N_, _, ngettext, number
 from core.perf import congestion
 from core.perf.algorithms import fastest_label
 from core.perf.collectives import IN_NETWORK, Sweep, algorithm_label, level_label, sweep
@@ -97,6 +97,13 @@ def model_of(settings: Mapping) -> ModelSpec:
         return PRESETS[settings["model"]]
     arch = str(settings.get("arch") or "")
     return decode_shape(arch) if arch else PRESETS[DEFAULT_MODEL].model_copy(update={"name": CUSTOM})
+
+
+def job_caption(settings: Mapping) -> str:
+    """A comparison column's training job in words (the Compare page's caption and the review pack's note):
+    ``Job: Llama 3 70B, tp 8 x pp 4, global batch 1,024``."""
+    return _("Job: {model}, tp {tp} x pp {pp}, global batch {gbs}").format(
+        model=model_of(settings).name, tp=settings["tp"], pp=settings["pp"], gbs=number(int(settings["gbs"])))
 
 
 def zero_stage(settings: Mapping) -> int | None:
