@@ -329,6 +329,18 @@ def usd(value: float, signed: bool = False, exact: bool = False, trim: bool = Fa
     return sign + symbol + body
 
 
+_FULL_WIDTH_ENDS = ("。", "！", "？", "；", "：", "）", "」", "”")
+
+
+def sentences(*texts: str) -> str:
+    """Sentences in running text: one space after an English sentence, none after a Chinese one (``。其成本``,
+    not ``。 其成本``); empty texts are left out. The one sentence join of captions and notes."""
+    out = ""
+    for text in (str(t) for t in texts if t):
+        out += ("" if not out or out.endswith(_FULL_WIDTH_ENDS) else " ") + text
+    return out
+
+
 def join(items: list[str]) -> str:
     """A list in running text: ``a, b and c`` (en) / ``a、b和c`` (zh)."""
     items = [str(item) for item in items]

@@ -142,7 +142,7 @@ def _search_box(plan, store: dict, served) -> None:
              if rate is not None else _("No load meets the targets with this split.")]
     if served.ratio is not None:
         notes.append(_("Prefill:decode nodes that balance the pools: {ratio}.").format(ratio=f"{served.ratio:.2f}"))
-    st.markdown(" ".join(safe.md(n) for n in notes))
+    st.markdown(i18n.sentences(*(safe.md(n) for n in notes)))
     st.button(_("Find the cheapest split that meets the targets"), key=W + "search", on_click=_search,
               args=(plan, dict(store)))
     rows = st.session_state.get(SEARCHED)
@@ -158,7 +158,7 @@ def _exports(cur, served) -> None:
     for col, (name, text) in zip(cols, served.exports.items()):
         label = _(serving_exports()[name].label)
         if isinstance(text, Exception):
-            col.caption(f"**{safe.md(label)}**: {safe.message(text)[0]}")
+            col.caption(_("{label}: {note}").format(label=f"**{safe.md(label)}**", note=safe.message(text)[0]))
             continue
         col.download_button(label, text, file_name=serving_export_file_name(cur.plan, name),
                             mime=serving_exports()[name].mime, key=W + "export_" + name)
@@ -210,12 +210,12 @@ def _what_if(here, without, plan) -> None:
         return
     _comparison([(_("with the compute fabric"), here), (_("without: front-end network only"), without)],
                 plan.resolved.system)
-    st.caption(tidy_spaces(_(
+    st.caption(i18n.sentences(tidy_spaces(_(
         "Without the scale-out fabric every instance stays inside one {domain} and the KV cache moves over the "
         "front-end network (the storage network's ports, else the catalog's front-end figure).").format(
-        domain=domain_word(plan.resolved.system))) + " " + _(
+        domain=domain_word(plan.resolved.system))), _(
         "Its cost and energy leave out the compute fabric: its switches, optics, cables and compute NICs, their "
-        "capex and their power."))
+        "capex and their power.")))
 
 
 def _results(cur, plan, store: dict) -> None:
@@ -232,11 +232,11 @@ def _results(cur, plan, store: dict) -> None:
     _split_table(here, system)
     st.markdown("**" + _("Load on the scale-out fabric") + "**")
     st.dataframe(pd.DataFrame(fabric_load_rows(here, cur.unit, system)), hide_index=True, width="stretch")
-    st.caption(in_noun(tidy_spaces(_(
+    st.caption(i18n.sentences(in_noun(tidy_spaces(_(
         "Per GPU, one direction: expert dispatch and combine, tensor-parallel and pipeline traffic that leaves the "
         "{domain}, and the KV-cache transfer; as a share of the NIC's line rate and of a GPU's share of the leaf and "
-        "spine uplinks (after oversubscription).").format(domain=domain_word(system))), system)
-               + " " + fabric_load_note(here))
+        "spine uplinks (after oversubscription).").format(domain=domain_word(system))), system),
+        fabric_load_note(here)))
     _search_box(plan, store, served)
     if here.kv is not None:
         st.subheader(_("KV-cache transfer"))

@@ -35,3 +35,19 @@ def test_counted_words_in_chinese():
 
     with language("zh"):
         assert plurals.switches(1) == "1 台交换机"
+
+
+def test_a_comparison_columns_job_groups_its_global_batch():
+    from core.perf.jobform import job_caption
+
+    text = job_caption({"model": "llama3-70b", "tp": 8, "pp": 4, "gbs": 1024})
+    assert text.endswith("tp 8 x pp 4, global batch 1,024"), text
+
+
+def test_the_cli_nvlink_levels_line_joins_clauses_in_the_language(capsys):
+    from tests.conftest import run_cli
+
+    code, out, _err = run_cli(capsys, "--lang", "zh", "plan", "--gpu", "GB200-NVL72", "--nodes", "144",
+                              "--nvlink-domain", "144")
+    line = next(line for line in out.splitlines() if "全部 4 个域" in line)
+    assert code == 0 and "; " not in line and "）；全部 4 个域" in line, line
