@@ -116,7 +116,7 @@ def _pool_controls(store: dict, pool: str, title: str) -> None:
     dense = not PRESETS[store["model"]].is_moe
     for col, key in zip(cols, link.SPLIT_FIELDS):
         label = _(SPLIT_LABELS[key]) if key in ("n", "rx") else SPLIT_LABELS[key]
-        store[pool + key] = _number(col, store, pool + key, label, 1, help=_(SPLIT_HELP[key]) + " " + auto,
+        store[pool + key] = _number(col, store, pool + key, label, 1, help=i18n.sentences(_(SPLIT_HELP[key]), auto),
                                     disabled=dense and key in ("ep", "rx"))
 
 
