@@ -181,7 +181,7 @@ def _comparison(results: list[tuple[str, object]], system=None) -> None:
     for label, result in results:
         if isinstance(result, Exception):
             message, suggestion = safe.message(result)
-            st.warning(f"**{safe.md(label)}**: {message}"
+            st.warning(_("{label}: {note}").format(label=f"**{safe.md(label)}**", note=message)
                        + ("\n\n**" + _("What would work:") + f"** {suggestion}" if suggestion else ""))
 
 
