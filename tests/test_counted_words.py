@@ -51,3 +51,16 @@ def test_the_cli_nvlink_levels_line_joins_clauses_in_the_language(capsys):
                               "--nvlink-domain", "144")
     line = next(line for line in out.splitlines() if "全部 4 个域" in line)
     assert code == 0 and "; " not in line and "）；全部 4 个域" in line, line
+
+
+def test_a_dense_models_second_count_is_named_for_what_it_is():
+    """Llama 3 70B is dense: 70.6B parameters, 69.5B without its input embedding (128,256 x 8,192 = 1.05B, a
+    token reads one row of it), not "69.5B active"; DeepSeek-V3 is a mixture of experts: "active"."""
+    from core.perf.jobform import parameters_words
+    from core.perf.training import PRESETS
+
+    llama = PRESETS["llama3-70b"]
+    assert llama.total_params - llama.active_params == 128_256 * 8_192
+    assert parameters_words(llama) == "70.6B parameters (69.5B without the input embedding)"
+    assert parameters_words(PRESETS["deepseek-v3"]).endswith("B active)")
+    assert parameters_words(PRESETS["gpt3-175b"]) == "174.6B parameters"  # tied: one count
