@@ -11,6 +11,7 @@ from core import units, vocab
 from core.analysis.whole import bisection_note, design_mixed, whole_plan, whole_summary
 from core.design import MAX_DESIGN_FILE_BYTES, Design, resolve_design
 from core.errors import DesignError, FabricPlannerError, InputError, shown
+from core.fabric.bandwidth import cross_rail_text
 from core.fabric.families import leaf_whatif, leaf_whatif_note, node_to_node
 from core.fabric.families import words as family_words
 from core.fabric.naming import NamingError, NamingScheme, naming_scheme
@@ -137,7 +138,7 @@ def main() -> None:
             st.markdown(family_words(plan.fabric.family, "readout:bandwidth", readout).format(
                 link=link_word(plan.resolved.system), leaf=units.ratio(bw.leaf_oversubscription),
                 spine=units.ratio(bw.spine_oversubscription), total=units.ratio(bw.oversubscription),
-                same_rail=bw.hops_same_rail, cross_rail=bw.hops_cross_rail, cross_pod=bw.hops_cross_pod, valiant=bw.hops_valiant,
+                same_rail=bw.hops_same_rail, cross_rail=cross_rail_text(bw), cross_pod=bw.hops_cross_pod, valiant=bw.hops_valiant,
                 ratio=units.ratio(bw.scaleup_to_scaleout_ratio),  # a torus says what its ratio is of:
                 injection=units.bandwidth(bw.scaleout_gbits_per_gpu, unit),
                 share=units.bandwidth(bw.cross_fabric_gbits_per_gpu, unit),

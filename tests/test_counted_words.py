@@ -64,3 +64,18 @@ def test_a_dense_models_second_count_is_named_for_what_it_is():
     assert parameters_words(llama) == "70.6B parameters (69.5B without the input embedding)"
     assert parameters_words(PRESETS["deepseek-v3"]).endswith("B active)")
     assert parameters_words(PRESETS["gpt3-175b"]) == "174.6B parameters"  # tied: one count
+
+
+def test_cross_rail_hops_follow_one_rule():
+    """Hand count, H100 (8 rails), 64 nodes, two tiers: one plane, rail 0 to rail 1 crosses leaf, spine, leaf (3,
+    no PXN: a switch path joins the rails); per-rail planes of 4 rails each: rails 0 and 1 share a plane, so the
+    same 3 (before: 1); a plane per rail (one tier): no switch path joins two rails, PXN forwards over NVLink to
+    the GPU on the other rail, whose rail leaf is 1 switch, and the readout says so."""
+    from core.fabric.bandwidth import cross_rail_text
+
+    one = plan(Design(gpu="H100", nodes=64)).bandwidth
+    halves = plan(Design(gpu="H100", nodes=64, plane_mode="per-rail", planes=2)).bandwidth
+    rails = plan(Design(gpu="H100", nodes=64, plane_mode="per-rail", planes=8)).bandwidth
+    assert (one.hops_same_rail, one.hops_cross_rail, cross_rail_text(one)) == (1, 3, "3")
+    assert (halves.hops_same_rail, halves.hops_cross_rail, cross_rail_text(halves)) == (1, 3, "3")
+    assert (rails.hops_same_rail, rails.hops_cross_rail, cross_rail_text(rails)) == (1, 1, "1 (with PXN)")

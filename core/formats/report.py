@@ -70,6 +70,7 @@ from urllib.parse import unquote
 from core import plurals, scaleup, units, vocab
 from core.errors import FabricPlannerError, InputError
 from core.fabric import domainlevels
+from core.fabric.bandwidth import cross_rail_text
 from core.fabric.families import leaf_whatif, leaf_whatif_note, words
 from core.i18n import HTML_LANG, N_, _, babel_locale, current, in_currency, money_note, ngettext, number, usd
 from core.spares import policy_words
@@ -627,7 +628,7 @@ def _bandwidth(doc: _Doc, plan) -> None:
         link=scaleup.link_word(plan.resolved.system),
         leaf=units.ratio(bw.leaf_oversubscription), spine=units.ratio(bw.spine_oversubscription),
         total=units.ratio(bw.oversubscription),
-        same_rail=bw.hops_same_rail, cross_rail=bw.hops_cross_rail, cross_pod=bw.hops_cross_pod, valiant=bw.hops_valiant,
+        same_rail=bw.hops_same_rail, cross_rail=cross_rail_text(bw), cross_pod=bw.hops_cross_pod, valiant=bw.hops_valiant,
         ratio=units.ratio(bw.scaleup_to_scaleout_ratio),  # a torus says what its ratio is of:
         injection=units.bandwidth(bw.scaleout_gbits_per_gpu, doc.unit),
         share=units.bandwidth(bw.cross_fabric_gbits_per_gpu, doc.unit),
