@@ -257,6 +257,8 @@ def main() -> None:
                  "and cost per token, and the network's part in them."))
     LINK.show_warnings(_("Some values in the inference link were not applied; the rest is shown."))
     cur = st.session_state.get("fp_current")
+    if cur is not None:
+        state.show_warnings(cur)  # the link's design keys (an unknown key or value), as on every page
     _model_controls(store, cur.plan.resolved.system if cur is not None and cur.plan is not None else None)
     _workload_controls(store)
     disaggregated = store["mode"] == "disaggregated"

@@ -306,6 +306,8 @@ def main() -> None:
     PAGE_LINK.show_warnings(_("Some values in the comparison link were not applied; the rest is shown."),
                             dismiss_key=W + "dismiss")
     cur = ss.get("fp_current")
+    if cur is not None:
+        state.show_warnings(cur)  # the link's design keys (an unknown key such as c1), as on every page
     st.caption(_("Up to {count} designs side by side: add the Designer's design, paste a share link, or duplicate "
                  "a column and edit it. Deltas are against the baseline column; green is better, red worse.").format(
                      count=cmp.MAX_DESIGNS) + " " +
