@@ -14,7 +14,7 @@ import streamlit as st
 
 from core.figures.keynumbers import CARDS_CSS
 from core.i18n import _
-from webui import jobs, state
+from webui import jobs, router, state
 
 HERE = Path(__file__).resolve().parent
 
@@ -52,6 +52,7 @@ RADIO_CSS = ('[data-testid="stRadioOption"] > div {align-items: flex-start;} '
 st.markdown("<style>" + CARDS_CSS + METRIC_CSS + TABLE_CSS + RADIO_CSS + "</style>", unsafe_allow_html=True)
 
 page = st.navigation(pages, position="sidebar")
+router.follow_case(page, pages)  # /Performance opens /performance; a path no page has says so
 # the Compare page edits its own columns: its sidebar names the Designer's design instead of drawing its controls
 st.session_state["fp_current"] = state.compare_sidebar() if page.url_path == state.COMPARE_PATH else state.sidebar()
 share_slot = st.sidebar.container()

@@ -921,7 +921,7 @@ def _rows_of(catalog: Catalog, network: str, devices, links, switches, add) -> N
         if link.cable and link.count:
             entry = catalog.cable(link.cable)
             tagged("cable", entry, link.count,
-                   _("{count} links: {description}").format(count=f"{link.count:,}", description=link.description),
+                   _("{links}: {description}").format(links=plurals.links(link.count), description=link.description),
                    _("{name} ({place})").format(name=entry.name, place=_("{network}, {link_class}").format(
                        network=label, link_class=_(LINK_KIND_LABELS.get(link.kind, link.kind)))))
         for use in link.transceivers:

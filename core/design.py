@@ -187,6 +187,8 @@ def check_stages(value: Any) -> str | None:
 
 MAX_PODS = 16
 """Most extra pods a design lists (``Design.pods``)."""
+MAX_POD_GBPS = 100_000
+"""Fastest port speed a pod may name [Gb/s] (``Design.pods``' ``:GBPS``)."""
 _POD_ITEM = re.compile(r"([A-Za-z0-9][A-Za-z0-9._-]*):(\d+)(?::(\d+))?(?:@(\d+))?")
 
 
@@ -210,10 +212,10 @@ def check_pods(value: Any) -> str | None:
     catalog, kept = load_catalog(), []
     for match in items:
         system, nodes, speed, stage = match.groups()
-        if not 1 <= int(nodes) <= MAX_GPUS or (speed and not 1 <= int(speed) <= 100_000) \
+        if not 1 <= int(nodes) <= MAX_GPUS or (speed and not 1 <= int(speed) <= MAX_POD_GBPS) \
                 or (stage and int(stage) > MAX_STAGES):
-            raise InputError(_("a pod has 1 to {most} nodes, a port speed of 1 to 100000 Gb/s and a stage of 0 to "
-                               "{stages}").format(most=f"{MAX_GPUS:,}", stages=MAX_STAGES))
+            raise InputError(_("a pod has 1 to {most} nodes, a port speed of 1 to {speed} Gb/s and a stage of 0 to "
+                               "{stages}").format(most=f"{MAX_GPUS:,}", speed=f"{MAX_POD_GBPS:,}", stages=MAX_STAGES))
         try:
             system = catalog.system(system).id
         except ValueError:

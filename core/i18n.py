@@ -286,7 +286,8 @@ def usd(value: float, signed: bool = False, exact: bool = False, trim: bool = Fa
     1e6 (``$8.53 M``, ``$853 M``) and in billions from 1e9 (``$1.10 B``, ``$1,234 B``); an amount that
     rounds to 1.00 of the larger unit is written in it (``$999,700`` is ``$1.00 M``).
     Chinese: whole dollars below 1 万 (``9,500美元``), four significant figures in 万 from 1e4
-    (``4.998万美元``, ``5,118万美元``) and three in 亿 from 1e8 (``11.0亿美元``).
+    (``4.998万美元``, ``5,118万美元``) and three in 亿 from 1e8 (``11.2亿美元``), without the decimals' trailing
+    zeros (``6.79万美元``, ``11亿美元``, as Chinese writes amounts; English keeps ``$1.10 B``).
     Negative amounts carry a minus sign (``-$1.10 B``, ``-4.998万美元``); ``signed`` adds ``+`` to positive
     ones (deltas). Amounts that round to zero dollars are ``$0`` / ``0美元``; no amount (None, NaN) is ``-``.
     ``exact``: whole dollars at any size (``$51,182,676`` / ``51,182,676美元``), for the CLI's text, which a
@@ -298,7 +299,7 @@ def usd(value: float, signed: bool = False, exact: bool = False, trim: bool = Fa
     ``value`` is in US dollars (the engine's and the catalog's currency); the text is in the session's currency
     (``money_context``): ``value`` times ``fx_rate()``, written with the currency's English symbol (``$``,
     ``CN¥``, ``€``: ``CN¥3.55 M``, ``€42,748``) or Chinese unit (``美元``, ``元``, ``欧元``: ``4.998万元``,
-    ``11.0亿欧元``), in the same steps.
+    ``11亿欧元``), in the same steps.
     """
     if value is None or value != value or value in (float("inf"), float("-inf")):
         return "-"
@@ -317,7 +318,7 @@ def usd(value: float, signed: bool = False, exact: bool = False, trim: bool = Fa
     for size, digits, suffix in steps:
         text = _significant(magnitude / size, digits)
         if float(text.replace(",", "")) >= 1:  # from what rounds to 1.00 of the unit: $995,000 is $1.00 M
-            body = (text.rstrip("0").rstrip(".") if trim and "." in text else text) + suffix
+            body = (text.rstrip("0").rstrip(".") if (trim or zh) and "." in text else text) + suffix
             break
     if body is None:
         magnitude = round(magnitude)
@@ -326,6 +327,18 @@ def usd(value: float, signed: bool = False, exact: bool = False, trim: bool = Fa
     if zh:
         return sign + body
     return sign + symbol + body
+
+
+_FULL_WIDTH_ENDS = ("。", "！", "？", "；", "：", "）", "」", "”")
+
+
+def sentences(*texts: str) -> str:
+    """Sentences in running text: one space after an English sentence, none after a Chinese one (``。其成本``,
+    not ``。 其成本``); empty texts are left out. The one sentence join of captions and notes."""
+    out = ""
+    for text in (str(t) for t in texts if t):
+        out += ("" if not out or out.endswith(_FULL_WIDTH_ENDS) else " ") + text
+    return out
 
 
 def join(items: list[str]) -> str:

@@ -23,6 +23,21 @@ def tiers(n: int) -> str:
     return ngettext("{count} tier", "{count} tiers", n).format(count=_count(n))
 
 
+def switches(n: int) -> str:
+    """``1 switch`` / ``32 switches``."""
+    return ngettext("{count} switch", "{count} switches", n).format(count=_count(n))
+
+
+def compute_racks(n: int) -> str:
+    """``1 compute rack`` / ``24 compute racks``."""
+    return ngettext("{count} compute rack", "{count} compute racks", n).format(count=_count(n))
+
+
+def other_racks(n: int) -> str:
+    """``1 other rack`` / ``8 other racks`` (network, storage and management racks)."""
+    return ngettext("{count} other rack", "{count} other racks", n).format(count=_count(n))
+
+
 def links(n: int) -> str:
     """``1 link`` / ``4 links``."""
     return ngettext("{count} link", "{count} links", n).format(count=_count(n))

@@ -167,6 +167,8 @@ def main() -> None:
                  "gap, with the reason on hover. Costs are estimates from the catalog's price book."))
     LINK.show_warnings(_("Some values in the sweep link were not applied; the rest is shown."))
     cur = st.session_state.get("fp_current")
+    if cur is not None:
+        state.show_warnings(cur)  # the link's design keys, as on every page
     if cur is None or cur.design is None:
         st.info(_("Set a valid design in the sidebar first."))
         return

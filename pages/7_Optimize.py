@@ -284,6 +284,8 @@ def main() -> None:
                  "sidebar's design, and keeps the designs that meet every constraint. Capex at the design's "
                  "prices (estimates)."))
     LINK.show_warnings(_("Some values in the search link were not applied; the rest is shown."))
+    if st.session_state.get("fp_current") is not None:
+        state.show_warnings(st.session_state["fp_current"])  # the link's design keys, as on every page
     sidebar = _sidebar_design()
     if sidebar is None:
         state.set_page_link(PAGE_PATH, optimizelink.encode(values))

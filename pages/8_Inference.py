@@ -116,7 +116,7 @@ def _pool_controls(store: dict, pool: str, title: str) -> None:
     dense = not PRESETS[store["model"]].is_moe
     for col, key in zip(cols, link.SPLIT_FIELDS):
         label = _(SPLIT_LABELS[key]) if key in ("n", "rx") else SPLIT_LABELS[key]
-        store[pool + key] = _number(col, store, pool + key, label, 1, help=_(SPLIT_HELP[key]) + " " + auto,
+        store[pool + key] = _number(col, store, pool + key, label, 1, help=i18n.sentences(_(SPLIT_HELP[key]), auto),
                                     disabled=dense and key in ("ep", "rx"))
 
 
@@ -142,7 +142,7 @@ def _search_box(plan, store: dict, served) -> None:
              if rate is not None else _("No load meets the targets with this split.")]
     if served.ratio is not None:
         notes.append(_("Prefill:decode nodes that balance the pools: {ratio}.").format(ratio=f"{served.ratio:.2f}"))
-    st.markdown(" ".join(safe.md(n) for n in notes))
+    st.markdown(i18n.sentences(*(safe.md(n) for n in notes)))
     st.button(_("Find the cheapest split that meets the targets"), key=W + "search", on_click=_search,
               args=(plan, dict(store)))
     rows = st.session_state.get(SEARCHED)
@@ -158,7 +158,7 @@ def _exports(cur, served) -> None:
     for col, (name, text) in zip(cols, served.exports.items()):
         label = _(serving_exports()[name].label)
         if isinstance(text, Exception):
-            col.caption(f"**{safe.md(label)}**: {safe.message(text)[0]}")
+            col.caption(_("{label}: {note}").format(label=f"**{safe.md(label)}**", note=safe.message(text)[0]))
             continue
         col.download_button(label, text, file_name=serving_export_file_name(cur.plan, name),
                             mime=serving_exports()[name].mime, key=W + "export_" + name)
@@ -181,7 +181,7 @@ def _comparison(results: list[tuple[str, object]], system=None) -> None:
     for label, result in results:
         if isinstance(result, Exception):
             message, suggestion = safe.message(result)
-            st.warning(f"**{safe.md(label)}**: {message}"
+            st.warning(_("{label}: {note}").format(label=f"**{safe.md(label)}**", note=message)
                        + ("\n\n**" + _("What would work:") + f"** {suggestion}" if suggestion else ""))
 
 
@@ -210,12 +210,12 @@ def _what_if(here, without, plan) -> None:
         return
     _comparison([(_("with the compute fabric"), here), (_("without: front-end network only"), without)],
                 plan.resolved.system)
-    st.caption(tidy_spaces(_(
+    st.caption(i18n.sentences(tidy_spaces(_(
         "Without the scale-out fabric every instance stays inside one {domain} and the KV cache moves over the "
         "front-end network (the storage network's ports, else the catalog's front-end figure).").format(
-        domain=domain_word(plan.resolved.system))) + " " + _(
+        domain=domain_word(plan.resolved.system))), _(
         "Its cost and energy leave out the compute fabric: its switches, optics, cables and compute NICs, their "
-        "capex and their power."))
+        "capex and their power.")))
 
 
 def _results(cur, plan, store: dict) -> None:
@@ -232,11 +232,11 @@ def _results(cur, plan, store: dict) -> None:
     _split_table(here, system)
     st.markdown("**" + _("Load on the scale-out fabric") + "**")
     st.dataframe(pd.DataFrame(fabric_load_rows(here, cur.unit, system)), hide_index=True, width="stretch")
-    st.caption(in_noun(tidy_spaces(_(
+    st.caption(i18n.sentences(in_noun(tidy_spaces(_(
         "Per GPU, one direction: expert dispatch and combine, tensor-parallel and pipeline traffic that leaves the "
         "{domain}, and the KV-cache transfer; as a share of the NIC's line rate and of a GPU's share of the leaf and "
-        "spine uplinks (after oversubscription).").format(domain=domain_word(system))), system)
-               + " " + fabric_load_note(here))
+        "spine uplinks (after oversubscription).").format(domain=domain_word(system))), system),
+        fabric_load_note(here)))
     _search_box(plan, store, served)
     if here.kv is not None:
         st.subheader(_("KV-cache transfer"))
@@ -259,6 +259,8 @@ def main() -> None:
                  "and cost per token, and the network's part in them."))
     LINK.show_warnings(_("Some values in the inference link were not applied; the rest is shown."))
     cur = st.session_state.get("fp_current")
+    if cur is not None:
+        state.show_warnings(cur)  # the link's design keys (an unknown key or value), as on every page
     _model_controls(store, cur.plan.resolved.system if cur is not None and cur.plan is not None else None)
     _workload_controls(store)
     disaggregated = store["mode"] == "disaggregated"

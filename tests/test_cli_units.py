@@ -106,6 +106,10 @@ def test_serve_units(capsys):
     kv = {text: next(line for line in text.splitlines() if line.startswith("KV transfer"))
           for text in (in_bytes, in_bits)}
     assert bandwidth(from_gbytes(rate), "GB/s") in kv[in_bytes] and bandwidth(from_gbytes(rate), "Gb/s") in kv[in_bits]
+    from core.perf.sizes import format_size
+
+    size = format_size(json.loads(out)["kv_transfer"]["bytes_per_request"])  # the page's card: 625 MiB, not 655.4 MB
+    assert size.endswith(("KiB", "MiB", "GiB")) and f"({size} per request," in kv[in_bytes]
 
 
 def _net_without(design, device: str, remote: str, tmp_path) -> str:

@@ -52,7 +52,7 @@ def test_a_rate_scales_the_amount_and_the_currency_names_itself(language, code, 
 @pytest.mark.parametrize("code, language, value, text", [
     ("USD", "en", 49_983, "$49,983"), ("USD", "en", 8.53e6, "$8.53 M"), ("USD", "zh", 4.998e4, "4.998万美元"),
     ("CNY", "en", 1e6 / 7.1072 * 1.23, "CN¥1.23 M"), ("CNY", "zh", 4.998e4 / 7.1072, "4.998万元"),
-    ("CNY", "zh", 1.1e9 / 7.1072, "11.0亿元"), ("EUR", "en", 8.53e6 / 0.85496, "€8.53 M"),
+    ("CNY", "zh", 1.1e9 / 7.1072, "11亿元"), ("EUR", "en", 8.53e6 / 0.85496, "€8.53 M"),
     ("EUR", "zh", 4.998e4 / 0.85496, "4.998万欧元"), ("EUR", "en", 0.2 / 0.85496, "€0.20"),
 ])
 def test_each_currency_at_its_published_rate(code, language, value, text):

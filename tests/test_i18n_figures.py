@@ -272,7 +272,7 @@ def test_chinese_money_is_written_in_wan_and_yi():
     with language("zh"):
         assert usd(45_776_640) == "4,578万美元"
         assert usd(9_880_555_520) == "98.8亿美元"
-        assert usd(44_704) == "4.470万美元"
+        assert usd(44_704) == "4.47万美元"
         cards = {c.key: c for c in kn.key_numbers(plan(Design(gpus=8192)).summary())}
         assert cards["capex"].value.endswith("亿美元") and "亿美元" in cards["capex"].help
         assert "US$" not in cards["capex"].help

@@ -303,3 +303,17 @@ def test_main_risks_carry_the_spare_nodes_for_99_percent(share, spares, expected
     assert (not spares or f"{spares:,}" in line) and english_leaks(line) == []  # no spares: none said
     pods = SimpleNamespace(job_gpus=768, job_run_fraction=share)  # a design with pods' availability: no spares
     assert report.availability_risk(pods, 768).startswith("a job on 768 GPUs can run")
+
+
+def test_executive_summary_writes_the_key_numbers_values():
+    """A design with pods: the summary's speed, fabric share and IT power read as its key number cards do (every
+    pod's injection, the share to one decimal as shown, the one power format), not ``50 GB/s``, ``18%``,
+    ``1,241 kW``."""
+    p = plan(Design(gpu="H100", nodes=64, pods="B200:32:800"))
+    document = report.design_report_html(p, name="", share_link=LINK)
+    cover = html_text(_section(document, "title"))
+    cards = dict(re.findall(r'data-key="([a-z_]+)"[^>]*>.*?data-testid="stMetricValue">([^<]*)<', document))
+    assert cards["scaleout"] == "50 GB/s / 100 GB/s" and cards["it_power"] == "1.24 MW"
+    assert cards["network_share"] == "17.9%"
+    assert f"fabric at {cards['scaleout']} per GPU" in cover
+    assert f"the compute fabric {cards['network_share']} of it; {cards['it_power']} of IT power" in cover

@@ -23,7 +23,7 @@ from core.figures.subtitle import design_subtitle
 from core.formats import comparelink, sharelink
 from core.formats.joblink import DEFAULTS
 from core.i18n import _
-from core.perf.jobform import FITTED, model_of
+from core.perf.jobform import FITTED, job_caption
 from core.plan import plan as make_plan
 from core.perf.sizes import format_size
 from webui import charts, inferencestate, jobs, jobstate, jobwork, pagestate, safe, state
@@ -306,6 +306,8 @@ def main() -> None:
     PAGE_LINK.show_warnings(_("Some values in the comparison link were not applied; the rest is shown."),
                             dismiss_key=W + "dismiss")
     cur = ss.get("fp_current")
+    if cur is not None:
+        state.show_warnings(cur)  # the link's design keys (an unknown key such as c1), as on every page
     st.caption(_("Up to {count} designs side by side: add the Designer's design, paste a share link, or duplicate "
                  "a column and edit it. Deltas are against the baseline column; green is better, red worse.").format(
                      count=cmp.MAX_DESIGNS) + " " +
@@ -371,9 +373,7 @@ def main() -> None:
             else:
                 st.error(safe.md(_("This design cannot be built: {problem}").format(problem=column.error)))
             if column.job is not None and "days_to_train" in column.values:
-                st.caption(_("Job: {model}, tp {tp} x pp {pp}, global batch {gbs}").format(
-                    model=model_of(column.job).name, tp=column.job["tp"], pp=column.job["pp"],
-                    gbs=column.job["gbs"]))
+                st.caption(job_caption(column.job))
             for note in column.notes:
                 st.caption(safe.md(note))
             b1, b2 = st.columns(2)

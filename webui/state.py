@@ -304,6 +304,8 @@ def _set_widgets(design: Design, ss=None) -> None:
             ss[K + surface.widget] = _widget_value(field, surface, getattr(design, field), system)
     gpn = ss[K + DESIGN_FIELDS["gpus_per_node"].widget]
     ss[K + "nodes"] = math.ceil(design.gpus / gpn) if design.gpus is not None else design.nodes
+    if design.gpus is not None and rounded_note(design.gpus, gpn):  # a link's ng=999999: said, as typed
+        ss["_fp_size_problem"] = rounded_note(design.gpus, gpn)
     for field, key in FIELD_STORES.items():  # not sidebar widgets: the pages that set them read these
         ss[key] = getattr(design, field)
 
@@ -1078,9 +1080,19 @@ def _on_exact_count() -> None:
             problem=exc, nodes=i18n.number(ss[K + "nodes"]))
         return
     ss[K + "nodes"] = nodes_for(value, unit, gpn, per_rack)
-    if unit == "GPUs" and ss[K + "nodes"] * gpn != value:
-        ss["_fp_size_problem"] = _("{gpus} GPUs rounded up to {nodes} whole nodes ({total} GPUs).").format(
-            gpus=i18n.number(value), nodes=i18n.number(ss[K + "nodes"]), total=i18n.number(ss[K + "nodes"] * gpn))
+    if unit == "GPUs" and rounded_note(value, gpn):
+        ss["_fp_size_problem"] = rounded_note(value, gpn)
+
+
+def rounded_note(gpus: int, gpus_per_node: int) -> str | None:
+    """What a GPU count that is no whole number of nodes becomes (typed in the sidebar or a link's ``ng``, any
+    family: a torus's 999,999 GPUs are 125,000 nodes of 8): ``999,999 GPUs rounded up to 125,000 whole nodes
+    (1,000,000 GPUs).``; None for whole nodes."""
+    nodes = math.ceil(gpus / gpus_per_node)
+    if nodes * gpus_per_node == gpus:
+        return None
+    return _("{gpus} GPUs rounded up to {nodes} whole nodes ({total} GPUs).").format(
+        gpus=i18n.number(gpus), nodes=i18n.number(nodes), total=i18n.number(nodes * gpus_per_node))
 
 
 def _on_unit_change() -> None:

@@ -88,7 +88,7 @@ from dataclasses import astuple, dataclass, field
 from types import SimpleNamespace
 from typing import Iterable
 
-from core import units, vocab
+from core import plurals, units, vocab
 from core.catalog import Catalog, load_catalog
 from core.cost import (NETWORK_CATEGORIES, build_bom, cost_floor, links_cost_floor, network_floor_rows,
                        priced_network_rows, summarize_cost)
@@ -989,8 +989,9 @@ def _evaluate_family(evaluator: "_Evaluator", designs: list[Design], indices: li
             copy.index, copy.design, copy.resolved = i, d, None
             out.append(copy)
         elif d.tiers < auto.tiers and _too_few_tiers(resolved, d.tiers):
-            out.append(Candidate(i, d, reason=_("{tiers} tier(s) cannot hold these nodes (closed form); "
-                                                "{needed} needed").format(tiers=d.tiers, needed=auto.tiers)))
+            out.append(Candidate(i, d, reason=_("{tiers} cannot hold these nodes (closed form); {needed} "
+                                                "needed").format(tiers=plurals.tiers(d.tiers),
+                                                                 needed=plurals.tiers(auto.tiers))))
         else:  # resolving does not read tiers: the family's resolution serves with this design
             out.append(evaluator.evaluate(i, d, resolved=resolved.model_copy(update={"design": d}), detail=detail))
     return out

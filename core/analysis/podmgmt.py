@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import math
 
+from core import plurals
 from core.fabric.podwiring import PodsWiring
 from core.fabric.wiring import Wiring
 from core.i18n import _
@@ -159,10 +160,10 @@ def with_shared_management(plan, networks, first: bool, spines: int, pdus: int, 
                   if link.kind == "switch-mgmt" else link for link in oob.links)
     if racks is not None and built != estimate:
         oob = oob.model_copy(update={"explanation": (*oob.explanation, _(
-            "Rack PDUs of the pod's racks as the hall builds them: {pdus} = {compute} compute racks x {per_compute} + "
-            "{other} other racks x {per_other} (the pod alone, in its own layout, has {estimate}).").format(
-            pdus=f"{built:,}", compute=f"{racks[0]:,}", per_compute=ipolicy("pdus_per_compute_rack"),
-            other=f"{racks[1]:,}", per_other=ipolicy("pdus_per_other_rack"), estimate=f"{estimate:,}"))})
+            "Rack PDUs of the pod's racks as the hall builds them: {pdus} = {compute} x {per_compute} + {other} x "
+            "{per_other} (the pod alone, in its own layout, has {estimate}).").format(
+            pdus=f"{built:,}", compute=plurals.compute_racks(racks[0]), per_compute=ipolicy("pdus_per_compute_rack"),
+            other=plurals.other_racks(racks[1]), per_other=ipolicy("pdus_per_other_rack"), estimate=f"{estimate:,}"))})
     unsized = oob.model_copy(update={"links": links})
     freed, taken, added = own, spines if first else 0, pdus if first else 0
     oob, inband, grown = resized(unsized, freed, taken, added, three), networks.inband, 0

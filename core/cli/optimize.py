@@ -14,7 +14,8 @@ import sys
 
 from core.analysis.optimizewords import front_rule, search_words
 from core.cli.bwunit import add_units_option, bandwidth_unit
-from core.cli.common import add_format_option, model_name, number, positive_int, ratio, row, size, to_json, tokens
+from core.cli.common import (DESIGN_FILE, add_format_option, model_name, number, positive_int, ratio, row, size,
+                             to_json, tokens)
 from core.cli.serve import add_workload_options, flag_names, workload_of
 from core.errors import shown
 from core.i18n import _, fx_rate, in_currency, usd
@@ -32,7 +33,10 @@ def register(subparsers) -> None:
         description=_("Search every buildable combination of fabric, switch per tier, port and uplink speed, planes "
                       "and plane mode, topology, tiers and leaf oversubscription, and print the cheapest design "
                       "that meets every constraint and the Pareto front of capex against performance."))
-    op.add_argument("--gpu", type=model_name, default="H100", help=_("GPU/system model (default H100)"))
+    op.add_argument("--design", metavar=DESIGN_FILE,
+                    help=_("take the GPU/system model and the GPU count from a design JSON file (as plan --design "
+                           "reads it, at most 1 MB); --gpu and --gpus override them, the search chooses the rest"))
+    op.add_argument("--gpu", type=model_name, help=_("GPU/system model (default H100, or the --design file's)"))
     op.add_argument("--gpus", type=positive_int,
                     help=_("total GPU count; leave it out with --budget-usd or --max-power-kw to find the most GPUs "
                            "whose cheapest design fits"))
@@ -161,6 +165,23 @@ def _grid(args: argparse.Namespace):
     return Grid(oversubscription=values, mixed_tiers=not args.single_model, topologies=topologies)
 
 
+def _searched_size(args: argparse.Namespace) -> tuple[str, int | None]:
+    """The search's GPU model and count: ``--gpu`` and ``--gpus``, else the ``--design`` file's (read as every
+    command reads it, ``core.formats.design_file``), else H100 and no count. The optimizer chooses the fabric, so
+    the file's other fields are not read; a design with pods has several GPU models, which one search cannot."""
+    from core.design import resolve_design
+    from core.errors import InputError
+    from core.formats.design_file import read_design_file
+
+    if not args.design:
+        return args.gpu or "H100", args.gpus
+    design = read_design_file(args.design)
+    if design.pods:
+        raise InputError(_("the optimizer searches one GPU model; the design file has pods ({pods}): give --gpu and "
+                           "--gpus for the pod to search").format(pods=design.pods))
+    return args.gpu or design.gpu, args.gpus or resolve_design(design).gpus
+
+
 def run(args: argparse.Namespace) -> str:
     from core.analysis.jobsplit import Split
     from core.analysis.objectives import PER_UNIT, cost_axis, money_text, objective_text
@@ -170,6 +191,7 @@ def run(args: argparse.Namespace) -> str:
     from core.figures.optimize import metric_value
 
     envelope = None
+    args.gpu, args.gpus = _searched_size(args)
     bar = ProgressBar(sys.stderr) if args.format != "json" and sys.stderr.isatty() else None
     if args.workers is not None and args.workers > usable_cpus():
         print(_("note: --workers {asked} is more than the {cpus} CPUs this process may use; using {cpus}").format(

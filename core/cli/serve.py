@@ -38,6 +38,7 @@ from core.cli.train import add_custom_model_options, custom_model
 from core.errors import DesignError, InputError
 from core.i18n import N_, _, current, fx_rate, in_currency
 from core.perf.placement import level_label
+from core.perf.sizes import format_size
 from core.design import tidy_spaces
 from core.scaleup import domain_word, link_word
 from core.units import bandwidth, from_gbytes
@@ -409,9 +410,9 @@ def _throughput_lines(s: dict, system, unit: str = "GB/s") -> list[str]:
     lines.append(row(_("throughput"), text))
     kv = s["kv_transfer"]
     if kv:
-        lines.append(row(_("KV transfer"), _("{rate} ({mb} MB per request, {time} ms, over {level}; {load} of "
+        lines.append(row(_("KV transfer"), _("{rate} ({size} per request, {time} ms, over {level}; {load} of "
                                              "the network between the pools)").format(
-            rate=bandwidth(from_gbytes(kv["gbytes_per_s"]), unit), mb=f"{kv['bytes_per_request'] / 1e6:,.1f}",
+            rate=bandwidth(from_gbytes(kv["gbytes_per_s"]), unit), size=format_size(kv["bytes_per_request"]),
             time=_ms(kv["time_s"]),
             level=_("the front-end network") if kv["level"] == "frontend" else level_label(kv["level"], system), load=f"{kv['load']:.1%}")))
     if s["balanced_prefill_decode_ratio"]:

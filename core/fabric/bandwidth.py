@@ -43,7 +43,10 @@ class Bandwidth(BaseModel):
     hops_same_rail_other_su: int
     """Same rail, different scalable unit (or leaf) in the same pod."""
     hops_cross_rail: int
-    """Different rails, without PXN (rail-optimized traffic between rails goes up to the spines)."""
+    """Different rails, without PXN wherever a switch path joins them (rail-optimized traffic between rails goes
+    up to the spines, on one plane as between the rails a per-rail plane holds together); rails no switch path
+    joins (rail-only, one rail per plane) are reached with PXN, over NVLink to the GPU on the other rail, then
+    its rail: the same-rail count."""
     hops_cross_pod: int
     """Between pods (through the core) in three tiers; else the farthest pair."""
     cross_fabric_gbits_per_gpu: float
@@ -54,6 +57,8 @@ class Bandwidth(BaseModel):
     """How traffic between NICs of different islands or planes travels: ``fabric`` (a switch path exists),
     ``nvlink`` (rail-only, per-rail planes: forwarded inside the node over NVLink, or the host's PCIe when
     the NVLink domain is one GPU)."""
+    cross_rail_pxn: bool = False
+    """Whether ``hops_cross_rail`` is PXN's path (no switch path joins the rails), which the readouts say."""
     hops_valiant: int = 0
     """Dragonfly+: switches crossed by the longest non-minimal (Valiant) route through an intermediate group
     (``core.fabric.dragonfly.Hops``); 0 for a folded Clos or fewer than 3 groups."""
@@ -185,12 +190,11 @@ def compute_bandwidth(resolved: ResolvedDesign, fabric: FabricPlan) -> Bandwidth
     single_leaf_set = fabric.tiers == 1 or fabric.group_count == 1
     same_rail = 1 if rail or single_leaf_set else 3
     other_su = 1 if fabric.tiers == 1 else 3
-    if fabric.islands > 1:
-        cross_rail = same_rail  # forwarded over NVLink to the GPU on the other rail, then its own rail
-    elif rail:
+    pxn = fabric.islands > 1 and not (rail and resolved.rails_per_island > 1)
+    if rail and resolved.rails_per_island > 1:  # rails that a switch path joins: through it, without PXN
         cross_rail = 1 if fabric.tiers == 1 else 3
-    else:
-        cross_rail = same_rail
+    else:  # one rail per island (rail-only, a plane per rail): PXN, over NVLink to the other rail's GPU, then
+        cross_rail = same_rail  # its own rail; a top-of-rack leaf holds every rail
     cross_pod = 5 if fabric.tiers == 3 and fabric.pod_count > 1 else (3 if fabric.tiers >= 2 else 1)
     other = topology_family(fabric.family)
     valiant = detour = 0
@@ -217,7 +221,14 @@ def compute_bandwidth(resolved: ResolvedDesign, fabric: FabricPlan) -> Bandwidth
         hops_cross_pod=cross_pod,
         cross_fabric_gbits_per_gpu=per_gpu_gbits / effective,
         islands=fabric.islands,
-        cross_island_via="nvlink" if fabric.islands > 1 else "fabric",
+        cross_island_via="nvlink" if fabric.islands > 1 else "fabric", cross_rail_pxn=pxn and other is None,
         hops_valiant=valiant,
         hops_valiant_same_group=detour,
     )
+
+
+def cross_rail_text(bw: Bandwidth) -> str:
+    """The readouts' cross-rail switch count: ``3``, or ``1 (with PXN)`` where no switch path joins the rails."""
+    from core.i18n import _
+
+    return _("{count} (with PXN)").format(count=bw.hops_cross_rail) if bw.cross_rail_pxn else str(bw.hops_cross_rail)

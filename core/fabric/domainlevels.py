@@ -40,7 +40,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from core.catalog import CATALOG_DIR, System, _Priced, load_catalog, read_toml
 from core.design import ResolvedDesign, first_level_size, nvlink_domain_size
 from core.errors import DesignError
-from core.i18n import N_, _, ngettext
+from core.i18n import N_, _, ngettext, pgettext
 
 SCALEUP_FILE = CATALOG_DIR / "scaleup.toml"
 
@@ -368,7 +368,7 @@ def level2_words(levels: dict, domain_gpus: int) -> str:
                      "all {domains} domains: {switches} switch units, {cables} cables", levels["domains"]).format(
         domains=f"{levels['domains']:,}", switches=f"{levels['level2_switches_total']:,}",
         cables=f"{levels['level2_cables_total']:,}")
-    return per_domain + "; " + total
+    return per_domain + pgettext("between clauses", "; ") + total
 
 
 def domain_chips(resolved: ResolvedDesign) -> int:

@@ -7,6 +7,7 @@ import plotly.graph_objects as go
 
 from core import units
 from core.figures.style import CATEGORY_COLOURS, HIGHLIGHT, TIER_COLOURS, base_layout, sep
+from core.fabric.bandwidth import cross_rail_text
 from core.fabric.families import words as family_words
 from core.i18n import N_, _, in_currency, usd
 
@@ -27,7 +28,7 @@ def bandwidth_readout(family: str | None, system, bw, unit: str, key: str, defau
     return family_words(family, key, default).format(
         link=link_word(system), leaf=units.ratio(bw.leaf_oversubscription),
         spine=units.ratio(bw.spine_oversubscription), total=units.ratio(bw.oversubscription),
-        same_rail=bw.hops_same_rail, cross_rail=bw.hops_cross_rail, cross_pod=bw.hops_cross_pod,
+        same_rail=bw.hops_same_rail, cross_rail=cross_rail_text(bw), cross_pod=bw.hops_cross_pod,
         valiant=bw.hops_valiant, ratio=units.ratio(bw.scaleup_to_scaleout_ratio),
         injection=units.bandwidth(bw.scaleout_gbits_per_gpu, unit),
         share=units.bandwidth(bw.cross_fabric_gbits_per_gpu, unit),

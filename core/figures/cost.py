@@ -43,8 +43,9 @@ def capex_figure(plan) -> go.Figure:
 
 
 def power_figure(plan) -> go.Figure:
-    """IT power by category plus the facility overhead implied by the PUE, in one unit (kW, or MW from a bar of
-    1,000 kW: ``core.units.power_scale`` of the tallest bar) on the axis, the bar labels and the title."""
+    """IT power by category plus the facility overhead implied by the PUE, in one unit (kW, or MW from a facility
+    of 1,000 kW: ``core.units.power_scale`` of the chart's total, so the title's IT power reads as the IT power
+    card's, ``core.units.power``) on the axis, the bar labels and the title."""
     frame = plan.bom_frame().groupby("category", sort=False)["extended_power_w"].sum() / 1000
     frame = frame[frame > 0]
     frame = frame.reindex(in_category_order(frame.index))
@@ -52,7 +53,7 @@ def power_figure(plan) -> go.Figure:
     labels = list(frame.index) + ["facility overhead"]
     values = list(frame.values) + [overhead]
     top = max(values) if values else 1.0
-    scale = power_scale(top)
+    scale = power_scale(max(top, plan.cost.facility_kw))  # the title's totals as the cards write them: 1.22 MW
     divisor, unit = scale
     fig = go.Figure(go.Bar(  # labels of bars under 5% of the tallest only on hover: they would overlap
         x=[category_name(c) for c in labels], y=[v / divisor for v in values],

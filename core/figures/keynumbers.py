@@ -148,6 +148,21 @@ def _links_number(summary: dict, links: dict) -> KeyNumber:
                              links=f"{links['torus']:,}")) + ufm)
 
 
+def _model(summary: dict, tier: str) -> str:
+    return summary.get("switch_models", {}).get(tier, summary["switch_model"])
+
+
+def _tier_switches(tier: str, count: int, switch: str) -> str:
+    """``1 QM9700 leaf switch`` / ``24 QM9700 leaf switches`` (the spine's and core's alike)."""
+    if tier == "leaf":
+        text = ngettext("{count} {switch} leaf switch", "{count} {switch} leaf switches", count)
+    elif tier == "spine":
+        text = ngettext("{count} {switch} spine switch", "{count} {switch} spine switches", count)
+    else:
+        text = ngettext("{count} {switch} core switch", "{count} {switch} core switches", count)
+    return text.format(count=f"{count:,}", switch=switch)
+
+
 def _switch_numbers(summary: dict, sw: dict) -> list[KeyNumber]:
     """The leaf, spine and core switch cards; on a cloud instance's adapters the provider's, not counts
     (``provider_fabric``)."""
@@ -157,9 +172,10 @@ def _switch_numbers(summary: dict, sw: dict) -> list[KeyNumber]:
     topology = summary.get("topology")  # a family's own words for its switches (a Dragonfly's routers)
     return [KeyNumber(f"switches_{t}", words(topology, f"card:{t}", SWITCH_LABELS[t]), f"{sw[t]:,}",
                       (_(SWITCH_NONE[t]) if not sw[t] and t in SWITCH_NONE else
-                       words(topology, f"card:{t}:help", SWITCH_HELP[t])).format(
-        count=f"{sw[t]:,}", switch=summary.get("switch_models", {}).get(t, summary["switch_model"]),
-        planes=plurals.planes(summary["planes"]), total=f"{sw['total']:,}", tiers=plurals.tiers(summary["tiers"])))
+                       words(topology, f"card:{t}:help", SWITCH_HELP)).format(
+        count=f"{sw[t]:,}", switch=_model(summary, t), switches=_tier_switches(t, sw[t], _model(summary, t)),
+        planes=plurals.planes(summary["planes"]), total=plurals.switches(sw["total"]),
+        tiers=plurals.tiers(summary["tiers"])))
         for t in ("leaf", "spine", "core")
         if words(topology, f"card:{t}", SWITCH_LABELS[t]) is not None]  # None: a tier the family does not have
 
@@ -331,14 +347,10 @@ def _growth_note(summary: dict) -> str:
 
 
 SWITCH_LABELS = {"leaf": N_("Leaf switches"), "spine": N_("Spine switches"), "core": N_("Core switches")}
-SWITCH_HELP = {
-    "leaf": N_("{count} {switch} leaf switches, all {planes}; {total} switches in {tiers}"),
-    "spine": N_("{count} {switch} spine switches, all {planes}; {total} switches in {tiers}"),
-    "core": N_("{count} {switch} core switches, all {planes}; {total} switches in {tiers}"),
-}
-"""The switch cards' labels and tooltips, per tier."""
-SWITCH_NONE = {"spine": N_("none: no spine layer in {tiers}; {total} switches in all"),
-               "core": N_("none: no core layer in {tiers}; {total} switches in all")}
+SWITCH_HELP = N_("{switches}, all {planes}; {total} in {tiers}")
+"""The switch cards' tooltip (``{switches}``: :func:`_tier_switches`, ``{total}``: ``core.plurals.switches``)."""
+SWITCH_NONE = {"spine": N_("none: no spine layer in {tiers}; {total} in all"),
+               "core": N_("none: no core layer in {tiers}; {total} in all")}
 """The spine and core cards' tooltips when the tier has no switch (no model to name)."""
 
 

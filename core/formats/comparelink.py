@@ -27,7 +27,7 @@ from core.design import FIELDS as DESIGN_FIELDS
 from core.design import MAX_NAME_CHARS, Design, clean_name
 from core.errors import InputError
 from core.formats import sharelink
-from core.i18n import N_, _
+from core.i18n import N_, _, ngettext
 from core.perf.sizes import format_size, parse_size
 
 MAX_LINK = 4000
@@ -129,9 +129,11 @@ def decode(params: Mapping[str, str | list[str]], catalog: Catalog | None = None
         columns.setdefault(number, {})[match.group(2)] = raw
     warnings: list[str] = []
     if extra:
-        warnings.append(_("The link holds more than {count} designs; columns {columns} were ignored (a comparison "
-                          "shows at most {count}).").format(count=MAX_DESIGNS,
-                                                            columns=", ".join(str(n) for n in sorted(extra)[:5])))
+        warnings.append(ngettext("The link holds more than {count} designs; column {columns} was ignored (a "
+                                 "comparison shows at most {count}).",
+                                 "The link holds more than {count} designs; columns {columns} were ignored (a "
+                                 "comparison shows at most {count}).", len(extra)).format(
+            count=MAX_DESIGNS, columns=", ".join(str(n) for n in sorted(extra)[:5])))
     entries = []
     for number in sorted(columns):
         values = columns[number]

@@ -465,7 +465,8 @@ def _executive_summary(plan, unit: str, facts: Mapping) -> list[str]:
     what the sections computed (``estimate``: the training job's, ``spof``, ``availability``, ``scenario``)."""
     from core import units
     from core.analysis.whole import whole_plan
-    from core.figures.keynumbers import size_caption
+    from core.figures.keynumbers import per_pod_value, size_caption
+    from core.plan import shown_share
 
     whole = whole_plan(plan)  # a design with pods: its totals and the slowest pod's per-GPU bandwidths
     r, s, cost = plan.resolved, _summary(plan), whole.cost
@@ -474,13 +475,15 @@ def _executive_summary(plan, unit: str, facts: Mapping) -> list[str]:
     out = [_("What it is: {size}, on a {tiers}-tier {fabric} {topology} fabric at {speed} per GPU (one "
              "direction), {planes}.").format(
         size=size_caption(whole), tiers=s["tiers"], fabric=vocab.fabric_label(r.fabric, r.nic.transport),
-        topology=vocab.TOPOLOGY.word(r.topology), speed=units.bandwidth(bw.scaleout_gbits_per_gpu, unit),
-        planes=plurals.planes(s["planes"]))]
+        topology=vocab.TOPOLOGY.word(r.topology),
+        speed=per_pod_value(s["bandwidth"].get("scaleout_gbits_per_gpu_pods"), 1, bw.scaleout_gbits_per_gpu, unit),
+        planes=plurals.planes(s["planes"]))]  # the speed and the figures below as the key numbers write them
     out.append(_("What it costs: {capex} of capex at {basis} prices (range {low} to {high}), {per_gpu} per GPU, the "
-                 "network {share} of it; {it_kw} kW of IT power; {tco} over {years} years with energy.").format(
+                 "compute fabric {share} of it; {it_power} of IT power; {tco} over {years} years with energy.").format(
         capex=usd(cost.capex_usd), basis=vocab.PRICE_BASES.label(cost.price_basis), low=usd(cost.capex_usd_low),
         high=usd(cost.capex_usd_high), per_gpu=usd(s["cost"]["capex_per_gpu_usd"]),
-        share=f"{s['cost']['network_share']:.0%}", it_kw=units.kw(cost.it_kw), tco=usd(s["cost"]["tco_usd"]),
+        share=units.percent(shown_share(s["cost"]["network_share"])), it_power=units.power(cost.it_kw),
+        tco=usd(s["cost"]["tco_usd"]),
         years=f"{cost.tco_years:g}"))
     achieves = _("What it achieves: bisection {bisection} (one direction), oversubscription {ratio} end to "
                  "end.").format(bisection=units.bandwidth(units.from_tbits(bw.bisection_tbits_one_direction), unit),
@@ -1365,11 +1368,9 @@ def _comparison_parts(comparison, *, name: str, share_link: str, generated: date
         else:
             body = _p(_design_line(column.plan)) + cards_html(key_numbers(_summary(column.plan), unit))
             if column.job is not None and "days_to_train" in column.values:
-                from core.perf.jobform import model_of
+                from core.perf.jobform import job_caption
 
-                body += _p(_("Job: {model}, tp {tp} x pp {pp}, global batch {gbs}").format(
-                    model=model_of(column.job).name, tp=column.job["tp"], pp=column.job["pp"],
-                    gbs=column.job["gbs"]), note=True)
+                body += _p(job_caption(column.job), note=True)
             body += _list(list(column.plan.resolved.notes) + list(column.notes))
             body += _h3(_("How the fabric was sized")) + _list(column.plan.fabric.explanation)
         doc.section(f"design-{i + 1}", head, body)

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 
+from core import plurals
 from core.catalog import Catalog
 from core.design import ResolvedDesign
 from core.fabric.sizing import FabricPlan
@@ -193,10 +194,11 @@ def size_oob(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, *, 
                  pdus=f"{pdus:,}", ports=f"{ports:,}")
     why = [
         _("Out-of-band management ({switch}, 1GbE): {bmc} node BMCs + {switches} switch management ports + {devices} "
-          "appliance ports + {pdus} rack PDUs ({compute_racks} compute racks x {per_compute} + {other_racks} other "
-          "racks x {per_other}, estimated) = {ports} ports.").format(
-            **terms, compute_racks=f"{compute_racks:,}", per_compute=ipolicy("pdus_per_compute_rack"),
-            other_racks=other_racks, per_other=ipolicy("pdus_per_other_rack")) if pdus == estimate else
+          "appliance ports + {pdus} rack PDUs ({compute_racks} x {per_compute} + {other_racks} x {per_other}, "
+          "estimated) = {ports} ports.").format(
+            **terms, compute_racks=plurals.compute_racks(compute_racks), per_compute=ipolicy("pdus_per_compute_rack"),
+            other_racks=plurals.other_racks(other_racks), per_other=ipolicy("pdus_per_other_rack"))
+        if pdus == estimate else
         _("Out-of-band management ({switch}, 1GbE): {bmc} node BMCs + {switches} switch management ports + {devices} "
           "appliance ports + {pdus} rack PDUs = {ports} ports.").format(**terms),
         _("{count} switches = ceil({ports} / {radix}), each with {per} 100G uplinks to the in-band network.").format(
@@ -204,13 +206,11 @@ def size_oob(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, *, 
         + " " + choice_note(choice),
     ]
     if pdus != estimate:
-        why.insert(1, ngettext(
-            "Rack PDUs of the racks as the layout builds them: {pdus} = {compute} compute rack x {per_compute} + "
-            "{other} other racks x {per_other} (the estimate before the layout was {estimate}).",
-            "Rack PDUs of the racks as the layout builds them: {pdus} = {compute} compute racks x {per_compute} + "
-            "{other} other racks x {per_other} (the estimate before the layout was {estimate}).", built[0]).format(
-            pdus=f"{pdus:,}", compute=f"{built[0]:,}", per_compute=ipolicy("pdus_per_compute_rack"),
-            other=f"{built[1]:,}", per_other=ipolicy("pdus_per_other_rack"), estimate=f"{estimate:,}"))
+        why.insert(1, _(
+            "Rack PDUs of the racks as the layout builds them: {pdus} = {compute} x {per_compute} + {other} x "
+            "{per_other} (the estimate before the layout was {estimate}).").format(
+            pdus=f"{pdus:,}", compute=plurals.compute_racks(built[0]), per_compute=ipolicy("pdus_per_compute_rack"),
+            other=plurals.other_racks(built[1]), per_other=ipolicy("pdus_per_other_rack"), estimate=f"{estimate:,}"))
     down = math.ceil(ports / count) if count else 0
     links = [LinkSet(kind="bmc", count=bmc, speed_gbps=1, cable="CAT5E-1G", description=_("node BMC ports")),
              LinkSet(kind="switch-mgmt", count=switch_mgmt, speed_gbps=1, cable="CAT5E-1G",

@@ -26,7 +26,7 @@ from core.catalog import load_catalog
 from core.design import Design, parse_design, tidy_spaces
 from core.errors import DesignError, FabricPlannerError
 from core.fabric.pods import pod_specs, pods_text
-from core.i18n import N_, _, ngettext
+from core.i18n import N_, _, ngettext, number
 from core.perf import congestion
 from core.perf.algorithms import fastest_label
 from core.perf.collectives import IN_NETWORK, Sweep, algorithm_label, level_label, sweep
@@ -97,6 +97,13 @@ def model_of(settings: Mapping) -> ModelSpec:
         return PRESETS[settings["model"]]
     arch = str(settings.get("arch") or "")
     return decode_shape(arch) if arch else PRESETS[DEFAULT_MODEL].model_copy(update={"name": CUSTOM})
+
+
+def job_caption(settings: Mapping) -> str:
+    """A comparison column's training job in words (the Compare page's caption and the review pack's note):
+    ``Job: Llama 3 70B, tp 8 x pp 4, global batch 1,024``."""
+    return _("Job: {model}, tp {tp} x pp {pp}, global batch {gbs}").format(
+        model=model_of(settings).name, tp=settings["tp"], pp=settings["pp"], gbs=number(int(settings["gbs"])))
 
 
 def zero_stage(settings: Mapping) -> int | None:
@@ -421,15 +428,28 @@ def congestion_notes(plans: list[tuple[str, Plan]], settings: Mapping) -> list[s
     return notes
 
 
+def parameters_words(model: ModelSpec) -> str:
+    """A model's parameters in words: a mixture of experts' total and those one token passes through
+    (``671.0B parameters (37.6B active)``); a dense model's total and, when its input embedding is its own, the
+    count without it (``70.6B parameters (69.5B without the input embedding)``: ``ModelSpec.active_params``
+    leaves out the input embedding table, of which a token reads one row)."""
+    total, active = f"{model.total_params / 1e9:,.1f}", f"{model.active_params / 1e9:,.1f}"
+    if model.is_moe:
+        return _("{params}B parameters ({active}B active)").format(params=total, active=active)
+    if active == total:  # tied embeddings: every parameter is used by every token
+        return _("{params}B parameters").format(params=total)
+    return _("{params}B parameters ({active}B without the input embedding)").format(params=total, active=active)
+
+
 def memory_caption(estimate_: TrainingEstimate, model_name: str, settings: Mapping, system=None) -> str:
     """Parameters, the split and memory per GPU in one sentence (in ``system``'s accelerator noun,
     ``core.scaleup.in_noun``; None: GPUs), plus the estimate's warnings."""
     s = estimate_.summary()
     memory = {k: f"{v:.1f}" for k, v in estimate_.memory_gb.items()}  # weights, gradients, optimizer, activations
-    return (in_noun(_("{model}: {params}B parameters ({active}B active), {gpus} GPUs = tp {tp} x pp {pp} x cp {cp} x dp "
+    return (in_noun(_("{model}: {params}, {gpus} GPUs = tp {tp} x pp {pp} x cp {cp} x dp "
               "{dp}; {microbatches} per step; memory per GPU weights {weights}, gradients {gradients}, "
               "optimizer {optimizer}, activations {activations} GiB of {hbm} GiB. ").format(
-                model=model_name, params=f"{s['params_b']:,.1f}", active=f"{s['active_params_b']:,.1f}",
+                model=model_name, params=parameters_words(estimate_.job.model),
                 gpus=f"{estimate_.gpus:,}", tp=settings["tp"], pp=settings["pp"], cp=settings["cp"], dp=estimate_.dp,
                 microbatches=plurals.micro_batches(estimate_.microbatches), hbm=f"{estimate_.hbm_gb:g}", **memory), system)
             + " ".join(estimate_.warnings))
