@@ -1577,6 +1577,34 @@ def resolved_design(fields: DesignFields, catalog: Catalog, language: str) -> Re
         return resolve_design(Design.model_construct(**fields._asdict()), catalog)
 
 
+def _domains_and_nodes(design: Design, system, gpus_per_node: int, nodes: int, notes: list[str]):
+    """``resolve_design``'s NVLink domain step: the domain and first-level sizes and listed domains
+    (``_nvlink_levels``), checked; ``nodes`` rounded up to whole domains (the note appended to ``notes``); the GPUs,
+    checked against the listed domains and ``MAX_GPUS``. Returns (domain, level1, mixed, nodes, gpus)."""
+    domain, level1, mixed = _nvlink_levels(design, system, gpus_per_node)
+    scaleup.check_domain(system, domain)
+    nodes_per_domain = max(1, level1 // gpus_per_node)
+    if nodes % nodes_per_domain:
+        whole = math.ceil(nodes / nodes_per_domain) * nodes_per_domain
+        notes.append((_(
+            "{nodes} nodes rounded up to {whole}: an NVLink domain of {domain} GPUs comes as a whole rack "
+            "of {rack_nodes} nodes (NVLink switch trays, power shelves).") if system.nvlink_generation else _(
+            "{nodes} nodes rounded up to {whole}: a {name} domain of {domain} accelerators comes whole, "
+            "{rack_nodes} nodes with its switches.")
+        ).format(nodes=nodes, whole=whole, domain=domain, rack_nodes=nodes_per_domain, name=system.scaleup_name))
+        nodes = whole
+    gpus = nodes * gpus_per_node
+    if sum(mixed) > gpus:
+        raise DesignError(
+            _("The listed NVLink domains hold {listed} GPUs, more than the {gpus} GPUs planned.").format(
+                listed=f"{sum(mixed):,}", gpus=f"{gpus:,}"),
+            _("List fewer domains, or plan at least {gpus} GPUs.").format(gpus=f"{sum(mixed):,}"))
+    if gpus > MAX_GPUS:
+        raise InputError(_("at most {most} GPUs are supported (asked for {gpus})").format(
+            most=f"{MAX_GPUS:,}", gpus=f"{gpus:,}"))
+    return domain, level1, mixed, nodes, gpus
+
+
 def resolve_design(design: Design, catalog: Catalog | None = None) -> ResolvedDesign:
     """Fill every default from the catalog and check that the pieces fit together.
 
@@ -1601,27 +1629,8 @@ def resolve_design(design: Design, catalog: Catalog | None = None) -> ResolvedDe
     assert nodes is not None
 
     nvlink_generation, nvlink_bidir = scaleup.scaleup_bandwidth(catalog, system, design.nvlink_generation)
-    domain, level1, mixed = _nvlink_levels(design, system, gpus_per_node)
-    scaleup.check_domain(system, domain)
+    domain, level1, mixed, nodes, gpus = _domains_and_nodes(design, system, gpus_per_node, nodes, notes)
     nodes_per_domain = max(1, level1 // gpus_per_node)
-    if nodes % nodes_per_domain:
-        whole = math.ceil(nodes / nodes_per_domain) * nodes_per_domain
-        notes.append((_(
-            "{nodes} nodes rounded up to {whole}: an NVLink domain of {domain} GPUs comes as a whole rack "
-            "of {rack_nodes} nodes (NVLink switch trays, power shelves).") if system.nvlink_generation else _(
-            "{nodes} nodes rounded up to {whole}: a {name} domain of {domain} accelerators comes whole, "
-            "{rack_nodes} nodes with its switches.")
-        ).format(nodes=nodes, whole=whole, domain=domain, rack_nodes=nodes_per_domain, name=system.scaleup_name))
-        nodes = whole
-    gpus = nodes * gpus_per_node
-    if sum(mixed) > gpus:
-        raise DesignError(
-            _("The listed NVLink domains hold {listed} GPUs, more than the {gpus} GPUs planned.").format(
-                listed=f"{sum(mixed):,}", gpus=f"{gpus:,}"),
-            _("List fewer domains, or plan at least {gpus} GPUs.").format(gpus=f"{sum(mixed):,}"))
-    if gpus > MAX_GPUS:
-        raise InputError(_("at most {most} GPUs are supported (asked for {gpus})").format(
-            most=f"{MAX_GPUS:,}", gpus=f"{gpus:,}"))
 
     fabric = design.fabric or system.default_fabric
     if design.nic:
