@@ -35,17 +35,21 @@ def _cpu(fn, repeat: int = 3) -> float:
     of the heap other tests in this worker left behind (plan caches) would be charged to whichever call it fell
     in, and is no cost of the input."""
     best = float("inf")
-    for _ in range(repeat):
-        gc.collect()
-        gc.disable()
-        try:
-            start = time.process_time()
-            fn()
-            best = min(best, time.process_time() - start)
-        finally:
-            gc.enable()
-        if best > 0.5:  # far too slow already: no need to confirm it (old code fails in seconds, not minutes)
-            break
+    gc.freeze()  # the heap other tests left is not scanned: collecting it took seconds a call (1.7 GB workers)
+    try:
+        for _ in range(repeat):
+            gc.collect()  # this test's own garbage only
+            gc.disable()
+            try:
+                start = time.process_time()
+                fn()
+                best = min(best, time.process_time() - start)
+            finally:
+                gc.enable()
+            if best > 0.5:  # far too slow already: no need to confirm it (old code fails in seconds, not minutes)
+                break
+    finally:
+        gc.unfreeze()
     return best
 
 
