@@ -229,11 +229,11 @@ def test_figures_group_by_design(four):
 
 
 def test_a_design_with_pods_draws_every_pods_injection_labelled():
-    """64 H100 (8 x 400G per node: 400 Gb/s = 50 GB/s per GPU) and 32 B200 (8 x 800G: 100 GB/s per GPU): a bar for
-    each pod, named after it, beside a one-pod design's single bar."""
-    both = cmp.compare([("pods", Design(gpu="H100", nodes=64, pods="B200:32:800")), ("IB", IB)], 0, None, (2**30,))
+    """64 H100 (8 x 400G per node: 400 Gb/s = 50 GB/s per GPU) and 32 B300 (8 x 800G on PCIe Gen6: 100 GB/s per
+    GPU): a bar for each pod, named after it, beside a one-pod design's single bar."""
+    both = cmp.compare([("pods", Design(gpu="H100", nodes=64, pods="B300:32:800")), ("IB", IB)], 0, None, (2**30,))
     pods, one = figs.bandwidth_figure(both).data
-    assert [x.replace("<br>", " ") for x in pods.x[:2]] == ["Injection, pod 1 (H100)", "Injection, pod 2 (B200)"]
+    assert [x.replace("<br>", " ") for x in pods.x[:2]] == ["Injection, pod 1 (H100)", "Injection, pod 2 (B300)"]
     assert list(pods.y[:2]) == pytest.approx([50.0, 100.0])
     assert one.x[0].replace("<br>", " ") == "Injection per GPU" and one.y[0] == pytest.approx(50.0)
 

@@ -52,11 +52,12 @@ def test_power_chart_has_one_unit(name, unit, lang):
 
 
 def test_power_chart_title_says_the_it_power_as_the_card_does():
-    """GB200 NVL72, 144 nodes: every bar under 1,000 kW, the IT power 1,221 kW: the title says 1.22 MW, as the card."""
+    """GB200 in 144-GPU NVLink domains, 144 nodes: every bar under 1,000 kW, the IT power 1,264 kW (NVL36 racks'
+    extra first-level switch trays included): the title says 1.26 MW, as the card."""
     from core import units
 
     p = plan(Design(gpu="GB200-NVL72", nodes=144, nvlink_domain_gpus=144))
     fig = power_figure(p)
-    assert 1000 <= p.cost.it_kw and units.power(p.cost.it_kw) == "1.22 MW"
+    assert 1000 <= p.cost.it_kw and units.power(p.cost.it_kw) == "1.26 MW"
     assert f"IT {units.power(p.cost.it_kw)}, facility {units.power(p.cost.facility_kw)}" in fig.layout.title.text.replace("<br>", " ")
     assert fig.layout.yaxis.title.text == "MW" and max(fig.data[0].y) < 1

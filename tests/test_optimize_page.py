@@ -223,7 +223,7 @@ def test_old_link_plans_the_sidebars_gpu_and_names_it():
     base = plan(Design(gpu="B300", gpus=16384))
     expected = optimize("B300", 16384, Constraints(min_busbw_gbytes=400), workers=1, base=base.design)
     assert unescaped(at.table[0].value["Capex, whole cluster [USD]"].iloc[0]) == usd(expected.best.capex_usd)
-    h100 = optimize("H100", 16384, Constraints(min_busbw_gbytes=400), workers=1)
+    h100 = optimize("H100", 16384, Constraints(min_busbw_gbytes=300), workers=1)  # H100's PCIe Gen5 host: ~363 at most
     assert expected.best.capex_usd > h100.best.capex_usd * 1.1  # what the old page planned: the H100 price
     notes = [unescaped(w.value) for w in at.warning]
     assert any("'opt_n'" in n and "now the sidebar's GPU count" in n for n in notes), notes

@@ -309,11 +309,11 @@ def test_executive_summary_writes_the_key_numbers_values():
     """A design with pods: the summary's speed, fabric share and IT power read as its key number cards do (every
     pod's injection, the share to one decimal as shown, the one power format), not ``50 GB/s``, ``18%``,
     ``1,241 kW``."""
-    p = plan(Design(gpu="H100", nodes=64, pods="B200:32:800"))
+    p = plan(Design(gpu="H100", nodes=64, pods="B300:32:800"))  # B300's Gen6 host feeds its 800G (B200's: 400G)
     document = report.design_report_html(p, name="", share_link=LINK)
     cover = html_text(_section(document, "title"))
     cards = dict(re.findall(r'data-key="([a-z_]+)"[^>]*>.*?data-testid="stMetricValue">([^<]*)<', document))
     assert cards["scaleout"] == "50 GB/s / 100 GB/s" and cards["it_power"] == "1.24 MW"
-    assert cards["network_share"] == "17.9%"
+    assert cards["network_share"] == "17.1%"
     assert f"fabric at {cards['scaleout']} per GPU" in cover
     assert f"the compute fabric {cards['network_share']} of it; {cards['it_power']} of IT power" in cover

@@ -125,11 +125,11 @@ def test_the_review_pack_shows_the_totals():
 
 
 def test_a_job_runs_on_the_chosen_pod():
-    p = plan(MIXED)
+    p = plan(Design(gpu="H100", nodes=64, pods="B300:32:800"))  # B300's Gen6 host feeds 800G: a faster pod
     assert pod_plan(plan(Design(gpu="H100", nodes=64)), 2)[1] is None
     on2, words = pod_plan(p, 2)
-    assert on2.resolved.system.id == "B200" and on2.resolved.nodes == 32
-    assert "pod 2: B200, 32 nodes, 256 GPUs" in words and "slowest pod's rate (pod 1)" in words
+    assert on2.resolved.system.id == "B300" and on2.resolved.nodes == 32
+    assert "pod 2: B300, 32 nodes, 256 GPUs" in words and "slowest pod's rate (pod 1)" in words
     assert pod_plan(p, 9)[0].resolved.system.id == "H100"  # out of range: the first pod
     alike = pod_plan(plan(Design(gpu="H100", nodes=64, pods="H100:32:400")), 2)[1]  # 400G H100 twice: one rate
     assert "Every pod has the same rate across pods" in alike and "slowest" not in alike

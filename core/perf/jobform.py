@@ -287,9 +287,9 @@ def placement_notes(sweeps: list[Sweep], gpus: int, system_id: str, references: 
                   nodes=ngettext("{count} node", "{count} nodes", p.nodes).format(count=f"{p.nodes:,}"),
                   groups=ngettext("{count} leaf group", "{count} leaf groups", p.groups).format(count=f"{p.groups:,}"),
                   level=level_label(p.level, system),
-                  hops=(ngettext("{count} link hop", "{count} link hops", p.hops) if p.level == "torus" else
+                  hops=(ngettext("{count} link hop", "{count} link hops", p.hops) if p.link_hops else
                         ngettext("{count} switch hop", "{count} switch hops", p.hops)).format(count=p.hops))
-    if p.level == "torus":  # node to node: no leaf groups or pods to count
+    if p.link_hops:  # node to node: no leaf groups or pods to count
         layout = (_("{gpus} GPUs: {domains} of {ranks} (the last holds {last}, and its NICs set the fabric pace), "
                     "{nodes} of the torus; farthest path: {level} ({hops}).") if p.last != p.ranks_per_domain else
                   _("{gpus} GPUs: {domains} of {ranks}, {nodes} of the torus; farthest path: {level} ({hops})."))

@@ -63,6 +63,9 @@ class Placement:
     """The pods are Dragonfly+ (or Dragonfly) groups (joined by global links, not cores)."""
     family: str = ""
     """The topology family's name when ``dragonfly`` (``Dragonfly+``, ``Dragonfly``), for the notes."""
+    link_hops: bool = False
+    """``hops`` count links, not switches: a node-to-node family (the torus, ``core.fabric.families.node_to_node``)
+    with no leaf groups or pods to count."""
 
     @property
     def last(self) -> int:
@@ -110,7 +113,8 @@ def place(plan: Plan, gpus: int | None = None, stride: int = 1) -> Placement:
     hops, level = fabric_hops(plan, nodes, groups, pods) if m > 1 else (0, "nvlink")
     last = n - (m - 1) * d
     return Placement(n, stride, d, m, nodes, groups, pods, nodes_in_group, nodes_in_pod, hops, level, last,
-                     f.global_links > 0, vocab.TOPOLOGY.label(f.family) if f.global_links else "")
+                     f.global_links > 0, vocab.TOPOLOGY.label(f.family) if f.global_links else "",
+                     link_hops=node_to_node(f.family) and m > 1)
 
 
 def fabric_hops(plan: Plan, nodes: int, groups: int, pods: int) -> tuple[int, str]:
