@@ -49,7 +49,7 @@ def _design_and_plan():
 
 def _show_error(exc: BaseException) -> None:
     message, suggestion = safe.message(exc)
-    st.error(message + ("\n\n**" + _("What would work:") + f"** {suggestion}" if suggestion else ""))
+    st.error(safe.with_way_out(message, suggestion))
 
 
 def _standalone_language() -> None:

@@ -56,7 +56,7 @@ def _number(col, store: dict, key: str, label: str, step: float, **kw):
 
 def _show_error(exc: BaseException, box=st.error) -> None:
     message, suggestion = safe.message(exc)
-    box(message + ("\n\n**" + _("What would work:") + f"** {suggestion}" if suggestion else ""))
+    box(safe.with_way_out(message, suggestion))
 
 
 def _precision_word(value: str, system) -> str:
@@ -181,8 +181,8 @@ def _comparison(results: list[tuple[str, object]], system=None) -> None:
     for label, result in results:
         if isinstance(result, Exception):
             message, suggestion = safe.message(result)
-            st.warning(_("{label}: {note}").format(label=f"**{safe.md(label)}**", note=message)
-                       + ("\n\n**" + _("What would work:") + f"** {suggestion}" if suggestion else ""))
+            st.warning(safe.with_way_out(_("{label}: {note}").format(label=f"**{safe.md(label)}**", note=message),
+                                         suggestion))
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)

@@ -18,3 +18,16 @@ def test_sentences_join_per_language():
 def test_the_inference_page_joins_no_sentence_with_a_space():
     page = (Path(__file__).resolve().parent.parent / "pages" / "8_Inference.py").read_text(encoding="utf-8")
     assert '+ " " +' not in page and '" ".join(' not in page and '**: {' not in page
+
+
+def test_an_errors_way_out_is_joined_as_the_language_joins_sentences():
+    """Every page shows an engine error's way out one way (``webui.safe.with_way_out``): the bold label, then the
+    suggestion; a space after the English colon, none after the Chinese full-width one."""
+    from core.i18n import language
+    from webui.safe import with_way_out
+
+    assert with_way_out("No.", "") == "No."
+    with language("en"):
+        assert with_way_out("No.", "Use 2.") == "No.\n\n**What would work:** Use 2."
+    with language("zh"):
+        assert with_way_out("不行。", "用 2。") == "不行。\n\n**可行的做法：**用 2。"

@@ -37,6 +37,18 @@ def md(text: object) -> str:
     return _PUNCT.sub(r"\\\1", value).replace("\n", "  \n")
 
 
+def with_way_out(text: str, suggestion: str) -> str:
+    """``text`` (escaped) and, when there is one, what would work (``suggestion``, escaped) below it, as every page
+    shows an engine error: the bold label, then the suggestion, joined as the language joins sentences
+    (``core.i18n.sentences``: no space after the Chinese full-width colon)."""
+    from core.i18n import _, sentences
+
+    if not suggestion:
+        return text
+    label = _("What would work:")
+    return f"{text}\n\n**{label}**" + sentences(label, suggestion)[len(label):]
+
+
 def message(exc: BaseException) -> tuple[str, str]:
     """(message, suggestion) of an engine error, both escaped."""
     text = getattr(exc, "message", None) or str(exc)
