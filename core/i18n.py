@@ -332,6 +332,11 @@ def usd(value: float, signed: bool = False, exact: bool = False, trim: bool = Fa
 _FULL_WIDTH_ENDS = ("。", "！", "？", "；", "：", "）", "」", "”")
 
 
+def ends_full_width(text: str) -> bool:
+    """Whether ``text`` ends in a full-width sentence mark or colon (``。``, ``：``...): what follows takes no space."""
+    return str(text).endswith(_FULL_WIDTH_ENDS)
+
+
 def sentences(*texts: str) -> str:
     """Sentences in running text: one space after an English sentence, none after a Chinese one (``。其成本``,
     not ``。 其成本``); empty texts are left out. The one sentence join of captions and notes."""

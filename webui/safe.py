@@ -37,16 +37,22 @@ def md(text: object) -> str:
     return _PUNCT.sub(r"\\\1", value).replace("\n", "  \n")
 
 
+def bold_lead(lead: str, text: str) -> str:
+    """``lead`` in bold, then ``text``, joined as the language joins sentences (``core.i18n.sentences``: a space
+    after English, none after a full-width ``。`` or ``：``). A full-width mark stays outside the bold: CommonMark
+    does not close ``**`` between such a mark and a CJK character (``**可行的做法：**用`` shows its asterisks)."""
+    from core.i18n import ends_full_width, sentences
+
+    joined = sentences(lead, text)[len(lead):]
+    return (f"**{lead[:-1]}**{lead[-1]}" if ends_full_width(lead) else f"**{lead}**") + joined
+
+
 def with_way_out(text: str, suggestion: str) -> str:
     """``text`` (escaped) and, when there is one, what would work (``suggestion``, escaped) below it, as every page
-    shows an engine error: the bold label, then the suggestion, joined as the language joins sentences
-    (``core.i18n.sentences``: no space after the Chinese full-width colon)."""
-    from core.i18n import _, sentences
+    shows an engine error (``bold_lead``)."""
+    from core.i18n import _
 
-    if not suggestion:
-        return text
-    label = _("What would work:")
-    return f"{text}\n\n**{label}**" + sentences(label, suggestion)[len(label):]
+    return f"{text}\n\n" + bold_lead(_("What would work:"), suggestion) if suggestion else text
 
 
 def message(exc: BaseException) -> tuple[str, str]:

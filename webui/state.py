@@ -1287,7 +1287,7 @@ def show_error(cur: Current) -> None:
     message, suggestion = safe.message(cur.error)
     heading = _("This design cannot be built.") if isinstance(cur.error, DesignError) else \
         _("This input is not accepted.")
-    st.error(safe.with_way_out(f"**{heading}**" + i18n.sentences(heading, message)[len(heading):], suggestion))
+    st.error(safe.with_way_out(safe.bold_lead(heading, message), suggestion))
     st.caption(_("Change a control in the sidebar, or:"))
     fixes = offered_fixes(cur.error)
     cols = st.columns(len(fixes) + 1)
