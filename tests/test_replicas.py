@@ -139,6 +139,16 @@ def _stop(proc: subprocess.Popen, sig: int = signal.SIGTERM) -> None:
             proc.wait(timeout=10)
 
 
+def attempts(line: dict[str, str]) -> list[str]:
+    """The upstreams nginx tried for one request, in order (``$upstream_addr``).
+
+    nginx lists every attempt: "A, B" when the request to A failed and was passed to B
+    (proxy_next_upstream: an error on a kept-alive connection, a connect failure), "A : B" after an
+    internal redirect. The last one served the request.
+    """
+    return [part for part in re.split(r"\s*[,:]\s+", line["upstream"].strip()) if part]
+
+
 class Cluster:
     def __init__(self, url: str, replicas: list[str], run_dir: Path):
         self.url, self.replicas, self.run_dir = url, replicas, run_dir
@@ -148,7 +158,8 @@ class Cluster:
         return [m.groupdict() for m in map(LOG_LINE.search, text.splitlines()) if m]
 
     def upstreams(self, route: str) -> set[str]:
-        return {line["upstream"] for line in self.log() if line["route"] == route}
+        """The replicas nginx chose first for this route key (its hash target)."""
+        return {attempts(line)[0] for line in self.log() if line["route"] == route}
 
     def wait_for_log(self, predicate, timeout: float = 15) -> list[dict[str, str]]:
         deadline = time.monotonic() + timeout
@@ -216,7 +227,7 @@ def _routes_to_each_replica(cluster: Cluster) -> dict[str, str]:
         route = f"probe{i}"
         _probe(cluster, route)
         lines = cluster.wait_for_log(lambda ls: any(line["route"] == route for line in ls), timeout=5)
-        upstream = next(line["upstream"] for line in lines if line["route"] == route)
+        upstream = next(attempts(line)[0] for line in lines if line["route"] == route)
         found.setdefault(upstream, route)
         if len(found) == len(cluster.replicas):
             return found
@@ -298,9 +309,16 @@ def test_sessions_through_nginx_stick_to_their_replica(cluster, browser):
     assert streams_logged(lines), "a session's websocket never went through nginx"
     for route in (route_a, route_b, route_c):
         mine = [line for line in lines if line["route"] == route]
-        assert {line["upstream"] for line in mine} <= set(cluster.replicas)
-        assert len({line["upstream"] for line in mine}) == 1, f"session {route} moved between replicas: {mine}"
-        assert any(line["path"].startswith("/_stcore/stream") and line["status"] == "101" for line in mine)
+        tried = [attempts(line) for line in mine]
+        assert {a for t in tried for a in t} <= set(cluster.replicas), mine
+        # sticky: nginx's hash sends every request of a session to the same replica first; a plain request
+        # whose attempt failed (a kept-alive connection closed under it) may be passed on (failover), but
+        # the session itself, its websocket, is served by that replica
+        first = {t[0] for t in tried}
+        assert len(first) == 1, f"session {route} moved between replicas: {mine}"
+        streams = [t for line, t in zip(mine, tried) if line["path"].startswith("/_stcore/stream")
+                   and line["status"] == "101"]
+        assert streams and all(t[-1] in first for t in streams), f"session {route}'s websocket moved: {mine}"
     assert cluster.upstreams(route_a) == {replica_a} and cluster.upstreams(route_b) == {replica_b}
     assert {replica_a, replica_b} == set(cluster.replicas), "both replicas served sessions"
     assert how in ("input", "link")
