@@ -49,8 +49,7 @@ def _design_and_plan():
 
 
 def _show_error(exc: BaseException) -> None:
-    message, suggestion = safe.message(exc)
-    st.error(safe.with_way_out(message, suggestion))
+    st.error(safe.error_text(exc))
 
 
 def _standalone_language() -> None:
