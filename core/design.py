@@ -1214,7 +1214,7 @@ class ResolvedDesign(BaseModel):
     topology: Topology
     host_gbits_per_nic: int = 0
     """What the host's PCIe link feeds one NIC, one direction [Gb/s] (``core.hostlink.host_gbits``); 0 = not
-    limited. Every bandwidth reads ``core.hostlink.fed_nic_gbits``: ``min(port speed x planes, this)``."""
+    limited. Every bandwidth reads ``core.hostlink.fed_nic_gbits``: ``min(port speed x ports in use, this)``."""
     nodes_per_rack: int
     leaf_switch: Switch | None = None
     """Leaf model (the same as ``switch``); None only in resolved designs built by hand."""

@@ -73,6 +73,12 @@ _AFTER_CHINESE_STOP = re.compile("(?<=[\u3002\uff01\uff1f\uff1b]) ")
 """A space after a Chinese full stop (the message and suggestion of a Chinese ``DesignError`` join without it)."""
 
 
+def joined(message: str, suggestion: str) -> str:
+    """An error's message and what would work instead as one text: a space between, none after a Chinese full
+    stop (``str`` of a ``DesignError``)."""
+    return _AFTER_CHINESE_STOP.sub("", f"{message} {suggestion}".strip())
+
+
 class FabricPlannerError(Exception):
     """Base class of every error the engine raises on purpose."""
 
@@ -101,7 +107,7 @@ class DesignError(FabricPlannerError):
         self.message = message
         self.suggestion = suggestion
         self.fixes = tuple(fixes)
-        super().__init__(_AFTER_CHINESE_STOP.sub("", f"{message} {suggestion}".strip()))
+        super().__init__(joined(message, suggestion))
 
 
 class NotHandledError(DesignError):

@@ -66,11 +66,18 @@ def host_gbits(system: System, nic: Nic) -> int:
     return max((r for r in LINE_RATES_GBPS if r <= rate), default=LINE_RATES_GBPS[0])
 
 
+def ports_in_use(resolved) -> int:
+    """The ports of one NIC of ``resolved`` its fabric cables: one per plane (``plane_mode="per-port"``), one in
+    all when each plane takes its own rails (``"per-rail"``; a per-rail pod's plane view ``core.fabric.pods.plane_of``
+    counts its islands as ``planes``, its NICs still use one port)."""
+    return 1 if resolved.plane_mode == "per-rail" else resolved.planes
+
+
 def fed_nic_gbits(resolved) -> float:
-    """The bandwidth one NIC of ``resolved`` carries for its GPU(s), one direction, all its ports [Gb/s]:
-    ``min(port speed x planes, host link)``; reads ``port_speed_gbps``, ``planes`` and ``host_gbits_per_nic``
-    (a resolved design or a view of one)."""
-    return fed_gbits(resolved.port_speed_gbps, resolved.planes, resolved.host_gbits_per_nic)
+    """The bandwidth one NIC of ``resolved`` carries for its GPU(s), one direction, all its ports in use [Gb/s]:
+    ``min(port speed x ports in use, host link)`` (``ports_in_use``); reads ``port_speed_gbps``, ``planes``,
+    ``plane_mode`` and ``host_gbits_per_nic`` (a resolved design or a view of one)."""
+    return fed_gbits(resolved.port_speed_gbps, ports_in_use(resolved), resolved.host_gbits_per_nic)
 
 
 def fed_gbits(port_speed: float, ports: int, host: float) -> float:
@@ -80,23 +87,12 @@ def fed_gbits(port_speed: float, ports: int, host: float) -> float:
     return min(wire, host) if host else wire
 
 
-def fed_port_gbits(resolved) -> float:
-    """One NIC port's share of :func:`fed_nic_gbits`, one direction [Gb/s]: the port speed unless the host caps it."""
-    return fed_nic_gbits(resolved) / resolved.planes
-
-
-def ports_in_use(resolved) -> int:
-    """The ports of one NIC of ``resolved`` its fabric cables: one per plane (``plane_mode="per-port"``), one in
-    all when each plane takes its own rails (``"per-rail"``)."""
-    return 1 if resolved.plane_mode == "per-rail" else resolved.planes
-
-
 def fed_cabled_port_gbits(resolved) -> float:
-    """What one cabled NIC port of ``resolved`` carries, one direction [Gb/s]: its share of what the host feeds the
-    NIC's ports in use (``ports_in_use``); the port speed unless the host caps it. A per-rail plane's NIC has one
-    port in use, so its port carries ``min(port speed, host link)``."""
-    ports = ports_in_use(resolved)
-    return fed_gbits(resolved.port_speed_gbps, ports, resolved.host_gbits_per_nic) / ports
+    """What one cabled NIC port of ``resolved`` carries, one direction [Gb/s]: its share of :func:`fed_nic_gbits`,
+    the port speed unless the host caps it. The one per-port rule: the bandwidth module, the pods' rates and the
+    SimAI writers all read it. A per-rail plane's NIC has one port in use, so its port carries
+    ``min(port speed, host link)``."""
+    return fed_nic_gbits(resolved) / ports_in_use(resolved)
 
 
 def host_cap_note(catalog: Catalog, system: System, nic: Nic, fabric: str, port_speed: int, planes: int) -> str:

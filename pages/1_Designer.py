@@ -345,7 +345,7 @@ def _review_pack(cur: state.Current, key: str, lang: str) -> None:
                                  format_func=lambda e: {"customer": _("customer"), "internal": _("internal")}[e],
                                  help=_("Customer: sources as clean citations, each price with its basis and range. "
                                         "Internal: the catalog's research notes as recorded."))}
-    options = json.dumps({"cover": cover, **_pack_options(lang)}, sort_keys=True, default=list)
+    options = json.dumps({"cover": cover, **_pack_options(plan, lang)}, sort_keys=True, default=list)
     wanted = ("report", key, lang, link, cur.unit, options)
     if st.button(_("Build the review pack (HTML and PDF)"), key="ho_report_build",
                  help=_("Cover with an executive summary, key numbers, diagrams, charts, the BOM, the Performance "
@@ -373,11 +373,13 @@ def _review_pack(cur: state.Current, key: str, lang: str) -> None:
         st.warning(safe.md(_("The review pack could not be built: {problem}").format(problem=problem)))
 
 
-def _pack_options(lang: str) -> dict:
+def _pack_options(plan, lang: str) -> dict:
     """This session's state the review pack shows: the Performance page's job (the settings the user or the link
     set; the rest is fitted to the design as that page fits it), the Resilience page's settings (failed elements,
-    job size, failure rates) and the Compare page's link when it holds a comparison."""
+    a hot link kept as typed read back as its element; job size, failure rates) and the Compare page's link when it
+    holds a comparison."""
     from core.formats import resiliencelink
+    from core.formats.linknames import scheme_of
     from webui import jobstate
 
     ss = st.session_state
@@ -385,6 +387,9 @@ def _pack_options(lang: str) -> dict:
     if params is None:
         params = {k: v for k, v in (ss.get(pagestate.LINK_STORE) or {}).items() if resiliencelink.prefix_of(k)}
     resilience, _warnings = resiliencelink.decode(params)
+    pairs, _warnings = resiliencelink.read_hot_links(plan, resilience["fail"], scheme_of(ss.get(state.NAMING_STORE),
+                                                                                          plan))
+    resilience["fail"] = tuple(dict.fromkeys(spec for _typed, spec in pairs))
     compare = ss.get(state.COMPARE_LINK) or {}
     return {"job": jobstate.link_values(), "resilience": resilience,
             "compare_link": state.share_url(state.COMPARE_PATH, {**compare, state.LANG_KEY: lang}) if compare else ""}

@@ -10,6 +10,7 @@ import streamlit as st
 from core import units
 from core import i18n
 from core.errors import FabricPlannerError
+from core.fabric.families import words
 from core.figures.keynumbers import cards_html, training_key_numbers
 from core.figures.subtitle import design_subtitle
 from core.figures.perf import busbw_figure, collective_table_rows, comparison_figure, scaling_figure, step_figure
@@ -48,8 +49,7 @@ def _design_and_plan():
 
 
 def _show_error(exc: BaseException) -> None:
-    message, suggestion = safe.message(exc)
-    st.error(safe.with_way_out(message, suggestion))
+    st.error(safe.error_text(exc))
 
 
 def _standalone_language() -> None:
@@ -139,8 +139,9 @@ def main() -> None:
     placement = cols[1].selectbox(
         _("Rank placement"), list(congestion.PLACEMENTS), key=W + "pl",
         format_func=lambda k: _(congestion.PLACEMENT_LABELS[k]),
-        help=_("Packed: nodes in topology order (a dedicated or topology-aware scheduler). Spread: nodes scattered "
-               "over the cluster's leaf groups, as a busy shared cluster leaves them."))
+        help=words(plan.fabric.family, "perf:placement:help", N_(
+            "Packed: nodes in topology order (a dedicated or topology-aware scheduler). Spread: nodes scattered "
+            "over the cluster's leaf groups, as a busy shared cluster leaves them.")))
     nccl = st.session_state.get(W + "nccl", NCCL_RELEASES[0])
     if r.system.collective_library == "nccl":  # another library's tuning does not follow NCCL's releases
         nccl = cols[2].selectbox(
@@ -191,7 +192,8 @@ def main() -> None:
                             config={"displaylogo": False})
             release_notes = list(dict.fromkeys(note for s in sweeps for note in s.notes))
             st.caption(safe.md(_sentences(jobform.placement_notes(sweeps, n, r.system.id, refs, routing_in_force,
-                                                                  placement, unit) + release_notes)))
+                                                                  placement, unit, plan.fabric.family)
+                                          + release_notes)))
             st.dataframe(_collective_table(rows, unit), hide_index=True, width="stretch")
         except FabricPlannerError as exc:
             _show_error(exc)

@@ -192,7 +192,7 @@ def main() -> None:
     if not finished:
         return
     if isinstance(result, FabricPlannerError):
-        st.error(safe.md(str(result)))
+        st.error(safe.error_text(result))
         return
     fig = _figure(key, i18n.locale(), cur.unit, result)
     charts.chart(fig, "full", key=W + "chart", config={"displaylogo": False})

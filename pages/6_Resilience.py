@@ -46,7 +46,7 @@ CHART = "fp_rs_chart"  # counter: a new chart (and selection) after every click
 NOTICE = "fp_rs_notice"
 SP_EDITED = "fp_rs_sp_edited"  # sparing rules set on this page (the others start from the design's policy)
 CONFIG = {"displaylogo": False}
-TYPED = "fp_rs_typed"  # {element: the hot link typed for it}, to show it as typed
+TYPED = "fp_rs_typed"  # {element: (the hot link typed for it, the naming it was read under)}: shown and linked as typed
 PODS_EXTRA = "fp_rs_pods_extra"  # a design with pods: another pod's leaves lost on the whole fabric only
 
 
@@ -98,7 +98,14 @@ def _add(specs: list[str]) -> None:
 
 def _check_failures(plan, store: dict) -> tuple[tuple[str, ...], list[str]]:
     """Keep the failed elements ``plan`` has and one warning per other (``rl.check_failures``); a design with pods
-    splits them as the CLI reads them (``rl.check_pod_failures``), the whole-fabric-only ones in ``PODS_EXTRA``."""
+    splits them as the CLI reads them (``rl.check_pod_failures``), the whole-fabric-only ones in ``PODS_EXTRA``. A hot
+    link the link kept as typed is read back as its element first (``rl.read_hot_links``), and shown as typed."""
+    typed_problems = []
+    if any("->" in spec for spec in store["fail"]):
+        scheme = scheme_of(st.session_state.get(state.NAMING_STORE), plan)  # as when it was typed: the link's naming
+        pairs, typed_problems = rl.read_hot_links(plan, store["fail"], scheme)
+        _remember_typed(pairs)
+        store["fail"] = tuple(dict.fromkeys(spec for _typed, spec in pairs))
     mixed = mixed_of(plan)
     if mixed is None:
         good, problems = rl.check_failures(plan, store["fail"])
@@ -108,17 +115,28 @@ def _check_failures(plan, store: dict) -> tuple[tuple[str, ...], list[str]]:
             ss = st.session_state
             ss[PODS_EXTRA] = list(dict.fromkeys([*ss.get(PODS_EXTRA, []), *whole]))
     store["fail"] = good
-    return good, problems
+    return good, typed_problems + problems
 
 
 def _link_values(plan, store: dict) -> dict:
     """The settings the share link writes: a design with pods names its failed elements as the CLI does
-    (``link_failures``: ``spine0``, ``pod2.p0.leaf1``), the whole-fabric-only ones too."""
+    (``link_failures``: ``spine0``, ``pod2.p0.leaf1``), the whole-fabric-only ones too; a hot link typed under the
+    naming the link holds is written as typed (``rl.read_hot_links`` reads it back), so a reopened link shows it."""
     mixed = mixed_of(plan)
-    if mixed is None:
-        return store
-    whole, inside = whole_picks(mixed, (), st.session_state.get(PODS_EXTRA, []))  # as the what-if reads them
-    return {**store, "fail": link_failures(mixed, store["fail"], whole + inside)}
+    failed = store["fail"]
+    if mixed is not None:
+        whole, inside = whole_picks(mixed, (), st.session_state.get(PODS_EXTRA, []))  # as the what-if reads them
+        failed = link_failures(mixed, store["fail"], whole + inside)
+    typed, naming = st.session_state.get(TYPED, {}), _naming_key()
+    return {**store, "fail": tuple(dict.fromkeys(
+        typed[spec][0] if typed.get(spec, ("", ""))[1] == naming and rl.keeps_typed(typed[spec][0]) else spec
+        for spec in failed))}
+
+
+def _naming_key() -> str:
+    """The exports' naming this session's link holds (``state.NAMING_STORE``) and the language (a family's own
+    words), as text: a hot link typed under them reads back to the same element."""
+    return json.dumps([st.session_state.get(state.NAMING_STORE) or {}, i18n.locale()], sort_keys=True)
 
 
 def _on_add_count() -> None:
@@ -200,15 +218,15 @@ def _on_rate(name: str, field: str) -> None:
 def _remember_typed(pairs) -> None:
     """The names typed for the elements they failed (``TYPED``): a hot link is shown as typed, its element in
     brackets (``_spec_label``)."""
-    typed = st.session_state.setdefault(TYPED, {})
-    typed.update({spec: text for text, spec in pairs if text.lower() != spec})
+    typed, naming = st.session_state.setdefault(TYPED, {}), _naming_key()
+    typed.update({spec: (text, naming) for text, spec in pairs if text.lower() != spec})
 
 
 def _spec_label(spec: str, short: bool = False) -> str:
     """A failure spec as shown: ``spine:2`` in words (its tier translated; ``short``: without "where it hurts
     most"); a hot link as typed, its element in brackets (``typed_failures``); other names as they are (ids)."""
     if spec in st.session_state.get(TYPED, {}):
-        return typed_failures([(st.session_state[TYPED][spec], spec)], [])[0]
+        return typed_failures([(st.session_state[TYPED][spec][0], spec)], [])[0]
     tier, sep, rest = spec.partition(":")
     tier = failure.TIER_ALIASES.get(tier, tier)
     if sep and rest.isdigit() and tier in failure.TIER_LABELS:

@@ -55,8 +55,7 @@ def _number(col, store: dict, key: str, label: str, step: float, **kw):
 
 
 def _show_error(exc: BaseException, box=st.error) -> None:
-    message, suggestion = safe.message(exc)
-    box(safe.with_way_out(message, suggestion))
+    box(safe.error_text(exc))
 
 
 def _precision_word(value: str, system) -> str:

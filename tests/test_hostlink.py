@@ -133,3 +133,57 @@ def test_the_optimizers_split_bounds_stay_upper_bounds():
     assert bound.host_gbits_per_nic == 0
     assert fed_nic_gbits(bound) * bound.nics_per_node >= fed_nic_gbits(p.resolved) * p.resolved.nics_per_node
     assert fed_nic_gbits(p.resolved) == 400 < p.resolved.port_speed_gbps * p.resolved.planes
+
+
+AGREE = [  # (plane mode, planes, fabric, port speed): CX8's 1 x 800G IB, 2 x 400GbE per-port planes, per-rail
+    ("per-port", 1, "infiniband", 800), ("per-port", 2, "ethernet", 400),  # planes of 8 NICs at 800G
+    ("per-rail", 2, "infiniband", 800), ("per-rail", 4, "infiniband", 800)]
+"""The plane modes and counts the agreement below covers (a CX8 has at most 2 ports: per-port planes stop at 2)."""
+FED_PER_GPU = {"H100": 400, "B300": 800}
+"""Hand count, one direction [Gb/s]: 8 CX8 for 8 GPUs, each NIC fed ``min(port speed x ports in use, host)``;
+H100's PCIe Gen5 x16 feeds 400 (capped: 800G of wire), B300's Gen6 x16 800 (not capped)."""
+
+
+def _simai_per_gpu(text: str, gpus: int) -> dict[int, float]:
+    """The SimAI file's GPU-to-leaf lines summed per GPU [Gb/s, one direction] (NVLink lines left out)."""
+    from tests.test_export_sim import gbps, read_simai
+
+    f = read_simai(text)
+    per_gpu: dict[int, float] = {}
+    for src, dst, rate, *_ in f["links"]:
+        if src < gpus and f["node_type"][dst] == 1:
+            per_gpu[src] = per_gpu.get(src, 0.0) + gbps(rate)
+    return per_gpu
+
+
+@pytest.mark.parametrize("mode, planes, fabric, speed", AGREE, ids=lambda v: str(v))
+@pytest.mark.parametrize("system", sorted(FED_PER_GPU))
+def test_bandwidth_pods_and_simai_agree_on_what_a_port_carries(system, mode, planes, fabric, speed):
+    """One per-port rule (``core.hostlink.fed_cabled_port_gbits``): the bandwidth module (the design's and each pod's
+    plane as the pods size it), the pods' rates and both SimAI writers give each GPU the hand count."""
+    from core.analysis.pods import mixed_plan
+    from core.fabric.bandwidth import tier_capacities_gbits
+    from core.fabric.pods import _sized_alone, pod_plans
+    from core.formats.exports import export_text
+
+    want = FED_PER_GPU[system]
+    fields = dict(gpu=system, nodes=32, nic="CX8", fabric=fabric, port_speed_gbps=speed, planes=planes,
+                  plane_mode=mode)
+    p = plan(Design(**fields))
+    assert p.bandwidth.scaleout_gbits_per_gpu == want
+    assert tier_capacities_gbits(p.resolved, p.fabric)["injection"] / p.resolved.gpus == want
+    assert set(_simai_per_gpu(export_text(p, "simai"), p.resolved.gpus).values()) == {want}
+
+    other = "B300" if system == "H100" else "H100"
+    design = Design(**fields, pods=f"{other}:32:{speed}")
+    wants = [want, FED_PER_GPU[other]]
+    alone = pod_plans(design, None, load_catalog(), lambda d, i, r: (r, _sized_alone(d, i, r)))
+    for index, (view, fabric_alone) in alone.plans.items():  # one plane of each pod (core.fabric.pods.plane_of)
+        assert tier_capacities_gbits(view, fabric_alone)["injection"] / view.gpus == wants[index], index
+    mixed = mixed_plan(design)
+    assert [pod.gbps_per_gpu for pod in mixed.fabric.pods] == wants
+    assert [q.bandwidth.scaleout_gbits_per_gpu for q in mixed.plans] == wants
+    lines = _simai_per_gpu(export_text(plan(design), "simai"), mixed.fabric.gpus)
+    first = mixed.plans[0].resolved.gpus
+    assert {rate for gpu, rate in lines.items() if gpu < first} == {wants[0]}
+    assert {rate for gpu, rate in lines.items() if gpu >= first} == {wants[1]}

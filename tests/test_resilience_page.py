@@ -79,7 +79,7 @@ def test_a_hot_link_pasted_into_the_names_fails_that_cable():
                                               "leaf002 -> spine003 #9")
     at.button(key="rs_w_add_names").click()
     rerun(at)
-    assert link(at)["rs_fail"] == "p0.leaf1-spine2#0,node5.nic2"
+    assert link(at)["rs_fail"] == "leaf002 -> spine003 #1,gpu006 nic3 -> leaf003"  # as typed (rs_fail's docstring)
     assert at.multiselect(key="rs_w_failed").options == [  # shown as typed, the element in brackets
         "leaf002 -> spine003 #1 (p0.leaf1-spine2#0)", "gpu006 nic3 -> leaf003 (node5.nic2)"]
     assert at.error and "leaf999" in at.error[0].value and "is not a link of this design" in at.error[0].value
@@ -90,8 +90,37 @@ def test_a_hot_link_pasted_into_the_names_fails_that_cable():
     pods.button(key="rs_w_inside_add").click()
     rerun(pods)
     assert not pods.error and not pods.exception
-    assert link(pods)["rs_fail"].split(",") == ["pod2.p0.leaf0-spine1#1", "pod2.node3.nic0"]
+    assert link(pods)["rs_fail"].split(",") == ["spine002 #2 -> pod2-leaf001", "pod2-gpu004 nic1 -> pod2-leaf001"]
     assert "pod2.p0.leaf0-spine1#1" in pods.multiselect(key="rs_w_pods_failed").value
+
+
+def test_a_reopened_link_shows_the_hot_links_as_typed():
+    """The share link keeps a typed hot link as typed (``rs_fail``), so the link opened again shows what the user
+    typed, its element in brackets, and fails the same elements; under another naming (the link's ``nm_np``/``nm_sp``/
+    ``nd``) the names are the exports' of that naming; a hot link the design does not have is warned, the rest
+    applies."""
+    at = open_page(DESIGN)
+    at.text_input(key="rs_w_names").set_value("spine003 -> leaf002 #1, p0.spine1, gpu006 nic3 -> leaf003")
+    at.button(key="rs_w_add_names").click()
+    rerun(at)
+    typed = ["spine003 -> leaf002 #1 (p0.leaf1-spine2#0)", "p0.spine1", "gpu006 nic3 -> leaf003 (node5.nic2)"]
+    assert at.multiselect(key="rs_w_failed").options == typed
+    again = open_page(link(at))
+    assert not again.warning, [w.value for w in again.warning]
+    assert again.multiselect(key="rs_w_failed").options == typed  # as typed, not the ids
+    assert again.multiselect(key="rs_w_failed").value == ["p0.leaf1-spine2#0", "p0.spine1", "node5.nic2"]
+    assert link(again)["rs_fail"] == link(at)["rs_fail"] == "spine003 -> leaf002 #1,p0.spine1,gpu006 nic3 -> leaf003"
+    assert {m.label: m.value for m in again.metric} == {m.label: m.value for m in at.metric}
+    named = open_page({**DESIGN, "nm_np": "srv", "nm_sp": "ib-", "rs_fail": "ib-spine003 -> ib-leaf002 #1,Leaf002 -> x"})
+    assert named.multiselect(key="rs_w_failed").options == ["ib-spine003 -> ib-leaf002 #1 (p0.leaf1-spine2#0)"]
+    warned = "\n".join(w.value for w in named.warning).replace("\\", "")
+    assert "Leaf002 -> x" in warned and "is not a link of this design" in warned
+    pods = open_page({**DESIGN, "pods": "B200:32:800", "rs_fail": "spine002 #2 -> pod2-leaf001,"
+                                                                  "pod2-gpu004 nic1 -> pod2-leaf001"})
+    assert "pod2.p0.leaf0-spine1#1" in pods.multiselect(key="rs_w_pods_failed").value
+    assert "spine002 #2 -> pod2-leaf001 (pod2.p0.leaf0-spine1#1)" in pods.multiselect(key="rs_w_pods_failed").options
+    assert pods.multiselect(key="rs_w_inside_failed").options == ["pod2-gpu004 nic1 -> pod2-leaf001 (pod2.node3.nic0)"]
+    assert link(pods)["rs_fail"].split(",") == ["spine002 #2 -> pod2-leaf001", "pod2-gpu004 nic1 -> pod2-leaf001"]
 
 
 def test_bad_rs_values_are_warned_escaped_and_the_rest_applies():
@@ -183,7 +212,8 @@ def test_each_section_speaks_one_language(lang, tab):
 
 
 # --- the link codec ------------------------------------------------------------------------------------
-_item = st.sampled_from(["p0.spine3", "leaf:2", "p1", "node5.nic2", "rack3", "su1-rail3", "spine:1", "core:1"])
+_item = st.sampled_from(["p0.spine3", "leaf:2", "p1", "node5.nic2", "rack3", "su1-rail3", "spine:1", "core:1",
+                         "leaf002 -> spine003 #1", "Srv006 nic3 -> IB-leaf003", "router 2 -> router 3"])
 
 
 @settings(max_examples=80, deadline=None)
@@ -198,6 +228,17 @@ def test_link_round_trip(fail, rule, tab, jg, rates):
     decoded, warnings = rl.decode(rl.encode(values))
     assert not warnings
     assert decoded == values
+
+
+def test_a_hot_link_is_kept_as_typed_and_checked_as_every_item():
+    """``rs_fail`` keeps a hot link as typed (its case: export names may be upper case), the rest lower case; a hot
+    link of other characters or two arrows is one warning, the rest applies."""
+    values, warnings = rl.decode({"rs_fail": "P0.Spine1, IB-leaf002 -> spine003 #1 ,<b>a</b> -> x,a -> b -> c,"
+                                             "叶交换机 4 -> 脊交换机 2"})
+    assert values["fail"] == ("p0.spine1", "IB-leaf002 -> spine003 #1")
+    assert len(warnings) == 3 and all("is not an element name" in w for w in warnings)
+    assert "'<b>a</b> -> x'" in warnings[0]  # echoed quoted (core.errors.shown); the page escapes it (safe.md)
+    assert rl.keeps_typed("gpu006 nic3 -> leaf003") and not rl.keeps_typed("叶交换机 4 -> 脊交换机 2")
 
 
 def test_decode_never_raises_and_bounds_what_it_echoes():

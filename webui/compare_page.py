@@ -371,7 +371,8 @@ def main() -> None:
             if column.plan is not None:
                 st.caption(design_subtitle(column.plan))  # the Designer's words for the design
             else:
-                st.error(safe.md(_("This design cannot be built: {problem}").format(problem=column.error)))
+                st.error(safe.with_way_out(safe.md(_("This design cannot be built: {problem}").format(
+                    problem=column.error_message)), safe.md(column.way_out)))
             if column.job is not None and "days_to_train" in column.values:
                 st.caption(job_caption(column.job))
             for note in column.notes:

@@ -39,7 +39,7 @@ def outcome(kind: str, fn, *args) -> tuple[bool, object]:
     error is shown here and counts as not finished."""
     finished, value = jobs.result(kind, json.dumps([fn.__name__, args]), fn, *args)
     if finished and isinstance(value, FabricPlannerError):
-        st.error(safe.md(str(value)))
+        st.error(safe.error_text(value))
         return False, None
     return finished, value
 

@@ -55,6 +55,11 @@ def with_way_out(text: str, suggestion: str) -> str:
     return f"{text}\n\n" + bold_lead(_("What would work:"), suggestion) if suggestion else text
 
 
+def error_text(exc: BaseException) -> str:
+    """An engine error as every page shows it: its message, escaped, and its way out below (``with_way_out``)."""
+    return with_way_out(*message(exc))
+
+
 def message(exc: BaseException) -> tuple[str, str]:
     """(message, suggestion) of an engine error, both escaped."""
     text = getattr(exc, "message", None) or str(exc)

@@ -23,7 +23,7 @@ from typing import Callable, Collection, Mapping, Sequence
 
 from core.cost import CATEGORY_LABELS
 from core.design import Design
-from core.errors import FabricPlannerError
+from core.errors import FabricPlannerError, joined
 from core.i18n import N_, _, in_currency
 from core.perf import congestion, jobform
 from core.perf.collectives import sweep
@@ -181,8 +181,10 @@ class Column:
     name: str
     design: Design
     plan: Plan | None = None
-    error: str | None = None
-    """Why the design cannot be planned (then ``values`` is empty)."""
+    error_message: str | None = None
+    """Why the design cannot be planned (then ``values`` is empty): the error's message."""
+    way_out: str = ""
+    """What would work instead: the error's suggestion ("" when it has none), shown below its message."""
     values: dict[str, float] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     """Why some values are missing (e.g. the training job does not fit this design)."""
@@ -194,6 +196,12 @@ class Column:
     slowest pod's for the deltas."""
     pod_systems: list[str] = field(default_factory=list)
     """A design with pods: each pod's system (``H100``), in pod order: the pods' bars are labelled by it."""
+
+    @property
+    def error(self) -> str | None:
+        """Why the design cannot be planned, as the engine says it: the message and the way out in one text
+        (``core.errors.joined``); None when it is planned."""
+        return None if self.error_message is None else joined(self.error_message, self.way_out)
 
 
 @dataclass(frozen=True)
@@ -281,7 +289,7 @@ def _evaluate(name: str, design: Design, sizes: Sequence[int], settings: Mapping
             col.plan = whole_plan(col.plan)
             col.notes.append(pods_note(design_mixed(design)))
     except FabricPlannerError as exc:
-        col.error = str(exc)
+        col.error_message, col.way_out = getattr(exc, "message", None) or str(exc), getattr(exc, "suggestion", "")
         return col
     summary = col.plan.summary()
     col.values.update(key_values(summary))

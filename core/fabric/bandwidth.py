@@ -13,7 +13,7 @@ from core.fabric.families import cabled_nics
 from core.fabric.families import family as topology_family
 from core.fabric.sizing import FabricPlan
 from core.fabric.wiring import wiring_of
-from core.hostlink import fed_nic_gbits, fed_port_gbits
+from core.hostlink import fed_cabled_port_gbits, fed_nic_gbits
 
 
 class Bandwidth(BaseModel):
@@ -78,10 +78,10 @@ def tier_capacities_gbits(resolved: ResolvedDesign, fabric: FabricPlan) -> dict[
     other = topology_family(fabric.family)
     if other is not None and hasattr(other, "capacities_gbits"):  # a family without leaves (torus) says its own
         own = other.capacities_gbits(resolved, fabric)
-        fed = fed_port_gbits(resolved) / resolved.port_speed_gbps  # the host's cap scales what the nodes inject
+        fed = fed_cabled_port_gbits(resolved) / resolved.port_speed_gbps  # the host's cap scales what the nodes inject
         return {**own, "injection": own["injection"] * fed} if fed < 1 else own
     planes = resolved.planes
-    down, up = fed_port_gbits(resolved), resolved.uplink_gbps  # a NIC port carries what its host feeds it
+    down, up = fed_cabled_port_gbits(resolved), resolved.uplink_gbps  # a NIC port carries what its host feeds it
     capacities = {"injection": fabric.node_leaf_links * down * planes}
 
     def usable(role: str, down_speed: int) -> float:
@@ -175,7 +175,7 @@ def compute_bandwidth(resolved: ResolvedDesign, fabric: FabricPlan) -> Bandwidth
     leaf_over = spine_over = 1.0
     if fabric.tiers >= 2 and fabric.leaf_uplinks:
         busiest_leaf = max(g.down_ports_used for g in fabric.switch_groups if g.role == "leaf")
-        leaf_over = busiest_leaf * fed_port_gbits(resolved) / (fabric.leaf_uplinks * resolved.uplink_gbps)
+        leaf_over = busiest_leaf * fed_cabled_port_gbits(resolved) / (fabric.leaf_uplinks * resolved.uplink_gbps)
         leaf_over = leaf_over if resolved.design.oversubscription < 1 else max(1.0, leaf_over)
     if fabric.tiers == 3 or fabric.global_links:  # a Dragonfly+ spine's up ports are its global links
         spine_over = max([1.0] + [g.down_ports_used / g.up_ports_used for g in fabric.switch_groups

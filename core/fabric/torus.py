@@ -67,7 +67,25 @@ WORDS = {"input:tiers:off": N_("No effect on a torus: its nodes are joined node 
                              "direction); bisection {bisection} (one direction); bisection ratio {oversubscription} "
                              "(half the injection over the bisection, one direction)"),  # the plan CLI's row
          "cli:headline": N_("{gpus} x {model} {noun} in {nodes} nodes; {fabric} {speed}G, {topology}, node to node "
-                            "without switches, {planes}")}
+                            "without switches, {planes}"),
+         # the Performance page's routing and placement sentences (core.perf.jobform): no leaf groups to leave or to
+         # spread ranks over; the model places a job as a block of the torus under either placement
+         "perf:routing:topo": N_("Routing: {routing}; ranks packed in torus order, so ring traffic runs between "
+                                 "neighbouring nodes on each dimension's links and all-to-all is bounded by the cut of "
+                                 "the job's block of the torus."),
+         "perf:routing:scatter": N_("Routing: {routing}; on a torus the model keeps ranks packed in torus order under "
+                                    "either placement (nodes joined node to node, no switch groups to scatter them "
+                                    "over): ring traffic runs between neighbouring nodes on each dimension's links and "
+                                    "all-to-all is bounded by the cut of the job's block."),
+         "perf:placement:topo": N_("Placement packed on a torus: the job's nodes take a block of the torus in order, "
+                                   "so ring traffic runs between neighbouring nodes and all-to-all crosses the cut "
+                                   "of the block."),
+         "perf:placement:scatter": N_("Placement spread on a torus: the model keeps the job's nodes packed, a block "
+                                      "of the torus in order (nodes joined node to node, no switch groups to scatter "
+                                      "them over); both placements give the same estimate."),
+         "perf:placement:help": N_("On a torus the model places a job's nodes packed, a block of the torus in order, "
+                                   "under either setting: its nodes are joined node to node, with no switch groups "
+                                   "to scatter them over.")}
 """This family's words where a surface's own are a folded Clos's (``core.fabric.families.words``): the sidebar's
 tiers input is shown disabled with this as its help (the tiers asked never change its sizing); the Designer's and
 the report's bandwidth readout say the bisection ratio and what it is of (half the injection over the bisection, the
@@ -75,7 +93,8 @@ tier chart's bars; per GPU its injection over its share of the cut, the per-GPU 
 the leaves' and spines' oversubscription and the switches crossed; no key-number card of a switch tier; the plan
 command's headline names no switch tier and no switch model, its switches and transceivers rows no switch tier, its
 bandwidth row says the bisection ratio and what it is of (``core.cli.plan``); the Resilience page offers no click
-on its drawing (``failure:click``)."""
+on its drawing (``failure:click``); the Performance page's routing and placement sentences and the placement
+setting's help speak of the torus's blocks, not of leaf groups (``perf:routing:*``, ``perf:placement:*``)."""
 FAILURE_NAMES = "node-to-node"
 """Its failure elements are named by ``core.analysis.failure.toruswhatif`` (nodes, NICs, bundles between two
 neighbours; ``core.fabric.families.failure_names``)."""

@@ -67,13 +67,14 @@ def _step_parts(labels: list[str], steps: list[dict], links: dict[str, str]) -> 
     return parts
 
 
-def _totals(labels: list[str], totals: list[float], axes: tuple[str, str]) -> tuple[go.Scatter, float]:
-    """The total at each bar's end ("unbounded" where it is), and the largest finite total [ms]."""
-    finite = [t for t in totals if math.isfinite(t)]
+def _totals(labels: list[str], totals: list[float], parts: dict[str, list[float]],
+            axes: tuple[str, str]) -> tuple[go.Scatter, float]:
+    """The total at each bar's end, right of it ("unbounded" where it is: right of the parts drawn, ``parts``
+    [ms], never over them), and the largest bar end [ms]."""
+    ends = [t if math.isfinite(t) else sum(part[i] for part in parts.values()) for i, t in enumerate(totals)]
     text = [f"  {number(t)} ms" if math.isfinite(t) else "  " + _("unbounded") for t in totals]
-    return go.Scatter(y=labels, x=[t if math.isfinite(t) else 0 for t in totals], mode="text", text=text,
-                      textposition="middle right", showlegend=False, hoverinfo="skip", xaxis=axes[0],
-                      yaxis=axes[1]), max(finite or [1.0])
+    return go.Scatter(y=labels, x=ends, mode="text", text=text, textposition="middle right", showlegend=False,
+                      hoverinfo="skip", xaxis=axes[0], yaxis=axes[1]), max([e for e in ends if e > 0] or [1.0])
 
 
 def time_figure(estimates: dict, height: int = 420, scaleup_links: dict[str, str] | None = None) -> go.Figure:
@@ -87,11 +88,11 @@ def time_figure(estimates: dict, height: int = 420, scaleup_links: dict[str, str
     parts = _step_parts(list(estimates), steps, scaleup_links or {})
     names = {k: STEP_PARTS.get(k) or k.partition(":")[2] for k in parts}  # a link name is a proper name
     traces = _bars(labels, parts, names, ("x", "y"))
-    tpot, top_tpot = _totals(labels, [e.tpot_s * 1e3 for e in estimates.values()], ("x", "y"))
+    tpot, top_tpot = _totals(labels, [e.tpot_s * 1e3 for e in estimates.values()], parts, ("x", "y"))
     parts = {k: [e.ttft_parts[k] * 1e3 if math.isfinite(e.ttft_parts[k]) else 0.0 for e in estimates.values()]
              for k in TTFT_PARTS}
     traces += [tpot, *_bars(labels, parts, TTFT_PARTS, ("x2", "y2"))]
-    ttft, top_ttft = _totals(labels, [e.ttft_s * 1e3 for e in estimates.values()], ("x2", "y2"))
+    ttft, top_ttft = _totals(labels, [e.ttft_s * 1e3 for e in estimates.values()], parts, ("x2", "y2"))
     fig = go.Figure(data=[*traces, ttft])
     panel = dict(font=dict(size=13), x=0.0, xanchor="left", xref="paper", yref="paper", yanchor="bottom",
                  showarrow=False)

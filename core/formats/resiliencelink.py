@@ -5,7 +5,9 @@ Keys (short and stable; only values that differ from the defaults are written):
 * ``rs_fail``: the failed elements, comma-separated failure specs of ``core.analysis.failure``
   (``p0.spine3``, ``leaf:2``, ``p1``, ``node5.nic2``, ``rack3``, ``su1-rail3``, ``p0.leaf3-spine1``,
   ``p0.leaf3-spine1#2``, ``node5.nvswitch1``, ``rack3.nvswitch-tray2``, ``rack3.feeda``, ``tray:1``), at most
-  ``MAX_FAILED`` items;
+  ``MAX_FAILED`` items; a hot link the user typed (``leaf002 -> spine003 #1``, as Overload & imbalance names it,
+  ``python -m core failure --fail`` reads it too) is kept as typed in place of its element, so a reopened link
+  shows what was typed (``read_hot_links`` reads it back under the design's names);
 * ``rs_sp_switch``, ``rs_sp_transceiver``, ``rs_sp_cable``, ``rs_sp_nic``: the sparing rule of a BOM
   category (``2%`` or ``N+1``; defaults from ``reliability.toml``, ``core.analysis.sparing.default_policy``);
 * ``rs_rate``: failure-rate overrides, ``switch.afr=0.08,nic.mttr=4`` (afr failures per year, mttr hours);
@@ -41,16 +43,36 @@ SPARE_KEYS = {"switch": "switch", "transceiver": "transceiver", "cable": "cable"
 """Link key suffix -> BOM category of ``core.analysis.sparing``."""
 _SPEC = re.compile(r"^(?:(leaf|tor|spine|core|plane|nic|rack|link|bundle|global|nvswitch|nvlink-switch|tray|feed):)?"
                    r"([a-z0-9.\-]{1,40}(?:#\d{1,3})?)$")
+_HOT = re.compile(r"^[A-Za-z0-9_.# -]{1,40}->[A-Za-z0-9_.# -]{1,40}$")
+"""A hot link as typed (``leaf002 -> spine003 #1``, ``pod2-gpu004 nic1 -> pod2-leaf001``, ``p0.leaf1 -> p0.spine2#0``,
+a Dragonfly's ``router 2 -> router 3``): export names (``core.fabric.naming.PREFIX``), NICs and cables, one ``->``."""
 _RATE_CLASSES = ("gpu_node", "nic", "link", "switch", "transceiver", "cable")
 
 
+def _item(text: str) -> str:
+    """One failed element as the link keeps it: a hot link as typed (``_HOT``), anything else lower case."""
+    text = text.strip()
+    return text if "->" in text else text.lower()
+
+
+def _well_formed(item: str) -> bool:
+    return bool(_HOT.match(item) if "->" in item else _SPEC.match(item))
+
+
+def keeps_typed(text: str) -> bool:
+    """Whether the link can keep the hot link ``text`` as typed (``_HOT``: export names, a NIC, a cable; a family's
+    words in another script are linked as their element)."""
+    return bool(_HOT.match(text))
+
+
 def parse_failures(text: str) -> tuple[str, ...]:
-    """``"p0.spine3, leaf:2"`` -> ``("p0.spine3", "leaf:2")``: lower case, without repeats; checks the form only."""
-    items = tuple(dict.fromkeys(t.strip().lower() for t in str(text).split(",") if t.strip()))
+    """``"p0.spine3, leaf:2"`` -> ``("p0.spine3", "leaf:2")``: lower case (a hot link as typed), without repeats;
+    checks the form only."""
+    items = tuple(dict.fromkeys(_item(t) for t in str(text).split(",") if t.strip()))
     if len(items) > MAX_FAILED:
         raise sharelink.ParamError(_("more than {count} elements").format(count=MAX_FAILED))
     for item in items:
-        if not _SPEC.match(item):
+        if not _well_formed(item):
             raise sharelink.ParamError(_("{item} is not an element name or a tier and a count").format(
                 item=shown(item, 20)))
     return items
@@ -196,10 +218,10 @@ def decode(params: Mapping[str, str | list[str]]) -> tuple[dict, list[str]]:
     raw_fail = mine.pop(PREFIX + "fail", None)
     values, problems = RS.decode({k: v for k, v in mine.items() if k in _KNOWN})
     if raw_fail is not None:  # leniently: each bad item is one warning, the good ones apply
-        items = [t.strip().lower() for t in sharelink._text(raw_fail).split(",") if t.strip()]
+        items = [_item(t) for t in sharelink._text(raw_fail).split(",") if t.strip()]
         good = []
         for item in dict.fromkeys(items):
-            if not _SPEC.match(item):
+            if not _well_formed(item):
                 problems.append(_("Link parameter 'rs_fail' (failed elements): {item} was ignored: it is not an "
                                   "element name or a tier and a count (e.g. {example}).").format(
                                       item=shown(item, 40), example="p0.spine3, leaf:2"))
@@ -221,6 +243,22 @@ def encode(values: Mapping) -> dict[str, str]:
 def policy(values: Mapping) -> dict[str, str]:
     """The sparing policy of ``values`` (``core.analysis.sparing`` categories -> rule)."""
     return {category: values["sp_" + key] for key, category in SPARE_KEYS.items()}
+
+
+def read_hot_links(plan, items, scheme=None) -> tuple[list[tuple[str, str]], list[str]]:
+    """The link's failed elements ``items`` with each hot link (kept as typed, ``_HOT``) read back as its element
+    (``core.formats.linknames.failure_element`` under the exports' naming ``scheme``, as the page read it when it was
+    typed): ``(as kept, element)`` of each in order, and a warning per hot link ``plan`` does not have (left out)."""
+    from core.formats.linknames import failure_element
+
+    pairs, warnings = [], []
+    for item in items:
+        try:
+            pairs.append((item, failure_element(plan, item, scheme) if "->" in item else item))
+        except InputError as exc:
+            warnings.append(_("Link parameter 'rs_fail' (failed elements): {item} was ignored: {problem}").format(
+                item=shown(item, 40), problem=str(exc)))
+    return pairs, warnings
 
 
 def check_failures(plan, specs) -> tuple[tuple[str, ...], list[str]]:
@@ -262,4 +300,4 @@ def check_pod_failures(plan, mixed, specs) -> tuple[tuple[str, ...], list[str], 
     return good, whole, kept
 
 __all__ = ["AVAILABILITY_SEED", "DEFAULTS", "MAX_FAILED", "RS", "TABS", "availability_of", "check_failures", "check_pod_failures", "decode", "encode", "parse_failures",
-           "policy", "rate_overrides"]
+           "keeps_typed", "policy", "rate_overrides", "read_hot_links"]

@@ -25,6 +25,7 @@ from core.units import ratio
 from core.catalog import load_catalog
 from core.design import Design, parse_design, tidy_spaces
 from core.errors import DesignError, FabricPlannerError
+from core.fabric.families import words
 from core.fabric.pods import pod_specs, pods_text
 from core.i18n import N_, _, ngettext, number
 from core.perf import congestion
@@ -272,10 +273,28 @@ def collective_rows(plan: Plan, ops, gpus: int, sizes=SIZES_SHOWN, sharp: bool =
     return rows
 
 
+ROUTING_NOTES = {
+    "topo": N_("Routing: {routing}; ranks packed in topology order, so ring and tree traffic leaves a leaf group "
+               "only between neighbouring groups and oversubscription mostly affects all-to-all (MoE)."),
+    "scatter": N_("Routing: {routing}; ranks spread over the cluster's leaf groups, so ring, tree and all-to-all "
+                  "traffic all cross the oversubscribed uplinks.")}
+"""The busbw chart's routing sentence by rank placement (``congestion.PLACEMENTS``); a family without leaf groups
+declares its own (``core.fabric.families.words``, ``perf:routing:<placement>``: the torus)."""
+PLACEMENT_NOTES = {
+    "topo": N_("Placement packed: ranks follow the topology (nodes in order, as a topology-aware scheduler places "
+               "them), so ring and tree traffic leaves a leaf group only between neighbouring groups; pipeline "
+               "stages, data-parallel groups and all-to-all still cross it."),
+    "scatter": N_("Placement spread: the job's nodes are scattered over the cluster's leaf groups, as a busy "
+                  "scheduler leaves them, so any peer is in another group with probability 1 - 1/groups (Meta "
+                  "reports over 30% slower jobs from fragmented placement on its RoCE clusters).")}
+"""The fabric comparison's placement sentence (``congestion_notes``); a family's own: ``perf:placement:<placement>``."""
+
+
 def placement_notes(sweeps: list[Sweep], gpus: int, system_id: str, references: list, routing: str = "",
-                    placement: str = "topo", unit: str = "GB/s") -> list[str]:
+                    placement: str = "topo", unit: str = "GB/s", family: str | None = None) -> list[str]:
     """What the busbw chart assumes and shows, in sentences (``routing``: the class's label; ``unit``: the chart's
-    bandwidth unit, "GB/s" or "Gb/s": in bits the published measurements' quotes, in GB/s, say so)."""
+    bandwidth unit, "GB/s" or "Gb/s": in bits the published measurements' quotes, in GB/s, say so; ``family``: the
+    fabric's ``FabricPlan.family``, whose own routing sentence replaces ``ROUTING_NOTES``' where it declares one)."""
     p = sweeps[0].placement
     pods = (ngettext("{count} {family} group", "{count} {family} groups", p.pods) if p.dragonfly else
             ngettext("{count} pod", "{count} pods", p.pods)).format(count=f"{p.pods:,}", family=p.family)
@@ -300,11 +319,7 @@ def placement_notes(sweeps: list[Sweep], gpus: int, system_id: str, references: 
         layout = _("{gpus} GPUs: {domains} of {ranks}, {nodes}, {groups}, {pods}; farthest path: {level} "
                    "({hops}).")
     notes = [in_noun(tidy_spaces(layout.format(**values)), system),  # no space beside a Chinese domain word
-             (_("Routing: {routing}; ranks packed in topology order, so ring and tree traffic leaves a leaf group "
-                "only between neighbouring groups and oversubscription mostly affects all-to-all (MoE).")
-              if placement == "topo" else
-              _("Routing: {routing}; ranks spread over the cluster's leaf groups, so ring, tree and all-to-all "
-                "traffic all cross the oversubscribed uplinks.")).format(routing=routing or "-")]
+             words(family, "perf:routing:" + placement, ROUTING_NOTES[placement]).format(routing=routing or "-")]
     if references:  # labels and sources are quoted as published
         notes.append(_("Red markers: published nccl-tests measurements ({references}).").format(
             references="; ".join(f"{ref.label}: {ref.source}" for ref in references)))
@@ -413,14 +428,9 @@ def congestion_notes(plans: list[tuple[str, Plan]], settings: Mapping) -> list[s
             if routing not in seen:
                 seen.append(routing)
         notes.extend(congestion.describe(routing) for routing in seen)
-    if settings.get("pl", "topo") == "scatter":
-        notes.append(_("Placement spread: the job's nodes are scattered over the cluster's leaf groups, as a busy "
-                       "scheduler leaves them, so any peer is in another group with probability 1 - 1/groups (Meta "
-                       "reports over 30% slower jobs from fragmented placement on its RoCE clusters)."))
-    else:
-        notes.append(_("Placement packed: ranks follow the topology (nodes in order, as a topology-aware scheduler "
-                       "places them), so ring and tree traffic leaves a leaf group only between neighbouring groups; "
-                       "pipeline stages, data-parallel groups and all-to-all still cross it."))
+    placement = settings.get("pl", "topo")  # each fabric's own sentence (a torus: no leaf groups), once each
+    notes.extend(dict.fromkeys(words(p.fabric.family, "perf:placement:" + placement, PLACEMENT_NOTES[placement])
+                               for _label, p in plans))
     notes.append(_("Assumed: flows share a link fairly and a tier is work-conserving, so this is average "
                    "throughput; a collective waiting for its slowest flow can be slower (Meta measured up to 40% "
                    "from spreading flows over more queue pairs, the model about 23%)."))

@@ -1,0 +1,32 @@
+"""The Inference page's time chart (core.figures.serving.time_figure): each bar's total sits right of the bar, an
+"unbounded" total too (right of the parts drawn, never over them), inside the panel's range."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from core.design import Design
+from core.figures.serving import time_figure
+from core.formats import inferencelink as link
+from core.perf import servingform
+from core.plan import plan
+
+
+def test_every_total_label_sits_right_of_its_bar_inside_the_panel():
+    p = plan(Design())
+    bounded = servingform.estimate_on(p, link.DEFAULTS)
+    unbounded = servingform.estimate_on(p, {**link.DEFAULTS, "load": "rate", "rate": 10_000.0})
+    assert math.isinf(unbounded.ttft_s) and math.isfinite(bounded.ttft_s)
+    fig = time_figure({"bounded": bounded, "unbounded": unbounded})
+    for x, y in (("x", "y"), ("x2", "y2")):
+        bars = [t for t in fig.data if t.type == "bar" and t.xaxis == x]
+        ends = [sum(t.x[i] for t in bars) for i in range(2)]
+        (label,) = [t for t in fig.data if t.type == "scatter" and t.xaxis == x]
+        assert list(label.x) == pytest.approx(ends)  # at each bar's end, never at 0 over a bar
+        assert label.textposition == "middle right"
+        top = fig.layout["xaxis" + x[1:]].range[1]
+        assert top >= 1.3 * max(ends) - 1e-9  # room right of the longest bar for its label
+    (ttft,) = [t for t in fig.data if t.type == "scatter" and t.xaxis == "x2"]
+    assert "unbounded" in ttft.text[1] and ttft.x[1] > 0
