@@ -8,7 +8,8 @@ import math
 import pytest
 
 from core.design import Design
-from core.figures.serving import time_figure
+from core.figures.serving import UNBOUNDED, time_figure
+from core.i18n import _
 from core.formats import inferencelink as link
 from core.perf import servingform
 from core.plan import plan
@@ -21,7 +22,7 @@ def test_every_total_label_sits_right_of_its_bar_inside_the_panel():
     assert math.isinf(unbounded.ttft_s) and math.isfinite(bounded.ttft_s)
     fig = time_figure({"bounded": bounded, "unbounded": unbounded})
     for x, y in (("x", "y"), ("x2", "y2")):
-        bars = [t for t in fig.data if t.type == "bar" and t.xaxis == x]
+        bars = [t for t in fig.data if t.type == "bar" and t.xaxis == x and t.name != _(UNBOUNDED)]
         ends = [sum(t.x[i] for t in bars) for i in range(2)]
         (label,) = [t for t in fig.data if t.type == "scatter" and t.xaxis == x]
         assert list(label.x) == pytest.approx(ends)  # at each bar's end, never at 0 over a bar
@@ -30,3 +31,9 @@ def test_every_total_label_sits_right_of_its_bar_inside_the_panel():
         assert top >= 1.3 * max(ends) - 1e-9  # room right of the longest bar for its label
     (ttft,) = [t for t in fig.data if t.type == "scatter" and t.xaxis == "x2"]
     assert "unbounded" in ttft.text[1] and ttft.x[1] > 0
+    # the unbounded time reads as the longest bar: hatched from its drawn parts to the panel's right edge
+    (rest,) = [t for t in fig.data if t.type == "bar" and t.xaxis == "x2" and t.name == _(UNBOUNDED)]
+    assert rest.x[0] == 0 and ttft.x[1] + rest.x[1] == pytest.approx(fig.layout.xaxis2.range[1])
+    assert rest.marker.pattern.shape == "/"
+    assert not [t for t in fig.data if t.type == "bar" and t.xaxis == "x" and t.name == _(UNBOUNDED)] or \
+        math.isinf(unbounded.tpot_s)

@@ -72,15 +72,34 @@ def _totals(labels: list[str], totals: list[float], parts: dict[str, list[float]
     """The total at each bar's end, right of it ("unbounded" where it is: right of the parts drawn, ``parts``
     [ms], never over them), and the largest bar end [ms]."""
     ends = [t if math.isfinite(t) else sum(part[i] for part in parts.values()) for i, t in enumerate(totals)]
-    text = [f"  {number(t)} ms" if math.isfinite(t) else "  " + _("unbounded") for t in totals]
+    text = [f"  {number(t)} ms" if math.isfinite(t) else "  <b>" + _("unbounded") + "</b>" for t in totals]
     return go.Scatter(y=labels, x=ends, mode="text", text=text, textposition="middle right", showlegend=False,
                       hoverinfo="skip", xaxis=axes[0], yaxis=axes[1]), max([e for e in ends if e > 0] or [1.0])
+
+
+UNBOUNDED = N_("unbounded: the load exceeds what it serves")
+"""The legend name of an unbounded bar's hatched remainder (``_unbounded``)."""
+
+
+def _unbounded(labels: list[str], totals: list[float], ends: list[float], right: float,
+               axes: tuple[str, str]) -> list:
+    """For each unbounded total, a hatched bar from the parts drawn (``ends`` [ms]) to the panel's right edge
+    (``right`` [ms]), so an unbounded time reads as the longest bar, never as the shortest; none when every total is
+    finite."""
+    x = [0.0 if math.isfinite(t) else max(right - e, 0.0) for t, e in zip(totals, ends)]
+    if not any(x):
+        return []
+    name = _(UNBOUNDED)
+    return [go.Bar(y=labels, x=x, orientation="h", name=name, legendgroup=axes[0], xaxis=axes[0], yaxis=axes[1],
+                   marker=dict(color="rgba(0,0,0,0)", line=dict(color="#922b21", width=1),
+                               pattern=dict(shape="/", fgcolor="rgba(146,43,33,0.3)", bgcolor="#ffffff", size=10)),
+                   hovertemplate=plain(name) + "<extra>%{y}</extra>")]
 
 
 def time_figure(estimates: dict, height: int = 420, scaleup_links: dict[str, str] | None = None) -> go.Figure:
     """Per design (label -> ``ServingEstimate``): time per output token by component and time to first token by
     part [ms], as stacked horizontal bars in two panels (top and bottom); an unbounded part (the load exceeds a
-    pool) is left out and its total says so. ``scaleup_links``: each design's scale-up link name (label ->
+    pool) is left out, its total says so and a hatched bar runs on to the panel's edge (``_unbounded``). ``scaleup_links``: each design's scale-up link name (label ->
     ``core.scaleup.link_word`` of its system; a label left out, or None: NVLink): the scale-up part is one legend
     entry and colour per name, so an HCCS design beside H100 rows does not colour their NVLink "HCCS"."""
     labels = [plain(label) for label in estimates]
@@ -88,11 +107,15 @@ def time_figure(estimates: dict, height: int = 420, scaleup_links: dict[str, str
     parts = _step_parts(list(estimates), steps, scaleup_links or {})
     names = {k: STEP_PARTS.get(k) or k.partition(":")[2] for k in parts}  # a link name is a proper name
     traces = _bars(labels, parts, names, ("x", "y"))
-    tpot, top_tpot = _totals(labels, [e.tpot_s * 1e3 for e in estimates.values()], parts, ("x", "y"))
+    tpot_ms = [e.tpot_s * 1e3 for e in estimates.values()]
+    tpot, top_tpot = _totals(labels, tpot_ms, parts, ("x", "y"))
+    traces += _unbounded(labels, tpot_ms, list(tpot.x), top_tpot * 1.3, ("x", "y"))
     parts = {k: [e.ttft_parts[k] * 1e3 if math.isfinite(e.ttft_parts[k]) else 0.0 for e in estimates.values()]
              for k in TTFT_PARTS}
     traces += [tpot, *_bars(labels, parts, TTFT_PARTS, ("x2", "y2"))]
-    ttft, top_ttft = _totals(labels, [e.ttft_s * 1e3 for e in estimates.values()], parts, ("x2", "y2"))
+    ttft_ms = [e.ttft_s * 1e3 for e in estimates.values()]
+    ttft, top_ttft = _totals(labels, ttft_ms, parts, ("x2", "y2"))
+    traces += _unbounded(labels, ttft_ms, list(ttft.x), top_ttft * 1.3, ("x2", "y2"))
     fig = go.Figure(data=[*traces, ttft])
     panel = dict(font=dict(size=13), x=0.0, xanchor="left", xref="paper", yref="paper", yanchor="bottom",
                  showarrow=False)
