@@ -92,6 +92,22 @@ def test_share_of_capex_one_format(lang):
     assert share in text and "6.6%" not in text.replace("6.62%", "")
 
 
+def test_share_of_capex_on_compare_and_the_two_fabrics_table():
+    """The Compare table's share row and the Performance page's "Two fabrics" table wrote 6.6% (``:.1%``)."""
+    from core.analysis.compare import metrics
+    from core.figures.compare import format_value
+
+    p = plan(Design())
+    share = units.percent(shown_share(p.cost.network_share))
+    metric = next(m for m in metrics() if m.key == "network_share")
+    assert format_value(p.summary()["cost"]["network_share"], metric.kind) == share
+    settings = report_job_settings(p)
+    estimate = jobform.estimate_under(p, jobform.job_from_settings(p, settings), settings)
+    row = jobform.comparison_rows([("this", estimate, p)])[0]
+    assert share in row.values()
+    assert units.percent(estimate.comm_fraction) in row.values()
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_cli_capex_as_the_designer_card(lang):
     """review44 2.10 and 3: the CLI printed whole dollars ("$2,172,757", "45,922,374美元") where the Designer card

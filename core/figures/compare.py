@@ -117,8 +117,8 @@ def format_value(value: float, kind: str, unit: str | None = None, tick: bool = 
         return usd(value, cents=True)
     if kind in BANDWIDTH_KINDS:
         return units.bandwidth(BANDWIDTH_KINDS[kind](value), unit or NATIVE_UNITS[kind])
-    if kind == "share":
-        return f"{value:.1%}"
+    if kind == "share":  # the one share format (core.units.percent: 6.62%, as the Designer's card)
+        return units.percent(value)
     if kind == "ratio":
         return units.ratio(value)
     if kind == "kw":
