@@ -165,6 +165,7 @@ def test_collective_names_its_bound_and_level_as_the_page():
                      text)
     one = cli_text("collective", "--gpus", "8")
     assert "(bound: one GPU's NVLink line rate 450 GB/s per direction)" in one
+    assert "(1 NVLink domain of 8, 1 node, farthest path: NVLink)" in one  # not "1 nodes"
     assert "farthest path: global links)" in cli_text("collective", "--topology", "dragonfly", "--gpus", "4096")
 
 

@@ -113,17 +113,18 @@ def run(args: argparse.Namespace) -> str:
     last = p["gpus_in_last_nvlink_domain"]
     values = dict(op=result["op"], size=format_size(result["bytes"]), gpus=f"{result['gpus']:,}",
                   domains=f"{p['nvlink_domains']:,}", per_domain=p["gpus_per_nvlink_domain"], last=last,
-                  nodes=f"{p['nodes']:,}", level=level_label(p["fabric_level"], system),
+                  nodes=ngettext("{count} node", "{count} nodes", p["nodes"]).format(count=f"{p['nodes']:,}"),
+                  level=level_label(p["fabric_level"], system),
                   scaleup=domain_word(system))
     if last != p["gpus_per_nvlink_domain"]:
         head = ngettext("{op} of {size} on {gpus} GPUs ({domains} {scaleup} of {per_domain}, the last with {last}, "
-                        "{nodes} nodes, farthest path: {level})",
+                        "{nodes}, farthest path: {level})",
                         "{op} of {size} on {gpus} GPUs ({domains} {scaleup}s of {per_domain}, the last with {last}, "
-                        "{nodes} nodes, farthest path: {level})", p["nvlink_domains"]).format(**values)
+                        "{nodes}, farthest path: {level})", p["nvlink_domains"]).format(**values)
     else:
-        head = ngettext("{op} of {size} on {gpus} GPUs ({domains} {scaleup} of {per_domain}, {nodes} nodes, "
+        head = ngettext("{op} of {size} on {gpus} GPUs ({domains} {scaleup} of {per_domain}, {nodes}, "
                         "farthest path: {level})",
-                        "{op} of {size} on {gpus} GPUs ({domains} {scaleup}s of {per_domain}, {nodes} nodes, "
+                        "{op} of {size} on {gpus} GPUs ({domains} {scaleup}s of {per_domain}, {nodes}, "
                         "farthest path: {level})", p["nvlink_domains"]).format(**values)
     head = said(tidy_spaces(head))  # no space beside a Chinese domain word; the design's accelerator noun
     fastest = fastest_label(result["algorithm"], result["protocol"], system.collective_library)
