@@ -196,3 +196,13 @@ def test_bisection_hover_reads_as_the_card():
     fig = tier_capacity_figure(p, tier_capacities_gbits(p.resolved, p.fabric))
     assert tile == "800 GB/s" and fig.data[0].text[-1] == "0.8 TB/s"
     assert fig.data[0].customdata[-1] == tile
+
+
+def test_other_placement_sentence_writes_days_as_the_card():
+    """The Performance page's "With the other placement" sentence wrote 22.71 days beside the card's 22.7."""
+    p, _estimate, _cards, _text = torus_training()
+    settings = report_job_settings(p)
+    text = jobform.placement_contrast([("A", p), ("B", p)], jobform.job_from_settings(p, settings), settings)
+    shown = re.findall(r"\b[AB] ([\d,.]+) days", text)
+    assert len(shown) == 2 and all(units.days(float(d.replace(",", ""))) == d for d in shown), text
+    assert all(len(d.replace(",", "").replace(".", "").lstrip("0")) <= 3 for d in shown), text

@@ -395,8 +395,8 @@ def placement_contrast(runs: list[tuple[str, Plan]], job, settings: Mapping) -> 
     (this, _p1), (alt, _p2) = runs[0], runs[1]
     return _("With the other placement, {placement}: {this} {this_days} days, {other} {other_days} days "
              "({difference} days).").format(
-        placement=_(congestion.PLACEMENT_LABELS[other]), this=this, this_days=f"{days[0]:,.2f}", other=alt,
-        other_days=f"{days[1]:,.2f}", difference=f"{days[1] - days[0]:+,.2f}")
+        placement=_(congestion.PLACEMENT_LABELS[other]), this=this, this_days=units.days(days[0]), other=alt,
+        other_days=units.days(days[1]), difference=f"{days[1] - days[0]:+,.2f}")
 
 
 def congestion_notes(plans: list[tuple[str, Plan]], settings: Mapping) -> list[str]:
