@@ -290,8 +290,8 @@ def usd(value: float, signed: bool = False, exact: bool = False, trim: bool = Fa
     zeros (``6.79万美元``, ``11亿美元``, as Chinese writes amounts; English keeps ``$1.10 B``).
     Negative amounts carry a minus sign (``-$1.10 B``, ``-4.998万美元``); ``signed`` adds ``+`` to positive
     ones (deltas). Amounts that round to zero dollars are ``$0`` / ``0美元``; no amount (None, NaN) is ``-``.
-    ``exact``: whole dollars at any size (``$51,182,676`` / ``51,182,676美元``), for the CLI's text, which a
-    script may read back and whose numbers are the same in both languages. ``trim``: without the decimals'
+    ``exact``: whole dollars at any size (``$51,182,676`` / ``51,182,676美元``), for a price book (the CLI's
+    ``catalog``); every headline amount, the CLI's included, is the compact money of the cards. ``trim``: without the decimals'
     trailing zeros, for axis ticks, whose values are round (``$1.5 B``, ``$1 B``; ``6万美元``, ``60.5万美元``).
     ``cents``: amounts below $100 with two decimals, two significant figures below 10 cents (``$12.40``,
     ``$0.20``, ``0.034美元``), for prices per unit such as a million tokens.

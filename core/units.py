@@ -11,7 +11,8 @@ so. Numbers: three significant figures below 100, whole numbers with separators 
 
 Power, shares and table numbers. :func:`power` writes an electrical power (``687 kW``, ``1.24 MW``: three
 significant figures like money), :func:`kw` its number alone for a template that names ``kW``; :func:`percent`
-a share or a probability (``75.1%``); :func:`metres` a length inside its bin; :func:`cell` an engine table's
+a share, a probability or a utilisation such as MFU (``75.1%``, a share of capex ``6.62%``); :func:`days` a duration
+in days; :func:`milliseconds` a latency; :func:`metres` a length inside its bin; :func:`cell` an engine table's
 number. tests/test_units.py greps for hand-made power and two-decimal percentages.
 
 Money. ``core.i18n.usd`` is the one money format (English ``$1.10 B`` / ``$853 M`` / ``$49,983``,
@@ -128,6 +129,20 @@ def percent(fraction: float) -> str:
     """A share or a probability given as a fraction (0.751), in percent to three significant figures: ``75.1%``,
     ``63%``, ``0.44%``, ``0%`` (a Monte Carlo estimate or a share has no fourth digit)."""
     return f"{number(fraction * 100)}%"
+
+
+def days(value: float) -> str:
+    """A duration in days, as :func:`number` writes it (``330``, ``8.26``, ``2.94``): the one days format of the
+    Performance card, the charts' bar labels, Compare, the review pack and the CLI; the template names the unit."""
+    return number(value)
+
+
+def milliseconds(seconds: float) -> str:
+    """A latency given in seconds, in milliseconds as :func:`number` writes it (``1,984 ms``, ``23.4 ms``), or
+    "unbounded" (a queue that never drains): the one latency format of the Inference cards and the CLI."""
+    if seconds != seconds or seconds == math.inf:
+        return _("unbounded")
+    return f"{number(seconds * 1e3)} ms"
 
 
 def bandwidth(gbits: float, unit: str) -> str:

@@ -106,15 +106,15 @@ def run(args: argparse.Namespace) -> str:
         row(_("down on average"), _("nodes {nodes:.2f}, NICs {nics:.3f}, links {links:.3f}, switches {switches:.4f}")
             .format(nodes=avail.expected_down["gpu_node"], nics=avail.expected_down["nic"],
                     links=avail.expected_down["link"], switches=avail.expected_down["switch"])),
-        row(_("GPUs"), _("usable {usable}, cut off {cut}, on a lost rail {degraded} (expected)").format(
+        row(_("GPUs"), _("usable {usable}, cut off {cut}, degraded {degraded} (expected)").format(
             usable=grouped(avail.expected_gpus_usable, 1), cut=grouped(avail.expected_gpus_cut_off, 1),
             degraded=grouped(avail.expected_gpus_degraded, 1))),
         row(_("bandwidth"), _("expected bisection {expected} of {healthy} (one direction)").format(
             expected=bandwidth(from_tbits(avail.expected_bisection_tbits_one_direction), bandwidth_unit(args)),
             healthy=bandwidth(from_tbits(avail.healthy_bisection_tbits_one_direction), bandwidth_unit(args)))),
         row(_("spares"), _("{count} spare rows, {spend}; capex with spares {capex}").format(
-            count=len(spares.rows), spend=usd(spares.spares_capex_usd, exact=True),
-            capex=usd(spares.capex_with_spares_usd, exact=True))),
+            count=len(spares.rows), spend=usd(spares.spares_capex_usd),
+            capex=usd(spares.capex_with_spares_usd))),
         *avail.notes,
         _("method: steady-state failures with repair, independent elements; Monte Carlo over nodes, NICs, links "
           "and switches"),

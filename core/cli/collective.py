@@ -24,7 +24,7 @@ from core.perf.placement import level_label
 from core.perf.constants import library_label
 from core.perf.sizes import format_size, parse_size
 from core.design import tidy_spaces
-from core.scaleup import domain_word
+from core.scaleup import domain_word, link_word
 from core.units import bandwidth, from_gbytes
 
 
@@ -82,6 +82,19 @@ def congestion_of(args: argparse.Namespace):
     return assumptions(args.routing, args.placement)
 
 
+def _busbw_words(result: dict, system, unit: str) -> str:
+    """The busbw and what bounds it, named for what it is: across domains the emptiest domain's NIC egress (its GPUs'
+    NICs together, ``8 x 50 GB/s``), inside one (or where NVLink is narrower) one GPU's scale-up line rate."""
+    value, line = result["busbw_gbytes"], result["bottleneck_line_gbytes"]
+    nics = result["bottleneck_nics"]
+    if nics:
+        return tidy_spaces(_("{value} (bound: the {scaleup}'s NIC egress {line}, {count} x {per} per direction)").format(
+            value=bandwidth(from_gbytes(value), unit), scaleup=domain_word(system), line=bandwidth(from_gbytes(line), unit),
+            count=nics, per=bandwidth(from_gbytes(line / nics), unit)))
+    return _("{value} (bound: one GPU's {link} line rate {line} per direction)").format(
+        value=bandwidth(from_gbytes(value), unit), link=link_word(system), line=bandwidth(from_gbytes(line), unit))
+
+
 def run(args: argparse.Namespace) -> str:
     from core.plan import plan
 
@@ -100,18 +113,19 @@ def run(args: argparse.Namespace) -> str:
     last = p["gpus_in_last_nvlink_domain"]
     values = dict(op=result["op"], size=format_size(result["bytes"]), gpus=f"{result['gpus']:,}",
                   domains=f"{p['nvlink_domains']:,}", per_domain=p["gpus_per_nvlink_domain"], last=last,
-                  nodes=f"{p['nodes']:,}", level=level_label(p["fabric_level"], system),
+                  nodes=ngettext("{count} node", "{count} nodes", p["nodes"]).format(count=f"{p['nodes']:,}"),
+                  level=level_label(p["fabric_level"], system),
                   scaleup=domain_word(system))
     if last != p["gpus_per_nvlink_domain"]:
         head = ngettext("{op} of {size} on {gpus} GPUs ({domains} {scaleup} of {per_domain}, the last with {last}, "
-                        "{nodes} nodes, fabric level {level})",
+                        "{nodes}, farthest path: {level})",
                         "{op} of {size} on {gpus} GPUs ({domains} {scaleup}s of {per_domain}, the last with {last}, "
-                        "{nodes} nodes, fabric level {level})", p["nvlink_domains"]).format(**values)
+                        "{nodes}, farthest path: {level})", p["nvlink_domains"]).format(**values)
     else:
-        head = ngettext("{op} of {size} on {gpus} GPUs ({domains} {scaleup} of {per_domain}, {nodes} nodes, "
-                        "fabric level {level})",
-                        "{op} of {size} on {gpus} GPUs ({domains} {scaleup}s of {per_domain}, {nodes} nodes, "
-                        "fabric level {level})", p["nvlink_domains"]).format(**values)
+        head = ngettext("{op} of {size} on {gpus} GPUs ({domains} {scaleup} of {per_domain}, {nodes}, "
+                        "farthest path: {level})",
+                        "{op} of {size} on {gpus} GPUs ({domains} {scaleup}s of {per_domain}, {nodes}, "
+                        "farthest path: {level})", p["nvlink_domains"]).format(**values)
     head = said(tidy_spaces(head))  # no space beside a Chinese domain word; the design's accelerator noun
     fastest = fastest_label(result["algorithm"], result["protocol"], system.collective_library)
     if result["in_network"]:
@@ -121,9 +135,7 @@ def run(args: argparse.Namespace) -> str:
         row(_("fastest"), fastest),
         row(_("time"), f"{result['time_us']:,.1f} us"),
         row(_("algbw"), bandwidth(from_gbytes(result["algbw_gbytes"]), unit)),
-        row(_("busbw"), _("{value} (bottleneck link line rate {line})").format(
-            value=bandwidth(from_gbytes(result["busbw_gbytes"]), unit),
-            line=bandwidth(from_gbytes(result["bottleneck_line_gbytes"]), unit))),
+        row(_("busbw"), _busbw_words(result, system, unit)),
         row(_("all algorithms"), separator().join(
             f"{algorithm_label(k)} {v:,.1f} us" for k, v in result["algorithms_time_us"].items())),
     ]

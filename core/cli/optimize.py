@@ -17,6 +17,7 @@ from core.cli.bwunit import add_units_option, bandwidth_unit
 from core.cli.common import (DESIGN_FILE, add_format_option, model_name, number, positive_int, ratio, row, size,
                              to_json, tokens)
 from core.cli.serve import add_workload_options, flag_names, workload_of
+from core import units
 from core.errors import shown
 from core.i18n import _, fx_rate, in_currency, usd
 from core.vocab import TOPOLOGY
@@ -224,14 +225,14 @@ def run(args: argparse.Namespace) -> str:
                                  next=f"{envelope.next_gpus:,}", reason=envelope.next_reason or "-")))
     lines += [row(_("plans"), size_caption(result.best_plan)), row(_("best"), design_label(best)),
               row(_("capex"), _("{capex} whole cluster, {network} compute fabric; best by {objective}").format(
-                  capex=usd(best.capex_usd, exact=True), network=usd(best.network_capex_usd, exact=True),
+                  capex=usd(best.capex_usd), network=usd(best.network_capex_usd),
                   objective=objective_word(result.objective)))]
     if result.objective not in ("cluster", "compute"):
         lines.append(row(objective_word(result.objective), objective_text(best, result.objective)))
     if best.split:
         lines.append(row(_("job's split"), _("{split}, global batch {batch}: {step} s per step, {days} days").format(
             split=Split(*best.split).words(), batch=f"{best.split[4]:,}", step=f"{best.step_s:.3f}",
-            days=f"{best.days:,.1f}")))
+            days=units.days(best.days))))
     unit = bandwidth_unit(args)
     lines += ["  " + line for line in result.explained(unit)]
     lines.append(row(_("searched"), search_words(result) + " " + _("Searched in {seconds} s.").format(
@@ -242,10 +243,10 @@ def run(args: argparse.Namespace) -> str:
                                                                            metric=metric)))
     lines.append("  " + front_rule(result.metric, unit))
     for c in result.pareto:  # busbw in G of ``unit`` to 0.1 GB/s (the front's step), as the Optimize page's table
-        value = {"busbw_gbytes": f"{metric_value(c, result.metric, unit):,.1f}", "days": f"{c.days:,.1f}",
+        value = {"busbw_gbytes": f"{metric_value(c, result.metric, unit):,.1f}", "days": units.days(c.days),
                  "usd_per_mtok": f"{c.usd_per_mtok * fx_rate():,.3f}"}[result.metric]
         money = money_text(c, result.objective) if cost_axis(result.objective) in PER_UNIT else \
-            usd(capex_of(c, result.objective), exact=True)
+            usd(capex_of(c, result.objective))
         lines.append(f"  {money:>18}  {value:>8}  {design_label(c)}")
     lines.append(row(_("rejected"), ""))
     for reason, count in sorted(result.rejected.items(), key=lambda kv: (-kv[1], kv[0]))[:10]:

@@ -72,7 +72,7 @@ def _render_table(summary: dict, tiers: str, pods: dict | None = None, unit: str
     if growth and growth["grow_to_nodes"] > summary["nodes"]:
         w(row(_("growth"), _("sized for {grow_to} nodes; reserved network {reserved}; grows to {most} nodes "
                              "without recabling").format(
-            grow_to=f"{growth['grow_to_nodes']:,}", reserved=usd(growth["reserved_network_capex_usd"], exact=True),
+            grow_to=f"{growth['grow_to_nodes']:,}", reserved=usd(growth["reserved_network_capex_usd"]),
             most=f"{growth['max_nodes_without_recabling']:,}")) + "\n")
     s = summary["switches"]
     own = words(summary.get("topology"), "cli:switches", None)  # a family's own tiers (a Dragonfly's routers)
@@ -148,13 +148,13 @@ def _render_table(summary: dict, tiers: str, pods: dict | None = None, unit: str
     p = summary["power"]
     w(row(_("cost"), tidy_spaces(_("capex {capex} ({per_gpu} per GPU; network {network} = {share}) - estimates at "
                                    "{basis} prices, range {low} to {high}").format(
-        capex=usd(c["capex_usd"], exact=True), per_gpu=usd(c["capex_per_gpu_usd"], exact=True),
-        network=usd(c["network_capex_usd"], exact=True) + fabric_capex_cli(c),
-        share=f"{c['network_share']:.1%}", basis=vocab.PRICE_BASES.label(c["price_basis"]),
-        low=usd(c["capex_usd_low"], exact=True), high=usd(c["capex_usd_high"], exact=True)))) + "\n")  # no space between two Chinese words
+        capex=usd(c["capex_usd"]), per_gpu=usd(c["capex_per_gpu_usd"]),
+        network=usd(c["network_capex_usd"]) + fabric_capex_cli(c),
+        share=units.percent(c["network_share"]), basis=vocab.PRICE_BASES.label(c["price_basis"]),
+        low=usd(c["capex_usd_low"]), high=usd(c["capex_usd_high"])))) + "\n")  # no space between two Chinese words
     if c.get("spares", "off") != "off":
         w(row(_("spares"), _("{spend} of the capex above ({policy}; on a shelf, no power)").format(
-            spend=usd(c["spares_capex_usd"], exact=True),
+            spend=usd(c["spares_capex_usd"]),
             policy=policy_words(c["spares"]))) + "\n")
     w(row(_("power"), _("IT {it} (network {network}), facility {facility} at PUE {pue}").format(
         it=units.power(p["it_kw"]), network=units.power(p["network_kw"]), facility=units.power(p["facility_kw"]),

@@ -42,8 +42,8 @@ def pods_lines(avail, spares) -> list[str]:
         lines += ["  " + pad(name, width) + value for name, value in zip(names, values)]
     lines += [
         row(_("spares"), _("{count} spare rows, {spend}; capex with spares {capex}").format(
-            count=len(spares.rows), spend=usd(spares.spares_capex_usd, exact=True),
-            capex=usd(spares.capex_with_spares_usd, exact=True))),
+            count=len(spares.rows), spend=usd(spares.spares_capex_usd),
+            capex=usd(spares.capex_with_spares_usd))),
         _(method_note(avail)).replace("`", ""),
         ""]
     return lines

@@ -15,7 +15,6 @@ no target, at the default utilisation, ``serving.toml [memory]``, of its capacit
 from __future__ import annotations
 
 import argparse
-import math
 import re
 
 from core.cli.bwunit import add_units_option, bandwidth_unit
@@ -36,7 +35,9 @@ from core.cli.common import (
 )
 from core.cli.train import add_custom_model_options, custom_model
 from core.errors import DesignError, InputError
-from core.i18n import N_, _, current, fx_rate, in_currency
+from core import units
+from core.i18n import N_, _, current
+from core.i18n import usd as money
 from core.perf.placement import level_label
 from core.perf.sizes import format_size
 from core.design import tidy_spaces
@@ -326,7 +327,8 @@ def _ratio(planned, dep) -> float | None:
 
 
 def _ms(seconds: float | None) -> str:
-    return "-" if seconds is None else f"{seconds * 1e3:,.1f}"
+    """A latency as the Inference page writes it (``core.units.milliseconds``: ``1,984 ms``); "-" for none."""
+    return "-" if seconds is None else units.milliseconds(seconds)
 
 
 def _verdict(value_s: float | None, target_ms: float | None) -> str:
@@ -383,9 +385,9 @@ def _table(s: dict, result, args: argparse.Namespace, system) -> list[str]:
     text = (_("{rate} requests/s; at most {top} requests/s within the targets") if w["ttft_ms"] or w["tpot_ms"]
             else _("{rate} requests/s; a pool saturates at {top} requests/s"))
     lines.append(row(_("load"), text.format(rate=rate_text(s["rate_per_s"]), top=rate_text(top) if top else "-")))
-    lines.append(row("TTFT", _("{ttft} ms ({parts}){verdict}").format(
+    lines.append(row("TTFT", _("{ttft} ({parts}){verdict}").format(
         ttft=_ms(s["ttft_s"]), parts=_parts(s["ttft_breakdown_s"], system), verdict=_verdict(s["ttft_s"], w["ttft_ms"]))))
-    lines.append(row("TPOT", _("{tpot} ms ({parts}){verdict}").format(
+    lines.append(row("TPOT", _("{tpot} ({parts}){verdict}").format(
         tpot=_ms(s["tpot_s"]), parts=_parts(s["decode"]["breakdown_s"], system), verdict=_verdict(s["tpot_s"], w["tpot_ms"]))))
     lines += _throughput_lines(s, system, bandwidth_unit(args))
     lines += [_("warning: {warning}").format(warning=x) for x in s["warnings"]]
@@ -410,18 +412,18 @@ def _throughput_lines(s: dict, system, unit: str = "GB/s") -> list[str]:
     lines.append(row(_("throughput"), text))
     kv = s["kv_transfer"]
     if kv:
-        lines.append(row(_("KV transfer"), _("{rate} ({size} per request, {time} ms, over {level}; {load} of "
+        lines.append(row(_("KV transfer"), _("{rate} ({size} per request, {time}, over {level}; {load} of "
                                              "the network between the pools)").format(
             rate=bandwidth(from_gbytes(kv["gbytes_per_s"]), unit), size=format_size(kv["bytes_per_request"]),
             time=_ms(kv["time_s"]),
-            level=_("the front-end network") if kv["level"] == "frontend" else level_label(kv["level"], system), load=f"{kv['load']:.1%}")))
+            level=_("the front-end network") if kv["level"] == "frontend" else level_label(kv["level"], system), load=units.percent(kv["load"]))))
     if s["balanced_prefill_decode_ratio"]:
         lines.append(row(_("balance"), _("prefill:decode nodes {ratio}:1 balance the pools").format(
             ratio=f"{s['balanced_prefill_decode_ratio']:.2f}")))
     usd, joules = s["usd_per_million_output_tokens"], s["joules_per_output_token"]
-    lines.append(row(_("cost"), in_currency(_("{usd} USD per million output tokens, {joules} J per output token (share "
-                                              "of the cluster's TCO and power)")).format(
-        usd=f"{usd * fx_rate():,.3g}" if usd is not None else "-", joules=f"{joules:,.3g}" if joules is not None else "-")))
+    lines.append(row(_("cost"), _("{usd} per million output tokens, {joules} J per output token (share of the "
+                                  "cluster's TCO and power)").format(
+        usd=money(usd, cents=True) if usd is not None else "-", joules=f"{joules:,.3g}" if joules is not None else "-")))
     return lines
 
 
@@ -431,10 +433,11 @@ def _frontend_lines(w: dict, system) -> list[str]:
         return [row(_("no fabric"), w["reason"] or "")]
     d, f = w["difference"], w["frontend"]
     signed = lambda x, unit=1e3: "-" if x is None else f"{x * unit:+,.1f}"  # noqa: E731
-    text = in_currency(_("TTFT {ttft} ms, TPOT {tpot} ms at the same load; {tokens} output tokens/s and {usd} USD per "
-                         "million output tokens at the largest rate within the targets")).format(
+    text = _("TTFT {ttft} ms, TPOT {tpot} ms at the same load; {tokens} output tokens/s and {usd} per million "
+             "output tokens at the largest rate within the targets").format(
         ttft=signed(d["ttft_s"]), tpot=signed(d["tpot_s"]), tokens=signed(d["output_tokens_per_s"], 1),
-        usd="-" if d["usd_per_million_output_tokens"] is None else f"{d['usd_per_million_output_tokens'] * fx_rate():+,.3g}")
+        usd="-" if d["usd_per_million_output_tokens"] is None else money(d["usd_per_million_output_tokens"], signed=True,
+                                                                          cents=True))
     lines = [row(_("no fabric"), text)]
     if w["resplit"]:
         pools = ", ".join(_(PARTS.get(p, p)) if p in PARTS else _("decode") for p in w["resplit"])
@@ -452,11 +455,11 @@ def _explain_lines(result) -> list[str]:
     lines = [_("deployments estimated ({count}), best first:").format(count=len(result.candidates))]
     for c in result.candidates:
         e = c.estimate
-        ttft = _ms(e.ttft_s) if math.isfinite(e.ttft_s) else "-"
+        ttft = _ms(e.ttft_s)
         verdict = _("meets the targets") if c.meets else _("misses the targets")
         usd = e.usd_per_million_output_tokens
-        lines.append("  " + said(in_currency(_("{deployment}: {gpus} GPUs, {rate} requests/s, TTFT {ttft} ms, TPOT {tpot} ms, "
-                                          "{usd} USD per million output tokens; {verdict}"))).format(
+        lines.append("  " + said(_("{deployment}: {gpus} GPUs, {rate} requests/s, TTFT {ttft}, TPOT {tpot}, "
+                                   "{usd} per million output tokens; {verdict}")).format(
             deployment=describe(c.deployment), gpus=f"{c.gpus:,}", rate=rate_text(c.rate) if c.rate else "-",
-            ttft=ttft, tpot=_ms(e.tpot_s), usd=f"{usd * fx_rate():,.3g}" if math.isfinite(usd) else "-", verdict=verdict))
+            ttft=ttft, tpot=_ms(e.tpot_s), usd=money(usd, cents=True), verdict=verdict))
     return lines

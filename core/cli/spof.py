@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> str:
     lines = [headline(result.count)]  # the page's and the review pack's line
     if result.count:
         for e in result.elements[:args.limit]:
-            cost = _("cost unknown") if e.remedy_capex_usd is None else usd(e.remedy_capex_usd, exact=True)
+            cost = _("cost unknown") if e.remedy_capex_usd is None else usd(e.remedy_capex_usd)
             lines.append(row(element_name(family, e.element), _("{tier}: {gpus} GPUs lost; remedy: {remedy} (+{cost} network capex)").format(
                 tier=tier_label(e.tier, system, family), gpus=f"{e.gpus_lost:,}", remedy=remedy_label(e), cost=cost)))
         if result.count > args.limit:

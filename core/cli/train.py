@@ -25,6 +25,7 @@ from core.cli.common import (
 )
 from core.i18n import N_, _, number, usd
 from core.perf.placement import level_label
+from core import units
 from core.units import bandwidth, from_gbytes
 
 
@@ -202,7 +203,7 @@ def _split_lines(choice) -> list[str]:
             else:
                 verdict = _("fits, {slower} slower").format(slower=f"{e.step_time_s / best.estimate.step_time_s - 1:.1%}")
             text = _("dp {dp}, global batch {batch}: step {step} s, MFU {mfu}, {memory} GiB/GPU; {verdict}").format(
-                dp=f"{e.dp:,}", batch=f"{c.global_batch:,}", step=f"{e.step_time_s:.3f}", mfu=f"{e.mfu:.1%}",
+                dp=f"{e.dp:,}", batch=f"{c.global_batch:,}", step=f"{e.step_time_s:.3f}", mfu=units.percent(e.mfu),
                 memory=f"{sum(e.memory_gb.values()):.1f}", verdict=verdict)
         else:
             text = _("does not fit: {problem}").format(problem=c.problem)
@@ -282,10 +283,10 @@ def _run(args: argparse.Namespace) -> str:
             step=f"{s['step_time_s']:.3f}", compute=f"{s['compute_s']:.3f}", bubble=f"{s['bubble_s']:.3f}",
             exposed=f"{s['exposed_comm_s']:.3f}")),
         row(_("throughput"), _("{tokens} tokens/s, MFU {mfu}, communication {share} of the step").format(
-            tokens=number(result.tokens_per_s), mfu=f"{s['mfu']:.1%}", share=f"{s['comm_fraction']:.1%}")),
+            tokens=number(result.tokens_per_s), mfu=units.percent(result.mfu),
+            share=units.percent(result.comm_fraction))),
         row(_("to train"), _("{tokens} tokens: {days} days, {cost} (share of cluster TCO, estimate)").format(
-            tokens=number(s["tokens_to_train"]), days=f"{s['days_to_train']:,.1f}",
-            cost=usd(s["cost_usd"], exact=True))),
+            tokens=number(s["tokens_to_train"]), days=units.days(result.days_to_train), cost=usd(result.cost_usd))),
         row(_("memory/GPU"), _("{parts} GiB of {hbm} GiB").format(parts=memory, hbm=f"{s['hbm_gb']:g}")),
     ]
     unit = bandwidth_unit(args)

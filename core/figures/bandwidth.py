@@ -74,7 +74,8 @@ def tier_capacity_figure(plan, capacities_gbits: dict[str, float], unit: str = "
         TIER_COLOURS["core"]]
     scaled, texts, tunit = _scaled(values, unit)
     fig = go.Figure(go.Bar(x=labels, y=scaled, marker_color=colours, text=texts, textposition="auto",
-                           hovertemplate="%{x}: %{text}<extra></extra>"))
+                           customdata=[units.bandwidth(v, unit) for v in values],  # as a card writes it (800 GB/s)
+                           hovertemplate="%{x}: %{customdata}<extra></extra>"))
     title = (_("Capacity per tier, all planes, one direction [{unit}]") if plan.planes > 1 else
              _("Capacity per tier, one direction [{unit}]"))
     base_layout(fig, title.format(unit=tunit), 320)

@@ -93,7 +93,7 @@ def days_figure(comparison: Comparison, height: int = 340) -> go.Figure:
     days = [comparison.columns[i].values["days_to_train"] for i, _n in shown]
     fig = go.Figure(go.Bar(x=[n for _i, n in shown], y=days,
                            marker_color=[DESIGN_COLOURS[i % len(DESIGN_COLOURS)] for i, _n in shown],
-                           text=[_("{days} d").format(days=units.number(d)) for d in days], textposition="auto",
+                           text=[_("{days} d").format(days=units.days(d)) for d in days], textposition="auto",
                            hovertemplate=_("%{x}: %{y:,.2f} days") + "<extra></extra>"))
     base_layout(fig, _("Days to train the job, per design"), height)
     fig.update_layout(yaxis=dict(title=_("days"), rangemode="tozero"), showlegend=False)
@@ -117,13 +117,15 @@ def format_value(value: float, kind: str, unit: str | None = None, tick: bool = 
         return usd(value, cents=True)
     if kind in BANDWIDTH_KINDS:
         return units.bandwidth(BANDWIDTH_KINDS[kind](value), unit or NATIVE_UNITS[kind])
-    if kind == "share":
-        return f"{value:.1%}"
+    if kind == "share":  # the one share format (core.units.percent: 6.62%, as the Designer's card)
+        return units.percent(value)
     if kind == "ratio":
         return units.ratio(value)
     if kind == "kw":
         return units.kw(value)
-    if kind in ("seconds", "days", "ms"):  # as the Performance and Inference pages' cards (core.units.number)
+    if kind == "days":  # the one days format (core.units.days)
+        return units.days(value)
+    if kind in ("seconds", "ms"):  # as the Performance and Inference pages' cards (core.units.number)
         return units.number(value)
     return f"{value:,.0f}"
 

@@ -11,7 +11,7 @@ import unicodedata
 
 from dataclasses import dataclass
 
-from core import plurals, vocab
+from core import plurals, units, vocab
 from core.catalog import load_catalog
 from core.fabric.families import words
 from core.figures.style import CJK_FONTS, sep
@@ -232,7 +232,7 @@ def _base_numbers(summary, unit, sw, links, xcvr, bw, cost, power_kw, nvlink_gbi
                   _("{capex} at {basis} prices, range {low} to {high} (every catalog price at the low or high "
                     "end of its range); compute fabric {network} ({share})").format(
                       capex=usd(cost["capex_usd"]), network=usd(cost["network_capex_usd"]),
-                      share=f"{cost['network_share']:.1%}", basis=vocab.PRICE_BASIS.word(
+                      share=units.percent(cost['network_share']), basis=vocab.PRICE_BASIS.word(
                           cost.get("price_basis", "street")),
                       low=usd(cost.get("capex_usd_low", cost["capex_usd"])),
                       high=usd(cost.get("capex_usd_high", cost["capex_usd"]))) + _network_split(summary, "capex_usd")),
@@ -256,12 +256,12 @@ def fabric_capex_words(cost: dict) -> tuple[str, str, str]:
         return _("Capex, compute fabric"), usd(network), _(
             "{network} for the compute fabric alone: its switches, transceivers, cables and the nodes' NICs "
             "({share} of the whole cluster). Not included: the GPU nodes, racks, the storage fabric and "
-            "the management networks.").format(network=usd(network), share=f"{cost['network_share']:.1%}")
+            "the management networks.").format(network=usd(network), share=units.percent(cost['network_share']))
     return _("Capex, compute fabric and NVLink level 2"), usd(network), _(
         "{network} ({share} of the whole cluster): the scale-out fabric's switches, transceivers, cables and the "
         "nodes' NICs {fabric}, and the second NVLink level's switch units, modules and fibres {nvlink}. Not "
         "included: the GPU nodes, racks, the storage fabric and the management networks.").format(
-        network=usd(network), share=f"{cost['network_share']:.1%}", fabric=usd(network - nvlink), nvlink=usd(nvlink))
+        network=usd(network), share=units.percent(cost['network_share']), fabric=usd(network - nvlink), nvlink=usd(nvlink))
 
 
 def level2_modules_words(nvlink: dict) -> str:
@@ -300,7 +300,7 @@ def fabric_capex_cli(cost: dict) -> str:
     """The plan CLI's words for the compute fabric's capex (``fabric_capex_words``'s split): `` (of which NVLink
     level 2 $11.5 M)`` when the figure holds a second NVLink level's parts, else ""."""
     nvlink = cost.get("scaleup_capex_usd", 0.0)
-    return _(" (of which NVLink level 2 {nvlink})").format(nvlink=usd(nvlink, exact=True)) if nvlink else ""
+    return _(" (of which NVLink level 2 {nvlink})").format(nvlink=usd(nvlink)) if nvlink else ""
 
 
 NETWORK_WORDS = {"compute": N_("GPU nodes and compute fabric"), "storage": N_("storage fabric"),
@@ -451,10 +451,10 @@ def training_key_numbers(estimate_, system=None) -> list[KeyNumber]:
     return in_noun([
         KeyNumber("step_time", _("Step time"), f"{significant(e.step_time_s)} s", _("seconds per optimizer step")),
         KeyNumber("tokens_per_s", _("Tokens/s"), number(e.tokens_per_s), _("tokens trained per second, whole job")),
-        KeyNumber("mfu", _("MFU"), f"{e.mfu:.1%}", _("model FLOPs / (GPUs x dense peak x time)")),
-        KeyNumber("comm", _("Communicating"), f"{e.comm_fraction:.1%}",
+        KeyNumber("mfu", _("MFU"), units.percent(e.mfu), _("model FLOPs / (GPUs x dense peak x time)")),
+        KeyNumber("comm", _("Communicating"), units.percent(e.comm_fraction),
                   _("share of the step spent in communication that compute does not hide")),
-        KeyNumber("days", _("Days to train"), significant(e.days_to_train),
+        KeyNumber("days", _("Days to train"), units.days(e.days_to_train),
                   _("{tokens} tokens at this throughput").format(tokens=f"{e.job.tokens_to_train:.3g}")),
         KeyNumber("cost", _("Cost of the run"), cost,
                   _("share of the cluster's TCO per day (catalog price estimates) x days")),
@@ -479,7 +479,7 @@ def cost_key_numbers(plan) -> list[KeyNumber]:
         KeyNumber("capex_per_gpu", _("Cost per GPU"), usd(cost.capex_per_gpu_usd),
                   _("capex / GPUs (estimates)")),
         KeyNumber("network_share", fabric_share_words({"scaleup_capex_usd": cost.scaleup_capex_usd})[0],
-                  f"{shown_share(cost.network_share):.1%}",
+                  units.percent(shown_share(cost.network_share)),
                   fabric_share_words({"scaleup_capex_usd": cost.scaleup_capex_usd})[1]),
         KeyNumber("energy", _("Energy per year"), usd(cost.energy_usd_per_year),
                   _("facility {power} kW x 8,760 h x {price}/kWh").format(  # the price by the one money format
@@ -539,13 +539,6 @@ def rack_key_numbers(plan) -> list[KeyNumber]:
     return numbers
 
 
-def _ms(seconds: float) -> str:
-    """A latency in milliseconds (three significant figures, separators from 1,000), or "unbounded" [s in]."""
-    if seconds != seconds or seconds == float("inf"):
-        return _("unbounded")
-    return f"{significant(seconds * 1e3)} ms"
-
-
 def _per_gpu(value: float) -> str:
     """Tokens/s per GPU: whole with separators from 100, three significant figures below."""
     return f"{value:,.0f}" if value >= 100 else f"{value:.3g}"
@@ -562,10 +555,10 @@ def serving_key_numbers(estimate_, system=None) -> list[KeyNumber]:
     targets += [_("TPOT {ms} ms").format(ms=f"{w.tpot_ms:,g}")] if w.tpot_ms else []
     met = _("yes") if e.meets_slo else _("no")
     return in_noun([
-        KeyNumber("ttft", _("Time to first token"), _ms(e.ttft_s),
+        KeyNumber("ttft", _("Time to first token"), units.milliseconds(e.ttft_s),
                   _("queueing, prefill, KV-cache transfer and the first decode step at {rate} requests/s").format(
                       rate=number(e.rate))),
-        KeyNumber("tpot", _("Time per output token"), _ms(e.tpot_s),
+        KeyNumber("tpot", _("Time per output token"), units.milliseconds(e.tpot_s),
                   _("one decode step of {batch} sequences per rank").format(batch=number(e.decode.batch))),
         KeyNumber("output_per_gpu", _("Output tokens/s per GPU in decode"), _per_gpu(e.output_tokens_per_s_per_gpu),
                   _("output tokens per second of the decode pool over its {gpus} GPUs").format(
@@ -594,7 +587,7 @@ def kv_key_numbers(kv, unit: str = "GB/s") -> list[KeyNumber]:
     return [
         KeyNumber("kv_bytes", _("KV cache per request"), format_size(kv.bytes_per_request),
                   _("the prompt's cache, moved from a prefill rank to a decode rank")),
-        KeyNumber("kv_time", _("Transfer time"), _ms(kv.time_s),
+        KeyNumber("kv_time", _("Transfer time"), units.milliseconds(kv.time_s),
                   _("fixed cost, switch hops and the bytes over the sending GPUs' share of the network")),
         KeyNumber("kv_rate", _("KV traffic (1 dir)"), bandwidth(from_gbytes(kv.gbytes_per_s), unit),
                   _("at the deployment's request rate, one direction")),

@@ -493,7 +493,7 @@ def _executive_summary(plan, unit: str, facts: Mapping) -> list[str]:
         pod = facts.get("pod") if whole is not plan else None  # pods planned together: the job runs on one
         achieves += " " + (_("The training job of the Performance page takes {days} days.") if not pod else _(
             "The training job of the Performance page runs on pod {pod}'s {gpus} GPUs and takes {days} days.")
-        ).format(days=number(estimate.days_to_train, 1), pod=pod,
+        ).format(days=units.days(estimate.days_to_train), pod=pod,
                  gpus=number(whole.mixed.fabric.pods[pod - 1].gpus) if pod else "")
     out.append(achieves)
     out.append(_("Main risks: {risks}.").format(risks=_("; ").join(_risks(plan, facts))))

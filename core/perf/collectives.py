@@ -123,7 +123,7 @@ from core.perf.algorithms import (NCCL_DEFAULT, REGISTRY, AlgorithmCurve, SweepC
                                   library_default)
 from core.perf.constants import (CollectiveConstants, ReferencePoint, constants_for, library_label, load_constants,
                                  nccl_version_of, parse_nccl_version)
-from core.perf.placement import (Links, Placement, bottleneck_line_gbytes, contention, level_label, links, place,
+from core.perf.placement import (Links, Placement, bottleneck_line_gbytes, bottleneck_nics, contention, level_label, links, place,
                                  spans_level2)
 from core.perf.sizes import format_size, parse_size, size_sweep
 from core.plan import Plan
@@ -598,4 +598,5 @@ def collective(plan: Plan, op: str, size, gpus: int | None = None, algorithm: st
             "leaf_groups": p.groups, "pods": p.pods, "fabric_level": p.level, "switch_hops": p.hops,
         },
         "bottleneck_line_gbytes": round(bottleneck_line_gbytes(plan, p), 3),
+        "bottleneck_nics": bottleneck_nics(plan, p),
     }

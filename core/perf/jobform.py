@@ -20,7 +20,7 @@ import inspect
 from dataclasses import replace
 from typing import Mapping
 
-from core import plurals, vocab
+from core import plurals, units, vocab
 from core.units import ratio
 from core.catalog import load_catalog
 from core.design import Design, parse_design, tidy_spaces
@@ -37,7 +37,7 @@ from core.perf.constants import test_tool
 from core.perf.training import (DEFAULT_GLOBAL_BATCH, MAX_GLOBAL_BATCH, PRESETS, ModelSpec, TrainingEstimate, comm_collective_label,
                                 DEFAULT_MODEL, default_split, estimate, estimate_or_ways_out, fitting_split,
                                 parallelism_label, parse_job)
-from core.plan import Plan, cost_basis, plan as make_plan
+from core.plan import Plan, cost_basis, plan as make_plan, shown_share
 from core.scaleup import domain_word, in_noun
 
 FITTED = ("model", "tp", "pp", "gbs")
@@ -387,9 +387,9 @@ def comparison_rows(runs: list[tuple[str, TrainingEstimate, Plan]]) -> list[dict
     Call it inside the ``congestion.assumptions`` the estimates were made under (the routing column)."""
     return [
         _row(COMPARISON_COLUMNS, (label, p.resolved.switch.id, routing_label(p), round(e.step_time_s, 3),
-                                  round(e.tokens_per_s), f"{e.comm_fraction:.1%}", round(e.days_to_train, 2),
+                                  round(e.tokens_per_s), units.percent(e.comm_fraction), round(e.days_to_train, 2),
                                   round(e.cost_usd), round(cost_basis(p)[0].capex_usd),
-                                  f"{cost_basis(p)[0].network_share:.1%}"))
+                                  units.percent(shown_share(cost_basis(p)[0].network_share))))
         for label, e, p in runs]
 
 
@@ -410,8 +410,8 @@ def placement_contrast(runs: list[tuple[str, Plan]], job, settings: Mapping) -> 
     (this, _p1), (alt, _p2) = runs[0], runs[1]
     return _("With the other placement, {placement}: {this} {this_days} days, {other} {other_days} days "
              "({difference} days).").format(
-        placement=_(congestion.PLACEMENT_LABELS[other]), this=this, this_days=f"{days[0]:,.2f}", other=alt,
-        other_days=f"{days[1]:,.2f}", difference=f"{days[1] - days[0]:+,.2f}")
+        placement=_(congestion.PLACEMENT_LABELS[other]), this=this, this_days=units.days(days[0]), other=alt,
+        other_days=units.days(days[1]), difference=f"{days[1] - days[0]:+,.2f}")
 
 
 def congestion_notes(plans: list[tuple[str, Plan]], settings: Mapping) -> list[str]:

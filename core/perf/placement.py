@@ -424,7 +424,15 @@ def bottleneck_line_gbytes(plan: Plan, placement: Placement) -> float:
     (``min_ranks_per_domain`` x NIC per GPU: a partly filled last domain has fewer NICs).
     """
     lk = links(plan, placement=placement)
+    nics = bottleneck_nics(plan, placement)
+    return nics * lk.nic_per_gpu_line if nics else lk.nvlink_line
+
+
+def bottleneck_nics(plan: Plan, placement: Placement) -> int:
+    """How many GPUs' NIC bandwidth ``bottleneck_line_gbytes`` adds up (the emptiest domain's egress: its ranks x
+    each GPU's NIC line rate), or 0 when one GPU's NVLink sets it: what the CLI names the value by."""
     if placement.domains == 1:
-        return lk.nvlink_line
+        return 0
+    lk = links(plan, placement=placement)
     egress = placement.min_ranks_per_domain * lk.nic_per_gpu_line
-    return min(lk.nvlink_line, egress) if placement.ranks_per_domain > 1 else egress
+    return placement.min_ranks_per_domain if placement.ranks_per_domain == 1 or egress <= lk.nvlink_line else 0
