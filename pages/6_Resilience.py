@@ -867,13 +867,14 @@ def main() -> None:
     ss[W + "tab"] = _(store["tab"])
     tabs = st.tabs([_(t) for t in rl.TABS], key=W + "tab", on_change="rerun")
     # the failure what-if works on every family; single points, availability and link load on the families whose
-    # module lists them (both Dragonflies: their graphs, local and global links); the spares section is the Clos's
+    # module lists them (both Dragonflies: their graphs, local and global links); the spares on those whose bill
+    # the sparing reads row by row (BOM_MODELS)
     sections = (lambda: _failure_section(cur, store, key, lang),
                 lambda: _clos_only(plan, _("The single-point-of-failure analysis"), "spof")
                 or _spof_section(cur, key, lang),
                 lambda: _clos_only(plan, _("The availability model"), "availability")
                 or _availability_section(cur, store, key, lang),
-                lambda: _clos_only(plan, _("The spares analysis")) or _spares_section(cur, store, key, lang),
+                lambda: _clos_only(plan, _("The spares analysis"), "spares") or _spares_section(cur, store, key, lang),
                 lambda: _clos_only(plan, _("The link-load analysis"), "load") or _load_section(cur, store, key, lang))
     pod_one = (_("A design with pods: this section analyses pod 1 ({system}) alone; the single points of failure, "
                  "the availability and the spares cover every pod under the shared spines.").format(system=plan.resolved.system.id)

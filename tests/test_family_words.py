@@ -30,3 +30,57 @@ def test_dragonfly_collective_note_names_the_busiest_spines_ratio(df):
     notes = " ".join(sweep(df, "all-reduce", [2**30]).notes)
     assert "busiest spine's down ports over its global links (1.03:1" in notes
     assert "groups' injection" not in notes
+
+
+
+def test_dragonfly_spares_count_each_device_role_by_hand(df):
+    """The sparing reads the bill row by row, and a Dragonfly+ bill has a row per device role: 128 leaves (16 SU x
+    8 rails) and 128 spines (4 groups x 32), N+1 each = 1 + 1; 4,096 NICs at 1% = ceil(40.96) = 41; the global
+    links' switch-side optics 124 spines x 16 cages + 4 spines x ceil(31 / 2) = 2,048 at 2% = ceil(40.96) = 41; the
+    global cables 682 + 1,023 + 341 = 2,046 links (4 groups x 1,023 ports / 2)."""
+    from core.analysis.sparing import with_spares
+    from core.fabric.families import require_model
+
+    require_model(df.fabric, "spares", "spares")  # its family declares it: no refusal
+    rows = with_spares(df).rows
+    fabric_switches = [(r.installed, r.row.quantity) for r in rows if r.row.category == "switch"
+                       and r.row.catalog_id == df.resolved.switch.id][:2]  # the leaf row, the spine row
+    assert fabric_switches == [(128, 1), (128, 1)] and "1 per model and tier" in rows[1].row.why
+    assert [(r.installed, r.row.quantity) for r in rows if r.row.category == "NIC"] == [(4096, 41)]
+    bom = [r for r in df.bom if r.category in ("transceiver", "cable")]
+    spared = {(r.category, r.why): (s.installed, s.row.quantity) for r, s in zip(bom, [s for s in rows if
+              s.row.category in ("transceiver", "cable")])}
+    global_optics = [v for (cat, why), v in spared.items() if why.startswith("switch side, global")]
+    assert global_optics == [(2048, 41)]
+    global_cables = sum(v[0] for (cat, why), v in spared.items() if cat == "cable" and "global links" in why)
+    assert global_cables == 2046 == df.fabric.global_links
+
+
+def _without_spares(monkeypatch):
+    """The Dragonfly+ module without its spares capability: what a family whose bill the sparing cannot read gets."""
+    import core.fabric.dragonfly as module
+
+    monkeypatch.setattr(module, "BOM_MODELS", ())
+
+
+def test_one_capability_decides_the_cli_spares(capsys, monkeypatch):
+    from tests.conftest import run_cli
+
+    argv = ("availability", "--topology", "dragonfly", "--gpus", "4096", "--trials", "50")
+    code, out, _err = run_cli(capsys, *argv)
+    assert code == 0 and "43 spare rows, $601,795" in out
+    _without_spares(monkeypatch)
+    code, out, _err = run_cli(capsys, *argv)
+    assert code == 0 and "spare rows" not in out
+    assert "The spares analysis: closed forms of the folded Clos" in out
+
+
+def test_one_capability_decides_the_page_spares(monkeypatch):
+    from tests.pagetest import open_page
+
+    link = {"ng": "4096", "t": "df", "rs_tab": "Spares"}
+    at = open_page("../pages/6_Resilience.py", link, timeout=180)
+    assert not at.error and not at.info and at.dataframe
+    _without_spares(monkeypatch)
+    at = open_page("../pages/6_Resilience.py", link, timeout=180)
+    assert any("closed forms of the folded Clos" in str(i.value).replace("\\", "") for i in at.info)

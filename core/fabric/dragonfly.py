@@ -57,6 +57,10 @@ FAMILY = "dragonfly"
 GROUPS = True
 """Groups joined by global links (the plan's ways out offer rail-optimized, not top-of-rack, instead)."""
 GRAPH_MODELS = ("spof", "availability", "load")
+BOM_MODELS = ("spares",)
+"""Analyses read from its bill row by row (``core.fabric.families.require_model``): the spares, one row per switch role
+(leaf, spine), NIC, and optics and cables per link class (node-leaf, leaf-spine, global) and length, each row's own
+rule (N+1 per model and tier, a share of the installed count)."""
 RAIL_LEAVES = True
 """Its leaves are rail leaves, each SU's one per rail (``core.fabric.families.rail_leaves``: the bill's leaf row)."""
 WORDS = {"bom:spines": N_("{groups} Dragonfly+ groups x {spines} spines{plane_note}"),  # the bill's spine row

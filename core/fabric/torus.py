@@ -46,6 +46,10 @@ from core.i18n import N_, _, ngettext
 
 FAMILY = "torus"
 GRAPH_MODELS: tuple[str, ...] = ()
+BOM_MODELS = ("spares",)
+"""Analyses read from its bill row by row (``core.fabric.families.require_model``): the spares, one row per NIC, and
+optics and cables of its neighbour links per length (no fabric switch), each row's own rule (N+1 per model and tier,
+a share of the installed count)."""
 WORDS = {"input:tiers:off": N_("No effect on a torus: its nodes are joined node to node, without switch tiers."),
          "failure:click": None,  # no switch to click: the Resilience page's drawing fails nothing by a click
          "readout:bandwidth": N_("**Bisection ratio** {total} = half the injection over the bisection ({half} / "
