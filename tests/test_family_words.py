@@ -84,3 +84,20 @@ def test_one_capability_decides_the_page_spares(monkeypatch):
     _without_spares(monkeypatch)
     at = open_page("../pages/6_Resilience.py", link, timeout=180)
     assert any("closed forms of the folded Clos" in str(i.value).replace("\\", "") for i in at.info)
+
+
+def test_oversubscription_whatif_spaces_its_ratio_ticks(df):
+    """The what-if's ratios 1, 1.5, 2, 3, 4, 6 and 8: on a linear axis 1:1 and 1.5:1 are 0.5 / 7 = 7% of the axis
+    apart and touched at 1,024 px; on a log axis log(1.5) / log(8) = 19.5% (the closest pair, 6:1 and 8:1, is
+    log(8 / 6) / log(8) = 13.8%)."""
+    import math
+
+    from core.analysis.whatif import oversubscription_sweep
+    from core.figures import oversubscription_figure
+
+    fig = oversubscription_figure(oversubscription_sweep(DF), 1.0)
+    ticks = list(fig.layout.xaxis.tickvals)
+    assert ticks == [1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0]
+    assert fig.layout.xaxis.type == "log"
+    closest = min(math.log(b / a) for a, b in zip(ticks, ticks[1:])) / math.log(ticks[-1] / ticks[0])
+    assert closest == pytest.approx(math.log(8 / 6) / math.log(8)) and closest > 0.13
