@@ -101,3 +101,30 @@ def test_oversubscription_whatif_spaces_its_ratio_ticks(df):
     assert fig.layout.xaxis.type == "log"
     closest = min(math.log(b / a) for a, b in zip(ticks, ticks[1:])) / math.log(ticks[-1] / ticks[0])
     assert closest == pytest.approx(math.log(8 / 6) / math.log(8)) and closest > 0.13
+
+
+def test_gb200_with_a_144_gpu_domain_names_its_nvl36_racks_and_counts_a_gpus_chips(capsys):
+    """576 GB200 GPUs in a 144-GPU NVLink domain are 16 NVL36 racks (36 GPUs, 9 compute trays each: an NVL72 rack has
+    no free port for the second level). A GPU's 18 NVLink 5 links reach its own rack's 9 switch trays x 2 chips = 18
+    chips; the domain's 108 are 4 racks x 18 + 18 level-2 switch units x 2 chips. One NVL72 rack: 18 chips, one
+    level."""
+    from tests.conftest import run_cli
+
+    code, out, _err = run_cli(capsys, "plan", "--gpu", "GB200-NVL72", "--nodes", "144", "--nvlink-domain", "144")
+    assert code == 0
+    assert out.splitlines()[0].startswith("576 x GB200-NVL36 GPUs in 144 nodes;")
+    assert ("18 links each into the 18 switch chips of its first-level domain (108 in the whole domain with the "
+            "second level's)") in out
+    assert "into 108 switch chips" not in out
+    code, out, _err = run_cli(capsys, "plan", "--gpu", "GB200-NVL72", "--nodes", "18")
+    assert out.splitlines()[0].startswith("72 x GB200-NVL72 GPUs in 18 nodes;")
+    assert "18 links each into 18 switch chips:" in out
+
+
+def test_gb200_sidebar_names_the_rack_it_builds():
+    from tests.pagetest import open_page
+
+    at = open_page("../pages/3_Performance.py", {"g": "GB200-NVL72", "n": "144", "nvd": "144"}, timeout=180)
+    options = at.selectbox(key="w_gpu").options
+    assert "GB200-NVL36 · 36 GPUs/rack" in options and "GB200-NVL72 · 72 GPUs/rack" not in options
+    assert "GB300-NVL72 · 72 GPUs/rack" in options  # the others: the catalog's racks
