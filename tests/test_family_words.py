@@ -128,3 +128,68 @@ def test_gb200_sidebar_names_the_rack_it_builds():
     options = at.selectbox(key="w_gpu").options
     assert "GB200-NVL36 · 36 GPUs/rack" in options and "GB200-NVL72 · 72 GPUs/rack" not in options
     assert "GB300-NVL72 · 72 GPUs/rack" in options  # the others: the catalog's racks
+
+
+TORUS = Design(topology="torus", gpus=512)
+TORUS_LINK = {"t": "tr", "ng": "512"}
+
+
+def _text(html: str) -> str:
+    import html as htmllib
+    import re
+
+    body = re.sub(r"<style.*?</style>|<script.*?</script>", "", html, flags=re.S)
+    return re.sub(r"\s+", " ", htmllib.unescape(re.sub(r"<[^>]+>", " ", body)))
+
+
+def test_torus_pack_says_its_bisection_ratio_not_tiers_and_leaves():
+    """A 4x4x4 torus of 64 nodes, 6 of 8 NIC ports cabled at 400G: half the injection 64 x 6 x 400 / 2 = 76.8 Tb/s
+    over a cut of 2 x 4 x 4 = 32 links x 400 = 12.8 Tb/s: bisection ratio 6:1; 4 x 4 x 4 x 6 / 2 = 192 links."""
+    from core.formats.report import design_report_html
+
+    p = plan(TORUS)
+    assert p.bandwidth.oversubscription == pytest.approx(64 * 6 * 400 / 2 / (32 * 400))
+    text = _text(design_report_html(p, name="", share_link=""))
+    assert "joined node to node by a torus of InfiniBand links (no switches)" in text and "-tier" not in text
+    assert "bisection ratio 6:1 (half the injection over the bisection)." in text
+    assert "the bisection ratio is 6:1, so traffic across the torus's cut can slow down" in text
+    assert "across leaves" not in text and "node-leaf 0" not in text
+    assert "Links 192 torus 192, node to node" in text
+
+
+def test_torus_slurm_export_says_what_it_maps():
+    import io
+
+    from core.fabric.naming import NamingScheme
+    from core.formats.slurm import write_tree_conf
+
+    out = io.StringIO()
+    write_tree_conf(plan(TORUS), out, NamingScheme())
+    head = out.getvalue().splitlines()[:6]
+    assert head[1].endswith("torus, node to node, no switches, 1 plane.") and "switch QM9700" not in head[1]
+    assert "1 tier" not in head[1] and not any("rail-optimized / multi-plane" in line for line in head)
+    assert "a torus has no switches" in head[2]
+
+
+def test_torus_performance_page_shows_its_own_ratio_and_no_switch_options():
+    from tests.pagetest import open_page
+
+    at = open_page("../pages/3_Performance.py", TORUS_LINK, timeout=180)
+    captions = " ".join(str(c.value) for c in at.caption)
+    assert "· bisection ratio 6:1 ·" in captions and "oversubscription 6:1" not in captions
+    assert not [t for t in at.toggle if t.label == "InfiniBand SHARP"]  # no switch to reduce in
+    compare = at.selectbox(key="perf_w_cmp")
+    assert compare.options == ["Ethernet RoCE", "InfiniBand", "another design (share link)"]
+    assert compare.value == "eth1"
+    clos = open_page("../pages/3_Performance.py", {"ng": "512"}, timeout=180)  # a folded Clos keeps them all
+    assert [t for t in clos.toggle if t.label == "InfiniBand SHARP"]
+    assert "Ethernet RoCE 2:1" in clos.selectbox(key="perf_w_cmp").options
+
+
+def test_torus_resilience_form_speaks_of_elements_not_tiers():
+    from tests.pagetest import open_page
+
+    at = open_page("../pages/6_Resilience.py", TORUS_LINK, timeout=180)
+    assert any("pick an element kind and a count" in str(i.value) for i in at.info)
+    assert not any("pick a tier" in str(i.value) for i in at.info)
+    assert at.selectbox(key="rs_w_tier").label == "Element"
