@@ -193,3 +193,17 @@ def test_torus_resilience_form_speaks_of_elements_not_tiers():
     assert any("pick an element kind and a count" in str(i.value) for i in at.info)
     assert not any("pick a tier" in str(i.value) for i in at.info)
     assert at.selectbox(key="rs_w_tier").label == "Element"
+
+
+def test_torus_collectives_have_no_sharp():
+    """SHARP reduces in InfiniBand switches; a torus has none, so asking for it adds no curve, and naming it is
+    refused (the Performance page shows no SHARP toggle on it)."""
+    from core.errors import DesignError
+    from core.perf.collectives import collective, sharp_available, sweep
+
+    p = plan(TORUS)
+    assert not sharp_available(p)
+    assert "sharp" not in sweep(p, "all-reduce", [2**30], sharp=True).curves
+    with pytest.raises(DesignError, match="needs switches"):
+        collective(p, "all-reduce", 2**30, algorithm="sharp")
+    assert "sharp" in sweep(plan(Design(gpus=512)), "all-reduce", [2**30], sharp=True).curves  # a Clos keeps it

@@ -534,6 +534,9 @@ def _check_algorithm(plan: Plan, op: str, algorithm: str, gpus: int | None, nccl
                                 "fabric is Ethernet, whose switches do not reduce."),
                               _("Use --fabric infiniband with a Quantum switch (QM8700, QM9700, Q3400), "
                                 "or ring/tree."))
+        if node_to_node(plan.fabric.family):  # a torus: no switch to reduce in
+            raise DesignError(_("sharp (in-network reduction) needs switches; this design's nodes are joined node "
+                                "to node, without switches."), _("Use ring or tree, or a switched topology."))
         entry = c.sharp_entry(r.switch.id)
         if entry is None:
             raise DesignError(
