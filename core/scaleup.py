@@ -152,6 +152,11 @@ def describe(nvl: dict, library: str, unit: str = "GB/s") -> str:
         return _("{name}, {kind} of {gpus} accelerators, {links} links each, {per} to each peer: {peer} "
                  "to one peer and {all} to all peers at once (one direction); collectives by {library}.").format(
             per=number(nvl["links_per_peer"]), **values)
+    if nvl.get("levels", 1) == 2:  # a GPU's links reach its first-level domain's chips, not the whole domain's
+        return _("{name}, {kind} domain of {gpus} accelerators in two levels, {links} links each into the "
+                 "{level1} switch chips of its first-level domain ({chips} in the whole domain with the second "
+                 "level's): {all} to any peer (one direction); collectives by {library}.").format(
+            level1=number(nvl["level1_chips"]), **values)
     return _("{name}, {kind} domain of {gpus} accelerators, {links} links each into {chips} switch chips: "
              "{all} to any peer (one direction); collectives by {library}.").format(**values)
 

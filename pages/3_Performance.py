@@ -16,7 +16,8 @@ from core.figures.subtitle import design_subtitle
 from core.figures.perf import busbw_figure, collective_table_rows, comparison_figure, scaling_figure, step_figure
 from core.formats import sharelink
 from core.formats import joblink
-from core.formats.joblink import COMPARE_CHOICES, COMPARE_FABRICS, COMPARE_LINK, LIMITS, MAX_COMPARE_LINK, NCCL_RELEASES
+from core.fabric.families import node_to_node, words
+from core.formats.joblink import COMPARE_FABRICS, COMPARE_LINK, LIMITS, MAX_COMPARE_LINK, NCCL_RELEASES
 from core.i18n import N_, _
 from core.perf import congestion, jobform, modelshape
 from core.perf.collectives import (OPS, load_constants, nccl_release_scope, set_nccl_release, size_sweep, sweep,
@@ -121,11 +122,12 @@ def main() -> None:
     jobstate.fit(plan)
     jobstate.seed_widgets(r.gpus)
     st.caption(  # the design as the Designer says it (core.figures.subtitle: its planes too), then the job's model
-        _("{design} · {scaleup} {domain} {noun} · {nics} NICs/node · oversubscription {ratio} · {library}-style "
-          "latency-bandwidth model").format(
+        _("{design} · {scaleup} {domain} {noun} · {nics} NICs/node · {ratio} · {library}-style latency-bandwidth "
+          "model").format(
             design=design_subtitle(plan), scaleup=domain_word(r.system), domain=r.nvlink_domain_gpus,
             noun=accelerator_noun(r.system, plural=True), library=library_label(r.system.collective_library),
-            nics=r.nics_per_node, ratio=units.ratio(plan.bandwidth.oversubscription))
+            nics=r.nics_per_node, ratio=words(plan.fabric.family, "caption:ratio", N_("oversubscription {ratio}"))
+            .format(ratio=units.ratio(plan.bandwidth.oversubscription)))  # a torus: its bisection ratio
     )
     constants = load_constants()
 
@@ -166,12 +168,13 @@ def main() -> None:
                                help=in_noun(_("0 = every GPU of the design. Ranks fill scale-up domains, then nodes, "
                                               "in order."), r.system))
     show_all = c3.toggle(_("Every algorithm"), key=W + "all", help=_("Off: only the fastest algorithm per collective."))
+    in_network = r.fabric == "infiniband" and not node_to_node(plan.fabric.family)  # SHARP reduces in switches
     sharp = c3.toggle(_("InfiniBand SHARP"), key=W + "sharp",
                       help=_("Off = what a stock NCCL run does. On: NCCL CollNet in-network reduction, which needs the "
                              "NCCL SHARP plugin (HPC-X), NCCL_COLLNET_ENABLE=1 and Quantum HDR or later switches with "
-                             "SHARP enabled. InfiniBand only.")) if r.fabric == "infiniband" else \
-        st.session_state.get(W + "sharp", False)  # no SHARP on another fabric: not shown, the setting kept
-    use_sharp = bool(sharp) and r.fabric == "infiniband"
+                             "SHARP enabled. InfiniBand only.")) if in_network else \
+        st.session_state.get(W + "sharp", False)  # no SHARP on another fabric or without switches: not shown, kept
+    use_sharp = bool(sharp) and in_network
 
     n = int(job_gpus) or r.gpus
     if not ops:
@@ -233,9 +236,12 @@ def main() -> None:
     # rows of at most three: each label whole at 1,024 px ("Compare with", "CP exchange" broke mid-word in one row
     # of six; "Ethernet RoCE 2:1" was cut with the toggle beside it), the sharding toggle under the ZeRO stage
     cols = st.columns([1.4, 2])
+    choices = joblink.compare_choices(plan.fabric.family)  # a torus: no leaves, so no 2:1 rows
+    st.session_state[W + "cmp"] = joblink.compare_choice(st.session_state.get(W + "cmp"), plan.fabric.family)
     choice = cols[0].selectbox(
-        _("Compare with"), list(COMPARE_CHOICES), key=W + "cmp",
-        format_func=lambda k: _("another design (share link)") if k == COMPARE_LINK else _(COMPARE_FABRICS[k][0]),
+        _("Compare with"), list(choices), key=W + "cmp",
+        format_func=lambda k: _("another design (share link)") if k == COMPARE_LINK else
+        joblink.compare_label(k, plan.fabric.family),
         help=_("The same job on this design with another fabric (switch and speed re-chosen), or on any design: "
                "paste its share link."))
     link_text = cols[1].text_input(
@@ -291,7 +297,7 @@ def main() -> None:
             alt_plan = podjob.linked_alternative(alt_design, settings["pod"])
             alt_label = jobform.linked_label(alt_plan)
         else:
-            alt_label, what_if = jobform.bought_what_if(plan, _(COMPARE_FABRICS[choice][0]))
+            alt_label, what_if = jobform.bought_what_if(plan, joblink.compare_label(choice, plan.fabric.family))
             alt_plan = podjob.fabric_alternative(whole, COMPARE_FABRICS[choice][1], settings["pod"])
             what_if = " ".join(filter(None, [what_if, jobform.buildable_alternative(
                 whole.design, COMPARE_FABRICS[choice][1], whole.resolved.fabric)[1]]))  # a way out taken

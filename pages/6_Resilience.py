@@ -286,9 +286,10 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
     tiers = list(failure.tiers_for(cur.plan))
     if st.session_state.get(W + "tier") not in tiers:
         st.session_state[W + "tier"] = tiers[0]
-    c1.selectbox(_("Tier"), tiers, key=W + "tier", format_func=lambda t: words(  # a Dragonfly's routers
-        cur.plan.fabric.family, f"tier:{t}", None) or failure.tier_label(t, cur.plan.resolved.system),
-                 help=_("A tier and a count fail that many elements of the tier, chosen where they hurt most."))
+    c1.selectbox(words(family, "failure:tier", N_("Tier")), tiers, key=W + "tier", format_func=lambda t: words(
+        cur.plan.fabric.family, f"tier:{t}", None) or failure.tier_label(t, cur.plan.resolved.system),  # routers
+                 help=words(family, "failure:tier:help", N_("A tier and a count fail that many elements of the tier, "
+                                                             "chosen where they hurt most.")))
     c2.number_input(_("Count"), min_value=1, max_value=failure.MAX_FAILURES, step=1, key=W + "count")
     c3.button(_("Fail"), key=W + "add_count", on_click=_on_add_count, width="stretch")
     c4.text_input(_("Element names"), key=W + "names", max_chars=400,
@@ -362,7 +363,8 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
                 "This view is aggregated: a click names a bundle of switches, so fail single switches by the form."))
             if aggregated else click or ""))
     if result is None:  # a click offered only where one fails a switch (not aggregated, the family has switches)
-        area.info(_("Nothing has failed: pick a tier and a count, or name elements.") if click is None else
+        area.info(words(cur.plan.fabric.family, "failure:empty:form", N_(  # a torus: no tiers, its own words
+            "Nothing has failed: pick a tier and a count, or name elements.")) if click is None else
                   words(cur.plan.fabric.family, "failure:empty", N_(
                       "Nothing has failed: pick a tier and a count, name elements, or click a switch.")))
         return
@@ -885,13 +887,14 @@ def main() -> None:
     ss[W + "tab"] = _(store["tab"])
     tabs = st.tabs([_(t) for t in rl.TABS], key=W + "tab", on_change="rerun")
     # the failure what-if works on every family; single points, availability and link load on the families whose
-    # module lists them (both Dragonflies: their graphs, local and global links); the spares section is the Clos's
+    # module lists them (both Dragonflies: their graphs, local and global links); the spares on those whose bill
+    # the sparing reads row by row (BOM_MODELS)
     sections = (lambda: _failure_section(cur, store, key, lang),
                 lambda: _clos_only(plan, _("The single-point-of-failure analysis"), "spof")
                 or _spof_section(cur, key, lang),
                 lambda: _clos_only(plan, _("The availability model"), "availability")
                 or _availability_section(cur, store, key, lang),
-                lambda: _clos_only(plan, _("The spares analysis")) or _spares_section(cur, store, key, lang),
+                lambda: _clos_only(plan, _("The spares analysis"), "spares") or _spares_section(cur, store, key, lang),
                 lambda: _clos_only(plan, _("The link-load analysis"), "load") or _load_section(cur, store, key, lang))
     pod_one = (_("A design with pods: this section analyses pod 1 ({system}) alone; the single points of failure, "
                  "the availability and the spares cover every pod under the shared spines.").format(system=plan.resolved.system.id)

@@ -93,7 +93,7 @@ def fit(plan: Plan) -> None:
     if fitted and (None in fitted.values() or ss.get(FITTED_FOR) != design_key):
         job = set(fitted) - {COMPARED}
         chosen = {**(fitted_defaults(plan, store, job, DEFAULTS) if job else {}),
-                  COMPARED: default_comparison(plan.resolved.fabric)}
+                  COMPARED: default_comparison(plan.resolved.fabric, plan.fabric.family)}
         for key in fitted:
             store[key] = fitted[key] = chosen[key]
             ss[W + key] = chosen[key]

@@ -253,7 +253,11 @@ def _system_label(system_id: str) -> str:
     if system.vendor != "NVIDIA":  # grouped by vendor: the catalog lists each vendor's systems together
         return f"{system.vendor} · {system.id}"
     if system.nvlink_domain_gpus > system.gpus_per_node:
-        return _("{system} · {count} GPUs/rack").format(system=system.id, count=system.nvlink_domain_gpus)
+        rack = system.nvlink_domain_gpus
+        if system_id == st.session_state.get(K + "gpu"):  # the chosen one: the rack the plan builds (NVL36 racks of
+            gpn, per_rack = _size_shape(system)  # a 144-GPU domain), as the size field and the subtitle name it
+            rack = per_rack * gpn if per_rack > 1 else rack
+        return _("{system} · {count} GPUs/rack").format(system=rack_word(system, rack), count=rack)
     return _("{system} · {count} GPUs/node").format(system=system.id, count=system.gpus_per_node)
 
 
@@ -561,7 +565,7 @@ def sidebar() -> Current:
                   help=_("The review pack's title; in the share link and the design file. It changes no number."))
     gpu = sb.selectbox(in_noun(_label("gpu"), SYSTEMS.get(ss.get(K + "gpu"))),  # "NPU model" on an Ascend
                        list(SYSTEMS), key=K + "gpu", on_change=_on_gpu_change,
-                       format_func=_system_label,
+                       format_func={s: _system_label(s) for s in SYSTEMS}.__getitem__,  # worked out in this run
                        help=_("GPU and the system it ships in (HGX/DGX node or NVL72 rack) from the catalog: {list}")
                        .format(list="; ".join(f"{s.id} = {s.gpu_name}" for s in SYSTEMS.values())))
     system = SYSTEMS[gpu]

@@ -77,18 +77,25 @@ def run(args: argparse.Namespace) -> str:
 
     from core.analysis.whole import design_mixed
     from core.cli.podavailability import pods_lines, pods_result
+    from core.fabric.families import require_model
 
     design = design_from_args(args)
     result, mixed = plan(design), design_mixed(design)  # with pods: the whole fabric, as the Resilience page
     rates = _rates(args.rate)
     avail = (availability(result, job_gpus=args.job_gpus, trials=args.trials, seed=args.seed, rates=rates)
              if mixed is None else pods_result(mixed, args, rates))
-    # the design's --spares policy (core.cli.common; the catalog's when off), each spare row with its coverage
-    spares = with_spares(result, setting_policy(result.design.spares) or {}, lead_days=args.lead_days, rates=rates)
+    # the design's --spares policy (core.cli.common; the catalog's when off), each spare row with its coverage, on a
+    # family whose bill the sparing reads (BOM_MODELS, as the Resilience page's Spares tab); else why not
+    try:
+        require_model(result.fabric, "spares", _("The spares analysis"))
+    except InputError as exc:
+        spares = str(exc)
+    else:
+        spares = with_spares(result, setting_policy(result.design.spares) or {}, lead_days=args.lead_days, rates=rates)
     checks = checklist(result)
     if args.format == "json":
         return to_json({"availability": avail.to_json() if mixed is None else avail.model_dump(),
-                        "spares": spares.to_json(),
+                        "spares": spares if isinstance(spares, str) else spares.to_json(),
                         "monitoring": [{k: v for k, v in c.items() if k in
                                         ("id", "fabric", "tiers", "counter", "threshold", "source")} for c in checks]})
     if mixed is not None:
@@ -112,7 +119,8 @@ def run(args: argparse.Namespace) -> str:
         row(_("bandwidth"), _("expected bisection {expected} of {healthy} (one direction)").format(
             expected=bandwidth(from_tbits(avail.expected_bisection_tbits_one_direction), bandwidth_unit(args)),
             healthy=bandwidth(from_tbits(avail.healthy_bisection_tbits_one_direction), bandwidth_unit(args)))),
-        row(_("spares"), _("{count} spare rows, {spend}; capex with spares {capex}").format(
+        row(_("spares"), spares if isinstance(spares, str) else _(
+            "{count} spare rows, {spend}; capex with spares {capex}").format(
             count=len(spares.rows), spend=usd(spares.spares_capex_usd),
             capex=usd(spares.capex_with_spares_usd))),
         *avail.notes,

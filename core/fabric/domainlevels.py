@@ -332,6 +332,7 @@ def ways_out(design, system: System) -> list[list[tuple[str, dict]]]:
 
 def levels_summary(resolved: ResolvedDesign) -> dict:
     """The NVLink levels of ``resolved`` for the plan's summary: ``level1_gpus``, ``levels`` (1 or 2),
+    ``level1_chips`` (the switch chips of one first-level domain, which a GPU's links reach; 0 with one level),
     ``level2_gbytes_per_gpu_per_direction`` [GB/s], ``level2_taper`` (1.0 = non-blocking), the largest domain's
     ``level2_switches``, ``level2_links`` and ``level2_cables`` (of ``level2_links_per_cable`` links each) and the
     cluster's ``domains``, ``level2_switches_total``, ``level2_chips_total``,
@@ -343,6 +344,7 @@ def levels_summary(resolved: ResolvedDesign) -> dict:
     largest = up.domain_size(up.domain_gpus)
     return {
         "level1_gpus": up.level1_gpus, "levels": 2 if up.two_level else 1,
+        "level1_chips": level1_chips(resolved) if up.two_level else 0,
         "level2_gbytes_per_gpu_per_direction": up.level2_gbytes_per_gpu, "level2_taper": round(up.taper, 4),
         "level2_switches": largest.level2_switches, "level2_links": largest.level2_links,
         "level2_cables": largest.level2_cables,

@@ -57,11 +57,20 @@ FAMILY = "dragonfly"
 GROUPS = True
 """Groups joined by global links (the plan's ways out offer rail-optimized, not top-of-rack, instead)."""
 GRAPH_MODELS = ("spof", "availability", "load")
+BOM_MODELS = ("spares",)
+"""Analyses read from its bill row by row (``core.fabric.families.require_model``): the spares, one row per switch role
+(leaf, spine), NIC, and optics and cables per link class (node-leaf, leaf-spine, global) and length, each row's own
+rule (N+1 per model and tier, a share of the installed count)."""
 RAIL_LEAVES = True
 """Its leaves are rail leaves, each SU's one per rail (``core.fabric.families.rail_leaves``: the bill's leaf row)."""
 WORDS = {"bom:spines": N_("{groups} Dragonfly+ groups x {spines} spines{plane_note}"),  # the bill's spine row
          "input:tiers:off": N_("No effect on a Dragonfly+: two tiers in every group (leaves and spines), the groups "
                                "joined by global links."),
+         "note:global_share": N_(
+             "{family}: traffic between groups crosses the global links under minimal routing, at the busiest "
+             "spine's down ports over its global links ({ratio}, which the model applies to the global stage); "
+             "Valiant (non-minimal) routing, which adaptive routers use against adversarial patterns, takes two "
+             "global hops and would halve that share."),
          "note:leaf_whatif": N_(
              "Why a row can beat the design here: this what-if varies the leaves only, and on a Dragonfly+ the worst "
              "balanced cut crosses the global links between groups. A group's global links spread over its {others} "
@@ -72,7 +81,8 @@ WORDS = {"bom:spines": N_("{groups} Dragonfly+ groups x {spines} spines{plane_no
              "fewer switches while its leaves give less bandwidth inside a group, which this table does not show.")}
 """This family's words where a surface's own are a folded Clos's (``core.fabric.families.words``): the sidebar's
 tiers input is shown disabled with this as its help (the tiers asked never change its sizing); the bill's spine
-row says its groups (``core.cost``); the leaf what-if's note (``leaf_whatif_note``) says why its rows do not rank as on a folded Clos."""
+row says its groups (``core.cost``); the collective's note on the global links names the busiest spine's ratio
+(``core.perf.collectives``: a group's spines carry unequal global links); the leaf what-if's note (``leaf_whatif_note``) says why its rows do not rank as on a folded Clos."""
 """The analyses that work on a Dragonfly+ (``core.fabric.families.require_model``)."""
 FAILURE_CLOSED_FORM = "core.analysis.failure.dragonflywhatif"
 """The module of its failure what-if in closed form over its groups, global links between spines (its

@@ -46,6 +46,10 @@ from core.i18n import N_, _, ngettext
 
 FAMILY = "torus"
 GRAPH_MODELS: tuple[str, ...] = ()
+BOM_MODELS = ("spares",)
+"""Analyses read from its bill row by row (``core.fabric.families.require_model``): the spares, one row per NIC, and
+optics and cables of its neighbour links per length (no fabric switch), each row's own rule (N+1 per model and tier,
+a share of the installed count)."""
 WORDS = {"input:tiers:off": N_("No effect on a torus: its nodes are joined node to node, without switch tiers."),
          "failure:click": None,  # no switch to click: the Resilience page's drawing fails nothing by a click
          "readout:bandwidth": N_("**Bisection ratio** {total} = half the injection over the bisection ({half} / "
@@ -66,6 +70,18 @@ WORDS = {"input:tiers:off": N_("No effect on a torus: its nodes are joined node 
          "cli:bandwidth": N_("{link} {nvlink} per GPU (both directions); scale-out {scaleout} per GPU (one "
                              "direction); bisection {bisection} (one direction); bisection ratio {oversubscription} "
                              "(half the injection over the bisection, one direction)"),  # the plan CLI's row
+         "report:what": N_("What it is: {size}, joined node to node by a {topology} of {fabric} links (no "
+                           "switches) at {speed} per GPU (one direction), {planes}."),  # the pack's summary: no tiers
+         "report:achieves": N_("What it achieves: bisection {bisection} (one direction), bisection ratio {ratio} "
+                               "(half the injection over the bisection)."),
+         "report:risk:oversubscribed": N_("the bisection ratio is {ratio}, so traffic across the torus's cut can slow "
+                                          "down"),  # no leaves
+         "caption:ratio": N_("bisection ratio {ratio}"),  # the Performance page's caption: no leaves
+         "failure:tier": N_("Element"),  # the Resilience form: no tiers, its nodes, NICs and neighbour bundles
+         "failure:tier:help": N_("An element kind and a count fail that many elements of that kind, chosen where "
+                                 "they hurt most."),
+         "failure:empty:form": N_("Nothing has failed: pick an element kind and a count, or name elements."),
+         "card:links:help": N_("torus {torus}, node to node{all_planes}"),  # only its own class: no Clos zeros
          "cli:headline": N_("{gpus} x {model} {noun} in {nodes} nodes; {fabric} {speed}G, {topology}, node to node "
                             "without switches, {planes}"),
          # the Performance page's routing and placement sentences (core.perf.jobform): no leaf groups to leave or to

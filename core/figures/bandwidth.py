@@ -108,8 +108,9 @@ def oversubscription_figure(sweep: pd.DataFrame, current: float, unit: str = "GB
     bad = sweep[~sweep["feasible"]]
     base_layout(fig, _("Cross-fabric bandwidth per GPU vs leaf oversubscription (re-planned by the engine)"), 340)
     fig.update_layout(
-        xaxis=dict(title=_("leaf oversubscription (down:up)"), tickvals=list(sweep["oversubscription"]),
-                   ticktext=[units.ratio(v) for v in sweep["oversubscription"]]),
+        # a log axis spaces the ratios by their factor: 1:1, 1.5:1 and 2:1 touched at 1,024 px on a linear one
+        xaxis=dict(title=_("leaf oversubscription (down:up)"), type="log", tickvals=list(sweep["oversubscription"]),
+                   ticktext=[units.ratio(v) for v in sweep["oversubscription"]], tickangle=0),
         yaxis=dict(title=_("{unit} per GPU, one direction").format(unit=label), rangemode="tozero"),
         yaxis2=units.money_axis(max(ok["network_capex_per_gpu_usd"], default=0) * 1.05, title=in_currency(_("network USD per GPU")),
                                 overlaying="y", side="right", rangemode="tozero", showgrid=False),

@@ -38,11 +38,43 @@ COMPARE_FABRICS = {
 """Second fabric the Performance page compares the job on: key -> (label, design changes); the labels say the
 oversubscription as a ratio, short enough for the select's column at 1,024 px ("InfiniBand, non-" was cut).
 The label is English, marked ``N_``: show it as ``_(COMPARE_FABRICS[key][0])``."""
-def default_comparison(fabric: str) -> str:
-    """The ``COMPARE_FABRICS`` key a design on ``fabric`` (``Resolved.fabric``) is compared with while the user
-    has not picked one: the other transport (InfiniBand designs against Ethernet RoCE 2:1, every other fabric,
-    a cloud's too, against non-blocking InfiniBand), never the design's own fabric."""
-    return "eth2" if fabric == "infiniband" else "ib1"
+def default_comparison(fabric: str, family: str = "clos") -> str:
+    """The ``COMPARE_FABRICS`` key a design on ``fabric`` (``Resolved.fabric``) of family ``family`` (its
+    ``FabricPlan.family``) is compared with while the user has not picked one: the other transport (InfiniBand
+    designs against Ethernet RoCE 2:1, 1:1 on a family without leaves; every other fabric, a cloud's too, against
+    non-blocking InfiniBand), never the design's own fabric."""
+    return compare_choice("eth2" if fabric == "infiniband" else "ib1", family)
+
+
+def compare_choices(family: str) -> tuple[str, ...]:
+    """The ``COMPARE_CHOICES`` on a fabric of family ``family`` (a ``FabricPlan.family``): all of them where it has
+    leaves to oversubscribe (``core.fabric.families.leaf_whatif``); else (a torus) the non-blocking ones and the
+    share link, since the 2:1 rows would re-plan the same fabric as the 1:1 ones."""
+    from core.fabric.families import leaf_whatif
+
+    if leaf_whatif(family):
+        return COMPARE_CHOICES
+    return tuple(k for k in COMPARE_CHOICES if k == COMPARE_LINK or COMPARE_FABRICS[k][1]["oversubscription"] == 1.0)
+
+
+def compare_choice(key: str | None, family: str) -> str:
+    """``key`` (a ``COMPARE_CHOICES`` key, None: none) as one of ``compare_choices(family)``: a row the family cannot
+    have becomes the same fabric's non-blocking one (``eth2`` -> ``eth1`` on a torus)."""
+    choices = compare_choices(family)
+    if key in choices:
+        return key
+    fabric = COMPARE_FABRICS.get(key, ("", {"fabric": "infiniband"}))[1]["fabric"]
+    return next(k for k in choices if k != COMPARE_LINK and COMPARE_FABRICS[k][1]["fabric"] == fabric)
+
+
+def compare_label(key: str, family: str) -> str:
+    """The comparison row ``key``'s label, translated: ``COMPARE_FABRICS``' (its ratio too) where the family has
+    leaves to oversubscribe, else the fabric's name alone (a torus: no ratio to choose)."""
+    from core.fabric.families import leaf_whatif
+    from core.vocab import FABRIC
+
+    label, changes = COMPARE_FABRICS[key]
+    return _(label) if leaf_whatif(family) else FABRIC.label(changes["fabric"])
 
 
 COMPARE_LINK = "url"

@@ -70,7 +70,7 @@ from urllib.parse import unquote
 from core import plurals, scaleup, units, vocab
 from core.errors import FabricPlannerError, InputError
 from core.fabric import domainlevels
-from core.fabric.families import leaf_whatif, leaf_whatif_note
+from core.fabric.families import leaf_whatif, leaf_whatif_note, words
 from core.i18n import HTML_LANG, N_, _, babel_locale, current, in_currency, money_note, ngettext, number, usd
 from core.spares import policy_words
 from core.formats.sharelink import PUBLIC_URL_ENV, public_base_url  # noqa: F401 - the pack's and CLI's
@@ -472,8 +472,9 @@ def _executive_summary(plan, unit: str, facts: Mapping) -> list[str]:
     r, s, cost = plan.resolved, _summary(plan), whole.cost
     bw = plan.bandwidth if whole is plan else whole.bandwidth.model_copy(update={
         k: s["bandwidth"][k] for k in ("scaleout_gbits_per_gpu", "bisection_tbits_one_direction", "oversubscription")})
-    out = [_("What it is: {size}, on a {tiers}-tier {fabric} {topology} fabric at {speed} per GPU (one "
-             "direction), {planes}.").format(
+    family = plan.fabric.family  # a torus: no tiers, no leaves, its bisection ratio (its WORDS)
+    out = [words(family, "report:what", N_("What it is: {size}, on a {tiers}-tier {fabric} {topology} fabric at "
+                                          "{speed} per GPU (one direction), {planes}.")).format(
         size=size_caption(whole), tiers=s["tiers"], fabric=vocab.fabric_label(r.fabric, r.nic.transport),
         topology=vocab.TOPOLOGY.word(r.topology),
         speed=per_pod_value(s["bandwidth"].get("scaleout_gbits_per_gpu_pods"), 1, bw.scaleout_gbits_per_gpu, unit),
@@ -485,8 +486,8 @@ def _executive_summary(plan, unit: str, facts: Mapping) -> list[str]:
         share=units.percent(shown_share(s["cost"]["network_share"])), it_power=units.power(cost.it_kw),
         tco=usd(s["cost"]["tco_usd"]),
         years=f"{cost.tco_years:g}"))
-    achieves = _("What it achieves: bisection {bisection} (one direction), oversubscription {ratio} end to "
-                 "end.").format(bisection=units.bandwidth(units.from_tbits(bw.bisection_tbits_one_direction), unit),
+    achieves = words(family, "report:achieves", N_("What it achieves: bisection {bisection} (one direction), "
+                                                  "oversubscription {ratio} end to end.")).format(bisection=units.bandwidth(units.from_tbits(bw.bisection_tbits_one_direction), unit),
                                 ratio=units.ratio(bw.oversubscription))
     estimate = facts.get("estimate")
     if estimate is not None and getattr(estimate, "days_to_train", None):
@@ -510,7 +511,8 @@ def _risks(plan, facts: Mapping) -> list[str]:
                               spof.count).format(count=number(spof.count)) if spof.count
                      else _("no single point of failure"))
     ratio = _summary(plan)["bandwidth"]["oversubscription"] if plan.design.pods else plan.bandwidth.oversubscription
-    risks.append(_("the fabric is oversubscribed {ratio}, so traffic across leaves can slow down").format(
+    risks.append(words(plan.fabric.family, "report:risk:oversubscribed", N_(
+        "the fabric is oversubscribed {ratio}, so traffic across leaves can slow down")).format(
         ratio=units.ratio(ratio)) if ratio > 1.001 else _("no oversubscription"))
     racks = _summary(plan).get("racks") or {}
     if isinstance(racks, Mapping) and racks.get("max_kw_per_rack"):

@@ -61,8 +61,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, TextIO
 
-from core import plurals
+from core import plurals, vocab
 from core.errors import InputError
+from core.fabric.families import node_to_node, tier_words
 from core.fabric.naming import Namer, NamingScheme
 from core.fabric.wiring import Wiring
 from core.formats.exports import Export
@@ -190,6 +191,10 @@ class SlurmTree:
 
     switches: list[SlurmSwitch]
     notes: list[str]
+    mapping: str = ("Slurm's tree plugin needs a tree; the rail-optimized / multi-plane fabric is mapped onto it by\n"
+                    "locality: the rail leaves of one scalable unit (SU) are one Slurm switch, all spines of a\n"
+                    "two-tier plane (or of one pod, in three tiers) one switch above them, the core tier the top.")
+    """How the fabric is mapped onto the tree, one comment line per line (a torus has no switches: its own)."""
 
 
 def _plane_note(plan) -> list[str]:
@@ -224,7 +229,7 @@ def slurm_tree(plan, naming: NamingScheme | None = None) -> SlurmTree:
         return compress_hostlist(namer.switch(tier, i) for i in indices)
 
     if "torus" in wiring.link_classes:
-        return SlurmTree(_torus_layers(plan, namer, wiring), notes)
+        return SlurmTree(_torus_layers(plan, namer, wiring), notes, TORUS_MAPPING)
     if wiring.tiers == 1:
         leaf = namer.switch("leaf", wiring.leaf_of(0, 0))
         return SlurmTree([SlurmSwitch(leaf, leaf, nodes=[namer.node(n) for n in range(wiring.nodes)])], notes)
@@ -269,7 +274,23 @@ def slurm_tree(plan, naming: NamingScheme | None = None) -> SlurmTree:
         top = SlurmSwitch(namer.logical("cores"), real("core", range(wiring.count("core"))) + " (core tier)",
                           switches=pod_names)
     switches.append(top)
-    return SlurmTree(switches, notes)
+    if not grouped:
+        return SlurmTree(switches, notes)
+    return SlurmTree(switches, notes, GROUPS_MAPPING.format(
+        above="the spines" if wiring.count("spine") else "the routers", family=vocab.TOPOLOGY.label(plan.fabric.family)))
+
+
+GROUPS_MAPPING = ("Slurm's tree plugin needs a tree; the {family} fabric is mapped onto it by locality: the rail\n"
+                  "leaves of one scalable unit (SU) are one Slurm switch, {above} of one group one switch above\n"
+                  "them, and one top switch stands for the global links between the groups.")
+"""The tree's comment of a family whose groups are joined by global links (a Dragonfly's)."""
+
+
+TORUS_MAPPING = ("Slurm's tree plugin needs a tree; a torus has no switches, so its nodes are mapped onto one by\n"
+                 "locality: the nodes of one layer of its last dimension (joined node to node by the rings of the\n"
+                 "other dimensions) are one logical Slurm switch, and one top switch stands for the last\n"
+                 "dimension's rings that join the layers. No Slurm switch is a real switch.")
+"""The torus tree's comment (``_torus_layers``)."""
 
 
 def _torus_layers(plan, namer: Namer, wiring) -> list[SlurmSwitch]:
@@ -367,14 +388,14 @@ def _header(plan, out: TextIO, title: str, plugin: str) -> None:
     if mixed is not None:
         out.write(mixed_header(mixed))
         return
+    tiers = tier_words(f)  # the family's words: a torus has no tier and no switch
+    switch = "" if node_to_node(f.family) else f", switch {r.switch.id}"
     out.write(f"# Design: {r.gpus:,} x {r.system.id} GPUs in {r.nodes:,} nodes; {r.fabric} {f.port_speed_gbps}G, "
-              f"{f.topology}, {plurals.tiers(f.tiers)}, {plurals.planes(plan.planes)}, switch {r.switch.id}.\n")
+              f"{f.topology}, {tiers}, {plurals.planes(plan.planes)}{switch}.\n")
 
 
 def _tree_comment(tree: SlurmTree, out: TextIO) -> None:
-    out.write("# Slurm's tree plugin needs a tree; the rail-optimized / multi-plane fabric is mapped onto it by\n"
-              "# locality: the rail leaves of one scalable unit (SU) are one Slurm switch, all spines of a\n"
-              "# two-tier plane (or of one pod, in three tiers) one switch above them, the core tier the top.\n")
+    out.write("".join(f"# {line}\n" for line in tree.mapping.splitlines()))
     for note in tree.notes:
         out.write(f"# {note}\n")
     out.write("# Slurm switch = real switches it stands for:\n")

@@ -116,7 +116,7 @@ from core import units
 from core.errors import DesignError, InputError, shown
 from core.i18n import N_, _
 from core.i18n import current as current_language
-from core.fabric.families import node_to_node
+from core.fabric.families import node_to_node, words
 from core.memo import spoken, stage, text_bytes
 from core.perf.calibration import calibration_label
 from core.perf.algorithms import (NCCL_DEFAULT, REGISTRY, AlgorithmCurve, SweepContext, algorithm_label,
@@ -327,11 +327,11 @@ def sweep(
                            "{ring} of its cabled NIC ports' bandwidth for rings, {uniform} for all-to-all.").format(
             ring=f"{shares[0]:.0%}", uniform=f"{shares[1]:.0%}"))
     if p.level == "global":  # a Dragonfly: say which routing the global links' share assumes
-        notes.append(_("{family}: traffic between groups crosses the global links under minimal routing, "
-                           "at the groups' injection over their global bandwidth ({ratio}); Valiant (non-minimal) "
-                           "routing, which adaptive routers use against adversarial patterns, takes two global hops "
-                           "and would halve that share.").format(ratio=units.ratio(plan.bandwidth.spine_oversubscription),
-                                                                 family=p.family))
+        notes.append(words(plan.fabric.family, "note:global_share", N_(
+            "{family}: traffic between groups crosses the global links under minimal routing, at the groups' "
+            "injection over their global bandwidth ({ratio}); Valiant (non-minimal) routing, which adaptive routers "
+            "use against adversarial patterns, takes two global hops and would halve that share.")).format(
+            ratio=units.ratio(plan.bandwidth.spine_oversubscription), family=p.family))
     curves, found = _curves(*args)
     notes += found
     if not curves:
@@ -534,6 +534,9 @@ def _check_algorithm(plan: Plan, op: str, algorithm: str, gpus: int | None, nccl
                                 "fabric is Ethernet, whose switches do not reduce."),
                               _("Use --fabric infiniband with a Quantum switch (QM8700, QM9700, Q3400), "
                                 "or ring/tree."))
+        if node_to_node(plan.fabric.family):  # a torus: no switch to reduce in
+            raise DesignError(_("sharp (in-network reduction) needs switches; this design's nodes are joined node "
+                                "to node, without switches."), _("Use ring or tree, or a switched topology."))
         entry = c.sharp_entry(r.switch.id)
         if entry is None:
             raise DesignError(

@@ -404,7 +404,8 @@ def links(plan: Plan, constants: CollectiveConstants | None = None, placement: "
     nic_line = cabled_nics(plan.fabric, r.nics_per_node) * fed_nic_gbits(r) / 8 / r.gpus_per_node  # cabled, host-fed
     nvls = (c.nvls_efficiency(r.system.nvswitch_generation) if r.nvlink_domain_gpus > 1
             and not spans_level2(plan, placement) else None)
-    sharp = c.nccl_sharp_version(r.switch.id) if fab.kind == "infiniband" else None
+    sharp = (c.nccl_sharp_version(r.switch.id) if fab.kind == "infiniband" and not node_to_node(plan.fabric.family)
+             else None)  # SHARP reduces in InfiniBand switches: none on a torus
     return Links(nvl, nvl_line, nic_line * fab.nic_efficiency, nic_line, nvls, sharp, fab.switch_hop_latency_us,
                  r.fabric, c.compute_capability(r.system.architecture), mesh_peer=mesh_peer,
                  transport_latency_us=fab.transport_latency_us)
