@@ -329,11 +329,12 @@ def _cells(ends: LinkEnds, prefixes: list[str], role: str, groups: np.ndarray, s
 
 
 def _count_types(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Each cell's count type (cells of one rack draft count alike) and the distinct counts, of ``_cells``' counts."""
-    types: dict[bytes, int] = {}
-    of_type = np.array([types.setdefault(row.tobytes(), len(types)) for row in counts], dtype=np.int64)
-    distinct = np.array([np.frombuffer(key, dtype=counts.dtype) for key in types])
-    return of_type, distinct.reshape(len(types), counts.shape[1])
+    """Each cell's count type (cells of one rack draft count alike) and the distinct counts, of ``_cells``' counts
+    (rows compared as bytes: ``np.unique`` of one opaque value per row)."""
+    rows = np.ascontiguousarray(counts)
+    keys = rows.view(np.dtype((np.void, rows.dtype.itemsize * rows.shape[1]))).ravel()
+    distinct, of_type = np.unique(keys, return_inverse=True)
+    return of_type.ravel(), distinct.view(rows.dtype).reshape(len(distinct), rows.shape[1])
 
 
 def _cell_pairs(ends: LinkEnds, routing, prefixes: list[str], a_end: tuple, b_end: tuple):
@@ -359,7 +360,7 @@ def _cell_pairs(ends: LinkEnds, routing, prefixes: list[str], a_end: tuple, b_en
         return None
     ai = np.repeat(np.arange(len(group_a)), partners)
     bi = first[ai] + (np.arange(pairs) - np.repeat(np.cumsum(partners) - partners, partners))
-    links = float(counts_a.sum(axis=1)[ai] @ counts_b.sum(axis=1)[bi])
+    links = float(np.dot(counts_a.sum(axis=1)[ai], counts_b.sum(axis=1)[bi]))  # not ``@``: its BLAS threads cost ms
     if pairs * 4 > links:
         return None  # few links per pair of cells: counting link by link is as fast
     (type_a, types_a), (type_b, types_b) = _count_types(counts_a), _count_types(counts_b)
@@ -427,7 +428,12 @@ def _compacted(ends: LinkEnds, routing, prefixes: list[str], a_role: str, a: np.
     in_rack, in_rack_of = np.unique(in_rack, return_inverse=True)
     climbs, climbs_of = np.unique(climbs, return_inverse=True)
     kinds = max(len(in_rack), len(climbs))
-    pair = _link_sums(at_a * len(racks_b), count_a, a, at_b, count_b, b, copies)  # each link's pair of racks
+    span = 1 << (len(heights_a) * len(heights_b) - 1).bit_length()  # height pairs, up to a power of two
+    bits = span.bit_length() - 1
+    # each link's pair of racks and height pair in one pass, as one number: pair << bits | height pair
+    both = _link_sums((at_a * len(racks_b) << bits) + of_a * len(heights_b), count_a, a, (at_b << bits) + of_b,
+                      count_b, b, copies)
+    pair = both >> bits
     seen = np.zeros(len(racks_a) * len(racks_b), dtype=bool)
     seen[pair] = True
     used = np.flatnonzero(seen)
@@ -441,13 +447,15 @@ def _compacted(ends: LinkEnds, routing, prefixes: list[str], a_role: str, a: np.
         return None
     class_of = np.zeros(len(racks_a) * len(racks_b), dtype=np.int64)
     class_of[used] = of_used * kinds
-    height = _link_sums(of_a * len(heights_b), count_a, a, of_b, count_b, b, copies)  # each link's height pair
+    height = np.bitwise_and(both, span - 1, out=both)  # each link's height pair
     inside = np.flatnonzero(pair_a == pair_b)
     if len(inside):  # links inside one rack: by their in-rack run instead (height pairs past the climbs' table)
         shift = np.zeros(len(seen), dtype=np.int64)
-        shift[used[inside]] = len(climbs_of)
+        shift[used[inside]] = span
         height += shift[pair]
-        key = np.concatenate([climbs_of, in_rack_of])[height]
+        table = np.zeros(2 * span, dtype=np.int64)
+        table[:len(climbs_of)], table[span:span + len(in_rack_of)] = climbs_of, in_rack_of
+        key = table[height]
     else:
         key = climbs_of[height]
     key += class_of[pair]
