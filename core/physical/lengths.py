@@ -430,12 +430,16 @@ def _compacted(ends: LinkEnds, routing, prefixes: list[str], a_role: str, a: np.
     kinds = max(len(in_rack), len(climbs))
     span = 1 << (len(heights_a) * len(heights_b) - 1).bit_length()  # height pairs, up to a power of two
     bits = span.bit_length() - 1
-    # each link's pair of racks and height pair in one pass, as one number: pair << bits | height pair
+    # each link's pair of racks and height pair in one pass, as one number: pair << bits | height pair; then read
+    # in pieces of _PIECE links into scratch arrays made once (fresh arrays of every link cost more in page faults
+    # than in arithmetic), each piece's keys written over its numbers
     both = _link_sums((at_a * len(racks_b) << bits) + of_a * len(heights_b), count_a, a, (at_b << bits) + of_b,
                       count_b, b, copies)
-    pair = both >> bits
+    pieces = [both[k:k + _PIECE] for k in range(0, len(both), _PIECE)]
+    pair, other = np.empty(min(len(both), _PIECE), dtype=np.int64), np.empty(min(len(both), _PIECE), dtype=np.int64)
     seen = np.zeros(len(racks_a) * len(racks_b), dtype=bool)
-    seen[pair] = True
+    for piece in pieces:
+        seen[np.right_shift(piece, bits, out=pair[:len(piece)])] = True
     used = np.flatnonzero(seen)
     pair_a, pair_b = racks_a[used // len(racks_b)], racks_b[used % len(racks_b)]
     # classes of the rack pairs the links join: (distance along the trays [um], route), as _tray_m and _lengths say
@@ -447,23 +451,32 @@ def _compacted(ends: LinkEnds, routing, prefixes: list[str], a_role: str, a: np.
         return None
     class_of = np.zeros(len(racks_a) * len(racks_b), dtype=np.int64)
     class_of[used] = of_used * kinds
-    height = np.bitwise_and(both, span - 1, out=both)  # each link's height pair
+    # the kind of each height pair (climbs), and past ``span`` of each in one rack (in-rack runs) for the rack pairs
+    # inside one rack (``shift``)
+    table = np.zeros(2 * span, dtype=np.int64)
+    table[:len(climbs_of)], table[span:span + len(in_rack_of)] = climbs_of, in_rack_of
     inside = np.flatnonzero(pair_a == pair_b)
-    if len(inside):  # links inside one rack: by their in-rack run instead (height pairs past the climbs' table)
+    shift = None
+    if len(inside):
         shift = np.zeros(len(seen), dtype=np.int64)
         shift[used[inside]] = span
-        height += shift[pair]
-        table = np.zeros(2 * span, dtype=np.int64)
-        table[:len(climbs_of)], table[span:span + len(in_rack_of)] = climbs_of, in_rack_of
-        key = table[height]
-    else:
-        key = climbs_of[height]
-    key += class_of[pair]
+    for piece in pieces:
+        p, o = np.right_shift(piece, bits, out=pair[:len(piece)]), other[:len(piece)]
+        np.bitwise_and(piece, span - 1, out=piece)  # the height pair
+        if shift is not None:
+            piece += np.take(shift, p, out=o)
+        np.take(table, piece, out=piece)
+        piece += np.take(class_of, p, out=o)
+    key = both
     if len(links) and (links == links[0]).all():  # one count per bundle: counted, then times it (whole numbers)
         counts = np.bincount(key, minlength=len(classes) * kinds) * int(links[0])
     else:
         counts = np.bincount(key, weights=np.tile(links, copies), minlength=len(classes) * kinds)
     return _class_lengths(routing, counts, classes, kinds, climbs, in_rack)
+
+
+_PIECE = 1 << 15
+"""Links ``_compacted`` reads at a time (scratch arrays of 256 kB)."""
 
 
 def _distinct(values: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]:
