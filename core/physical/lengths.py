@@ -31,6 +31,7 @@ and a bin's length sum is exact (``_exact_sums``), its mean and the total correc
 from __future__ import annotations
 
 import math
+from functools import partial
 from fractions import Fraction
 
 import numpy as np
@@ -329,11 +330,12 @@ def _cells(ends: LinkEnds, prefixes: list[str], role: str, groups: np.ndarray, s
 
 
 def _count_types(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Each cell's count type (cells of one rack draft count alike) and the distinct counts, of ``_cells``' counts."""
-    types: dict[bytes, int] = {}
-    of_type = np.array([types.setdefault(row.tobytes(), len(types)) for row in counts], dtype=np.int64)
-    distinct = np.array([np.frombuffer(key, dtype=counts.dtype) for key in types])
-    return of_type, distinct.reshape(len(types), counts.shape[1])
+    """Each cell's count type (cells of one rack draft count alike) and the distinct counts, of ``_cells``' counts
+    (rows compared as bytes: ``np.unique`` of one opaque value per row)."""
+    rows = np.ascontiguousarray(counts)
+    keys = rows.view(np.dtype((np.void, rows.dtype.itemsize * rows.shape[1]))).ravel()
+    distinct, of_type = np.unique(keys, return_inverse=True)
+    return of_type.ravel(), distinct.view(rows.dtype).reshape(len(distinct), rows.shape[1])
 
 
 def _cell_pairs(ends: LinkEnds, routing, prefixes: list[str], a_end: tuple, b_end: tuple):
@@ -359,7 +361,7 @@ def _cell_pairs(ends: LinkEnds, routing, prefixes: list[str], a_end: tuple, b_en
         return None
     ai = np.repeat(np.arange(len(group_a)), partners)
     bi = first[ai] + (np.arange(pairs) - np.repeat(np.cumsum(partners) - partners, partners))
-    links = float(counts_a.sum(axis=1)[ai] @ counts_b.sum(axis=1)[bi])
+    links = float(np.dot(counts_a.sum(axis=1)[ai], counts_b.sum(axis=1)[bi]))  # not ``@``: its BLAS threads cost ms
     if pairs * 4 > links:
         return None  # few links per pair of cells: counting link by link is as fast
     (type_a, types_a), (type_b, types_b) = _count_types(counts_a), _count_types(counts_b)
@@ -427,9 +429,16 @@ def _compacted(ends: LinkEnds, routing, prefixes: list[str], a_role: str, a: np.
     in_rack, in_rack_of = np.unique(in_rack, return_inverse=True)
     climbs, climbs_of = np.unique(climbs, return_inverse=True)
     kinds = max(len(in_rack), len(climbs))
-    pair = _link_sums(at_a * len(racks_b), count_a, a, at_b, count_b, b, copies)  # each link's pair of racks
+    span = 1 << (len(heights_a) * len(heights_b) - 1).bit_length()  # height pairs, up to a power of two
+    bits = span.bit_length() - 1
+    # each link's pair of racks and height pair as one number, pair << bits | height pair, a piece of _PIECE links
+    # at a time into arrays made once (fresh arrays of every link cost more in page faults than in arithmetic): one
+    # pass marks the rack pairs used, a second counts the links per kind
+    pieces = partial(_link_pieces, (at_a * len(racks_b) << bits) + of_a * len(heights_b), count_a, a,
+                     (at_b << bits) + of_b, count_b, b, copies)
     seen = np.zeros(len(racks_a) * len(racks_b), dtype=bool)
-    seen[pair] = True
+    for piece, _first in pieces():
+        seen[np.right_shift(piece, bits, out=piece)] = True
     used = np.flatnonzero(seen)
     pair_a, pair_b = racks_a[used // len(racks_b)], racks_b[used % len(racks_b)]
     # classes of the rack pairs the links join: (distance along the trays [um], route), as _tray_m and _lengths say
@@ -439,23 +448,37 @@ def _compacted(ends: LinkEnds, routing, prefixes: list[str], a_role: str, a: np.
     classes, of_used = np.unique(tray_um * 3 + route, return_inverse=True)
     if len(classes) * kinds > most:
         return None
-    class_of = np.zeros(len(racks_a) * len(racks_b), dtype=np.int64)
+    class_of = np.zeros(len(racks_a) * len(racks_b), dtype=np.int32)  # (classes x kinds <= most: 32 bits hold it)
     class_of[used] = of_used * kinds
-    height = _link_sums(of_a * len(heights_b), count_a, a, of_b, count_b, b, copies)  # each link's height pair
+    # the kind of each height pair (climbs), and past ``span`` of each in one rack (in-rack runs) for the rack pairs
+    # inside one rack (``shift``)
+    table = np.zeros(2 * span, dtype=np.int64)
+    table[:len(climbs_of)], table[span:span + len(in_rack_of)] = climbs_of, in_rack_of
     inside = np.flatnonzero(pair_a == pair_b)
-    if len(inside):  # links inside one rack: by their in-rack run instead (height pairs past the climbs' table)
-        shift = np.zeros(len(seen), dtype=np.int64)
-        shift[used[inside]] = len(climbs_of)
-        height += shift[pair]
-        key = np.concatenate([climbs_of, in_rack_of])[height]
-    else:
-        key = climbs_of[height]
-    key += class_of[pair]
-    if len(links) and (links == links[0]).all():  # one count per bundle: counted, then times it (whole numbers)
-        counts = np.bincount(key, minlength=len(classes) * kinds) * int(links[0])
-    else:
-        counts = np.bincount(key, weights=np.tile(links, copies), minlength=len(classes) * kinds)
+    shift = None
+    if len(inside):
+        shift = np.zeros(len(seen), dtype=np.int32)
+        shift[used[inside]] = span
+    ones = bool(len(links)) and bool((links == links[0]).all())  # one count per bundle: counted, then times it
+    counts = np.zeros(len(classes) * kinds, dtype=np.int64 if ones else float)
+    pair, other = np.empty(min(len(a), _PIECE), dtype=np.int64), np.empty(min(len(a), _PIECE), dtype=np.int64)
+    small = np.empty(min(len(a), _PIECE), dtype=np.int32)
+    for piece, first in pieces():
+        # (take's mode "clip": every index is in range, and no copy of its output is made first, as "raise" does)
+        p, o, o32 = np.right_shift(piece, bits, out=pair[:len(piece)]), other[:len(piece)], small[:len(piece)]
+        np.bitwise_and(piece, span - 1, out=piece)  # the height pair
+        if shift is not None:
+            piece += np.take(shift, p, out=o32, mode="clip")
+        key = np.take(table, piece, out=o, mode="clip")
+        key += np.take(class_of, p, out=o32, mode="clip")  # the kind of link
+        np.add.at(counts, key, 1 if ones else links[first:first + len(key)])  # in order, as np.bincount
+    if ones:
+        counts *= int(links[0])
     return _class_lengths(routing, counts, classes, kinds, climbs, in_rack)
+
+
+_PIECE = 1 << 15
+"""Links ``_compacted`` reads at a time (scratch arrays of 256 kB)."""
 
 
 def _distinct(values: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]:
@@ -467,21 +490,25 @@ def _distinct(values: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]:
     return np.flatnonzero(seen), place[values]
 
 
-def _link_sums(of_a: np.ndarray, count_a: int, a: np.ndarray, of_b: np.ndarray, count_b: int, b: np.ndarray,
-               copies: int) -> np.ndarray:
+def _link_pieces(of_a: np.ndarray, count_a: int, a: np.ndarray, of_b: np.ndarray, count_b: int, b: np.ndarray,
+                 copies: int):
     """``of_a[device of a] + of_b[device of b]`` of every link ``a``-``b`` in every plane and island, plane-major
     (``of_a``: a value per device of every plane and island, ``count_a`` devices each, or one plane's when it has
-    ``count_a`` values, a server's, the same in every plane; likewise ``of_b``), one plane and island at a time into
-    one array (what a look-up of every link at once gives, in less memory at a time)."""
+    ``count_a`` values, a server's, the same in every plane; likewise ``of_b``), in pieces of at most ``_PIECE`` links
+    of one plane and island: each piece with the place of its first link among ``a``, in one array made once and
+    filled again for the next piece (read a piece before asking for the next)."""
     n = len(a)
-    out = np.empty(copies * n, dtype=np.result_type(of_a, of_b))
-    scratch = np.empty(n, dtype=out.dtype)
+    step = max(1, min(n, _PIECE))
+    out = np.empty(step, dtype=np.result_type(of_a, of_b))
+    scratch = np.empty(step, dtype=out.dtype)
     for k in range(copies):
-        part = out[k * n:(k + 1) * n]
-        np.take(of_a[k * count_a:(k + 1) * count_a] if len(of_a) > count_a else of_a, a, out=part)
-        np.take(of_b[k * count_b:(k + 1) * count_b] if len(of_b) > count_b else of_b, b, out=scratch)
-        part += scratch
-    return out
+        table_a = of_a[k * count_a:(k + 1) * count_a] if len(of_a) > count_a else of_a
+        table_b = of_b[k * count_b:(k + 1) * count_b] if len(of_b) > count_b else of_b
+        for first in range(0, n, step):
+            last = min(n, first + step)
+            piece = np.take(table_a, a[first:last], out=out[:last - first], mode="clip")  # (in range: no copy)
+            piece += np.take(table_b, b[first:last], out=scratch[:last - first], mode="clip")
+            yield piece, first
 
 
 def _class_lengths(routing, counts: np.ndarray, classes: np.ndarray, kinds: int, climbs: np.ndarray,
