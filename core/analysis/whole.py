@@ -19,6 +19,7 @@ from functools import lru_cache
 
 from pydantic import ConfigDict
 
+from core import plurals
 from core.analysis.pods import MixedPlan, bound_words, mixed_plan, pods_summary
 from core.fabric.pods import pod_specs
 from core.cost import CostSummary, summarize_cost
@@ -126,7 +127,7 @@ def _totals(s: dict, mixed: MixedPlan, cost) -> dict:
     # the bisection ratio of the worst cut's side: its GPUs' NIC injection over the cut (1:1 when no leaf tapers)
     injection = sum(gpus * pods[i]["bandwidth"]["scaleout_gbits_per_gpu"] for i, gpus in f.slower_half())
     s.update({
-        "gpus": f.gpus, "nodes": f.nodes,
+        "gpus": f.gpus, "nodes": f.nodes, "tiers": f.tiers,  # the shared fabric's: 2 with shared spines, 3 with cores
         "gpu_model": " + ".join(dict.fromkeys(pod.system for pod in f.pods)),
         "switches": {"leaf": f.leaves * f.planes, "spine": (f.spines + f.own_spines) * f.planes,
                      "core": f.cores_total, "total": f.switches_total},
@@ -249,8 +250,9 @@ def bisection_note(mixed: MixedPlan, unit: str) -> str:
 
 def pods_models(mixed: MixedPlan) -> dict[str, str]:
     """Every pod's words for a design's headline: ``switch`` (the pods' leaf models and the shared spines' model;
-    each alone: ``leaves``, ``spine``), ``nic`` (every pod's NIC model) and ``speed`` (every pod's port speed
-    [Gb/s per direction], ``400 / 800``)."""
+    each alone: ``leaves``, ``spine``), ``nic`` (every pod's NIC model), ``speed`` (every pod's port speed
+    [Gb/s per direction], ``400 / 800``) and ``tiers`` (the shared fabric's tiers, ``2 tiers``: not the first
+    pod's alone)."""
     f = mixed.fabric
     leaves, spine = " + ".join(dict.fromkeys(pod.leaf_switch for pod in f.pods)), _spine_models(f)
     words = _("{leaves} leaves, {spine} spines").format(leaves=leaves, spine=spine)
@@ -259,4 +261,5 @@ def pods_models(mixed: MixedPlan) -> dict[str, str]:
                                                                           core=f.core_switch)
     return {"switch": words, "leaves": leaves, "spine": spine,
             "nic": " + ".join(dict.fromkeys(p.resolved.nic.id for p in mixed.plans)),
-            "speed": " / ".join(dict.fromkeys(str(pod.port_speed_gbps) for pod in f.pods))}
+            "speed": " / ".join(dict.fromkeys(str(pod.port_speed_gbps) for pod in f.pods)),
+            "tiers": plurals.tiers(f.tiers)}

@@ -205,7 +205,8 @@ def run(args: argparse.Namespace) -> str:
     if mixed is not None:
         if args.format != "json":
             unit = bandwidth_unit(args)
-            return _render_table(summary, tier_words(result.fabric), _pods_words(mixed, unit), unit) + pods_table(
+            words = _pods_words(mixed, unit)  # the shared fabric's tiers, not the first pod's alone
+            return _render_table(summary, words["models"]["tiers"], words, unit) + pods_table(
                 summary["mixed_pods"], unit)
     if args.format == "json":
         summary["design"] = json.loads(design.model_dump_json(exclude_defaults=True))
