@@ -10,10 +10,12 @@ from contextlib import redirect_stdout
 
 import pytest
 
+from core.analysis.compare import compare
 from core.analysis.pods import mixed_plan
 from core.analysis.whole import whole_summary
 from core.cli import main as cli_main
 from core.design import Design
+from core.figures.keynumbers import key_numbers
 from core.figures.subtitle import design_subtitle
 from core.formats.podreport import pods_words
 from core.formats.report import _executive_summary
@@ -44,3 +46,20 @@ def test_the_tiers_are_the_shared_fabrics():
     assert "· 2 tiers ·" in subtitle and "1 tier" not in subtitle
     assert pods_words(plan(SMALL)).startswith("Two-tier ")  # the pack's title and design line
     assert "a 2-tier InfiniBand" in _executive_summary(plan(SMALL), "GB/s", {})[0]
+
+
+def test_the_bisection_ratio_follows_its_definition():
+    """Half of every GPU's injection over the bisection: (512 x 400 + 256 x 800) / 2 = 204.8 Tb/s (25.6 TB/s) over
+    the worst cut's 384 H100 GPUs x 400 = 153.6 Tb/s (19.2 TB/s): 4:3, shown 1.33:1 (review44 1.2); the slower
+    half's own ratio (its GPUs' injection over the cut) is 1:1 and named so."""
+    s = whole_summary(plan(MIXED))
+    b = s["bandwidth"]
+    assert b["bisection_tbits_one_direction"] == pytest.approx(153.6)
+    assert b["oversubscription"] == pytest.approx(204.8 / 153.6, abs=1e-4)
+    assert b["oversubscription_slower_half"] == 1.0
+    cards = {k.key: k for k in key_numbers(s)}
+    assert "bisection ratio 1.33:1 (half the injection of all GPUs" in cards["bisection"].help
+    assert "oversubscription 1.33:1" in _cli("plan", "--nodes", "64", "--pods", "B300:32:800", "--format", "table")
+    assert compare([("mixed", MIXED)], sizes=()).columns[0].values["oversubscription"] == pytest.approx(4 / 3, 1e-3)
+    summary = _executive_summary(plan(MIXED), "GB/s", {})
+    assert "oversubscription 1.33:1 end to end" in " ".join(summary)

@@ -10,7 +10,9 @@ networks and bill), in the shapes the single design's numbers use, so every page
   bisection) and ``mixed_pods`` (``core.analysis.pods.pods_summary``: the pods and the bound across them). The
   per-GPU injection and scale-up bandwidth are the slowest pod's (a collective across pods runs at its rate), and
   every pod's, in pod order, in ``nvlink_gbytes_per_gpu_bidir_pods`` and ``scaleout_gbits_per_gpu_pods``; the
-  bisection ratio is the worst cut's side's (``MixedFabric.slower_half``): its GPUs' injection over the bisection.
+  bisection ratio (``oversubscription``) is as defined for any design: half of every GPU's injection over the
+  bisection (``core.fabric.bandwidth.bisection_ratio``); ``oversubscription_slower_half`` is the worst cut's
+  slower side's (``MixedFabric.slower_half``): its GPUs' injection over the bisection (1:1 when no leaf tapers).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from pydantic import ConfigDict
 
 from core import plurals
 from core.analysis.pods import MixedPlan, bound_words, mixed_plan, pods_summary
+from core.fabric.bandwidth import bisection_ratio
 from core.fabric.pods import pod_specs
 from core.cost import CostSummary, summarize_cost
 from core.design import Design
@@ -124,8 +127,10 @@ def _totals(s: dict, mixed: MixedPlan, cost) -> dict:
     f = mixed.fabric
     pods = [pod.summary() for pod in mixed.plans]
     slowest = pods[f.pods.index(f.slowest)]
-    # the bisection ratio of the worst cut's side: its GPUs' NIC injection over the cut (1:1 when no leaf tapers)
-    injection = sum(gpus * pods[i]["bandwidth"]["scaleout_gbits_per_gpu"] for i, gpus in f.slower_half())
+    # the bisection ratio as its words define it: half of every GPU's NIC injection over the bisection; the slower
+    # half's (its GPUs' injection over the cut: 1:1 when no leaf tapers) is the fabric's own taper, named so
+    injection = sum(pod["gpus"] * pod["bandwidth"]["scaleout_gbits_per_gpu"] for pod in pods)
+    slower = sum(gpus * pods[i]["bandwidth"]["scaleout_gbits_per_gpu"] for i, gpus in f.slower_half())
     s.update({
         "gpus": f.gpus, "nodes": f.nodes, "tiers": f.tiers,  # the shared fabric's: 2 with shared spines, 3 with cores
         "gpu_model": " + ".join(dict.fromkeys(pod.system for pod in f.pods)),
@@ -141,7 +146,8 @@ def _totals(s: dict, mixed: MixedPlan, cost) -> dict:
     s["bandwidth"] = {**s["bandwidth"], **{k: slowest["bandwidth"][k] for k in (
         "nvlink_gbytes_per_gpu_bidir", "nvlink_gbytes_per_gpu_per_direction", "scaleout_gbits_per_gpu")},
         "bisection_tbits_one_direction": round(f.bisection_gbps / 1000, 6),
-        "oversubscription": round(injection / f.bisection_gbps, 4),
+        "oversubscription": round(bisection_ratio(injection, f.bisection_gbps), 4),
+        "oversubscription_slower_half": round(slower / f.bisection_gbps, 4),
         "nvlink_gbytes_per_gpu_bidir_pods": [pod["bandwidth"]["nvlink_gbytes_per_gpu_bidir"] for pod in pods],
         "scaleout_gbits_per_gpu_pods": [pod["bandwidth"]["scaleout_gbits_per_gpu"] for pod in pods]}
     if mixed.hall is not None:  # the whole hall's racks: every pod's rows and the shared spines'

@@ -509,9 +509,14 @@ def _risks(plan, facts: Mapping) -> list[str]:
         risks.append(ngettext("{count} single point of failure", "{count} single points of failure",
                               spof.count).format(count=number(spof.count)) if spof.count
                      else _("no single point of failure"))
-    ratio = _summary(plan)["bandwidth"]["oversubscription"] if plan.design.pods else plan.bandwidth.oversubscription
-    risks.append(_("the fabric is oversubscribed {ratio}, so traffic across leaves can slow down").format(
-        ratio=units.ratio(ratio)) if ratio > 1.001 else _("no oversubscription"))
+    # pods: the fabric's own taper is the slower half's ratio (the bisection ratio also counts the faster pods'
+    # NICs, which the slower GPUs cannot receive at: core.analysis.whole)
+    slower = _summary(plan)["bandwidth"].get("oversubscription_slower_half") if plan.design.pods else None
+    ratio = plan.bandwidth.oversubscription if slower is None else slower
+    risks.append(_("no oversubscription") if ratio <= 1.001 else (
+        _("the fabric is oversubscribed {ratio}, so traffic across leaves can slow down") if slower is None else
+        _("the fabric is oversubscribed {ratio} for the slower half of the GPUs (their injection over the "
+          "bisection), so traffic across leaves can slow down")).format(ratio=units.ratio(ratio)))
     racks = _summary(plan).get("racks") or {}
     if isinstance(racks, Mapping) and racks.get("max_kw_per_rack"):
         limit = racks.get("power_limit_kw")
