@@ -63,3 +63,24 @@ def test_the_bisection_ratio_follows_its_definition():
     assert compare([("mixed", MIXED)], sizes=()).columns[0].values["oversubscription"] == pytest.approx(4 / 3, 1e-3)
     summary = _executive_summary(plan(MIXED), "GB/s", {})
     assert "oversubscription 1.33:1 end to end" in " ".join(summary)
+
+
+def test_the_json_says_every_pods_value_where_they_differ():
+    """``plan --format json`` of 64 H100 nodes (CX7, 400G, QM9700 leaves, 900 GB/s NVLink) and 32 B300 nodes (CX8,
+    800G, Q3400, 1.8 TB/s): the values the pods differ in are null with every pod's list, as the table's
+    ``400 / 800G``, ``CX7 + CX8`` and ``50 GB/s / 100 GB/s`` (review44 1.3); ``pods`` counts them."""
+    s = json.loads(_cli("plan", "--nodes", "64", "--pods", "B300:32:800", "--format", "json"))
+    assert s["pods"] == 2 and s["gpu_model"] == "H100 + B300"
+    for key, pods in {"port_speed_gbps": [400, 800], "uplink_speed_gbps": [400, 800], "nic_model": ["CX7", "CX8"],
+                      "switch_model": ["QM9700", "Q3400"]}.items():
+        assert s[key] is None and s[f"{key}_pods"] == pods
+    b = s["bandwidth"]
+    for key, pods in {"scaleout_gbits_per_gpu": [400, 800], "nvlink_gbytes_per_gpu_bidir": [900, 1800],
+                      "nvlink_gbytes_per_gpu_per_direction": [450, 900]}.items():
+        assert b[key] is None and b[f"{key}_pods"] == pods
+    assert b["scaleup_to_scaleout_ratio"] == 9 and b["scaleup_to_scaleout_ratio_pods"] == [9, 9]  # shared: kept
+    table = _cli("plan", "--nodes", "64", "--pods", "B300:32:800", "--format", "table")
+    assert "400 / 800G" in table and "CX7 + CX8" in design_subtitle(plan(MIXED))
+    assert "scale-out 50 GB/s / 100 GB/s per GPU" in table
+    alone = json.loads(_cli("plan", "--nodes", "64", "--format", "json"))  # no pods: as before
+    assert alone["port_speed_gbps"] == 400 and alone["nic_model"] == "CX7" and "nic_model_pods" not in alone

@@ -113,6 +113,28 @@ def _sum(dicts: list[dict]) -> dict:
     return out
 
 
+PER_POD = ("port_speed_gbps", "uplink_speed_gbps", "nic_model", "switch_model")
+"""A design with pods: the summary's top-level values each pod has its own of (``<key>_pods``: every pod's)."""
+PER_POD_BANDWIDTH = ("nvlink_gbytes_per_gpu_bidir", "nvlink_gbytes_per_gpu_per_direction", "scaleout_gbits_per_gpu",
+                     "scaleup_to_scaleout_ratio", "leaf_oversubscription")
+"""A design with pods: the summary's ``bandwidth`` values each pod has its own of (``<key>_pods``: every pod's)."""
+
+
+def exported_summary(s: dict) -> dict:
+    """The summary ``s`` as an export prints it (``python -m core plan --format json``): with pods, each value of
+    ``PER_POD`` and ``PER_POD_BANDWIDTH`` the pods do not share is null, every pod's in its ``<key>_pods`` list
+    (pod order), as the table says ``400 / 800G``; a value every pod shares stays. Without pods ``s``."""
+    if not s.get("mixed_pods"):
+        return s
+    out, bandwidth = dict(s), dict(s["bandwidth"])
+    for target, keys in ((out, PER_POD), (bandwidth, PER_POD_BANDWIDTH)):
+        for key in keys:
+            if len(set(target[f"{key}_pods"])) > 1:
+                target[key] = None
+    out["bandwidth"] = bandwidth
+    return out
+
+
 def whole_summary(p: Plan) -> dict:
     """``p.summary()`` without pods (the same dict); with pods the mixed design's totals in its keys plus
     ``mixed_pods`` (module docstring)."""
@@ -140,7 +162,8 @@ def _totals(s: dict, mixed: MixedPlan, cost) -> dict:
         "switch_models": {**s["switch_models"], "leaf": " + ".join(dict.fromkeys(pod.leaf_switch for pod in f.pods)),
                           "spine": _spine_models(f), "core": f.core_switch if f.tiers == 3 else f.spine_switch},
         "explanation": [line for line in s["explanation"] if line not in mixed.plans[0].fabric.explanation],
-        "growth": None, "racks_compute": cost.racks_compute,
+        "growth": None, "racks_compute": cost.racks_compute, "pods": len(f.pods),
+        **{f"{key}_pods": [pod[key] for pod in pods] for key in PER_POD},
         "mixed_pods": pods_summary(mixed),
     })
     s["bandwidth"] = {**s["bandwidth"], **{k: slowest["bandwidth"][k] for k in (
@@ -148,8 +171,7 @@ def _totals(s: dict, mixed: MixedPlan, cost) -> dict:
         "bisection_tbits_one_direction": round(f.bisection_gbps / 1000, 6),
         "oversubscription": round(bisection_ratio(injection, f.bisection_gbps), 4),
         "oversubscription_slower_half": round(slower / f.bisection_gbps, 4),
-        "nvlink_gbytes_per_gpu_bidir_pods": [pod["bandwidth"]["nvlink_gbytes_per_gpu_bidir"] for pod in pods],
-        "scaleout_gbits_per_gpu_pods": [pod["bandwidth"]["scaleout_gbits_per_gpu"] for pod in pods]}
+        **{f"{key}_pods": [pod["bandwidth"][key] for pod in pods] for key in PER_POD_BANDWIDTH}}
     if mixed.hall is not None:  # the whole hall's racks: every pod's rows and the shared spines'
         s["racks"] = hall_racks(mixed)
     networks = _sum([pod["networks"] for pod in pods])

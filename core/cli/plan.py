@@ -209,6 +209,9 @@ def run(args: argparse.Namespace) -> str:
             return _render_table(summary, words["models"]["tiers"], words, unit) + pods_table(
                 summary["mixed_pods"], unit)
     if args.format == "json":
+        from core.analysis.whole import exported_summary
+
+        summary = exported_summary(summary)  # pods: each value the pods differ in is null, every pod's in a list
         summary["design"] = json.loads(design.model_dump_json(exclude_defaults=True))
         bill = result.bom_frame() if mixed is None else bom_dataframe(mixed.bom)  # the whole design's: capex sums it
         summary["bom"] = json.loads(bill.to_json(orient="records"))
