@@ -14,7 +14,7 @@ from core.analysis.compare import compare
 from core.analysis.pods import mixed_plan
 from core.analysis.whole import whole_summary
 from core.cli import main as cli_main
-from core.design import Design
+from core.design import MAX_PODS, Design
 from core.figures.keynumbers import key_numbers
 from core.figures.subtitle import design_subtitle
 from core.formats.podreport import pods_words
@@ -84,3 +84,19 @@ def test_the_json_says_every_pods_value_where_they_differ():
     assert "scale-out 50 GB/s / 100 GB/s per GPU" in table
     alone = json.loads(_cli("plan", "--nodes", "64", "--format", "json"))  # no pods: as before
     assert alone["port_speed_gbps"] == 400 and alone["nic_model"] == "CX7" and "nic_model_pods" not in alone
+
+
+def test_one_pod_limit_and_each_bandwidth_once():
+    """``MAX_PODS`` extra pods besides the design's own are accepted, one more is refused by a message that says
+    both counts (review44 2.7); 17 pods of two systems print each per-GPU bandwidth once, as the cards do."""
+    pods = ",".join(["B300:32:800"] * MAX_PODS)
+    assert MAX_PODS == 16 and Design(pods=pods).pods == pods
+    with pytest.raises(Exception) as refused:
+        Design(pods=pods + ",B300:1")
+    assert "17 extra pods are too many: a design has at most 16 extra pods besides its own system and nodes (the " \
+           "first pod), 17 pods in all" in str(refused.value)
+    table = _cli("plan", "--pods", pods, "--format", "table")
+    line = next(text for text in table.splitlines() if text.startswith("bandwidth"))
+    assert "NVLink 900 GB/s / 1.8 TB/s per GPU (both directions)" in line
+    assert "scale-out 50 GB/s / 100 GB/s per GPU (one direction)" in line
+    assert "17 pods" in design_subtitle(plan(Design(pods=pods)))

@@ -82,6 +82,7 @@ from core import vocab
 from core.design import FIELDS as DESIGN_FIELDS
 from core.design import (
     MAX_NAME_CHARS,
+    MAX_PODS,
     OVERRIDE_LIMITS,
     Design,
     Surface,
@@ -580,7 +581,8 @@ def _design_params(catalog: Catalog) -> tuple[Param, ...]:
             "NVLink domain sizes in GPUs separated by commas, each optionally times a count, such as {example}").format(
                 example="576x2,72")),
         "pods": lambda: (_checked(check_pods), lambda: _(
-            "pods as SYSTEM:NODES[:GBPS][@STAGE] separated by commas, such as {example}").format(example="B200:32:800@1")),
+            "up to {limit} extra pods ({total} with the design's own) as SYSTEM:NODES[:GBPS][@STAGE] separated by "
+            "commas, such as {example}").format(limit=MAX_PODS, total=MAX_PODS + 1, example="B200:32:800@1")),
         "dims": lambda: (_checked(check_dims), lambda: _("1 to 3 torus dimensions such as {example}").format(
             example="16x16x16")),
         "calibration": lambda: (_checked(check_calibration), lambda: _(
