@@ -100,3 +100,20 @@ def test_one_pod_limit_and_each_bandwidth_once():
     assert "NVLink 900 GB/s / 1.8 TB/s per GPU (both directions)" in line
     assert "scale-out 50 GB/s / 100 GB/s per GPU (one direction)" in line
     assert "17 pods" in design_subtitle(plan(Design(pods=pods)))
+
+
+@pytest.mark.parametrize("tiers", ["auto", 3])
+def test_one_stage_says_nothing_of_stages(tiers):
+    """Every pod built now: no "stage 0" in the pods lines, the bill's shared layer or the CLI (review44 section
+    3); a pod added at stage 1 keeps them."""
+    from core.analysis.pods import pods_lines, pods_summary
+
+    now, later = Design(nodes=64, pods="B300:32:800", tiers=tiers), Design(nodes=64, pods="B300:32:800@1",
+                                                                             tiers=tiers, pods_final=True)
+    words = " ".join(text for _label, text in pods_lines(pods_summary(mixed_plan(now))))
+    bill = " ".join(row.why for row in mixed_plan(now).bom)
+    table = _cli("plan", "--nodes", "64", "--pods", "B300:32:800", "--tiers", str(tiers))
+    for text in (words, bill, table):
+        assert "stage" not in text
+    staged = " ".join(text for _label, text in pods_lines(pods_summary(mixed_plan(later))))
+    assert "stage 0:" in staged and "stage 1:" in staged and "(sized for stage 1)" in staged
