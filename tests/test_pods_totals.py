@@ -117,3 +117,21 @@ def test_one_stage_says_nothing_of_stages(tiers):
         assert "stage" not in text
     staged = " ".join(text for _label, text in pods_lines(pods_summary(mixed_plan(later))))
     assert "stage 0:" in staged and "stage 1:" in staged and "(sized for stage 1)" in staged
+
+
+def test_the_packs_bandwidth_readout_says_the_whole_ratio():
+    """The pack's Bandwidth section says the same end-to-end ratio as its summary (1.33:1, not pod 1's 1:1)."""
+    from core.formats.report import _bandwidth
+
+    class Doc:
+        unit, sections = "GB/s", {}
+
+        def figure(self, *_args):
+            return ""
+
+        def section(self, key, _title, body):
+            self.sections[key] = body
+
+    doc = Doc()
+    _bandwidth(doc, plan(MIXED))
+    assert "end to end 1.33:1" in doc.sections["bandwidth"] and "end to end 1:1" not in doc.sections["bandwidth"]

@@ -607,7 +607,9 @@ def _bandwidth(doc: _Doc, plan) -> None:
     from core.analysis.whole import whole_plan
     from core.figures.keynumbers import whatif_capex_note
 
-    bw = whole_plan(plan).bandwidth  # a design with pods: pod 1's, with the hops between pods
+    bw = whole_plan(plan).bandwidth  # a design with pods: pod 1's, with the hops between pods and the whole design's
+    if plan.design.pods:  # bisection ratio end to end (core.analysis.whole), as the summary and the cards say it
+        bw = bw.model_copy(update={"oversubscription": _summary(plan)["bandwidth"]["oversubscription"]})
     body = doc.figure(bandwidth_hierarchy_figure(plan, unit=doc.unit), 380)
     capacities = tier_capacities_gbits(plan.resolved, plan.fabric)
     body += doc.figure(tier_capacity_figure(plan, capacities, unit=doc.unit), 360)
