@@ -186,7 +186,8 @@ def check_stages(value: Any) -> str | None:
 
 
 MAX_PODS = 16
-"""Most extra pods a design lists (``Design.pods``)."""
+"""Most extra pods a design lists (``Design.pods``), besides its own system and nodes (the first pod): a design
+has at most ``MAX_PODS + 1`` pods in all."""
 MAX_POD_GBPS = 100_000
 """Fastest port speed a pod may name [Gb/s] (``Design.pods``' ``:GBPS``)."""
 _POD_ITEM = re.compile(r"([A-Za-z0-9][A-Za-z0-9._-]*):(\d+)(?::(\d+))?(?:@(\d+))?")
@@ -206,9 +207,13 @@ def check_pods(value: Any) -> str | None:
         return None
     example = "B200:32:800@1"
     items = [_POD_ITEM.fullmatch(text) for text in texts]
-    if not all(items) or len(items) > MAX_PODS:
-        raise InputError(_("expected at most {limit} pods as SYSTEM:NODES[:GBPS][@STAGE] separated by commas, such "
-                           "as {example}").format(limit=MAX_PODS, example=example))
+    if not all(items):
+        raise InputError(_("expected extra pods as SYSTEM:NODES[:GBPS][@STAGE] separated by commas, such as "
+                           "{example}").format(example=example))
+    if len(items) > MAX_PODS:  # the design's own system and nodes are the first pod, not counted here
+        raise InputError(_("{count} extra pods are too many: a design has at most {limit} extra pods besides its "
+                           "own system and nodes (the first pod), {total} pods in all").format(
+            count=len(items), limit=MAX_PODS, total=MAX_PODS + 1))
     catalog, kept = load_catalog(), []
     for match in items:
         system, nodes, speed, stage = match.groups()

@@ -186,7 +186,7 @@ def test_link_and_file_round_trip():
 def test_ways_out_as_data_drop_the_pod_at_fault():
     with pytest.raises(DesignError) as info:
         size_pods(Design(gpu="H100", nodes=64, pods="B200:32,X100:8"))
-    assert info.value.fixes == (("drop pod 3", {"pods": "B200:32"}),)
+    assert info.value.fixes == (("drop the extra pod X100:8", {"pods": "B200:32"}),)
     with pytest.raises(DesignError) as info:
         size_pods(Design(gpu="H100", nodes=64, pods="B200:8", topology="rail-only"))
     assert info.value.fixes == (("drop the extra pods", {"pods": None}),)

@@ -51,10 +51,13 @@ def test_growth_stages_of_the_pods_on_the_cabling_tab():
 
 
 def test_a_bad_pod_is_a_message_with_a_way_out():
-    at = _designer(link={"n": "64", "pods": "B200:32,X100:8"})
+    at = _designer(link={"n": "64", "pods": "B200:32"})
+    at.text_input(key="w_pods").set_value("B200:32,X100:8").run()  # typed in the sidebar: sized, then refused
     assert not at.exception
-    assert any("X100" in str(w.value) for w in at.warning)
-    at.button(key="pods_fix_0").click().run()  # drop pod 3
+    shown = " ".join(str(w.value).replace("\\", "") for w in at.warning)
+    assert "The extra pod X100:8: the catalog has no GPU system X100" in shown
+    assert "python -m core" not in shown and "pod 3" not in shown
+    at.button(key="pods_fix_0").click().run()  # drop the extra pod X100:8
     assert not at.exception and not at.warning
     assert at.text_input(key="w_pods").value == "B200:32"
 
@@ -324,3 +327,15 @@ def test_racks_tab_nvlink_and_growth_cover_every_pod(lang):
     assert any(step in str(frame.value.to_dict()) for frame in at.dataframe)
     words = "every pod, not pod 1 alone" if lang == "en" else "每个 Pod"
     assert any(words in c.value for c in at.caption)
+
+
+def test_a_link_with_an_unknown_pod_system_is_not_applied():
+    """``?v=1&pods=ZZZ:32``: the link's pods are not applied, under the heading every bad link value gets, naming
+    the pod as the link wrote it (review44 section 3)."""
+    at = _designer(link={"pods": "ZZZ:32"})
+    assert not at.exception
+    text = " ".join(str(w.value).replace("\\", "") for w in at.warning)
+    assert "Some values in the link were not applied" in text
+    assert "the catalog has no GPU system ZZZ (the extra pod ZZZ:32)" in text
+    assert "python -m core" not in text and "pod 2" not in text
+    assert at.text_input(key="w_pods").value == ""

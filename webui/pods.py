@@ -126,8 +126,9 @@ def _pods_panel(summary: dict, unit: str) -> None:
         "for the sum of their uplinks."))
     rows = []
     for p in summary["pods"]:
-        row = {_("Pod"): p["pod"], _("GPU model"): p["system"], _("Stage"): p["stage"], _("Nodes"): p["nodes"],
-               _("GPUs"): p["gpus"], _("Leaves"): p["leaves"], _("Leaf switch"): p["leaf_switch"],
+        row = {_("Pod"): p["pod"], _("GPU model"): p["system"],
+               **({_("Stage"): p["stage"]} if summary.get("stages", 1) > 1 else {}),  # one stage: no column
+               _("Nodes"): p["nodes"], _("GPUs"): p["gpus"], _("Leaves"): p["leaves"], _("Leaf switch"): p["leaf_switch"],
                _("Port speed"): f"{p['port_speed_gbps']}G", _("Uplinks per leaf"): p["uplinks_per_leaf"],
                _("Uplink speed"): f"{p['uplink_speed_gbps']}G"}
         row.update({_("Spines"): p["spines"], _("Spine switch"): p["spine_switch"]} if three else

@@ -69,10 +69,12 @@ def mixed_three_tiers(fabric: MixedFabric, sized: list, present: list, boms: lis
 
         rows.insert(0, shared.model_copy(update={
             "quantity": fabric.cores_total,
-            "why": in_planes(fabric, _(
+            "why": in_planes(fabric, (_(
                 "{cores} cores shared by {pods} pods: {groups} groups of {per_group}, spine j of every pod to "
                      "group j; {used} of {radix} ports at {speed}G used on each core (sized for stage "
-                     "{stage})").format(cores=fabric.cores, pods=len(sized), groups=fabric.core_groups,
+                     "{stage})") if fabric.stages > 1 else _(  # one stage: nothing said of stages
+                "{cores} cores shared by {pods} pods: {groups} groups of {per_group}, spine j of every pod to "
+                "group j; {used} of {radix} ports at {speed}G used on each core")).format(cores=fabric.cores, pods=len(sized), groups=fabric.core_groups,
                                         per_group=fabric.cores_per_group, used=fabric.core_ports_used,
                                         radix=fabric.core_radix, speed=fabric.core_speed_gbps,
                                         stage=fabric.sized_for_stage))}))
@@ -93,7 +95,7 @@ def three_tier_summary(mixed, busbw: list[float], allreduce_bytes: int) -> dict:
     across = min(bw * min(1.0, pod.cross_gbps_per_gpu / pod.gbps_per_gpu) for pod, bw in zip(f.pods, busbw))
     return {
         "allreduce_bytes": allreduce_bytes, "cross_pod_allreduce_busbw_gbytes": across,
-        "stage": f.stage, "core_sized_for_stage": f.sized_for_stage, "tiers": 3,
+        "stage": f.stage, "core_sized_for_stage": f.sized_for_stage, "tiers": 3, "stages": f.stages,
         "pods": [{"pod": pod.index + 1, "system": pod.system, "stage": pod.stage, "nodes": pod.nodes,
                   "gpus": pod.gpus, "port_speed_gbps": pod.port_speed_gbps, "uplink_speed_gbps": pod.uplink_speed_gbps,
                   "leaf_switch": pod.leaf_switch, "leaves": pod.leaves, "uplinks_per_leaf": pod.uplinks_per_leaf,
@@ -121,13 +123,17 @@ def three_tier_lines(summary: dict, unit: str = "GB/s") -> list[tuple[str, str]]
     "Gb/s", ``core.units``), capex in US dollars, IT power)."""
     from core import units
 
-    lines = []
+    lines, staged = [], summary.get("stages", 1) > 1  # one stage: nothing said of stages
     for pod in summary["pods"]:
-        lines.append((_("pod {pod}").format(pod=pod["pod"]), _(
+        lines.append((_("pod {pod}").format(pod=pod["pod"]), (_(
             "{system} x {nodes} nodes ({gpus} GPUs), stage {stage}: {leaves} {leaf} leaves at {speed}G, {uplinks} "
             "uplinks each at {up}G to its own {spines} {spine} spines, {spine_up} core uplinks each, {pair} to each "
             "core of its group; {rate} per GPU in the pod, {cross} across the core; all-reduce of 1 GiB on the "
-            "pod {busbw} bus bandwidth").format(
+            "pod {busbw} bus bandwidth") if staged else _(
+            "{system} x {nodes} nodes ({gpus} GPUs): {leaves} {leaf} leaves at {speed}G, {uplinks} uplinks each at "
+            "{up}G to its own {spines} {spine} spines, {spine_up} core uplinks each, {pair} to each core of its "
+            "group; {rate} per GPU in the pod, {cross} across the core; all-reduce of 1 GiB on the pod {busbw} bus "
+            "bandwidth")).format(
             system=pod["system"], nodes=f"{pod['nodes']:,}", gpus=f"{pod['gpus']:,}", stage=pod["stage"],
             leaves=f"{pod['leaves']:,}", leaf=pod["leaf_switch"], speed=pod["port_speed_gbps"],
             uplinks=pod["uplinks_per_leaf"], up=pod["uplink_speed_gbps"], spines=pod["spines"],
@@ -135,9 +141,11 @@ def three_tier_lines(summary: dict, unit: str = "GB/s") -> list[tuple[str, str]]
             rate=units.bandwidth(pod["gbps_per_gpu"], unit), cross=units.bandwidth(pod["cross_gbps_per_gpu"], unit),
             busbw=units.bandwidth(units.from_gbytes(pod["allreduce_busbw_gbytes"]), unit))))
     c = summary["cores"]
-    lines.append((_("shared cores"), _(
+    lines.append((_("shared cores"), (_(
         "{count} {switch} at {speed}G in {groups} groups of {per_group}, {used} of {radix} ports used on each core "
-        "(sized for stage {stage})").format(
+        "(sized for stage {stage})") if staged else _(
+        "{count} {switch} at {speed}G in {groups} groups of {per_group}, {used} of {radix} ports used on each "
+        "core")).format(
         count=c["count"], switch=c["switch"], speed=c["speed_gbps"], groups=c["groups"], per_group=c["per_group"],
         used=c["ports_used_each"], radix=c["radix"], stage=summary["core_sized_for_stage"])))
     from core.analysis.pods import planes_line, totals_lines  # it reads this module's lines for pods on three tiers

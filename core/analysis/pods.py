@@ -150,8 +150,10 @@ def mixed_plan(design: Design, stage: int | None = None) -> MixedPlan:
             spine_row = own
             break
     if spine_row is not None:
-        why = _("{spines} spines shared by {pods} pods: each leaf spreads its uplinks evenly over them; "
-                "{used} of {radix} ports at {speed}G used on each (sized for stage {stage})").format(
+        why = (_("{spines} spines shared by {pods} pods: each leaf spreads its uplinks evenly over them; "
+                 "{used} of {radix} ports at {speed}G used on each (sized for stage {stage})") if fabric.stages > 1
+               else _("{spines} spines shared by {pods} pods: each leaf spreads its uplinks evenly over them; "
+                      "{used} of {radix} ports at {speed}G used on each")).format(
             spines=fabric.spines, pods=len(sized.pods), used=fabric.spine_ports_used, radix=fabric.spine_radix,
             speed=fabric.spine_speed_gbps, stage=fabric.sized_for_stage)
         rows.insert(0, spine_row.model_copy(update={"quantity": fabric.spines_total,
@@ -311,7 +313,7 @@ def pods_summary(mixed: MixedPlan) -> dict:
         return three_tier_summary(mixed, busbw, COLLECTIVE_BYTES)
     return {
         "allreduce_bytes": COLLECTIVE_BYTES, "cross_pod_allreduce_busbw_gbytes": min(busbw),
-        "stage": f.stage, "spine_sized_for_stage": f.sized_for_stage,
+        "stage": f.stage, "spine_sized_for_stage": f.sized_for_stage, "stages": f.stages,
         "pods": [{"pod": pod.index + 1, "system": pod.system, "stage": pod.stage, "nodes": pod.nodes,
                   "gpus": pod.gpus, "port_speed_gbps": pod.port_speed_gbps, "uplink_speed_gbps": pod.uplink_speed_gbps,
                   "leaf_switch": pod.leaf_switch, "leaves": pod.leaves, "uplinks_per_leaf": pod.uplinks_per_leaf,
@@ -346,20 +348,24 @@ def pods_lines(summary: dict, unit: str = "GB/s") -> list[tuple[str, str]]:
         from core.analysis.podcoreplan import three_tier_lines
 
         return three_tier_lines(summary, unit)
-    lines = []
+    lines, staged = [], summary.get("stages", 1) > 1  # one stage: nothing said of stages
     for pod in summary["pods"]:
-        lines.append((_("pod {pod}").format(pod=pod["pod"]), _(
+        lines.append((_("pod {pod}").format(pod=pod["pod"]), (_(
             "{system} x {nodes} nodes ({gpus} GPUs), stage {stage}: {leaves} {leaf} leaves at {speed}G, {uplinks} "
             "uplinks each at {up}G, {pair} to each spine, {share} per spine port; {rate} per GPU; all-reduce of "
-            "1 GiB on the pod {busbw} bus bandwidth").format(
+            "1 GiB on the pod {busbw} bus bandwidth") if staged else _(
+            "{system} x {nodes} nodes ({gpus} GPUs): {leaves} {leaf} leaves at {speed}G, {uplinks} uplinks each at "
+            "{up}G, {pair} to each spine, {share} per spine port; {rate} per GPU; all-reduce of 1 GiB on the pod "
+            "{busbw} bus bandwidth")).format(
             busbw=units.bandwidth(units.from_gbytes(pod["allreduce_busbw_gbytes"]), unit),
             system=pod["system"], nodes=f"{pod['nodes']:,}", gpus=f"{pod['gpus']:,}", stage=pod["stage"],
             leaves=f"{pod['leaves']:,}", leaf=pod["leaf_switch"], speed=pod["port_speed_gbps"],
             uplinks=pod["uplinks_per_leaf"], up=pod["uplink_speed_gbps"], pair=pod["links_per_leaf_spine_pair"],
             share=pod["uplinks_per_spine_port"], rate=units.bandwidth(pod["gbps_per_gpu"], unit))))
     s = summary["spines"]
-    lines.append((_("shared spines"), _(
-        "{count} {switch} at {speed}G, {used} of {radix} ports used on each (sized for stage {stage})").format(
+    lines.append((_("shared spines"), (_(
+        "{count} {switch} at {speed}G, {used} of {radix} ports used on each (sized for stage {stage})") if staged
+        else _("{count} {switch} at {speed}G, {used} of {radix} ports used on each")).format(
         count=s["count"], switch=s["switch"], speed=s["speed_gbps"], used=s["ports_used_each"], radix=s["radix"],
         stage=summary["spine_sized_for_stage"])))
     return lines + planes_line(summary) + totals_lines(summary, unit)

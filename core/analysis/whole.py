@@ -10,7 +10,9 @@ networks and bill), in the shapes the single design's numbers use, so every page
   bisection) and ``mixed_pods`` (``core.analysis.pods.pods_summary``: the pods and the bound across them). The
   per-GPU injection and scale-up bandwidth are the slowest pod's (a collective across pods runs at its rate), and
   every pod's, in pod order, in ``nvlink_gbytes_per_gpu_bidir_pods`` and ``scaleout_gbits_per_gpu_pods``; the
-  bisection ratio is the worst cut's side's (``MixedFabric.slower_half``): its GPUs' injection over the bisection.
+  bisection ratio (``oversubscription``) is as defined for any design: half of every GPU's injection over the
+  bisection (``core.fabric.bandwidth.bisection_ratio``); ``oversubscription_slower_half`` is the worst cut's
+  slower side's (``MixedFabric.slower_half``): its GPUs' injection over the bisection (1:1 when no leaf tapers).
 """
 
 from __future__ import annotations
@@ -19,7 +21,9 @@ from functools import lru_cache
 
 from pydantic import ConfigDict
 
+from core import plurals
 from core.analysis.pods import MixedPlan, bound_words, mixed_plan, pods_summary
+from core.fabric.bandwidth import bisection_ratio
 from core.fabric.pods import pod_specs
 from core.cost import CostSummary, summarize_cost
 from core.design import Design
@@ -109,6 +113,28 @@ def _sum(dicts: list[dict]) -> dict:
     return out
 
 
+PER_POD = ("port_speed_gbps", "uplink_speed_gbps", "nic_model", "switch_model")
+"""A design with pods: the summary's top-level values each pod has its own of (``<key>_pods``: every pod's)."""
+PER_POD_BANDWIDTH = ("nvlink_gbytes_per_gpu_bidir", "nvlink_gbytes_per_gpu_per_direction", "scaleout_gbits_per_gpu",
+                     "scaleup_to_scaleout_ratio", "leaf_oversubscription")
+"""A design with pods: the summary's ``bandwidth`` values each pod has its own of (``<key>_pods``: every pod's)."""
+
+
+def exported_summary(s: dict) -> dict:
+    """The summary ``s`` as an export prints it (``python -m core plan --format json``): with pods, each value of
+    ``PER_POD`` and ``PER_POD_BANDWIDTH`` the pods do not share is null, every pod's in its ``<key>_pods`` list
+    (pod order), as the table says ``400 / 800G``; a value every pod shares stays. Without pods ``s``."""
+    if not s.get("mixed_pods"):
+        return s
+    out, bandwidth = dict(s), dict(s["bandwidth"])
+    for target, keys in ((out, PER_POD), (bandwidth, PER_POD_BANDWIDTH)):
+        for key in keys:
+            if len(set(target[f"{key}_pods"])) > 1:
+                target[key] = None
+    out["bandwidth"] = bandwidth
+    return out
+
+
 def whole_summary(p: Plan) -> dict:
     """``p.summary()`` without pods (the same dict); with pods the mixed design's totals in its keys plus
     ``mixed_pods`` (module docstring)."""
@@ -123,10 +149,12 @@ def _totals(s: dict, mixed: MixedPlan, cost) -> dict:
     f = mixed.fabric
     pods = [pod.summary() for pod in mixed.plans]
     slowest = pods[f.pods.index(f.slowest)]
-    # the bisection ratio of the worst cut's side: its GPUs' NIC injection over the cut (1:1 when no leaf tapers)
-    injection = sum(gpus * pods[i]["bandwidth"]["scaleout_gbits_per_gpu"] for i, gpus in f.slower_half())
+    # the bisection ratio as its words define it: half of every GPU's NIC injection over the bisection; the slower
+    # half's (its GPUs' injection over the cut: 1:1 when no leaf tapers) is the fabric's own taper, named so
+    injection = sum(pod["gpus"] * pod["bandwidth"]["scaleout_gbits_per_gpu"] for pod in pods)
+    slower = sum(gpus * pods[i]["bandwidth"]["scaleout_gbits_per_gpu"] for i, gpus in f.slower_half())
     s.update({
-        "gpus": f.gpus, "nodes": f.nodes,
+        "gpus": f.gpus, "nodes": f.nodes, "tiers": f.tiers,  # the shared fabric's: 2 with shared spines, 3 with cores
         "gpu_model": " + ".join(dict.fromkeys(pod.system for pod in f.pods)),
         "switches": {"leaf": f.leaves * f.planes, "spine": (f.spines + f.own_spines) * f.planes,
                      "core": f.cores_total, "total": f.switches_total},
@@ -134,15 +162,16 @@ def _totals(s: dict, mixed: MixedPlan, cost) -> dict:
         "switch_models": {**s["switch_models"], "leaf": " + ".join(dict.fromkeys(pod.leaf_switch for pod in f.pods)),
                           "spine": _spine_models(f), "core": f.core_switch if f.tiers == 3 else f.spine_switch},
         "explanation": [line for line in s["explanation"] if line not in mixed.plans[0].fabric.explanation],
-        "growth": None, "racks_compute": cost.racks_compute,
+        "growth": None, "racks_compute": cost.racks_compute, "pods": len(f.pods),
+        **{f"{key}_pods": [pod[key] for pod in pods] for key in PER_POD},
         "mixed_pods": pods_summary(mixed),
     })
     s["bandwidth"] = {**s["bandwidth"], **{k: slowest["bandwidth"][k] for k in (
         "nvlink_gbytes_per_gpu_bidir", "nvlink_gbytes_per_gpu_per_direction", "scaleout_gbits_per_gpu")},
         "bisection_tbits_one_direction": round(f.bisection_gbps / 1000, 6),
-        "oversubscription": round(injection / f.bisection_gbps, 4),
-        "nvlink_gbytes_per_gpu_bidir_pods": [pod["bandwidth"]["nvlink_gbytes_per_gpu_bidir"] for pod in pods],
-        "scaleout_gbits_per_gpu_pods": [pod["bandwidth"]["scaleout_gbits_per_gpu"] for pod in pods]}
+        "oversubscription": round(bisection_ratio(injection, f.bisection_gbps), 4),
+        "oversubscription_slower_half": round(slower / f.bisection_gbps, 4),
+        **{f"{key}_pods": [pod["bandwidth"][key] for pod in pods] for key in PER_POD_BANDWIDTH}}
     if mixed.hall is not None:  # the whole hall's racks: every pod's rows and the shared spines'
         s["racks"] = hall_racks(mixed)
     networks = _sum([pod["networks"] for pod in pods])
@@ -249,8 +278,9 @@ def bisection_note(mixed: MixedPlan, unit: str) -> str:
 
 def pods_models(mixed: MixedPlan) -> dict[str, str]:
     """Every pod's words for a design's headline: ``switch`` (the pods' leaf models and the shared spines' model;
-    each alone: ``leaves``, ``spine``), ``nic`` (every pod's NIC model) and ``speed`` (every pod's port speed
-    [Gb/s per direction], ``400 / 800``)."""
+    each alone: ``leaves``, ``spine``), ``nic`` (every pod's NIC model), ``speed`` (every pod's port speed
+    [Gb/s per direction], ``400 / 800``) and ``tiers`` (the shared fabric's tiers, ``2 tiers``: not the first
+    pod's alone)."""
     f = mixed.fabric
     leaves, spine = " + ".join(dict.fromkeys(pod.leaf_switch for pod in f.pods)), _spine_models(f)
     words = _("{leaves} leaves, {spine} spines").format(leaves=leaves, spine=spine)
@@ -259,4 +289,5 @@ def pods_models(mixed: MixedPlan) -> dict[str, str]:
                                                                           core=f.core_switch)
     return {"switch": words, "leaves": leaves, "spine": spine,
             "nic": " + ".join(dict.fromkeys(p.resolved.nic.id for p in mixed.plans)),
-            "speed": " / ".join(dict.fromkeys(str(pod.port_speed_gbps) for pod in f.pods))}
+            "speed": " / ".join(dict.fromkeys(str(pod.port_speed_gbps) for pod in f.pods)),
+            "tiers": plurals.tiers(f.tiers)}

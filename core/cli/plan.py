@@ -15,8 +15,8 @@ from core.i18n import N_, _, ngettext, usd
 from core.fabric.families import summary_rows, words
 from core.spares import policy_words
 from core.perf.constants import library_label
-from core.figures.keynumbers import (fabric_capex_cli, family_links_text, level2_modules_words, provider_fabric,
-                                     provider_links)
+from core.figures.keynumbers import (fabric_capex_cli, family_links_text, level2_modules_words, per_pod_value,
+                                     provider_fabric, provider_links)
 
 
 
@@ -131,13 +131,13 @@ def _render_table(summary: dict, tiers: str, pods: dict | None = None, unit: str
         switch_side=f"{t['switch_side']:,}", node_side=f"{t['node_side']:,}")
         + level2_modules_words(summary.get("nvlink", {}))) + "\n")
     b = summary["bandwidth"]
-    nvlink = b["nvlink_gbytes_per_gpu_bidir_pods"] if pods else [b["nvlink_gbytes_per_gpu_bidir"]]
     w(row(_("bandwidth"), words(summary.get("topology"), "cli:bandwidth", N_(  # a torus: its bisection ratio
         "{link} {nvlink} per GPU (both directions); scale-out {scaleout} per GPU (one direction); bisection "
         "{bisection} (one direction); oversubscription {oversubscription}")).format(link=scaleup.link_word(nvl),
-        nvlink=" / ".join(units.bandwidth(units.from_gbytes(v), unit) for v in nvlink),
-        scaleout=" / ".join(units.bandwidth(v, unit) for v in b.get("scaleout_gbits_per_gpu_pods")
-                            or [b["scaleout_gbits_per_gpu"]]),  # a design with pods: every pod's, as NVLink
+        # a design with pods: every pod's, equal values once, as the Designer's cards (keynumbers.per_pod_value)
+        nvlink=per_pod_value(b.get("nvlink_gbytes_per_gpu_bidir_pods"), 8,
+                             units.from_gbytes(b["nvlink_gbytes_per_gpu_bidir"]), unit),
+        scaleout=per_pod_value(b.get("scaleout_gbits_per_gpu_pods"), 1, b["scaleout_gbits_per_gpu"], unit),
         bisection=units.bandwidth(units.from_tbits(b["bisection_tbits_one_direction"]), unit),
         oversubscription=units.ratio(b["oversubscription"]))) + "\n")
     scale = pods["scaleup"] if pods else [scaleup.describe(
@@ -215,9 +215,13 @@ def run(args: argparse.Namespace) -> str:
     if mixed is not None:
         if args.format != "json":
             unit = bandwidth_unit(args)
-            return _render_table(summary, tier_words(result.fabric), _pods_words(mixed, unit), unit) + pods_table(
+            words = _pods_words(mixed, unit)  # the shared fabric's tiers, not the first pod's alone
+            return _render_table(summary, words["models"]["tiers"], words, unit) + pods_table(
                 summary["mixed_pods"], unit)
     if args.format == "json":
+        from core.analysis.whole import exported_summary
+
+        summary = exported_summary(summary)  # pods: each value the pods differ in is null, every pod's in a list
         summary["design"] = json.loads(design.model_dump_json(exclude_defaults=True))
         bill = result.bom_frame() if mixed is None else bom_dataframe(mixed.bom)  # the whole design's: capex sums it
         summary["bom"] = json.loads(bill.to_json(orient="records"))

@@ -44,7 +44,7 @@ from core.catalog import Catalog
 from core.design import Design, ResolvedDesign, resolve_design
 from core.errors import DesignError
 from core.fabric.pods import (
-    MixedFabric, PodLeaves, _leaves, fewer_nodes, plane_of, pod_plans, pod_specs, pods_text, shared_layer,
+    MixedFabric, PodLeaves, _leaves, fewer_nodes, plane_of, pod_plans, pod_specs, pod_stages, pods_text, shared_layer,
     smallest_even_split,
 )
 from core.fabric.sizing import FabricPlan, size_fabric
@@ -172,4 +172,4 @@ def size_three_tiers(design: Design, stage: int | None, catalog: Catalog) -> Mix
                        spine_ports_used=0, sized_for_stage=sized_for, tiers=3, core_switch=core.id,
                        core_speed_gbps=speed, core_radix=radix, core_groups=groups, cores_per_group=cores,
                        core_ports_used=_core_ports(present, groups, cores), planes=first.planes,
-                       plane_mode=first.plane_mode)
+                       plane_mode=first.plane_mode, stages=len(pod_stages(design)))

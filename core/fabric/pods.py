@@ -207,6 +207,9 @@ class MixedFabric(BaseModel):
     """Ports each spine uses at ``S`` (within ``spine_radix``)."""
     sized_for_stage: int
     """The stage whose pods the spine layer is sized for (the final one with ``Design.pods_final``)."""
+    stages: int = 1
+    """How many growth stages the design's pods are added at (``pod_stages``; 1: every pod is built now, and the
+    words say nothing of stages)."""
     tiers: int = 2
     """2: the pods' leaves under one shared spine layer; 3: each pod's leaves and own spines under one shared core
     layer (``core.fabric.podcore``; the shared spine fields above are then 0 and empty)."""
@@ -379,12 +382,12 @@ def _resolved_pod(design: Design, index: int, fabric: str, catalog: Catalog) -> 
     spec = pod_specs(design)[index]
     try:
         catalog.system(spec.system)
-    except InputError:
-        drop = _("drop pod {pod}").format(pod=index + 1)
+    except InputError:  # the pod named as its user wrote it (pod 1 is the design's own system, always known)
+        text = pods_text((spec, spec))
+        drop = _("drop the extra pod {pod}").format(pod=text)
         raise DesignError(
-            _("Pod {pod}: the catalog has no GPU system {system}.").format(pod=index + 1, system=spec.system),
-            _("Use one of {systems} (python -m core catalog lists them), or {drop}.").format(
-                systems=", ".join(s.id for s in catalog.systems), drop=drop),
+            _("The extra pod {pod}: the catalog has no GPU system {system}.").format(pod=text, system=spec.system),
+            _("Use one of {systems}, or {drop}.").format(systems=", ".join(s.id for s in catalog.systems), drop=drop),
             fixes=((drop, {"pods": pods_text(tuple(s for i, s in enumerate(pod_specs(design)) if i != index))}),)
         ) from None
     resolved = resolve_design(pod_design(design, index, fabric), catalog)
@@ -668,4 +671,5 @@ def _size_pods(design: Design, stage: int | None = None, catalog: Catalog | None
                  for pod in sizing if specs[pod["index"]].stage <= stage)
     return MixedFabric(stage=stage, pods=pods, spine_switch=spine.id, spine_speed_gbps=speed, spine_radix=radix,
                        spines=spines, spine_ports_used=sum(pod.spine_ports(spines) for pod in pods),
-                       sized_for_stage=sized_for, planes=first.planes, plane_mode=first.plane_mode)
+                       sized_for_stage=sized_for, planes=first.planes, plane_mode=first.plane_mode,
+                       stages=len(pod_stages(design)))

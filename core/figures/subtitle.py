@@ -30,5 +30,5 @@ def design_subtitle(plan) -> str:
     return _("{size} · {fabric} {speed}G · {topology} · {tiers} · {planes} · switch {switch} · NIC {nic}").format(
         size=size, fabric=vocab.fabric_label(s["fabric"], plan.resolved.nic.transport),
         speed=models.get("speed", s["port_speed_gbps"]), topology=vocab.TOPOLOGY.word(s["topology"]),
-        tiers=tier_words(plan.fabric), planes=plurals.planes(s["planes"]), switch=models.get("switch", s["switch_model"]),
+        tiers=models.get("tiers") or tier_words(plan.fabric), planes=plurals.planes(s["planes"]), switch=models.get("switch", s["switch_model"]),
         nic=models.get("nic", s["nic_model"]))

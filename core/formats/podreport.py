@@ -106,7 +106,7 @@ def pods_words(plan) -> str | None:
         return None
     r, models = plan.resolved, pods_models(mixed)
     design = r.design.model_copy(update={"fabric": r.fabric, "planes": plan.planes})  # as plan_words
-    return design_words(design, plan.fabric.tiers, leaf=models["leaves"], spine=models["spine"], nic=models["nic"],
+    return design_words(design, mixed.fabric.tiers, leaf=models["leaves"], spine=models["spine"], nic=models["nic"],
                         speeds=models["speed"], transport=r.nic.transport)
 
 

@@ -510,10 +510,15 @@ def _risks(plan, facts: Mapping) -> list[str]:
         risks.append(ngettext("{count} single point of failure", "{count} single points of failure",
                               spof.count).format(count=number(spof.count)) if spof.count
                      else _("no single point of failure"))
-    ratio = _summary(plan)["bandwidth"]["oversubscription"] if plan.design.pods else plan.bandwidth.oversubscription
-    risks.append(words(plan.fabric.family, "report:risk:oversubscribed", N_(
-        "the fabric is oversubscribed {ratio}, so traffic across leaves can slow down")).format(
-        ratio=units.ratio(ratio)) if ratio > 1.001 else _("no oversubscription"))
+    # pods: the fabric's own taper is the slower half's ratio (the bisection ratio also counts the faster pods'
+    # NICs, which the slower GPUs cannot receive at: core.analysis.whole)
+    slower = _summary(plan)["bandwidth"].get("oversubscription_slower_half") if plan.design.pods else None
+    ratio = plan.bandwidth.oversubscription if slower is None else slower
+    risks.append(_("no oversubscription") if ratio <= 1.001 else (
+        words(plan.fabric.family, "report:risk:oversubscribed", N_(
+            "the fabric is oversubscribed {ratio}, so traffic across leaves can slow down")) if slower is None else
+        _("the fabric is oversubscribed {ratio} for the slower half of the GPUs (their injection over the "
+          "bisection), so traffic across leaves can slow down")).format(ratio=units.ratio(ratio)))
     racks = _summary(plan).get("racks") or {}
     if isinstance(racks, Mapping) and racks.get("max_kw_per_rack"):
         limit = racks.get("power_limit_kw")
@@ -604,7 +609,9 @@ def _bandwidth(doc: _Doc, plan) -> None:
     from core.analysis.whole import whole_plan
     from core.figures.keynumbers import whatif_capex_note
 
-    bw = whole_plan(plan).bandwidth  # a design with pods: pod 1's, with the hops between pods
+    bw = whole_plan(plan).bandwidth  # a design with pods: pod 1's, with the hops between pods and the whole design's
+    if plan.design.pods:  # bisection ratio end to end (core.analysis.whole), as the summary and the cards say it
+        bw = bw.model_copy(update={"oversubscription": _summary(plan)["bandwidth"]["oversubscription"]})
     body = doc.figure(bandwidth_hierarchy_figure(plan, unit=doc.unit), 380)
     capacities = tier_capacities_gbits(plan.resolved, plan.fabric)
     body += doc.figure(tier_capacity_figure(plan, capacities, unit=doc.unit), 360)

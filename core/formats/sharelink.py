@@ -82,6 +82,7 @@ from core import vocab
 from core.design import FIELDS as DESIGN_FIELDS
 from core.design import (
     MAX_NAME_CHARS,
+    MAX_PODS,
     OVERRIDE_LIMITS,
     Design,
     Surface,
@@ -579,8 +580,9 @@ def _design_params(catalog: Catalog) -> tuple[Param, ...]:
         "domains": lambda: (_checked(check_domains), lambda: _(
             "NVLink domain sizes in GPUs separated by commas, each optionally times a count, such as {example}").format(
                 example="576x2,72")),
-        "pods": lambda: (_checked(check_pods), lambda: _(
-            "pods as SYSTEM:NODES[:GBPS][@STAGE] separated by commas, such as {example}").format(example="B200:32:800@1")),
+        "pods": lambda: (_known_pods(catalog), lambda: _(
+            "up to {limit} extra pods ({total} with the design's own) as SYSTEM:NODES[:GBPS][@STAGE] separated by "
+            "commas, such as {example}").format(limit=MAX_PODS, total=MAX_PODS + 1, example="B200:32:800@1")),
         "dims": lambda: (_checked(check_dims), lambda: _("1 to 3 torus dimensions such as {example}").format(
             example="16x16x16")),
         "calibration": lambda: (_checked(check_calibration), lambda: _(
@@ -633,6 +635,25 @@ def _checked(check):
             raise ParamError(str(exc)) from None
 
     return parse
+
+
+def _known_pods(catalog: Catalog):
+    """The link parser of ``Design.pods``: ``check_pods``, and every pod's GPU system in ``catalog`` (an unknown one
+    is not applied, as any bad link value; a design file or the sidebar say it when the pods are sized, with a way
+    out), or ``ParamError`` naming the pod as the link wrote it."""
+    parse = _checked(check_pods)
+
+    def known(text: str):
+        kept = parse(text)
+        for item in (kept or "").split(","):
+            try:
+                catalog.system(item.split(":")[0])
+            except ValueError:
+                raise ParamError(_("the catalog has no GPU system {system} (the extra pod {pod})").format(
+                    system=item.split(":")[0], pod=item)) from None  # short: a warning shows 200 characters
+        return kept
+
+    return known
 
 
 def _fabric(fabric: str) -> str:
