@@ -32,8 +32,8 @@ from core.catalog import grouped_by_vendor, load_catalog, vendor_label
 from core.design import FIELDS as DESIGN_FIELDS
 from core.design import MAX_NAME_CHARS, MAX_NICS_PER_NODE, SYSTEM_DEFAULT, Surface, field_type
 from core.design import (
-    MAX_GPUS, Design, ResolvedDesign, first_level_size, nvlink_domain_size, offered_port_speeds, parse_design,
-    resolve_design,
+    MAX_GPUS, Design, ResolvedDesign, first_level_size, most_nodes, nvlink_domain_size, offered_port_speeds,
+    parse_design, resolve_design,
 )
 from core.errors import DesignError, InputError, shown
 from core.fabric import naming
@@ -1053,11 +1053,12 @@ def _size_units(system) -> list[str]:
 
 def _size_options(unit: str, system) -> list[int]:
     gpn, per_rack = _size_shape(system)
+    most = most_nodes(gpn, per_rack)  # the planner's one size limit (core.design)
     if unit == "GPUs":
-        return [n * gpn for n in NODE_STEPS if n * gpn <= MAX_GPUS]
+        return [n * gpn for n in NODE_STEPS if n <= most]
     if unit == "racks":
-        return [r for r in RACK_STEPS if r * per_rack * gpn <= MAX_GPUS]
-    return [n for n in NODE_STEPS if n * gpn <= MAX_GPUS]
+        return [r for r in RACK_STEPS if r * per_rack <= most]
+    return [n for n in NODE_STEPS if n <= most]
 
 
 def _on_count_change() -> None:
@@ -1072,7 +1073,7 @@ def _on_exact_count() -> None:
     system = SYSTEMS[ss[K + "gpu"]]
     gpn, per_rack = _size_shape(system)
     unit = ss[K + "unit"]
-    high = count_in(MAX_GPUS // gpn, unit, gpn, per_rack) if unit != "racks" else MAX_GPUS // (gpn * per_rack)
+    high = count_in(most_nodes(gpn, per_rack), unit, gpn, per_rack)
     try:
         value = parse_whole(ss[K + "count_exact"], 1, high, _(COUNT_WHAT[unit]))
     except InputError as exc:

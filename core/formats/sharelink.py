@@ -95,6 +95,10 @@ from core.design import (
     describe_validation_error,
     field_bounds,
     field_type,
+    first_level_size,
+    gpu_limit_problem,
+    most_nodes,
+    nvlink_domain_size,
     offered_port_speeds,
     or_list,
     resolve_nic_and_speed,
@@ -845,6 +849,27 @@ def _check_combinations(data: dict, catalog: Catalog, specs: dict, params: Mappi
                               _("must be 1 or a multiple of GPUs per node ({gpn})").format(gpn=gpn),
                               _("1, {gpn}, {double}, ... up to 576").format(gpn=gpn, double=2 * gpn)))
         del data["nvlink_domain_gpus"]
+    _check_size(data, system, specs, params, warnings)
+
+
+def _check_size(data: dict, system, specs: dict, params: Mapping, warnings: list[str]) -> None:
+    """Drop a node count whose GPUs pass the planner's limit (``core.design.gpu_limit_problem``: the nodes, rounded up
+    to whole NVLink racks, times the GPUs per node), saying the largest count that fits."""
+    nodes = data.get("nodes")
+    if nodes is None:
+        return
+    gpn = data.get("gpus_per_node") or system.gpus_per_node
+    domain = nvlink_domain_size(system, gpn, data.get("nvlink_domain_gpus"))
+    rack = max(1, first_level_size(system, gpn, domain, data.get("nvlink_rack_gpus")) // gpn)
+    problem = gpu_limit_problem(nodes, gpn, rack)
+    if problem is None:
+        return
+    fit = most_nodes(gpn, rack)
+    accepted = ngettext("a whole number from 1 to {fit} ({gpus} GPUs at {gpn} GPU per node)",
+                        "a whole number from 1 to {fit} ({gpus} GPUs at {gpn} GPUs per node)", gpn).format(
+        fit=f"{fit:,}", gpus=f"{fit * gpn:,}", gpn=gpn)
+    warnings.append(_warn("n", specs["n"].label(), _text(params["n"]), problem[0], accepted))
+    del data["nodes"]
 
 
 def example_link(design: Design | None) -> str:

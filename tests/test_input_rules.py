@@ -1,0 +1,40 @@
+"""Input rules shared by the link, the design file, the sidebar and the CLI (review 44): one GPU limit, said in the
+user's terms with a way out that builds; a link key given twice is said, not silently taken."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.design import MAX_GPUS, Design, gpu_limit_problem, most_nodes
+from core.errors import DesignError
+from core.formats import sharelink
+from core.plan import plan
+
+
+def test_most_nodes_is_the_gpu_limit_in_whole_racks():
+    assert most_nodes(8) == 125_000 and most_nodes(1) == MAX_GPUS
+    assert most_nodes(4, 18) == 249_984  # 13,888 NVL72 racks of 18 trays of 4 GPUs: 999,936 GPUs
+    assert gpu_limit_problem(125_000, 8) is None and gpu_limit_problem(125_001, 8) is not None
+    assert gpu_limit_problem(249_984, 4, 18) is None and gpu_limit_problem(249_985, 4, 18) is not None
+
+
+def test_a_link_over_the_gpu_limit_is_refused_at_the_field_in_gpus():
+    design, warnings = sharelink.decode({"v": "1", "n": "1000000"})
+    assert design.nodes == Design().nodes
+    assert warnings == ["Link parameter 'n' (Nodes) = '1000000' was ignored: 1,000,000 nodes of 8 GPUs are "
+                        "8,000,000 GPUs, more than the 1,000,000 GPUs the planner supports. Accepted: a whole number "
+                        "from 1 to 125,000 (1,000,000 GPUs at 8 GPUs per node)."]
+    assert sharelink.decode({"v": "1", "n": "125000"}) == (Design(nodes=125_000), [])
+    _design, warnings = sharelink.decode({"v": "1", "n": "250000", "g": "GB200-NVL72"})
+    assert "250,002 in whole racks of 18" in warnings[0] and "from 1 to 249,984" in warnings[0]
+
+
+@pytest.mark.parametrize("design", [Design(nodes=1_000_000), Design(gpus=MAX_GPUS, gpus_per_node=7)])
+def test_a_design_over_the_gpu_limit_says_it_in_gpus_with_a_way_out_that_builds(design):
+    with pytest.raises(DesignError) as info:
+        plan(design)
+    assert "more than the 1,000,000 GPUs the planner supports" in info.value.message
+    ((phrase, changes),) = info.value.fixes
+    assert phrase.startswith("plan at most") and phrase[1:] in str(info.value)
+    fixed = plan(design.model_copy(update=changes))
+    assert fixed.resolved.gpus <= MAX_GPUS
