@@ -38,3 +38,30 @@ def test_a_design_over_the_gpu_limit_says_it_in_gpus_with_a_way_out_that_builds(
     assert phrase.startswith("plan at most") and phrase[1:] in str(info.value)
     fixed = plan(design.model_copy(update=changes))
     assert fixed.resolved.gpus <= MAX_GPUS
+
+
+def test_a_link_key_given_twice_is_said_on_the_page_not_silently_taken():
+    """``?v=1&n=8&n=9`` plans 9 nodes and says that the last value counted (a design file with a key twice is
+    refused: the link cannot refuse, so it warns; nothing the user entered is silently lost)."""
+    from pathlib import Path
+
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(Path(__file__).with_name("apptest_entry.py")), default_timeout=120)
+    at.query_params.update({"v": "1", "n": ["8", "9"], "ui_bw": ["gbit", "gbyte"], "lang": "en"})
+    at.run()
+    assert not at.exception
+    from tests.test_app_pages import shown
+
+    text = shown(" ".join(w.value for w in at.warning))
+    assert "Link parameter 'n' (Nodes) is given 2 times; the last value, '9', was used." in text
+    assert "Link parameter 'ui_bw'" in text and "is given 2 times; the last value, 'gbyte', was used." in text
+    assert at.session_state["fp_current"].design.nodes == 9
+
+
+def test_a_pasted_link_with_a_key_twice_says_which_value_counted():
+    from core.formats import comparelink
+
+    design, warnings = comparelink.design_from_link("https://x/?v=1&n=8&n=9")
+    assert design.nodes == 9
+    assert warnings == ["Link parameter 'n' (Nodes) is given 2 times; the last value, '9', was used."]

@@ -224,7 +224,7 @@ def _job_settings() -> tuple[dict, set[str]]:
     """The Performance page's job (the session's, else the link's) and the settings the user left alone,
     which are fitted to each design as the Performance page fits them to its design."""
     ss = st.session_state
-    jobstate.init(st.query_params.to_dict())
+    jobstate.init(pagestate.link_params())
     store = dict(ss[jobstate.STORE])
     fitted = ss.get(jobstate.FITTED_STORE) or {}
     return store, {k for k in FITTED if k in fitted and (fitted[k] is None or fitted[k] == store.get(k))}

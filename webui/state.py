@@ -88,7 +88,7 @@ def money_from_link(params: dict) -> tuple[tuple[str, float], list[str]]:
         return (code, i18n.check_rate(code, rate)), []
     except ValueError:
         published = i18n.check_rate(code, None)
-        if "ui_cur" in params and UI.decode({"ui_cur": params["ui_cur"]})[1]:  # the currency was refused
+        if "ui_cur" in params and UI.decode({"ui_cur": sharelink._text(params["ui_cur"])})[1]:  # refused
             return (code, published), []
         entry, raw = i18n.currencies()[code], params.get("ui_fx")
         raw = raw[-1] if isinstance(raw, (list, tuple)) and raw else raw  # the last value counts
@@ -421,10 +421,10 @@ def _init_session() -> None:
     if ss.get("_fp_init") and not _went_back():
         return
     if ss.get("_fp_init"):  # Back or Forward: the link it went to is read as a new session's would be
-        pagestate.reread(st.query_params.to_dict())
+        pagestate.reread(pagestate.link_params())
         ss.pop(jobstate.STORE, None)
     # an old Optimize link's own GPU model and count become the sidebar's (the page plans the sidebar's design)
-    params, st.session_state["fp_opt_legacy"] = optimizelink.sidebar_params(st.query_params.to_dict())
+    params, st.session_state["fp_opt_legacy"] = optimizelink.sidebar_params(pagestate.link_params())
     design = sharelink.decode(params, CATALOG, ignore=(TAB_KEY, LANG_KEY))[0]
     ui_values = UI.decode(params)[0]
     jobstate.init(params)

@@ -309,6 +309,15 @@ def _warn(key: str, name: str, text: str, problem: str, accepted: str) -> str:
         key=key, name=name, value=shown, problem=problem, accepted=accepted)
 
 
+def repeated_warning(key: str, name: str, raw: Any) -> str | None:
+    """The warning about a key the link gives more than once (``?n=8&n=9``): which value counted, the last (as
+    ``_text`` reads it), so that nothing the user wrote is dropped unsaid; None for a key given once."""
+    if not isinstance(raw, (list, tuple)) or len(raw) < 2:
+        return None
+    return _("Link parameter '{key}' ({name}) is given {count} times; the last value, {value}, was used.").format(
+        key=key, name=name, count=len(raw), value=shown(str(raw[-1])))
+
+
 @dataclass(frozen=True)
 class Extension:
     """A registered set of extra parameters, all keyed ``prefix + Param.key``."""
@@ -339,6 +348,9 @@ class Extension:
                 continue
             text = _text(raw)
             p = known[key]
+            repeated = repeated_warning(key, p.label(), raw)
+            if repeated:
+                warnings.append(repeated)
             try:
                 values[p.key] = p.parse(text)
             except ValueError as exc:
@@ -735,8 +747,7 @@ def decode(
                 warnings.append(_("Link parameter '{key}' ({name}) has no value and was ignored.").format(
                     key=key, name=name))
                 continue
-            warnings.append(_("Link parameter '{key}' ({name}) is given {count} times; the last value, {value}, "
-                              "was used.").format(key=key, name=name, count=len(raw), value=shown(str(raw[-1]))))
+            warnings.append(repeated_warning(key, name, raw))
         text = _text(raw)
         if key == VERSION_KEY:
             if text.strip() != VERSION:
@@ -787,9 +798,8 @@ def _with_preset(params: Mapping[str, Any], warnings: list[str]) -> Mapping[str,
         return params
     rest = {key: value for key, value in params.items() if key != PRESET_KEY}
     raw, name = params[PRESET_KEY], _("published design")
-    if isinstance(raw, (list, tuple)) and len(raw) > 1:
-        warnings.append(_("Link parameter '{key}' ({name}) is given {count} times; the last value, {value}, "
-                          "was used.").format(key=PRESET_KEY, name=name, count=len(raw), value=shown(str(raw[-1]))))
+    if repeated_warning(PRESET_KEY, name, raw):
+        warnings.append(repeated_warning(PRESET_KEY, name, raw))
     text = _text(raw)
     try:
         preset = find_preset(text)
