@@ -65,3 +65,40 @@ def test_a_pasted_link_with_a_key_twice_says_which_value_counted():
     design, warnings = comparelink.design_from_link("https://x/?v=1&n=8&n=9")
     assert design.nodes == 9
     assert warnings == ["Link parameter 'n' (Nodes) is given 2 times; the last value, '9', was used."]
+
+
+def _optimize_args(*flags: str):
+    from core.cli import build_parser
+
+    return build_parser().parse_args(["optimize", *flags])
+
+
+@pytest.mark.parametrize(("flags", "expected"), [
+    ((), ("H100", 32)),  # the default design's 4 nodes of 8, as plan and the web page take it
+    (("--nodes", "16"), ("H100", 128)),
+    (("--gpu", "GB200-NVL72"), ("GB200-NVL72", 72)),  # 4 trays come as one whole NVL72 rack: 18 x 4
+    (("--gpus", "512"), ("H100", 512)),
+    (("--budget-usd", "1e7"), ("H100", None)),  # the most GPUs that fit are searched
+])
+def test_optimize_takes_the_designs_size_when_gpus_is_not_given(flags, expected):
+    from core.cli.optimize import _searched_size
+
+    assert _searched_size(_optimize_args(*flags)) == expected
+
+
+def test_optimize_takes_a_design_files_size_and_nodes_over_it(tmp_path):
+    from core.cli.optimize import _searched_size
+
+    path = tmp_path / "d.json"
+    path.write_text(Design(gpu="B200", nodes=8).to_json())
+    assert _searched_size(_optimize_args("--design", str(path))) == ("B200", 64)
+    assert _searched_size(_optimize_args("--design", str(path), "--nodes", "2")) == ("B200", 16)
+
+
+def test_optimize_without_a_size_answers(capsys):
+    from core.cli import main
+
+    code = main(["optimize", "--fabric", "infiniband", "--switches", "QM9700", "--oversubscription-grid", "1",
+                 "--topologies", "rail-optimized", "--single-model", "--workers", "1"])
+    out = capsys.readouterr().out
+    assert code == 0 and "32 x H100 in 4 nodes" in out
