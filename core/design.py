@@ -1134,7 +1134,6 @@ _TYPE_MESSAGES = {
     "finite_number": N_("must be a finite number"),
     "string_type": N_("must be text"),
     "dict_type": N_("must be an object of catalog id: number"),
-    "extra_forbidden": N_("is not a design field"),
     "bool_type": N_("must be true or false"),
 }
 _BOUND_TYPES = ("greater_than", "greater_than_equal", "less_than", "less_than_equal")
@@ -1206,7 +1205,9 @@ def describe_validation_error(exc: ValidationError) -> str:
             message = error["msg"].removeprefix("Value error, ").replace("Input should be", _("must be"))
             message = message if len(message) <= 160 else message[:157] + "..."
         got = error.get("input")
-        if isinstance(got, dict) or kind == "extra_forbidden":
+        if kind == "extra_forbidden":  # a sentence of its own: 'unknown_key' is not a design field
+            part = _("{field} is not a design field").format(field=shown(field))
+        elif isinstance(got, dict):
             part = _("{field}: {problem}").format(field=field, problem=message)
         else:
             part = _("{field}: {problem} (got {value})").format(field=field, problem=message, value=_number_text(got))
