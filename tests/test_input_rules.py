@@ -102,3 +102,12 @@ def test_optimize_without_a_size_answers(capsys):
                  "--topologies", "rail-optimized", "--single-model", "--workers", "1"])
     out = capsys.readouterr().out
     assert code == 0 and "32 x H100 in 4 nodes" in out
+
+
+@pytest.mark.parametrize("typed", ["-1", "1e9", "0"])
+def test_fx_rate_echoes_what_was_typed(capsys, typed):
+    from core.cli import main
+
+    assert main(["plan", "--fx-rate", typed]) == 2
+    err = capsys.readouterr().err
+    assert f"--fx-rate '{typed}' is not a rate of USD" in err, err
