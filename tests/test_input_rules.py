@@ -111,3 +111,18 @@ def test_fx_rate_echoes_what_was_typed(capsys, typed):
     assert main(["plan", "--fx-rate", typed]) == 2
     err = capsys.readouterr().err
     assert f"--fx-rate '{typed}' is not a rate of USD" in err, err
+
+
+@pytest.mark.parametrize("fmt", ["astra-sim", "slurm"])
+@pytest.mark.parametrize("design", [Design(nodes=64), Design(nodes=64, fabric="ethernet"),
+                                    Design(gpu="GB200-NVL72", nodes=36)])
+def test_export_headers_name_the_design_in_the_designers_words(fmt, design):
+    """The design line of the ASTRA-sim and Slurm headers is the Designer's subtitle (``InfiniBand``, ``Ethernet
+    RoCE``), not engine ids (``infiniband``)."""
+    from core.figures.subtitle import design_subtitle
+    from core.formats.exports import export_text
+
+    built = plan(design)
+    header = [line for line in export_text(built, fmt).splitlines() if line.lower().startswith("# design:")]
+    assert len(header) == 1 and design_subtitle(built) in header[0]
+    assert "infiniband" not in header[0] and "ethernet" not in header[0]

@@ -359,16 +359,15 @@ def slurm_blocks(plan, naming: NamingScheme | None = None) -> SlurmBlocks:
 
 # --- writers -----------------------------------------------------------------------------------
 def _header(plan, out: TextIO, title: str, plugin: str) -> None:
+    from core.figures.subtitle import design_subtitle
     from core.formats.podslurm import mixed_header, mixed_of
 
-    r, f = plan.resolved, plan.fabric
     out.write(f"# Slurm {title} written by fabric planner ({plugin}).\n")
     mixed = mixed_of(plan)
     if mixed is not None:
         out.write(mixed_header(mixed))
         return
-    out.write(f"# Design: {r.gpus:,} x {r.system.id} GPUs in {r.nodes:,} nodes; {r.fabric} {f.port_speed_gbps}G, "
-              f"{f.topology}, {plurals.tiers(f.tiers)}, {plurals.planes(plan.planes)}, switch {r.switch.id}.\n")
+    out.write(f"# Design: {design_subtitle(plan)}.\n")  # the Designer's words (its subtitle)
 
 
 def _tree_comment(tree: SlurmTree, out: TextIO) -> None:
