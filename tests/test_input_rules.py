@@ -126,3 +126,40 @@ def test_export_headers_name_the_design_in_the_designers_words(fmt, design):
     header = [line for line in export_text(built, fmt).splitlines() if line.lower().startswith("# design:")]
     assert len(header) == 1 and design_subtitle(built) in header[0]
     assert "infiniband" not in header[0] and "ethernet" not in header[0]
+
+
+SHARE = "http://localhost:8501/?v=1&n=64&pods=B200%3A32%3A800&name=" + "a" * 120
+
+
+def test_the_packs_share_link_copies_as_a_working_address():
+    """The visible share link is its address exactly, no invisible U+200D (copied from the HTML it works); it
+    wraps by CSS (``.fp-link``: ``word-break: break-all``)."""
+    from core.formats import report
+
+    document = report.design_report_html(plan(Design(nodes=4)), name="x", share_link=SHARE)
+    escaped = SHARE.replace("&", "&amp;")
+    assert f'<a href="{escaped}">{escaped}</a>' in document
+    assert "\u200d" not in document.split('class="fp-link"')[1].split("</p>")[0]
+    assert ".fp-title .fp-link {" in document and "word-break: break-all" in document
+
+
+def test_the_pdf_packs_share_link_text_is_the_address():
+    from core.formats import report
+
+    if report.chromium_problem():
+        pytest.skip("no Chromium to print the PDF")
+    pdfium = pytest.importorskip("pypdfium2")
+    pdf = report.design_report_pdf(plan(Design(nodes=4)), name="x", share_link=SHARE)
+    first = pdfium.PdfDocument(pdf)[0].get_textpage().get_text_range()
+    assert "\u200d" not in first
+    assert SHARE in "".join(first.split())  # the same characters, wrapped over lines
+
+
+def test_a_pod_example_is_shown_as_typed():
+    """The pods' error example ``B200:32:800@1`` and ``SYSTEM:NODES[:GBPS][@STAGE`` carry no U+200D (no e-mail
+    address follows the ``@``: nothing to unlink), so they copy as typed."""
+    from core.text import html_text, unlinked
+
+    for text in ("B200:32:800@1", "SYSTEM:NODES[:GBPS][@STAGE"):
+        assert unlinked(text) == text and "\u200d" not in html_text(text)
+    assert unlinked("me@ev.il") == "me@\u200dev.il"  # an e-mail address is still never linked
