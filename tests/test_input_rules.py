@@ -163,3 +163,15 @@ def test_a_pod_example_is_shown_as_typed():
     for text in ("B200:32:800@1", "SYSTEM:NODES[:GBPS][@STAGE"):
         assert unlinked(text) == text and "\u200d" not in html_text(text)
     assert unlinked("me@ev.il") == "me@\u200dev.il"  # an e-mail address is still never linked
+
+
+def test_the_oversubscription_what_if_speaks_users_words():
+    """The Bandwidth tab's what-if says what each point is, not how the code got it ("re-planned by the engine")."""
+    from core.analysis.whatif import oversubscription_sweep
+    from core.figures.bandwidth import oversubscription_figure
+    from webui.tablefit import SWEEP_SHORT
+
+    fig = oversubscription_figure(oversubscription_sweep(Design(nodes=64)), 1.0)
+    title = fig.layout.title.text.replace("<br>", " ")
+    assert "engine" not in title and "this design planned at each ratio" in title
+    assert not any("engine" in (words or "") for _short, words in SWEEP_SHORT.values())

@@ -105,7 +105,7 @@ def oversubscription_figure(sweep: pd.DataFrame, current: float, unit: str = "GB
                                  mode="markers", marker=dict(size=16, color=HIGHLIGHT, symbol="star"),
                                  name=_("this design"), hovertemplate=_("this design") + "<extra></extra>"))
     bad = sweep[~sweep["feasible"]]
-    base_layout(fig, _("Cross-fabric bandwidth per GPU vs leaf oversubscription (re-planned by the engine)"), 340)
+    base_layout(fig, _("Cross-fabric bandwidth per GPU vs leaf oversubscription (this design planned at each ratio)"), 340)
     fig.update_layout(
         xaxis=dict(title=_("leaf oversubscription (down:up)"), tickvals=list(sweep["oversubscription"]),
                    ticktext=[units.ratio(v) for v in sweep["oversubscription"]]),
