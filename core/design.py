@@ -93,8 +93,8 @@ def most_nodes(gpus_per_node: int, rack_nodes: int = 1) -> int:
 def gpu_limit_problem(nodes: int, gpus_per_node: int, rack_nodes: int = 1) -> tuple[str, str] | None:
     """Why ``nodes`` nodes of ``gpus_per_node`` GPUs, rounded up to whole NVLink racks of ``rack_nodes`` nodes, are
     too many (more than ``MAX_GPUS`` GPUs) and the way out, the largest node count that fits (``most_nodes``):
-    ``("1,000,000 nodes of 8 GPUs are 8,000,000 GPUs, more than the 1,000,000 GPUs the planner supports",
-    "plan at most 125,000 nodes (1,000,000 GPUs)")``; None when they fit."""
+    ``("1,000,000 nodes of 8 GPUs are 8,000,000 GPUs, over the limit of 1,000,000 GPUs", "plan at most 125,000 nodes
+    (1,000,000 GPUs)")``; None when they fit."""
     rack_nodes = max(1, rack_nodes)
     whole = -(-nodes // rack_nodes) * rack_nodes
     gpus = whole * gpus_per_node
@@ -103,13 +103,13 @@ def gpu_limit_problem(nodes: int, gpus_per_node: int, rack_nodes: int = 1) -> tu
     fit = most_nodes(gpus_per_node, rack_nodes)
     values = dict(nodes=f"{nodes:,}", whole=f"{whole:,}", rack=rack_nodes, gpn=gpus_per_node, gpus=f"{gpus:,}",
                   most=f"{MAX_GPUS:,}")
-    problem = (ngettext("{nodes} nodes of {gpn} GPU are {gpus} GPUs, more than the {most} GPUs the planner supports",
-                        "{nodes} nodes of {gpn} GPUs are {gpus} GPUs, more than the {most} GPUs the planner supports",
+    problem = (ngettext("{nodes} nodes of {gpn} GPU are {gpus} GPUs, over the limit of {most} GPUs",
+                        "{nodes} nodes of {gpn} GPUs are {gpus} GPUs, over the limit of {most} GPUs",
                         gpus_per_node) if whole == nodes else
-               ngettext("{nodes} nodes, {whole} in whole racks of {rack}, of {gpn} GPU are {gpus} GPUs, more than "
-                        "the {most} GPUs the planner supports",
-                        "{nodes} nodes, {whole} in whole racks of {rack}, of {gpn} GPUs are {gpus} GPUs, more than "
-                        "the {most} GPUs the planner supports", gpus_per_node))
+               ngettext("{nodes} nodes ({whole} in racks of {rack}) of {gpn} GPU are {gpus} GPUs, over the limit of "
+                        "{most} GPUs",
+                        "{nodes} nodes ({whole} in racks of {rack}) of {gpn} GPUs are {gpus} GPUs, over the limit of "
+                        "{most} GPUs", gpus_per_node))
     return (problem.format(**values),
             _("plan at most {nodes} nodes ({gpus} GPUs)").format(nodes=f"{fit:,}", gpus=f"{fit * gpus_per_node:,}"))
 
@@ -1613,7 +1613,8 @@ def resolved_design(fields: DesignFields, catalog: Catalog, language: str) -> Re
 def _domains_and_nodes(design: Design, system, gpus_per_node: int, nodes: int, notes: list[str]):
     """``resolve_design``'s NVLink domain step: the domain and first-level sizes and listed domains
     (``_nvlink_levels``), checked; ``nodes`` rounded up to whole domains (the note appended to ``notes``); the GPUs,
-    checked against ``MAX_GPUS`` (``gpu_limit_problem``) and the listed domains. Returns (domain, level1, mixed, nodes, gpus)."""
+    checked against ``MAX_GPUS`` (``gpu_limit_problem``, before the rounding) and the listed domains. Returns
+    (domain, level1, mixed, nodes, gpus)."""
     domain, level1, mixed = _nvlink_levels(design, system, gpus_per_node)
     scaleup.check_domain(system, domain)
     nodes_per_domain = max(1, level1 // gpus_per_node)

@@ -22,18 +22,19 @@ def test_a_link_over_the_gpu_limit_is_refused_at_the_field_in_gpus():
     design, warnings = sharelink.decode({"v": "1", "n": "1000000"})
     assert design.nodes == Design().nodes
     assert warnings == ["Link parameter 'n' (Nodes) = '1000000' was ignored: 1,000,000 nodes of 8 GPUs are "
-                        "8,000,000 GPUs, more than the 1,000,000 GPUs the planner supports. Accepted: a whole number "
-                        "from 1 to 125,000 (1,000,000 GPUs at 8 GPUs per node)."]
+                        "8,000,000 GPUs, over the limit of 1,000,000 GPUs. Accepted: 1 to 125,000 nodes of 8 GPUs."]
+    assert len(warnings[0]) <= sharelink.MAX_WARNING_CHARS  # shown whole (capped_warnings)
     assert sharelink.decode({"v": "1", "n": "125000"}) == (Design(nodes=125_000), [])
     _design, warnings = sharelink.decode({"v": "1", "n": "250000", "g": "GB200-NVL72"})
-    assert "250,002 in whole racks of 18" in warnings[0] and "from 1 to 249,984" in warnings[0]
+    assert "250,000 nodes (250,002 in racks of 18) of 4 GPUs" in warnings[0] and "1 to 249,984 nodes" in warnings[0]
+    assert len(warnings[0]) <= sharelink.MAX_WARNING_CHARS
 
 
 @pytest.mark.parametrize("design", [Design(nodes=1_000_000), Design(gpus=MAX_GPUS, gpus_per_node=7)])
 def test_a_design_over_the_gpu_limit_says_it_in_gpus_with_a_way_out_that_builds(design):
     with pytest.raises(DesignError) as info:
         plan(design)
-    assert "more than the 1,000,000 GPUs the planner supports" in info.value.message
+    assert "GPUs, over the limit of 1,000,000 GPUs." in info.value.message
     ((phrase, changes),) = info.value.fixes
     assert phrase.startswith("plan at most") and phrase[1:] in str(info.value)
     fixed = plan(design.model_copy(update=changes))

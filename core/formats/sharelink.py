@@ -875,9 +875,8 @@ def _check_size(data: dict, system, specs: dict, params: Mapping, warnings: list
     if problem is None:
         return
     fit = most_nodes(gpn, rack)
-    accepted = ngettext("a whole number from 1 to {fit} ({gpus} GPUs at {gpn} GPU per node)",
-                        "a whole number from 1 to {fit} ({gpus} GPUs at {gpn} GPUs per node)", gpn).format(
-        fit=f"{fit:,}", gpus=f"{fit * gpn:,}", gpn=gpn)
+    accepted = ngettext("1 to {fit} nodes of {gpn} GPU", "1 to {fit} nodes of {gpn} GPUs", gpn).format(
+        fit=f"{fit:,}", gpn=gpn)
     warnings.append(_warn("n", specs["n"].label(), _text(params["n"]), problem[0], accepted))
     del data["nodes"]
 
