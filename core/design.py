@@ -58,6 +58,8 @@ StorageFabric = Literal["auto", "infiniband", "ethernet", "none"]
 """``Design.storage``: the storage fabric's kind (``auto`` = the compute fabric's) or none."""
 
 MAX_GPUS = 1_000_000
+"""Most GPUs of a design: the one size limit. A node count's limit follows from it (``most_nodes``), checked
+with the GPUs per node where they are known (``gpu_limit_problem``: link, sidebar, design file, CLI)."""
 MAX_NICS_PER_NODE = 32
 """Most scale-out NICs per node (an AWS p5.48xlarge has 32 EFA interfaces)."""
 MAX_NAME_CHARS = 80
@@ -80,6 +82,36 @@ MAX_POWER_OVERRIDE_W = 1e7
 OVERRIDE_LIMITS = {"USD": MAX_PRICE_OVERRIDE_USD, "W": MAX_POWER_OVERRIDE_W}
 """Largest override per unit (``"USD"`` for prices, ``"W"`` for power)."""
 
+
+
+def most_nodes(gpus_per_node: int, rack_nodes: int = 1) -> int:
+    """The most nodes of ``gpus_per_node`` GPUs a design may have (``MAX_GPUS`` GPUs in all), in whole NVLink racks
+    of ``rack_nodes`` nodes (a count of nodes is rounded up to them)."""
+    return MAX_GPUS // (max(1, gpus_per_node) * max(1, rack_nodes)) * max(1, rack_nodes)
+
+
+def gpu_limit_problem(nodes: int, gpus_per_node: int, rack_nodes: int = 1) -> tuple[str, str] | None:
+    """Why ``nodes`` nodes of ``gpus_per_node`` GPUs, rounded up to whole NVLink racks of ``rack_nodes`` nodes, are
+    too many (more than ``MAX_GPUS`` GPUs) and the way out, the largest node count that fits (``most_nodes``):
+    ``("1,000,000 nodes of 8 GPUs are 8,000,000 GPUs, over the limit of 1,000,000 GPUs", "plan at most 125,000 nodes
+    (1,000,000 GPUs)")``; None when they fit."""
+    rack_nodes = max(1, rack_nodes)
+    whole = -(-nodes // rack_nodes) * rack_nodes
+    gpus = whole * gpus_per_node
+    if gpus <= MAX_GPUS:
+        return None
+    fit = most_nodes(gpus_per_node, rack_nodes)
+    values = dict(nodes=f"{nodes:,}", whole=f"{whole:,}", rack=rack_nodes, gpn=gpus_per_node, gpus=f"{gpus:,}",
+                  most=f"{MAX_GPUS:,}")
+    problem = (ngettext("{nodes} nodes of {gpn} GPU are {gpus} GPUs, over the limit of {most} GPUs",
+                        "{nodes} nodes of {gpn} GPUs are {gpus} GPUs, over the limit of {most} GPUs",
+                        gpus_per_node) if whole == nodes else
+               ngettext("{nodes} nodes ({whole} in racks of {rack}) of {gpn} GPU are {gpus} GPUs, over the limit of "
+                        "{most} GPUs",
+                        "{nodes} nodes ({whole} in racks of {rack}) of {gpn} GPUs are {gpus} GPUs, over the limit of "
+                        "{most} GPUs", gpus_per_node))
+    return (problem.format(**values),
+            _("plan at most {nodes} nodes ({gpus} GPUs)").format(nodes=f"{fit:,}", gpus=f"{fit * gpus_per_node:,}"))
 
 
 def fabric_word(fabric: str) -> str:
@@ -1107,7 +1139,6 @@ _TYPE_MESSAGES = {
     "finite_number": N_("must be a finite number"),
     "string_type": N_("must be text"),
     "dict_type": N_("must be an object of catalog id: number"),
-    "extra_forbidden": N_("is not a design field"),
     "bool_type": N_("must be true or false"),
 }
 _BOUND_TYPES = ("greater_than", "greater_than_equal", "less_than", "less_than_equal")
@@ -1179,7 +1210,9 @@ def describe_validation_error(exc: ValidationError) -> str:
             message = error["msg"].removeprefix("Value error, ").replace("Input should be", _("must be"))
             message = message if len(message) <= 160 else message[:157] + "..."
         got = error.get("input")
-        if isinstance(got, dict) or kind == "extra_forbidden":
+        if kind == "extra_forbidden":  # a sentence of its own: 'unknown_key' is not a design field
+            part = _("{field} is not a design field").format(field=shown(field))
+        elif isinstance(got, dict):
             part = _("{field}: {problem}").format(field=field, problem=message)
         else:
             part = _("{field}: {problem} (got {value})").format(field=field, problem=message, value=_number_text(got))
@@ -1585,10 +1618,15 @@ def resolved_design(fields: DesignFields, catalog: Catalog, language: str) -> Re
 def _domains_and_nodes(design: Design, system, gpus_per_node: int, nodes: int, notes: list[str]):
     """``resolve_design``'s NVLink domain step: the domain and first-level sizes and listed domains
     (``_nvlink_levels``), checked; ``nodes`` rounded up to whole domains (the note appended to ``notes``); the GPUs,
-    checked against the listed domains and ``MAX_GPUS``. Returns (domain, level1, mixed, nodes, gpus)."""
+    checked against ``MAX_GPUS`` (``gpu_limit_problem``, before the rounding) and the listed domains. Returns
+    (domain, level1, mixed, nodes, gpus)."""
     domain, level1, mixed = _nvlink_levels(design, system, gpus_per_node)
     scaleup.check_domain(system, domain)
     nodes_per_domain = max(1, level1 // gpus_per_node)
+    too_many = gpu_limit_problem(nodes, gpus_per_node, nodes_per_domain)
+    if too_many is not None:
+        raise DesignError(_("{problem}.").format(problem=too_many[0]),
+                          _("{ways_out}.").format(ways_out=too_many[1][0].upper() + too_many[1][1:]))
     if nodes % nodes_per_domain:
         whole = math.ceil(nodes / nodes_per_domain) * nodes_per_domain
         notes.append((_(
@@ -1604,9 +1642,6 @@ def _domains_and_nodes(design: Design, system, gpus_per_node: int, nodes: int, n
             _("The listed NVLink domains hold {listed} GPUs, more than the {gpus} GPUs planned.").format(
                 listed=f"{sum(mixed):,}", gpus=f"{gpus:,}"),
             _("List fewer domains, or plan at least {gpus} GPUs.").format(gpus=f"{sum(mixed):,}"))
-    if gpus > MAX_GPUS:
-        raise InputError(_("at most {most} GPUs are supported (asked for {gpus})").format(
-            most=f"{MAX_GPUS:,}", gpus=f"{gpus:,}"))
     return domain, level1, mixed, nodes, gpus
 
 

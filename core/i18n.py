@@ -346,6 +346,23 @@ def sentences(*texts: str) -> str:
     return out
 
 
+_SENTENCE_ENDS = (".", "!", "?", "。", "！", "？")
+
+
+def as_sentence(text: str) -> str:
+    """An engine message, a clause as the command line prints it after ``error:`` (``design file is not valid
+    JSON: ...``), as a sentence of running text: its first letter capitalised, a full stop at its end (``。`` in
+    Chinese) unless it has one."""
+    text = str(text).strip()
+    if not text:
+        return text
+    if text[0].isascii() and text[0].islower():
+        text = text[0].upper() + text[1:]
+    if text.endswith(_SENTENCE_ENDS):
+        return text
+    return text + ("。" if current() == "zh" else ".")
+
+
 def join(items: list[str]) -> str:
     """A list in running text: ``a, b and c`` (en) / ``a、b和c`` (zh)."""
     items = [str(item) for item in items]

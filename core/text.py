@@ -6,8 +6,8 @@ Each surface has one escaper, built on the rules here: Streamlit's markdown ``we
 
 Escaping alone does not stop autolinking: GFM's renderer (remark-gfm) finds bare ``https://...``, ``www.`` and
 e-mail addresses after the escapes are resolved, and so do PDF viewers in a printed page's text. ``unlinked``
-puts an invisible ZERO WIDTH JOINER (U+200D) after the colon of ``://``, after ``@`` and between ``www`` and its
-dot: the reader sees the same characters, and none of the three patterns matches. (The WORD JOINER U+2060 does as
+puts an invisible ZERO WIDTH JOINER (U+200D) after the colon of ``://``, after the ``@`` of an e-mail address and
+between ``www`` and its dot: the reader sees the same characters, and none of the three patterns matches. (The WORD JOINER U+2060 does as
 much in a browser, but Chromium leaves it out of a printed PDF's text, where pdfium, the viewer of Chrome, then
 links the address again; the zero width joiner stays in the PDF's text: tests/test_free_text.py.)
 
@@ -25,8 +25,10 @@ import unicodedata
 LINK_BREAK = "\u200d"
 """ZERO WIDTH JOINER: invisible, no line break; splits an autolink pattern without changing what is shown, in a
 browser and in a printed PDF's text."""
-_AUTOLINK = re.compile(r"(?<=:)(?=//)|(?<=@)|(?i:(?<=www)(?=\.))")
-"""Where an autolinker would start: after ``:`` of ``://``, after ``@``, between ``www`` and ``.``."""
+_AUTOLINK = re.compile(r"(?<=:)(?=//)|(?<=@)(?=[\w-]+\.[\w-])|(?i:(?<=www)(?=\.))")
+"""Where an autolinker would start: after ``:`` of ``://``, after the ``@`` of an e-mail address (a domain with a
+dot follows: GFM and PDF viewers link no other, so ``B200:32:800@1`` stays as typed and copies as typed), between
+``www`` and ``.``."""
 HIDDEN_CATEGORIES = ("Cc", "Cf", "Cs", "Co")
 """Unicode categories never kept in a name: control, format (bidi overrides, zero-width), surrogate, private use."""
 

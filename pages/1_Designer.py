@@ -454,7 +454,8 @@ def _upload_box(cur: state.Current, heading: bool = True) -> None:
     if not result:
         return
     if result[0] == "error":
-        st.error(safe.md(_("This file was not loaded; the design is unchanged. {problem}").format(problem=result[1])))
+        st.error(safe.md(i18n.sentences(_("This file was not loaded; the design is unchanged."),
+                                        i18n.as_sentence(result[1]))))
         return
     _kind, name, loaded, warnings = result
     loaded_design = Design.model_validate_json(loaded)

@@ -29,7 +29,7 @@ from core.perf.compute import precision_label
 from core.perf.training import CP_COMMS, OFFLOADS, PRESETS, Precision, scaling, scaling_gpu_counts
 from core.analysis import podjob
 from core.plan import plan as make_plan
-from webui import calibration, charts, jobstate, podpick, safe, state, tablefit, tables
+from webui import calibration, charts, jobstate, pagestate, podpick, safe, state, tablefit, tables
 
 W = jobstate.W
 CP_COMM_LABELS = {"ring": N_("ring"), "all-to-all": N_("all-to-all")}
@@ -42,7 +42,7 @@ def _design_and_plan():
     if cur is not None:
         state.show_warnings(cur)  # the app's link warnings, as on the other pages
         return cur.design, cur.plan, cur.error, [], False
-    design, warnings = sharelink.decode(st.query_params.to_dict())
+    design, warnings = sharelink.decode(pagestate.link_params())
     try:
         return design, make_plan(design), None, warnings, True
     except FabricPlannerError as exc:
@@ -106,7 +106,7 @@ def main() -> None:
     """The page, top to bottom; returns early (instead of st.stop) so app.py can still draw the share box."""
     _standalone_language()
     st.title(_("Performance"))
-    link_warnings = jobstate.init(st.query_params.to_dict())
+    link_warnings = jobstate.init(pagestate.link_params())
     design, plan, error, design_warnings, standalone = _design_and_plan()
     unit = state.bandwidth_unit()
     for w in sharelink.capped_warnings(design_warnings + link_warnings):

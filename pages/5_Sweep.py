@@ -39,7 +39,7 @@ def _job() -> tuple[dict, tuple[str, ...]]:
     """The Performance page's job (the session's, else the link's) and the settings the user left alone there,
     which are fitted to the sweep's base design as that page fits them."""
     ss = st.session_state
-    jobstate.init(st.query_params.to_dict())
+    jobstate.init(pagestate.link_params())
     store = dict(ss[jobstate.STORE])
     fitted = ss.get(jobstate.FITTED_STORE) or {}
     return store, tuple(k for k in FITTED if k in fitted and (fitted[k] is None or fitted[k] == store.get(k)))

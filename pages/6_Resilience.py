@@ -865,7 +865,7 @@ def main() -> None:
     plan = cur.plan
     key = cur.design.model_dump_json()
     lang = i18n.locale()  # the cache key: language and currency
-    jobstate.init(st.query_params.to_dict())
+    jobstate.init(pagestate.link_params())
     jobstate.fit(plan)
     # link warnings (said again in the language shown) and failed elements this design does not have
     good, problems = _check_failures(plan, store)

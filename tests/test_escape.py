@@ -37,7 +37,9 @@ def test_md_breaks_every_autolink_and_shows_the_same_characters(value):
 
 
 def test_md_leaves_ordinary_text_alone():
-    assert md("nodes: 64 @ 400G") == "nodes\\: 64 \\@" + LINK_BREAK + " 400G"
+    assert md("nodes: 64 @ 400G") == "nodes\\: 64 \\@ 400G"  # no e-mail address: nothing to unlink
+    assert md("B200:32:800@1") == "B200\\:32\\:800\\@1"  # a pod as typed, copied as typed
+    assert md("me@ev.il") == "me\\@" + LINK_BREAK + "ev\\.il"  # an e-mail address is not linked
     assert md("plain words 1.5") == "plain words 1\\.5"
 
 

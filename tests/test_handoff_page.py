@@ -15,7 +15,7 @@ from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 from core.design import MAX_DESIGN_FILE_BYTES, Design
 from core.figures.keynumbers import key_numbers
 from core.formats.exports import exports
-from core.i18n import _, language
+from core.i18n import _, language, sentences
 from core.plan import plan
 from i18n_check import english_leaks
 from test_app_pages import app, metrics, shown
@@ -164,7 +164,7 @@ def test_wrong_hostile_and_oversized_files_are_refused_and_change_nothing(name):
     assert not at.exception
     errors = [e.value for e in at.error]
     assert len(errors) == 1 and "This file was not loaded; the design is unchanged." in shown(errors[0])
-    assert words in shown(errors[0]), shown(errors[0])
+    assert words.lower() in shown(errors[0]).lower(), shown(errors[0])  # the engine's clause, now a sentence
     assert len(errors[0]) < 3000
     assert at.session_state["fp_current"].plan.summary() == before
     assert dict(at.query_params.items()) == params
@@ -224,6 +224,28 @@ def test_handoff_tab_in_chinese():
     assert not leaks, leaks
 
 
+@pytest.mark.parametrize(("lang", "data", "expected"), [
+    ("en", b"category,item\n", "This file was not loaded; the design is unchanged. Design file is not valid JSON: "
+                               "Expecting value at line 1 column 1."),
+    ("en", b'{"nodes": 8, "unknown_key": 1}', "This file was not loaded; the design is unchanged. 'unknown_key' is "
+                                              "not a design field."),
+    ("zh", b'{"nodes": 8, "unknown_key": 1}', None),
+])
+def test_an_upload_error_reads_as_sentences(lang, data, expected):
+    """The page's sentence, then the engine's message as a sentence of its own (capital letter, full stop), not
+    "... unchanged. design file is not valid JSON..." nor "unknown_key: is not a design field"."""
+    at = app({"n": "64", "lang": lang, **HANDOFF})
+    with language(lang):
+        _upload(at, "bad.json", data)
+    message = shown(at.error[0].value)
+    if expected is not None:
+        assert message == expected
+        return
+    with language("zh"):
+        assert message == sentences(_("This file was not loaded; the design is unchanged."), _(
+            "{field} is not a design field").format(field="'unknown_key'") + "。")
+
+
 def test_upload_and_naming_messages_speak_the_page_language():
     """Callbacks run before the run sets its language: their messages still come in the session's."""
     at = app({"n": "64", "lang": "zh", "tab": "Hand-off"})
@@ -231,7 +253,7 @@ def test_upload_and_naming_messages_speak_the_page_language():
         _upload(at, "bad.json", b'{"gpu": "NOPE", "nodes": 8}')
     message = shown(at.error[0].value)
     with language("zh"):
-        assert message.startswith(_("This file was not loaded; the design is unchanged. {problem}").format(problem=""))
+        assert message.startswith(_("This file was not loaded; the design is unchanged."))
     assert "unknown system model" not in message and "NOPE" in message
     with language("zh"):
         at.text_input(key="ho_nm_np").set_value("9x").run()

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from core.formats import sharelink
 from core.catalog import load_catalog
-from core.design import Design, resolve_nic_and_speed
+from core.design import Design, first_level_size, most_nodes, nvlink_domain_size, resolve_nic_and_speed
 from core.plan import plan
 
 CATALOG = load_catalog()
@@ -30,15 +30,17 @@ def designs(draw):
     gpn = draw(st.one_of(st.none(), st.integers(1, 72)))
     effective_gpn = gpn or system.gpus_per_node
     domains = [1, *range(effective_gpn, 577, effective_gpn)]
-    size = draw(st.sampled_from(["nodes", "gpus"]))
-    nodes = draw(st.integers(1, 1_000_000)) if size != "gpus" else None
+    domain = draw(st.sampled_from([None, *domains]))
+    level1 = first_level_size(system, gpn, nvlink_domain_size(system, gpn, domain), None)
+    size = draw(st.sampled_from(["nodes", "gpus"]))  # nodes within the GPU limit (a link refuses more)
+    nodes = draw(st.integers(1, most_nodes(effective_gpn, level1 // effective_gpn))) if size != "gpus" else None
     gpus = draw(st.integers(1, 1_000_000)) if size != "nodes" else None
     prices = st.dictionaries(st.sampled_from(IDS), st.floats(0, 1e9, **finite), max_size=3)
     powers = st.dictionaries(st.sampled_from(IDS), st.floats(0, 1e7, **finite), max_size=3)  # bound: 1e7 W
     return Design(
         gpu=system.id, nodes=nodes, gpus=gpus, gpus_per_node=gpn,
         nvlink_generation=draw(st.sampled_from([None, *[g.generation for g in CATALOG.nvlink]])),
-        nvlink_domain_gpus=draw(st.sampled_from([None, *domains])),
+        nvlink_domain_gpus=domain,
         fabric=fabric, port_speed_gbps=speed, nics_per_node=draw(st.one_of(st.none(), st.integers(1, 16))),
         planes=draw(st.integers(1, 8)), switch=draw(st.sampled_from([None, *switches])),
         topology=draw(st.sampled_from(["rail-optimized", "top-of-rack"])),

@@ -18,6 +18,7 @@ import pytest
 from core.catalog import load_catalog
 from core.design import resolve_design
 from core.errors import DesignError, InputError
+from core.i18n import as_sentence
 from core.formats import comparelink, inferencelink, optimizelink, resiliencelink, sharelink, sweeplink  # noqa: F401
 from core.formats.design_file import design_from_bytes
 from webui import safe
@@ -83,7 +84,7 @@ def _upload(data: bytes) -> str:
         except DesignError:
             pass
     except InputError as exc:
-        return safe.md("This file was not loaded; the design is unchanged. " + str(exc))
+        return safe.md("This file was not loaded; the design is unchanged. " + as_sentence(str(exc)))
     return "ok"
 
 

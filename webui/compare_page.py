@@ -16,7 +16,7 @@ import streamlit as st
 from core import units, vocab
 from core import i18n
 from core.analysis import compare as cmp
-from core.design import MAX_GPUS, MAX_NAME_CHARS, Design, clean_name
+from core.design import MAX_GPUS, MAX_NAME_CHARS, Design, clean_name, most_nodes
 from core.errors import FabricPlannerError, InputError
 from core.figures import compare as figs
 from core.figures.subtitle import design_subtitle
@@ -194,7 +194,10 @@ def _quick_controls(ident: int, entry: dict, column) -> None:
     ss[W + f"nodes_{ident}"] = int(nodes)
     ss[W + f"fabric_{ident}"] = fabric
     ss[W + f"oversubscription_{ident}"] = float(design.oversubscription)
-    st.number_input(_("Nodes"), min_value=1, max_value=MAX_GPUS, step=1, key=W + f"nodes_{ident}",
+    resolved = column.plan.resolved if column.plan is not None else None
+    most = (most_nodes(resolved.gpus_per_node, resolved.nvlink_level1_nodes) if resolved is not None
+            else MAX_GPUS)  # the planner's one size limit (core.design)
+    st.number_input(_("Nodes"), min_value=1, max_value=most, step=1, key=W + f"nodes_{ident}",
                     on_change=_on_quick, args=(ident, "nodes"))
     st.selectbox(_("Fabric"), list(vocab.FABRIC.ids), key=W + f"fabric_{ident}", format_func=vocab.FABRIC.label,
                  on_change=_on_quick, args=(ident, "fabric"))
@@ -221,7 +224,7 @@ def _job_settings() -> tuple[dict, set[str]]:
     """The Performance page's job (the session's, else the link's) and the settings the user left alone,
     which are fitted to each design as the Performance page fits them to its design."""
     ss = st.session_state
-    jobstate.init(st.query_params.to_dict())
+    jobstate.init(pagestate.link_params())
     store = dict(ss[jobstate.STORE])
     fitted = ss.get(jobstate.FITTED_STORE) or {}
     return store, {k for k in FITTED if k in fitted and (fitted[k] is None or fitted[k] == store.get(k))}

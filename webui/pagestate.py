@@ -27,6 +27,14 @@ from core.i18n import _
 from webui import safe
 
 LINK_STORE = "_fp_link"
+
+
+def link_params() -> dict[str, Any]:
+    """The address bar's parameters as the link codecs read them: a key given more than once (``?n=8&n=9``) as the
+    list of its values, so that the codec says which one counted (``st.query_params.to_dict()`` keeps the last
+    silently); every other key as its text."""
+    qp = st.query_params
+    return {key: (values if len(values) > 1 else values[0]) for key in qp for values in [qp.get_all(key)] if values}
 """The session's first link (its query parameters), kept by ``webui.state`` while other pages show."""
 _PAGES: dict[str, "PageLink"] = {}
 """Every page's ``PageLink`` by store (a page registers its own when its script first runs in this process)."""
@@ -77,7 +85,7 @@ class PageLink:
         """
         ss = st.session_state
         if self.store not in ss:
-            params = ss.get(LINK_STORE) or st.query_params.to_dict()
+            params = ss.get(LINK_STORE) or link_params()
             values, warnings = self.decode(params)
             own = {key: value for key, value in params.items() if self.owns(str(key))}
             if first is not None:

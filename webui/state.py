@@ -32,8 +32,8 @@ from core.catalog import grouped_by_vendor, load_catalog, vendor_label
 from core.design import FIELDS as DESIGN_FIELDS
 from core.design import MAX_NAME_CHARS, MAX_NICS_PER_NODE, SYSTEM_DEFAULT, Surface, field_type
 from core.design import (
-    MAX_GPUS, Design, ResolvedDesign, first_level_size, nvlink_domain_size, offered_port_speeds, parse_design,
-    resolve_design,
+    MAX_GPUS, Design, ResolvedDesign, first_level_size, most_nodes, nvlink_domain_size, offered_port_speeds,
+    parse_design, resolve_design,
 )
 from core.errors import DesignError, InputError, shown
 from core.fabric import naming
@@ -88,7 +88,7 @@ def money_from_link(params: dict) -> tuple[tuple[str, float], list[str]]:
         return (code, i18n.check_rate(code, rate)), []
     except ValueError:
         published = i18n.check_rate(code, None)
-        if "ui_cur" in params and UI.decode({"ui_cur": params["ui_cur"]})[1]:  # the currency was refused
+        if "ui_cur" in params and UI.decode({"ui_cur": sharelink._text(params["ui_cur"])})[1]:  # refused
             return (code, published), []
         entry, raw = i18n.currencies()[code], params.get("ui_fx")
         raw = raw[-1] if isinstance(raw, (list, tuple)) and raw else raw  # the last value counts
@@ -425,10 +425,10 @@ def _init_session() -> None:
     if ss.get("_fp_init") and not _went_back():
         return
     if ss.get("_fp_init"):  # Back or Forward: the link it went to is read as a new session's would be
-        pagestate.reread(st.query_params.to_dict())
+        pagestate.reread(pagestate.link_params())
         ss.pop(jobstate.STORE, None)
     # an old Optimize link's own GPU model and count become the sidebar's (the page plans the sidebar's design)
-    params, st.session_state["fp_opt_legacy"] = optimizelink.sidebar_params(st.query_params.to_dict())
+    params, st.session_state["fp_opt_legacy"] = optimizelink.sidebar_params(pagestate.link_params())
     design = sharelink.decode(params, CATALOG, ignore=(TAB_KEY, LANG_KEY))[0]
     ui_values = UI.decode(params)[0]
     jobstate.init(params)
@@ -1057,11 +1057,12 @@ def _size_units(system) -> list[str]:
 
 def _size_options(unit: str, system) -> list[int]:
     gpn, per_rack = _size_shape(system)
+    most = most_nodes(gpn, per_rack)  # the planner's one size limit (core.design)
     if unit == "GPUs":
-        return [n * gpn for n in NODE_STEPS if n * gpn <= MAX_GPUS]
+        return [n * gpn for n in NODE_STEPS if n <= most]
     if unit == "racks":
-        return [r for r in RACK_STEPS if r * per_rack * gpn <= MAX_GPUS]
-    return [n for n in NODE_STEPS if n * gpn <= MAX_GPUS]
+        return [r for r in RACK_STEPS if r * per_rack <= most]
+    return [n for n in NODE_STEPS if n <= most]
 
 
 def _on_count_change() -> None:
@@ -1076,7 +1077,7 @@ def _on_exact_count() -> None:
     system = SYSTEMS[ss[K + "gpu"]]
     gpn, per_rack = _size_shape(system)
     unit = ss[K + "unit"]
-    high = count_in(MAX_GPUS // gpn, unit, gpn, per_rack) if unit != "racks" else MAX_GPUS // (gpn * per_rack)
+    high = count_in(most_nodes(gpn, per_rack), unit, gpn, per_rack)
     try:
         value = parse_whole(ss[K + "count_exact"], 1, high, _(COUNT_WHAT[unit]))
     except InputError as exc:

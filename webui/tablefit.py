@@ -85,7 +85,7 @@ def bom_columns(bom: pd.DataFrame, header: dict[str, str], col) -> tuple[list[st
 SWEEP_SHORT = {
     "leaf oversubscription": (N_("leaf ratio"), N_("Leaf oversubscription, down:up")),
     "cross-fabric per GPU [{unit}]": (N_("per GPU [{unit}]"),
-                                      N_("Cross-fabric bandwidth per GPU, one direction, re-planned by the engine")),
+                                      N_("Cross-fabric bandwidth per GPU, one direction, with this design planned at that ratio")),
     "network capex per GPU [USD]": (N_("net/GPU [USD]"), N_("Network capex per GPU")),
     "switches": (N_("switches"), None),
     "bisection [{unit}]": (N_("bisection [{unit}]"), N_("Bisection bandwidth, one direction")),

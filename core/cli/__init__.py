@@ -51,6 +51,7 @@ from core.cli.common import (
     default_language,
     language_choice,
     one_line,
+    typed_float,
 )
 from core.design import describe_validation_error
 from core.errors import DesignError, InputError, NotHandledError, SettingError, os_reason, shown
@@ -76,7 +77,7 @@ def _add_money_options(parser: argparse.ArgumentParser, default) -> None:
     parser.add_argument("--currency", type=str.upper, choices=list(currencies()), default=default,
                         help=_("currency of the money in table output (default USD, the catalog's); json and csv "
                                "stay in USD"))
-    parser.add_argument("--fx-rate", type=float, default=default, metavar="RATE",
+    parser.add_argument("--fx-rate", type=typed_float, default=default, metavar="RATE",
                         help=_("units of --currency per US dollar (default: the published rate in "
                                "assets/catalog/currency.toml)"))
 
@@ -191,7 +192,7 @@ def _output(args: argparse.Namespace) -> str:
         except ValueError:
             entry = currencies()[code]
             raise InputError(_("--fx-rate {value} is not a rate of {code}: from {low} to {high} per US dollar").format(
-                value=shown(str(args.fx_rate)), code=code, low=f"{entry['low']:g}", high=f"{entry['high']:g}")
+                value=shown(getattr(args.fx_rate, "typed", str(args.fx_rate))), code=code, low=f"{entry['low']:g}", high=f"{entry['high']:g}")
             ) from None
         with money_context(code, rate), accelerator_context(args):
             text = args.handler(args)

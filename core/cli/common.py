@@ -279,6 +279,23 @@ def number(text: str) -> float:
     return value
 
 
+class Typed(float):
+    """A number read from a flag that keeps the text typed (``typed``), so a message echoes what the user wrote
+    (``--fx-rate -1`` says ``'-1'``, not the parsed ``'-1.0'``)."""
+
+    typed: str
+
+
+def typed_float(text: str) -> Typed:
+    """A float flag (any sign; its range is checked where it is used) that remembers its text (``Typed``)."""
+    try:
+        value = Typed(float(number_text(text)))
+    except ValueError:
+        raise argparse.ArgumentTypeError(_("expected a number, got {value}").format(value=shown(text))) from None
+    value.typed = text
+    return value
+
+
 def model_name(text: str) -> str:
     """A catalog model id as typed; an empty or blank value is an error (it would silently mean auto)."""
     if not text.strip():

@@ -39,8 +39,12 @@ def register(subparsers) -> None:
                            "reads it, at most 1 MB); --gpu and --gpus override them, the search chooses the rest"))
     op.add_argument("--gpu", type=model_name, help=_("GPU/system model (default H100, or the --design file's)"))
     op.add_argument("--gpus", type=positive_int,
-                    help=_("total GPU count; leave it out with --budget-usd or --max-power-kw to find the most GPUs "
-                           "whose cheapest design fits"))
+                    help=_("total GPU count (default: the design's size, as plan takes it: --nodes, else the --design "
+                           "file's, else 4 nodes); leave it out with --budget-usd or --max-power-kw to find the most "
+                           "GPUs whose cheapest design fits"))
+    op.add_argument("--nodes", type=positive_int,
+                    help=_("the GPU count as nodes of the GPU/system model (its GPUs per node; NVLink racks come "
+                           "whole), when --gpus is not given"))
     c = op.add_argument_group(_("constraints"))
     c.add_argument("--fabric", type=str.lower, choices=["any", "infiniband", "ethernet"], default="any",
                    help=_("fabric allowed (default any)"))
@@ -167,20 +171,29 @@ def _grid(args: argparse.Namespace):
 
 
 def _searched_size(args: argparse.Namespace) -> tuple[str, int | None]:
-    """The search's GPU model and count: ``--gpu`` and ``--gpus``, else the ``--design`` file's (read as every
-    command reads it, ``core.formats.design_file``), else H100 and no count. The optimizer chooses the fabric, so
+    """The search's GPU model and count: ``--gpu`` and ``--gpus`` (or ``--nodes`` of the model), else the ``--design``
+    file's (read as every command reads it, ``core.formats.design_file``), else H100 and the default design's size (4
+    nodes, as ``plan`` and the web page take it); no count with ``--budget-usd`` or ``--max-power-kw`` alone (the most
+    GPUs that fit are searched). The optimizer chooses the fabric, so
     the file's other fields are not read; a design with pods has several GPU models, which one search cannot."""
-    from core.design import resolve_design
+    from core.design import Design, resolve_design
     from core.errors import InputError
     from core.formats.design_file import read_design_file
 
+    sized = args.gpus is not None or args.budget_usd is not None or args.max_power_kw is not None
     if not args.design:
-        return args.gpu or "H100", args.gpus
+        gpu = args.gpu or "H100"
+        if sized and args.nodes is None:
+            return gpu, args.gpus
+        return gpu, args.gpus or resolve_design(Design(gpu=gpu, nodes=args.nodes or Design().nodes)).gpus
     design = read_design_file(args.design)
     if design.pods:
         raise InputError(_("the optimizer searches one GPU model; the design file has pods ({pods}): give --gpu and "
                            "--gpus for the pod to search").format(pods=design.pods))
-    return args.gpu or design.gpu, args.gpus or resolve_design(design).gpus
+    gpu = args.gpu or design.gpu
+    if args.gpus is None and args.nodes is not None:
+        return gpu, resolve_design(design.model_copy(update={"gpu": gpu, "nodes": args.nodes, "gpus": None})).gpus
+    return gpu, args.gpus or resolve_design(design).gpus
 
 
 def run(args: argparse.Namespace) -> str:
@@ -198,9 +211,7 @@ def run(args: argparse.Namespace) -> str:
         print(_("note: --workers {asked} is more than the {cpus} CPUs this process may use; using {cpus}").format(
             asked=shown(args.workers), cpus=usable_cpus()), file=sys.stderr)
         args.workers = usable_cpus()
-    if args.gpus is None:
-        if args.budget_usd is None and args.max_power_kw is None:
-            raise InputError(_("give --gpus, or --budget-usd or --max-power-kw to find the most GPUs that fit"))
+    if args.gpus is None:  # --budget-usd or --max-power-kw without a size: the most GPUs that fit
         try:
             envelope = largest_within(args.gpu, _constraints(args), _grid(args), workers=args.workers,
                                       objective=args.objective, on_progress=bar)

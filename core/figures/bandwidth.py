@@ -106,7 +106,7 @@ def oversubscription_figure(sweep: pd.DataFrame, current: float, unit: str = "GB
                                  mode="markers", marker=dict(size=16, color=HIGHLIGHT, symbol="star"),
                                  name=_("this design"), hovertemplate=_("this design") + "<extra></extra>"))
     bad = sweep[~sweep["feasible"]]
-    base_layout(fig, _("Cross-fabric bandwidth per GPU vs leaf oversubscription (re-planned by the engine)"), 340)
+    base_layout(fig, _("Cross-fabric bandwidth per GPU vs leaf oversubscription (this design planned at each ratio)"), 340)
     fig.update_layout(
         # a log axis spaces the ratios by their factor: 1:1, 1.5:1 and 2:1 touched at 1,024 px on a linear one
         xaxis=dict(title=_("leaf oversubscription (down:up)"), type="log", tickvals=list(sweep["oversubscription"]),

@@ -179,6 +179,7 @@ def _number(value: float) -> str:
 def write(plan, out: TextIO, naming=None) -> None:
     """Write the ASTRA-sim analytical network YAML of ``plan`` to ``out`` (``naming`` is not used: NPUs are numbered);
     a design with pods is written whole (``core.formats.podsims``)."""
+    from core.figures.subtitle import design_subtitle
     from core.formats.podsims import write_mixed_astra
     from core.formats.podslurm import mixed_of
 
@@ -187,10 +188,9 @@ def write(plan, out: TextIO, naming=None) -> None:
         write_mixed_astra(mixed, out)
         return
     dims = dimensions(plan)
-    r, b = plan.resolved, plan.bandwidth
+    b = plan.bandwidth
     out.write("# ASTRA-sim 2.x analytical network configuration (--network-configuration), written by fabric planner\n")
-    out.write(f"# design: {r.gpus:,} x {r.system.id} in {r.nodes:,} nodes; {r.fabric} {r.port_speed_gbps}G, "
-              f"{r.topology}, {plurals.tiers(plan.fabric.tiers)}, {plurals.planes(plan.planes)}, switch {r.switch.id}\n")
+    out.write(f"# design: {design_subtitle(plan)}\n")  # the Designer's words (its subtitle)
     write_dimensions(dims, f"# oversubscription: leaf {units.ratio(b.leaf_oversubscription)}, spine "
                      f"{units.ratio(b.spine_oversubscription)} (bandwidth of the outer dimensions divided by it)\n", out)
 

@@ -157,8 +157,9 @@ def decode(params: Mapping[str, str | list[str]], catalog: Catalog | None = None
     return Comparison(entries, baseline if entries else 0, tuple(settings["sz"])), warnings
 
 
-def parse_link(text: str) -> dict[str, str]:
-    """The query parameters of a pasted share link (a whole URL or its query string).
+def parse_link(text: str) -> dict[str, str | list[str]]:
+    """The query parameters of a pasted share link (a whole URL or its query string); a key given more than once
+    holds the list of its values.
 
     ``InputError`` when it is empty, too long or holds no parameters."""
     value = (text or "").strip()
@@ -167,9 +168,10 @@ def parse_link(text: str) -> dict[str, str]:
     if len(value) > MAX_LINK:
         raise InputError(_("The link is longer than {limit} characters.").format(limit=f"{MAX_LINK:,}"))
     query = urlsplit(value).query if "?" in value else value.lstrip("?#")
-    params: dict[str, str] = {}
+    params: dict[str, str | list[str]] = {}
     for key, item in parse_qsl(query, keep_blank_values=True, max_num_fields=sharelink.MAX_LINK_PARAMS + 1):
-        params[key] = item
+        before = params.get(key)  # a key given twice keeps every value: the codec says which one counted
+        params[key] = item if before is None else [*([before] if isinstance(before, str) else before), item]
     if not params or "=" not in value:
         raise InputError(_("This is not a share link: it has no parameters (copy it from the Share box)."))
     return params

@@ -377,9 +377,11 @@ def _p(text: str, note: bool = False) -> str:
 
 
 def _link(url: str) -> str:
-    """A link only for http(s) addresses (a ``javascript:`` link in a name must not become one)."""
+    """A link only for http(s) addresses (a ``javascript:`` link in a name must not become one). The link's text is
+    its address exactly (no ``core.text.LINK_BREAK``: copying it gives a working address); it wraps by the
+    ``.fp-link`` rule (``word-break: break-all``) in the HTML and in the printed PDF."""
     if url.startswith(("http://", "https://")):
-        return f'<a href="{escape_url(url, quote=True)}">{html_text(url)}</a>'
+        return f'<a href="{escape_url(url, quote=True)}">{escape_url(url, quote=True)}</a>'
     return html_text(url)
 
 

@@ -96,6 +96,10 @@ from core.design import (
     describe_validation_error,
     field_bounds,
     field_type,
+    first_level_size,
+    gpu_limit_problem,
+    most_nodes,
+    nvlink_domain_size,
     offered_port_speeds,
     or_list,
     resolve_nic_and_speed,
@@ -306,6 +310,15 @@ def _warn(key: str, name: str, text: str, problem: str, accepted: str) -> str:
         key=key, name=name, value=shown, problem=problem, accepted=accepted)
 
 
+def repeated_warning(key: str, name: str, raw: Any) -> str | None:
+    """The warning about a key the link gives more than once (``?n=8&n=9``): which value counted, the last (as
+    ``_text`` reads it), so that nothing the user wrote is dropped unsaid; None for a key given once."""
+    if not isinstance(raw, (list, tuple)) or len(raw) < 2:
+        return None
+    return _("Link parameter '{key}' ({name}) is given {count} times; the last value, {value}, was used.").format(
+        key=key, name=name, count=len(raw), value=shown(str(raw[-1])))
+
+
 @dataclass(frozen=True)
 class Extension:
     """A registered set of extra parameters, all keyed ``prefix + Param.key``."""
@@ -336,6 +349,9 @@ class Extension:
                 continue
             text = _text(raw)
             p = known[key]
+            repeated = repeated_warning(key, p.label(), raw)
+            if repeated:
+                warnings.append(repeated)
             try:
                 values[p.key] = p.parse(text)
             except ValueError as exc:
@@ -752,8 +768,7 @@ def decode(
                 warnings.append(_("Link parameter '{key}' ({name}) has no value and was ignored.").format(
                     key=key, name=name))
                 continue
-            warnings.append(_("Link parameter '{key}' ({name}) is given {count} times; the last value, {value}, "
-                              "was used.").format(key=key, name=name, count=len(raw), value=shown(str(raw[-1]))))
+            warnings.append(repeated_warning(key, name, raw))
         text = _text(raw)
         if key == VERSION_KEY:
             if text.strip() != VERSION:
@@ -804,9 +819,8 @@ def _with_preset(params: Mapping[str, Any], warnings: list[str]) -> Mapping[str,
         return params
     rest = {key: value for key, value in params.items() if key != PRESET_KEY}
     raw, name = params[PRESET_KEY], _("published design")
-    if isinstance(raw, (list, tuple)) and len(raw) > 1:
-        warnings.append(_("Link parameter '{key}' ({name}) is given {count} times; the last value, {value}, "
-                          "was used.").format(key=PRESET_KEY, name=name, count=len(raw), value=shown(str(raw[-1]))))
+    if repeated_warning(PRESET_KEY, name, raw):
+        warnings.append(repeated_warning(PRESET_KEY, name, raw))
     text = _text(raw)
     try:
         preset = find_preset(text)
@@ -866,6 +880,26 @@ def _check_combinations(data: dict, catalog: Catalog, specs: dict, params: Mappi
                               _("must be 1 or a multiple of GPUs per node ({gpn})").format(gpn=gpn),
                               _("1, {gpn}, {double}, ... up to 576").format(gpn=gpn, double=2 * gpn)))
         del data["nvlink_domain_gpus"]
+    _check_size(data, system, specs, params, warnings)
+
+
+def _check_size(data: dict, system, specs: dict, params: Mapping, warnings: list[str]) -> None:
+    """Drop a node count whose GPUs pass the planner's limit (``core.design.gpu_limit_problem``: the nodes, rounded up
+    to whole NVLink racks, times the GPUs per node), saying the largest count that fits."""
+    nodes = data.get("nodes")
+    if nodes is None:
+        return
+    gpn = data.get("gpus_per_node") or system.gpus_per_node
+    domain = nvlink_domain_size(system, gpn, data.get("nvlink_domain_gpus"))
+    rack = max(1, first_level_size(system, gpn, domain, data.get("nvlink_rack_gpus")) // gpn)
+    problem = gpu_limit_problem(nodes, gpn, rack)
+    if problem is None:
+        return
+    fit = most_nodes(gpn, rack)
+    accepted = ngettext("1 to {fit} nodes of {gpn} GPU", "1 to {fit} nodes of {gpn} GPUs", gpn).format(
+        fit=f"{fit:,}", gpn=gpn)
+    warnings.append(_warn("n", specs["n"].label(), _text(params["n"]), problem[0], accepted))
+    del data["nodes"]
 
 
 def example_link(design: Design | None) -> str:

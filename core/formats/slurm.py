@@ -61,9 +61,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, TextIO
 
-from core import plurals, vocab
+from core import vocab
 from core.errors import InputError
-from core.fabric.families import node_to_node, tier_words
 from core.fabric.naming import Namer, NamingScheme
 from core.fabric.wiring import Wiring
 from core.formats.exports import Export
@@ -380,18 +379,15 @@ def slurm_blocks(plan, naming: NamingScheme | None = None) -> SlurmBlocks:
 
 # --- writers -----------------------------------------------------------------------------------
 def _header(plan, out: TextIO, title: str, plugin: str) -> None:
+    from core.figures.subtitle import design_subtitle
     from core.formats.podslurm import mixed_header, mixed_of
 
-    r, f = plan.resolved, plan.fabric
     out.write(f"# Slurm {title} written by fabric planner ({plugin}).\n")
     mixed = mixed_of(plan)
     if mixed is not None:
         out.write(mixed_header(mixed))
         return
-    tiers = tier_words(f)  # the family's words: a torus has no tier and no switch
-    switch = "" if node_to_node(f.family) else f", switch {r.switch.id}"
-    out.write(f"# Design: {r.gpus:,} x {r.system.id} GPUs in {r.nodes:,} nodes; {r.fabric} {f.port_speed_gbps}G, "
-              f"{f.topology}, {tiers}, {plurals.planes(plan.planes)}{switch}.\n")
+    out.write(f"# Design: {design_subtitle(plan)}.\n")  # the Designer's words (its subtitle)
 
 
 def _tree_comment(tree: SlurmTree, out: TextIO) -> None:
