@@ -166,7 +166,8 @@ def test_torus_slurm_export_says_what_it_maps():
     out = io.StringIO()
     write_tree_conf(plan(TORUS), out, NamingScheme())
     head = out.getvalue().splitlines()[:6]
-    assert head[1].endswith("torus, node to node, no switches, 1 plane.") and "switch QM9700" not in head[1]
+    # the Designer's subtitle (core.figures.subtitle): the torus in its own words, no switch model
+    assert "torus, node to node without switches" in head[1] and "QM9700" not in head[1]
     assert "1 tier" not in head[1] and not any("rail-optimized / multi-plane" in line for line in head)
     assert "a torus has no switches" in head[2]
 
