@@ -304,9 +304,9 @@ def _fabric_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
                  words: bool = True) -> None:
     """The compute nodes', NICs' and compute fabric switches' rows of ``build_bom`` (``add``: ``priced_row_adder``):
     what a design's counts alone price, before any cable length is known (``cost_floor`` sums them). Without
-    ``words`` the rows' sentences are left empty and the node row is a ``_FloorRow`` (``cost_floor``: only their
-    numbers count)."""
-    fmt, row = (str.format, BomRow) if words else (_unsaid, _FloorRow)
+    ``words`` the rows' sentences are left empty, never made, and the node row is a ``_FloorRow`` (``cost_floor``:
+    only their numbers count)."""
+    say, row = (_said, BomRow) if words else (_unsaid, _FloorRow)
     system = resolved.system
     switch = resolved.switch
     planes = resolved.planes
@@ -323,74 +323,89 @@ def _fabric_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
     node_power = power(system.id, system.node_power_w)
     rows.append(
         row(
-            category="compute", item=fmt(_("{name} node"), name=system.name), catalog_id=system.id,
+            category="compute", item=say(lambda: _("{name} node").format(name=system.name)), catalog_id=system.id,
             quantity=resolved.nodes,
             unit_price_usd=node_point, unit_price_low_usd=min(node_low, node_point),
             unit_price_high_usd=max(node_high, node_point),
             unit_power_w=max(0.0, node_power - included * power(included_nic.id, included_nic.power_w)),
             price_basis="override" if system.id in price_overrides else system.price_basis,
-            why=fmt(_("{nodes} nodes x {gpus_per_node} GPUs = {gpus} GPUs (node price and power less its {included} "
+            why=say(lambda: (
+                _("{nodes} nodes x {gpus_per_node} GPUs = {gpus} GPUs (node price and power less its {included} "
                   "standard {nic} NICs, listed below)") if resolved.nic.id == included_nic.id else
                 _("{nodes} nodes x {gpus_per_node} GPUs = {gpus} GPUs (node price and power less its {included} "
-                  "standard {nic} NICs; its {own} NICs are listed below)"),
+                  "standard {nic} NICs; its {own} NICs are listed below)")).format(
                 nodes=f"{resolved.nodes:,}", gpus_per_node=resolved.gpus_per_node, gpus=f"{resolved.gpus:,}",
-                included=included, nic=included_nic.id, own=resolved.nic.id),
+                included=included, nic=included_nic.id, own=resolved.nic.id)),
         )
     )
+    add("NIC", resolved.nic, nic_count, say(lambda: _nic_why(resolved, fabric, included)),
+        item=say(lambda: _("{name} (node)").format(name=resolved.nic.name)))
+
+    # --- switches -----------------------------------------------------------------------
+    plane_note = say(lambda: _(" x {planes} planes").format(planes=planes) if planes > 1 else "")
+    # Islands (rail-only rails, per-rail planes) are side by side copies: a count of one island's shape times them
+    rail_only = resolved.topology == "rail-only"
+    every_note = say(lambda: ("" if fabric.islands <= 1 else (_(" x {rails} rails") if rail_only else _(
+        " x {planes} planes")).format(rails=fabric.islands, planes=fabric.islands)) + plane_note)
+    if not fabric.switch_groups:
+        pass  # node to node (a torus): no switch
+    elif fabric.tiers == 1:
+        add("switch", switch, fabric.leaf_count_total, say(lambda: (
+            _("one switch per rail holds all {ports} NIC ports of its rail{plane_note}") if rail_only
+            and fabric.islands > 1 else _("one switch per plane holds all {ports} NIC ports{plane_note}")).format(
+            ports=fabric.node_leaf_links // fabric.islands, plane_note=every_note)),
+            item=say(lambda: _("{name} (leaf)").format(name=switch.name)))
+    else:
+        add("switch", switch, fabric.leaf_count_total, say(lambda: _leaf_why(resolved, fabric, every_note)),
+            item=say(lambda: _("{name} (leaf)").format(name=switch.name)))
+        spine, core = resolved.tier_switches["spine"], resolved.tier_switches["core"]  # per-tier models
+        add("switch", spine, fabric.spine_count_total, say(lambda: _spine_why(fabric, plane_note, every_note)),
+            item=say(lambda: _("{name} (spine)").format(name=spine.name)))
+        if fabric.tiers == 3:
+            add("switch", core, fabric.core_count_total, say(lambda: _(
+                "{groups} core groups x {cores} cores{plane_note}").format(
+                groups=fabric.core_groups, cores=fabric.cores_per_group, plane_note=every_note)),
+                item=say(lambda: _("{name} (core)").format(name=core.name)))
+
+    domainlevels.level2_bom(resolved, add)  # the second NVLink level's switches and cables (core.fabric.domainlevels)
+
+
+def _nic_why(resolved: ResolvedDesign, fabric: FabricPlan, included: int) -> str:
+    """The NIC row's sentence (``_fabric_rows``)."""
+    planes = resolved.planes
     nic_why = (_("{nodes} nodes x {nics} NICs (rails); each NIC has a port in each of {planes} planes") if planes > 1
                else _("{nodes} nodes x {nics} NICs (rails)"))
-    nic_why = fmt(nic_why, nodes=f"{resolved.nodes:,}", nics=resolved.nics_per_node, planes=planes)
+    nic_why = nic_why.format(nodes=f"{resolved.nodes:,}", nics=resolved.nics_per_node, planes=planes)
     cabled = cabled_nics(fabric, resolved.nics_per_node)
     if cabled < resolved.nics_per_node:  # bought all the same: a torus cables width x neighbours of them
         unused = (_("; {cabled} of each node's cabled, {unused} unused (the node comes with them)")
                   if resolved.nics_per_node == included else
                   _("; {cabled} of each node's cabled, {unused} unused (fewer NICs per node would do)"))
-        nic_why += fmt(unused, cabled=cabled, unused=resolved.nics_per_node - cabled)
-    add("NIC", resolved.nic, nic_count, nic_why, item=fmt(_("{name} (node)"), name=resolved.nic.name))
+        nic_why += unused.format(cabled=cabled, unused=resolved.nics_per_node - cabled)
+    return nic_why
 
-    # --- switches -----------------------------------------------------------------------
-    plane_note = fmt(_(" x {planes} planes"), planes=planes) if planes > 1 else ""
-    # Islands (rail-only rails, per-rail planes) are side by side copies: a count of one island's shape times them
-    rail_only = resolved.topology == "rail-only"
-    island_note = "" if fabric.islands <= 1 else fmt(_(" x {rails} rails") if rail_only else _(" x {planes} planes"),
-                                                      rails=fabric.islands, planes=fabric.islands)
-    every_note = island_note + plane_note
-    if not fabric.switch_groups:
-        pass  # node to node (a torus): no switch
-    elif fabric.tiers == 1:
-        one_switch = (_("one switch per rail holds all {ports} NIC ports of its rail{plane_note}") if rail_only
-                      and fabric.islands > 1 else _("one switch per plane holds all {ports} NIC ports{plane_note}"))
-        add("switch", switch, fabric.leaf_count_total, fmt(one_switch, ports=fabric.node_leaf_links // fabric.islands,
-            plane_note=every_note), item=fmt(_("{name} (leaf)"), name=switch.name))
-    else:
-        if resolved.topology == "rail-optimized" or rail_leaves(fabric.family):  # a family's leaves are rail leaves
-            leaf_why = fmt(_("{sus} SU x {rails} rails{plane_note}"),
-                sus=fabric.group_count, rails=fabric.leaves_per_group, plane_note=every_note)
-        else:
-            leaf_why = fmt(_("ceil({nodes} nodes / {per_leaf} per leaf){plane_note}"),
-                nodes=resolved.nodes, per_leaf=fabric.nodes_per_group, plane_note=every_note)
-        add("switch", switch, fabric.leaf_count_total, leaf_why, item=fmt(_("{name} (leaf)"), name=switch.name))
-        if (spines := family_words(fabric.family, "bom:spines", None)) is not None:  # a family's: Dragonfly+ groups
-            spine_why = fmt(spines,
-                groups=fabric.pod_count, spines=fabric.spines_per_pod, plane_note=every_note)
-        elif fabric.tiers == 2:
-            spine_why = fmt(_("{leaves} leaves x {uplinks} uplinks = {links} links, {pair} per leaf-spine pair: "
-                          "{spines} spines{plane_note}"),
-                leaves=fabric.leaf_count, uplinks=fabric.leaf_uplinks, links=f"{fabric.leaf_spine_links:,}",
-                pair=fabric.links_per_leaf_spine_pair, spines=fabric.spine_count, plane_note=plane_note)
-        else:
-            spine_why = fmt(ngettext("{pods} pod x {spines} spines{plane_note}", "{pods} pods x {spines} spines{plane_note}",
-                                     fabric.pod_count),
-                pods=fabric.pod_count, spines=fabric.spines_per_pod, plane_note=every_note)
-        spine, core = resolved.tier_switches["spine"], resolved.tier_switches["core"]  # per-tier models
-        add("switch", spine, fabric.spine_count_total, spine_why, item=fmt(_("{name} (spine)"), name=spine.name))
-        if fabric.tiers == 3:
-            add("switch", core, fabric.core_count_total,
-                fmt(_("{groups} core groups x {cores} cores{plane_note}"),
-                    groups=fabric.core_groups, cores=fabric.cores_per_group, plane_note=every_note),
-                item=fmt(_("{name} (core)"), name=core.name))
 
-    domainlevels.level2_bom(resolved, add)  # the second NVLink level's switches and cables (core.fabric.domainlevels)
+def _leaf_why(resolved: ResolvedDesign, fabric: FabricPlan, every_note: str) -> str:
+    """The leaf row's sentence of a fabric of two or more tiers (``_fabric_rows``)."""
+    if resolved.topology == "rail-optimized" or rail_leaves(fabric.family):  # a family's leaves are rail leaves
+        return _("{sus} SU x {rails} rails{plane_note}").format(
+            sus=fabric.group_count, rails=fabric.leaves_per_group, plane_note=every_note)
+    return _("ceil({nodes} nodes / {per_leaf} per leaf){plane_note}").format(
+        nodes=resolved.nodes, per_leaf=fabric.nodes_per_group, plane_note=every_note)
+
+
+def _spine_why(fabric: FabricPlan, plane_note: str, every_note: str) -> str:
+    """The spine row's sentence (``_fabric_rows``)."""
+    if (spines := family_words(fabric.family, "bom:spines", None)) is not None:  # a family's: Dragonfly+ groups
+        return spines.format(groups=fabric.pod_count, spines=fabric.spines_per_pod, plane_note=every_note)
+    if fabric.tiers == 2:
+        return _("{leaves} leaves x {uplinks} uplinks = {links} links, {pair} per leaf-spine pair: "
+                 "{spines} spines{plane_note}").format(
+            leaves=fabric.leaf_count, uplinks=fabric.leaf_uplinks, links=f"{fabric.leaf_spine_links:,}",
+            pair=fabric.links_per_leaf_spine_pair, spines=fabric.spine_count, plane_note=plane_note)
+    return ngettext("{pods} pod x {spines} spines{plane_note}", "{pods} pods x {spines} spines{plane_note}",
+                    fabric.pod_count).format(pods=fabric.pod_count, spines=fabric.spines_per_pod,
+                                             plane_note=every_note)
 
 
 _FloorRow = namedtuple("_FloorRow", BomRow.model_fields,
@@ -399,8 +414,13 @@ _FloorRow = namedtuple("_FloorRow", BomRow.model_fields,
 ``summarize_cost`` and ``_bought``."""
 
 
-def _unsaid(_text: str, *_args, **_kwargs) -> str:
-    """A sentence nobody reads (``_fabric_rows`` without words): empty."""
+def _said(sentence) -> str:
+    """``sentence()``: a row's text (``_fabric_rows`` with words)."""
+    return sentence()
+
+
+def _unsaid(_sentence) -> str:
+    """A sentence nobody reads (``_fabric_rows`` without words): empty, never made."""
     return ""
 
 

@@ -555,9 +555,11 @@ class _Evaluator:
         """Fabric sizings run (``size_fabric``)."""
 
     def size(self, resolved):
-        """(fabric plan, bandwidth) of ``resolved`` (``size_fabric``, ``compute_bandwidth``)."""
+        """(fabric plan, bandwidth) of ``resolved`` (``size_fabric``, ``compute_bandwidth``). The plan has no words (its
+        explanation and switch groups' descriptions: nothing here reads them, and the winner is planned again in
+        full, ``OptimizeResult.best_plan``)."""
         self.sizings += 1
-        fabric = size_fabric(resolved)
+        fabric = size_fabric(resolved, words=False)
         return fabric, compute_bandwidth(resolved, fabric)
 
     def physical_of(self, resolved, fabric, lengths=None) -> dict:
@@ -581,7 +583,8 @@ class _Evaluator:
     def evaluate(self, index: int, design: Design, full: bool = False, keep: bool = False,
                  resolved=None, detail: bool = True) -> Candidate:
         """The candidate's metrics and its first failing constraint (``full``: every metric and failure;
-        ``keep``: the resolved design stays on the candidate). With ``detail=False`` it stops after the bounds
+        ``keep``: the resolved design stays on the candidate; ``resolved``: its resolved design, or the
+        ``FabricPlannerError`` resolving it raised). With ``detail=False`` it stops after the bounds
         (``cost_floor``) of a candidate no check before them rejected, leaving ``Candidate.pending`` for
         ``detail``."""
         c = self.c
@@ -593,6 +596,8 @@ class _Evaluator:
             cand.reason, cand.failed = "max_tiers", ("max_tiers",)
             return cand
         try:
+            if isinstance(resolved, FabricPlannerError):
+                raise resolved.with_traceback(None)
             resolved = resolved or self.resolve(design)
             if keep:
                 cand.resolved = resolved
@@ -918,7 +923,9 @@ def _family_key(design: Design) -> tuple:
 
 def _families(designs: list[Design]) -> list[list[int]]:
     """Indices of ``designs`` grouped by everything but ``tiers`` (grid order kept inside a group), families
-    that differ only in the NIC model next to each other (they share the stages that do not read it)."""
+    that differ only in the NIC model, plane count or oversubscription next to each other (they share the stages
+    that do not read them), those of one NIC model and plane count in a run (``_evaluate_families``: one resolution
+    serves each run)."""
     groups: dict[str, list[int]] = {}
     for i, d in enumerate(designs):
         groups.setdefault(_family_key(d), []).append(i)
@@ -929,8 +936,9 @@ def _families(designs: list[Design]) -> list[list[int]]:
 
 
 def _shared_key(design: Design) -> tuple:
-    """Designs with the same key may share sizings (only the NIC model, plane count and tiers differ)."""
-    return _fields_key(design, ("tiers", "nic", "planes"))
+    """Designs with the same key may share stages (only the NIC model, plane count, tiers and oversubscription
+    differ)."""
+    return _fields_key(design, ("tiers", "nic", "planes", "oversubscription"))
 
 
 def _too_few_tiers(resolved, tiers: int) -> bool:
@@ -954,9 +962,28 @@ def _too_few_tiers(resolved, tiers: int) -> bool:
         return False
 
 
+def _evaluate_families(evaluator: "_Evaluator", designs: list[Design], groups: Iterable[list[int]],
+                       detail: bool = True) -> Iterable[list[Candidate]]:
+    """Each family of ``groups`` evaluated (``_evaluate_family``), in order, resolving once per run of families that
+    differ only in the grid fields resolving does not read (``_UNRESOLVED``: the oversubscription, next to each
+    other in ``_families``' order): one resolution serves them all, or the error it raised."""
+    key = resolution = None
+    for group in groups:
+        first = designs[group[0]]
+        if (unresolved := _fields_key(first, _UNRESOLVED)) != key:
+            key = unresolved
+            try:
+                resolution = evaluator.resolve(first)
+            except FabricPlannerError as exc:
+                resolution = exc
+        yield _evaluate_family(evaluator, designs, group, detail, resolution)
+
+
 def _evaluate_family(evaluator: "_Evaluator", designs: list[Design], indices: list[int],
-                     detail: bool = True) -> list[Candidate]:
-    """Evaluate one family (designs that differ only in ``tiers``), sizing as few as is exact.
+                     detail: bool = True, resolution=None) -> list[Candidate]:
+    """Evaluate one family (designs that differ only in ``tiers``), sizing as few as is exact; ``resolution``: the
+    resolved design of a design that differs from them only in ``_UNRESOLVED`` fields or the ``FabricPlannerError``
+    resolving it raised, or None (resolved here).
 
     The family is first planned with ``tiers="auto"``, which picks the fewest tiers ``t0`` that fit. An
     explicit ``t0`` sizes the same fabric (``size_fabric`` tries the same leaf down-port counts and keeps
@@ -967,9 +994,15 @@ def _evaluate_family(evaluator: "_Evaluator", designs: list[Design], indices: li
     explicit = [i for i in indices if isinstance(designs[i].tiers, int)]
     out: list[Candidate] = []
     auto = None
+
+    def as_resolved(d: Design):  # resolving reads no tiers or oversubscription: the run's resolution with ``d``
+        if resolution is None or isinstance(resolution, FabricPlannerError):
+            return resolution
+        return resolution.model_copy(update={"design": d})
+
     if len(explicit) > 1:
-        auto = evaluator.evaluate(-1, designs[explicit[0]].model_copy(update={"tiers": "auto"}), keep=True,
-                                  detail=detail)
+        design = designs[explicit[0]].model_copy(update={"tiers": "auto"})
+        auto = evaluator.evaluate(-1, design, keep=True, resolved=as_resolved(design), detail=detail)
     for i in indices:
         d = designs[i]
         if auto is not None and auto.resolved is None and auto.reason and not auto.failed and \
@@ -977,7 +1010,7 @@ def _evaluate_family(evaluator: "_Evaluator", designs: list[Design], indices: li
             out.append(Candidate(i, d, reason=auto.reason))  # resolving raised: it reads no tiers, so it raises alike
             continue
         if auto is None or auto.resolved is None or not isinstance(d.tiers, int):
-            out.append(evaluator.evaluate(i, d, detail=detail))
+            out.append(evaluator.evaluate(i, d, resolved=as_resolved(d), detail=detail))
             continue
         resolved = auto.resolved
         if auto.tiers == 0:  # auto did not size: each explicit tier count on its own, with the family's resolution
@@ -1016,8 +1049,8 @@ def _evaluate_chunk(args) -> list[Candidate]:
         sized = evaluator.sizings
         designs = _FORKED
         out = []
-        for group in groups:
-            out += _evaluate_family(evaluator, designs, group, detail=False)
+        for decided in _evaluate_families(evaluator, designs, groups, detail=False):
+            out += decided
         _decide(evaluator, out, objective, witnesses=_SHARED.get(search))
         # the parent has the designs; send back only the numbers, as tuples (a fifth of the pickling)
         return [tuple(getattr(cand, name) for name in _SENT) for cand in out], evaluator.sizings - sized
@@ -1232,8 +1265,7 @@ def _evaluate_all(designs: list[Design], constraints: Constraints, catalog: Cata
     if workers <= 1 or len(designs) < PARALLEL_FROM or catalog is not load_catalog():
         evaluator = _Evaluator(constraints, catalog, bounded)
         out = []
-        for done, group in enumerate(groups, 1):
-            decided = _evaluate_family(evaluator, designs, group, detail=False)
+        for done, decided in enumerate(_evaluate_families(evaluator, designs, groups, detail=False), 1):
             out += decided
             progress.report(done / 2, len(groups))
             if tracker is not None:  # those the checks before the floor decided; the pending ones in _decide

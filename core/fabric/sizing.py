@@ -361,11 +361,12 @@ MAX_LEAF_DOWN_CANDIDATES = 24
 """Most leaf down-port counts ``size_fabric`` compares (keeps planning within a few ms)."""
 
 
-def size_fabric(resolved: ResolvedDesign) -> FabricPlan:
+def size_fabric(resolved: ResolvedDesign, words: bool = True) -> FabricPlan:
     """Size the scale-out fabric of ``resolved``: per island (``_size_island``), for the final size when the
     design grows (``grow_to``: ``_populated`` keeps the upper layers and the leaves' uplinks of the final
     fabric and only the present scalable units), then ``islands`` copies side by side. Another topology
-    family (``core.fabric.families``) sizes its own."""
+    family (``core.fabric.families``) sizes its own. Without ``words`` a folded Clos's plan has no explanation and
+    its switch groups no description (the optimizer's checks read only its numbers, which are the same)."""
     other = topology_family(resolved.topology)
     if other is not None:
         return other.size(resolved)
@@ -374,19 +375,20 @@ def size_fabric(resolved: ResolvedDesign) -> FabricPlan:
         island = resolved.model_copy(update={"nics_per_node": resolved.rails_per_island, "islands": 1})
     if resolved.grow_to:
         final = _size_island(island.model_copy(update={"nodes": resolved.grow_to,
-                                                       "gpus": resolved.grow_to * resolved.gpus_per_node}))
+                                                       "gpus": resolved.grow_to * resolved.gpus_per_node}), words)
         plan = _populated(island, final, resolved.grow_to)
     else:
-        plan = _size_island(island)
+        plan = _size_island(island, words)
     plan = plan.model_copy(update={"max_nodes_without_recabling": _growth_limit(island, plan)})
     if resolved.islands > 1:
-        plan = _side_by_side(resolved, plan)
+        plan = _side_by_side(resolved, plan, words)
     return plan
 
 
-def _size_island(resolved: ResolvedDesign) -> FabricPlan:
+def _size_island(resolved: ResolvedDesign, words: bool = True) -> FabricPlan:
     """Size the scale-out fabric of ``resolved`` at the leaf down-port count ``_best_leaf_down`` chooses from the
-    design's numbers (a note in the explanation when it is below the most the oversubscription allows).
+    design's numbers (a note in the explanation when it is below the most the oversubscription allows; ``words``
+    as ``size_fabric``'s).
 
     Raises
     ------
@@ -395,8 +397,8 @@ def _size_island(resolved: ResolvedDesign) -> FabricPlan:
         more ports than a leaf; the message names the largest size that fits.
     """
     leaf_down_max, _up = _leaf_split(resolved)
-    best = _size_fabric(resolved, _best_leaf_down(IslandNumbers.of(resolved)))
-    if best.leaf_down_ports_max < leaf_down_max:
+    best = _size_fabric(resolved, _best_leaf_down(IslandNumbers.of(resolved)), words=words)
+    if words and best.leaf_down_ports_max < leaf_down_max:
         note = _("Leaves use at most {used} of the {most} down ports {ratio}:1 allows: that balances on fewer "
                  "switches.").format(used=best.leaf_down_ports_max, most=leaf_down_max,
                                      ratio=f"{resolved.design.oversubscription:g}")
@@ -510,6 +512,18 @@ class _Stage:
     group_count: int
     tiers: int = 0
     why: list[str] = field(default_factory=list)
+    words: bool = True
+    """Whether the sizing says why: its explanation and its switch groups' descriptions; without (``size_fabric(...,
+    words=False)``) both are empty and every number is the same."""
+
+    def note(self, sentence: Callable[[], str]) -> None:
+        """Add ``sentence()`` to the explanation (made only when the sizing has words)."""
+        if self.words:
+            self.why.append(sentence())
+
+    def said(self, text: Callable[[], str]) -> str:
+        """A switch group's description ``text()``, or "" without words."""
+        return text() if self.words else ""
 
     @property
     def design(self):
@@ -562,9 +576,10 @@ class _Upper:
     groups: list[SwitchGroup] = field(default_factory=list)
 
 
-def _size_fabric(resolved: ResolvedDesign, leaf_down_max: int, score_only: bool = False):
+def _size_fabric(resolved: ResolvedDesign, leaf_down_max: int, score_only: bool = False, words: bool = True):
     """Size the fabric with leaves using at most ``leaf_down_max`` down ports (``score_only``: return just
-    ``(tiers, switch_count)`` of that plan, what ``_size_island`` compares, raising the same errors).
+    ``(tiers, switch_count)`` of that plan, what ``_size_island`` compares, raising the same errors; ``words`` as
+    ``size_fabric``'s).
 
     Steps: group shape (``_group_shape``), tier count (``_choose_tiers``), leaves
     (``_explain_leaves``), then spines (``_two_tier_spines``) or pods, spines and cores
@@ -573,11 +588,11 @@ def _size_fabric(resolved: ResolvedDesign, leaf_down_max: int, score_only: bool 
     """
     nodes_per_group, leaves_per_group, ports_per_node = _group_shape(resolved, leaf_down_max)
     stage = _Stage(resolved, leaf_down_max, nodes_per_group, leaves_per_group, ports_per_node,
-                   group_count=math.ceil(resolved.nodes / nodes_per_group))
+                   group_count=math.ceil(resolved.nodes / nodes_per_group), words=words and not score_only)
     _choose_tiers(stage)
     if stage.tiers == 1:
         return (1, 1) if score_only else _one_tier(stage)
-    if not score_only:
+    if stage.words:
         _explain_leaves(stage)
     upper = _two_tier_spines(stage, score_only) if stage.tiers == 2 else _three_tier_pods(stage, score_only)
     if score_only:
@@ -648,9 +663,9 @@ def _choose_tiers(stage: _Stage) -> None:
             ))
     needed = next((t for t in (1, 2, 3) if nodes <= limit[t]), 3)
     if tiers > needed:
-        stage.why.append(_("Tiers set to {tiers} although {needed} would do; the extra tier adds switches and hops "
-                           "(room to grow to {most} nodes).").format(tiers=tiers, needed=needed,
-                                                                     most=f"{limit[tiers]:,}"))
+        stage.note(lambda: _("Tiers set to {tiers} although {needed} would do; the extra tier adds switches and "
+                             "hops (room to grow to {most} nodes).").format(tiers=tiers, needed=needed,
+                                                                             most=f"{limit[tiers]:,}"))
     stage.tiers = tiers
 
 
@@ -707,8 +722,9 @@ def _one_tier(stage: _Stage) -> FabricPlan:
     nodes, rails, speed = resolved.nodes, resolved.nics_per_node, resolved.port_speed_gbps
     group = SwitchGroup(role="leaf", count=1, down_ports_used=endpoints, up_ports_used=0, radix=radix,
                         switch_id=resolved.switch.id, down_speed_gbps=speed, up_speed_gbps=resolved.uplink_gbps,
-                        up_port_cost=resolved.leaf_uplink_cost, description=_("single switch: {nodes} nodes x {rails} NICs").format(nodes=nodes, rails=rails))
-    stage.why.append(_("{ports} NIC ports fit one {switch} ({radix} x {speed}G): one tier.").format(
+                        up_port_cost=resolved.leaf_uplink_cost, description=stage.said(
+                            lambda: _("single switch: {nodes} nodes x {rails} NICs").format(nodes=nodes, rails=rails)))
+    stage.note(lambda: _("{ports} NIC ports fit one {switch} ({radix} x {speed}G): one tier.").format(
         ports=endpoints, switch=resolved.switch.id, radix=radix, speed=speed))
     return FabricPlan(
         tiers=1, planes=resolved.planes, topology=resolved.topology, radix=radix, port_speed_gbps=speed,
@@ -726,7 +742,7 @@ def _explain_leaves(stage: _Stage) -> None:
     resolved, design = stage.resolved, stage.design
     rails, nodes = resolved.nics_per_node, resolved.nodes
     if stage.rail:
-        stage.why.append(_(
+        stage.note(lambda: _(
             "Rail-optimized: a scalable unit is {su_nodes} nodes (one leaf down port each at {ratio}:1), with one "
             "leaf per rail ({rails} rails): {sus} SU x {rails} = {leaves} leaves."
         ).format(su_nodes=stage.nodes_per_group, ratio=f"{design.oversubscription:g}", rails=rails,
@@ -743,7 +759,7 @@ def _explain_leaves(stage: _Stage) -> None:
         else:
             message = _("Top-of-rack: each leaf serves {leaf_nodes} nodes x {rails} NICs = {ports} down ports: "
                         "ceil({nodes} / {leaf_nodes}) = {leaves} leaves.")
-        stage.why.append(message.format(**values))
+        stage.note(lambda: message.format(**values))
 
 
 def _two_tier_spines(stage: _Stage, counts_only: bool = False) -> _Upper:
@@ -759,14 +775,14 @@ def _two_tier_spines(stage: _Stage, counts_only: bool = False) -> _Upper:
         return _Upper(spine_count=spine_count)
     pair_links = leaf_uplinks // spine_count
     spine_down = leaf_count * pair_links
-    stage.why.append(_(
+    stage.note(lambda: _(
         "Each leaf has {uplinks} uplinks, {pair} to each of {spines} spines; each spine uses {leaves} leaves x "
         "{pair} = {down} of {radix} ports."
     ).format(uplinks=leaf_uplinks, pair=pair_links, spines=spine_count, leaves=leaf_count, down=spine_down,
              radix=radix))
     spines = SwitchGroup(role="spine", count=spine_count, down_ports_used=spine_down, up_ports_used=0, radix=radix,
-                         **_tier(resolved, "spine"), description=_("{pair} to each of {leaves} leaves").format(pair=plurals.links(pair_links),
-                                                                                          leaves=leaf_count))
+                         **_tier(resolved, "spine"), description=stage.said(lambda: _(
+                             "{pair} to each of {leaves} leaves").format(pair=plurals.links(pair_links), leaves=leaf_count)))
     return _Upper(leaf_uplinks=leaf_uplinks, spines_per_pod=spine_count, spine_count=spine_count,
                   pair_links=pair_links, groups=[spines])
 
@@ -804,16 +820,17 @@ def _three_tier_pods(stage: _Stage, counts_only: bool = False) -> _Upper:
                     "A pod is {groups} top-of-rack leaves = {leaves} leaves and {spines} spines; ceil({all_groups} "
                     "/ {groups}) = {pods} pods.",
                     up.groups_per_pod))
-    stage.why.append(pod.format(groups=up.groups_per_pod, units=plurals.scalable_units(up.groups_per_pod), leaves=leaves_per_pod, spines=up.spines_per_pod,
-                                all_groups=stage.group_count, pods=up.pod_count))
-    stage.why.append(_(
+    stage.note(lambda: pod.format(groups=up.groups_per_pod, units=plurals.scalable_units(up.groups_per_pod),
+                                  leaves=leaves_per_pod, spines=up.spines_per_pod, all_groups=stage.group_count,
+                                  pods=up.pod_count))
+    stage.note(lambda: _(
         "Each leaf has {uplinks} uplinks, {pair} to each spine of its pod; each spine has {down} down and {up} up."
     ).format(uplinks=up.leaf_uplinks, pair=up.pair_links, down=spine_down, up=up.spine_uplinks))
     last_pod_groups = stage.group_count - (up.pod_count - 1) * up.groups_per_pod
     full_pods = up.pod_count - (1 if last_pod_groups < up.groups_per_pod else 0)
     core_down = full_pods * up.spine_core_pair
     up.spine_core_links = full_pods * up.spines_per_pod * up.spine_uplinks
-    stage.why.append(_(
+    stage.note(lambda: _(
         "Spine j of every pod connects to core group j: {core_groups} groups x {per_group} cores = {cores} cores, "
         "{pair} per spine-core pair."
     ).format(core_groups=up.core_groups, per_group=up.cores_per_group, cores=up.core_count,
@@ -822,16 +839,18 @@ def _three_tier_pods(stage: _Stage, counts_only: bool = False) -> _Upper:
         up.groups.append(
             SwitchGroup(role="spine", count=full_pods * up.spines_per_pod, down_ports_used=spine_down,
                         up_ports_used=up.spine_uplinks, radix=radix, **_tier(resolved, "spine"),
-                        description=_("{pair} to each of {leaves} leaves in its pod").format(
-                            pair=plurals.links(up.pair_links), leaves=leaves_per_pod))
+                        description=stage.said(lambda: _("{pair} to each of {leaves} leaves in its pod").format(
+                            pair=plurals.links(up.pair_links), leaves=leaves_per_pod)))
         )
     if full_pods < up.pod_count:
         core_down += _partial_pod(stage, up, last_pod_groups)
     up.groups.append(
         SwitchGroup(role="core", count=up.core_count, down_ports_used=core_down, up_ports_used=0,
-                    radix=resolved.core_radix, **_tier(resolved, "core"), description=_("links to spine j of each of {pods} pods").format(pods=up.pod_count))
+                    radix=resolved.core_radix, **_tier(resolved, "core"), description=stage.said(
+                        lambda: _("links to spine j of each of {pods} pods").format(pods=up.pod_count)))
     )
-    stage.why.append(_("Each core uses {down} of {radix} ports.").format(down=core_down, radix=resolved.core_radix))
+    stage.note(lambda: _("Each core uses {down} of {radix} ports.").format(down=core_down,
+                                                                           radix=resolved.core_radix))
     return up
 
 
@@ -846,15 +865,16 @@ def _partial_pod(stage: _Stage, up: _Upper, last_pod_groups: int) -> int:
         SwitchGroup(role="spine", count=up.spines_per_pod, down_ports_used=partial_down,
                     up_ports_used=up.partial_uplinks, radix=stage.resolved.spine_radix,
                     **_tier(stage.resolved, "spine"),
-                    description=(_("partial pod: {groups} of {per_pod} scalable units") if stage.rail
-                                 else _("partial pod: {groups} of {per_pod} top-of-rack leafs")).format(
-                        groups=last_pod_groups, per_pod=up.groups_per_pod))
+                    description=stage.said(lambda: (
+                        _("partial pod: {groups} of {per_pod} scalable units") if stage.rail
+                        else _("partial pod: {groups} of {per_pod} top-of-rack leafs")).format(
+                        groups=last_pod_groups, per_pod=up.groups_per_pod)))
     )
     why = (_("The last pod holds {groups} of {per_pod} scalable units: its spines have {down} down and {up} up "
              "({per_core} per core).") if stage.rail else
            _("The last pod holds {groups} of {per_pod} top-of-rack leafs: its spines have {down} down and {up} up "
              "({per_core} per core)."))
-    stage.why.append(why.format(groups=last_pod_groups, per_pod=up.groups_per_pod, down=partial_down,
+    stage.note(lambda: why.format(groups=last_pod_groups, per_pod=up.groups_per_pod, down=partial_down,
                                 up=up.partial_uplinks, per_core=up.partial_uplinks // up.cores_per_group))
     return up.partial_uplinks // up.cores_per_group
 
@@ -866,7 +886,8 @@ def _leaf_groups(stage: _Stage, leaf_uplinks: int) -> list[SwitchGroup]:
     full_leaves = leaf_count - (stage.leaves_per_group if last_leaf_down < stage.leaf_down_used else 0)
     groups = [
         SwitchGroup(role="leaf", count=full_leaves, down_ports_used=stage.leaf_down_used, up_ports_used=leaf_uplinks,
-                    radix=stage.radix, **_tier(stage.resolved, "leaf"), description=_("full scalable unit") if stage.rail else _("full top-of-rack leaf"))
+                    radix=stage.radix, **_tier(stage.resolved, "leaf"),
+                    description=stage.said(lambda: _("full scalable unit") if stage.rail else _("full top-of-rack leaf")))
     ] if full_leaves else []
     if full_leaves < leaf_count:
         partial = (_("partial scalable unit: {nodes} of {group_nodes} nodes") if stage.rail
@@ -874,7 +895,8 @@ def _leaf_groups(stage: _Stage, leaf_uplinks: int) -> list[SwitchGroup]:
         groups.append(
             SwitchGroup(role="leaf", count=leaf_count - full_leaves, down_ports_used=last_leaf_down,
                         up_ports_used=leaf_uplinks, radix=stage.radix, **_tier(stage.resolved, "leaf"),
-                        description=partial.format(nodes=stage.last_group_nodes, group_nodes=stage.nodes_per_group))
+                        description=stage.said(lambda: partial.format(nodes=stage.last_group_nodes,
+                                                                      group_nodes=stage.nodes_per_group)))
         )
     return groups
 
@@ -914,10 +936,14 @@ _ISLAND_COUNTS = ("leaf_count", "spine_count", "core_count", "node_leaf_links", 
                   "spine_core_links")
 
 
-def _side_by_side(resolved: ResolvedDesign, plan: FabricPlan) -> FabricPlan:
-    """``resolved.islands`` copies of the one-island ``plan``: counts multiplied, shapes kept."""
+def _side_by_side(resolved: ResolvedDesign, plan: FabricPlan, words: bool = True) -> FabricPlan:
+    """``resolved.islands`` copies of the one-island ``plan``: counts multiplied, shapes kept (``words`` as
+    ``size_fabric``'s)."""
     islands = resolved.islands
     groups = tuple(g.model_copy(update={"count": g.count * islands}) for g in plan.switch_groups)
+    update = {key: getattr(plan, key) * islands for key in _ISLAND_COUNTS}
+    if not words:
+        return plan.model_copy(update={**update, "switch_groups": groups, "islands": islands})
     why = (_("Rail-only: each of the {islands} rails is its own fabric (no spine between rails); traffic "
              "between rails crosses {link} inside the node.") if resolved.topology == "rail-only" else
            ngettext("Per-rail planes: NIC i of every node is in plane i mod {islands} only; each of the {islands} "
@@ -927,7 +953,6 @@ def _side_by_side(resolved: ResolvedDesign, plan: FabricPlan) -> FabricPlan:
                     "host.",
                     resolved.rails_per_island)
            ).format(islands=islands, rails=resolved.rails_per_island, link=resolved.system.scaleup_name)
-    update = {key: getattr(plan, key) * islands for key in _ISLAND_COUNTS}
     return plan.model_copy(update={**update, "switch_groups": groups, "islands": islands,
                                    "explanation": (why, *plan.explanation)})
 
