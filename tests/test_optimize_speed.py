@@ -199,8 +199,11 @@ def test_the_shared_busbw_equals_the_unshared_computation(gpu, gpus, grid):
     for routing, placement, release in (("auto", "topo", None), ("ecmp", "scatter", None),
                                         ("auto", "topo", "2.18.5")):
         opt._all_reduce_busbw.cache_clear()
+        compared_here = 0
         with congestion.assumptions(routing, placement), nccl_release(release):
-            for design in designs[:200]:
+            for design in designs[:6000]:  # in grid order until views were shared (the plane mode is read)
+                if compared_here >= 100 and opt._all_reduce_busbw.cache.hits:
+                    break
                 try:
                     resolved = evaluator.resolve(design)
                     fabric, bandwidth = evaluator.size(resolved)
@@ -216,6 +219,7 @@ def test_the_shared_busbw_equals_the_unshared_computation(gpu, gpus, grid):
                     continue
                 assert evaluator._busbw(resolved, fabric, bandwidth) == expected, design
                 compared += 1
+                compared_here += 1
         assert opt._all_reduce_busbw.cache.hits > 0
     assert compared > 100  # over the three assumptions
 
