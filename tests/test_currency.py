@@ -254,8 +254,10 @@ def test_optimize_front_and_axes_in_the_shown_currency():
 def test_optimize_money_boxes_speak_the_currency_and_the_link_keeps_dollars():
     from tests import pagetest
 
+    # one switch model: a small search (18,120 candidates and 20 s of CPU with every model); what is tested is the
+    # money boxes and the link, which do not depend on the search's size
     at = pagetest.open_page("../pages/7_Optimize.py", {"ng": "64", "opt_usd": "1000000", "ui_cur": "CNY",
-                                                       "ui_fx": "7"})
+                                                       "ui_fx": "7", "opt_sw": "QM9700"})
     box = next(b for b in at.number_input if b.label.startswith("Budget"))
     assert box.label == "Budget, whole cluster [CNY]" and box.value == 7_000_000
     limit = next(b for b in at.number_input if b.label.startswith("Max. cost per million"))

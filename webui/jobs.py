@@ -10,7 +10,7 @@ Terms
 -----
 worker slots
     Jobs running at once per server (``FP_JOB_WORKERS``, default: the machine's cores less one, at least 1).
-    Workers run at a lower priority (``nice`` +10), so the server's reruns come first on a busy core.
+    Workers run at a lower priority (``nice`` +10, ``FP_JOB_NICE``), so the server's reruns come first on a busy core.
 queue limit
     Jobs waiting for a slot per server (``FP_JOB_QUEUE``, default 8); beyond it a new job is refused with a
     message (``Busy``), and nothing runs.
@@ -96,7 +96,8 @@ SESSION_CHECK_S = 0.5
 LOG_EVERY_S = 60.0
 MAX_KEPT = 512
 """Outcomes kept at most, whatever their bytes (a stopped job's outcome has none)."""
-NICE = 10
+NICE = env_int("FP_JOB_NICE", 10, 0, 19)
+"""How much lower the workers' priority is than the server's (``nice``); the tests run them at the server's."""
 PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 QUEUED, RUNNING, DONE, STOPPED = "queued", "running", "done", "stopped"
