@@ -383,8 +383,10 @@ def test_cli_json(case, design_files):
     assert units.percent(a["availability"]["job_run_fraction"]) == ref.text["availability"]
 
 
-HEADER = re.compile(r"^# [Dd]esign: ([\d,]+) x (\S+)(?: GPUs)? in ([\d,]+) nodes; \S+ \d+G, [^,]+, (\d+) tiers?, "
-                    r"(\d+) planes?, switch (\S+?)\.?$", re.M)
+HEADER = re.compile(r"^# [Dd]esign: ([\d,]+) (?:x \S+|GPUs) in (?:([\d,]+) nodes|[\d,]+ \S+ racks? \(([\d,]+) compute "
+                    r"trays?[^)]*\)) · .*?\b(\d+) tiers? · (\d+) planes?\b.*? · switch (\S+?)(?: · .*)?\.?$", re.M)
+"""An export's design line: the Designer's subtitle (``core.figures.subtitle.design_subtitle``): GPUs, nodes (an
+NVLink rack system's compute trays), tiers, planes and switch."""
 
 
 @pytest.mark.parametrize("case", CASES, ids=CASE_IDS)
@@ -399,7 +401,8 @@ def test_export_headers(case):
             text = export_text(ref.plan, name)
         except DesignError:
             continue  # a format that cannot express this design refuses it (tests/test_export_*.py)
-        gpus, _system, nodes, tiers, planes, switch = HEADER.search(text).groups()
+        gpus, nodes, trays, tiers, planes, switch = HEADER.search(text).groups()
+        nodes = nodes or trays
         assert (int(gpus.replace(",", "")), int(nodes.replace(",", "")), int(tiers), int(planes), switch) == expected
     graph = dict(re.findall(r'<key id="(g\d+)" for="graph" attr.name="(\w+)"', export_text(ref.plan, "graphml")))
     text = export_text(ref.plan, "graphml")

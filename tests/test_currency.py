@@ -139,8 +139,10 @@ def test_cli_currency_option(capsys):
     assert code == 0 and "$" in dollars and "CN¥" not in dollars
     code, yuan, _err = run_cli(capsys, "plan", "--nodes", "64", "--currency", "cny", "--fx-rate", "7")
     assert code == 0 and "CN¥" in yuan and "$" not in yuan and "1 USD = 7 CNY" in yuan
-    capex = re.search(r"capex \$([\d,]+)", dollars).group(1)
-    assert f"CN¥{int(capex.replace(',', '')) * 7:,}" in yuan  # the same amount, times the rate
+    code, machine, _err = run_cli(capsys, "plan", "--nodes", "64", "--format", "json")
+    capex_usd = json.loads(machine)["cost"]["capex_usd"]
+    with i18n.money_context("CNY", 7.0):  # the same amount, times the rate, in the headline's compact money
+        assert f"capex {i18n.usd(capex_usd)}" in yuan and i18n.usd(capex_usd).startswith("CN¥")
     code, euros, _err = run_cli(capsys, "--lang", "zh", "--currency", "EUR", "plan", "--nodes", "64")
     assert code == 0 and "欧元" in euros and "美元" not in euros and "2025-09-01" in euros
     code, machine, _err = run_cli(capsys, "plan", "--nodes", "64", "--currency", "CNY", "--format", "json")

@@ -32,4 +32,5 @@ def test_a_design_file_with_pods_is_refused(tmp_path, capsys):
     from types import SimpleNamespace
 
     with pytest.raises(InputError, match="pods"):
-        _searched_size(SimpleNamespace(design=str(path), gpu=None, gpus=None))
+        _searched_size(SimpleNamespace(design=str(path), gpu=None, gpus=None, nodes=None, budget_usd=None,
+                                       max_power_kw=None))

@@ -137,9 +137,9 @@ def test_one_plane_clos_links_exports_say_no_plane_count():
     card, drawio, slurm = texts(plan(Design(gpu="H100", nodes=64)))
     assert card.startswith("node-leaf 512, leaf-spine 512, spine-core 0") and "all planes" not in card, card
     assert "rail-optimized, 2 tiers&lt;br&gt;" in drawio and "plane 1 of" not in drawio and "(s)" not in drawio
-    assert "rail-optimized, 2 tiers, 1 plane, switch QM9700." in slurm and "(s)" not in slurm
+    assert "rail-optimized · 2 tiers · 1 plane · switch QM9700" in slurm and "(s)" not in slurm
     card, drawio, slurm = texts(plan(Design(gpu="H100", nodes=64, planes=2, nic="BF3-DPU")))  # 2 ports a NIC
-    assert "(all planes)" in card and "2 tiers: plane 1 of 2" in drawio and "2 tiers, 2 planes," in slurm
+    assert "(all planes)" in card and "2 tiers: plane 1 of 2" in drawio and "2 tiers · 2 planes" in slurm
 
 
 def test_per_rail_colour_key_never_breaks_inside_a_plane_or_a_rail():
