@@ -24,3 +24,10 @@ def test_the_two_fabrics_panels_leave_room_for_the_right_axis():
     gap = fig.layout.xaxis2.domain[0] - fig.layout.xaxis.domain[1]
     assert gap >= 0.2  # at 1,024 px about 110 px: "$400 k" ticks and the currency title
     assert fig.layout.yaxis2.title.text
+
+
+def test_the_scaling_axis_holds_an_efficiency_above_100_percent():
+    rows = [{**row, "scaling_efficiency": eff} for row, eff in zip(ROWS, (1.0, 1.04, 1.12, 0.97))]
+    low, high = scaling_figure(rows).layout.yaxis.range
+    assert low <= 92 and high >= 112  # every point inside the plot, none cut at its top
+    assert tuple(scaling_figure(ROWS).layout.yaxis.range) == (80, 102)  # the usual range when none is above 100%
