@@ -44,12 +44,29 @@ def _workers(server_pid: int) -> list[int]:
     return found
 
 
-def _alive(pid: int) -> bool:
+def _started(pid: int) -> str | None:
+    """When process ``pid`` started (``/proc/<pid>/stat`` field 22, clock ticks since boot), None when it is gone:
+    with the pid, the identity of one process (a pid freed by an exit can be taken by a new process)."""
     try:
         with open(f"/proc/{pid}/stat") as f:
-            return f.read().split(") ", 1)[1][0] != "Z"
+            return f.read().split(") ", 1)[1].split()[19]
+    except (OSError, IndexError):
+        return None
+
+
+_BORN: dict[int, str | None] = {}
+"""The start time of each process ``_alive`` was first asked about."""
+
+
+def _alive(pid: int) -> bool:
+    """Whether the process first seen with ``pid`` still runs (not a zombie, not another process with its pid)."""
+    born = _BORN.setdefault(pid, _started(pid))
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().split(") ", 1)[1]
     except OSError:
         return False
+    return fields[0] != "Z" and fields.split()[19] == born
 
 
 def _server_pid(port: int) -> int:
@@ -102,6 +119,7 @@ def test_a_closed_tab_stops_its_search_within_two_seconds(server, browser):
     tab.get_by_text("Searching the designs").wait_for(timeout=60_000)  # the page shows what runs
     assert tab.get_by_role("button", name="Cancel").count() == 1
     worker = _wait_for_worker(server_pid)
+    assert _alive(worker)  # its start time noted: a later process with its pid is not this worker
     context.close()
     t0 = time.monotonic()
     while _alive(worker) and time.monotonic() - t0 < 10:
