@@ -1295,7 +1295,7 @@ def show_error(cur: Current) -> None:
     st.error(safe.with_way_out(safe.bold_lead(heading, message), suggestion))
     st.caption(_("Change a control in the sidebar, or:"))
     fixes = offered_fixes(cur.error)
-    cols = st.columns(len(fixes) + 1)
-    for i, (col, (phrase, changes)) in enumerate(zip(cols, fixes)):
-        col.button(phrase[:1].upper() + phrase[1:], on_click=_apply_fix, args=(changes,), key=f"fix_{i}")
-    cols[-1].button(_("Reset to defaults"), on_click=reset_design, key="fix_reset")
+    row = st.container(horizontal=True, wrap=True)  # each button as wide as its words, wrapping to a new line
+    for i, (phrase, changes) in enumerate(fixes):  # (equal columns cut a long way out at 1,024 px)
+        row.button(phrase[:1].upper() + phrase[1:], on_click=_apply_fix, args=(changes,), key=f"fix_{i}")
+    row.button(_("Reset to defaults"), on_click=reset_design, key="fix_reset")
