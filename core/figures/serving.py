@@ -14,7 +14,7 @@ import plotly.graph_objects as go
 from core.figures.style import RAIL_COLOURS, base_layout, plain
 from core.i18n import N_, _, usd
 from core.scaleup import in_noun
-from core.units import number
+from core.units import milliseconds, number
 
 STEP_PARTS = {"compute": N_("compute"), "hbm": N_("HBM"), "nvlink": N_("NVLink"), "fabric": N_("scale-out fabric"),
               "overhead": N_("overhead")}
@@ -72,7 +72,7 @@ def _totals(labels: list[str], totals: list[float], parts: dict[str, list[float]
     """The total at each bar's end, right of it ("unbounded" where it is: right of the parts drawn, ``parts``
     [ms], never over them), and the largest bar end [ms]."""
     ends = [t if math.isfinite(t) else sum(part[i] for part in parts.values()) for i, t in enumerate(totals)]
-    text = [f"  {number(t)} ms" if math.isfinite(t) else "  <b>" + _("unbounded") + "</b>" for t in totals]
+    text = ["  " + (milliseconds(t / 1e3) if math.isfinite(t) else f"<b>{milliseconds(math.inf)}</b>") for t in totals]
     return go.Scatter(y=labels, x=ends, mode="text", text=text, textposition="middle right", showlegend=False,
                       hoverinfo="skip", xaxis=axes[0], yaxis=axes[1]), max([e for e in ends if e > 0] or [1.0])
 
@@ -99,7 +99,8 @@ def _unbounded(labels: list[str], totals: list[float], ends: list[float], right:
 def time_figure(estimates: dict, height: int = 420, scaleup_links: dict[str, str] | None = None) -> go.Figure:
     """Per design (label -> ``ServingEstimate``): time per output token by component and time to first token by
     part [ms], as stacked horizontal bars in two panels (top and bottom); an unbounded part (the load exceeds a
-    pool) is left out, its total says so and a hatched bar runs on to the panel's edge (``_unbounded``). ``scaleup_links``: each design's scale-up link name (label ->
+    pool) is left out, its total says so and a hatched bar runs on to the panel's edge (``_unbounded``).
+    ``scaleup_links``: each design's scale-up link name (label ->
     ``core.scaleup.link_word`` of its system; a label left out, or None: NVLink): the scale-up part is one legend
     entry and colour per name, so an HCCS design beside H100 rows does not colour their NVLink "HCCS"."""
     labels = [plain(label) for label in estimates]
