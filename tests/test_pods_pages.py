@@ -336,6 +336,6 @@ def test_a_link_with_an_unknown_pod_system_is_not_applied():
     assert not at.exception
     text = " ".join(str(w.value).replace("\\", "") for w in at.warning)
     assert "Some values in the link were not applied" in text
-    assert "the catalog has no GPU system ZZZ (the extra pod ZZZ:32)" in text
+    assert "the catalog has no GPU system 'ZZZ' (the extra pod 'ZZZ:32')" in text
     assert "python -m core" not in text and "pod 2" not in text
     assert at.text_input(key="w_pods").value == ""

@@ -135,3 +135,13 @@ def test_the_packs_bandwidth_readout_says_the_whole_ratio():
     doc = Doc()
     _bandwidth(doc, plan(MIXED))
     assert "end to end 1.33:1" in doc.sections["bandwidth"] and "end to end 1:1" not in doc.sections["bandwidth"]
+
+
+def test_an_unknown_pod_system_in_a_link_is_echoed_cut():
+    """The warning about an unknown pod system echoes what the link wrote, cut (``core.errors.shown``): a 5,000-character
+    system name does not flood the page."""
+    from core.formats import sharelink
+
+    _design, warnings = sharelink.decode({"v": "1", "pods": "Z" * 5000 + ":32"})
+    (warning,) = [w for w in warnings if "no GPU system" in w]
+    assert len(warning) < 500 and "Z" * 50 not in warning

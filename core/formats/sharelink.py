@@ -666,7 +666,7 @@ def _known_pods(catalog: Catalog):
                 catalog.system(item.split(":")[0])
             except ValueError:
                 raise ParamError(_("the catalog has no GPU system {system} (the extra pod {pod})").format(
-                    system=item.split(":")[0], pod=item)) from None  # short: a warning shows 200 characters
+                    system=shown(item.split(":")[0], 20), pod=shown(item, 40))) from None  # short and cut
         return kept
 
     return known
@@ -819,8 +819,8 @@ def _with_preset(params: Mapping[str, Any], warnings: list[str]) -> Mapping[str,
         return params
     rest = {key: value for key, value in params.items() if key != PRESET_KEY}
     raw, name = params[PRESET_KEY], _("published design")
-    if repeated_warning(PRESET_KEY, name, raw):
-        warnings.append(repeated_warning(PRESET_KEY, name, raw))
+    if repeated := repeated_warning(PRESET_KEY, name, raw):
+        warnings.append(repeated)
     text = _text(raw)
     try:
         preset = find_preset(text)
