@@ -16,12 +16,11 @@ from core.figures.subtitle import design_subtitle
 from core.figures.perf import busbw_figure, collective_table_rows, comparison_figure, scaling_figure, step_figure
 from core.formats import sharelink
 from core.formats import joblink
-from core.fabric.families import node_to_node, words
 from core.formats.joblink import COMPARE_FABRICS, COMPARE_LINK, LIMITS, MAX_COMPARE_LINK, NCCL_RELEASES
 from core.i18n import N_, _
 from core.perf import congestion, jobform, modelshape
 from core.perf.collectives import (OPS, load_constants, nccl_release_scope, set_nccl_release, size_sweep, sweep,
-                                   validation_badge)
+                                   sharp_absent, validation_badge)
 from core.perf.constants import library_label
 from core.perf.training_calibration import error_band_sentence
 from core.scaleup import accelerator_noun, domain_word, in_noun
@@ -168,12 +167,15 @@ def main() -> None:
                                help=in_noun(_("0 = every GPU of the design. Ranks fill scale-up domains, then nodes, "
                                               "in order."), r.system))
     show_all = c3.toggle(_("Every algorithm"), key=W + "all", help=_("Off: only the fastest algorithm per collective."))
-    in_network = r.fabric == "infiniband" and not node_to_node(plan.fabric.family)  # SHARP reduces in switches
+    absent = sharp_absent(plan)  # SHARP only where the fabric's switches reduce (core.perf.placement.sharp_case)
+    in_network = absent is None
     sharp = c3.toggle(_("InfiniBand SHARP"), key=W + "sharp",
                       help=_("Off = what a stock NCCL run does. On: NCCL CollNet in-network reduction, which needs the "
                              "NCCL SHARP plugin (HPC-X), NCCL_COLLNET_ENABLE=1 and Quantum HDR or later switches with "
                              "SHARP enabled. InfiniBand only.")) if in_network else \
         st.session_state.get(W + "sharp", False)  # no SHARP on another fabric or without switches: not shown, kept
+    if absent:  # the algorithms listed below have no SHARP: say why
+        c3.caption(_("SHARP: none. {reason}").format(reason=absent))
     use_sharp = bool(sharp) and in_network
 
     n = int(job_gpus) or r.gpus

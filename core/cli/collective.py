@@ -20,7 +20,7 @@ from core.cli.bwunit import add_units_option, bandwidth_unit
 from core.i18n import _, ngettext
 from core.perf.algorithms import algorithm_label, fastest_label
 from core.perf.collectives import ALGORITHMS, OPS, collective
-from core.perf.placement import level_label
+from core.perf.placement import level_label, sharp_absent
 from core.perf.constants import library_label
 from core.perf.sizes import format_size, parse_size
 from core.design import tidy_spaces
@@ -151,4 +151,6 @@ def run(args: argparse.Namespace) -> str:
     elif result["sharp_available"]:
         lines.append(row(_("SHARP"), _("not considered: stock NCCL; --sharp adds it (needs the SHARP plugin and "
                                        "NCCL_COLLNET_ENABLE=1)")))
+    elif absent := sharp_absent(planned):  # the fabric's switches do not reduce (core.perf.placement.sharp_case)
+        lines.append(row(_("SHARP"), _("none. {reason}").format(reason=absent)))
     return "\n".join(lines) + "\n"

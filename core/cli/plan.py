@@ -126,7 +126,7 @@ def _render_table(summary: dict, tiers: str, pods: dict | None = None, unit: str
     for label, text in summary_rows(summary):  # another topology family's own rows
         w(row(label, text) + "\n")
     t = summary["transceivers"]
-    w(row(_("transceivers"), words(summary.get("topology"), "cli:transceivers", N_(  # a torus: no switch side
+    w(row(_("transceivers"), words(summary.get("topology"), "transceivers", N_(  # a torus: no switch side
         "switch side {switch_side}  node side {node_side}")).format(
         switch_side=f"{t['switch_side']:,}", node_side=f"{t['node_side']:,}")
         + level2_modules_words(summary.get("nvlink", {}))) + "\n")

@@ -66,7 +66,9 @@ WORDS = {"input:tiers:off": N_("No effect on a torus: its nodes are joined node 
                                         "{link} to scale-out {ratio} per GPU (one direction)."),
          "card:leaf": None, "card:spine": None, "card:core": None,  # no switch tier: no switch card
          "cli:switches": N_("none: nodes joined node to node"),  # the plan CLI's switches row
-         "cli:transceivers": N_("node side {node_side} (no switches)"),  # the plan CLI's transceivers row
+         # the transceivers card's help and the plan CLI's transceivers row: no switch side, what they are
+         "transceivers": N_("{node_side} in the nodes' cages, at both ends of the optical node-to-node links (no "
+                            "switches)"),
          "cli:bandwidth": N_("{link} {nvlink} per GPU (both directions); scale-out {scaleout} per GPU (one "
                              "direction); bisection {bisection} (one direction); bisection ratio {oversubscription} "
                              "(half the injection over the bisection, one direction)"),  # the plan CLI's row
@@ -107,10 +109,12 @@ tiers input is shown disabled with this as its help (the tiers asked never chang
 the report's bandwidth readout say the bisection ratio and what it is of (half the injection over the bisection, the
 tier chart's bars; per GPU its injection over its share of the cut, the per-GPU chart's) and the links crossed, not
 the leaves' and spines' oversubscription and the switches crossed; no key-number card of a switch tier; the plan
-command's headline names no switch tier and no switch model, its switches and transceivers rows no switch tier, its
+command's headline names no switch tier and no switch model, its switches row no switch tier, its
 bandwidth row says the bisection ratio and what it is of (``core.cli.plan``); the Resilience page offers no click
-on its drawing (``failure:click``); the Performance page's routing and placement sentences and the placement
-setting's help speak of the torus's blocks, not of leaf groups (``perf:routing:*``, ``perf:placement:*``)."""
+on its drawing (``failure:click``); the transceivers card and the plan command's transceivers row say where its
+modules sit, at the node-to-node links' ends, not a switch side of 0 (``transceivers``); the Performance page's
+routing and placement sentences and the placement setting's help speak of the torus's blocks, not of leaf groups
+(``perf:routing:*``, ``perf:placement:*``)."""
 FAILURE_NAMES = "node-to-node"
 """Its failure elements are named by ``core.analysis.failure.toruswhatif`` (nodes, NICs, bundles between two
 neighbours; ``core.fabric.families.failure_names``)."""

@@ -209,7 +209,8 @@ def _base_numbers(summary, unit, sw, links, xcvr, bw, cost, power_kw, nvlink_gbi
         _links_number(summary, links),
         KeyNumber("transceivers", _("Transceivers"), _("provider's"), provider_links(summary)) if provider_links(summary)
         else KeyNumber("transceivers", _("Transceivers"), f"{xcvr['switch_side'] + xcvr['node_side']:,}",
-                       _("switch side {switch_side}, node side {node_side}").format(
+                       words(summary.get("topology"), "transceivers", N_(  # a torus: no switch side (its WORDS)
+                           "switch side {switch_side}, node side {node_side}")).format(
                            switch_side=f"{xcvr['switch_side']:,}", node_side=f"{xcvr['node_side']:,}")
                        + level2_modules_words(nvl) + _ufm_words(unbilled_by_cards(summary)[1])),
         KeyNumber("bisection", _("Bisection (1 dir)"),

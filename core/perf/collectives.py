@@ -124,7 +124,7 @@ from core.perf.algorithms import (NCCL_DEFAULT, REGISTRY, AlgorithmCurve, SweepC
 from core.perf.constants import (CollectiveConstants, ReferencePoint, constants_for, library_label, load_constants,
                                  nccl_version_of, parse_nccl_version)
 from core.perf.placement import (Links, Placement, bottleneck_line_gbytes, bottleneck_nics, contention, level_label, links, place,
-                                 spans_level2)
+                                 sharp_absent, sharp_case, spans_level2)
 from core.perf.sizes import format_size, parse_size, size_sweep
 from core.plan import Plan
 
@@ -140,7 +140,8 @@ SHARP_REQUIREMENT = N_("InfiniBand SHARP (NCCL CollNet) needs the SHARP plugin (
 __all__ = [
     "ALGORITHMS", "IN_NETWORK", "NCCL_DEFAULT", "OPS", "AlgorithmCurve", "CollectiveConstants", "Placement", "ReferencePoint",
     "SHARP_REQUIREMENT", "Sweep", "algorithm_label", "validation_badge", "bottleneck_line_gbytes", "bus_factor", "collective", "format_size", "level_label",
-    "links", "load_constants", "nccl_release", "nccl_release_scope", "parse_size", "place", "set_nccl_release", "sharp_available", "size_sweep",
+    "links", "load_constants", "nccl_release", "nccl_release_scope", "parse_size", "place", "set_nccl_release", "sharp_absent", "sharp_available",
+    "size_sweep",
     "sweep",
 ]
 
@@ -212,7 +213,8 @@ class Sweep:
     curves: dict[str, AlgorithmCurve]
     notes: list[str] = field(default_factory=list)
     sharp: bool = False
-    """InfiniBand SHARP was among the candidates (``sweep(..., sharp=True)``)."""
+    """InfiniBand SHARP was among the candidates: asked for (``sweep(..., sharp=True)``) and offered by the fabric's
+    switches (``core.perf.placement.sharp_case``)."""
     nccl_version: str = ""
     """The NCCL release modelled, e.g. ``"2.30.7"``."""
     library: str = "nccl"
@@ -337,7 +339,7 @@ def sweep(
     if not curves:
         raise _none_applies(algorithms, op)
     version = args[10]
-    return Sweep(op, p.n, p, S, dict(curves), notes, sharp="sharp" in wanted,
+    return Sweep(op, p.n, p, S, dict(curves), notes, sharp="sharp" in wanted and lk.sharp is not None,
                  nccl_version=".".join(str(x) for x in version), library=lib.name,
                  validated=lib.validated == "all" or (lib.validated == "single-domain" and p.domains == 1))
 
@@ -529,20 +531,21 @@ def _check_algorithm(plan: Plan, op: str, algorithm: str, gpus: int | None, nccl
                     version=".".join(str(x) for x in version)),
                 _("Model NCCL {fixed} or later, or use ring or tree.").format(fixed=c.nccl.blackwell_nvls_tree_fixed))
     elif algorithm == "sharp":
-        if r.fabric != "infiniband":
+        case = sharp_case(plan, c)  # the one rule of Links.sharp
+        if case == "fabric":
             raise DesignError(_("sharp (in-network reduction) needs InfiniBand switches with SHARP; this design's "
                                 "fabric is Ethernet, whose switches do not reduce."),
                               _("Use --fabric infiniband with a Quantum switch (QM8700, QM9700, Q3400), "
                                 "or ring/tree."))
-        if node_to_node(plan.fabric.family):  # a torus: no switch to reduce in
+        if case == "switches":  # a torus: no switch to reduce in
             raise DesignError(_("sharp (in-network reduction) needs switches; this design's nodes are joined node "
                                 "to node, without switches."), _("Use ring or tree, or a switched topology."))
         entry = c.sharp_entry(r.switch.id)
-        if entry is None:
+        if case == "catalog":
             raise DesignError(
                 _("sharp needs InfiniBand switches with SHARP; {switch} has none in the catalog.").format(
                     switch=r.switch.id), quantum)
-        if not entry.nccl_collnet:
+        if case == "nccl":
             raise DesignError(
                 _("{switch} has {version}, which NCCL cannot use: NCCL's SHARP plugin needs Quantum HDR switches "
                   "and ConnectX-6 or later (streaming aggregation).").format(switch=r.switch.id,
@@ -588,7 +591,7 @@ def collective(plan: Plan, op: str, size, gpus: int | None = None, algorithm: st
         "algbw_gbytes": round(float(result.algbw(t)[0]), 3),
         "busbw_gbytes": round(float(result.busbw(t)[0]), 3),
         "in_network": str(a[0]) in IN_NETWORK,
-        "sharp": bool(sharp or algorithm == "sharp"),
+        "sharp": result.sharp,  # considered only where the fabric's switches reduce (placement.sharp_case)
         "sharp_available": links(plan).sharp is not None and result.placement.domains > 1,
         "algorithms_time_us": all_times,
         "nccl_version": result.nccl_version,

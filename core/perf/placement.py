@@ -23,7 +23,7 @@ from core.errors import DesignError, InputError
 from core.fabric.families import cabled_nics, family as family_of, job_hops, node_to_node
 from core.fabric.domainlevels import scaleup_of
 from core.hostlink import fed_nic_gbits
-from core.i18n import _
+from core.i18n import N_, _
 from core import scaleup as mesh
 from core import vocab
 from core.perf import congestion
@@ -404,11 +404,50 @@ def links(plan: Plan, constants: CollectiveConstants | None = None, placement: "
     nic_line = cabled_nics(plan.fabric, r.nics_per_node) * fed_nic_gbits(r) / 8 / r.gpus_per_node  # cabled, host-fed
     nvls = (c.nvls_efficiency(r.system.nvswitch_generation) if r.nvlink_domain_gpus > 1
             and not spans_level2(plan, placement) else None)
-    sharp = (c.nccl_sharp_version(r.switch.id) if fab.kind == "infiniband" and not node_to_node(plan.fabric.family)
-             else None)  # SHARP reduces in InfiniBand switches: none on a torus
+    sharp = c.nccl_sharp_version(r.switch.id) if sharp_case(plan, c) == "offered" else None  # in the switches
     return Links(nvl, nvl_line, nic_line * fab.nic_efficiency, nic_line, nvls, sharp, fab.switch_hop_latency_us,
                  r.fabric, c.compute_capability(r.system.architecture), mesh_peer=mesh_peer,
                  transport_latency_us=fab.transport_latency_us)
+
+
+def sharp_case(plan: Plan, constants: CollectiveConstants | None = None) -> str:
+    """Whether ``plan``'s fabric switches offer an in-network reduction NCCL can use (InfiniBand SHARP, CollNet): the
+    one rule ``links`` (``Links.sharp``), the forced algorithm's check and every line that names SHARP follow.
+    ``"offered"``; else why not: ``"fabric"`` (not InfiniBand: Ethernet switches do not reduce), ``"switches"``
+    (its family joins nodes node to node, ``core.fabric.families.node_to_node``: no switch to reduce in),
+    ``"catalog"`` (the switch model declares no SHARP, ``collectives.toml`` ``[[sharp]]``) or ``"nccl"`` (a SHARP
+    NCCL cannot use: SHARPv1)."""
+    c = constants or constants_for(plan)
+    if c.fabric_constants(fabric_class(plan)).kind != "infiniband":
+        return "fabric"
+    if node_to_node(plan.fabric.family):
+        return "switches"
+    entry = c.sharp_entry(plan.resolved.switch.id)
+    return "catalog" if entry is None else "offered" if entry.nccl_collnet else "nccl"
+
+
+SHARP_ABSENT = {
+    "fabric": N_("In-network reduction is a feature of InfiniBand switches; this design's {fabric} switches "
+                 "do not reduce."),
+    "switches": N_("In-network reduction happens in switches; this design's nodes are joined node to node, "
+                   "without switches."),
+    "catalog": N_("{switch} has no in-network reduction in the catalog."),
+    "nccl": N_("{switch} has {version}, which NCCL cannot use: NCCL's SHARP plugin needs Quantum HDR switches or "
+               "later."),
+}
+"""Why a design's collectives have no SHARP, by ``sharp_case`` (``sharp_absent``)."""
+
+
+def sharp_absent(plan: Plan) -> str | None:
+    """Why ``plan``'s fabric offers no SHARP (``SHARP_ABSENT``), in the current language; None when its switches offer
+    it (``sharp_case``): what the Performance page and ``python -m core collective`` say instead of a SHARP line."""
+    c = constants_for(plan)
+    case = sharp_case(plan, c)
+    if case == "offered":
+        return None
+    r = plan.resolved
+    return _(SHARP_ABSENT[case]).format(fabric=vocab.fabric_label(r.fabric, r.nic.transport), switch=r.switch.id,
+                                        version=c.sharp_version(r.switch.id) or "")
 
 
 def fabric_class(plan: Plan) -> str:
