@@ -8,7 +8,7 @@ import streamlit as st
 
 from core import i18n, spares
 from core import vocab
-from core.analysis.whole import bisection_note, design_mixed, whole_plan, whole_summary
+from core.analysis.whole import bisection_note, design_mixed, ratio_words, whole_plan, whole_summary
 from core.design import MAX_DESIGN_FILE_BYTES, Design, resolve_design
 from core.errors import DesignError, FabricPlannerError, InputError, shown
 from core.fabric.families import leaf_whatif, leaf_whatif_note, node_to_node
@@ -122,19 +122,22 @@ def main() -> None:
                                 config={"displaylogo": False})
                 charts.chart(cached.tier_capacity(pod_key, unit, lang), "half", c2, key=f"bw_tiers{i or ''}",
                                 config={"displaylogo": False})
-            if pods:
+            bw = whole_plan(plan).bandwidth  # pod 1's leaves, with the hops between pods and the design's ratio
+            readout = N_("**Oversubscription** leaf {leaf}, spine {spine}, end to end {total} · **hops** (switches "
+                         "crossed) same rail {same_rail}, cross rail {cross_rail}, cross pod {cross_pod} · **{link} : "
+                         "scale-out** {ratio} per GPU (one direction)")
+            text = bandwidth_readout(plan.fabric.family, plan.resolved.system, bw, unit, "readout:bandwidth", readout,
+                                     total=ratio_words(plan))  # with pods: the whole design's, as the CLI's
+            if pods:  # the whole design's readout, then pod 1's what-if under its heading
+                st.markdown(text)
                 st.caption(bisection_note(design_mixed(plan.design), unit))
                 st.markdown("#### " + _("Oversubscription of pod 1"))
             whatif = leaf_whatif(plan.fabric.family)  # a family without leaves (a torus) has none to vary
             if whatif:
                 charts.chart(cached.oversubscription(key, unit, lang), "full", key="bw_oversub",
                                 config={"displaylogo": False})
-            bw = whole_plan(plan).bandwidth  # pod 1's, with the hops between pods
-            readout = N_("**Oversubscription** leaf {leaf}, spine {spine}, end to end {total} · **hops** (switches "
-                         "crossed) same rail {same_rail}, cross rail {cross_rail}, cross pod {cross_pod} · **{link} : "
-                         "scale-out** {ratio} per GPU (one direction)")
-            st.markdown(bandwidth_readout(plan.fabric.family, plan.resolved.system, bw, unit, "readout:bandwidth",
-                                          readout))
+            if not pods:
+                st.markdown(text)
             if whatif:
                 sweep_frame = cached.sweep_table(key, unit, lang)
                 sweep_order, sweep_config = tablefit.sweep_columns(sweep_frame, unit)  # fits 1,024 px

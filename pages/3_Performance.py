@@ -27,6 +27,7 @@ from core.scaleup import accelerator_noun, domain_word, in_noun
 from core.perf.compute import precision_label
 from core.perf.training import CP_COMMS, OFFLOADS, PRESETS, Precision, scaling, scaling_gpu_counts
 from core.analysis import podjob
+from core.analysis.whole import ratio_words
 from core.plan import plan as make_plan
 from webui import calibration, charts, jobstate, pagestate, podpick, safe, state, tablefit, tables
 
@@ -126,7 +127,7 @@ def main() -> None:
             design=design_subtitle(plan), scaleup=domain_word(r.system), domain=r.nvlink_domain_gpus,
             noun=accelerator_noun(r.system, plural=True), library=library_label(r.system.collective_library),
             nics=r.nics_per_node, ratio=words(plan.fabric.family, "caption:ratio", N_("oversubscription {ratio}"))
-            .format(ratio=units.ratio(plan.bandwidth.oversubscription)))  # a torus: its bisection ratio
+            .format(ratio=ratio_words(whole)))  # a torus: its bisection ratio; pods: the design's (as the CLI's)
     )
     constants = load_constants()
 

@@ -189,9 +189,13 @@ class Scope(NamedTuple):
 
     @classmethod
     def of(cls, plan, tiers: int) -> Scope:
-        """The scope of ``plan`` whose fabric has ``tiers`` switch tiers."""
+        """The scope of ``plan`` whose fabric has ``tiers`` switch tiers; a family that declares its switch roles
+        (``ROLES``: a torus none, a classic Dragonfly its routers alone) keeps only those."""
+        from core.fabric.families import family
+
         transport = plan.resolved.nic.transport
-        present = design_tiers(tiers)
+        roles = getattr(family(plan.fabric.family), "ROLES", None)
+        present = tuple(t for t in design_tiers(tiers) if roles is None or t in ("gpu", "node") or t in roles)
         return cls(plan.resolved.fabric, transport, plan.resolved.system.vendor,
                    tuple(t for t in present if t in ("gpu", "node")) if transport else present)
 
@@ -208,6 +212,8 @@ class Scope(NamedTuple):
 def checklist(plan) -> list[dict]:
     """The checklist for a plan: one dict per counter (keys English; ``threshold_text``, ``why`` and
     ``tier_labels`` in the current language)."""
+    from core.fabric.families import words
+
     scope = Scope.of(plan, plan.fabric.tiers)
     rows = []
     for check in all_checks():
@@ -219,8 +225,8 @@ def checklist(plan) -> list[dict]:
             "threshold": check.threshold, "source": check.source,
             "threshold_text": _(check.threshold),
             "counter_text": _(check.counter) if check.counter in COUNTERS else check.counter, "why": _(WHY[check.why_id]),
-            "tier_labels": [accelerator_noun(plan.resolved.system) if t == "gpu" else _(TIER_LABELS[t])
-                            for t in where],
+            "tier_labels": [accelerator_noun(plan.resolved.system) if t == "gpu" else words(  # a family's own
+                plan.fabric.family, f"tier:{t}", TIER_LABELS[t]) for t in where],  # (a classic Dragonfly's router)
         })
     return rows
 

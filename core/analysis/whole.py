@@ -96,9 +96,37 @@ def whole_plan(p: Plan) -> Plan:
     totals = p.resolved.model_copy(update={"gpus": mixed.fabric.gpus, "nodes": mixed.fabric.nodes})
     cost = summarize_cost(totals, mixed.bom).model_copy(update={
         "racks_compute": sum(pod.cost.racks_compute for pod in mixed.plans)})
-    bandwidth = p.bandwidth.model_copy(update={"hops_cross_pod": mixed.fabric.cross_pod_hops})  # across the pods
+    bandwidth = p.bandwidth.model_copy(update={"hops_cross_pod": mixed.fabric.cross_pod_hops,  # across the pods
+                                               "oversubscription": pods_ratios(mixed)[0]})  # the design's ratio
     return WholePlan.model_construct(**{**dict(p), "bom": mixed.bom, "cost": cost, "mixed": mixed,
                                         "bandwidth": bandwidth})
+
+
+def pods_ratios(mixed: MixedPlan) -> tuple[float, float]:
+    """The bisection ratio of the design with pods ``mixed`` as its words define it for any design: half of every
+    GPU's NIC injection over the bisection (``core.fabric.bandwidth.bisection_ratio``), and the slower half's (the
+    worst cut's side, ``MixedFabric.slower_half``: its GPUs' injection over the bisection; 1:1 when no leaf tapers),
+    the fabric's own taper. The one source of the summary's ``oversubscription`` and ``oversubscription_slower_half``
+    (the CLI, Compare, the cards), the whole plan's ``bandwidth.oversubscription`` and ``ratio_words``."""
+    f = mixed.fabric
+    rates = [pod.bandwidth.scaleout_gbits_per_gpu for pod in mixed.plans]
+    injection = sum(pod.resolved.gpus * rate for pod, rate in zip(mixed.plans, rates))
+    slower = sum(gpus * rates[i] for i, gpus in f.slower_half())
+    return bisection_ratio(injection, f.bisection_gbps), slower / f.bisection_gbps
+
+
+def ratio_words(p: Plan) -> str:
+    """The bisection ratio of ``p``'s design in words of the current language: ``2:1``; a design with pods its
+    whole ratio (``pods_ratios``) and, where it differs, the slower half's named so, ``1.33:1 (the slower half's
+    1:1)``: what the Designer's bandwidth readout, the review pack's and the Performance page's caption say."""
+    from core.units import ratio
+
+    whole = whole_plan(p)
+    mixed = getattr(whole, "mixed", None)
+    if mixed is None:
+        return ratio(whole.bandwidth.oversubscription)
+    total, slower = (ratio(r) for r in pods_ratios(mixed))
+    return total if total == slower else _("{ratio} (the slower half's {slower})").format(ratio=total, slower=slower)
 
 
 def _sum(dicts: list[dict]) -> dict:
@@ -149,10 +177,7 @@ def _totals(s: dict, mixed: MixedPlan, cost) -> dict:
     f = mixed.fabric
     pods = [pod.summary() for pod in mixed.plans]
     slowest = pods[f.pods.index(f.slowest)]
-    # the bisection ratio as its words define it: half of every GPU's NIC injection over the bisection; the slower
-    # half's (its GPUs' injection over the cut: 1:1 when no leaf tapers) is the fabric's own taper, named so
-    injection = sum(pod["gpus"] * pod["bandwidth"]["scaleout_gbits_per_gpu"] for pod in pods)
-    slower = sum(gpus * pods[i]["bandwidth"]["scaleout_gbits_per_gpu"] for i, gpus in f.slower_half())
+    ratio, slower = pods_ratios(mixed)  # the design's bisection ratio, the slower half's named so
     s.update({
         "gpus": f.gpus, "nodes": f.nodes, "tiers": f.tiers,  # the shared fabric's: 2 with shared spines, 3 with cores
         "gpu_model": " + ".join(dict.fromkeys(pod.system for pod in f.pods)),
@@ -169,8 +194,8 @@ def _totals(s: dict, mixed: MixedPlan, cost) -> dict:
     s["bandwidth"] = {**s["bandwidth"], **{k: slowest["bandwidth"][k] for k in (
         "nvlink_gbytes_per_gpu_bidir", "nvlink_gbytes_per_gpu_per_direction", "scaleout_gbits_per_gpu")},
         "bisection_tbits_one_direction": round(f.bisection_gbps / 1000, 6),
-        "oversubscription": round(bisection_ratio(injection, f.bisection_gbps), 4),
-        "oversubscription_slower_half": round(slower / f.bisection_gbps, 4),
+        "oversubscription": round(ratio, 4),
+        "oversubscription_slower_half": round(slower, 4),
         **{f"{key}_pods": [pod["bandwidth"][key] for pod in pods] for key in PER_POD_BANDWIDTH}}
     if mixed.hall is not None:  # the whole hall's racks: every pod's rows and the shared spines'
         s["racks"] = hall_racks(mixed)

@@ -82,8 +82,13 @@ def run(args: argparse.Namespace) -> str:
     design = design_from_args(args)
     result, mixed = plan(design), design_mixed(design)  # with pods: the whole fabric, as the Resilience page
     rates = _rates(args.rate)
-    avail = (availability(result, job_gpus=args.job_gpus, trials=args.trials, seed=args.seed, rates=rates)
-             if mixed is None else pods_result(mixed, args, rates))
+    try:  # a family the availability model does not read (a torus) still has its spares and checklist, as the page
+        require_model(result.fabric, "availability", _("The availability model"))
+    except InputError as exc:
+        avail = str(exc)
+    else:
+        avail = (availability(result, job_gpus=args.job_gpus, trials=args.trials, seed=args.seed, rates=rates)
+                 if mixed is None else pods_result(mixed, args, rates))
     # the design's --spares policy (core.cli.common; the catalog's when off), each spare row with its coverage, on a
     # family whose bill the sparing reads (BOM_MODELS, as the Resilience page's Spares tab); else why not
     try:
@@ -94,10 +99,16 @@ def run(args: argparse.Namespace) -> str:
         spares = with_spares(result, setting_policy(result.design.spares) or {}, lead_days=args.lead_days, rates=rates)
     checks = checklist(result)
     if args.format == "json":
-        return to_json({"availability": avail.to_json() if mixed is None else avail.model_dump(),
+        return to_json({"availability": avail if isinstance(avail, str) else avail.to_json() if mixed is None
+                        else avail.model_dump(),
                         "spares": spares if isinstance(spares, str) else spares.to_json(),
                         "monitoring": [{k: v for k, v in c.items() if k in
                                         ("id", "fabric", "tiers", "counter", "threshold", "source")} for c in checks]})
+    spares_row = row(_("spares"), spares if isinstance(spares, str) else _(
+        "{count} spare rows, {spend}; capex with spares {capex}").format(
+        count=len(spares.rows), spend=usd(spares.spares_capex_usd), capex=usd(spares.capex_with_spares_usd)))
+    if isinstance(avail, str):  # not modelled on this family: why, then its spares and checklist
+        return "\n".join((row(_("availability"), avail), spares_row, "")) + "\n" + checklist_table(checks)
     if mixed is not None:
         return "\n".join(pods_lines(avail, spares)) + "\n" + checklist_table(checks)
     lines = [
@@ -119,10 +130,7 @@ def run(args: argparse.Namespace) -> str:
         row(_("bandwidth"), _("expected bisection {expected} of {healthy} (one direction)").format(
             expected=bandwidth(from_tbits(avail.expected_bisection_tbits_one_direction), bandwidth_unit(args)),
             healthy=bandwidth(from_tbits(avail.healthy_bisection_tbits_one_direction), bandwidth_unit(args)))),
-        row(_("spares"), spares if isinstance(spares, str) else _(
-            "{count} spare rows, {spend}; capex with spares {capex}").format(
-            count=len(spares.rows), spend=usd(spares.spares_capex_usd),
-            capex=usd(spares.capex_with_spares_usd))),
+        spares_row,
         *avail.notes,
         _("method: steady-state failures with repair, independent elements; Monte Carlo over nodes, NICs, links "
           "and switches"),

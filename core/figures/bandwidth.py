@@ -18,16 +18,19 @@ def _scaled(values: list[float], unit: str, prefix: bool = True) -> tuple[list[f
     return [v / divisor for v in values], [f"{units.bandwidth_in(v, divisor)} {label}" for v in values], label
 
 
-def bandwidth_readout(family: str | None, system, bw, unit: str, key: str, default: str) -> str:
+def bandwidth_readout(family: str | None, system, bw, unit: str, key: str, default: str, total: str | None = None
+                      ) -> str:
     """A design's bandwidth readout: the family's words for ``key`` (the Designer's ``readout:bandwidth``, the
     review pack's ``report:readout:bandwidth``; ``default`` a folded Clos's) filled with ``bw``'s numbers in ``unit``.
     Every number a family's words may name is here, worked once: a torus's bisection ratio is half the injection
-    over the bisection (``half``: all NIC ports of all nodes, one direction, halved), a GPU's share of the cut."""
+    over the bisection (``half``: all NIC ports of all nodes, one direction, halved), a GPU's share of the cut.
+    ``total``: the end-to-end ratio in words (``core.analysis.whole.ratio_words``: a design with pods' whole ratio and
+    its slower half's), else ``bw``'s."""
     from core.scaleup import link_word
 
     return family_words(family, key, default).format(
         link=link_word(system), leaf=units.ratio(bw.leaf_oversubscription),
-        spine=units.ratio(bw.spine_oversubscription), total=units.ratio(bw.oversubscription),
+        spine=units.ratio(bw.spine_oversubscription), total=total or units.ratio(bw.oversubscription),
         same_rail=bw.hops_same_rail, cross_rail=cross_rail_text(bw), cross_pod=bw.hops_cross_pod,
         valiant=bw.hops_valiant, ratio=units.ratio(bw.scaleup_to_scaleout_ratio),
         injection=units.bandwidth(bw.scaleout_gbits_per_gpu, unit),

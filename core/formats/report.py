@@ -609,12 +609,11 @@ def _bandwidth(doc: _Doc, plan) -> None:
     from core.fabric.bandwidth import tier_capacities_gbits
     from core.figures.bandwidth import bandwidth_hierarchy_figure, bandwidth_readout, oversubscription_figure
     from core.figures.bandwidth import tier_capacity_figure
-    from core.analysis.whole import whole_plan
+    from core.analysis.whole import ratio_words, whole_plan
     from core.figures.keynumbers import whatif_capex_note
 
     bw = whole_plan(plan).bandwidth  # a design with pods: pod 1's, with the hops between pods and the whole design's
-    if plan.design.pods:  # bisection ratio end to end (core.analysis.whole), as the summary and the cards say it
-        bw = bw.model_copy(update={"oversubscription": _summary(plan)["bandwidth"]["oversubscription"]})
+    # bisection ratio end to end (core.analysis.whole.ratio_words, the slower half's named), as the CLI says it
     body = doc.figure(bandwidth_hierarchy_figure(plan, unit=doc.unit), 380)
     capacities = tier_capacities_gbits(plan.resolved, plan.fabric)
     body += doc.figure(tier_capacity_figure(plan, capacities, unit=doc.unit), 360)
@@ -622,7 +621,7 @@ def _bandwidth(doc: _Doc, plan) -> None:
                  "{same_rail}, cross rail {cross_rail}, cross pod {cross_pod}; {link} to scale-out {ratio} per GPU "
                  "(one direction).")
     body += _p(bandwidth_readout(plan.fabric.family, plan.resolved.system, bw, doc.unit, "report:readout:bandwidth",
-                                 readout))
+                                 readout, total=ratio_words(plan)))
     if not leaf_whatif(plan.fabric.family):  # no leaves to oversubscribe (a torus)
         doc.section("bandwidth", _("Bandwidth"), body)
         return
