@@ -2,7 +2,9 @@
 
 JSON (``--format json``, English): ``availability`` (``core.analysis.availability.Availability``:
 ``method``, ``elements``, ``expected_down``, ``job_run_fraction``, ``expected_gpus_cut_off``,
-``expected_bandwidth_share``, ``expected_bisection_tbits_one_direction``, ``rates`` ...), ``spares``
+``expected_bandwidth_share``, ``expected_bisection_tbits_one_direction``, ``rates`` ...; on a family the model does
+not read, a torus, the sentence saying so, as the table's ``availability`` row, the spares and checklist still given),
+``spares``
 (``core.analysis.sparing.Spares``: ``rows[]``, ``spares_capex_usd``, ``capex_with_spares_usd`` ...) and
 ``monitoring`` (rows with ``id``, ``tiers``, ``counter``, ``threshold``, ``source``). A design with pods
 (``--pods``): ``availability`` is the whole fabric's, per pod and in total (``core.cli.podavailability``).
