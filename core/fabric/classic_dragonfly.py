@@ -59,13 +59,13 @@ FAMILY = "classic-dragonfly"
 GROUPS = True
 """Groups joined by global links (the plan's ways out offer rail-optimized, not top-of-rack, instead)."""
 GRAPH_MODELS = ("spof", "availability", "load")
+"""The analyses that work on its wiring (``core.fabric.families.require_model``): single points (cut vertices of its
+graph, local links' complete graphs folded), availability (local and global links two tiers of their own) and link
+load (local links loaded by ``core.analysis.loadlocal``, minimal and Valiant)."""
 BOM_MODELS = ("spares",)
 """Analyses read from its bill row by row (``core.fabric.families.require_model``): the spares, one row per router
 model, NIC, and optics and cables per link class (node-router, local, global) and length, each row's own rule (N+1
 per model and tier, a share of the installed count)."""
-"""The analyses that work on its wiring (``core.fabric.families.require_model``): single points (cut vertices of its
-graph, local links' complete graphs folded), availability (local and global links two tiers of their own) and link
-load (local links loaded by ``core.analysis.loadlocal``, minimal and Valiant)."""
 ROLES = ("leaf",)
 LINK_CLASSES = ("node-leaf", "local", "global")
 RAIL_LEAVES = True
