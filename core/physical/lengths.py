@@ -449,14 +449,10 @@ def _compacted(ends: LinkEnds, routing, prefixes: list[str], a_role: str, a: np.
     # pass marks the rack pairs used, a second counts the links per kind
     pieces = partial(_link_pieces, (at_a * len(racks_b) << bits) + of_a * len(heights_b), count_a, a,
                      (at_b << bits) + of_b, count_b, b, copies)
-    every = len(racks_a) * len(racks_b)
-    if every * _EVERY_PAIR > copies * len(a):
-        seen = np.zeros(every, dtype=bool)
-        for piece, _first in pieces():
-            seen[np.right_shift(piece, bits, out=piece)] = True
-        used = np.flatnonzero(seen)
-    else:  # few pairs of racks for the links: every pair classed, no pass over the links to mark those used
-        used = np.arange(every)
+    seen = np.zeros(len(racks_a) * len(racks_b), dtype=bool)
+    for piece, _first in pieces():
+        seen[np.right_shift(piece, bits, out=piece)] = True
+    used = np.flatnonzero(seen)
     pair_a, pair_b = racks_a[used // len(racks_b)], racks_b[used % len(racks_b)]
     # classes of the rack pairs the links join: (distance along the trays [um], route), as _tray_m and _lengths say
     tray_um = np.abs(ends.x_um[pair_a] - ends.x_um[pair_b]) + np.abs(ends.y_um[pair_a] - ends.y_um[pair_b])
@@ -474,7 +470,7 @@ def _compacted(ends: LinkEnds, routing, prefixes: list[str], a_role: str, a: np.
     inside = np.flatnonzero(pair_a == pair_b)
     shift = None
     if len(inside):
-        shift = np.zeros(every, dtype=np.int32)
+        shift = np.zeros(len(seen), dtype=np.int32)
         shift[used[inside]] = span
     ones = bool(len(links)) and bool((links == links[0]).all())  # one count per bundle: counted, then times it
     counts = np.zeros(len(classes) * kinds, dtype=np.int64 if ones else float)
@@ -488,18 +484,13 @@ def _compacted(ends: LinkEnds, routing, prefixes: list[str], a_role: str, a: np.
             piece += np.take(shift, p, out=o32, mode="clip")
         key = np.take(table, piece, out=o, mode="clip")
         key += np.take(class_of, p, out=o32, mode="clip")  # the kind of link
-        if ones:
-            counts += np.bincount(key, minlength=len(counts))
-        else:
-            np.add.at(counts, key, links[first:first + len(key)])  # in order, as np.bincount
+        # whole link counts, so a piece's sums added to the totals are exact whatever the order (not np.add.at)
+        counts += np.bincount(key, None if ones else links[first:first + len(key)], minlength=len(counts))
     if ones:
         counts *= int(links[0])
     return _class_lengths(routing, counts, classes, kinds, climbs, in_rack)
 
 
-_EVERY_PAIR = 4
-"""Links per pair of racks (of the two ends' racks) from which ``_compacted`` classes every pair of racks rather
-than marking the pairs its links join (a pass over the links)."""
 _PIECE = 1 << 15
 """Links ``_compacted`` reads at a time (scratch arrays of 256 kB)."""
 
@@ -518,9 +509,10 @@ def _heights(top: np.ndarray, centre: np.ndarray) -> tuple[np.ndarray, np.ndarra
     devices, ordered by height then centre, as complex numbers, and each device's place among them. Heights and
     centres are whole or half units (``LinkEnds.locate``: a slot's first U, plus whole slots, plus half a slot,
     less one), so each pair is one small whole number, ``2 x height x span + 2 x centre``, marked in a table
-    (``_distinct``) instead of sorted; the same pairs in the same order (other values: sorted as before)."""
+    (``_distinct``) instead of sorted; the same pairs in the same order (few devices, or other values: sorted as
+    before)."""
     doubled_top, doubled_centre = top * 2, centre * 2
-    if (not len(top) or not (np.isfinite(doubled_top).all() and np.isfinite(doubled_centre).all())
+    if (len(top) < _HEIGHTS_SORTED or not (np.isfinite(doubled_top).all() and np.isfinite(doubled_centre).all())
             or doubled_top.min() < 0 or doubled_centre.min() < 0
             or (doubled_top.max() + 1) * 2 * (doubled_centre.max() + 1) > _HEIGHT_KEYS
             or (doubled_top != np.floor(doubled_top)).any() or (doubled_centre != np.floor(doubled_centre)).any()):
@@ -532,6 +524,8 @@ def _heights(top: np.ndarray, centre: np.ndarray) -> tuple[np.ndarray, np.ndarra
     return (found // span) / 2 + 1j * ((found % span) / 2), place
 
 
+_HEIGHTS_SORTED = 2048
+"""Devices up to which ``_heights`` sorts (a table of every key costs more than sorting a few)."""
 _HEIGHT_KEYS = 1 << 20
 """Most (rack height, U centre) keys ``_heights`` marks in a table (rack heights and U centres below 1,024 U)."""
 
