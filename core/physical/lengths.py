@@ -527,7 +527,8 @@ def _heights(top: np.ndarray, centre: np.ndarray) -> tuple[np.ndarray, np.ndarra
 _HEIGHTS_SORTED = 2048
 """Devices up to which ``_heights`` sorts (a table of every key costs more than sorting a few)."""
 _HEIGHT_KEYS = 1 << 20
-"""Most (rack height, U centre) keys ``_heights`` marks in a table (rack heights and U centres below 1,024 U)."""
+"""Most keys ``_heights`` marks in a table (about 2 x (2 x rack height + 1) x (2 x U centre + 1): racks of up to
+about 250 U)."""
 
 
 def _link_pieces(of_a: np.ndarray, count_a: int, a: np.ndarray, of_b: np.ndarray, count_b: int, b: np.ndarray,
