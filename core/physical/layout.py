@@ -958,23 +958,41 @@ class RackPlaces(NamedTuple):
             width[racks_at] = np.repeat(np.array([w for _r, (_u, w, _s), *_rest in self.singles], dtype=float), sizes)
             height_u[racks_at] = np.repeat(np.array([u for _r, (u, _w, _s), *_rest in self.singles], dtype=float),
                                            sizes)
-            first = np.cumsum(sizes) - sizes  # each run's first rack among racks_at
-            central: dict[str, list] = {}  # prefix -> (run, leaf, start, first U, height) of its slots, run by run
-            for i, (_r, (_u, _w, slots), *_rest) in enumerate(self.singles):
-                for leaf, prefix, start, first_u, height in slots:
-                    central.setdefault(prefix, []).append((i, leaf, start, first_u, height))
-            for prefix, found in central.items():  # every run's racks of the prefix, run by run
-                run, leaf, start, first_u, height = (np.array(column) for column in zip(*found))
-                n = sizes[run]
-                at = np.repeat(first[run], n) + (np.arange(int(n.sum()), dtype=np.int64) - np.repeat(np.cumsum(n) - n, n))
-                moved = np.repeat(start, n) + (np.repeat(run_shift[run], n) + shifts[at])
-                parts.setdefault(prefix, []).append((np.where(np.repeat(leaf, n), np.repeat(start, n), moved),
-                                                     racks_at[at], np.repeat(first_u.astype(float), n),
-                                                     np.repeat(height.astype(float), n)))
+            self._central_slots(parts, racks_at, shifts, sizes, run_shift)
         if np.isnan(width).any():  # pragma: no cover - arrange places every rack in an SU or centrally
             raise AssertionError("a rack is neither an SU's nor a central one")
         xs, ys, rows = self._positions(counts, width)
         return xs, ys, height_u, rows, {prefix: _slot_table(found) for prefix, found in parts.items()}
+
+    def _central_slots(self, parts: dict, racks_at: np.ndarray, shifts: np.ndarray, sizes: np.ndarray,
+                       run_shift: np.ndarray) -> None:
+        """``arrays``' slots of the central racks, added to ``parts`` (prefix -> its groups of slots): of each prefix,
+        every run's racks, run by run; every prefix's at once (each slot of a run repeated on the run's racks, then
+        ordered by prefix, stably) rather than prefix by prefix, so the steps do not grow with the planes and
+        islands (``racks_at``, ``shifts``: ``_central_all``'s; ``sizes``: racks of each run; ``run_shift``: each
+        run's device number shift)."""
+        entries = [(i, prefix, leaf, start, first_u, height)
+                   for i, (_r, (_u, _w, slots), *_rest) in enumerate(self.singles)
+                   for leaf, prefix, start, first_u, height in slots]
+        if not entries:
+            return
+        names = {prefix: k for k, prefix in enumerate(dict.fromkeys(e[1] for e in entries))}  # first seen, first
+        run, which, leaf, start = (np.array(column, dtype=np.int64) for column in zip(
+            *((i, names[prefix], leaf, start) for i, prefix, leaf, start, _f, _h in entries)))
+        first_u = np.array([e[4] for e in entries], dtype=float)
+        height = np.array([e[5] for e in entries], dtype=float)
+        first = np.cumsum(sizes) - sizes  # each run's first rack among racks_at
+        n = sizes[run]
+        at = np.repeat(first[run], n) + (np.arange(int(n.sum()), dtype=np.int64) - np.repeat(np.cumsum(n) - n, n))
+        moved = np.repeat(start, n) + (np.repeat(run_shift[run], n) + shifts[at])
+        found = np.where(np.repeat(leaf, n) != 0, np.repeat(start, n), moved)
+        of = np.repeat(which, n)
+        order = np.argsort(of, kind="stable")  # prefix by prefix, each in run order
+        columns = (found[order], racks_at[at[order]], np.repeat(first_u, n)[order], np.repeat(height, n)[order])
+        bounds = np.cumsum(np.bincount(of, minlength=len(names))).tolist()
+        for k, prefix in enumerate(names):
+            low, high = bounds[k - 1] if k else 0, bounds[k]
+            parts.setdefault(prefix, []).append(tuple(column[low:high] for column in columns))
 
     @property
     def _single_sizes(self) -> list[int]:

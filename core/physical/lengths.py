@@ -97,6 +97,7 @@ class LinkEnds:
 
     def __init__(self, layout: Layout | Arrangement | RackPlaces):
         self._tables: dict[str, tuple] = {}
+        self._located: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}  # ``locate_all``'s, by its arguments
         if isinstance(layout, Layout) and layout.arrangement is not None:  # racks not built: read the arrangement
             layout = layout.arrangement
         if isinstance(layout, (Arrangement, RackPlaces)):
@@ -142,12 +143,20 @@ class LinkEnds:
     def locate_all(self, prefixes: list[str], count: int) -> tuple[np.ndarray, np.ndarray]:
         """``locate`` of devices ``0 .. count-1`` of every prefix: (rack indices, U centres), each of shape
         (prefixes, count), so a link's end is one look-up (``[which, index]``) instead of a search (the same
-        formula and operands as ``locate``, so the same numbers)."""
+        formula and operands as ``locate``, so the same numbers). Kept for the next class asking the same (a rail-only
+        fabric's spines end its leaf-spine and its spine-core links), read-only."""
+        key = (tuple(prefixes), count)
+        found = self._located.get(key)
+        if found is not None:
+            return found
         index = np.arange(count)
         racks = np.empty((len(prefixes), count), dtype=np.int64)
         centres = np.empty((len(prefixes), count), dtype=float)
         for row, prefix in enumerate(prefixes):
             racks[row], centres[row] = self.locate(prefix, index)
+        racks.setflags(write=False)
+        centres.setflags(write=False)
+        self._located[key] = racks, centres
         return racks, centres
 
 
@@ -319,7 +328,7 @@ def _cells(ends: LinkEnds, prefixes: list[str], role: str, groups: np.ndarray, s
     ``links`` when given)."""
     copies = len(prefixes)
     racks, centres = (m.ravel() for m in ends.locate_all([p + role for p in prefixes], len(groups)))
-    heights, of_height = np.unique(ends.top[racks] + 1j * centres, return_inverse=True)
+    heights, of_height = _heights(ends.top[racks], centres)
     group = (np.arange(copies)[:, None] * span + groups).ravel()
     cells, of_cell = np.unique(group * len(ends.top) + racks, return_inverse=True)
     weights = None if links is None else np.tile(links, copies).astype(float)
@@ -392,8 +401,12 @@ def _cell_pairs(ends: LinkEnds, routing, prefixes: list[str], a_end: tuple, b_en
     kind_of = np.where(pin[:, None] == 1, in_rack_of[None, :], climbs_of[None, :])
     by_kind = np.bincount((np.arange(len(type_pairs))[:, None] * kinds + kind_of).ravel(), weights=products.ravel(),
                           minlength=len(type_pairs) * kinds).reshape(len(type_pairs), kinds)
-    totals = np.bincount((cls[:, None] * kinds + np.arange(kinds)).ravel(),
-                         weights=(by_kind[of_pair] * times[used][:, None]).ravel(), minlength=len(classes) * kinds)
+    # per class, the sum of its (pair of types, kind) links times their cell pairs: the rows of a class are one run
+    # (``used`` is ordered by class first, and every class has cell pairs), summed run by run in place of a table of
+    # every row's index (whole numbers below 2^53: exact in any order)
+    weighted = by_kind[of_pair]
+    weighted *= times[used][:, None]
+    totals = np.add.reduceat(weighted, np.searchsorted(cls, np.arange(len(classes))), axis=0).ravel()
     return _class_lengths(routing, totals, classes, kinds, climbs, in_rack)
 
 
@@ -422,8 +435,8 @@ def _compacted(ends: LinkEnds, routing, prefixes: list[str], a_role: str, a: np.
         return None
     # the height pairs: the in-rack runs and the climbs (_vertical) of every pair of (rack height, U centre), and
     # the distinct values of each
-    heights_a, of_a = np.unique(ends.top[rack_a] + 1j * centre_a, return_inverse=True)
-    heights_b, of_b = np.unique(ends.top[rack_b] + 1j * centre_b, return_inverse=True)
+    heights_a, of_a = _heights(ends.top[rack_a], centre_a)
+    heights_b, of_b = _heights(ends.top[rack_b], centre_b)
     ha, hb = np.repeat(heights_a, len(heights_b)), np.tile(heights_b, len(heights_a))
     in_rack, climbs = _vertical(routing, ha.real, ha.imag, hb.real, hb.imag)
     in_rack, in_rack_of = np.unique(in_rack, return_inverse=True)
@@ -471,7 +484,8 @@ def _compacted(ends: LinkEnds, routing, prefixes: list[str], a_role: str, a: np.
             piece += np.take(shift, p, out=o32, mode="clip")
         key = np.take(table, piece, out=o, mode="clip")
         key += np.take(class_of, p, out=o32, mode="clip")  # the kind of link
-        np.add.at(counts, key, 1 if ones else links[first:first + len(key)])  # in order, as np.bincount
+        # whole link counts, so a piece's sums added to the totals are exact whatever the order (not np.add.at)
+        counts += np.bincount(key, None if ones else links[first:first + len(key)], minlength=len(counts))
     if ones:
         counts *= int(links[0])
     return _class_lengths(routing, counts, classes, kinds, climbs, in_rack)
@@ -488,6 +502,33 @@ def _distinct(values: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]:
     seen[values] = True
     place = np.cumsum(seen) - 1
     return np.flatnonzero(seen), place[values]
+
+
+def _heights(top: np.ndarray, centre: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(top + 1j * centre, return_inverse=True)``: the distinct (rack height, U centre) pairs of some
+    devices, ordered by height then centre, as complex numbers, and each device's place among them. Heights and
+    centres are whole or half units (``LinkEnds.locate``: a slot's first U, plus whole slots, plus half a slot,
+    less one), so each pair is one small whole number, ``2 x height x span + 2 x centre``, marked in a table
+    (``_distinct``) instead of sorted; the same pairs in the same order (few devices, or other values: sorted as
+    before)."""
+    doubled_top, doubled_centre = top * 2, centre * 2
+    if (len(top) < _HEIGHTS_SORTED or not (np.isfinite(doubled_top).all() and np.isfinite(doubled_centre).all())
+            or doubled_top.min() < 0 or doubled_centre.min() < 0
+            or (doubled_top.max() + 1) * 2 * (doubled_centre.max() + 1) > _HEIGHT_KEYS
+            or (doubled_top != np.floor(doubled_top)).any() or (doubled_centre != np.floor(doubled_centre)).any()):
+        return np.unique(top + 1j * centre, return_inverse=True)
+    span = 1 << int(doubled_centre.max()).bit_length()  # above every doubled centre
+    limit = span * (int(doubled_top.max()) + 1)
+    keys = doubled_top.astype(np.int64) * span + doubled_centre.astype(np.int64)
+    found, place = _distinct(keys, limit)
+    return (found // span) / 2 + 1j * ((found % span) / 2), place
+
+
+_HEIGHTS_SORTED = 2048
+"""Devices up to which ``_heights`` sorts (a table of every key costs more than sorting a few)."""
+_HEIGHT_KEYS = 1 << 20
+"""Most keys ``_heights`` marks in a table (about 2 x (2 x rack height + 1) x (2 x U centre + 1): racks of up to
+about 250 U)."""
 
 
 def _link_pieces(of_a: np.ndarray, count_a: int, a: np.ndarray, of_b: np.ndarray, count_b: int, b: np.ndarray,
