@@ -14,6 +14,7 @@ from core.figures import scaleup
 from core.figures import topology as topology_figures
 from core.i18n import N_, _
 from core.perf import training_calibration
+from core.units import percent
 from webui import state
 from webui import tables as tables_fmt
 
@@ -213,7 +214,7 @@ def calibration_section(lang: str) -> None:
         "is checked against: {fit} runs set a constant of the compute model, {held} are held out and set nothing. "
         "Held-out runs within {target}: {within} of {held}; each miss says why. Error = estimated / published "
         "throughput - 1 (positive: the estimate is faster).").format(
-        fit=fit, held=held, within=within, target=f"{training_calibration.HELD_OUT_TARGET:.0%}"))
+        fit=fit, held=held, within=within, target=percent(training_calibration.HELD_OUT_TARGET)))
     with i18n.language(lang):
         rows = training_calibration.calibration_rows(results)
     headers = {c: _(label) for c, label in training_calibration.CALIBRATION_COLUMNS.items()}

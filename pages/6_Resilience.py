@@ -558,7 +558,7 @@ def _pods_spine_table(cur, mixed) -> None:
                    _("Up, busiest leaf (1 dir)"): units.bandwidth(p.up_gbps, cur.unit),
                    _("Down, busiest leaf (1 dir)"): units.bandwidth(p.down_gbps, cur.unit),
                    _("Leaf uplinks (1 dir)"): units.bandwidth(p.capacity_gbps, cur.unit),
-                   _("Utilization"): f"{p.utilization:.0%}"} for p in pods_spine_load(mixed)],
+                   _("Utilization"): units.percent(p.utilization)} for p in pods_spine_load(mixed)],
                  hide_index=True, width="stretch")
     st.caption(_("Every GPU sends at line rate, spread evenly over every other GPU of every pod; traffic leaving "
                  "its scalable unit crosses its leaves' uplinks to the shared spines, spread evenly (adaptive "
@@ -576,7 +576,7 @@ def _pods_core_table(cur, mixed) -> None:
                    _("Up, each spine (1 dir)"): units.bandwidth(p.up_gbps, cur.unit),
                    _("Down, each spine (1 dir)"): units.bandwidth(p.down_gbps, cur.unit),
                    _("Spine uplinks to the cores (1 dir)"): units.bandwidth(p.capacity_gbps, cur.unit),
-                   _("Utilization"): f"{p.utilization:.0%}"} for p in pods_core_load(mixed)],
+                   _("Utilization"): units.percent(p.utilization)} for p in pods_core_load(mixed)],
                  hide_index=True, width="stretch")
     st.caption(_("Traffic between pods climbs each pod's spines, spread evenly over them and over each spine's "
                  "uplinks to the cores of its group, and comes down the other pod's spines the same way."))
@@ -827,7 +827,7 @@ def _load_section(cur, store: dict, key: str, lang: str) -> None:
                      "NIC)."))
     if result.mix:
         st.caption(_("Job mix: {parts}").format(parts=", ".join(
-            f"{m_['kind']} {m_['weight']:.0%}" for m_ in result.mix)))
+            f"{m_['kind']} {units.percent(m_['weight'])}" for m_ in result.mix)))
     for note in result.notes:
         st.info(safe.md(note))
     st.caption(load.method_caption(plan.fabric.family))

@@ -437,3 +437,43 @@ def test_engine_table_cells_are_one_format():
     assert units.cell(5120) == "5,120" and units.cell(687.195) == "687.2" and units.cell(1234.5) == "1,234"
     source = (ROOT / "pages" / "3_Performance.py").read_text(encoding="utf-8")
     assert "units.cell(v)" in source.split("communication_rows(here", 1)[1].split("st.subheader", 1)[0]
+
+
+# --- one percent format and one microsecond format, everywhere text is shown ----------------------------------
+SHOWN_SCANNED = [*sorted((ROOT / "core").rglob("*.py")), *sorted((ROOT / "pages").glob("*.py")),
+                 *sorted((ROOT / "webui").glob("*.py"))]
+PERCENT_RULES = [(re.compile(r"\{[^{}]*:[^{}]*%\}"), "a percent format spec such as {x:.0%} (core.units.percent)")]
+MICROSECOND_RULES = [
+    (re.compile(r"(\}|\d)\s*us\b|\[\s*us\s*\]"), "'us' as a unit (core.units.microseconds, [µs] in a header)"),
+    (re.compile(r"(\}|\d)\s*[µμ]s\b"), "a number followed by µs (core.units.microseconds)"),
+    (re.compile("\u03bc"), "the Greek mu (the micro sign U+00B5 is core.units.MICROSECOND)"),
+]
+"""A share is written by ``core.units.percent`` (the KV-cache card wrote ``f"{load:.1%}"``, the pod table
+``{:.0%}``: 12.3% there, 12% here for one kind of number) and a microsecond time by ``core.units.microseconds``
+(the CLI, the hovers and the headers wrote ``us`` where the docs wrote ``µs``)."""
+
+
+def test_the_grep_finds_hand_written_percentages_and_microseconds():
+    for snippet in ['x = f"{v:.1%}"', 'x = _("{share:.0%} of it").format(share=s)', 'x = f"{e:+.1%}"',
+                    'x = "%{y:.0%}"', 'x = f"{s:.4%}"']:
+        assert hand_written_formats(snippet, rules=PERCENT_RULES), snippet
+    for snippet in ['x = f"{t:,.1f} us"', 'x = _("time [us]")', 'x = "%{y:,.1f} us"', 'x = f"{t:.3g} µs"',
+                    'x = "time [\u03bcs]"', 'x = _("{lat:+.3g} us per collective")']:
+        assert hand_written_formats(snippet, rules=MICROSECOND_RULES), snippet
+    for snippet in ['x = units.percent(v)', 'x = _("{share} of it").format(share=percent(s))', 'x = "100%"',
+                    'x = units.microseconds(t)', 'x = _("time [µs]")', 'x = ("us", 10**3)', 'x = "status"',
+                    'x = _("lat=MICROSECONDS")', 'x = _("{n} users")']:
+        assert not hand_written_formats(snippet, rules=PERCENT_RULES + MICROSECOND_RULES), snippet
+
+
+def test_no_hand_written_percentages_or_microseconds():
+    assert units.microseconds(26_337.6) == "26,338 µs" and units.microseconds(3.5, signed=True) == "+3.5 µs"
+    assert units.microseconds(-1.25, signed=True) == "-1.25 µs" and units.microseconds(0, signed=True) == "0 µs"
+    assert units.percent(0.042, signed=True) == "+4.2%" and units.percent(-0.12, signed=True) == "-12%"
+    assert units.percent(0, signed=True) == "0%"
+    found = []
+    for path in SHOWN_SCANNED:
+        name = path.relative_to(ROOT).as_posix()
+        if name not in EXEMPT_FILES:
+            found += hand_written_formats(path.read_text(encoding="utf-8"), name, rules=PERCENT_RULES + MICROSECOND_RULES)
+    assert not found, "\n".join(found)
