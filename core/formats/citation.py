@@ -6,9 +6,15 @@ The catalog (``assets/catalog/*.toml``) records for each entry a ``source`` (whe
 the documents, name stored copies by id, link spreadsheets, mark evidence grades (``[P]``, ``[S]``, ``[D]``)
 and say "unsourced" where a figure is assumed. ``citation(text)`` keeps what a reader can look up
 (publisher and document, e.g. ``NVIDIA DGX SuperPOD H100 reference architecture Table 1``) and drops the rest;
-``price_citation(entry)`` says "estimate" once when the price has no public source. Nothing here is
+``price_basis_text(entry)`` says "estimate" once when the price has no public source. Nothing here is
 translated but the words "estimate" and "assumption"; publishers and document titles are quoted as
 published.
+
+What the customer sees (the pack's customer edition): the hardware facts' documents as the catalog grades them
+(``source_citation``: the vendor's own, graded ``[P]``, and only when the catalog grades none so, the secondary
+copies, ``[S]``: a reseller's page, a blog, a compilation), and each price as its basis, never the shop or blog it
+was read in (``price_basis_text``: "street price, reseller or marketplace listing, 2023-12", in the catalog's
+price-basis words, ``core/catalog.py``, with the price's date). The internal edition shows the notes as recorded.
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
-from core.i18n import _
+from core.i18n import N_, _
 
 MAX_CITATION_CHARS = 160
 """Longest citation shown [characters]; a longer one is cut at a word and ends with an ellipsis."""
@@ -38,6 +44,17 @@ _DOCUMENT = re.compile(
     r"knowledge-base|tables?|sheet|article)", re.I)
 """Words that mark a segment as naming a document a reader can look up."""
 _MARKER = re.compile(r"\s*\[(?:P|S|D)(?:[^\]]{0,40})\]")
+_GRADED = re.compile(r".*?\[([PSDMA][^\]]{0,40})\]", re.S)
+"""A piece of a source up to its evidence grade (``[P]`` vendor document, ``[P via S]`` one read in a copy, ``[S]``
+secondary: a reseller, a blog, a compilation; ``[D]`` derived; ``[M]`` a maintainer's word; ``[A]`` assumed)."""
+_DATE = re.compile(r"\b(20\d\d-\d\d(?:-\d\d)?|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]* 20\d\d|"
+                   r"20\d\d Q[1-4])\b")
+"""A date a price source states (``2023-12``, ``2026-09-22``, ``Aug 2024``, ``2017 Q3``)."""
+PRICE_BASIS_WORDS = {"street": N_("street price, reseller or marketplace listing"),
+                     "list": N_("list price, the vendor's price list or launch announcement"),
+                     "hyperscale": N_("volume price, hyperscale or white-box deal")}
+"""A catalog ``price_basis`` -> what it says about where a price comes from, for a customer (the catalog's own
+definitions, ``core/catalog.py``); ``estimate`` is said as "estimate"."""
 _QUOTE = re.compile(r"(?<![A-Za-z0-9])'[^']{0,400}'(?![A-Za-z0-9])|"
                     r"\"[^\"]{0,400}\"|‘[^’]{0,400}’|“[^”]{0,400}”")
 _TRAIL = re.compile(r",?\s*\b(?:as tabulated|as summari[sz]ed|as reproduced|cited in|citing|per (?:stored|note))\b.*$",
@@ -130,13 +147,29 @@ def _cut(text: str) -> str:
     return text[:MAX_CITATION_CHARS].rsplit(" ", 1)[0].rstrip(" ,;:(") + "…"
 
 
-def citation(text: str, most: int = MAX_CITATIONS) -> str:
+def _graded(segment: str) -> list[tuple[str, bool | None]]:
+    """``segment`` cut after each evidence grade (``_GRADED``): each piece and whether the catalog grades it a
+    vendor document (``[P]``, ``[P via S]``, ``[P, D]``: True; another grade: False; none: None)."""
+    pieces, end = [], 0
+    for m in _GRADED.finditer(segment):
+        pieces.append((re.sub(r"^[\s,;]*(?:and\s+)?", "", m.group(0)), m.group(1).startswith("P")))
+        end = m.end()
+    rest = re.sub(r"^and\s+", "", segment[end:].strip(" ,;"))
+    return pieces + ([(rest, None)] if rest else [])
+
+
+def citation(text: str, most: int = MAX_CITATIONS, primary: bool = False) -> str:
     """The documents ``text`` (a catalog ``source`` or ``price_source``) names, as "publisher document"
     citations joined by "; " (at most ``most``, each at most ``MAX_CITATION_CHARS`` characters); "" when it
-    names none a reader could look up."""
+    names none a reader could look up. ``primary``: when the catalog grades any part of ``text`` a vendor document
+    (``[P]``), only those and the ungraded parts (a reseller's page or a blog graded ``[S]`` is left out)."""
     found: list[str] = []
     segments = [sentence for part in _split(str(text or ""))
                 for sentence in re.split(r"(?<=[a-z)\]])\. (?=[A-Z])", part)]  # sentences of each ";" segment
+    if primary:
+        pieces = [piece for segment in segments for piece in _graded(segment)]
+        if any(grade for _piece, grade in pieces):
+            segments = [piece for piece, grade in pieces if grade is not False]
     for segment in segments:
         document = _document(segment)
         if document and document not in found:
@@ -150,8 +183,9 @@ def citation(text: str, most: int = MAX_CITATIONS) -> str:
 
 
 def source_citation(entry) -> str:
-    """Where a catalog entry's figures come from, for a customer: the documents, or the word "assumption"."""
-    return citation(getattr(entry, "source", "")) or _("assumption")
+    """Where a catalog entry's figures come from, for a customer: the vendor's documents (the secondary copies only
+    when the catalog grades none a vendor's, ``citation(primary=True)``), or the word "assumption"."""
+    return citation(getattr(entry, "source", ""), primary=True) or _("assumption")
 
 
 def price_is_estimate(entry) -> bool:
@@ -162,8 +196,13 @@ def price_is_estimate(entry) -> bool:
     return basis == "estimate" or bool(_ESTIMATE.match(text)) or not citation(text)
 
 
-def price_citation(entry) -> str:
-    """Where a catalog entry's price comes from, for a customer: the documents, or "estimate" (once)."""
-    if price_is_estimate(entry):
+def price_basis_text(entry) -> str:
+    """A catalog entry's price as a customer reads its source: its basis in the catalog's words and the date the
+    price source states, else the date the entry was checked (``street price, reseller or marketplace listing,
+    2023-12``), or "estimate" when it has no public source (``price_is_estimate``). Never the shop or the blog."""
+    basis = str(getattr(entry, "price_basis", "") or "")
+    if price_is_estimate(entry) or basis not in PRICE_BASIS_WORDS:
         return _("estimate")
-    return citation(getattr(entry, "price_source", ""), most=1)  # the typical price's; the rest explain the range
+    found = _DATE.search(str(getattr(entry, "price_source", "") or ""))
+    return _("{basis}, {date}").format(basis=_(PRICE_BASIS_WORDS[basis]),
+                                       date=found.group(1) if found else getattr(entry, "as_of", ""))
