@@ -47,9 +47,9 @@ _MARKER = re.compile(r"\s*\[(?:P|S|D)(?:[^\]]{0,40})\]")
 _GRADED = re.compile(r".*?\[([PSDMA][^\]]{0,40})\]", re.S)
 """A piece of a source up to its evidence grade (``[P]`` vendor document, ``[P via S]`` one read in a copy, ``[S]``
 secondary: a reseller, a blog, a compilation; ``[D]`` derived; ``[M]`` a maintainer's word; ``[A]`` assumed)."""
-_DATE = re.compile(r"\b(20\d\d-\d\d(?:-\d\d)?|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]* 20\d\d|"
-                   r"20\d\d Q[1-4])\b")
-"""A date a price source states (``2023-12``, ``2026-09-22``, ``Aug 2024``, ``2017 Q3``)."""
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+_DATE = re.compile(r"\b(20\d\d-\d\d(?:-\d\d)?|(" + "|".join(_MONTHS) + r")[a-z]* (20\d\d)|20\d\d Q[1-4])\b")
+"""A date a price source states (``2023-12``, ``2026-09-22``, ``Aug 2024``: written ``2024-08``, ``2017 Q3``)."""
 PRICE_BASIS_WORDS = {"street": N_("street price, reseller or marketplace listing"),
                      "list": N_("list price, the vendor's price list or launch announcement"),
                      "hyperscale": N_("volume price, hyperscale or white-box deal")}
@@ -204,5 +204,6 @@ def price_basis_text(entry) -> str:
     if price_is_estimate(entry) or basis not in PRICE_BASIS_WORDS:
         return _("estimate")
     found = _DATE.search(str(getattr(entry, "price_source", "") or ""))
-    return _("{basis}, {date}").format(basis=_(PRICE_BASIS_WORDS[basis]),
-                                       date=found.group(1) if found else getattr(entry, "as_of", ""))
+    date = getattr(entry, "as_of", "") if not found else found.group(1) if not found.group(2) else \
+        f"{found.group(3)}-{_MONTHS.index(found.group(2)) + 1:02d}"  # ISO in every language, as the catalog's dates
+    return _("{basis}, {date}").format(basis=_(PRICE_BASIS_WORDS[basis]), date=date)
