@@ -8,7 +8,7 @@ import streamlit as st
 
 from core import vocab
 from core import cost, hostlink, i18n
-from core.catalog import VENDOR_LABELS, load_catalog
+from core.catalog import PRICE_BASIS_MEANINGS, VENDOR_LABELS, load_catalog
 from core.fabric import bandwidth, sizing, topology
 from core.figures import scaleup
 from core.figures import topology as topology_figures
@@ -291,11 +291,12 @@ def main() -> None:
     st.markdown("#### " + _("Price basis"))
     basis = pd.Series([e.price_basis for _kind, e in catalog.all_entries()]).value_counts()
     labels = {b: vocab.PRICE_BASES.label(b) for b in vocab.PRICE_BASES.ids}
+    meaning = {b: _(text) for b, text in PRICE_BASIS_MEANINGS.items()}
     lines = [
-        _("**{list}**: the vendor's published list price.").format(list=labels["list"]),
-        _("**{street}**: a reseller or reported purchase price.").format(street=labels["street"]),
-        _("**{hyperscale}**: a volume or white-box price (real hyperscale contract prices are not public).").format(
-            hyperscale=labels["hyperscale"]),
+        _("**{basis}**: {meaning}.").format(basis=labels["list"], meaning=meaning["list"]),
+        _("**{basis}**: {meaning}.").format(basis=labels["street"], meaning=meaning["street"]),
+        _("**{basis}**: {meaning} (real hyperscale contract prices are not public).").format(
+            basis=labels["hyperscale"], meaning=meaning["hyperscale"]),
         _("**{estimate}**: no public price found; the figure is an assumption explained in its price source.").format(
             estimate=labels["estimate"]),
     ]

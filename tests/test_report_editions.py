@@ -27,7 +27,7 @@ from tests.i18n_check import CJK, english_leaks, html_text
 LINK = "https://planner.example.com/?v=1"
 DESIGNS = [Design(gpu="H100", nodes=16), Design(gpu="H100", gpus=16384, tiers="3"), Design(gpu="GB200-NVL72", nodes=72),
            Design(gpu="H100", nodes=64, fabric="ethernet", topology="top-of-rack")]
-PRICE_BASIS = re.compile(r"^(?:street|list|volume) price, [^,]+(?:, [^,]+)?, (?:20\d\d-\d\d(?:-\d\d)?|20\d\d Q[1-4])$")
+PRICE_BASIS = re.compile(r"^(?:street|list|hyperscale): [^,]+, (?:20\d\d-\d\d(?:-\d\d)?|20\d\d Q[1-4])$")
 """A customer's price basis: the catalog's basis in words and the price's date, never the shop or blog."""
 RESEARCH_TRAIL = ("stored copy", "copy id", "docs.google", "spreadsheet", "unsourced", "research compilation",
                   "[S]", "[P]", "[D]", "shared/reference", "hardware-facts", "our reading")
@@ -110,7 +110,7 @@ def test_a_customer_reads_each_price_as_its_basis_and_date_never_its_shop():
     """Every priced entry of the catalog: the customer's price column names the basis in the catalog's words and
     the price's date (the one its source states, else the entry's check), never the reseller, blog or sheet it was
     read in (the pack printed "fs.com", "tech-talk-cto 'H100 Freakonomics' cost sheet", "deltacomputer")."""
-    from core.catalog import load_catalog
+    from core.catalog import PRICE_BASIS_MEANINGS, load_catalog
 
     seen = set()
     for _kind, entry in load_catalog().all_entries():
@@ -122,7 +122,7 @@ def test_a_customer_reads_each_price_as_its_basis_and_date_never_its_shop():
             continue
         seen.add(entry.price_basis)
         assert PRICE_BASIS.match(text), (entry.id, text)
-        assert text.startswith(_(citation.PRICE_BASIS_WORDS[entry.price_basis])), (entry.id, text)
+        assert text.startswith(f"{entry.price_basis}: {PRICE_BASIS_MEANINGS[entry.price_basis]}, "), (entry.id, text)
         shop = citation.citation(entry.price_source, most=1)
         assert shop and shop not in text, (entry.id, text)
     assert seen >= {"street", "list"}
@@ -130,11 +130,11 @@ def test_a_customer_reads_each_price_as_its_basis_and_date_never_its_shop():
     class Entry:
         price_basis, as_of = "street", "2026-12-01"
         price_source = "DGX H100 reseller list EUR 306,404 ~ $329,580 (deltacomputer, 2023-12) via Epoch AI [S]"
-    assert citation.price_basis_text(Entry()) == "street price, reseller or marketplace listing, 2023-12"
+    assert citation.price_basis_text(Entry()) == "street: a reseller or reported purchase price, 2023-12"
     Entry.price_source = "'H100 Freakonomics' cost sheet (prices as of Aug 2024): 'assumed to $36k' [S]"
-    assert citation.price_basis_text(Entry()) == "street price, reseller or marketplace listing, 2024-08"
+    assert citation.price_basis_text(Entry()) == "street: a reseller or reported purchase price, 2024-08"
     Entry.price_source = "Acme reseller listing, no date given [S]"
-    assert citation.price_basis_text(Entry()) == "street price, reseller or marketplace listing, 2026-12-01"
+    assert citation.price_basis_text(Entry()) == "street: a reseller or reported purchase price, 2026-12-01"
 
 
 def test_unknown_edition_is_refused():

@@ -13,8 +13,8 @@ published.
 What the customer sees (the pack's customer edition): the hardware facts' documents as the catalog grades them
 (``source_citation``: the vendor's own, graded ``[P]``, and only when the catalog grades none so, the secondary
 copies, ``[S]``: a reseller's page, a blog, a compilation), and each price as its basis, never the shop or blog it
-was read in (``price_basis_text``: "street price, reseller or marketplace listing, 2023-12", in the catalog's
-price-basis words, ``core/catalog.py``, with the price's date). The internal edition shows the notes as recorded.
+was read in (``price_basis_text``: "street: a reseller or reported purchase price, 2023-12", the Catalog page's
+price-basis words, ``core.catalog.PRICE_BASIS_MEANINGS``, with the price's date). The internal edition shows the notes as recorded.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
-from core.i18n import N_, _
+from core.i18n import _
 
 MAX_CITATION_CHARS = 160
 """Longest citation shown [characters]; a longer one is cut at a word and ends with an ellipsis."""
@@ -50,11 +50,7 @@ secondary: a reseller, a blog, a compilation; ``[D]`` derived; ``[M]`` a maintai
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 _DATE = re.compile(r"\b(20\d\d-\d\d(?:-\d\d)?|(" + "|".join(_MONTHS) + r")[a-z]* (20\d\d)|20\d\d Q[1-4])\b")
 """A date a price source states (``2023-12``, ``2026-09-22``, ``Aug 2024``: written ``2024-08``, ``2017 Q3``)."""
-PRICE_BASIS_WORDS = {"street": N_("street price, reseller or marketplace listing"),
-                     "list": N_("list price, the vendor's price list or launch announcement"),
-                     "hyperscale": N_("volume price, hyperscale or white-box deal")}
-"""A catalog ``price_basis`` -> what it says about where a price comes from, for a customer (the catalog's own
-definitions, ``core/catalog.py``); ``estimate`` is said as "estimate"."""
+
 _QUOTE = re.compile(r"(?<![A-Za-z0-9])'[^']{0,400}'(?![A-Za-z0-9])|"
                     r"\"[^\"]{0,400}\"|‘[^’]{0,400}’|“[^”]{0,400}”")
 _TRAIL = re.compile(r",?\s*\b(?:as tabulated|as summari[sz]ed|as reproduced|cited in|citing|per (?:stored|note))\b.*$",
@@ -197,13 +193,18 @@ def price_is_estimate(entry) -> bool:
 
 
 def price_basis_text(entry) -> str:
-    """A catalog entry's price as a customer reads its source: its basis in the catalog's words and the date the
-    price source states, else the date the entry was checked (``street price, reseller or marketplace listing,
-    2023-12``), or "estimate" when it has no public source (``price_is_estimate``). Never the shop or the blog."""
+    """A catalog entry's price as a customer reads its source: its basis and what that basis means, in the Catalog
+    page's words (``core.catalog.PRICE_BASIS_MEANINGS``), and the date the price source states, else the date the
+    entry was checked (``street: a reseller or reported purchase price, 2023-12``), or "estimate" when it has no
+    public source (``price_is_estimate``). Never the shop, the blog or the sheet it was read in."""
+    from core.catalog import PRICE_BASIS_MEANINGS
+    from core.vocab import PRICE_BASES
+
     basis = str(getattr(entry, "price_basis", "") or "")
-    if price_is_estimate(entry) or basis not in PRICE_BASIS_WORDS:
+    if price_is_estimate(entry) or basis not in PRICE_BASIS_MEANINGS:
         return _("estimate")
     found = _DATE.search(str(getattr(entry, "price_source", "") or ""))
     date = getattr(entry, "as_of", "") if not found else found.group(1) if not found.group(2) else \
         f"{found.group(3)}-{_MONTHS.index(found.group(2)) + 1:02d}"  # ISO in every language, as the catalog's dates
-    return _("{basis}, {date}").format(basis=_(PRICE_BASIS_WORDS[basis]), date=date)
+    return _("{basis}: {meaning}, {date}").format(basis=PRICE_BASES.label(basis), meaning=_(PRICE_BASIS_MEANINGS[basis]),
+                                                  date=date)

@@ -1221,9 +1221,9 @@ def _sources(doc: _Doc, plan, edition: str) -> None:
                                                      5: "why quoted"}, table_class="fp-dense")
     else:
         body = _p(_("Every part this design's bill of materials uses: the vendor documents its figures come from and "
-                    "when they were checked, its price with its range, and the price's basis: street (a reseller's or "
-                    "marketplace's price), list (the vendor's) or volume, with the date of the price. A part with no "
-                    "public source says so: its figures are an assumption, its price an estimate."), note=True)
+                    "when they were checked, its price with its range, and the price's basis (street, list or "
+                    "hyperscale, as the Catalog & assumptions page defines them) with the date of the price. A part "
+                    "with no public source says so: its figures are an assumption, its price an estimate."), note=True)
         body += _table([_("name"), _("catalog id"), _("source"), _("as of"), _("price"), _("price basis")],
                        _citation_rows(plan), classes={0: "quoted", 1: "id", 2: "why quoted", 3: "date", 5: "why quoted"},
                        table_class="fp-dense")
