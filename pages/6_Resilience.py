@@ -755,10 +755,9 @@ def _spares_section(cur, store: dict, key: str, lang: str) -> None:
         _("spares"): st.column_config.NumberColumn(format="localized"),
         _("unit price [USD]"): tables.money_column(_("unit price [USD]")),
         _("spares price [USD]"): tables.money_column(_("spares price [USD]")),
-        _("coverage in lead time"): st.column_config.NumberColumn(format="percent",
-                                                                 help=_("Poisson probability that the failures "
-                                                                        "during the lead time do not exceed the "
-                                                                        "spares")),
+        _("coverage in lead time"): st.column_config.TextColumn(help=_("Poisson probability that the failures "
+                                                                      "during the lead time do not exceed the "
+                                                                      "spares")),
         _("why"): st.column_config.TextColumn(width="large")})
 
 
@@ -835,11 +834,10 @@ def _load_section(cur, store: dict, key: str, lang: str) -> None:
         names = link_names(plan, [h["link"] for h in result.hot_links],
                            scheme_of(st.session_state.get(state.NAMING_STORE), plan))  # as the exports name them
         st.dataframe({_("link"): names,
-                      _("load, ECMP"): [h["ecmp_util"] for h in result.hot_links],
+                      _("load, ECMP"): [units.percent(h["ecmp_util"]) for h in result.hot_links],
                       _("flows, ECMP"): [h["ecmp_flows"] for h in result.hot_links],
-                      _("load, adaptive"): [h["ar_util"] for h in result.hot_links]}, hide_index=True, width="stretch",
-                     column_config={_("load, ECMP"): st.column_config.NumberColumn(format="percent"),
-                                    _("load, adaptive"): st.column_config.NumberColumn(format="percent")})
+                      _("load, adaptive"): [units.percent(h["ar_util"]) for h in result.hot_links]}, hide_index=True,
+                     width="stretch")
         st.caption(_("Paste a link into the failure what-if's element names to fail that cable (or the server's "
                      "NIC)."))
     if result.mix:

@@ -466,6 +466,14 @@ def test_the_grep_finds_hand_written_percentages_and_microseconds():
         assert not hand_written_formats(snippet, rules=PERCENT_RULES + MICROSECOND_RULES), snippet
 
 
+def streamlit_percent_columns(source: str, name: str = "<source>") -> list[str]:
+    """Every ``format="percent"`` keyword in ``source``: Streamlit's own percentage (``3.13%`` and ``101.56%`` in the
+    load tab's tier table where the CLI printed ``3.12%`` and ``102%``)."""
+    return [f"{name}:{node.lineno}: format='percent' (Streamlit's own percentage; core.units.percent)"
+            for node in ast.walk(ast.parse(source)) if isinstance(node, ast.keyword) and node.arg == "format"
+            and isinstance(node.value, ast.Constant) and node.value.value == "percent"]
+
+
 def test_no_hand_written_percentages_or_microseconds():
     assert units.microseconds(26_337.6) == "26,338 µs" and units.microseconds(3.5, signed=True) == "+3.5 µs"
     assert units.microseconds(-1.25, signed=True) == "-1.25 µs" and units.microseconds(0, signed=True) == "0 µs"
@@ -474,6 +482,9 @@ def test_no_hand_written_percentages_or_microseconds():
     found = []
     for path in SHOWN_SCANNED:
         name = path.relative_to(ROOT).as_posix()
-        if name not in EXEMPT_FILES:
-            found += hand_written_formats(path.read_text(encoding="utf-8"), name, rules=PERCENT_RULES + MICROSECOND_RULES)
+        if name != "core/units.py":  # the Catalog page too: its columns' units are the catalog's, its shares not
+            text = path.read_text(encoding="utf-8")
+            found += hand_written_formats(text, name, rules=PERCENT_RULES + MICROSECOND_RULES)
+            found += streamlit_percent_columns(text, name)
     assert not found, "\n".join(found)
+    assert streamlit_percent_columns('x = st.column_config.NumberColumn(format="percent")')
