@@ -755,9 +755,8 @@ def _spares_section(cur, store: dict, key: str, lang: str) -> None:
         _("spares"): st.column_config.NumberColumn(format="localized"),
         _("unit price [USD]"): tables.money_column(_("unit price [USD]")),
         _("spares price [USD]"): tables.money_column(_("spares price [USD]")),
-        _("coverage in lead time"): st.column_config.TextColumn(help=_("Poisson probability that the failures "
-                                                                      "during the lead time do not exceed the "
-                                                                      "spares")),
+        _("coverage in lead time"): st.column_config.TextColumn(alignment="right", help=_(
+            "Poisson probability that the failures during the lead time do not exceed the spares")),
         _("why"): st.column_config.TextColumn(width="large")})
 
 
@@ -837,7 +836,8 @@ def _load_section(cur, store: dict, key: str, lang: str) -> None:
                       _("load, ECMP"): [units.percent(h["ecmp_util"]) for h in result.hot_links],
                       _("flows, ECMP"): [h["ecmp_flows"] for h in result.hot_links],
                       _("load, adaptive"): [units.percent(h["ar_util"]) for h in result.hot_links]}, hide_index=True,
-                     width="stretch")
+                     width="stretch", column_config={c: st.column_config.TextColumn(alignment="right")  # as numbers
+                                                     for c in (_("load, ECMP"), _("load, adaptive"))})
         st.caption(_("Paste a link into the failure what-if's element names to fail that cable (or the server's "
                      "NIC)."))
     if result.mix:

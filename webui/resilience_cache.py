@@ -169,7 +169,7 @@ def tier_columns() -> dict:
     load's words in its header's tooltip."""
     config = {_("links"): st.column_config.NumberColumn(format="localized")}  # 2,048 links, as on every page
     for field, (head, words) in TIER_LOADS.items():
-        config[_(head)] = (st.column_config.TextColumn(help=_(words)) if field in _PERCENT else
+        config[_(head)] = (st.column_config.TextColumn(help=_(words), alignment="right") if field in _PERCENT else
                            st.column_config.NumberColumn(help=_(words), format="localized"))
     return config
 
