@@ -129,14 +129,15 @@ def cell(value: int | float) -> str:
 def percent(fraction: float, signed: bool = False) -> str:
     """A share or a probability given as a fraction (0.751), in percent to three significant figures: ``75.1%``,
     ``63%``, ``0.44%``, ``0%`` (a Monte Carlo estimate or a share has no fourth digit), but never ``100%`` below one:
-    as many decimals (up to four) as keep it under (99.977% reads ``99.98%``, a bisection left after a failure);
-    ``signed`` a change or an error with its sign (``+4.2%``, ``-12%``, ``0%``)."""
+    as many decimals (up to three) as keep it under (99.977% reads ``99.98%``, a bisection left after a failure), and
+    ``>99.999%`` above those (a spares coverage of 0.99999999); ``signed`` a change or an error with its sign
+    (``+4.2%``, ``-12%``, ``0%``)."""
     value = fraction * 100
     text = f"{number(value)}%"
     for digits in range(1, 5):
         if not (value < 100 <= float(text[:-1].replace(",", ""))):
             break
-        text = f"{value:.{digits}f}%"
+        text = f"{value:.{digits}f}%" if digits < 4 else ">99.999%"
     return ("+" if signed and text[0] != "-" and text != "0%" else "") + text
 
 

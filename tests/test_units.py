@@ -478,7 +478,8 @@ def test_no_hand_written_percentages_or_microseconds():
     assert units.microseconds(26_337.6) == "26,338 µs" and units.microseconds(3.5, signed=True) == "+3.5 µs"
     assert units.microseconds(-1.25, signed=True) == "-1.25 µs" and units.microseconds(0, signed=True) == "0 µs"
     assert units.percent(0.042, signed=True) == "+4.2%" and units.percent(-0.12, signed=True) == "-12%"
-    assert units.percent(0, signed=True) == "0%"
+    assert units.percent(0, signed=True) == "0%" and units.percent(0.99977) == "99.98%" and units.percent(1) == "100%"
+    assert units.percent(0.999_999_99) == ">99.999%" and units.percent(0.99999) == "99.999%"
     found = []
     for path in SHOWN_SCANNED:
         name = path.relative_to(ROOT).as_posix()
