@@ -64,6 +64,11 @@ KIND_LABELS = {"systems": N_("GPU systems"), "nics": N_("NICs"), "switches": N_(
 """Catalog kind (``Catalog`` field) -> its name, English marked for translation: ``_(KIND_LABELS[kind])``."""
 PRICE_BASIS_LABELS = {term.id: term.label for term in vocab.PRICE_BASES}
 """``price_basis`` value -> its word, marked (``core.vocab.PRICE_BASES``, which ``vocab.PRICE_BASES.label`` shows)."""
+PRICE_BASIS_MEANINGS = {"list": N_("the vendor's published list price"),
+                        "street": N_("a reseller or reported purchase price"),
+                        "hyperscale": N_("a volume or white-box price")}
+"""A published price's ``price_basis`` -> where such a price comes from, marked: the Catalog page's price-basis list
+and the customer pack's price column (``core.formats.citation.price_basis_text``) say it in these words."""
 VENDOR_LABELS = {"NVIDIA": N_("NVIDIA"), "Broadcom": N_("Broadcom"), "Arista": N_("Arista"), "Cisco": N_("Cisco"),
                  "Huawei": N_("Huawei"), "H3C": N_("H3C"), "Ruijie": N_("Ruijie"), "AMD": N_("AMD"),
                  "Intel": N_("Intel"), "AWS": N_("AWS"), "Google": N_("Google"), "Generic": N_("Generic")}

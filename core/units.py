@@ -12,8 +12,9 @@ so. Numbers: three significant figures below 100, whole numbers with separators 
 Power, shares and table numbers. :func:`power` writes an electrical power (``687 kW``, ``1.24 MW``: three
 significant figures like money), :func:`kw` its number alone for a template that names ``kW``; :func:`percent`
 a share, a probability or a utilisation such as MFU (``75.1%``, a share of capex ``6.62%``); :func:`days` a duration
-in days; :func:`milliseconds` a latency; :func:`metres` a length inside its bin; :func:`cell` an engine table's
-number. tests/test_units.py greps for hand-made power and two-decimal percentages.
+in days; :func:`milliseconds` a latency and :func:`microseconds` a collective's time (``µs``, never ``us``);
+:func:`metres` a length inside its bin; :func:`cell` an engine table's number. tests/test_units.py greps for hand-made
+power, percentages (``{x:.0%}``) and microseconds.
 
 Money. ``core.i18n.usd`` is the one money format (English ``$1.10 B`` / ``$853 M`` / ``$49,983``,
 Chinese ``11.0亿美元`` / ``4.998万美元``); Plotly axes get their tick labels from it
@@ -125,10 +126,19 @@ def cell(value: int | float) -> str:
     return f"{value:,.4g}"
 
 
-def percent(fraction: float) -> str:
+def percent(fraction: float, signed: bool = False) -> str:
     """A share or a probability given as a fraction (0.751), in percent to three significant figures: ``75.1%``,
-    ``63%``, ``0.44%``, ``0%`` (a Monte Carlo estimate or a share has no fourth digit)."""
-    return f"{number(fraction * 100)}%"
+    ``63%``, ``0.44%``, ``0%`` (a Monte Carlo estimate or a share has no fourth digit), but never ``100%`` below one:
+    as many decimals (up to three) as keep it under (99.977% reads ``99.98%``, a bisection left after a failure), and
+    ``>99.999%`` above those (a spares coverage of 0.99999999); ``signed`` a change or an error with its sign
+    (``+4.2%``, ``-12%``, ``0%``)."""
+    value = fraction * 100
+    text = f"{number(value)}%"
+    for digits in range(1, 5):
+        if not (value < 100 <= float(text[:-1].replace(",", ""))):
+            break
+        text = f"{value:.{digits}f}%" if digits < 4 else ">99.999%"
+    return ("+" if signed and text[0] != "-" and text != "0%" else "") + text
 
 
 def days(value: float) -> str:
@@ -143,6 +153,19 @@ def milliseconds(seconds: float) -> str:
     if seconds != seconds or seconds == math.inf:
         return _("unbounded")
     return f"{number(seconds * 1e3)} ms"
+
+
+MICROSECOND = "µs"
+"""The microsecond's symbol (U+00B5, as Go and nccl-tests' docs write it), in every language: a header that names
+the unit writes ``[µs]``; tests/test_units.py forbids ``us`` as a shown unit."""
+
+
+def microseconds(us: float, signed: bool = False) -> str:
+    """A time given in microseconds, as :func:`number` writes it (``26,338 µs``, ``23.5 µs``; ``signed``: ``+3.5
+    µs``, ``-1.2 µs``): the one microsecond format of the collectives' table, charts and hovers, the calibration
+    line, the review pack and the CLI."""
+    sign = ("+" if us > 0 else "-" if us < 0 else "") if signed else ("-" if us < 0 else "")
+    return f"{sign}{number(abs(us))} {MICROSECOND}"
 
 
 def bandwidth(gbits: float, unit: str) -> str:

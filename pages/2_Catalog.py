@@ -8,12 +8,13 @@ import streamlit as st
 
 from core import vocab
 from core import cost, hostlink, i18n
-from core.catalog import VENDOR_LABELS, load_catalog
+from core.catalog import PRICE_BASIS_MEANINGS, VENDOR_LABELS, load_catalog
 from core.fabric import bandwidth, sizing, topology
 from core.figures import scaleup
 from core.figures import topology as topology_figures
 from core.i18n import N_, _
 from core.perf import training_calibration
+from core.units import percent
 from webui import state
 from webui import tables as tables_fmt
 
@@ -213,7 +214,7 @@ def calibration_section(lang: str) -> None:
         "is checked against: {fit} runs set a constant of the compute model, {held} are held out and set nothing. "
         "Held-out runs within {target}: {within} of {held}; each miss says why. Error = estimated / published "
         "throughput - 1 (positive: the estimate is faster).").format(
-        fit=fit, held=held, within=within, target=f"{training_calibration.HELD_OUT_TARGET:.0%}"))
+        fit=fit, held=held, within=within, target=percent(training_calibration.HELD_OUT_TARGET)))
     with i18n.language(lang):
         rows = training_calibration.calibration_rows(results)
     headers = {c: _(label) for c, label in training_calibration.CALIBRATION_COLUMNS.items()}
@@ -290,11 +291,12 @@ def main() -> None:
     st.markdown("#### " + _("Price basis"))
     basis = pd.Series([e.price_basis for _kind, e in catalog.all_entries()]).value_counts()
     labels = {b: vocab.PRICE_BASES.label(b) for b in vocab.PRICE_BASES.ids}
+    meaning = {b: _(text) for b, text in PRICE_BASIS_MEANINGS.items()}
     lines = [
-        _("**{list}**: the vendor's published list price.").format(list=labels["list"]),
-        _("**{street}**: a reseller or reported purchase price.").format(street=labels["street"]),
-        _("**{hyperscale}**: a volume or white-box price (real hyperscale contract prices are not public).").format(
-            hyperscale=labels["hyperscale"]),
+        _("**{basis}**: {meaning}.").format(basis=labels["list"], meaning=meaning["list"]),
+        _("**{basis}**: {meaning}.").format(basis=labels["street"], meaning=meaning["street"]),
+        _("**{basis}**: {meaning} (real hyperscale contract prices are not public).").format(
+            basis=labels["hyperscale"], meaning=meaning["hyperscale"]),
         _("**{estimate}**: no public price found; the figure is an assumption explained in its price source.").format(
             estimate=labels["estimate"]),
     ]

@@ -216,17 +216,20 @@ def _on_rate(name: str, field: str) -> None:
 
 
 def _remember_typed(pairs) -> None:
-    """The names typed for the elements they failed (``TYPED``): a hot link is shown as typed, its element in
-    brackets (``_spec_label``)."""
+    """The names typed for the elements they failed (``TYPED``): a hot link's chip is shown as typed
+    (``_spec_label``), its element under the chips (``_typed_caption``)."""
     typed, naming = st.session_state.setdefault(TYPED, {}), _naming_key()
     typed.update({spec: (text, naming) for text, spec in pairs if text.lower() != spec})
 
 
 def _spec_label(spec: str, short: bool = False) -> str:
-    """A failure spec as shown: ``spine:2`` in words (its tier translated; ``short``: without "where it hurts
-    most"); a hot link as typed, its element in brackets (``typed_failures``); other names as they are (ids)."""
+    """A failure spec as a chip shows it: ``spine:2`` in words (its tier translated; ``short``: without "where it
+    hurts most"); a name typed as typed, a hot link as Overload & imbalance lists it (``leaf 124 -> spine 101``),
+    never with its element, whose name ``_typed_caption`` writes under the chips (typed, the two read 40 to 70
+    characters: a Dragonfly+ global link's or a pod's NIC chip ran out of its box at 1,024 px); other names as they
+    are (ids)."""
     if spec in st.session_state.get(TYPED, {}):
-        return typed_failures([(st.session_state[TYPED][spec][0], spec)], [])[0]
+        return st.session_state[TYPED][spec][0]
     tier, sep, rest = spec.partition(":")
     tier = failure.TIER_ALIASES.get(tier, tier)
     if sep and rest.isdigit() and tier in failure.TIER_LABELS:
@@ -234,6 +237,17 @@ def _spec_label(spec: str, short: bool = False) -> str:
             count=rest, tier=_(failure.TIER_LABELS[tier]))
     name = rest if sep else spec
     return name[:-1] + name[-1].upper() if name.endswith((".feeda", ".feedb")) else name  # rack3.feedA
+
+
+def _typed_caption(specs) -> None:
+    """Under the chips of ``specs``: each hot link as typed with the element it fails in brackets
+    (``typed_failures``: ``leaf 124 -> spine 101 (p0.leaf123-spine100)``), the full name its chip leaves out, in a
+    caption that wraps at any width."""
+    typed = st.session_state.get(TYPED, {})
+    pairs = [(typed[spec][0], spec) for spec in specs if spec in typed and "->" in typed[spec][0]]
+    if pairs:
+        st.caption(safe.md(_("Hot links and the elements they fail: {links}").format(
+            links="; ".join(typed_failures(pairs, [])))))
 
 
 def _delta(gbits: float, unit: str) -> str | None:
@@ -315,9 +329,10 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
     st.session_state[W + "failed"] = list(failed)
     f1, f2 = st.columns([4, 1.4], vertical_alignment="bottom")  # [5, 1] cut "Restore all" at 1,024 px
     f1.multiselect(_("Failed elements"), list(failed), key=W + "failed", on_change=_on_failed_edit,
-                   format_func=_spec_label,
+                   format_func=_spec_label, wrap=True,  # in a column the chips scrolled out of sight on one row
                    placeholder=_("Nothing failed yet"), help=_("Remove an element to restore it."))
     f2.button(_("Restore all"), key=W + "clear", on_click=_on_clear, disabled=not failed, width="stretch")
+    _typed_caption(failed)
 
     settings_json = _settings_json()
     result = None
@@ -447,7 +462,8 @@ def _pods_whole_fabric(cur, store: dict) -> None:
     st.session_state[W + "pods_failed"] = picked
     st.multiselect(_("Shared cores, pods' spines and leaves to lose") if three else
                    _("Shared spines and pods' leaves to lose"), options, key=W + "pods_failed", format_func=_spec_label,
-                   on_change=_on_pods_failed, args=(mixed,), placeholder=_("none: the healthy fabric"))
+                   on_change=_on_pods_failed, args=(mixed,), placeholder=_("none: the healthy fabric"), wrap=True)
+    _typed_caption(picked)
     st.caption(_("GPUs cut off: servers whose every leaf is lost (without cores, or a pod without spines, those "
                  "outside the part holding the most GPUs). Into the shared cores: the most a pod's servers can send "
                  "through its live leaves and spines into the live cores (a max-flow), which traffic between pods "
@@ -521,7 +537,8 @@ def _pods_inside(mixed) -> None:
         return
     ss[W + "inside_failed"] = inside
     st.multiselect(_("Failed inside the pods"), inside, key=W + "inside_failed", on_change=_on_inside_edit,
-                   args=(mixed,), format_func=_spec_label, help=_("Remove an element to restore it."))
+                   args=(mixed,), format_func=_spec_label, help=_("Remove an element to restore it."), wrap=True)
+    _typed_caption(inside)
     gpus = {p.index + 1: p.gpus for p in mixed.fabric.pods}
     rows, notes = [], []
     for pod, result in inside_what_if(mixed, inside):
@@ -558,7 +575,7 @@ def _pods_spine_table(cur, mixed) -> None:
                    _("Up, busiest leaf (1 dir)"): units.bandwidth(p.up_gbps, cur.unit),
                    _("Down, busiest leaf (1 dir)"): units.bandwidth(p.down_gbps, cur.unit),
                    _("Leaf uplinks (1 dir)"): units.bandwidth(p.capacity_gbps, cur.unit),
-                   _("Utilization"): f"{p.utilization:.0%}"} for p in pods_spine_load(mixed)],
+                   _("Utilization"): units.percent(p.utilization)} for p in pods_spine_load(mixed)],
                  hide_index=True, width="stretch")
     st.caption(_("Every GPU sends at line rate, spread evenly over every other GPU of every pod; traffic leaving "
                  "its scalable unit crosses its leaves' uplinks to the shared spines, spread evenly (adaptive "
@@ -576,7 +593,7 @@ def _pods_core_table(cur, mixed) -> None:
                    _("Up, each spine (1 dir)"): units.bandwidth(p.up_gbps, cur.unit),
                    _("Down, each spine (1 dir)"): units.bandwidth(p.down_gbps, cur.unit),
                    _("Spine uplinks to the cores (1 dir)"): units.bandwidth(p.capacity_gbps, cur.unit),
-                   _("Utilization"): f"{p.utilization:.0%}"} for p in pods_core_load(mixed)],
+                   _("Utilization"): units.percent(p.utilization)} for p in pods_core_load(mixed)],
                  hide_index=True, width="stretch")
     st.caption(_("Traffic between pods climbs each pod's spines, spread evenly over them and over each spine's "
                  "uplinks to the cores of its group, and comes down the other pod's spines the same way."))
@@ -738,10 +755,8 @@ def _spares_section(cur, store: dict, key: str, lang: str) -> None:
         _("spares"): st.column_config.NumberColumn(format="localized"),
         _("unit price [USD]"): tables.money_column(_("unit price [USD]")),
         _("spares price [USD]"): tables.money_column(_("spares price [USD]")),
-        _("coverage in lead time"): st.column_config.NumberColumn(format="percent",
-                                                                 help=_("Poisson probability that the failures "
-                                                                        "during the lead time do not exceed the "
-                                                                        "spares")),
+        _("coverage in lead time"): st.column_config.TextColumn(alignment="right", help=_(
+            "Poisson probability that the failures during the lead time do not exceed the spares")),
         _("why"): st.column_config.TextColumn(width="large")})
 
 
@@ -818,16 +833,16 @@ def _load_section(cur, store: dict, key: str, lang: str) -> None:
         names = link_names(plan, [h["link"] for h in result.hot_links],
                            scheme_of(st.session_state.get(state.NAMING_STORE), plan))  # as the exports name them
         st.dataframe({_("link"): names,
-                      _("load, ECMP"): [h["ecmp_util"] for h in result.hot_links],
+                      _("load, ECMP"): [units.percent(h["ecmp_util"]) for h in result.hot_links],
                       _("flows, ECMP"): [h["ecmp_flows"] for h in result.hot_links],
-                      _("load, adaptive"): [h["ar_util"] for h in result.hot_links]}, hide_index=True, width="stretch",
-                     column_config={_("load, ECMP"): st.column_config.NumberColumn(format="percent"),
-                                    _("load, adaptive"): st.column_config.NumberColumn(format="percent")})
+                      _("load, adaptive"): [units.percent(h["ar_util"]) for h in result.hot_links]}, hide_index=True,
+                     width="stretch", column_config={c: st.column_config.TextColumn(alignment="right")  # as numbers
+                                                     for c in (_("load, ECMP"), _("load, adaptive"))})
         st.caption(_("Paste a link into the failure what-if's element names to fail that cable (or the server's "
                      "NIC)."))
     if result.mix:
         st.caption(_("Job mix: {parts}").format(parts=", ".join(
-            f"{m_['kind']} {m_['weight']:.0%}" for m_ in result.mix)))
+            f"{m_['kind']} {units.percent(m_['weight'])}" for m_ in result.mix)))
     for note in result.notes:
         st.info(safe.md(note))
     st.caption(load.method_caption(plan.fabric.family))

@@ -92,11 +92,11 @@ def _workload_controls(store: dict) -> None:
     c1, c2, c3, c4 = st.columns([1.6, 1.2, 1.2, 1.2])
     share = load_serving_constants().memory.default_utilisation
     store["load"] = c1.radio(_("Load"), list(LOADS), key=_seed(store, "load"),
-                             format_func=lambda k: _(LOADS[k]).format(share=f"{share:.0%}"),
+                             format_func=lambda k: _(LOADS[k]).format(share=units.percent(share)),
                              help=_("None: the largest request rate that meets the TTFT and TPOT targets; without a "
                                     "target, {share} of what the busier pool can serve. A request rate is an open loop "
                                     "(requests arrive whatever the latency); a concurrency a closed loop (a new "
-                                    "request when one finishes).").format(share=f"{share:.0%}"))
+                                    "request when one finishes).").format(share=units.percent(share)))
     if store["load"] == "conc":
         store["conc"] = _number(c2, store, "conc", _("Requests in flight"), 16)
     else:
@@ -127,7 +127,7 @@ def _split_table(e, system) -> None:
              "TP": p.split.tp, "DP": p.split.dp, "EP": p.split.ep, "PP": p.split.pp,
              _("Redundant experts"): p.split.redundant_experts,
              _("Batch per rank"): round(p.batch, 1), _("Most per rank"): p.max_batch,
-             _("Utilisation"): f"{p.utilisation:.0%}"} for p in pools]
+             _("Utilisation"): units.percent(p.utilisation)} for p in pools]
     tables.show_turned(rows, _("Pool"))  # a column per pool: twelve fields across were cut at 1,024 px
     st.caption(_("Batch per rank: decode sequences (prefill: new tokens) per attention rank in one step; most per "
                  "rank: what the KV cache beside the weights holds."))

@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from core import units
 from core.i18n import _, language
 from core.perf.training_calibration import (CALIBRATION_COLUMNS, ROLE_LABELS, calibration_rows, evaluate_all,
                                             held_out_summary, load_runs, shown_value)
@@ -25,7 +26,7 @@ def test_rows_carry_every_run_its_role_error_and_citation(results):
     assert rows[0]["run"] == "Llama 3 70B on 64 GPUs (GB300-NVL72)"  # in words, not the catalog's id
     assert not {r["id"] for r in rows} & {r["run"] for r in rows}
     for row, result in zip(rows, results):
-        assert row["error"] == f"{result.error:+.1%}"
+        assert row["error"] == units.percent(result.error, signed=True)  # the one percent format
         assert row["source"] == runs.source(result.run) and row["source"]
         if result.run.role == "fit":
             assert row["role"] == ROLE_LABELS["fit"] and row["note"] == result.run.sets and row["note"]

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from core.analysis.load import link_load, link_load_arrays
-from core.analysis.spof import Degrading, degrading_label, share_text
+from core.analysis.spof import Degrading, degrading_label
+from core.units import percent
 from core.cli import build_parser
 from core.design import Design
 from core.fabric.families import tier_words, words
@@ -49,10 +50,10 @@ def test_spof_cli_names_routers_and_never_reads_as_no_change():
 
 
 def test_bisection_share_is_said_plainly():
-    assert share_text(0.9997702) == "99.98%" and share_text(0.5) == "50.0%" and share_text(1.0) == "100.0%"
+    assert percent(0.9997702) == "99.98%" and percent(0.5) == "50%" and percent(1.0) == "100%"
     row = Degrading(tier="global", example="p0.leaf0-leaf62", count=1, effect="global_capacity", gpus_affected=2,
                     share_left=0.9, bisection_share_left=1.0)
-    assert "does not lower the bisection" in degrading_label(row) and "100.0%" not in degrading_label(row)
+    assert "does not lower the bisection" in degrading_label(row) and "100" not in degrading_label(row)
 
 
 def test_plan_headline_says_the_tiers_as_the_designer(big):

@@ -93,10 +93,10 @@ def test_collective_table_headers_and_cells():
         zh = jobform.collective_rows(p, OPS, 1024)
         zh_headers = [_(c) for c in jobform.COLLECTIVE_COLUMNS]
     en = jobform.collective_rows(p, OPS, 1024)
-    assert list(en[0]) == ["collective", "size", "fastest", "time [us]", "algbw [GB/s]", "busbw [GB/s]"]
+    assert list(en[0]) == ["collective", "size", "fastest", "time [µs]", "algbw [GB/s]", "busbw [GB/s]"]
     assert list(zh[0]) == zh_headers and all(CJK.search(h) for h in zh_headers)
     assert not leaks_zh(" ".join(zh[0]) + " " + _cells(zh))
-    same = [k for k in ("collective", "size", "time [us]", "algbw [GB/s]", "busbw [GB/s]")]
+    same = [k for k in ("collective", "size", "time [µs]", "algbw [GB/s]", "busbw [GB/s]")]
     assert [[r[_c] for _c in zh_headers if _c != zh_headers[2]] for r in zh] == [
         [r[k] for k in same] for r in en]  # ids, sizes and numbers unchanged
     fastest = [r[zh_headers[2]] for r in zh]

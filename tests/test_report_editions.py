@@ -27,6 +27,8 @@ from tests.i18n_check import CJK, english_leaks, html_text
 LINK = "https://planner.example.com/?v=1"
 DESIGNS = [Design(gpu="H100", nodes=16), Design(gpu="H100", gpus=16384, tiers="3"), Design(gpu="GB200-NVL72", nodes=72),
            Design(gpu="H100", nodes=64, fabric="ethernet", topology="top-of-rack")]
+PRICE_BASIS = re.compile(r"^(?:street|list|hyperscale): [^,]+, (?:20\d\d-\d\d(?:-\d\d)?|20\d\d Q[1-4])$")
+"""A customer's price basis: the catalog's basis in words and the price's date, never the shop or blog."""
 RESEARCH_TRAIL = ("stored copy", "copy id", "docs.google", "spreadsheet", "unsourced", "research compilation",
                   "[S]", "[P]", "[D]", "shared/reference", "hardware-facts", "our reading")
 
@@ -58,12 +60,12 @@ def test_customer_edition_has_no_research_notes_and_internal_has_them(design):
                                                          cover=report.Cover(edition="internal")))
     assert any(word in internal for word in RESEARCH_TRAIL)  # the same catalog entries, notes shown
     rows = _rows(_section(customer, "sources"))
-    assert rows[0] == ["name", "catalog id", "source", "as of", "price basis", "price", "price source"]
+    assert rows[0] == ["name", "catalog id", "source", "as of", "price", "price basis"]
     for row in rows[1:]:
-        assert " ".join(row).count("estimate") <= 2, row  # said once as the source (and maybe once as the basis)
-        if row[5]:
-            assert row[4] and re.match(r"^\$[\d,]+ \(range \$[\d,]+ to \$[\d,]+\)$", row[5]), row
-            assert row[6], row  # a citation or "estimate"
+        assert " ".join(row).count("estimate") <= 1, row  # said once, as the price's basis
+        if row[4]:
+            assert re.match(r"^\$[\d,]+ \(range \$[\d,]+ to \$[\d,]+\)$", row[4]), row
+            assert row[5] == "estimate" or PRICE_BASIS.match(row[5]), row
         assert row[2], row  # documents, or "assumption"
 
 
@@ -83,9 +85,56 @@ def test_citations_keep_the_document_and_drop_the_trail():
         price_source = "estimate, unsourced: third-party 100G SR4 modules commonly $50-150. Range: unsourced band."
         source = "1U: stored copy id 60417448018 [S]"
 
-    assert citation.price_citation(Entry()) == "estimate" and citation.source_citation(Entry()) == "assumption"
+    assert citation.price_basis_text(Entry()) == "estimate" and citation.source_citation(Entry()) == "assumption"
     with language("zh"):
-        assert citation.price_citation(Entry()) == _("estimate") != "estimate"
+        assert citation.price_basis_text(Entry()) == _("estimate") != "estimate"
+
+
+QM9700_SOURCE = ("https://docs.nvidia.com/networking/display/QM97X0PUB/Interfaces ('Each OSFP port consists of 2 logical "
+                 "InfiniBand ports', Class 8 17 W OSFP) [P]; 51.2 Tb/s aggregate, 66.5 Bpps: itctshop.com [S]; 128x "
+                 "NDR200: yobitel.com [S] and MMS4X00-NS400 doc (NDR200 via 1:2 splitter) [P]; 1U, 32 OSFP: Canopy "
+                 "Wave docs copy 62049619398 [S]")
+
+
+def test_a_customer_reads_the_vendors_documents_not_the_shops_beside_them():
+    """The pack cited "docs.nvidia.com; itctshop.com; yobitel.com and MMS4X00-NS400 doc" for the QM9700: the
+    catalog grades the shops [S] and the vendor's pages [P]; the customer reads the vendor's. Where the catalog
+    grades nothing a vendor's document, the secondary ones stay (they are all there is)."""
+    assert citation.citation(QM9700_SOURCE, primary=True) == "docs.nvidia.com; MMS4X00-NS400 doc (NDR200 via 1:2 splitter)"
+    assert "itctshop.com" in citation.citation(QM9700_SOURCE)  # the internal reading keeps every one
+    only_shops = "40x QSFP56 200G: mellanoxnetwork.com reseller pages [S]; 1U: Acme datasheet copy [S]"
+    assert citation.citation(only_shops, primary=True) == citation.citation(only_shops) != ""
+
+
+def test_a_customer_reads_each_price_as_its_basis_and_date_never_its_shop():
+    """Every priced entry of the catalog: the customer's price column names the basis in the catalog's words and
+    the price's date (the one its source states, else the entry's check), never the reseller, blog or sheet it was
+    read in (the pack printed "fs.com", "tech-talk-cto 'H100 Freakonomics' cost sheet", "deltacomputer")."""
+    from core.catalog import PRICE_BASIS_MEANINGS, load_catalog
+
+    seen = set()
+    for _kind, entry in load_catalog().all_entries():
+        if not getattr(entry, "price_source", ""):
+            continue
+        text = citation.price_basis_text(entry)
+        if text == "estimate":
+            assert citation.price_is_estimate(entry) or entry.price_basis == "estimate", entry.id
+            continue
+        seen.add(entry.price_basis)
+        assert PRICE_BASIS.match(text), (entry.id, text)
+        assert text.startswith(f"{entry.price_basis}: {PRICE_BASIS_MEANINGS[entry.price_basis]}, "), (entry.id, text)
+        shop = citation.citation(entry.price_source, most=1)
+        assert shop and shop not in text, (entry.id, text)
+    assert seen >= {"street", "list"}
+
+    class Entry:
+        price_basis, as_of = "street", "2026-12-01"
+        price_source = "DGX H100 reseller list EUR 306,404 ~ $329,580 (deltacomputer, 2023-12) via Epoch AI [S]"
+    assert citation.price_basis_text(Entry()) == "street: a reseller or reported purchase price, 2023-12"
+    Entry.price_source = "'H100 Freakonomics' cost sheet (prices as of Aug 2024): 'assumed to $36k' [S]"
+    assert citation.price_basis_text(Entry()) == "street: a reseller or reported purchase price, 2024-08"
+    Entry.price_source = "Acme reseller listing, no date given [S]"
+    assert citation.price_basis_text(Entry()) == "street: a reseller or reported purchase price, 2026-12-01"
 
 
 def test_unknown_edition_is_refused():

@@ -71,6 +71,11 @@ def test_the_form_fails_a_tier_count_and_names_and_restores_them():
     assert "rs_fail" not in link(at)
 
 
+def _captions(at) -> str:
+    """The page's captions as read (Markdown escapes undone): a typed hot link's element is written under its chip."""
+    return " ".join(c.value for c in at.caption).replace("\\", "")
+
+
 def test_a_hot_link_pasted_into_the_names_fails_that_cable():
     """The Overload & imbalance section's hottest link (the exports' names, 1-based) typed into the element names:
     its cable under the what-if's ids; a name that is no link is refused, escaped, and the rest applies."""
@@ -80,8 +85,9 @@ def test_a_hot_link_pasted_into_the_names_fails_that_cable():
     at.button(key="rs_w_add_names").click()
     rerun(at)
     assert link(at)["rs_fail"] == "leaf002 -> spine003 #1,gpu006 nic3 -> leaf003"  # as typed (rs_fail's docstring)
-    assert at.multiselect(key="rs_w_failed").options == [  # shown as typed, the element in brackets
-        "leaf002 -> spine003 #1 (p0.leaf1-spine2#0)", "gpu006 nic3 -> leaf003 (node5.nic2)"]
+    assert at.multiselect(key="rs_w_failed").options == [  # chips as typed, the element under them in brackets
+        "leaf002 -> spine003 #1", "gpu006 nic3 -> leaf003"]
+    assert "leaf002 -> spine003 #1 (p0.leaf1-spine2#0); gpu006 nic3 -> leaf003 (node5.nic2)" in _captions(at)
     assert at.error and "leaf999" in at.error[0].value and "is not a link of this design" in at.error[0].value
     shown = at.error[1].value.replace("\\", "")  # a cable past the bundle: as typed, in the names' numbering
     assert "leaf002 -> spine003 #9" in shown and "the bundle has 4 cables, #1 to #4" in shown and "p0." not in shown
@@ -103,23 +109,28 @@ def test_a_reopened_link_shows_the_hot_links_as_typed():
     at.text_input(key="rs_w_names").set_value("spine003 -> leaf002 #1, p0.spine1, gpu006 nic3 -> leaf003")
     at.button(key="rs_w_add_names").click()
     rerun(at)
-    typed = ["spine003 -> leaf002 #1 (p0.leaf1-spine2#0)", "p0.spine1", "gpu006 nic3 -> leaf003 (node5.nic2)"]
+    typed = ["spine003 -> leaf002 #1", "p0.spine1", "gpu006 nic3 -> leaf003"]
     assert at.multiselect(key="rs_w_failed").options == typed
+    brackets = "spine003 -> leaf002 #1 (p0.leaf1-spine2#0); gpu006 nic3 -> leaf003 (node5.nic2)"
+    assert brackets in _captions(at)
     again = open_page(link(at))
     assert not again.warning, [w.value for w in again.warning]
-    assert again.multiselect(key="rs_w_failed").options == typed  # as typed, not the ids
+    assert again.multiselect(key="rs_w_failed").options == typed and brackets in _captions(again)  # not the ids
     assert again.multiselect(key="rs_w_failed").value == ["p0.leaf1-spine2#0", "p0.spine1", "node5.nic2"]
     assert link(again)["rs_fail"] == link(at)["rs_fail"] == "spine003 -> leaf002 #1,p0.spine1,gpu006 nic3 -> leaf003"
     assert {m.label: m.value for m in again.metric} == {m.label: m.value for m in at.metric}
     named = open_page({**DESIGN, "nm_np": "srv", "nm_sp": "ib-", "rs_fail": "ib-spine003 -> ib-leaf002 #1,Leaf002 -> x"})
-    assert named.multiselect(key="rs_w_failed").options == ["ib-spine003 -> ib-leaf002 #1 (p0.leaf1-spine2#0)"]
+    assert named.multiselect(key="rs_w_failed").options == ["ib-spine003 -> ib-leaf002 #1"]
+    assert "ib-spine003 -> ib-leaf002 #1 (p0.leaf1-spine2#0)" in _captions(named)
     warned = "\n".join(w.value for w in named.warning).replace("\\", "")
     assert "Leaf002 -> x" in warned and "is not a link of this design" in warned
     pods = open_page({**DESIGN, "pods": "B200:32:800", "rs_fail": "spine002 #2 -> pod2-leaf001,"
                                                                   "pod2-gpu004 nic1 -> pod2-leaf001"})
     assert "pod2.p0.leaf0-spine1#1" in pods.multiselect(key="rs_w_pods_failed").value
-    assert "spine002 #2 -> pod2-leaf001 (pod2.p0.leaf0-spine1#1)" in pods.multiselect(key="rs_w_pods_failed").options
-    assert pods.multiselect(key="rs_w_inside_failed").options == ["pod2-gpu004 nic1 -> pod2-leaf001 (pod2.node3.nic0)"]
+    assert "spine002 #2 -> pod2-leaf001" in pods.multiselect(key="rs_w_pods_failed").options
+    assert pods.multiselect(key="rs_w_inside_failed").options == ["pod2-gpu004 nic1 -> pod2-leaf001"]
+    assert "spine002 #2 -> pod2-leaf001 (pod2.p0.leaf0-spine1#1)" in _captions(pods)
+    assert "pod2-gpu004 nic1 -> pod2-leaf001 (pod2.node3.nic0)" in _captions(pods)
     assert link(pods)["rs_fail"].split(",") == ["spine002 #2 -> pod2-leaf001", "pod2-gpu004 nic1 -> pod2-leaf001"]
 
 

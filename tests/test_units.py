@@ -437,3 +437,55 @@ def test_engine_table_cells_are_one_format():
     assert units.cell(5120) == "5,120" and units.cell(687.195) == "687.2" and units.cell(1234.5) == "1,234"
     source = (ROOT / "pages" / "3_Performance.py").read_text(encoding="utf-8")
     assert "units.cell(v)" in source.split("communication_rows(here", 1)[1].split("st.subheader", 1)[0]
+
+
+# --- one percent format and one microsecond format, everywhere text is shown ----------------------------------
+SHOWN_SCANNED = [*sorted((ROOT / "core").rglob("*.py")), *sorted((ROOT / "pages").glob("*.py")),
+                 *sorted((ROOT / "webui").glob("*.py"))]
+PERCENT_RULES = [(re.compile(r"\{[^{}]*:[^{}]*%\}"), "a percent format spec such as {x:.0%} (core.units.percent)")]
+MICROSECOND_RULES = [
+    (re.compile(r"(\}|\d)\s*us\b|\[\s*us\s*\]"), "'us' as a unit (core.units.microseconds, [µs] in a header)"),
+    (re.compile(r"(\}|\d)\s*[µμ]s\b"), "a number followed by µs (core.units.microseconds)"),
+    (re.compile("\u03bc"), "the Greek mu (the micro sign U+00B5 is core.units.MICROSECOND)"),
+]
+"""A share is written by ``core.units.percent`` (the KV-cache card wrote ``f"{load:.1%}"``, the pod table
+``{:.0%}``: 12.3% there, 12% here for one kind of number) and a microsecond time by ``core.units.microseconds``
+(the CLI, the hovers and the headers wrote ``us`` where the docs wrote ``µs``)."""
+
+
+def test_the_grep_finds_hand_written_percentages_and_microseconds():
+    for snippet in ['x = f"{v:.1%}"', 'x = _("{share:.0%} of it").format(share=s)', 'x = f"{e:+.1%}"',
+                    'x = "%{y:.0%}"', 'x = f"{s:.4%}"']:
+        assert hand_written_formats(snippet, rules=PERCENT_RULES), snippet
+    for snippet in ['x = f"{t:,.1f} us"', 'x = _("time [us]")', 'x = "%{y:,.1f} us"', 'x = f"{t:.3g} µs"',
+                    'x = "time [\u03bcs]"', 'x = _("{lat:+.3g} us per collective")']:
+        assert hand_written_formats(snippet, rules=MICROSECOND_RULES), snippet
+    for snippet in ['x = units.percent(v)', 'x = _("{share} of it").format(share=percent(s))', 'x = "100%"',
+                    'x = units.microseconds(t)', 'x = _("time [µs]")', 'x = ("us", 10**3)', 'x = "status"',
+                    'x = _("lat=MICROSECONDS")', 'x = _("{n} users")']:
+        assert not hand_written_formats(snippet, rules=PERCENT_RULES + MICROSECOND_RULES), snippet
+
+
+def streamlit_percent_columns(source: str, name: str = "<source>") -> list[str]:
+    """Every ``format="percent"`` keyword in ``source``: Streamlit's own percentage (``3.13%`` and ``101.56%`` in the
+    load tab's tier table where the CLI printed ``3.12%`` and ``102%``)."""
+    return [f"{name}:{node.lineno}: format='percent' (Streamlit's own percentage; core.units.percent)"
+            for node in ast.walk(ast.parse(source)) if isinstance(node, ast.keyword) and node.arg == "format"
+            and isinstance(node.value, ast.Constant) and node.value.value == "percent"]
+
+
+def test_no_hand_written_percentages_or_microseconds():
+    assert units.microseconds(26_337.6) == "26,338 µs" and units.microseconds(3.5, signed=True) == "+3.5 µs"
+    assert units.microseconds(-1.25, signed=True) == "-1.25 µs" and units.microseconds(0, signed=True) == "0 µs"
+    assert units.percent(0.042, signed=True) == "+4.2%" and units.percent(-0.12, signed=True) == "-12%"
+    assert units.percent(0, signed=True) == "0%" and units.percent(0.99977) == "99.98%" and units.percent(1) == "100%"
+    assert units.percent(0.999_999_99) == ">99.999%" and units.percent(0.99999) == "99.999%"
+    found = []
+    for path in SHOWN_SCANNED:
+        name = path.relative_to(ROOT).as_posix()
+        if name != "core/units.py":  # the Catalog page too: its columns' units are the catalog's, its shares not
+            text = path.read_text(encoding="utf-8")
+            found += hand_written_formats(text, name, rules=PERCENT_RULES + MICROSECOND_RULES)
+            found += streamlit_percent_columns(text, name)
+    assert not found, "\n".join(found)
+    assert streamlit_percent_columns('x = st.column_config.NumberColumn(format="percent")')

@@ -175,17 +175,18 @@ def test_one_rounding_of_the_network_share_and_one_ratio_format():
     assert units.ratio(4 / 3) == "1.33:1" and units.ratio(2) == "2:1"
 
 
-def test_the_collectives_table_writes_times_in_the_one_number_format():
+def test_the_collectives_table_writes_times_in_the_one_microsecond_format():
     from core.figures.perf import collective_table_rows
-    from core.i18n import _, number
+    from core import units
+    from core.i18n import _
     from core.perf.jobform import COLLECTIVE_COLUMNS, collective_rows
 
     p = plan(DESIGNS["ascend"])
     with language("en"):
         rows = collective_rows(p, ["all-reduce"], p.resolved.gpus, [2**34])
-        time = _(COLLECTIVE_COLUMNS[3])
-        shown = collective_table_rows(rows, "GB/s")[0][time]
-        assert rows[0][time] >= 1000 and shown == number(rows[0][time], 1) and "," in shown
+        shown = collective_table_rows(rows, "GB/s")[0][_("time")]
+        value = rows[0][_(COLLECTIVE_COLUMNS[3])]
+        assert value >= 1000 and shown == units.microseconds(value) and "," in shown and shown.endswith(" µs")
 
 
 def test_failure_tiers_of_a_unified_bus_domain_are_not_nvlink_words(capsys):

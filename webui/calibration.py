@@ -51,7 +51,7 @@ def _result_table(result, system) -> pd.DataFrame:
     scaleup = _("NVLink efficiency factor") if words is None else _("{link} efficiency factor").format(link=words[0])
     rows = []
     for key, label in (("net", _("scale-out efficiency factor")), ("nvlink", scaleup),
-                       ("lat", _("latency added [us]"))):
+                       ("lat", _("latency added [µs]"))):
         error = result.stderr[key]
         rows.append({_("parameter"): label, _("value"): f"{getattr(result.calibration, key):g}",
                      _("standard error"): f"{error:.3g}" if error is not None else

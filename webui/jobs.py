@@ -49,6 +49,7 @@ from core import i18n
 from core.errors import FabricPlannerError
 from core.i18n import N_, _
 from core.processes import die_with_parent, env_int, usable_cpus
+from core.units import percent
 
 log = logging.getLogger("fabric_planner.jobs")
 if not log.handlers:  # the server's log (stderr): its state every LOG_EVERY_S, and failed jobs
@@ -761,7 +762,7 @@ def _progress_lines(key: str, what: str, found: Callable[[Any], None] | None = N
             what=what, elapsed=f"{elapsed:.0f}", limit=f"{limit.seconds:.0f}")
         if fraction is not None:
             text = _("{what}: {percent} done, running for {elapsed} s (stopped after {limit} s). The rest of the app "
-                     "stays usable.").format(what=what, percent=f"{fraction:.0%}", elapsed=f"{elapsed:.0f}",
+                     "stays usable.").format(what=what, percent=percent(fraction), elapsed=f"{elapsed:.0f}",
                                              limit=f"{limit.seconds:.0f}")
         st.progress(fraction if fraction is not None else min(1.0, elapsed / limit.seconds), text=safe.md(text))
     if st.button(_("Cancel"), key="fp_job_cancel_" + _digest(key)):

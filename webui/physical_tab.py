@@ -22,6 +22,7 @@ from core.physical.cabling import nvlink_summary
 from core.physical.media import KIND_LABELS, NVLINK_CLASS_LABELS
 from core.physical.racks import load_racks
 from core.plan import plan as plan_of
+from core.units import percent
 from webui import charts, jobs, safe, tablefit
 from webui.tables import show_wide
 
@@ -90,10 +91,10 @@ def lengths_caption() -> None:
     routing = load_racks().routing
     st.caption(_("Each link's length runs from its port up to the overhead tray ({tray} m above the rack), along "
                  "the trays by the Manhattan distance between the racks, and down to the other port; inside a "
-                 "rack {in_rack} m plus the height difference. Slack: +{slack:.0%} and {end} m at each end. "
+                 "rack {in_rack} m plus the height difference. Slack: +{slack} and {end} m at each end. "
                  "Media by reach follow the cable media setting (Advanced).").format(
                      tray=f"{routing.tray_above_rack_m:g}", in_rack=f"{routing.in_rack_m:g}",
-                     slack=routing.slack_fraction, end=f"{routing.slack_end_m:g}"))
+                     slack=percent(routing.slack_fraction), end=f"{routing.slack_end_m:g}"))
 
 
 def _hall(key: str, language: str):

@@ -113,7 +113,7 @@ def spares(key: str, policy: tuple, lead_days: int, rates: tuple, language: str)
 
         rows = [{_("category"): _(CATEGORY_LABELS.get(r.row.category, r.row.category)), _("item"): r.row.item,
                  _("pod"): pod_label(r.row.pod), _("installed"): r.installed, _("spares"): r.row.quantity,
-                 _("rule"): r.rule, _("coverage in lead time"): r.coverage,
+                 _("rule"): r.rule, _("coverage in lead time"): units.percent(r.coverage),  # never 100% below one
                  _("spares price [USD]"): r.row.extended_price_usd, _("unit price [USD]"): r.row.unit_price_usd,
                  _("why"): r.row.why} for r in result.rows]
         pods = [_("pod")] if any(r.row.pod is not None for r in result.rows) else []  # whose devices it spares
@@ -158,17 +158,19 @@ def tier_table(result, unit: str, family: str | None = None) -> pd.DataFrame:
                  "{tier} {direction}").format(tier=load.tier_label(t.tier, family),
                                               direction=_(load.DIRECTION_LABELS[t.direction])),
              _("links"): t.links, _("link speed"): units.bandwidth(t.link_gbps, unit),
-             **{_(head): getattr(t, field) for field, (head, _words) in TIER_LOADS.items()}} for t in result.tiers]
+             **{_(head): units.percent(getattr(t, field)) if field in _PERCENT else getattr(t, field)
+                for field, (head, _words) in TIER_LOADS.items()}} for t in result.tiers]
     return pd.DataFrame(rows)
 
 
 def tier_columns() -> dict:
     """The tier table's column configuration (``tier_table``'s headers in the current language): links with
-    separators, the loads as percentages, each load's words in its header's tooltip."""
+    separators, the loads as ``core.units.percent`` wrote them (the CLI's "3.12%", not Streamlit's "3.13%"), each
+    load's words in its header's tooltip."""
     config = {_("links"): st.column_config.NumberColumn(format="localized")}  # 2,048 links, as on every page
     for field, (head, words) in TIER_LOADS.items():
-        config[_(head)] = st.column_config.NumberColumn(help=_(words),
-                                                        format="percent" if field in _PERCENT else "localized")
+        config[_(head)] = (st.column_config.TextColumn(help=_(words), alignment="right") if field in _PERCENT else
+                           st.column_config.NumberColumn(help=_(words), format="localized"))
     return config
 
 

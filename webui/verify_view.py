@@ -74,7 +74,7 @@ def _rows(out: dict) -> pd.DataFrame:
 def _summary(out: dict) -> None:
     cov, impact = out["coverage"], out["impact"]
     columns = st.columns(4)
-    columns[0].metric(_("Matched"), f"{cov['matched_share']:.1%}",
+    columns[0].metric(_("Matched"), units.percent(cov['matched_share']),
                       help=_("{matched} of {planned} planned links").format(
                           matched=i18n.number(cov["matched_links"]), planned=i18n.number(cov["planned_links"])))
     for column, key, label in ((columns[1], "missing", _("Missing")), (columns[2], "extra", _("Extra")),

@@ -89,6 +89,7 @@ from core.fabric.wiring import Wiring
 from core.i18n import N_, _
 from core.perf import congestion
 from core.plan import Plan
+from core.units import percent
 
 PATTERNS = ("ring", "tree", "alltoall", "pp", "uniform", "adversarial", "job")
 PATTERN_LABELS = {"ring": N_("ring all-reduce (data parallel)"), "tree": N_("tree all-reduce (data parallel)"),
@@ -924,7 +925,7 @@ def _efficiency_note(eff: float) -> str:
     a switch-to-switch link passes at most the adaptive efficiency ``eff`` (a fraction) of it (``_kappa``)."""
     return _("Adaptive routing gets {eff} of a switch link's capacity through it (adaptive efficiency, as in the "
              "Performance page's congestion model): a flow on a link offered 100% gets {eff} of its rate, so a GPU "
-             "can get less than its line rate while no link is above 100%.").format(eff=f"{eff:.0%}")
+             "can get less than its line rate while no link is above 100%.").format(eff=percent(eff))
 
 
 def _local(shape: Shape, f: _Flows, k: _Links, glob: "_Global | None"):

@@ -1815,7 +1815,7 @@ def explain(best: Candidate, other: Candidate | None, cands: list[Candidate], co
         share = saving / capex_of(other, objective) if capex_of(other, objective) else 0.0
         lines.append(tidy_spaces(_(
             "{share} cheaper ({saving}) than the best {fabric} design ({design}); {why}").format(
-            share=f"{share:.1%}", saving=usd(saving, cents=objective in PER_UNIT),
+            share=units.percent(share), saving=usd(saving, cents=objective in PER_UNIT),
             fabric=vocab.FABRIC.label(other.design.fabric),
             design=design_label(other), why=why_costlier(best, other, objective))))
     else:
@@ -1842,12 +1842,12 @@ def _binding(best: Candidate, cands: list[Candidate], constraints: Constraints, 
     if tight is not None and tight[3] <= BINDING_MARGIN:
         key, value, limit, _slack = tight
         lines.append(_("Binding constraint: {constraint} (this design {value}, limit {limit}: within {margin}).").format(
-            constraint=constraint_word(key), value=value, limit=limit, margin=f"{BINDING_MARGIN:.0%}"))
+            constraint=constraint_word(key), value=value, limit=limit, margin=units.percent(BINDING_MARGIN)))
     elif tight is not None:
         key, value, limit, slack = tight
         lines.append(_("No constraint binds: the cheapest design on the grid meets every limit with at least {margin} "
                        "to spare (the closest: {constraint}, this design {value}, limit {limit}).").format(
-            margin=f"{slack:.0%}", constraint=constraint_word(key), value=value, limit=limit))
+            margin=units.percent(slack), constraint=constraint_word(key), value=value, limit=limit))
     else:
         lines.append(_("No constraint binds: it is the cheapest buildable design costed on the grid."))
     single = [c for c in cands if c.reason in CONSTRAINT_WORDS and not math.isnan(c.capex_usd)

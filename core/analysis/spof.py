@@ -60,6 +60,7 @@ from core.fabric.wiring import Wiring
 from core.i18n import N_, _
 from core.i18n import language as speaking
 from core.plan import Plan, plan as make_plan
+from core.units import percent
 
 REMEDY_LABELS = {
     "plane": N_("one more plane (dual-ToR: a second NIC port to a second switch)"),
@@ -512,21 +513,11 @@ def degrading_sections(result: SpofResult) -> list[tuple[int, tuple[Degrading, .
 
 def degrading_label(row: Degrading) -> str:
     """What one loss of the class does, in the current language."""
-    share = share_text(row.share_left)
+    share = percent(row.share_left)
     kept = row.bisection_share_left is not None and row.bisection_share_left >= 1.0
     key = row.effect + (":bisection_kept" if kept and row.effect + ":bisection_kept" in EFFECT_LABELS else "")
-    bisection = "" if row.bisection_share_left is None else share_text(row.bisection_share_left)
+    bisection = "" if row.bisection_share_left is None else percent(row.bisection_share_left)
     return _(EFFECT_LABELS[key]).format(gpus=f"{row.gpus_affected:,}", share=share, bisection=bisection)
-
-
-def share_text(share: float) -> str:
-    """``share`` (a fraction, 0..1) as a percentage with one decimal, or as many more (up to four) as it takes not to
-    read as 100.0% when it is below 1 (99.977% -> ``99.98%``)."""
-    for digits in range(1, 5):
-        text = f"{share:.{digits}%}"
-        if share >= 1.0 or float(text.rstrip("%")) < 100.0:
-            return text
-    return f"{share:.4%}"
 
 
 def remedy_label(element: SpofElement) -> str:

@@ -15,9 +15,10 @@ import io
 from core.cli.common import add_design_options, add_format_option, design_from_args, positive_int, row, to_json
 from core.errors import InputError, os_reason, shown
 from core.i18n import _
+from core.units import microseconds, percent
 
 OPS = ("all-reduce", "all-gather", "reduce-scatter", "all-to-all", "broadcast")
-PARAMETER_LABELS = {"net": "net", "nvlink": "nvlink", "lat": "lat [us]"}
+PARAMETER_LABELS = {"net": "net", "nvlink": "nvlink", "lat": "lat [µs]"}
 
 
 def register(subparsers) -> None:
@@ -93,10 +94,11 @@ def _table(result) -> str:
                                    "points)").format(before=result.rms_before_pct, after=result.rms_after_pct,
                                                      count=len(result.points))))
     lines.append("")
-    lines.append(f"{'size [B]':>14} {'measured [us]':>14} {'before [us]':>12} {'after [us]':>12} {'after':>8}")
+    lines.append(f"{'size [B]':>14} {'measured':>14} {'before':>12} {'after':>12} {'error':>8}")
     for point in result.points:
-        lines.append(f"{point['size']:>14,} {point['measured_us']:>14,.1f} {point['before_us']:>12,.1f} "
-                     f"{point['after_us']:>12,.1f} {point['residual_pct']:>+7.1f}%")
+        lines.append(f"{point['size']:>14,} {microseconds(point['measured_us']):>14} "
+                     f"{microseconds(point['before_us']):>12} {microseconds(point['after_us']):>12} "
+                     f"{percent(point['residual_pct'] / 100, signed=True):>8}")
     lines.append("")
     lines.append(_("Apply it: --calibration \"{text}\" on any command, or cal={text} in a link.").format(
         text=result.calibration.text()))

@@ -25,7 +25,7 @@ from core.perf.constants import library_label
 from core.perf.sizes import format_size, parse_size
 from core.design import tidy_spaces
 from core.scaleup import domain_word, link_word
-from core.units import bandwidth, from_gbytes
+from core.units import bandwidth, from_gbytes, microseconds
 
 
 def register(subparsers) -> None:
@@ -133,11 +133,11 @@ def run(args: argparse.Namespace) -> str:
     lines = [
         head + cluster_note(design.gpus, result["cluster_gpus"], result["gpus"]),
         row(_("fastest"), fastest),
-        row(_("time"), f"{result['time_us']:,.1f} us"),
+        row(_("time"), microseconds(result["time_us"])),
         row(_("algbw"), bandwidth(from_gbytes(result["algbw_gbytes"]), unit)),
         row(_("busbw"), _busbw_words(result, system, unit)),
         row(_("all algorithms"), separator().join(
-            f"{algorithm_label(k)} {v:,.1f} us" for k, v in result["algorithms_time_us"].items())),
+            f"{algorithm_label(k)} {microseconds(v)}" for k, v in result["algorithms_time_us"].items())),
     ]
     if result["collective_library"] == "nccl":
         lines.append(row("NCCL", result["nccl_version"]))

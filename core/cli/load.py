@@ -19,7 +19,7 @@ from core.cli.bwunit import add_units_option, bandwidth_unit
 from core.cli.common import (MAX_SEED, add_design_options, add_format_option, design_from_args, positive_int, row,
                              seed, to_json)
 from core.i18n import _
-from core.units import bandwidth
+from core.units import bandwidth, percent
 
 
 def register(subparsers) -> None:
@@ -85,8 +85,8 @@ def render_table(out: dict, family: str | None = None, names: list[str] | None =
         per=out["flows_per_connection"])]
     for t in out["tiers"]:
         lines.append(row(_pod_label(t) + f"{tier_label(t['tier'], family)} {_(DIRECTION_LABELS[t['direction']])}", _(
-            "max load {ar:.0%} adaptive, {ecmp:.0%} ECMP; ECMP up to {flows} flows per link; {over} of {links} "
-            "links overloaded (ECMP)").format(ar=t["ar_max"], ecmp=t["ecmp_max"], flows=f"{t['ecmp_max_flows']:,}",
+            "max load {ar} adaptive, {ecmp} ECMP; ECMP up to {flows} flows per link; {over} of {links} "
+            "links overloaded (ECMP)").format(ar=percent(t["ar_max"]), ecmp=percent(t["ecmp_max"]), flows=f"{t['ecmp_max_flows']:,}",
                                                over=f"{t['ecmp_overloaded']:,}", links=f"{t['links']:,}")))
     spreads = [("", out["per_gpu_gbps"], out["nic_gbps_per_gpu"])] + [
         (_pod_label(p), p, p["nic_gbps_per_gpu"]) for p in out.get("pods", ())]
@@ -101,8 +101,8 @@ def render_table(out: dict, family: str | None = None, names: list[str] | None =
     if out["hot_links"]:
         lines.append(_("hottest links (ECMP):"))
         for k, h in enumerate(out["hot_links"][:5]):
-            lines.append(row("  " + (names[k] if names else link_name(family, h["link"])), _("{ecmp:.0%} with {flows} flows (adaptive {ar:.0%})").format(
-                ecmp=h["ecmp_util"], flows=f"{h['ecmp_flows']:,}", ar=h["ar_util"])))
+            lines.append(row("  " + (names[k] if names else link_name(family, h["link"])), _("{ecmp} with {flows} flows (adaptive {ar})").format(
+                ecmp=percent(h["ecmp_util"]), flows=f"{h['ecmp_flows']:,}", ar=percent(h["ar_util"]))))
     lines.extend(out["notes"])
     return "\n".join(lines) + "\n"
 

@@ -89,7 +89,7 @@ def add_workload_options(parser, prefix: str = "", rate_required: bool = False):
         load.add_argument(f("rate"), type=positive_float, metavar="PER_S",
                           help=_("request rate [requests/s]; without it (or --concurrency) the largest rate within "
                                  "the targets, or without targets {share} of the capacity").format(
-                              share=f"{busy:.0%}%"))
+                              share=units.percent(busy).replace("%", "%%")))  # argparse's help escapes %
         load.add_argument(f("concurrency"), type=positive_int, metavar="N",
                           help=_("requests in flight (closed loop)"))
     w.add_argument(f("ttft-ms"), type=number, metavar="MS", default=D["ttft"],
@@ -377,7 +377,7 @@ def _table(s: dict, result, args: argparse.Namespace, system) -> list[str]:
         lines.append(row(label, _("{nodes} nodes: {replicas} x (tp {tp} dp {dp} ep {ep} pp {pp}); "
                                   "utilisation {load}").format(
             nodes=f"{pool['nodes']:,}", replicas=f"{pool['replicas']:,}", tp=sp["tp"], dp=sp["dp"], ep=sp["ep"],
-            pp=sp["pp"], load=f"{pool['utilisation']:.0%}")))
+            pp=sp["pp"], load=units.percent(pool['utilisation']))))
     if result is not None:
         lines.append(row(_("search"), _("{count} deployments estimated; rule: {rule} (--explain lists them)").format(
             count=len(result.candidates), rule=_(result.rule))))

@@ -201,7 +201,7 @@ def _split_lines(choice) -> list[str]:
             if i == choice.chosen:
                 verdict = _("chosen")
             else:
-                verdict = _("fits, {slower} slower").format(slower=f"{e.step_time_s / best.estimate.step_time_s - 1:.1%}")
+                verdict = _("fits, {slower} slower").format(slower=units.percent(e.step_time_s / best.estimate.step_time_s - 1))
             text = _("dp {dp}, global batch {batch}: step {step} s, MFU {mfu}, {memory} GiB/GPU; {verdict}").format(
                 dp=f"{e.dp:,}", batch=f"{c.global_batch:,}", step=f"{e.step_time_s:.3f}", mfu=units.percent(e.mfu),
                 memory=f"{sum(e.memory_gb.values()):.1f}", verdict=verdict)
@@ -295,7 +295,7 @@ def _run(args: argparse.Namespace) -> str:
                               "{hidden} hidden, {algorithm} over {level}").format(
             parallelism=pad(_shown(c["parallelism"]), 13), collective=pad(_shown(c["collective"]), 28),
             group=f"{c['group_size']:>5}", volume=f"{c['volume_gbytes']:>10,.1f}", time=f"{c['time_s']:>8.3f}",
-            algbw=_algbw(c, unit), hidden=f"{c['hidden_fraction']:.0%}",
+            algbw=_algbw(c, unit), hidden=units.percent(c['hidden_fraction']),
             algorithm=algorithm_label(c["algorithm"]), level=level_label(c["fabric_level"], planned.resolved.system)))
     lines.append(error_band_sentence(architecture, s["precision"], moe))
     lines += [_("warning: {warning}").format(warning=w) for w in s["warnings"]]

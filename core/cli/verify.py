@@ -18,7 +18,7 @@ from core.cli.common import add_design_options, add_format_option, design_from_a
 from core.cli.export import add_naming_options, naming_from_args
 from core.errors import InputError, os_reason, shown
 from core.i18n import _
-from core.units import bandwidth, from_gbytes, from_tbits
+from core.units import bandwidth, from_gbytes, from_tbits, percent
 
 SHOWN_FAULTS = 40
 """Faults the table lists (every fault is in the JSON and CSV)."""
@@ -97,8 +97,8 @@ def render_table(out: dict, unit: str = "GB/s") -> str:
     from core.analysis.verify import ACTION_LABELS
 
     cov = out["coverage"]
-    lines = [row(_("matched"), _("{matched} of {planned} planned links ({share:.1%})").format(
-        matched=f"{cov['matched_links']:,}", planned=f"{cov['planned_links']:,}", share=cov["matched_share"])),
+    lines = [row(_("matched"), _("{matched} of {planned} planned links ({share})").format(
+        matched=f"{cov['matched_links']:,}", planned=f"{cov['planned_links']:,}", share=percent(cov["matched_share"]))),
         row(_("found"), _("{found} links, {unknown} devices not in the plan").format(
             found=f"{cov['found_links']:,}", unknown=f"{cov['unknown_devices']:,}")),
         row(_("faults"), _("{missing} missing, {extra} extra, {miswired} miswired").format(
@@ -130,9 +130,9 @@ def render_table(out: dict, unit: str = "GB/s") -> str:
         tier = _(TIER_LABELS[busiest["tier"]])
         if busiest.get("pod"):
             tier = _("pod {pod}: {tier}").format(pod=busiest["pod"], tier=tier)
-        lines.append(row("", _("busiest link left: {tier} at {now:.0%} of its capacity (healthy {healthy:.0%}), "
-                               "ring all-reduce").format(tier=tier, now=busiest["utilisation"],
-                                                         healthy=busiest["healthy_utilisation"])))
+        lines.append(row("", _("busiest link left: {tier} at {now} of its capacity (healthy {healthy}), "
+                               "ring all-reduce").format(tier=tier, now=percent(busiest["utilisation"]),
+                                                         healthy=percent(busiest["healthy_utilisation"]))))
     faults = {f["id"]: f for f in (*out["missing"], *out["extra"], *out["miswired"])}
     if out["fixes"]:
         lines.append(_("Fix order (most bandwidth back first):"))

@@ -7,7 +7,7 @@ import plotly.graph_objects as go
 
 from core.analysis.whole import whole_summary
 from core.figures.keynumbers import unbilled_by_cards
-from core.units import money_axis, money_unit, number, power as power_text, power_in, power_scale
+from core.units import money_axis, money_unit, number, percent, power as power_text, power_in, power_scale
 from core.cost import CATEGORY_LABELS, in_category_order, price_sensitivity
 from core.figures.style import CATEGORY_COLOURS, base_layout, plain, text_width, wrap_text
 from core.i18n import N_, _, in_currency, usd
@@ -31,7 +31,7 @@ def capex_figure(plan) -> go.Figure:
     fig = go.Figure(go.Bar(
         x=[category_name(c) for c in frame.index], y=list(frame.values),
         marker_color=[CATEGORY_COLOURS.get(c, "#999") for c in frame.index],
-        text=[f"{v / total:.0%}" for v in frame.values], textposition="outside", cliponaxis=False,
+        text=[percent(v / total) for v in frame.values], textposition="outside", cliponaxis=False,
         customdata=[usd(v) for v in frame.values],
         hovertemplate=_("%{x}: %{customdata} (%{text} of capex)") + "<extra></extra>"))  # short bar labels stay legible
     base_layout(fig, in_currency(_("Capex by category: {total} total, {per_gpu} per GPU [USD, estimates]")).format(
@@ -185,7 +185,7 @@ def networks_figure(plan) -> go.Figure:
             y=[label] * len(keys), x=[v / total * 100 for v in values], orientation="h", name=label,
             marker_color=[colours[k] for k in keys], showlegend=False,
             customdata=[[n, shown(v)] for n, v in zip(names, values)],
-            text=[f"{v / total:.0%}" if v / total >= 0.04 else "" for v in values], textposition="inside",
+            text=[percent(v / total) if v / total >= 0.04 else "" for v in values], textposition="inside",
             hovertemplate="%{customdata[0]}: %{customdata[1]} (%{x:.1f}%)<extra></extra>"))
     for k, name in zip(keys, names):  # a legend entry per network (the bars carry one colour each)
         fig.add_trace(go.Bar(y=[None], x=[None], orientation="h", name=name, marker_color=colours[k],

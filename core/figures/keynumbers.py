@@ -523,8 +523,8 @@ def rack_key_numbers(plan) -> list[KeyNumber]:
                   _("under the {limit} kW and {units}U rack limits ({preset})").format(
                       limit=kw(layout.power_limit_kw), units=layout.rack_units, preset=preset_label(layout.preset))),
         KeyNumber("max_kw", _("Most power in a rack"), power(worst.kw),
-                  _("{rack}, {share:.0%} of its {limit} kW limit").format(
-                      rack=worst.name, share=worst.kw / worst.kw_limit, limit=kw(worst.kw_limit))),
+                  _("{rack}, {share} of its {limit} kW limit").format(
+                      rack=worst.name, share=units.percent(worst.kw / worst.kw_limit), limit=kw(worst.kw_limit))),
         KeyNumber("rows", _("Rows"), f"{len(layout.rows):,}",
                   _("scalable units in rows of up to {most} racks; spine, core and management racks in the middle")
                   .format(most=load_racks().hall.max_racks_per_row)),
@@ -596,6 +596,6 @@ def kv_key_numbers(kv, unit: str = "GB/s") -> list[KeyNumber]:
                   _("the smaller pool's NIC bandwidth (the cache leaves one pool and enters the other), at most the "
                     "fabric's bisection; one direction; farthest level crossed: {level}").format(
                       level=level)),
-        KeyNumber("kv_load", _("Network load"), f"{kv.load:.1%}" if kv.load != float("inf") else _("unbounded"),
+        KeyNumber("kv_load", _("Network load"), units.percent(kv.load) if kv.load != float("inf") else _("unbounded"),
                   _("KV traffic over what the network between the pools offers")),
     ]

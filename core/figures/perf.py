@@ -15,7 +15,7 @@ from plotly.subplots import make_subplots
 from core import units
 from core.units import money_axis, money_unit
 from core.figures.style import base_layout, plain, sep
-from core.i18n import _, number, usd
+from core.i18n import _, usd
 from core.perf.algorithms import algorithm_label, fastest_label, names_protocols
 from core.perf.collectives import IN_NETWORK, ReferencePoint, Sweep, format_size
 from core.perf.jobform import COLLECTIVE_COLUMNS
@@ -26,13 +26,12 @@ from core.scaleup import in_noun
 
 def collective_table_rows(rows: list[dict], unit: str) -> list[dict]:
     """``core.perf.jobform.collective_rows`` with algbw and busbw (the engine's GB/s) as text in ``unit`` ("GB/s" or
-    "Gb/s", each value with its own prefix) under headers without a unit, and the time [us] in the one number
-    format (``core.i18n.number``, one decimal: ``26,337.6``): the Performance page's table and the review pack's
-    write them the same way."""
-    names = {_(COLLECTIVE_COLUMNS[4]): _("algbw"), _(COLLECTIVE_COLUMNS[5]): _("busbw")}
+    "Gb/s", each value with its own prefix) and the time in microseconds (``core.units.microseconds``: ``26,338 µs``)
+    under headers without a unit: the Performance page's table and the review pack's write them the same way."""
     time = _(COLLECTIVE_COLUMNS[3])
-    return [{names.get(k, k): units.bandwidth(units.from_gbytes(v), unit) if k in names else
-             number(v, 1) if k == time else v for k, v in r.items()} for r in rows]
+    names = {_(COLLECTIVE_COLUMNS[4]): _("algbw"), _(COLLECTIVE_COLUMNS[5]): _("busbw"), time: _("time")}
+    return [{names.get(k, k): units.bandwidth(units.from_gbytes(v), unit) if k in names and k != time else
+             units.microseconds(v) if k == time else v for k, v in r.items()} for r in rows]
 
 
 ALGO_COLOURS = {"ring": "#2e86c1", "tree": "#117a65", "nvls": "#d35400", "sharp": "#7d3c98",
@@ -77,9 +76,9 @@ def busbw_figure(sweeps: list[Sweep], references: list[ReferencePoint] = (), hei
     fig = go.Figure()
     library = system.collective_library if system is not None else "nccl"
     time_text = (_("%{{x:.3s}}B: busbw %{{y:.3g}} {unit}<br>algbw %{{customdata[1]:.3g}} {unit}, time "
-                   "%{{customdata[0]:.4g}} us (%{{customdata[2]}})") if names_protocols(library) else
+                   "%{{customdata[0]}} (%{{customdata[2]}})") if names_protocols(library) else
                  _("%{{x:.3s}}B: busbw %{{y:.3g}} {unit}<br>algbw %{{customdata[1]:.3g}} {unit}, time "
-                   "%{{customdata[0]:.4g}} us")).format(unit=label_unit)
+                   "%{{customdata[0]}}")).format(unit=label_unit)
     for sw in sweeps:
         best_t, best_a, best_p = sw.best()
         if show_all_algorithms:
@@ -90,7 +89,7 @@ def busbw_figure(sweeps: list[Sweep], references: list[ReferencePoint] = (), hei
                     name=label, legendgroup=f"{sw.op}-{name}",
                     line=dict(color=ALGO_COLOURS.get(name, "#555"), width=1.5, dash=OP_DASH.get(sw.op, "solid")),
                     opacity=0.55,
-                    customdata=list(zip(curve.time_us, [v * factor for v in sw.algbw(curve.time_us)],
+                    customdata=list(zip(map(units.microseconds, curve.time_us), [v * factor for v in sw.algbw(curve.time_us)],
                                         *([curve.protocol] if names_protocols(library) else []))),
                     hovertemplate=((_("{name} (in-network)").format(name=label) if name in IN_NETWORK else label)
                                    + "<br>" + time_text
@@ -100,9 +99,10 @@ def busbw_figure(sweeps: list[Sweep], references: list[ReferencePoint] = (), hei
             x=sw.sizes, y=[v * factor for v in sw.busbw(best_t)], mode="lines",
             name=_("{op} · fastest").format(op=sw.op),
             line=dict(color="#1b2631", width=3.2, dash=OP_DASH.get(sw.op, "solid")),
-            customdata=list(zip([fastest_label(a, p, library) for a, p in zip(best_a, best_p)], best_t)),
+            customdata=list(zip([fastest_label(a, p, library) for a, p in zip(best_a, best_p)],
+                                map(units.microseconds, best_t))),
             hovertemplate=(_("{op} fastest: %{{customdata[0]}}<br>%{{x:.3s}}B: busbw %{{y:.3g}} {unit}, time "
-                             "%{{customdata[1]:.4g}} us").format(op=sw.op, unit=label_unit)
+                             "%{{customdata[1]}}").format(op=sw.op, unit=label_unit)
                            + "<extra></extra>"),
         ))
     for i, ref in enumerate(references):
@@ -230,7 +230,7 @@ def comparison_figure(rows: list[dict], height: int = 340) -> go.Figure:
 
 def calibration_figure(points: list[dict], height: int = 420) -> go.Figure:
     """Measured nccl-tests time against the model before and after a calibration
-    (``core.perf.calibration.CalibrationFit.points``): time [us] against message size [bytes], log axes, one
+    (``core.perf.calibration.CalibrationFit.points``): time [µs] against message size [bytes], log axes, one
     colour per run."""
     fig = go.Figure()
     runs = list(dict.fromkeys(p["run"] for p in points))
@@ -245,10 +245,11 @@ def calibration_figure(points: list[dict], height: int = 420) -> go.Figure:
             fig.add_trace(go.Scatter(x=sizes, y=[p[key] for p in mine], mode=mode, name=f"{label}: {name}",
                                      legendgroup=run, line={"dash": dash} if dash else None,
                                      marker={"size": 7} if mode == "markers" else None,
-                                     hovertemplate="%{x:,} B: %{y:,.1f} us<extra>" + name + "</extra>"))
+                                     customdata=[units.microseconds(p[key]) for p in mine],
+                                     hovertemplate="%{x:,} B: %{customdata}<extra>" + name + "</extra>"))
     ticks, labels = size_ticks(min(p["size"] for p in points), max(p["size"] for p in points))
     fig.update_xaxes(type="log", title=_("message size [bytes]"), tickvals=ticks, ticktext=labels)
-    fig.update_yaxes(type="log", title=_("time [us]"))
+    fig.update_yaxes(type="log", title=_("time [µs]"))
     fig = _layout(fig, _("nccl-tests measured and modelled"), height)
     fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.22, xanchor="left", x=0.0))  # long run names
     return fig

@@ -14,7 +14,7 @@ import plotly.graph_objects as go
 from core.figures.style import RAIL_COLOURS, base_layout, plain
 from core.i18n import N_, _, usd
 from core.scaleup import in_noun
-from core.units import milliseconds, number
+from core.units import milliseconds, number, percent
 
 STEP_PARTS = {"compute": N_("compute"), "hbm": N_("HBM"), "nvlink": N_("NVLink"), "fabric": N_("scale-out fabric"),
               "overhead": N_("overhead")}
@@ -173,7 +173,7 @@ NO_TIER = "—"
 
 def _share(load: float | None) -> str:
     """A load as a percentage (``0.0%``), or ``NO_TIER`` for a tier the fabric does not have."""
-    return NO_TIER if load is None else f"{load:.1%}"
+    return NO_TIER if load is None else percent(load)
 
 
 def fabric_load_note(estimate_) -> str:
@@ -194,6 +194,6 @@ def fabric_load_rows(estimate_, unit: str = "GB/s", system=None) -> list[dict]:
     rows = []
     for pool, load in estimate_.fabric_load.items():
         values = [_(POOL_WORDS.get(pool, pool)), bandwidth(from_gbytes(load["gbytes_per_s_per_gpu"]), unit),
-                  f"{load['nic']:.1%}", _share(load["leaf_uplinks"]), _share(load["spine_uplinks"])]
+                  percent(load['nic']), _share(load["leaf_uplinks"]), _share(load["spine_uplinks"])]
         rows.append(dict(zip(headers, values)))
     return rows

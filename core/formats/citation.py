@@ -6,9 +6,15 @@ The catalog (``assets/catalog/*.toml``) records for each entry a ``source`` (whe
 the documents, name stored copies by id, link spreadsheets, mark evidence grades (``[P]``, ``[S]``, ``[D]``)
 and say "unsourced" where a figure is assumed. ``citation(text)`` keeps what a reader can look up
 (publisher and document, e.g. ``NVIDIA DGX SuperPOD H100 reference architecture Table 1``) and drops the rest;
-``price_citation(entry)`` says "estimate" once when the price has no public source. Nothing here is
+``price_basis_text(entry)`` says "estimate" once when the price has no public source. Nothing here is
 translated but the words "estimate" and "assumption"; publishers and document titles are quoted as
 published.
+
+What the customer sees (the pack's customer edition): the hardware facts' documents as the catalog grades them
+(``source_citation``: the vendor's own, graded ``[P]``, and only when the catalog grades none so, the secondary
+copies, ``[S]``: a reseller's page, a blog, a compilation), and each price as its basis, never the shop or blog it
+was read in (``price_basis_text``: "street: a reseller or reported purchase price, 2023-12", the Catalog page's
+price-basis words, ``core.catalog.PRICE_BASIS_MEANINGS``, with the price's date). The internal edition shows the notes as recorded.
 """
 
 from __future__ import annotations
@@ -38,6 +44,13 @@ _DOCUMENT = re.compile(
     r"knowledge-base|tables?|sheet|article)", re.I)
 """Words that mark a segment as naming a document a reader can look up."""
 _MARKER = re.compile(r"\s*\[(?:P|S|D)(?:[^\]]{0,40})\]")
+_GRADED = re.compile(r".*?\[([PSDMA][^\]]{0,40})\]", re.S)
+"""A piece of a source up to its evidence grade (``[P]`` vendor document, ``[P via S]`` one read in a copy, ``[S]``
+secondary: a reseller, a blog, a compilation; ``[D]`` derived; ``[M]`` a maintainer's word; ``[A]`` assumed)."""
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+_DATE = re.compile(r"\b(20\d\d-\d\d(?:-\d\d)?|(" + "|".join(_MONTHS) + r")[a-z]* (20\d\d)|20\d\d Q[1-4])\b")
+"""A date a price source states (``2023-12``, ``2026-09-22``, ``Aug 2024``: written ``2024-08``, ``2017 Q3``)."""
+
 _QUOTE = re.compile(r"(?<![A-Za-z0-9])'[^']{0,400}'(?![A-Za-z0-9])|"
                     r"\"[^\"]{0,400}\"|‘[^’]{0,400}’|“[^”]{0,400}”")
 _TRAIL = re.compile(r",?\s*\b(?:as tabulated|as summari[sz]ed|as reproduced|cited in|citing|per (?:stored|note))\b.*$",
@@ -130,13 +143,29 @@ def _cut(text: str) -> str:
     return text[:MAX_CITATION_CHARS].rsplit(" ", 1)[0].rstrip(" ,;:(") + "…"
 
 
-def citation(text: str, most: int = MAX_CITATIONS) -> str:
+def _graded(segment: str) -> list[tuple[str, bool | None]]:
+    """``segment`` cut after each evidence grade (``_GRADED``): each piece and whether the catalog grades it a
+    vendor document (``[P]``, ``[P via S]``, ``[P, D]``: True; another grade: False; none: None)."""
+    pieces, end = [], 0
+    for m in _GRADED.finditer(segment):
+        pieces.append((re.sub(r"^[\s,;]*(?:and\s+)?", "", m.group(0)), m.group(1).startswith("P")))
+        end = m.end()
+    rest = re.sub(r"^and\s+", "", segment[end:].strip(" ,;"))
+    return pieces + ([(rest, None)] if rest else [])
+
+
+def citation(text: str, most: int = MAX_CITATIONS, primary: bool = False) -> str:
     """The documents ``text`` (a catalog ``source`` or ``price_source``) names, as "publisher document"
     citations joined by "; " (at most ``most``, each at most ``MAX_CITATION_CHARS`` characters); "" when it
-    names none a reader could look up."""
+    names none a reader could look up. ``primary``: when the catalog grades any part of ``text`` a vendor document
+    (``[P]``), only those and the ungraded parts (a reseller's page or a blog graded ``[S]`` is left out)."""
     found: list[str] = []
     segments = [sentence for part in _split(str(text or ""))
                 for sentence in re.split(r"(?<=[a-z)\]])\. (?=[A-Z])", part)]  # sentences of each ";" segment
+    if primary:
+        pieces = [piece for segment in segments for piece in _graded(segment)]
+        if any(grade for _piece, grade in pieces):
+            segments = [piece for piece, grade in pieces if grade is not False]
     for segment in segments:
         document = _document(segment)
         if document and document not in found:
@@ -150,8 +179,9 @@ def citation(text: str, most: int = MAX_CITATIONS) -> str:
 
 
 def source_citation(entry) -> str:
-    """Where a catalog entry's figures come from, for a customer: the documents, or the word "assumption"."""
-    return citation(getattr(entry, "source", "")) or _("assumption")
+    """Where a catalog entry's figures come from, for a customer: the vendor's documents (the secondary copies only
+    when the catalog grades none a vendor's, ``citation(primary=True)``), or the word "assumption"."""
+    return citation(getattr(entry, "source", ""), primary=True) or _("assumption")
 
 
 def price_is_estimate(entry) -> bool:
@@ -162,8 +192,19 @@ def price_is_estimate(entry) -> bool:
     return basis == "estimate" or bool(_ESTIMATE.match(text)) or not citation(text)
 
 
-def price_citation(entry) -> str:
-    """Where a catalog entry's price comes from, for a customer: the documents, or "estimate" (once)."""
-    if price_is_estimate(entry):
+def price_basis_text(entry) -> str:
+    """A catalog entry's price as a customer reads its source: its basis and what that basis means, in the Catalog
+    page's words (``core.catalog.PRICE_BASIS_MEANINGS``), and the date the price source states, else the date the
+    entry was checked (``street: a reseller or reported purchase price, 2023-12``), or "estimate" when it has no
+    public source (``price_is_estimate``). Never the shop, the blog or the sheet it was read in."""
+    from core.catalog import PRICE_BASIS_MEANINGS
+    from core.vocab import PRICE_BASES
+
+    basis = str(getattr(entry, "price_basis", "") or "")
+    if price_is_estimate(entry) or basis not in PRICE_BASIS_MEANINGS:
         return _("estimate")
-    return citation(getattr(entry, "price_source", ""), most=1)  # the typical price's; the rest explain the range
+    found = _DATE.search(str(getattr(entry, "price_source", "") or ""))
+    date = getattr(entry, "as_of", "") if not found else found.group(1) if not found.group(2) else \
+        f"{found.group(3)}-{_MONTHS.index(found.group(2)) + 1:02d}"  # ISO in every language, as the catalog's dates
+    return _("{basis}: {meaning}, {date}").format(basis=PRICE_BASES.label(basis), meaning=_(PRICE_BASIS_MEANINGS[basis]),
+                                                  date=date)

@@ -34,9 +34,10 @@ alone at the foot of a page):
    (``core.figures.resilience.what_if_rows``, the diagram with the failures marked);
 10. the comparison, when ``compare_link`` is given: a link to the Compare page's comparison;
 11. assumptions: the price and power bases, overrides and the plan's notes;
-12. sources: every catalog entry the BOM uses; the ``customer`` edition (``EDITIONS``) cites its documents,
-    date, price with basis and range and the price's source (``core.formats.citation``), the ``internal``
-    edition the catalog's ``source`` and ``price_source`` notes as recorded.
+12. sources: every catalog entry the BOM uses; the ``customer`` edition (``EDITIONS``) cites its vendor documents
+    (a reseller's or a blog's page only where the catalog grades none a vendor's), date, price with its range and
+    the price's basis with its date, never the shop or blog it was read in (``core.formats.citation``), the
+    ``internal`` edition the catalog's ``source`` and ``price_source`` notes as recorded.
 
 ``design_report_pdf`` prints the same sections in headless Chromium (Playwright, ``/usr/bin/chromium``) to
 A4: the charts drawn once as SVG by plotly.js (the printed page has no script), the title and the page number
@@ -100,7 +101,7 @@ RENDER_TIMEOUT_MS = 60_000
 """Longest wait for Chromium to draw every chart before printing."""
 EDITIONS = ("customer", "internal")
 """Editions of the design's pack: ``customer`` (the default) cites each catalog entry as publisher and document
-(``core.formats.citation``) with its price basis and range; ``internal`` shows the catalog's research notes as
+(``core.formats.citation``) with its price's range and basis; ``internal`` shows the catalog's research notes as
 recorded."""
 COVER_TEXT_CHARS = 80
 """Longest customer, author or version text on the cover [characters]; a longer one is cut and ends with "…"."""
@@ -1191,21 +1192,20 @@ def _catalog_rows(plan) -> list[list]:
 
 
 def _citation_rows(plan) -> list[list]:
-    """The customer edition's rows: each entry's documents (``core.formats.citation``), its date, its price with
-    basis and range, and where the price comes from (or "estimate")."""
-    from core.formats.citation import price_citation, source_citation
+    """The customer edition's rows: each entry's documents (``core.formats.citation.source_citation``: the vendor's
+    where the catalog grades any so), its date, its price with its range, and the price's basis with its date
+    (``price_basis_text``: never the shop or blog it was read in), or "estimate"."""
+    from core.formats.citation import price_basis_text, source_citation
 
     rows = []
     for e in _catalog_entries(plan):
         prefix = "node_" if hasattr(e, "node_price_usd") else ""  # a system is priced per node
-        price, basis = getattr(e, prefix + "price_usd", None), getattr(e, "price_basis", "")
-        shown = ""
+        price, shown = getattr(e, prefix + "price_usd", None), ""
         if price is not None:
             low, high = getattr(e, prefix + "price_low_usd", None), getattr(e, prefix + "price_high_usd", None)
             shown = usd(price) if low is None or high is None else _("{price} (range {low} to {high})").format(
                 price=usd(price), low=usd(low), high=usd(high))
-        rows.append([e.name, e.id, source_citation(e), e.as_of, vocab.PRICE_BASES.label(basis) if basis else "",
-                     shown, price_citation(e) if price is not None else ""])
+        rows.append([e.name, e.id, source_citation(e), e.as_of, shown, price_basis_text(e) if price is not None else ""])
     return rows
 
 
@@ -1220,13 +1220,13 @@ def _sources(doc: _Doc, plan, edition: str) -> None:
                        _catalog_rows(plan), classes={0: "id", 1: "quoted", 2: "why quoted", 3: "date",
                                                      5: "why quoted"}, table_class="fp-dense")
     else:
-        body = _p(_("Every part this design's bill of materials uses: the documents its figures come from and when "
-                    "they were checked, its price with the price's basis and range, and where the price comes from. "
-                    "A part with no public source says so: its figures are an assumption, its price an estimate."),
-                  note=True)
-        body += _table([_("name"), _("catalog id"), _("source"), _("as of"), _("price basis"), _("price"),
-                        _("price source")], _citation_rows(plan),
-                       classes={0: "quoted", 1: "id", 2: "why quoted", 3: "date", 6: "why quoted"}, table_class="fp-dense")
+        body = _p(_("Every part this design's bill of materials uses: the vendor documents its figures come from and "
+                    "when they were checked, its price with its range, and the price's basis (street, list or "
+                    "hyperscale, as the Catalog & assumptions page defines them) with the date of the price. A part "
+                    "with no public source says so: its figures are an assumption, its price an estimate."), note=True)
+        body += _table([_("name"), _("catalog id"), _("source"), _("as of"), _("price"), _("price basis")],
+                       _citation_rows(plan), classes={0: "quoted", 1: "id", 2: "why quoted", 3: "date", 5: "why quoted"},
+                       table_class="fp-dense")
     doc.section("sources", _("Sources"), body)
 
 

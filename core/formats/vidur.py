@@ -41,6 +41,7 @@ from core.perf.serving import ServingEstimate, decode_context
 from core.perf.serving_constants import load_serving_constants
 from core.perf.training import ModelSpec
 from core.plan import Plan
+from core.units import percent
 
 SOURCE = "microsoft/vidur vidur/config/config.py, flat_dataclass.py (commit 7d47513)"
 """Where the flags come from."""
@@ -183,7 +184,7 @@ def notes(plan: Plan, est: ServingEstimate) -> list[str]:
                    "(the KV-cache capacity is the estimate's, as num_blocks).")
     if dep.workload.cache_hit > 0:
         out.append(f"prefix cache: Vidur prefills every input token; the estimate finds "
-                   f"{dep.workload.cache_hit:.0%} of them cached.")
+                   f"{percent(dep.workload.cache_hit)} of them cached.")
     if dep.workload.rate is None:
         out.append(f"load: Vidur has open-loop arrivals only; the qps is the estimate's served rate "
                    f"({est.rate:.4g} requests/s).")

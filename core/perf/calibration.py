@@ -41,6 +41,7 @@ from core.design import CALIBRATION_BOUNDS, Calibration
 from core.errors import InputError
 from core.i18n import _
 from core.perf.constants import calibrated
+from core.units import microseconds
 
 PARAMETERS = ("net", "nvlink", "lat")
 """The calibration's parameters, in fit order."""
@@ -212,5 +213,5 @@ def calibration_label(design) -> str | None:
         return None
     cal = parse_calibration(design.calibration)
     return _("Calibrated to measurements{name}: scale-out efficiency x{net:.3g}, NVLink x{nvlink:.3g}, "
-             "{lat:+.3g} us per collective").format(name=f" ({cal.name})" if cal.name else "", net=cal.net,
-                                                    nvlink=cal.nvlink, lat=cal.lat)
+             "{lat} per collective").format(name=f" ({cal.name})" if cal.name else "", net=cal.net,
+                                               nvlink=cal.nvlink, lat=microseconds(cal.lat, signed=True))

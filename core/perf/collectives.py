@@ -327,7 +327,7 @@ def sweep(
                            "then all-gather, dimension by dimension, both ways round each ring) on that dimension's "
                            "links only, and all-to-all is bounded by the cut of the job's block; a node keeps "
                            "{ring} of its cabled NIC ports' bandwidth for rings, {uniform} for all-to-all.").format(
-            ring=f"{shares[0]:.0%}", uniform=f"{shares[1]:.0%}"))
+            ring=units.percent(shares[0]), uniform=units.percent(shares[1])))
     if p.level == "global":  # a Dragonfly: say which routing the global links' share assumes
         notes.append(words(plan.fabric.family, "note:global_share", N_(
             "{family}: traffic between groups crosses the global links under minimal routing, at the groups' "

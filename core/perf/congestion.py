@@ -60,6 +60,7 @@ import numpy as np
 
 from core.errors import InputError, shown
 from core.i18n import N_, _
+from core.units import percent
 
 ROUTINGS = ("auto", "ib-ar", "spectrum-x", "ecmp")
 """Routing classes a job may assume; ``auto`` = the design's (``fabric_class``)."""
@@ -228,5 +229,5 @@ def describe(routing: str) -> str:
                  "more queue pairs, SIGCOMM 2024). Rings use {ring} flows per NIC, point-to-point {p2p} per "
                  "peer (NCCL defaults).").format(ring=c.ring_flows_per_port, p2p=c.p2p_flows_per_peer)
     return _("Adaptive routing ({name}): packets spread over every uplink, so a saturated tier delivers "
-             "{eff:.0%} of its capacity (NVIDIA's Spectrum-X figure for xAI Colossus, used for InfiniBand "
-             "adaptive routing too).").format(name=_(ROUTING_LABELS[routing]), eff=c.adaptive_efficiency)
+             "{eff} of its capacity (NVIDIA's Spectrum-X figure for xAI Colossus, used for InfiniBand "
+             "adaptive routing too).").format(name=_(ROUTING_LABELS[routing]), eff=percent(c.adaptive_efficiency))

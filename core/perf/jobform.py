@@ -49,7 +49,7 @@ SIZES_SHOWN = (8, 2**20, 64 * 2**20, 2**30, 16 * 2**30)
 # The tables' column headers (English, marked): the row dicts below are keyed by ``_(header)``, the
 # header in the language of the request. Code that picks a column by name translates it the same way:
 # ``_(jobform.TOKENS_PER_S)``.
-COLLECTIVE_COLUMNS = (N_("collective"), N_("size"), N_("fastest"), N_("time [us]"), N_("algbw [GB/s]"),
+COLLECTIVE_COLUMNS = (N_("collective"), N_("size"), N_("fastest"), N_("time [µs]"), N_("algbw [GB/s]"),
                       N_("busbw [GB/s]"))
 COMMUNICATION_COLUMNS = (N_("parallelism"), N_("collective"), N_("group"), N_("calls"), N_("volume [GB]"),
                          N_("time [s]"), N_("hidden"), N_("exposed [s]"), N_("algorithm"), N_("over"))
@@ -349,7 +349,7 @@ def communication_rows(estimate_: TrainingEstimate, system=None) -> list[dict]:
     for c in estimate_.summary()["communication"]:
         rows.append(_row(COMMUNICATION_COLUMNS, (
             parallelism_label(c["parallelism"]), comm_collective_label(c["collective"]), c["group_size"], c["calls"],
-            c["volume_gbytes"], c["time_s"], f"{c['hidden_fraction']:.0%}", c["exposed_s"],
+            c["volume_gbytes"], c["time_s"], units.percent(c['hidden_fraction']), c["exposed_s"],
             algorithm_label(c["algorithm"]), level_label(c["fabric_level"], system))))
     return rows
 

@@ -74,6 +74,7 @@ from core.design import describe_validation_error
 from core.errors import DesignError, InputError, shown
 from core.i18n import _
 from core.plan import Plan, cost_basis, tco_share_usd_per_s
+from core.units import percent
 
 Precision = Literal["bf16", "fp8", "fp8-128", "mxfp8", "nvfp4"]
 """Training precisions: ``[[precision]]`` in assets/catalog/training.toml (FP8 with per-tensor or block scaling,
@@ -1084,14 +1085,14 @@ def _check_memory(job: TrainingJob, plan: Plan, dp: int, m: int, warnings: list[
         warnings.append(_("Memory is tight: pipeline stage {stage} needs about {needed} GiB per GPU, {over} over the "
                           "{usable} GiB usable but within the memory model's {tolerance} tolerance; it may not fit "
                           "without tuning (e.g. full recompute or a larger pp).").format(
-            stage=stage_memory.stage + 1, needed=f"{needed:.1f}", over=f"{needed / usable - 1:.1%}",
-            usable=f"{usable:.0f}", tolerance=f"{tolerance:.0%}"))
+            stage=stage_memory.stage + 1, needed=f"{needed:.1f}", over=percent(needed / usable - 1),
+            usable=f"{usable:.0f}", tolerance=percent(tolerance)))
     elif needed > usable * (1 - tolerance):
         warnings.append(_("Memory is tight: pipeline stage {stage} needs about {needed} GiB per GPU, a margin of "
                           "{margin} below the {usable} GiB usable, within the memory model's {tolerance} "
                           "tolerance.").format(
-            stage=stage_memory.stage + 1, needed=f"{needed:.1f}", margin=f"{1 - needed / usable:.1%}",
-            usable=f"{usable:.0f}", tolerance=f"{tolerance:.0%}"))
+            stage=stage_memory.stage + 1, needed=f"{needed:.1f}", margin=percent(1 - needed / usable),
+            usable=f"{usable:.0f}", tolerance=percent(tolerance)))
     return stage_memory
 
 

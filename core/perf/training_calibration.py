@@ -25,6 +25,7 @@ from core.catalog import CATALOG_DIR, load_catalog, read_toml
 from core.errors import InputError
 from core.i18n import N_, _, number
 from core.perf.training_constants import load_training_catalog
+from core.units import percent
 
 RUNS_FILE = CATALOG_DIR / "training_runs.toml"
 RESULTS_FILE = CATALOG_DIR / "training_calibration.json"
@@ -168,7 +169,7 @@ def calibration_rows(results: list[RunResult]) -> list[dict]:
     return [{"id": r.run.id, "run": run_label(r.run), "role": _(ROLE_LABELS[r.run.role]), "architecture": r.architecture,
              "precision": r.precision.upper(), "moe": r.moe, "measure": _(MEASURE_LABELS[r.run.measure]),
              "published": shown_value(r.run.measure, r.run.value), "estimate": shown_value(r.run.measure, r.got),
-             "error": f"{r.error:+.1%}",
+             "error": percent(r.error, signed=True),
              "note": r.run.sets if r.run.role == "fit" else r.run.miss, "source": runs.source(r.run)}
             for r in results]
 
@@ -244,7 +245,7 @@ def error_band_sentence(architecture: str, precision: str, moe: bool) -> str:
              "all": _("held-out published runs (none of {kind} models)")}[scope]
     text = _("Expected error of this estimate: {low} to {high} in throughput, from {count} {where} (every run and "
              "its error: the training calibration table on the Catalog page).").format(
-        low=f"{low:+.0%}", high=f"{high:+.0%}", count=count,
+        low=percent(low, signed=True), high=percent(high, signed=True), count=count,
         where=where.format(kind=kind, family=architecture, precision=precision.upper(), nouns=_nouns(architecture)))
     catalog = load_training_catalog()
     if not catalog.calibrated(architecture):

@@ -55,6 +55,7 @@ from core.analysis.failure.whatif import FailureResult, _nothing_failed, _pxn_no
 from core.i18n import N_, _
 from core.memo import stage, view
 from core.plan import Plan
+from core.units import percent
 
 _WHOLE = 1 << 30
 """Cables lost when a whole bundle fails."""
@@ -509,7 +510,7 @@ def _notes(m: _Model, c: dict, shares: tuple[float, float, float], family: str |
                    "healthy; busbw and step time on a degraded copy with the slowest connected node's surviving NIC "
                    "ports ({ports}), the worst leaf's surviving uplinks ({leaf}) and the worst spine's surviving "
                    "global links ({spine}).")).format(
-        cut=cut, ports=f"{shares[0]:.1%}", leaf=f"{shares[1]:.1%}", spine=f"{shares[2]:.1%}"))
+        cut=cut, ports=percent(shares[0]), leaf=percent(shares[1]), spine=percent(shares[2])))
     return notes
 
 

@@ -59,6 +59,7 @@ from core.fabric.topology import fabric_graph
 from core.fabric.wiring import Wiring
 from core.i18n import _
 from core.plan import Plan
+from core.units import percent
 
 TIERS = ("leaf", "spine", "plane", "nic", "link", "global")
 """Tiers of the graph what-if (``tier:count``)."""
@@ -459,7 +460,7 @@ def _notes(net: _Net, c: dict, shares: tuple[float, float, float]) -> list[str]:
                    "the failed graph over the same flow on the healthy graph; busbw and step time on a degraded copy "
                    "with the slowest connected node's surviving NIC ports ({ports}), the worst leaf's surviving "
                    "uplinks ({leaf}) and the worst spine's surviving global links ({spine}).").format(
-        cut=cut, ports=f"{shares[0]:.1%}", leaf=f"{shares[1]:.1%}", spine=f"{shares[2]:.1%}"))
+        cut=cut, ports=percent(shares[0]), leaf=percent(shares[1]), spine=percent(shares[2])))
     return notes
 
 

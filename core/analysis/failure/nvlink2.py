@@ -14,6 +14,7 @@ from collections import Counter
 from core.fabric.domainlevels import scaleup_of
 from core.i18n import _
 from core.plan import Plan
+from core.units import percent
 
 
 def level2_notes(plan: Plan, elements) -> list[str]:
@@ -40,6 +41,6 @@ def level2_notes(plan: Plan, elements) -> list[str]:
                        "keep {share} of their bandwidth to other racks of the domain, {gbytes} of {healthy} GB/s per "
                        "GPU per direction (assumed: the fabric manager spreads traffic over the surviving "
                        "switches).").format(
-            domain=index, lost=count, units=domain.level2_switches, gpus=f"{domain.gpus:,}", share=f"{share:.1%}",
+            domain=index, lost=count, units=domain.level2_switches, gpus=f"{domain.gpus:,}", share=percent(share),
             gbytes=f"{up.level2_gbytes_per_gpu * share:,.0f}", healthy=f"{up.level2_gbytes_per_gpu:,.0f}"))
     return notes

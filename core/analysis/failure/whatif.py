@@ -17,6 +17,7 @@ from core.fabric.families import failure_names, family
 from core.i18n import N_, _, ngettext
 from core.plan import Plan
 from core.scaleup import other_words
+from core.units import percent
 
 BUSBW_BYTES = 1 << 30
 """Message size of the all-reduce busbw figure (1 GiB, large enough to be bandwidth-bound)."""
@@ -301,18 +302,18 @@ def _scaleup_notes(a: Analysis, shape: Shape) -> list[str]:
         notes.append(_("{gpus} GPUs lost direct {name} mesh links: the worst keeps {share} of its scale-up bandwidth "
                        "per GPU, and a ring or all-to-all over its mesh runs at its pace (the library routes around "
                        "the lost pair through other peers).").format(
-            gpus=f"{a.gpus_mesh_degraded:,}", name=shape.scaleup_name, share=f"{a.nvlink_fraction:.1%}"))
+            gpus=f"{a.gpus_mesh_degraded:,}", name=shape.scaleup_name, share=percent(a.nvlink_fraction)))
     if a.gpus_nvlink_degraded > a.gpus_mesh_degraded and shape.scaleup_name != "NVLink":
         notes.append(_("{gpus} GPUs are in {name} domains that lost switch chips: the worst domain keeps {share} of "
                        "its scale-up bandwidth per GPU.").format(
             gpus=f"{a.gpus_nvlink_degraded - a.gpus_mesh_degraded:,}", name=shape.scaleup_name,
-            share=f"{a.nvlink_fraction:.1%}"))
+            share=percent(a.nvlink_fraction)))
     elif a.gpus_nvlink_degraded > a.gpus_mesh_degraded:
         notes.append(_("{gpus} GPUs are in NVLink domains that lost switch chips: every GPU has one link to each "
                        "chip, so the worst domain keeps {share} of its NVLink bandwidth per GPU. Assumed: the NVLink "
                        "partition runs in NMX's Adaptive Bandwidth resiliency mode (in Full Bandwidth mode a lost "
                        "switch makes the partition unhealthy) and NCCL keeps NVLS on the remaining chips.").format(
-            gpus=f"{a.gpus_nvlink_degraded - a.gpus_mesh_degraded:,}", share=f"{a.nvlink_fraction:.1%}"))
+            gpus=f"{a.gpus_nvlink_degraded - a.gpus_mesh_degraded:,}", share=percent(a.nvlink_fraction)))
     for _tier, key in a.redundant:
         notes.append(_("{element}: redundant, no element lost (the rack's other power feed carries its N+N "
                        "supplies).").format(element=_element("feed", key, shape)))
