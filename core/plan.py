@@ -629,11 +629,12 @@ def as_built(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, fie
     fields = ResolvedFields.of(resolved) if fields is None else fields
     language = current() if language is None else language
 
-    def arranged(networks: ClusterNetworks) -> Arrangement:
-        return arranged_racks(fields, fabric, tuple(devices_to_place(resolved, networks)), load_racks(), language)[0]
+    def arranged(devices: tuple) -> Arrangement:
+        return arranged_racks(fields, fabric, devices, load_racks(), language)[0]
 
     networks = size_networks(resolved, fabric, catalog)
-    arrangement = arranged(networks)
+    placed = tuple(devices_to_place(resolved, networks))  # each sizing's devices made once (compared, then placed)
+    arrangement = arranged(placed)
     if networks.oob is None or resolved.nic.transport:  # no out-of-band network bought, no PDU of it
         return AsBuilt(networks, arrangement, None)
     sized_for = None
@@ -642,8 +643,9 @@ def as_built(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, fie
         if racks == sized_for:
             break
         sized = size_networks(resolved, fabric, catalog, racks)
-        if sized.devices() != networks.devices():
-            arrangement = arranged(sized)
+        devices = tuple(devices_to_place(resolved, sized))
+        if devices != placed:  # the devices the arrangement places changed: arranged again
+            arrangement, placed = arranged(devices), devices
         networks, sized_for = sized, racks
     return AsBuilt(networks, arrangement, sized_for)
 

@@ -836,11 +836,11 @@ def _lengths_bytes(lengths: tuple[LinkLengths, ...]) -> int:
 
 
 def _arrangement_bytes(found: "Arrangement") -> int:
-    """Upper bound of the memory of an arrangement [bytes]: 4 kB, 512 B a template rack and a run of SUs or central
-    racks and 1 kB a block of rows (measured at 3-35 kB, at most two thirds of this, over ``tools.equivalence``'s
-    physical grid; ``tests/test_memo.py``)."""
-    return (4096 + 512 * (sum(map(len, found.templates.values())) + len(found.instances) + len(found.singles))
-            + 1024 * len(found.rows) + text_bytes(found.notes))
+    """Upper bound of the memory of an arrangement [bytes]: 2 kB, 256 B a template rack and 512 B a run of SUs or
+    central racks and a block of rows (the optimizer's 1,458 arrangements of the default grid for 16,384 H100
+    measured at 4-41 kB, median 20 kB, at most 0.8 of this; ``tests/test_memo.py``)."""
+    return (2048 + 256 * sum(map(len, found.templates.values()))
+            + 512 * (len(found.instances) + len(found.singles) + len(found.rows)) + text_bytes(found.notes))
 
 
 def _placed_bytes(found: tuple) -> int:
@@ -854,7 +854,13 @@ def _racks_bytes(found: tuple) -> int:
     return _arrangement_bytes(found[0]) + 64
 
 
-@stage(0.03, _racks_bytes)
+ARRANGED_RACKS_SHARE = 0.18
+"""``arranged_racks``' share of the stage caches: one optimizer search's arrangements (the default grid for 16,384
+H100 or B300 arranges 1,435-1,458, 41-45 MB by ``_racks_bytes``; at 0.03 it kept 125 of them, so a search asked
+again arranged every one afresh)."""
+
+
+@stage(ARRANGED_RACKS_SHARE, _racks_bytes)
 def arranged_racks(resolved: ResolvedFields, fabric: FabricPlan, devices: tuple, racks: RackCatalog,
                    language: str) -> tuple[Arrangement, int]:
     """``arrange``'s arrangement of the resolved design of ``resolved`` (``core.design.resolved_of``) with the other
