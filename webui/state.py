@@ -42,7 +42,8 @@ from core.figures.keynumbers import size_caption
 from core.i18n import LANGUAGES, N_, _
 from core.networks.policy import policy
 from core.physical.racks import load_racks, preset_label
-from core.plan import Plan, plan
+from core.analysis.whole import plan_with_pods
+from core.plan import Plan
 from core.scaleup import in_noun, link_word, rack_word
 from webui import gallery, inferencestate, jobstate, pagestate, safe
 from webui.pods import pod_widgets
@@ -726,7 +727,7 @@ def sidebar() -> Current:
     for p in problems:
         sb.warning(safe.md(p))
     try:
-        result, error = plan(design), None
+        result, error = plan_with_pods(design), None  # with its pods: one rule (core.analysis.whole)
     except (DesignError, InputError) as exc:
         result, error = None, exc
     labels = switch_labels(design, result, auto_switch, effective_speed)
@@ -871,7 +872,7 @@ def compare_sidebar() -> Current:
     design = last.design if last is not None else sidebar_form(
         sharelink.decode(ss.get("_fp_link") or {}, CATALOG, ignore=(TAB_KEY, LANG_KEY))[0])
     try:
-        result = plan(design)
+        result = plan_with_pods(design)
     except (DesignError, InputError) as exc:
         sb.caption(_("The Designer's design cannot be built; the Designer page says why."))
         return Current(design, None, exc, warnings, unit)
