@@ -47,7 +47,7 @@ from core.fabric.families import cabled_nics, declared, family as topology_famil
 from core.fabric.families import rail_leaves, words as family_words
 from core.fabric.sizing import ROLE_LABELS, FabricPlan
 from core.fabric.wiring import wiring_of
-from core.i18n import N_, _, ngettext
+from core.i18n import N_, _, as_sentence, ngettext, sentences
 from core.i18n import current as current_language
 from core.memo import FrozenDict, spoken, stage, view
 from core.networks import NETWORK_LABELS, ClusterNetworks, NetworkFabric, NetworkInputs, size_networks, sized_networks
@@ -925,10 +925,10 @@ def _rows_of(catalog: Catalog, network: str, devices, links, switches, add) -> N
     label = _(NETWORK_LABELS[network])
     for group in switches:
         entry = catalog.switch(group.model)
-        tagged("switch", entry, group.count,
-               _("{description}: {count} x {ports} of {radix} ports used").format(
-                   description=group.description, count=group.count, ports=group.ports_used, radix=group.radix)
-               + (" " + group.choice if group.choice else ""),
+        used = _("{description}: {count} x {ports} of {radix} ports used").format(
+            description=group.description, count=group.count, ports=group.ports_used, radix=group.radix)
+        tagged("switch", entry, group.count,  # the maker's sentence after it: two sentences (core.i18n)
+               sentences(as_sentence(used), group.choice) if group.choice else used,
                _("{name} ({place})").format(name=entry.name, place=_("{network}, {role}").format(
                    network=label, role=_(SWITCH_ROLE_LABELS[group.role]))))
     for device in devices:

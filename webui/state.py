@@ -25,7 +25,7 @@ from streamlit.errors import StreamlitAPIException
 
 from core import i18n, units
 from core.formats import inferencelink, optimizelink, sharelink
-from core.formats.entry import SIZE_UNITS, count_in, nodes_for, parse_whole
+from core.formats.entry import SIZE_UNITS, count_in, nodes_for, parse_whole, rounded_note
 from core.formats.joblink import JOB
 from core import vocab
 from core.catalog import grouped_by_vendor, load_catalog, vendor_label
@@ -1088,17 +1088,6 @@ def _on_exact_count() -> None:
     ss[K + "nodes"] = nodes_for(value, unit, gpn, per_rack)
     if unit == "GPUs" and rounded_note(value, gpn):
         ss["_fp_size_problem"] = rounded_note(value, gpn)
-
-
-def rounded_note(gpus: int, gpus_per_node: int) -> str | None:
-    """What a GPU count that is no whole number of nodes becomes (typed in the sidebar or a link's ``ng``, any
-    family: a torus's 999,999 GPUs are 125,000 nodes of 8): ``999,999 GPUs rounded up to 125,000 whole nodes
-    (1,000,000 GPUs).``; None for whole nodes."""
-    nodes = math.ceil(gpus / gpus_per_node)
-    if nodes * gpus_per_node == gpus:
-        return None
-    return _("{gpus} GPUs rounded up to {nodes} whole nodes ({total} GPUs).").format(
-        gpus=i18n.number(gpus), nodes=i18n.number(nodes), total=i18n.number(nodes * gpus_per_node))
 
 
 def _on_unit_change() -> None:
