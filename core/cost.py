@@ -388,8 +388,8 @@ def _nic_why(resolved: ResolvedDesign, fabric: FabricPlan, included: int) -> str
 def _leaf_why(resolved: ResolvedDesign, fabric: FabricPlan, every_note: str) -> str:
     """The leaf row's sentence of a fabric of two or more tiers (``_fabric_rows``)."""
     if resolved.topology == "rail-optimized" or rail_leaves(fabric.family):  # a family's leaves are rail leaves
-        return _("{sus} SU x {rails} rails{plane_note}").format(
-            sus=fabric.group_count, rails=fabric.leaves_per_group, plane_note=every_note)
+        return _("{sus} SU x {rails}{plane_note}").format(
+            sus=fabric.group_count, rails=plurals.rails(fabric.leaves_per_group), plane_note=every_note)
     return _("ceil({nodes} nodes / {per_leaf} per leaf){plane_note}").format(
         nodes=resolved.nodes, per_leaf=fabric.nodes_per_group, plane_note=every_note)
 

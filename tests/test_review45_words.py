@@ -53,3 +53,22 @@ def test_one_rail_is_singular():
     """One NIC a node: one leaf per rail (1 rail), 128 nodes / 32 a scalable unit = 4 SU x 1 = 4 leaves."""
     why = plan(Design(nodes=128, nics_per_node=1)).fabric.explanation
     assert any("with one leaf per rail (1 rail): 4 SU x 1 = 4 leaves." in line for line in why), why
+
+
+def test_one_rail_leaf_row_is_singular():
+    """The leaf row of 128 one-NIC nodes: 4 SU of 32 nodes, one leaf each (1 rail)."""
+    leaf = next(r for r in plan(Design(nodes=128, nics_per_node=1)).bom if r.category == "switch")
+    assert leaf.why == "4 SU x 1 rail"
+    assert next(r for r in plan(Design(nodes=128)).bom if r.category == "switch").why == "4 SU x 8 rails"
+
+
+def test_dragonfly_lines_count_rails_in_words():
+    """4,096 GPUs = 512 nodes: Dragonfly+ 512 / 32 = 16 SU x 8 rails = 128 leaves; classic Dragonfly 512 / 16 = 32 SU
+    x 8 = 256 routers (the same numbers as before, the rails now a counted noun)."""
+    assert plan(Design(gpus=4096, topology="dragonfly")).fabric.explanation[0] == (
+        "Dragonfly+: a scalable unit is 32 nodes with one leaf per rail (8 rails): 16 SU x 8 = 128 leaves.")
+    assert plan(Design(gpus=4096, topology="classic-dragonfly")).fabric.explanation[0] == (
+        "Dragonfly: 16 nodes per router, one router per rail (8 rails) in each scalable unit: 32 SU x 8 = 256 routers.")
+    with language("zh"):
+        zh = plan(Design(gpus=4096, topology="dragonfly")).fabric.explanation[0]
+    assert "（8 条轨道）：16 个可扩展单元 × 8 = 128 台叶交换机" in zh
