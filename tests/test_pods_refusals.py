@@ -93,3 +93,15 @@ def test_plan_with_pods_is_the_plan_once_the_pods_build():
     # 1,296 nodes fit two tiers alone but not the shared spines beside pod 2: only dropping pod 3 builds (size_pods)
     assert info.value.fixes == (("drop pod 3", {"pods": "B300:32:800"}),)
     assert plan_with_pods(bad.model_copy(update=dict(info.value.fixes[0][1]))).resolved.nodes == 4
+
+
+def test_a_compare_column_whose_pods_cannot_be_built_is_its_error_not_the_first_pod():
+    """The Compare page captioned such a column with the first pod's design ("32 x H100 in 4 nodes") and hid its
+    error: the column has no plan, its error and way out are the pods' (as every surface's)."""
+    from core.analysis.compare import compare
+
+    result = compare([("good", Design(gpu="H100", nodes=4)), ("bad", Design(gpu="H100", nodes=4, pods=BAD_PODS[1]))])
+    good, bad = result.columns
+    assert good.plan is not None and bad.plan is None and not bad.values and not bad.notes
+    assert bad.error_message.startswith("Pod 3 (B300, 99,999 nodes) does not fit two tiers")
+    assert bad.way_out.endswith("or drop pod 3.")
