@@ -47,7 +47,7 @@ from core.fabric.families import cabled_nics, declared, family as topology_famil
 from core.fabric.families import rail_leaves, words as family_words
 from core.fabric.sizing import ROLE_LABELS, FabricPlan
 from core.fabric.wiring import wiring_of
-from core.i18n import N_, _, ngettext
+from core.i18n import N_, _, as_sentence, ngettext, sentences
 from core.i18n import current as current_language
 from core.memo import FrozenDict, spoken, stage, view
 from core.networks import NETWORK_LABELS, ClusterNetworks, NetworkFabric, NetworkInputs, size_networks, sized_networks
@@ -388,8 +388,8 @@ def _nic_why(resolved: ResolvedDesign, fabric: FabricPlan, included: int) -> str
 def _leaf_why(resolved: ResolvedDesign, fabric: FabricPlan, every_note: str) -> str:
     """The leaf row's sentence of a fabric of two or more tiers (``_fabric_rows``)."""
     if resolved.topology == "rail-optimized" or rail_leaves(fabric.family):  # a family's leaves are rail leaves
-        return _("{sus} SU x {rails} rails{plane_note}").format(
-            sus=fabric.group_count, rails=fabric.leaves_per_group, plane_note=every_note)
+        return _("{sus} SU x {rails}{plane_note}").format(
+            sus=fabric.group_count, rails=plurals.rails(fabric.leaves_per_group), plane_note=every_note)
     return _("ceil({nodes} nodes / {per_leaf} per leaf){plane_note}").format(
         nodes=resolved.nodes, per_leaf=fabric.nodes_per_group, plane_note=every_note)
 
@@ -925,10 +925,10 @@ def _rows_of(catalog: Catalog, network: str, devices, links, switches, add) -> N
     label = _(NETWORK_LABELS[network])
     for group in switches:
         entry = catalog.switch(group.model)
-        tagged("switch", entry, group.count,
-               _("{description}: {count} x {ports} of {radix} ports used").format(
-                   description=group.description, count=group.count, ports=group.ports_used, radix=group.radix)
-               + (" " + group.choice if group.choice else ""),
+        used = _("{description}: {count} x {ports} of {radix} ports used").format(
+            description=group.description, count=group.count, ports=group.ports_used, radix=group.radix)
+        tagged("switch", entry, group.count,  # the maker's sentence after it: two sentences (core.i18n)
+               sentences(as_sentence(used), group.choice) if group.choice else used,
                _("{name} ({place})").format(name=entry.name, place=_("{network}, {role}").format(
                    network=label, role=_(SWITCH_ROLE_LABELS[group.role]))))
     for device in devices:

@@ -18,6 +18,16 @@ def planes(n: int) -> str:
     return ngettext("{count} plane", "{count} planes", n).format(count=_count(n))
 
 
+def nodes(n: int) -> str:
+    """``1 node`` / ``128 nodes``."""
+    return ngettext("{count} node", "{count} nodes", n).format(count=_count(n))
+
+
+def rails(n: int) -> str:
+    """``1 rail`` / ``8 rails``."""
+    return ngettext("{count} rail", "{count} rails", n).format(count=_count(n))
+
+
 def tiers(n: int) -> str:
     """``1 tier`` / ``3 tiers`` (of switches)."""
     return ngettext("{count} tier", "{count} tiers", n).format(count=_count(n))

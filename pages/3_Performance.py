@@ -27,8 +27,7 @@ from core.scaleup import accelerator_noun, domain_word, in_noun
 from core.perf.compute import precision_label
 from core.perf.training import CP_COMMS, OFFLOADS, PRESETS, Precision, scaling, scaling_gpu_counts
 from core.analysis import podjob
-from core.analysis.whole import ratio_words
-from core.plan import plan as make_plan
+from core.analysis.whole import plan_with_pods, ratio_words
 from webui import calibration, charts, jobstate, pagestate, podpick, safe, state, tablefit, tables
 
 W = jobstate.W
@@ -44,7 +43,7 @@ def _design_and_plan():
         return cur.design, cur.plan, cur.error, [], False
     design, warnings = sharelink.decode(pagestate.link_params())
     try:
-        return design, make_plan(design), None, warnings, True
+        return design, plan_with_pods(design), None, warnings, True  # with its pods, as the sidebar
     except FabricPlannerError as exc:
         return design, None, exc, warnings, True
 

@@ -187,6 +187,18 @@ def test_a_file_the_engine_cannot_build_loads_with_its_ways_out_and_the_upload_s
     assert at.session_state["fp_current"].plan.summary()["nodes"] == 64
 
 
+def test_a_file_whose_pods_cannot_be_built_is_the_designs_error_not_the_first_pod():
+    """Review45 4.1: a file with a pod too large for two tiers loaded as the 4-node first pod, its hand-off files
+    saying they cover every pod; it is the design's error now (core.analysis.whole.plan_with_pods), with its way out."""
+    at = app({"n": "16", **HANDOFF})
+    _upload(at, "pods.json", Design(nodes=4, pods="B300:32:800,B300:99999:800").to_json().encode())
+    assert not at.exception
+    cur = at.session_state["fp_current"]
+    assert cur.plan is None and "Pod 3 (B300, 99,999 nodes)" in str(cur.error)
+    assert not at.get("download_button") and not any("covers every pod" in str(c.value) for c in at.caption)
+    assert any(b.label == "Drop pod 3" for b in at.button) and at.file_uploader
+
+
 @pytest.mark.slow
 def test_review_pack_is_built_on_a_press_and_kept(files):
     at = app({"n": "16", **HANDOFF})

@@ -54,12 +54,46 @@ def test_a_bad_pod_is_a_message_with_a_way_out():
     at = _designer(link={"n": "64", "pods": "B200:32"})
     at.text_input(key="w_pods").set_value("B200:32,X100:8").run()  # typed in the sidebar: sized, then refused
     assert not at.exception
-    shown = " ".join(str(w.value).replace("\\", "") for w in at.warning)
+    shown = " ".join(str(e.value).replace("\\", "") for e in at.error)  # the design's error, as any design's
+    assert "This design cannot be built." in shown
     assert "The extra pod X100:8: the catalog has no GPU system X100" in shown
     assert "python -m core" not in shown and "pod 3" not in shown
-    at.button(key="pods_fix_0").click().run()  # drop the extra pod X100:8
-    assert not at.exception and not at.warning
+    at.button(key="fix_0").click().run()  # drop the extra pod X100:8
+    assert not at.exception and not at.error
     assert at.text_input(key="w_pods").value == "B200:32"
+
+
+BAD_PODS = {"n": "4", "pods": "B300:32:800,B300:99999:800"}
+"""Pod 3 does not fit two tiers under the shared spines; the first pod alone (4 H100 nodes) builds."""
+
+
+@pytest.mark.parametrize("tab", ["Topology", "Hand-off"])
+def test_pods_that_cannot_be_built_are_the_designs_error_with_no_hand_off(tab):
+    """The Designer shows a design whose pods fail as it shows any design that cannot be built: the error first,
+    its ways out as buttons, no headline, cards or hand-off files of the first pod's design without the pods."""
+    at = _designer(tab, link=BAD_PODS)
+    assert not at.exception
+    shown = " ".join(str(e.value).replace("\\", "") for e in at.error)
+    assert "This design cannot be built." in shown and "Pod 3 (B300, 99,999 nodes) does not fit two tiers" in shown
+    assert not at.get("download_button") and not at.metric  # no BOM, pack or export of the base design
+    assert not any("32 x H100" in str(c.value) for c in at.caption)  # no headline of the first pod alone
+    assert not any("covers every pod" in str(c.value) for c in at.caption)
+    assert [b.label for b in at.button if b.key.startswith("fix_")] == ["Drop pod 3", "Reset to defaults"]
+    at.button(key="fix_0").click().run()
+    assert not at.exception and not at.error
+    assert at.text_input(key="w_pods").value == "B300:32:800"
+
+
+@pytest.mark.parametrize("page, said", [
+    ("../pages/3_Performance.py", "Pod 3 (B300, 99,999 nodes)"), ("../pages/6_Resilience.py", "Pod 3 (B300"),
+    ("../pages/8_Inference.py", "cannot be built")])
+def test_other_pages_refuse_pods_that_cannot_be_built(page, said):
+    from tests import pagetest
+
+    at = pagetest.open_page(page, BAD_PODS)
+    assert not at.exception
+    shown = " ".join(str(e.value).replace("\\", "") for e in [*at.error, *at.info])
+    assert said in shown and not at.get("download_button")
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -60,3 +60,48 @@ def test_performance_default_comparison_of_per_port_pods_builds():
     assert "use per-rail planes" in note and "CX8 has 1 port" in note
     assert alternative_plan(design, changes, "ethernet").planes == 2
     assert buildable_alternative(IB.model_copy(update={"planes": 1}), COMPARE_FABRICS["eth2"][1], "infiniband")[1] == ""
+
+
+BAD_PODS = ["--pods", "B300:32:800,B300:99999:800"]  # pod 3 does not fit two tiers under the shared spines
+
+
+@pytest.mark.parametrize("command", [
+    ["plan"], ["availability"], ["train"], ["serve"], ["load"], ["spof"], ["collective"], ["stages"],
+    ["failure", "--fail", "p0.leaf0"], ["report", "-o", "{out}"], ["export", "--format", "slurm", "-o", "{out}"],
+    ["cabling", "-o", "{out}"]])
+def test_every_command_refuses_pods_that_cannot_be_built(command, tmp_path, capsys):
+    """One rule (``core.analysis.whole.plan_with_pods`` through ``core.cli.common.design_from_args``): a design
+    whose pods cannot be built is refused by every command with the pods' error and its way out, exit 3; none works
+    on the first pod's design without them, and no file is written."""
+    out = tmp_path / "out"
+    code = cli_main([part.format(out=out) for part in command] + BAD_PODS)
+    streams = capsys.readouterr()
+    assert code == 3 and not out.exists() and not streams.out
+    assert streams.err.startswith("cannot build this design: Pod 3 (B300, 99,999 nodes) does not fit two tiers")
+    assert "give pod 3 at most 1,296 nodes, and put the rest in another pod, or drop pod 3." in streams.err
+
+
+def test_plan_with_pods_is_the_plan_once_the_pods_build():
+    from core.analysis.whole import plan_with_pods
+
+    good = Design(gpu="H100", nodes=64, pods="B200:32:800")
+    assert plan_with_pods(good) is plan(good)  # the first pod's plan, as every page and command reads it
+    bad = Design(gpu="H100", nodes=4, pods="B300:32:800,B300:99999:800")
+    plan(bad)  # the first pod alone builds: the base design is no way to see the pods fail
+    with pytest.raises(DesignError) as info:
+        plan_with_pods(bad)
+    # 1,296 nodes fit two tiers alone but not the shared spines beside pod 2: only dropping pod 3 builds (size_pods)
+    assert info.value.fixes == (("drop pod 3", {"pods": "B300:32:800"}),)
+    assert plan_with_pods(bad.model_copy(update=dict(info.value.fixes[0][1]))).resolved.nodes == 4
+
+
+def test_a_compare_column_whose_pods_cannot_be_built_is_its_error_not_the_first_pod():
+    """The Compare page captioned such a column with the first pod's design ("32 x H100 in 4 nodes") and hid its
+    error: the column has no plan, its error and way out are the pods' (as every surface's)."""
+    from core.analysis.compare import compare
+
+    result = compare([("good", Design(gpu="H100", nodes=4)), ("bad", Design(gpu="H100", nodes=4, pods=BAD_PODS[1]))])
+    good, bad = result.columns
+    assert good.plan is not None and bad.plan is None and not bad.values and not bad.notes
+    assert bad.error_message.startswith("Pod 3 (B300, 99,999 nodes) does not fit two tiers")
+    assert bad.way_out.endswith("or drop pod 3.")

@@ -67,23 +67,12 @@ def pod_widgets() -> None:
 
 @st.cache_resource(max_entries=16, show_spinner=False)
 def _mixed(key: str, language: str):
-    """(pods summary, mixed BOM frame, compute cabling frame) of the design ``key``, or the engine's error (in
-    ``language``)."""
+    """(pods summary, mixed BOM frame, compute cabling frame) of the design ``key`` (in ``language``): its pods
+    build together (the sidebar planned it with them, ``core.analysis.whole.plan_with_pods``, or said why not)."""
     with speaking(language):
-        try:
-            mixed = mixed_plan(Design.model_validate_json(key))
-        except FabricPlannerError as exc:
-            return exc
+        mixed = mixed_plan(Design.model_validate_json(key))
         cables = pd.DataFrame(list(mixed_links(mixed)), columns=CABLE_COLUMNS)
         return pods_summary(mixed), bom_dataframe(mixed.bom), cables
-
-
-def _way_out_buttons(exc: FabricPlannerError) -> None:
-    """A button per way out of a pods error the sidebar can apply (``DesignError.fixes``, each checked to size)."""
-    from webui.state import _apply_fix, offered_fixes  # the sidebar's own (it imports this module)
-
-    for i, (phrase, changes) in enumerate(offered_fixes(exc)):
-        st.button(phrase[:1].upper() + phrase[1:], on_click=_apply_fix, args=(changes,), key=f"pods_fix_{i}")
 
 
 def pods_section(design: Design, key: str, language: str) -> None:
@@ -91,16 +80,10 @@ def pods_section(design: Design, key: str, language: str) -> None:
     mixed totals and the mixed bill as CSV (nothing for a design without ``pods``)."""
     if not design.pods:
         return
-    result = _mixed(key, language)
+    summary, bom, cables = _mixed(key, language)
     from core.analysis.pods import pods_title
 
-    summary = None if isinstance(result, FabricPlannerError) else result[0]
     with st.expander(pods_title(summary), expanded=True):
-        if isinstance(result, FabricPlannerError):
-            st.warning(safe.md(str(result)))
-            _way_out_buttons(result)
-            return
-        summary, bom, cables = result
         from webui import state  # the sidebar's bandwidth unit (state imports this module for its widgets)
 
         unit = state.bandwidth_unit()

@@ -25,7 +25,7 @@ from streamlit.errors import StreamlitAPIException
 
 from core import i18n, units
 from core.formats import inferencelink, optimizelink, sharelink
-from core.formats.entry import SIZE_UNITS, count_in, nodes_for, parse_whole
+from core.formats.entry import SIZE_UNITS, count_in, nodes_for, parse_whole, rounded_note
 from core.formats.joblink import JOB
 from core import vocab
 from core.catalog import grouped_by_vendor, load_catalog, vendor_label
@@ -42,7 +42,8 @@ from core.figures.keynumbers import size_caption
 from core.i18n import LANGUAGES, N_, _
 from core.networks.policy import policy
 from core.physical.racks import load_racks, preset_label
-from core.plan import Plan, plan
+from core.analysis.whole import plan_with_pods
+from core.plan import Plan
 from core.scaleup import in_noun, link_word, rack_word
 from webui import gallery, inferencestate, jobstate, pagestate, safe
 from webui.pods import pod_widgets
@@ -726,7 +727,7 @@ def sidebar() -> Current:
     for p in problems:
         sb.warning(safe.md(p))
     try:
-        result, error = plan(design), None
+        result, error = plan_with_pods(design), None  # with its pods: one rule (core.analysis.whole)
     except (DesignError, InputError) as exc:
         result, error = None, exc
     labels = switch_labels(design, result, auto_switch, effective_speed)
@@ -871,7 +872,7 @@ def compare_sidebar() -> Current:
     design = last.design if last is not None else sidebar_form(
         sharelink.decode(ss.get("_fp_link") or {}, CATALOG, ignore=(TAB_KEY, LANG_KEY))[0])
     try:
-        result = plan(design)
+        result = plan_with_pods(design)
     except (DesignError, InputError) as exc:
         sb.caption(_("The Designer's design cannot be built; the Designer page says why."))
         return Current(design, None, exc, warnings, unit)
@@ -1087,17 +1088,6 @@ def _on_exact_count() -> None:
     ss[K + "nodes"] = nodes_for(value, unit, gpn, per_rack)
     if unit == "GPUs" and rounded_note(value, gpn):
         ss["_fp_size_problem"] = rounded_note(value, gpn)
-
-
-def rounded_note(gpus: int, gpus_per_node: int) -> str | None:
-    """What a GPU count that is no whole number of nodes becomes (typed in the sidebar or a link's ``ng``, any
-    family: a torus's 999,999 GPUs are 125,000 nodes of 8): ``999,999 GPUs rounded up to 125,000 whole nodes
-    (1,000,000 GPUs).``; None for whole nodes."""
-    nodes = math.ceil(gpus / gpus_per_node)
-    if nodes * gpus_per_node == gpus:
-        return None
-    return _("{gpus} GPUs rounded up to {nodes} whole nodes ({total} GPUs).").format(
-        gpus=i18n.number(gpus), nodes=i18n.number(nodes), total=i18n.number(nodes * gpus_per_node))
 
 
 def _on_unit_change() -> None:

@@ -282,12 +282,14 @@ def _evaluate(name: str, design: Design, sizes: Sequence[int], settings: Mapping
               defaults: Mapping | None = None, serving: Mapping | None = None) -> Column:
     col = Column(name, design)
     try:
-        col.plan = planner(design)
-        if design.pods:  # compared by its totals (core.analysis.whole); pods that cannot be joined are its error
-            from core.analysis.whole import design_mixed, pods_note, whole_plan
+        planned = planner(design)
+        if design.pods:  # compared by its totals (core.analysis.whole); pods that cannot be joined are its error,
+            from core.analysis.whole import design_mixed, pods_note, whole_plan  # no plan of the first pod alone
 
-            col.plan = whole_plan(col.plan)
-            col.notes.append(pods_note(design_mixed(design)))
+            note = pods_note(design_mixed(design))
+            planned = whole_plan(planned)
+            col.notes.append(note)
+        col.plan = planned
     except FabricPlannerError as exc:
         col.error_message, col.way_out = getattr(exc, "message", None) or str(exc), getattr(exc, "suggestion", "")
         return col

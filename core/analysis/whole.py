@@ -29,7 +29,7 @@ from core.cost import CostSummary, summarize_cost
 from core.design import Design
 from core.errors import FabricPlannerError
 from core.i18n import N_, _, current, language as speaking
-from core.plan import Plan
+from core.plan import Plan, plan
 
 
 @lru_cache(maxsize=32)
@@ -45,6 +45,17 @@ def design_mixed(design: Design) -> MixedPlan | None:
     if not design.pods:
         return None
     return _mixed_cached(design.model_dump_json(), current())
+
+
+def plan_with_pods(design: Design) -> Plan:
+    """``core.plan.plan(design)`` once the design's pods build together (``design_mixed``): the one rule by which
+    every command (``core.cli.common.design_from_args``) and page (``webui.state.sidebar``) plans a design, so a
+    design whose pods cannot be built is an error everywhere, never the first pod's design without them. Raises
+    ``plan``'s error first (the design's own), then ``mixed_plan``'s (``DesignError`` with its ways out,
+    ``InputError``)."""
+    planned = plan(design)
+    design_mixed(design)
+    return planned
 
 
 class WholePlan(Plan):
@@ -83,8 +94,8 @@ def whole_plan(p: Plan) -> Plan:
     """``p`` without pods; with pods a ``WholePlan``: ``p`` carrying the mixed bill and its cost (module
     docstring): capex [USD], capex per GPU over every pod's GPUs, power [kW], TCO, compute racks summed over the
     pods, and the hops between pods (``MixedFabric.cross_pod_hops``) in its bandwidth. Pods that cannot be
-    planned together (``mixed_plan`` raises) give ``p``: the pages and commands that show
-    totals call ``mixed_plan`` and say its error."""
+    planned together (``mixed_plan`` raises) give ``p``: no page or command gets here with them
+    (``plan_with_pods`` refuses them first)."""
     if isinstance(p, WholePlan):
         return p
     try:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import sys
 
 from core import plurals, scaleup, units, vocab
 from core.fabric import domainlevels
@@ -58,10 +59,10 @@ def _render_table(summary: dict, tiers: str, pods: dict | None = None, unit: str
     w = out.write
     nvl = summary["nvlink"]
     w(words(summary.get("topology"), "cli:headline", N_(  # a torus: no switch tiers, no switch
-        "{gpus} x {model} {noun} in {nodes} nodes; {fabric} {speed}G, {topology}, {tiers}, {planes}, switch "
+        "{gpus} x {model} {noun} in {nodes}; {fabric} {speed}G, {topology}, {tiers}, {planes}, switch "
         "{switch}")).format(
         gpus=f"{summary['gpus']:,}", model=summary["gpu_model"] if pods else _rack_model(summary), noun=scaleup.accelerator_noun(nvl, plural=True),
-        nodes=f"{summary['nodes']:,}", fabric=_fabric_word(summary),
+        nodes=plurals.nodes(summary["nodes"]), fabric=_fabric_word(summary),
         speed=pods["models"]["speed"] if pods else summary["port_speed_gbps"],
         topology=vocab.TOPOLOGY.word(summary["topology"]), tiers=tiers, planes=plurals.planes(summary["planes"]),
         switch=pods["models"]["switch"] if pods else summary["switch_model"]) + "\n")
@@ -191,10 +192,14 @@ def _pods_words(mixed, unit: str) -> dict:
 def run(args: argparse.Namespace) -> str:
     from core.cost import bom_dataframe
     from core.fabric.families import tier_words
+    from core.formats.entry import rounded_note
     from core.plan import plan
 
     design = design_from_args(args)
     result = plan(design)
+    rounded = design.gpus and rounded_note(design.gpus, result.resolved.gpus_per_node)
+    if rounded:  # said as the sidebar says it, on stderr: the output stays the plan (MCP passes it on as a note)
+        print(rounded, file=sys.stderr)
     mixed = None
     if design.pods:  # core.analysis.pods: the pods under one spine layer, after the first pod alone
         from core.analysis.pods import mixed_plan, pods_summary

@@ -47,7 +47,7 @@ from typing import Iterator, NamedTuple
 
 import numpy as np
 
-from core import units
+from core import plurals, units
 from core.design import ResolvedDesign
 from core.errors import DesignError
 from core.fabric.dragonfly import Hops, spine_global_links
@@ -344,9 +344,9 @@ def switch_class_ports(fabric: FabricPlan, group: SwitchGroup) -> tuple[tuple[st
 
 def _explain(sized: _Sized) -> tuple[str, ...]:
     """The sizing in words, one sentence per step."""
-    why = [_("Dragonfly: {p} nodes per router, one router per rail ({rails} rails) in each scalable unit: {sus} SU x "
-             "{rails} = {routers} routers.").format(p=sized.p, rails=sized.rails, sus=sized.sus,
-                                                   routers=sized.sus * sized.rails),
+    why = [_("Dragonfly: {p} nodes per router, one router per rail ({rails}) in each scalable unit: {sus} SU x "
+             "{count} = {routers} routers.").format(p=sized.p, rails=plurals.rails(sized.rails), count=sized.rails,
+                                                   sus=sized.sus, routers=sized.sus * sized.rails),
            _("A group is {a} routers joined all to all ({local} local links each); each router has {h} global ports "
              "(at least {needed} at global ratio {ratio}; Kim et al.'s balance is a = 2p = 2h).").format(
                a=sized.a, local=sized.a - 1, h=sized.h, needed=_global_needed(sized.resolved, sized.p),

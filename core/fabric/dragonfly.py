@@ -314,9 +314,9 @@ def _spine_groups(sized: _Sized, used: int) -> list[SwitchGroup]:
 def _explain(sized: _Sized) -> tuple[str, ...]:
     """The sizing in words, one sentence per step."""
     resolved, shape, groups = sized.resolved, sized.shape, sized.groups
-    why = [_("Dragonfly+: a scalable unit is {su_nodes} nodes with one leaf per rail ({rails} rails): {sus} SU x "
-             "{rails} = {leaves} leaves.").format(su_nodes=sized.su_nodes, rails=sized.rails, sus=sized.sus,
-                                                 leaves=sized.sus * sized.rails),
+    why = [_("Dragonfly+: a scalable unit is {su_nodes} nodes with one leaf per rail ({rails}): {sus} SU x "
+             "{count} = {leaves} leaves.").format(su_nodes=sized.su_nodes, rails=plurals.rails(sized.rails),
+                                                 count=sized.rails, sus=sized.sus, leaves=sized.sus * sized.rails),
            ngettext("A group is {sus} SU = {leaves} leaves and {spines} spines; each leaf has {uplinks} uplinks, "
                     "{pair} to each spine of its group; each spine has {down} down ports and {ports} global ports "
                     "(global ratio {ratio}).",

@@ -403,18 +403,24 @@ def pods_text(specs: tuple[PodSpec, ...]) -> str | None:
 
 def _sized_alone(design: Design, index: int, resolved: ResolvedDesign) -> FabricPlan:
     """Pod ``index`` sized alone as two tiers; too large for two tiers is a ``DesignError`` whose way out gives
-    the pod the most nodes two tiers hold (``core.fabric.sizing.max_nodes``)."""
+    the pod the most nodes two tiers hold (``core.fabric.sizing.max_nodes``), and for an extra pod one dropping it
+    (``size_pods`` keeps the ways out that size)."""
     try:
         return size_fabric(resolved)
     except DesignError as exc:
         most = max_nodes(resolved, 2)
         phrase, fix = fewer_nodes(design, index, most)
+        fixes = ((phrase, fix),) if most > 0 else ()
+        suggestion = _("Pods sit on two tiers: {phrase}, and put the rest in another pod.").format(phrase=phrase)
+        if index > 0:  # an extra pod can go (the first is the design's own)
+            drop = _("drop pod {pod}").format(pod=index + 1)
+            fixes += ((drop, {"pods": pods_text(tuple(s for i, s in enumerate(pod_specs(design)) if i != index))}),)
+            suggestion = _("Pods sit on two tiers: {phrase}, and put the rest in another pod, or {drop}.").format(
+                phrase=phrase, drop=drop)
         raise DesignError(
             _("Pod {pod} ({system}, {nodes} nodes) does not fit two tiers under the shared spine layer: "
               "{reason}").format(pod=index + 1, system=resolved.system.id, nodes=f"{resolved.nodes:,}",
-                                 reason=exc.message),
-            _("Pods sit on two tiers: {phrase}, and put the rest in another pod.").format(phrase=phrase),
-            fixes=((phrase, fix),) if most > 0 else ()) from None
+                                 reason=exc.message), suggestion, fixes=fixes) from None
 
 
 def fewer_nodes(design: Design, index: int, most: int) -> tuple[str, dict]:

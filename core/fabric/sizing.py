@@ -741,12 +741,20 @@ def _explain_leaves(stage: _Stage) -> None:
     """Say how the nodes fill scalable units or top-of-rack leaves."""
     resolved, design = stage.resolved, stage.design
     rails, nodes = resolved.nics_per_node, resolved.nodes
-    if stage.rail:
+    if stage.rail and resolved.topology == "rail-only":  # sized per rail: each rail's own fabric, one leaf an SU
+        stage.note(lambda: ngettext(
+            "Each rail's fabric: a scalable unit is {su_nodes} nodes on one leaf (one leaf down port each at "
+            "{ratio}:1): {sus} SU = {leaves} leaf per rail.",
+            "Each rail's fabric: a scalable unit is {su_nodes} nodes on one leaf (one leaf down port each at "
+            "{ratio}:1): {sus} SU = {leaves} leaves per rail.", stage.leaf_count
+        ).format(su_nodes=stage.nodes_per_group, ratio=f"{design.oversubscription:g}", sus=stage.group_count,
+                 leaves=stage.leaf_count))
+    elif stage.rail:
         stage.note(lambda: _(
             "Rail-optimized: a scalable unit is {su_nodes} nodes (one leaf down port each at {ratio}:1), with one "
-            "leaf per rail ({rails} rails): {sus} SU x {rails} = {leaves} leaves."
-        ).format(su_nodes=stage.nodes_per_group, ratio=f"{design.oversubscription:g}", rails=rails,
-                 sus=stage.group_count, leaves=stage.leaf_count))
+            "leaf per rail ({rails}): {sus} SU x {count} = {leaves} leaves."
+        ).format(su_nodes=stage.nodes_per_group, ratio=f"{design.oversubscription:g}", rails=plurals.rails(rails),
+                 count=rails, sus=stage.group_count, leaves=stage.leaf_count))
     else:
         per_rack = resolved.nodes_per_rack // stage.nodes_per_group
         values = {"leaf_nodes": stage.nodes_per_group, "rails": rails, "ports": stage.nodes_per_group * rails,

@@ -84,7 +84,7 @@ WORDS = {"input:tiers:off": N_("No effect on a torus: its nodes are joined node 
                                  "they hurt most."),
          "failure:empty:form": N_("Nothing has failed: pick an element kind and a count, or name elements."),
          "card:links:help": N_("torus {torus}, node to node{all_planes}"),  # only its own class: no Clos zeros
-         "cli:headline": N_("{gpus} x {model} {noun} in {nodes} nodes; {fabric} {speed}G, {topology}, node to node "
+         "cli:headline": N_("{gpus} x {model} {noun} in {nodes}; {fabric} {speed}G, {topology}, node to node "
                             "without switches, {planes}"),
          # the Performance page's routing and placement sentences (core.perf.jobform): no leaf groups to leave or to
          # spread ranks over; the model places a job as a block of the torus under either placement

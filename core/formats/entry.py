@@ -14,7 +14,7 @@ import re
 import unicodedata
 
 from core.errors import InputError, shown
-from core.i18n import _
+from core.i18n import _, ngettext, number
 
 SIZE_UNITS = ("nodes", "GPUs", "racks")
 _THOUSANDS = re.compile(r"^[+]?\d{1,3}([, ]\d{3})+$")
@@ -80,3 +80,15 @@ def count_in(nodes: int, unit: str, gpus_per_node: int, nodes_per_rack_domain: i
     if unit == "racks":
         return math.ceil(nodes / max(1, nodes_per_rack_domain))
     raise InputError(_("unknown size unit {unit}; known: {units}").format(unit=shown(unit), units=", ".join(SIZE_UNITS)))
+
+
+def rounded_note(gpus: int, gpus_per_node: int) -> str | None:
+    """What a GPU count that is no whole number of nodes becomes, said by the sidebar (typed or a link's ``ng``) and
+    the ``plan`` command (``--gpus``) alike, any family (a torus's 999,999 GPUs are 125,000 nodes of 8):
+    ``999,999 GPUs rounded up to 125,000 whole nodes (1,000,000 GPUs).``; None for whole nodes."""
+    nodes = math.ceil(gpus / gpus_per_node)
+    if nodes * gpus_per_node == gpus:
+        return None
+    return ngettext("{gpus} GPUs rounded up to {nodes} whole node ({total} GPUs).",
+                    "{gpus} GPUs rounded up to {nodes} whole nodes ({total} GPUs).", nodes).format(
+        gpus=number(gpus), nodes=number(nodes), total=number(nodes * gpus_per_node))
