@@ -156,9 +156,10 @@ def _render_table(summary: dict, tiers: str, pods: dict | None = None, unit: str
               pairs=f"{n['direct_pairs']:,}") if n.get("direct_pairs") else "") + "\n")
     c = summary["cost"]
     p = summary["power"]
-    w(row(_("cost"), tidy_spaces(_("capex {capex} ({per_gpu} per GPU; network {network} = {share}) - estimates at "
-                                   "{basis} prices, range {low} to {high}").format(
+    w(row(_("cost"), tidy_spaces(_("capex {capex} ({per_gpu} per GPU; {fabric} {network} = {share}) - estimates "
+                                   "at {basis} prices, range {low} to {high}").format(
         capex=usd(c["capex_usd"]), per_gpu=usd(c["capex_per_gpu_usd"]),
+        fabric=vocab.compute_fabric(level2=bool(c.get("scaleup_capex_usd"))),
         network=usd(c["network_capex_usd"]) + fabric_capex_cli(c),
         share=units.percent(c["network_share"]), basis=vocab.PRICE_BASES.label(c["price_basis"]),
         low=usd(c["capex_usd_low"]), high=usd(c["capex_usd_high"])))) + "\n")  # no space between two Chinese words
@@ -166,9 +167,9 @@ def _render_table(summary: dict, tiers: str, pods: dict | None = None, unit: str
         w(row(_("spares"), _("{spend} of the capex above ({policy}; on a shelf, no power)").format(
             spend=usd(c["spares_capex_usd"]),
             policy=policy_words(c["spares"]))) + "\n")
-    w(row(_("power"), _("IT {it} (network {network}), facility {facility} at PUE {pue}").format(
-        it=units.power(p["it_kw"]), network=units.power(p["network_kw"]), facility=units.power(p["facility_kw"]),
-        pue=f"{p['pue']:g}")) + "\n")
+    w(row(_("power"), _("IT {it} ({fabric} {network}), facility {facility} at PUE {pue}").format(
+        fabric=vocab.compute_fabric(level2=bool(c.get("scaleup_capex_usd"))), it=units.power(p["it_kw"]),
+        network=units.power(p["network_kw"]), facility=units.power(p["facility_kw"]), pue=f"{p['pue']:g}")) + "\n")
     for line in summary["explanation"]:
         w(f"  - {line}\n")
     return out.getvalue()
