@@ -99,3 +99,15 @@ def test_bisection_shown_in_the_cards_unit(small):
     assert shown in list(bar.text) and "0.8 TB/s" not in list(bar.text)
     table = sweep_display_table(oversubscription_sweep(small.design, values=(1.0, 2.0)), "GB/s")
     assert "bisection [GB/s]" in table.columns and table["bisection [GB/s]"].iloc[0] == "800"
+
+
+def test_one_multiplication_sign_and_one_tier_wording_per_language(small, capsys):
+    from core.formats.report import _design_line, design_title
+
+    title, line = design_title(small), _design_line(small)
+    assert title.startswith("32 x H100 cluster: 1-tier QM9700 InfiniBand") and "×" not in title
+    assert line.startswith("32 x H100 in 4 nodes") and "One-tier" not in line
+    assert ", 1 tier, " in run_cli(capsys, "plan")[1].splitlines()[0]
+    with language("zh"):
+        title, line = design_title(small), _design_line(small)
+    assert title.startswith("32 × H100 集群：1 层 QM9700") and "一层" not in title + line

@@ -456,10 +456,11 @@ def _design_line(plan) -> str:
 
 def design_title(plan) -> str:
     """The pack's title when the design has no name (``Design.name``), in words from the design (``_words``):
-    ``1,024 × H100 cluster: Two-tier QM9700 InfiniBand, rail-optimized, ...``; a design with pods: every pod's GPUs
-    and systems (``768 × H100 + B200 cluster: ...``)."""
+    ``1,024 x H100 cluster: 2-tier QM9700 InfiniBand, rail-optimized, ...`` (English writes "x", as the
+    headlines do; zh "×" throughout); a design with pods: every pod's GPUs and systems (``768 x H100 + B200
+    cluster: ...``)."""
     s = _summary(plan)
-    return _("{gpus} × {gpu} cluster: {design}").format(gpus=number(s["gpus"]), gpu=s["gpu_model"],
+    return _("{gpus} x {gpu} cluster: {design}").format(gpus=number(s["gpus"]), gpu=s["gpu_model"],
                                                         design=_words(plan))
 
 
