@@ -111,3 +111,23 @@ def test_one_multiplication_sign_and_one_tier_wording_per_language(small, capsys
     with language("zh"):
         title, line = design_title(small), _design_line(small)
     assert title.startswith("32 × H100 集群：1 层 QM9700") and "一层" not in title + line
+
+
+def test_gb200_in_nvl36_racks_keeps_the_links_system_name(gb200, capsys):
+    """One name rule (core.scaleup.other_rack): the system is GB200-NVL72 on every surface (link, headline, JSON,
+    bill); the NVL36 racks are said by their size, and the bill says once that the trays are priced as NVL72's."""
+    import json
+
+    from core.figures.keynumbers import size_caption
+
+    assert gb200.summary()["gpu_model"] == "GB200-NVL72"
+    assert size_caption(gb200) == "576 GPUs in 16 NVL36 racks of GB200-NVL72 trays (144 compute trays of 4 GPUs)"
+    head = run_cli(capsys, "plan", "--gpu", "GB200-NVL72", "--nodes", "144", "--nvlink-domain", "144")[1]
+    assert head.startswith("576 x GB200-NVL72 GPUs in 144 nodes;") and "GB200-NVL36" not in head
+    data = json.loads(run_cli(capsys, "plan", "--gpu", "GB200-NVL72", "--nodes", "144", "--nvlink-domain", "144",
+                              "--format", "json")[1])
+    assert data["gpu_model"] == "GB200-NVL72"
+    node = next(r for r in gb200.bom if r.category == "compute")
+    assert node.item.endswith("node, in NVL36 racks (priced as in the catalog's GB200-NVL72 rack)")
+    assert node.quantity == 144 and "NVL36" not in next(r for r in plan(Design(gpu="GB200-NVL72", nodes=36)).bom
+                                                      if r.category == "compute").item

@@ -38,16 +38,6 @@ def _fabric_word(summary: dict) -> str:
     return vocab.fabric_label(summary["fabric"], load_catalog().nic(summary["nic_model"]).transport)
 
 
-def _rack_model(summary: dict) -> str:
-    """The system the headline names: the rack the plan builds (``core.scaleup.rack_word`` of its first-level NVLink
-    domain: GB200-NVL36 for the NVL36 racks of a 144-GPU domain), as the Designer's subtitle says it; else the
-    catalog's id (a design with pods: every pod's, ``pods``' words)."""
-    from core.catalog import load_catalog
-
-    level1 = summary["nvlink"].get("level1_gpus") or 0
-    return scaleup.rack_word(load_catalog().system(summary["gpu_model"]), level1) if level1 else summary["gpu_model"]
-
-
 def _render_table(summary: dict, tiers: str, pods: dict | None = None, unit: str = "GB/s") -> str:
     """The plan CLI's table of ``summary`` (``Plan.summary()``); ``tiers`` the fabric's tiers in its family's words
     (``core.fabric.families.tier_words``). ``pods``: a design with pods, its every-pod words (``models``:
@@ -60,7 +50,7 @@ def _render_table(summary: dict, tiers: str, pods: dict | None = None, unit: str
     w(words(summary.get("topology"), "cli:headline", N_(  # a torus: no switch tiers, no switch
         "{gpus} x {model} {noun} in {nodes} nodes; {fabric} {speed}G, {topology}, {tiers}, {planes}, switch "
         "{switch}")).format(
-        gpus=f"{summary['gpus']:,}", model=summary["gpu_model"] if pods else _rack_model(summary), noun=scaleup.accelerator_noun(nvl, plural=True),
+        gpus=f"{summary['gpus']:,}", model=summary["gpu_model"], noun=scaleup.accelerator_noun(nvl, plural=True),
         nodes=f"{summary['nodes']:,}", fabric=_fabric_word(summary),
         speed=pods["models"]["speed"] if pods else summary["port_speed_gbps"],
         topology=vocab.TOPOLOGY.word(summary["topology"]), tiers=tiers, planes=plurals.planes(summary["planes"]),

@@ -364,7 +364,7 @@ def size_caption(plan) -> str:
     racks ``576 GPUs in 8 GB200-NVL72 racks (144 compute trays of 4 GPUs)``; a design with pods
     (its plan or its ``core.analysis.whole.WholePlan``) ``768 GPUs in 2 pods (H100 + B200, 96 nodes)``."""
     from core.analysis.whole import whole_plan
-    from core.scaleup import rack_word
+    from core.scaleup import other_rack
 
     mixed = getattr(whole_plan(plan), "mixed", None)
     if mixed is not None:
@@ -382,12 +382,20 @@ def size_caption(plan) -> str:
                         "{racks} compute racks)", domains).format(
             gpus=f"{r.gpus:,}", domains=f"{domains:,}", system=r.system.id, nodes=f"{r.nodes:,}",
             gpus_per_node=r.gpus_per_node, racks=f"{-(-r.nodes // r.nodes_per_rack):,}")
+    if nodes_per_domain > 1 and other_rack(r.system, nodes_per_domain * r.gpus_per_node):
+        racks = -(-r.nodes // nodes_per_domain)  # GB200-NVL72's trays in NVL36 racks: the system keeps its id
+        return ngettext("{gpus} GPUs in {racks} NVL{rack} rack of {system} trays ({nodes} compute trays of "
+                        "{gpus_per_node} GPUs)",
+                        "{gpus} GPUs in {racks} NVL{rack} racks of {system} trays ({nodes} compute trays of "
+                        "{gpus_per_node} GPUs)", racks).format(
+            gpus=f"{r.gpus:,}", racks=f"{racks:,}", rack=nodes_per_domain * r.gpus_per_node, system=r.system.id,
+            nodes=f"{r.nodes:,}", gpus_per_node=r.gpus_per_node)
     if nodes_per_domain > 1:
         racks = -(-r.nodes // nodes_per_domain)
         return ngettext("{gpus} GPUs in {racks} {system} rack ({nodes} compute trays of {gpus_per_node} GPUs)",
                         "{gpus} GPUs in {racks} {system} racks ({nodes} compute trays of {gpus_per_node} GPUs)",
                         racks).format(gpus=f"{r.gpus:,}", racks=f"{racks:,}",
-                                      system=rack_word(r.system, nodes_per_domain * r.gpus_per_node),
+                                      system=r.system.id,
                                       nodes=f"{r.nodes:,}", gpus_per_node=r.gpus_per_node)
     return ngettext("{gpus} x {system} in {nodes} node", "{gpus} x {system} in {nodes} nodes", r.nodes).format(
         gpus=f"{r.gpus:,}", system=r.system.id, nodes=f"{r.nodes:,}")
