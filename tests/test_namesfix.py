@@ -131,3 +131,24 @@ def test_gb200_in_nvl36_racks_keeps_the_links_system_name(gb200, capsys):
     assert node.item.endswith("node, in NVL36 racks (priced as in the catalog's GB200-NVL72 rack)")
     assert node.quantity == 144 and "NVL36" not in next(r for r in plan(Design(gpu="GB200-NVL72", nodes=36)).bom
                                                       if r.category == "compute").item
+
+
+def test_failure_accepts_the_exports_switch_names():
+    """The Hand-off tab promises one set of names in every export (``leaf001``, 1-based); the failure what-if took
+    only the engine ids (``p0.leaf0``) and refused ``leaf001`` (review 45, 2.4)."""
+    from core.analysis.failure.spec import resolve_failures
+    from core.fabric.naming import Namer
+    from core.fabric.wiring import Wiring
+
+    for design in (Design(), Design(gpus=1024), Design(gpus=1024, planes=2, plane_mode="per-rail")):
+        p = plan(design)
+        namer, wiring = Namer.of(p), Wiring.of(p)
+        for role in wiring.roles:
+            ids = list(wiring.switch_ids(role))
+            for engine in (ids[0], ids[-1]):
+                export = namer.vertex(engine)
+                assert resolve_failures(p, [export]) == resolve_failures(p, [engine]), (export, engine)
+    p = plan(Design(gpus=1024))
+    assert resolve_failures(p, ["leaf:leaf001"]) == [("leaf", (0, 0, 0), False)]
+    assert resolve_failures(p, ["leaf3"]) == [("leaf", (0, 0, 3), False)]  # the engine's ids keep working
+    assert resolve_failures(p, ["spine016"]) == [("spine", (0, 0, 15), False)]

@@ -330,9 +330,22 @@ def resolve_failures(plan: Plan, failures) -> list[tuple[str, tuple, bool]]:
         from core.analysis.failure import graphwhatif
 
         return graphwhatif.resolve(plan, failures)
-    shape = Shape.of(plan)
-    return _resolve(failures, TIERS, lambda rest, tier: parse_name(rest, shape, tier), lambda t: _tier_size(t, shape),
-                    lambda t: _worst_order(t, shape))
+    shape, engine_id = Shape.of(plan), _export_names(plan)
+    return _resolve(failures, TIERS, lambda rest, tier: parse_name(engine_id(rest), shape, tier),
+                    lambda t: _tier_size(t, shape), lambda t: _worst_order(t, shape))
+
+
+def _export_names(plan: Plan):
+    """A function of a typed element name to the name ``parse_name`` reads: a switch's export name (the Hand-off
+    tab's, Slurm's, NetBox's and the cabling plan's under the default scheme: ``leaf001``, ``p2-spine01``; 1-based)
+    to its engine id (``p0.leaf0``, ``p1.spine0``; ``core.fabric.naming.Namer.parse``, the exports' one rule read
+    backwards), any other name unchanged. A design with pods keeps the engine ids alone."""
+    if getattr(plan.design, "pods", None):
+        return lambda text: text
+    from core.fabric.naming import Namer
+
+    namer = Namer.of(plan, checked=False)
+    return lambda text: namer.parse(text) or text
 
 
 def _resolve(failures, tiers: tuple[str, ...], parse, size, order,
