@@ -152,3 +152,17 @@ def test_failure_accepts_the_exports_switch_names():
     assert resolve_failures(p, ["leaf:leaf001"]) == [("leaf", (0, 0, 0), False)]
     assert resolve_failures(p, ["leaf3"]) == [("leaf", (0, 0, 3), False)]  # the engine's ids keep working
     assert resolve_failures(p, ["spine016"]) == [("spine", (0, 0, 15), False)]
+
+
+def test_single_points_say_the_export_names_with_the_id_in_brackets(capsys):
+    from core.analysis.failure.spec import export_namer
+    from core.figures.topology import element_name
+
+    out = run_cli(capsys, "spof")[1]
+    assert "leaf001 (p0.leaf0) leaf: 32 GPUs lost" in out
+    out = run_cli(capsys, "spof", "--gpus", "1024")[1]
+    assert "leaf001 - spine001 (p0.leaf0-spine0) link bundle" in out
+    p = plan(Design(gpus=1024))
+    assert element_name(None, "p0.leaf3", export_namer(p)) == "leaf004 (p0.leaf3)"
+    assert element_name(None, "node5.nic2", export_namer(p)) == "node5.nic2"  # no export name of its own
+    assert export_namer(plan(Design(nodes=64, pods="B300:32:800"))) is None
