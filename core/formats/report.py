@@ -536,13 +536,13 @@ def _oversubscription_risk(plan) -> str:
     oversubscription"."""
     from core.analysis.whole import ratio_words
 
-    bw = _summary(plan)["bandwidth"]
-    if bw["oversubscription"] <= 1.001:
+    ratio = _summary(plan)["bandwidth"]["oversubscription"] if plan.design.pods else plan.bandwidth.oversubscription
+    if ratio <= 1.001:
         return _("no oversubscription")
     if not plan.design.pods:
         return words(plan.fabric.family, "report:risk:oversubscribed", N_(
             "the fabric is oversubscribed {ratio}, so traffic across leaves can slow down")).format(
-            ratio=units.ratio(bw["oversubscription"]))
+            ratio=units.ratio(ratio))
     return _("the fabric's bisection ratio is {ratio}, so traffic across the bisection can slow down").format(
         ratio=ratio_words(plan))
 
