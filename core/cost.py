@@ -300,6 +300,21 @@ def _prices(entry, price_overrides, basis: str) -> tuple[float, float, float]:
     return entry.price_at(basis), entry.price_low_usd, entry.price_high_usd
 
 
+
+def _node_item(resolved) -> str:
+    """The bill's node row: the catalog system's name, and where the plan builds racks other than the catalog's
+    (``core.scaleup.other_rack``: GB200-NVL72's trays in NVL36 racks) that its trays sit in those, priced as the
+    catalog's (the same tray; an NVL36 rack's extra switch-tray share is its own row)."""
+    from core.scaleup import other_rack
+
+    system = resolved.system
+    rack = other_rack(system, resolved.nvlink_level1_nodes * resolved.gpus_per_node)
+    if rack is None:
+        return _("{name} node").format(name=system.name)
+    return _("{name} node, in NVL{rack} racks (priced as in the catalog's {system} rack)").format(
+        name=system.name, rack=rack, system=system.id)
+
+
 def _fabric_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, rows: list, add,
                  words: bool = True) -> None:
     """The compute nodes', NICs' and compute fabric switches' rows of ``build_bom`` (``add``: ``priced_row_adder``):
@@ -323,7 +338,7 @@ def _fabric_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
     node_power = power(system.id, system.node_power_w)
     rows.append(
         row(
-            category="compute", item=say(lambda: _("{name} node").format(name=system.name)), catalog_id=system.id,
+            category="compute", item=say(lambda: _node_item(resolved)), catalog_id=system.id,
             quantity=resolved.nodes,
             unit_price_usd=node_point, unit_price_low_usd=min(node_low, node_point),
             unit_price_high_usd=max(node_high, node_point),

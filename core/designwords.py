@@ -1,4 +1,4 @@
-"""A design in words, the one way: ``Two-tier QM9700 InfiniBand, rail-optimized, 2:1 at the leaf, 400G ports, 1
+"""A design in words, the one way: ``2-tier QM9700 InfiniBand, rail-optimized, 2:1 at the leaf, 400G ports, 1
 plane`` (the optimizer's labels, the review pack's title and design line all say a design with ``design_words``).
 
 Order: the tiers and the switch model(s) with the fabric, the topology, the leaf's oversubscription (or
@@ -12,10 +12,10 @@ from __future__ import annotations
 from core import units, vocab
 from core.i18n import N_, _, ngettext, pgettext
 
-TIER_WORDS = {1: N_("One-tier {switches} {fabric}"), 2: N_("Two-tier {switches} {fabric}"),
-              3: N_("Three-tier {switches} {fabric}")}
-"""Switch tiers -> the words that start a design's description (another count, e.g. 0 for a design that was not
-sized: the switches and the fabric alone)."""
+TIERED = N_("{count}-tier {switches} {fabric}")
+"""The words that start a sized design's description, its switch tiers in digits as every other surface counts
+them (``core.plurals.tiers``: the Designer's and the CLI's headline "1 tier", zh "1 层"); a design that was not
+sized (0 tiers) says the switches and the fabric alone."""
 
 
 def design_words(design, tiers: int, *, leaf: str | None = None, spine: str | None = None,
@@ -44,7 +44,7 @@ def design_words(design, tiers: int, *, leaf: str | None = None, spine: str | No
         switches = leaf if spine == leaf or tiers == 1 else \
             _("{leaf} leaves and {spine} spines").format(leaf=leaf, spine=spine)
         unsized = N_("{switches} {fabric}")  # a design that was not sized: no tier count to say
-        shape = _(TIER_WORDS.get(tiers, unsized)).format(switches=switches, fabric=fabric)
+        shape = _(TIERED if tiers else unsized).format(count=tiers, switches=switches, fabric=fabric)
         ratio = _("non-blocking") if d.oversubscription <= 1 else \
             _("{ratio} at the leaf").format(ratio=units.ratio(d.oversubscription))
     uplink = uplink_gbps if uplink_gbps is not None else d.uplink_speed_gbps

@@ -202,16 +202,17 @@ def accelerator_noun(source: System | dict | None, plural: bool = False) -> str:
     return _("NPU") if npu else _("GPU")
 
 
-def rack_word(system: System, level1_gpus: int) -> str:
-    """What a rack holding one first-level domain of ``level1_gpus`` GPUs is called: the system's id when the
-    rack is the catalog's own (``gpus_per_node x nodes_per_rack``: GB200-NVL72's 72), else the id with the
-    domain's size in place of its ``NVL`` count (GB200-NVL36 for the NVL36 racks of an NVL576), or ``NVL36``
-    for an id without one. A non-NVLink system, or a domain within one node, keeps its id."""
+def other_rack(system: System, level1_gpus: int) -> int | None:
+    """The GPUs of the racks the plan builds when they are not the catalog's own (``gpus_per_node x
+    nodes_per_rack``): 36 for GB200-NVL72's trays in the NVL36 racks of an NVL576-style two-level domain; None for
+    the catalog's rack, a domain within one node or a non-NVLink system. One name rule: the system keeps its
+    catalog id on every surface (the link's ``g``, the headlines, the sidebar, JSON ``gpu_model``, the bill), and
+    the racks are said by their size beside it ("16 NVL36 racks of GB200-NVL72 trays"; the bill's node row says
+    its trays sit in NVL36 racks, priced as the catalog's NVL72 rack's)."""
     if not system.nvlink_generation or level1_gpus <= system.gpus_per_node \
             or level1_gpus == system.gpus_per_node * system.nodes_per_rack:  # a node's domain, or the catalog's rack
-        return system.id
-    named, count = re.subn(r"NVL\d+$", f"NVL{level1_gpus}", system.id)
-    return named if count else f"NVL{level1_gpus}"
+        return None
+    return level1_gpus
 
 
 _GPU_WORD = re.compile(r"(?<![A-Za-z])GPU(?=(?:s|'s)?(?![A-Za-z]))")

@@ -189,3 +189,22 @@ ON_OFF = Vocabulary("on_off", (
 VOCABULARIES = {v.name: v for v in (FABRIC, TRANSPORT, TOPOLOGY, PLANE_MODE, TIERS, CABLE_MEDIA, PRICE_BASIS, PRICE_BASES,
                                      STORAGE, ON_OFF)}
 """Every vocabulary by name."""
+
+
+COMPUTE_FABRIC_WORDS = {
+    False: {"word": N_("compute fabric"), "capex": N_("Capex, compute fabric"),
+            "capex_usd": N_("Capex, compute fabric [USD]"), "share": N_("Compute fabric share of capex")},
+    True: {"word": N_("compute fabric and NVLink level 2"), "capex": N_("Capex, compute fabric and NVLink level 2"),
+           "capex_usd": N_("Capex, compute fabric and NVLink level 2 [USD]"),
+           "share": N_("Compute fabric and NVLink level 2 share of capex")},
+}
+"""The compute fabric's money and power (``CostSummary.network_capex_usd``, ``network_share``, ``network_kw``) by
+whether they hold a second NVLink level's parts (``scaleup_capex_usd`` > 0): ``word`` in running text, ``capex``
+and ``share`` as a card's or a table row's label (``capex_usd`` a table row's with its unit, for ``in_currency``). Every surface (cards, CLI, Compare, sweep, charts, the review
+pack) names these numbers through ``compute_fabric``; nothing else calls them "network"."""
+
+
+def compute_fabric(kind: str = "word", level2: bool = False) -> str:
+    """The compute fabric's name in the current language: ``kind`` "word", "capex", "capex_usd" or "share"
+    (``COMPUTE_FABRIC_WORDS``), ``level2`` when its figures hold a second NVLink level's parts."""
+    return _(COMPUTE_FABRIC_WORDS[bool(level2)][kind])

@@ -185,16 +185,15 @@ def test_availability_says_degraded_as_the_resilience_page():
 
 
 def test_bisection_hover_reads_as_the_card():
-    """review44 2.10: the Bisection card says 800 GB/s; the capacity chart's bars share the axis's unit (0.8 TB/s, the
-    one rule of ``core.units``: an axis and its bar labels one prefix, tests/test_figures.py), and its hover gives the
-    value as the card writes it."""
+    """review44 2.10 and review45 2.8: the Bisection card says 800 GB/s; the capacity chart's bar label and hover
+    say it so too (``units.bandwidth``), its axis in the unit of the largest bar (TB/s beside 1.6 TB/s)."""
     from core.fabric.bandwidth import tier_capacities_gbits
     from core.figures.bandwidth import tier_capacity_figure
 
     p = plan(Design())
     tile = card(key_numbers(p.summary()), "bisection")
     fig = tier_capacity_figure(p, tier_capacities_gbits(p.resolved, p.fabric))
-    assert tile == "800 GB/s" and fig.data[0].text[-1] == "0.8 TB/s"
+    assert tile == "800 GB/s" and fig.data[0].text[-1] == tile and fig.layout.yaxis.title.text == "TB/s"
     assert fig.data[0].customdata[-1] == tile
 
 

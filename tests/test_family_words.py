@@ -112,7 +112,7 @@ def test_gb200_with_a_144_gpu_domain_names_its_nvl36_racks_and_counts_a_gpus_chi
 
     code, out, _err = run_cli(capsys, "plan", "--gpu", "GB200-NVL72", "--nodes", "144", "--nvlink-domain", "144")
     assert code == 0
-    assert out.splitlines()[0].startswith("576 x GB200-NVL36 GPUs in 144 nodes;")
+    assert out.splitlines()[0].startswith("576 x GB200-NVL72 GPUs in 144 nodes;")  # the link's system (other_rack)
     assert ("18 links each into the 18 switch chips of its first-level domain (108 in the whole domain with the "
             "second level's)") in out
     assert "into 108 switch chips" not in out
@@ -121,12 +121,12 @@ def test_gb200_with_a_144_gpu_domain_names_its_nvl36_racks_and_counts_a_gpus_chi
     assert "18 links each into 18 switch chips:" in out
 
 
-def test_gb200_sidebar_names_the_rack_it_builds():
+def test_gb200_sidebar_names_the_links_system_with_the_racks_it_builds():
     from tests.pagetest import open_page
 
     at = open_page("../pages/3_Performance.py", {"g": "GB200-NVL72", "n": "144", "nvd": "144"}, timeout=180)
     options = at.selectbox(key="w_gpu").options
-    assert "GB200-NVL36 · 36 GPUs/rack" in options and "GB200-NVL72 · 72 GPUs/rack" not in options
+    assert "GB200-NVL72 · 36 GPUs/rack" in options and not any("NVL36" in o for o in options)
     assert "GB300-NVL72 · 72 GPUs/rack" in options  # the others: the catalog's racks
 
 

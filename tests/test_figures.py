@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from core import figures
+from core import figures, units
 from core.fabric.bandwidth import tier_capacities_gbits
 from core.design import Design
 from core.plan import plan
@@ -210,16 +210,24 @@ def test_hgx_scaleup_says_how_links_spread():
 @pytest.mark.parametrize("unit", ["GB/s", "Gb/s"])
 @pytest.mark.parametrize("design", [Design(nodes=4), Design(gpu="B300", gpus=131072)])
 def test_capacity_axis_and_bar_labels_share_one_unit(design, unit):
+    """The axis takes one unit, picked by its largest bar; the hierarchy's bars (NVLink beside a NIC) say theirs in
+    it, the capacity chart's each as a card writes it (``units.bandwidth``: 800 GB/s beside 1.6 TB/s, review 45
+    2.8)."""
     p = plan(design)
-    for fig in (figures.tier_capacity_figure(p, tier_capacities_gbits(p.resolved, p.fabric), unit=unit),
-                figures.bandwidth_hierarchy_figure(p, unit=unit)):
+    caps = tier_capacities_gbits(p.resolved, p.fabric)
+    for fig in (figures.tier_capacity_figure(p, caps, unit=unit), figures.bandwidth_hierarchy_figure(p, unit=unit)):
         bar = fig.data[0]
         label = full_title(fig.layout.title).split("[")[-1].rstrip("]")
         assert label[1:] == unit[1:] and label[0] in "GTP"
         values = bar.y if bar.orientation != "h" else bar.x
-        for value, text in zip(values, bar.text):
-            assert text.endswith(" " + label)
-            assert abs(float(text.split()[0].replace(",", "")) - value) <= 0.06 * value + 0.01
+        if bar.orientation == "h":
+            for value, text in zip(values, bar.text):
+                assert text.endswith(" " + label)
+                assert abs(float(text.split()[0].replace(",", "")) - value) <= 0.06 * value + 0.01
+        else:
+            gbits = [*caps.values(), p.bandwidth.bisection_tbits_one_direction * 1000]
+            assert list(bar.text) == [units.bandwidth(v, unit) for v in gbits]
+            assert units.scale(max(gbits), unit)[1] == label
 
 
 def test_oversubscription_usd_axis_is_formatted():

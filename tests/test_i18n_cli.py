@@ -140,10 +140,10 @@ def test_english_table_is_unchanged(capsys):
     assert lines[0] == ("1,024 x H100 GPUs in 128 nodes; InfiniBand 400G, rail-optimized, 2 tiers, "
                         "1 plane, switch QM9700")
     assert lines[1] == "switches      leaf 32  spine 16  core 0  total 48"
-    # price book 2026-12; capex includes the storage and management networks (core.networks), network = compute fabric
+    # price book 2026-12; capex includes the storage and management networks (core.networks), named as the cards
     assert lines[5] == ("scale-up      NVLink, switch-based domain of 8 accelerators, 18 links each into 4 switch "
                         "chips: 450 GB/s to any peer (one direction); collectives by NCCL.")
-    assert lines[6].startswith("cost          capex $51.2 M ($49,983 per GPU; network $6.21 M = 12.1%)")  # the cards' money
+    assert lines[6].startswith("cost          capex $51.2 M ($49,983 per GPU; compute fabric $6.21 M = 12.1%)")
     code, out, _ = _run(capsys, "collective", "--gpus", "250")
     assert any(line.startswith("all algorithms ring ") for line in out.splitlines())
     code, out, _ = _run(capsys, "train", "--gpus", "1024")

@@ -196,20 +196,20 @@ def test_labels_and_the_review_pack_say_a_design_the_same_way():
                                                           topologies=("rail-only",), oversubscription=(3.0,)),
                       workers=1)
     label = design_label(result.best)
-    assert label.startswith("Two-tier QM9700 InfiniBand, rail-only, 3:1 at the leaf, 400G ports")
+    assert label.startswith("2-tier QM9700 InfiniBand, rail-only, 3:1 at the leaf, 400G ports")
     assert label == design_words(result.best.design, result.best.tiers)
     p = result.best_plan
     words = plan_words(p)
     assert words.startswith(label.split(", 1 plane")[0]) and report.design_title(p).endswith(words)
     assert report._design_line(p).endswith(words)
     with language("zh"):
-        assert "两层" in design_label(result.best) and "叶交换机 3:1" in design_label(result.best)
+        assert "2 层" in design_label(result.best) and "叶交换机 3:1" in design_label(result.best)
 
 
 def test_mixed_tiers_name_both_models():
     d = Design(gpu="H100", gpus=4096, fabric="ethernet", leaf_switch="TH5", spine_switch="TH6", port_speed_gbps=400)
-    assert design_words(d, 2).startswith("Two-tier TH5 leaves and TH6 spines Ethernet RoCE")
-    assert design_words(d, 1).startswith("One-tier TH5 Ethernet RoCE")
+    assert design_words(d, 2).startswith("2-tier TH5 leaves and TH6 spines Ethernet RoCE")
+    assert design_words(d, 1).startswith("1-tier TH5 Ethernet RoCE")
 
 
 # --- the page ---------------------------------------------------------------------------------------

@@ -79,7 +79,7 @@ def test_design_words_say_the_per_rail_planes_not_the_engines_one():
     rail = plan(Design(gpu="H100", nodes=64, planes=2, plane_mode="per-rail"))
     assert (rail.resolved.planes, rail.fabric.islands, rail.planes) == (1, 2, 2)
     assert plan_words(rail).endswith(", NIC CX7, 2 planes (per-rail)"), plan_words(rail)
-    assert design_title(rail) == ("512 × H100 cluster: Two-tier QM9700 InfiniBand, rail-optimized, non-blocking, "
+    assert design_title(rail) == ("512 x H100 cluster: 2-tier QM9700 InfiniBand, rail-optimized, non-blocking, "
                                   "400G ports, NIC CX7, 2 planes (per-rail)")
     assert " · 2 planes · " in design_subtitle(rail)
     four = plan(Design(gpu="H100", nodes=64, planes=4, plane_mode="per-rail"))

@@ -31,7 +31,7 @@ def mixed():
 def test_the_title_subtitle_and_footer_are_the_whole_design(mixed):
     p, text = mixed
     title = report.design_title(p)
-    assert title.startswith("768 × H100 + B200 cluster: ")
+    assert title.startswith("768 x H100 + B200 cluster: ")
     assert "QM9700 + Q3400 leaves and Q3400 spines" in title and "400 / 800G ports" in title
     assert "NIC CX7 + CX8" in title
     assert "512" not in title
@@ -60,7 +60,7 @@ def test_every_pod_s_networks_and_the_job_s_pod(mixed):
 
 def test_a_design_without_pods_keeps_its_words():
     p = plan(Design(gpu="H100", nodes=64))
-    assert report.design_title(p) == f"512 × H100 cluster: {plan_words(p)}"
+    assert report.design_title(p) == f"512 x H100 cluster: {plan_words(p)}"
     assert report._design_line(p) == f"512 x H100 in 64 nodes · {plan_words(p)}"
     counts, layout = p.layout.counts(), p.layout
     card = next(k for k in cost_key_numbers(p) if k.key == "racks")
@@ -78,7 +78,7 @@ def test_growth_words_and_level_2_nvlink_follow_the_pods():
     text = _text(report.design_report_html(p, name="", share_link=""))
     assert _text(POD_STAGES_NOTE)[:60] in text
     assert _text(STAGES_NOTE)[:60] not in text
-    assert report.design_title(p).startswith("832 × GB200-NVL72 + B200 cluster: ")
+    assert report.design_title(p).startswith("832 x GB200-NVL72 + B200 cluster: ")
     assert "Level-2 NVLink cables" in text and "pod 2 not listed: one NVLink level" in text
     assert re.search(r"pod 1 rack \(or node\) to level-2 NVLink switch 2,592 21\.4 ", text)  # 16 NVL36 racks
 

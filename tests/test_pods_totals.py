@@ -44,7 +44,7 @@ def test_the_tiers_are_the_shared_fabrics():
     assert "2 tiers" in headline and "1 tier" not in headline
     subtitle = design_subtitle(plan(SMALL))
     assert "· 2 tiers ·" in subtitle and "1 tier" not in subtitle
-    assert pods_words(plan(SMALL)).startswith("Two-tier ")  # the pack's title and design line
+    assert pods_words(plan(SMALL)).startswith("2-tier ")  # the pack's title and design line
     assert "a 2-tier InfiniBand" in _executive_summary(plan(SMALL), "GB/s", {})[0]
 
 

@@ -25,7 +25,7 @@ from core.perf.collectives import size_sweep, sweep
 from core.perf.constants import test_tool as tool_of
 from core.perf.servingform import estimate_on
 from core.plan import plan
-from core.scaleup import in_noun, rack_word
+from core.scaleup import in_noun, other_rack
 from tests.pagetest import open_page
 from webui.tables import turned
 from core.figures.style import full_title
@@ -164,11 +164,11 @@ def test_each_design_in_the_token_chart_keeps_its_own_scale_up_word():
 # --- NVL36 racks, cloud transport, Optimize, cards, drawings ------------------------------------------------------
 def test_nvl36_racks_are_called_so():
     system = load_catalog().system("GB200-NVL72")
-    assert rack_word(system, 36) == "GB200-NVL36" and rack_word(system, 72) == "GB200-NVL72"
-    assert rack_word(load_catalog().system("H100"), 8) == "H100"
+    assert other_rack(system, 36) == 36 and other_rack(system, 72) is None
+    assert other_rack(load_catalog().system("H100"), 8) is None
     p = plan(Design(gpu="GB200-NVL72", gpus=576, nvlink_domain_gpus=576, nvlink_rack_gpus=36))
     with language("en"):
-        assert "16 GB200-NVL36 racks" in size_caption(p)
+        assert "576 GPUs in 16 NVL36 racks of GB200-NVL72 trays (144 compute trays of 4 GPUs)" == size_caption(p)
         fig = rack_elevation_figure(p.layout)
     assert "NVL72 compute tray" not in {t.name for t in fig.data}
     ticks = fig.layout.xaxis.ticktext
@@ -178,7 +178,7 @@ def test_nvl36_racks_are_called_so():
 
 def test_the_sidebar_names_nvl36_racks_and_a_cloud_adapters_transport():
     at = open_page("../pages/1_Designer.py", {"v": "1", "g": "GB200-NVL72", "ng": "144", "nvd": "144", "nvr": "36"})
-    assert any(s.label.startswith("Racks (GB200-NVL36: 9 trays each)") for s in at.sidebar.select_slider)
+    assert any(s.label.startswith("Racks (GB200-NVL72: 9 trays each)") for s in at.sidebar.select_slider)
     at = open_page("../pages/1_Designer.py", {"v": "1", "g": "H100", "n": "8", "f": "eth", "nm": "EFA-P5",
                                                "nic": "32", "ps": "100"})
     fabric = at.sidebar.selectbox(key="w_fabric")

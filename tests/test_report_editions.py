@@ -149,7 +149,7 @@ def test_title_is_the_designs_name_or_words_never_the_slug():
     p = plan(Design(gpu="H100", gpus=1024))
     document = report.design_report_html(p, name="", share_link=LINK)
     (title,) = re.findall(r"<h1>(.*?)</h1>", document)
-    assert unescape(title) == ("1,024 × H100 cluster: Two-tier QM9700 InfiniBand, rail-optimized, non-blocking, 400G "
+    assert unescape(title) == ("1,024 x H100 cluster: 2-tier QM9700 InfiniBand, rail-optimized, non-blocking, 400G "
                               "ports, NIC CX7, 1 plane") == report.design_title(p)
     assert design_slug(p) not in title
     named = plan(Design(gpu="H100", gpus=1024, name="Frankfurt training pod"))

@@ -155,7 +155,9 @@ def test_spof_table_lists_every_tor_with_its_remedy():
 
     frame = at.dataframe[0].value
     engine = single_points(plan(decode(TOR)[0]))
-    assert list(frame["element"]) == [e.element for e in engine.elements]
+    # the exports' names, the engine id in brackets (review 45, 2.4)
+    assert [e.rsplit(" (", 1)[-1].rstrip(")") for e in frame["element"]] == [e.element for e in engine.elements]
+    assert frame["element"].iloc[0] == "leaf001 (p0.leaf0)"
     leaves = frame[frame["tier"] == "leaf"]
     assert len(leaves) == 8 and (leaves["GPUs lost"] == 16).all()  # one ToR per rack of 2 nodes
     assert frame["remedy capex [USD]"].notna().all() and "dual-ToR" in leaves["remedy"].iloc[0]

@@ -355,7 +355,7 @@ def test_the_it_power_card_says_its_help_in_its_own_format():
     s = plan(Design(gpu="H100", gpus=16384)).summary()
     card = {k.key: k for k in key_numbers(s)}["it_power"]
     assert card.value == units.power(s["power"]["it_kw"]) and card.value.endswith(" MW")
-    assert card.help.startswith(f"{card.value} IT (network {units.power(s['power']['network_kw'])}); facility "
+    assert card.help.startswith(f"{card.value} IT (compute fabric {units.power(s['power']['network_kw'])}); facility "
                                 f"{units.power(s['power']['facility_kw'])} at PUE"), card.help
 
 

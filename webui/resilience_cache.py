@@ -73,18 +73,18 @@ def healthy_vs_failed(key: str, failures: tuple[str, ...], settings_json: str | 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
 def spof_table(key: str, language: str, _result=None, _system=None,
-               _family: str | None = None) -> tuple[pd.DataFrame, tuple[str, ...]]:
+               _family: str | None = None, _namer=None) -> tuple[pd.DataFrame, tuple[str, ...]]:
     """Single points of failure of ``_result`` (``spof.single_points`` of the design ``key``, whose system is
     ``_system`` and fabric family ``_family``: its tiers in its words), one row each, headers in ``language``; and
-    the notes."""
+    the notes. ``_namer``: the exports' names the elements are said by (``failure.spec.export_namer``)."""
     with speaking(language):
         result = _result
-        rows = [{_("element"): element_name(_family, e.element), _("tier"): failure.tier_label(e.tier, _system, _family), _("GPUs lost"): e.gpus_lost,
+        rows = [{_("element"): element_name(_family, e.element, _namer), _("tier"): failure.tier_label(e.tier, _system, _family), _("GPUs lost"): e.gpus_lost,
                  _("remedy"): spof.remedy_label(e), _("remedy capex [USD]"): e.remedy_capex_usd}
                 for e in result.elements]
         columns = [_("element"), _("tier"), _("GPUs lost"), _("remedy"), _("remedy capex [USD]")]
         degrading = tuple(_(spof.SECTION_LINES[section]).format(
-            example=element_name(_family, d.example), tier=failure.tier_label(d.tier, _system, _family), count=f"{d.count:,}",
+            example=element_name(_family, d.example, _namer), tier=failure.tier_label(d.tier, _system, _family), count=f"{d.count:,}",
             effect=spof.degrading_label(d)) for section, rows in spof.degrading_sections(result) for d in rows)
         return pd.DataFrame(rows, columns=columns), degrading + tuple(result.notes)
 

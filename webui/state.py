@@ -44,7 +44,7 @@ from core.networks.policy import policy
 from core.physical.racks import load_racks, preset_label
 from core.analysis.whole import plan_with_pods
 from core.plan import Plan
-from core.scaleup import in_noun, link_word, rack_word
+from core.scaleup import in_noun, link_word
 from webui import gallery, inferencestate, jobstate, pagestate, safe
 from webui.pods import pod_widgets
 
@@ -255,10 +255,10 @@ def _system_label(system_id: str) -> str:
         return f"{system.vendor} · {system.id}"
     if system.nvlink_domain_gpus > system.gpus_per_node:
         rack = system.nvlink_domain_gpus
-        if system_id == st.session_state.get(K + "gpu"):  # the chosen one: the rack the plan builds (NVL36 racks of
-            gpn, per_rack = _size_shape(system)  # a 144-GPU domain), as the size field and the subtitle name it
+        if system_id == st.session_state.get(K + "gpu"):  # the chosen one: the racks the plan builds (36 GPUs in the
+            gpn, per_rack = _size_shape(system)  # NVL36 racks of a 144-GPU domain); the id the link's (other_rack)
             rack = per_rack * gpn if per_rack > 1 else rack
-        return _("{system} · {count} GPUs/rack").format(system=rack_word(system, rack), count=rack)
+        return _("{system} · {count} GPUs/rack").format(system=system.id, count=rack)
     return _("{system} · {count} GPUs/node").format(system=system.id, count=system.gpus_per_node)
 
 
@@ -1125,7 +1125,7 @@ def _size_control(sb, system) -> None:
     label = {"nodes": _("Nodes"), "GPUs": in_noun("GPUs", system),
              "racks": (_("Racks ({system}: {trays} trays each)") if per_rack <= system.nodes_per_rack else  # NVL72
                        _("Domains ({system}: {trays} nodes each)")).format(
-                           system=rack_word(system, per_rack * gpn), trays=per_rack)}[unit]
+                           system=system.id, trays=per_rack)}[unit]
     sb.select_slider(label, options=_with(_size_options(unit, system), count), key=K + "count",
                      format_func=i18n.number, on_change=_on_count_change,
                      help=_("Drag for common sizes; type an exact count below."))

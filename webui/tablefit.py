@@ -9,6 +9,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from core import vocab
 from core.i18n import N_, _, in_currency
 from webui import tables
 
@@ -86,7 +87,7 @@ SWEEP_SHORT = {
     "leaf oversubscription": (N_("leaf ratio"), N_("Leaf oversubscription, down:up")),
     "cross-fabric per GPU [{unit}]": (N_("per GPU [{unit}]"),
                                       N_("Cross-fabric bandwidth per GPU, one direction, with this design planned at that ratio")),
-    "network capex per GPU [USD]": (N_("net/GPU [USD]"), N_("Network capex per GPU")),
+    "{fabric} capex per GPU [USD]": (N_("fabric/GPU [USD]"), N_("Compute fabric capex per GPU")),
     "switches": (N_("switches"), None),
     "bisection [{unit}]": (N_("bisection [{unit}]"), N_("Bisection bandwidth, one direction")),
 }
@@ -101,12 +102,15 @@ note follows them, whole at a 1,280 px window (``MAIN_PX_AT_1280``: it says why 
 
 def sweep_columns(frame: pd.DataFrame, unit: str) -> tuple[list[str], dict]:
     """(column order, column configuration) of the Bandwidth tab's oversubscription what-if table in ``unit``
-    (``GB/s`` or ``Gb/s``; bisection in ``TB/s`` / ``Tb/s``)."""
-    units = {"cross-fabric per GPU [{unit}]": unit, "bisection [{unit}]": f"T{unit[1]}/s"}
+    (``GB/s`` or ``Gb/s``; the bisection in the prefix its largest value picks)."""
+    # the bisection column's unit is the table's own (``whatif.bisection_scale``, from its largest value)
+    bisection = next((u for u in (f"{p}{unit[1]}/s" for p in "GTP")
+                      if _("bisection [{unit}]").format(unit=u) in frame.columns), f"T{unit[1]}/s")
+    units = {"cross-fabric per GPU [{unit}]": unit, "bisection [{unit}]": bisection}
     config, first = {}, []
     for english, (short, words) in SWEEP_SHORT.items():
         shown = units.get(english, "")
-        full = in_currency(_(english).format(unit=shown))
+        full = in_currency(_(english).format(unit=shown, fabric=vocab.compute_fabric()))
         if full not in frame.columns:
             continue
         label, tip = _(short).format(unit=shown), _(words) if words else None

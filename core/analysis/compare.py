@@ -21,6 +21,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Callable, Collection, Mapping, Sequence
 
+from core import vocab
 from core.cost import CATEGORY_LABELS
 from core.design import Design
 from core.errors import FabricPlannerError, joined
@@ -79,8 +80,8 @@ _KEY_METRICS = (
     Metric("capex_usd_low", N_("Capex, low end [USD]"), LOWER, "usd", "cost"),
     Metric("capex_usd_high", N_("Capex, high end [USD]"), LOWER, "usd", "cost"),
     Metric("capex_per_gpu_usd", N_("Capex per GPU [USD]"), LOWER, "usd", "cost"),
-    Metric("network_capex_usd", N_("Capex, compute fabric [USD]"), LOWER, "usd", "cost"),
-    Metric("network_share", N_("Compute fabric share of capex"), LOWER, "share", "cost"),
+    Metric("network_capex_usd", vocab.COMPUTE_FABRIC_WORDS[False]["capex_usd"], LOWER, "usd", "cost"),
+    Metric("network_share", vocab.COMPUTE_FABRIC_WORDS[False]["share"], LOWER, "share", "cost"),
     Metric("it_kw", N_("IT power [kW]"), LOWER, "kw", "cost"),
     Metric("tco_usd", N_("TCO [USD]"), LOWER, "usd", "cost"),
 )
@@ -109,8 +110,15 @@ def metrics(sizes: Sequence[int] = DEFAULT_SIZES) -> tuple[Metric, ...]:
     return (*_KEY_METRICS, *busbw, *_TRAINING_METRICS, *SERVING_METRICS)
 
 
-def metric_label(metric: Metric) -> str:
-    """The metric's name in the current language."""
+FABRIC_KINDS = {"network_capex_usd": "capex_usd", "network_share": "share"}
+"""The compute fabric's money rows -> their ``vocab.compute_fabric`` label kind."""
+
+
+def metric_label(metric: Metric, level2: bool = False) -> str:
+    """The metric's name in the current language; ``level2`` when a compared design's compute-fabric figures hold
+    a second NVLink level's parts (``Comparison.level2``): their rows then say so, as the Designer's cards do."""
+    if metric.key in FABRIC_KINDS:
+        return in_currency(vocab.compute_fabric(FABRIC_KINDS[metric.key], level2))
     if metric.key.startswith("busbw_gbytes_"):
         return _("All-reduce busbw at {size}").format(size=format_size(int(metric.key.rsplit("_", 1)[1])))
     return in_currency(_(metric.label))  # a money metric in the shown currency
@@ -232,6 +240,12 @@ class Comparison:
     baseline: int
     sizes: tuple[int, ...]
     rows: tuple[Metric, ...]
+
+    @property
+    def level2(self) -> bool:
+        """Whether a compared design's compute-fabric capex holds a second NVLink level's parts
+        (``CostSummary.scaleup_capex_usd``): ``metric_label``'s ``level2``."""
+        return any(c.plan is not None and c.plan.cost.scaleup_capex_usd for c in self.columns)
 
     def deltas(self) -> list[dict[str, Delta | None]]:
         """Per column, per metric key: its delta against the baseline column (None where either is missing;

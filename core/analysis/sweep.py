@@ -32,7 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from core.analysis import compare as cmp
 from core.catalog import load_catalog
 from core.design import MAX_GPUS, Design, parse_design
-from core import progress
+from core import progress, vocab
 from core.errors import DesignError, FabricPlannerError, InputError
 from core.i18n import N_, _, in_currency
 from core.perf.sizes import format_size
@@ -120,8 +120,8 @@ class SweepMetric:
 METRICS: dict[str, SweepMetric] = {m.key: m for m in (
     SweepMetric("capex_usd", N_("Capex [USD]"), cmp.LOWER, "usd"),
     SweepMetric("capex_per_gpu_usd", N_("Capex per GPU [USD]"), cmp.LOWER, "usd"),
-    SweepMetric("network_capex_usd", N_("Network capex [USD]"), cmp.LOWER, "usd"),
-    SweepMetric("network_share", N_("Network share of capex"), cmp.LOWER, "share"),
+    SweepMetric("network_capex_usd", vocab.COMPUTE_FABRIC_WORDS[False]["capex_usd"], cmp.LOWER, "usd"),
+    SweepMetric("network_share", vocab.COMPUTE_FABRIC_WORDS[False]["share"], cmp.LOWER, "share"),
     SweepMetric("it_kw", N_("IT power [kW]"), cmp.LOWER, "kw"),
     SweepMetric("facility_kw", N_("Facility power [kW]"), cmp.LOWER, "kw"),
     SweepMetric("tco_usd", N_("TCO [USD]"), cmp.LOWER, "usd"),

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from core import units
+from core import units, vocab
 from core.design import Design
 from core.errors import DesignError, InputError
 from core.i18n import _, in_currency, usd
@@ -99,6 +99,14 @@ def _short_notes(frame: pd.DataFrame) -> list[str]:
     return notes
 
 
+def bisection_scale(frame: pd.DataFrame, unit: str) -> tuple[float, str]:
+    """(divisor of Gb/s, unit) of the what-if table's bisection column in ``unit`` ("GB/s" or "Gb/s"), picked
+    once by ``units.scale`` from the largest bisection the sweep built: ``800 GB/s`` stays in GB/s as the cards
+    write it, 12.8 TB/s in TB/s."""
+    feasible = frame["bisection_tbits"][frame["feasible"]] if len(frame) else frame["bisection_tbits"]
+    return units.scale(float(max(feasible, default=0)) * 1000, unit)
+
+
 def sweep_display_table(frame: pd.DataFrame, unit: str) -> pd.DataFrame:
     """The oversubscription sweep as shown to people, bandwidth in ``unit`` ("GB/s" bytes or "Gb/s" bits).
 
@@ -107,6 +115,7 @@ def sweep_display_table(frame: pd.DataFrame, unit: str) -> pd.DataFrame:
     note only what the cell does not say (``_short_notes``: "same design as 1:1"), short enough to be read whole.
     """
     scale = 1 / 8 if unit == "GB/s" else 1  # the sweep is in bits
+    divisor, bisection_unit = bisection_scale(frame, unit)
     # a value the design does not reach (its note says so): the ratio asked -> the end-to-end ratio built
     built = [f"{units.ratio(v)} → {units.ratio(e)}" if ok and note else units.ratio(v) for v, e, ok, note in zip(
         frame["oversubscription"], frame["effective_oversubscription"], frame["feasible"], frame["note"])]
@@ -114,9 +123,10 @@ def sweep_display_table(frame: pd.DataFrame, unit: str) -> pd.DataFrame:
         _("leaf oversubscription"): built,
         _("buildable"): frame["feasible"],
         _("cross-fabric per GPU [{unit}]").format(unit=unit): (frame["cross_fabric_gbits_per_gpu"] * scale).round(1),
-        _("bisection [{unit}]").format(unit=f"T{unit[1]}/s"): (frame["bisection_tbits"] * scale).round(2),
+        _("bisection [{unit}]").format(unit=bisection_unit): [units.bandwidth_in(v * 1000, divisor)
+                                                              for v in frame["bisection_tbits"]],
         _("tiers"): frame["tiers"],
         _("switches"): frame["switches"],
-        in_currency(_("network capex per GPU [USD]")): [usd(v) for v in frame["network_capex_per_gpu_usd"]],
+        in_currency(_("{fabric} capex per GPU [USD]").format(fabric=vocab.compute_fabric())): [usd(v) for v in frame["network_capex_per_gpu_usd"]],
         _("note"): _short_notes(frame),
     })

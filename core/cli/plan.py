@@ -39,16 +39,6 @@ def _fabric_word(summary: dict) -> str:
     return vocab.fabric_label(summary["fabric"], load_catalog().nic(summary["nic_model"]).transport)
 
 
-def _rack_model(summary: dict) -> str:
-    """The system the headline names: the rack the plan builds (``core.scaleup.rack_word`` of its first-level NVLink
-    domain: GB200-NVL36 for the NVL36 racks of a 144-GPU domain), as the Designer's subtitle says it; else the
-    catalog's id (a design with pods: every pod's, ``pods``' words)."""
-    from core.catalog import load_catalog
-
-    level1 = summary["nvlink"].get("level1_gpus") or 0
-    return scaleup.rack_word(load_catalog().system(summary["gpu_model"]), level1) if level1 else summary["gpu_model"]
-
-
 def _render_table(summary: dict, tiers: str, pods: dict | None = None, unit: str = "GB/s") -> str:
     """The plan CLI's table of ``summary`` (``Plan.summary()``); ``tiers`` the fabric's tiers in its family's words
     (``core.fabric.families.tier_words``). ``pods``: a design with pods, its every-pod words (``models``:
@@ -61,7 +51,7 @@ def _render_table(summary: dict, tiers: str, pods: dict | None = None, unit: str
     w(words(summary.get("topology"), "cli:headline", N_(  # a torus: no switch tiers, no switch
         "{gpus} x {model} {noun} in {nodes}; {fabric} {speed}G, {topology}, {tiers}, {planes}, switch "
         "{switch}")).format(
-        gpus=f"{summary['gpus']:,}", model=summary["gpu_model"] if pods else _rack_model(summary), noun=scaleup.accelerator_noun(nvl, plural=True),
+        gpus=f"{summary['gpus']:,}", model=summary["gpu_model"], noun=scaleup.accelerator_noun(nvl, plural=True),
         nodes=plurals.nodes(summary["nodes"]), fabric=_fabric_word(summary),
         speed=pods["models"]["speed"] if pods else summary["port_speed_gbps"],
         topology=vocab.TOPOLOGY.word(summary["topology"]), tiers=tiers, planes=plurals.planes(summary["planes"]),
@@ -157,9 +147,10 @@ def _render_table(summary: dict, tiers: str, pods: dict | None = None, unit: str
               pairs=f"{n['direct_pairs']:,}") if n.get("direct_pairs") else "") + "\n")
     c = summary["cost"]
     p = summary["power"]
-    w(row(_("cost"), tidy_spaces(_("capex {capex} ({per_gpu} per GPU; network {network} = {share}) - estimates at "
-                                   "{basis} prices, range {low} to {high}").format(
+    w(row(_("cost"), tidy_spaces(_("capex {capex} ({per_gpu} per GPU; {fabric} {network} = {share}) - estimates "
+                                   "at {basis} prices, range {low} to {high}").format(
         capex=usd(c["capex_usd"]), per_gpu=usd(c["capex_per_gpu_usd"]),
+        fabric=vocab.compute_fabric(level2=bool(c.get("scaleup_capex_usd"))),
         network=usd(c["network_capex_usd"]) + fabric_capex_cli(c),
         share=units.percent(c["network_share"]), basis=vocab.PRICE_BASES.label(c["price_basis"]),
         low=usd(c["capex_usd_low"]), high=usd(c["capex_usd_high"])))) + "\n")  # no space between two Chinese words
@@ -167,9 +158,9 @@ def _render_table(summary: dict, tiers: str, pods: dict | None = None, unit: str
         w(row(_("spares"), _("{spend} of the capex above ({policy}; on a shelf, no power)").format(
             spend=usd(c["spares_capex_usd"]),
             policy=policy_words(c["spares"]))) + "\n")
-    w(row(_("power"), _("IT {it} (network {network}), facility {facility} at PUE {pue}").format(
-        it=units.power(p["it_kw"]), network=units.power(p["network_kw"]), facility=units.power(p["facility_kw"]),
-        pue=f"{p['pue']:g}")) + "\n")
+    w(row(_("power"), _("IT {it} ({fabric} {network}), facility {facility} at PUE {pue}").format(
+        fabric=vocab.compute_fabric(level2=bool(c.get("scaleup_capex_usd"))), it=units.power(p["it_kw"]),
+        network=units.power(p["network_kw"]), facility=units.power(p["facility_kw"]), pue=f"{p['pue']:g}")) + "\n")
     for line in summary["explanation"]:
         w(f"  - {line}\n")
     return out.getvalue()

@@ -24,6 +24,7 @@ def register(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> str:
     from core.analysis.failure import tier_label
+    from core.analysis.failure.spec import export_namer
     from core.analysis.spof import (SECTION_HEADINGS, degrading_label, degrading_sections, headline, remedy_label,
                                     single_points)
     from core.figures.topology import element_name
@@ -31,13 +32,14 @@ def run(args: argparse.Namespace) -> str:
 
     planned = plan(design_from_args(args))
     result, system, family = single_points(planned), planned.resolved.system, planned.fabric.family
+    namer = export_namer(planned)  # the exports' switch names, the engine id in brackets
     if args.format == "json":
         return to_json(result.to_json()) + "\n"
     lines = [headline(result.count)]  # the page's and the review pack's line
     if result.count:
         for e in result.elements[:args.limit]:
             cost = _("cost unknown") if e.remedy_capex_usd is None else usd(e.remedy_capex_usd)
-            lines.append(row(element_name(family, e.element), _("{tier}: {gpus} GPUs lost; remedy: {remedy} (+{cost} network capex)").format(
+            lines.append(row(element_name(family, e.element, namer), _("{tier}: {gpus} GPUs lost; remedy: {remedy} (+{cost} network capex)").format(
                 tier=tier_label(e.tier, system, family), gpus=f"{e.gpus_lost:,}", remedy=remedy_label(e), cost=cost)))
         if result.count > args.limit:
             lines.append(_("... and {more} more (--limit, or --format json for all)").format(
@@ -45,7 +47,7 @@ def run(args: argparse.Namespace) -> str:
     for section, rows in degrading_sections(result):
         lines.append(_(SECTION_HEADINGS[section]))
         for d in rows:
-            lines.append(row(element_name(family, d.example), ngettext("{tier}, {count} element like it: {effect}",
+            lines.append(row(element_name(family, d.example, namer), ngettext("{tier}, {count} element like it: {effect}",
                                                  "{tier}, {count} elements like it: {effect}", d.count).format(
                 tier=tier_label(d.tier, system, family), count=f"{d.count:,}", effect=degrading_label(d))))
     lines.extend(result.notes)

@@ -250,9 +250,9 @@ def tier_words(fabric, counts: bool = False) -> str:
     hook = getattr(family(fabric.family), "tier_words", None)
     if hook is not None:
         return hook(fabric, counts)
-    from core.i18n import ngettext
+    from core.plurals import tiers
 
-    return ngettext("{count} tier", "{count} tiers", fabric.tiers).format(count=fabric.tiers)
+    return tiers(fabric.tiers)
 
 
 def declared(name: str) -> dict:

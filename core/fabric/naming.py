@@ -274,6 +274,24 @@ class Namer:
         number = "" if index is None else f"{index + 1:0{max(digits, 1)}d}"
         return f"{self.scheme.switch_prefix}{stem}{number}"
 
+    def parse(self, name: str) -> str | None:
+        """The engine vertex id of a switch name ``switch`` gives (``leaf001`` -> ``p0.leaf0``, ``p2-spine01`` ->
+        ``p1.spine0``): the exports' rule read backwards, its digits at least the role's padding (``pattern``), its
+        numbers 1-based; None for another name (an engine id such as ``p0.leaf3`` or ``leaf3`` included)."""
+        for role, digits in self._digits.items():
+            if role == "server":
+                continue
+            where = ("p([0-9]+)-" if self.planes > 1 else "()") + ("r([0-9]+)-" if self.islands > 1 else "()")
+            found = re.fullmatch(f"{re.escape(self.scheme.switch_prefix)}{where}{re.escape(role)}([0-9]{{{digits},}})",
+                                 name.strip(), re.IGNORECASE)
+            if found is None:
+                continue
+            plane, island, index = (int(g or 1) - 1 for g in found.groups())
+            if min(plane, island, index) < 0 or plane >= self.planes or island >= self.islands:
+                return None
+            return (f"p{plane}." + (f"i{island}." if self.islands > 1 else "") + f"{role}{index}")
+        return None
+
     def vertex(self, vertex: str) -> str:
         """Name of an engine vertex id (``node12``, ``p0.leaf3``, ``p1.i0.spine2``)."""
         role, plane, island, index = parse_vertex(vertex)

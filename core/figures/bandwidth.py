@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import plotly.graph_objects as go
 
-from core import units
+from core import units, vocab
 from core.figures.style import CATEGORY_COLOURS, HIGHLIGHT, TIER_COLOURS, base_layout, sep
 from core.fabric.bandwidth import cross_rail_text
 from core.fabric.families import words as family_words
@@ -13,9 +13,12 @@ from core.i18n import N_, _, in_currency, usd
 
 
 def _scaled(values: list[float], unit: str, prefix: bool = True) -> tuple[list[float], list[str], str]:
-    """Values in Gb/s -> (axis values, bar labels, unit label), all in one unit (G only if not ``prefix``)."""
+    """Values in Gb/s -> (axis values, bar labels, unit label): the axis in the one unit its largest value picks (G
+    only if not ``prefix``), each bar's label as a card writes it (``units.bandwidth``: 800 GB/s beside 1.6 TB/s;
+    without ``prefix`` all in G, as the axis)."""
     divisor, label = units.scale(max(values, default=0), unit, prefix)
-    return [v / divisor for v in values], [f"{units.bandwidth_in(v, divisor)} {label}" for v in values], label
+    texts = [units.bandwidth(v, unit) if prefix else f"{units.bandwidth_in(v, divisor)} {label}" for v in values]
+    return [v / divisor for v in values], texts, label
 
 
 def bandwidth_readout(family: str | None, system, bw, unit: str, key: str, default: str, total: str | None = None
@@ -87,7 +90,7 @@ def tier_capacity_figure(plan, capacities_gbits: dict[str, float], unit: str = "
 
 
 def oversubscription_figure(sweep: pd.DataFrame, current: float, unit: str = "GB/s") -> go.Figure:
-    """Per-GPU cross-fabric bandwidth and network capex per GPU against leaf oversubscription."""
+    """Per-GPU cross-fabric bandwidth and the compute fabric's capex per GPU against leaf oversubscription."""
     ok = sweep[sweep["feasible"]]
     divisor, label = units.scale(max(ok["cross_fabric_gbits_per_gpu"], default=0), unit)
     fig = go.Figure()
@@ -99,10 +102,11 @@ def oversubscription_figure(sweep: pd.DataFrame, current: float, unit: str = "GB
         hovertemplate=_("%{text} -> %{customdata} per GPU") + "<extra></extra>"))
     fig.add_trace(go.Scatter(
         x=ok["oversubscription"], y=ok["network_capex_per_gpu_usd"], mode="lines+markers", yaxis="y2",
-        name=in_currency(_("network capex per GPU [USD]")), line=dict(color=CATEGORY_COLOURS["transceiver"], dash="dot"),
+        name=in_currency(_("{fabric} capex per GPU [USD]").format(fabric=vocab.compute_fabric())), line=dict(color=CATEGORY_COLOURS["transceiver"], dash="dot"),
         customdata=[usd(v) for v in ok["network_capex_per_gpu_usd"]],
         text=[units.ratio(v) for v in ok["oversubscription"]],
-        hovertemplate=_("%{text} -> %{customdata} network per GPU") + "<extra></extra>"))
+        hovertemplate=_("%{text} -> %{customdata} {fabric} per GPU").replace("{fabric}", vocab.compute_fabric())
+        + "<extra></extra>"))
     here = ok[ok["oversubscription"] == current]
     if len(here):
         fig.add_trace(go.Scatter(x=here["oversubscription"], y=here["cross_fabric_gbits_per_gpu"] / divisor,
@@ -115,7 +119,8 @@ def oversubscription_figure(sweep: pd.DataFrame, current: float, unit: str = "GB
         xaxis=dict(title=_("leaf oversubscription (down:up)"), type="log", tickvals=list(sweep["oversubscription"]),
                    ticktext=[units.ratio(v) for v in sweep["oversubscription"]], tickangle=0),
         yaxis=dict(title=_("{unit} per GPU, one direction").format(unit=label), rangemode="tozero"),
-        yaxis2=units.money_axis(max(ok["network_capex_per_gpu_usd"], default=0) * 1.05, title=in_currency(_("network USD per GPU")),
+        yaxis2=units.money_axis(max(ok["network_capex_per_gpu_usd"], default=0) * 1.05, title=in_currency(
+            _("{fabric} per GPU [USD]").format(fabric=vocab.compute_fabric())),
                                 overlaying="y", side="right", rangemode="tozero", showgrid=False),
         legend=dict(orientation="h", y=-0.3),
     )

@@ -231,8 +231,9 @@ def _base_numbers(summary, unit, sw, links, xcvr, bw, cost, power_kw, nvlink_gbi
                     "bisection ratio {ratio}").format(bandwidth=injection, ratio=ratio(bw['oversubscription']))),
         KeyNumber("capex", _("Capex, whole cluster"), usd(cost["capex_usd"]),
                   _("{capex} at {basis} prices, range {low} to {high} (every catalog price at the low or high "
-                    "end of its range); compute fabric {network} ({share})").format(
+                    "end of its range); {fabric} {network} ({share})").format(
                       capex=usd(cost["capex_usd"]), network=usd(cost["network_capex_usd"]),
+                      fabric=vocab.compute_fabric(level2=bool(cost.get("scaleup_capex_usd"))),
                       share=units.percent(cost['network_share']), basis=vocab.PRICE_BASIS.word(
                           cost.get("price_basis", "street")),
                       low=usd(cost.get("capex_usd_low", cost["capex_usd"])),
@@ -241,8 +242,9 @@ def _base_numbers(summary, unit, sw, links, xcvr, bw, cost, power_kw, nvlink_gbi
         KeyNumber("capex_per_gpu", _("Capex / GPU"), usd(cost["capex_per_gpu_usd"]),
                   _("{amount} per GPU").format(amount=usd(cost["capex_per_gpu_usd"]))),
         KeyNumber("it_power", _("IT power"), power(power_kw["it_kw"]),
-                  _("{it} IT (network {network}); facility {facility} at PUE {pue}").format(  # as the card
+                  _("{it} IT ({fabric} {network}); facility {facility} at PUE {pue}").format(  # as the card
                       it=power(power_kw["it_kw"]), network=power(power_kw["network_kw"]),
+                      fabric=vocab.compute_fabric(level2=bool(cost.get("scaleup_capex_usd"))),
                       facility=power(power_kw["facility_kw"]), pue=f"{power_kw['pue']:g}")
                   + _network_split(summary, "power_kw")),
     ]
@@ -253,12 +255,13 @@ def fabric_capex_words(cost: dict) -> tuple[str, str, str]:
     USD, shown in the current currency). With a second NVLink level its switch units and cables are in the figure
     (``scaleup_capex_usd``, a part of ``network_capex_usd``): the label says so and the help splits it."""
     network, nvlink = cost["network_capex_usd"], cost.get("scaleup_capex_usd", 0.0)
+    label = vocab.compute_fabric("capex", bool(nvlink))
     if not nvlink:
-        return _("Capex, compute fabric"), usd(network), _(
+        return label, usd(network), _(
             "{network} for the compute fabric alone: its switches, transceivers, cables and the nodes' NICs "
             "({share} of the whole cluster). Not included: the GPU nodes, racks, the storage fabric and "
             "the management networks.").format(network=usd(network), share=units.percent(cost['network_share']))
-    return _("Capex, compute fabric and NVLink level 2"), usd(network), _(
+    return label, usd(network), _(
         "{network} ({share} of the whole cluster): the scale-out fabric's switches, transceivers, cables and the "
         "nodes' NICs {fabric}, and the second NVLink level's switch units, modules and fibres {nvlink}. Not "
         "included: the GPU nodes, racks, the storage fabric and the management networks.").format(
@@ -278,9 +281,10 @@ def fabric_share_words(cost: dict) -> tuple[str, str]:
     ``CostSummary``'s fields as a dict). The share is of ``network_capex_usd``, which holds a second NVLink level's
     switch units, modules and fibres (``scaleup_capex_usd``): the label names it then, as ``fabric_capex_words``'s
     does."""
+    label = vocab.compute_fabric("share", bool(cost.get("scaleup_capex_usd")))
     if not cost.get("scaleup_capex_usd"):
-        return _("Compute fabric share of capex"), _("NICs, switches, transceivers and cables as a share of capex")
-    return _("Compute fabric and NVLink level 2 share of capex"), _(
+        return label, _("NICs, switches, transceivers and cables as a share of capex")
+    return label, _(
         "the scale-out fabric's NICs, switches, transceivers and cables and the second NVLink level's switch units, "
         "modules and fibres, as a share of capex")
 
@@ -360,7 +364,7 @@ def size_caption(plan) -> str:
     racks ``576 GPUs in 8 GB200-NVL72 racks (144 compute trays of 4 GPUs)``; a design with pods
     (its plan or its ``core.analysis.whole.WholePlan``) ``768 GPUs in 2 pods (H100 + B200, 96 nodes)``."""
     from core.analysis.whole import whole_plan
-    from core.scaleup import rack_word
+    from core.scaleup import other_rack
 
     mixed = getattr(whole_plan(plan), "mixed", None)
     if mixed is not None:
@@ -378,12 +382,20 @@ def size_caption(plan) -> str:
                         "{racks} compute racks)", domains).format(
             gpus=f"{r.gpus:,}", domains=f"{domains:,}", system=r.system.id, nodes=f"{r.nodes:,}",
             gpus_per_node=r.gpus_per_node, racks=f"{-(-r.nodes // r.nodes_per_rack):,}")
+    if nodes_per_domain > 1 and other_rack(r.system, nodes_per_domain * r.gpus_per_node):
+        racks = -(-r.nodes // nodes_per_domain)  # GB200-NVL72's trays in NVL36 racks: the system keeps its id
+        return ngettext("{gpus} GPUs in {racks} NVL{rack} rack of {system} trays ({nodes} compute trays of "
+                        "{gpus_per_node} GPUs)",
+                        "{gpus} GPUs in {racks} NVL{rack} racks of {system} trays ({nodes} compute trays of "
+                        "{gpus_per_node} GPUs)", racks).format(
+            gpus=f"{r.gpus:,}", racks=f"{racks:,}", rack=nodes_per_domain * r.gpus_per_node, system=r.system.id,
+            nodes=f"{r.nodes:,}", gpus_per_node=r.gpus_per_node)
     if nodes_per_domain > 1:
         racks = -(-r.nodes // nodes_per_domain)
         return ngettext("{gpus} GPUs in {racks} {system} rack ({nodes} compute trays of {gpus_per_node} GPUs)",
                         "{gpus} GPUs in {racks} {system} racks ({nodes} compute trays of {gpus_per_node} GPUs)",
                         racks).format(gpus=f"{r.gpus:,}", racks=f"{racks:,}",
-                                      system=rack_word(r.system, nodes_per_domain * r.gpus_per_node),
+                                      system=r.system.id,
                                       nodes=f"{r.nodes:,}", gpus_per_node=r.gpus_per_node)
     return ngettext("{gpus} x {system} in {nodes} node", "{gpus} x {system} in {nodes} nodes", r.nodes).format(
         gpus=f"{r.gpus:,}", system=r.system.id, nodes=f"{r.nodes:,}")

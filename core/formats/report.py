@@ -457,10 +457,11 @@ def _design_line(plan) -> str:
 
 def design_title(plan) -> str:
     """The pack's title when the design has no name (``Design.name``), in words from the design (``_words``):
-    ``1,024 × H100 cluster: Two-tier QM9700 InfiniBand, rail-optimized, ...``; a design with pods: every pod's GPUs
-    and systems (``768 × H100 + B200 cluster: ...``)."""
+    ``1,024 x H100 cluster: 2-tier QM9700 InfiniBand, rail-optimized, ...`` (English writes "x", as the
+    headlines do; zh "×" throughout); a design with pods: every pod's GPUs and systems (``768 x H100 + B200
+    cluster: ...``)."""
     s = _summary(plan)
-    return _("{gpus} × {gpu} cluster: {design}").format(gpus=number(s["gpus"]), gpu=s["gpu_model"],
+    return _("{gpus} x {gpu} cluster: {design}").format(gpus=number(s["gpus"]), gpu=s["gpu_model"],
                                                         design=_words(plan))
 
 
@@ -514,15 +515,7 @@ def _risks(plan, facts: Mapping) -> list[str]:
         risks.append(ngettext("{count} single point of failure", "{count} single points of failure",
                               spof.count).format(count=number(spof.count)) if spof.count
                      else _("no single point of failure"))
-    # pods: the fabric's own taper is the slower half's ratio (the bisection ratio also counts the faster pods'
-    # NICs, which the slower GPUs cannot receive at: core.analysis.whole)
-    slower = _summary(plan)["bandwidth"].get("oversubscription_slower_half") if plan.design.pods else None
-    ratio = plan.bandwidth.oversubscription if slower is None else slower
-    risks.append(_("no oversubscription") if ratio <= 1.001 else (
-        words(plan.fabric.family, "report:risk:oversubscribed", N_(
-            "the fabric is oversubscribed {ratio}, so traffic across leaves can slow down")) if slower is None else
-        _("the fabric is oversubscribed {ratio} for the slower half of the GPUs (their injection over the "
-          "bisection), so traffic across leaves can slow down")).format(ratio=units.ratio(ratio)))
+    risks.append(_oversubscription_risk(plan))
     racks = _summary(plan).get("racks") or {}
     if isinstance(racks, Mapping) and racks.get("max_kw_per_rack"):
         limit = racks.get("power_limit_kw")
@@ -535,6 +528,24 @@ def _risks(plan, facts: Mapping) -> list[str]:
     if scenario is not None:
         risks.append(_("the failure scenario cuts off {gpus} GPUs").format(gpus=number(scenario.gpus_disconnected)))
     return risks
+
+
+def _oversubscription_risk(plan) -> str:
+    """The risks' oversubscription words, with the ratio the rest of the pack says (``ratio_words``): a design
+    with pods is oversubscribed when its whole bisection ratio is (``pods_ratios``: the faster pods' NICs count),
+    named with its slower half's where the two differ, so "1.33:1 end to end" is never followed by "no
+    oversubscription"."""
+    from core.analysis.whole import ratio_words
+
+    ratio = _summary(plan)["bandwidth"]["oversubscription"] if plan.design.pods else plan.bandwidth.oversubscription
+    if ratio <= 1.001:
+        return _("no oversubscription")
+    if not plan.design.pods:
+        return words(plan.fabric.family, "report:risk:oversubscribed", N_(
+            "the fabric is oversubscribed {ratio}, so traffic across leaves can slow down")).format(
+            ratio=units.ratio(ratio))
+    return _("the fabric's bisection ratio is {ratio}, so traffic across the bisection can slow down").format(
+        ratio=ratio_words(plan))
 
 
 ALMOST_NEVER = 0.005

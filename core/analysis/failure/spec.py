@@ -330,9 +330,30 @@ def resolve_failures(plan: Plan, failures) -> list[tuple[str, tuple, bool]]:
         from core.analysis.failure import graphwhatif
 
         return graphwhatif.resolve(plan, failures)
-    shape = Shape.of(plan)
-    return _resolve(failures, TIERS, lambda rest, tier: parse_name(rest, shape, tier), lambda t: _tier_size(t, shape),
-                    lambda t: _worst_order(t, shape))
+    shape, engine_id = Shape.of(plan), _export_names(plan)
+    return _resolve(failures, TIERS, lambda rest, tier: parse_name(engine_id(rest), shape, tier),
+                    lambda t: _tier_size(t, shape), lambda t: _worst_order(t, shape))
+
+
+def export_namer(plan: Plan):
+    """The exports' ``core.fabric.naming.Namer`` of ``plan`` under the default scheme (the Hand-off tab's, Slurm's,
+    NetBox's and the cabling plan's names: ``leaf001``, ``p2-spine01``, 1-based) for the folded Clos without pods,
+    whose failure what-if and single points of failure read and say them (``resolve_failures``,
+    ``core.figures.topology.element_name``); None for another family or a design with pods (their engine ids
+    alone)."""
+    if getattr(plan.design, "pods", None) or failure_names(plan.fabric.family) != "tiers":
+        return None
+    from core.fabric.naming import Namer
+
+    return Namer.of(plan, checked=False)
+
+
+def _export_names(plan: Plan):
+    """A function of a typed element name to the name ``parse_name`` reads: a switch's export name
+    (``export_namer``) to its engine id (``p0.leaf0``; ``Namer.parse``, the exports' one rule read backwards), any
+    other name unchanged."""
+    namer = export_namer(plan)
+    return (lambda text: text) if namer is None else (lambda text: namer.parse(text) or text)
 
 
 def _resolve(failures, tiers: tuple[str, ...], parse, size, order,
