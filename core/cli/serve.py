@@ -34,7 +34,7 @@ from core.cli.common import (
     to_json,
 )
 from core.cli.train import add_custom_model_options, custom_model
-from core.errors import DesignError, InputError
+from core.errors import DesignError, InputError, TargetError
 from core import units
 from core.i18n import N_, _, current
 from core.i18n import usd as money
@@ -241,7 +241,7 @@ def _joined(items: list[str]) -> str:
 
 
 def _searched(planned, args: argparse.Namespace):
-    """The search's result for the options; ``DesignError`` with its reason and ways out when nothing meets the
+    """The search's result for the options; ``TargetError`` with its reason and ways out when nothing meets the
     targets."""
     from core.perf.serving_search import search
 
@@ -249,7 +249,7 @@ def _searched(planned, args: argparse.Namespace):
                      kv_precision=args.kv_precision)
     if result.best is None:
         ways = _joined(result.ways_out)
-        raise DesignError(result.reason or "", _("Ways out (each estimated): {ways}.").format(ways=ways) if ways
+        raise TargetError(result.reason or "", _("Ways out (each estimated): {ways}.").format(ways=ways) if ways
                           else _("Relax the targets, lower the load or plan more nodes."))
     return result
 
@@ -268,7 +268,7 @@ def _given(planned, args: argparse.Namespace):
                        kv_precision=args.kv_precision)
         if found.best is None:  # nothing fits as asked either: the search's reason and its estimated ways out
             ways = _joined(found.ways_out)
-            raise DesignError(exc.message, " ".join(x for x in (found.reason, _(
+            raise TargetError(exc.message, " ".join(x for x in (found.reason, _(
                 "Ways out (each estimated): {ways}.").format(ways=ways) if ways else exc.suggestion) if x)) from None
         raise DesignError(exc.message, _("The search finds one that fits and meets the targets: {options}.").format(
             options=flags_of(found.best))) from None

@@ -27,7 +27,7 @@ import math
 from dataclasses import dataclass, field
 
 from core.errors import DesignError
-from core.i18n import N_, _, fx_rate, in_currency
+from core.i18n import N_, _, usd
 from core.perf.serving import (
     Deployment,
     weight_precision,
@@ -49,6 +49,7 @@ from core.perf.serving import (
 from core.perf.serving_constants import load_serving_constants
 from core.perf.training import ModelSpec
 from core.plan import Plan
+from core.units import milliseconds
 
 PIPELINE_DEGREES = (1, 2)
 """Pipeline stages the search tries (serving rarely pipelines further: every stage adds a step's latency)."""
@@ -706,10 +707,6 @@ def search(plan: Plan, model: ModelSpec | str, workload: Workload | dict, *, mod
 # --------------------------------------------------------------------------------------
 # Nothing meets the targets: why, and what would
 # --------------------------------------------------------------------------------------
-def _ms(seconds: float) -> str:
-    return f"{seconds * 1e3:,.0f}" if seconds * 1e3 >= 10 else f"{seconds * 1e3:.1f}"
-
-
 def _why_not(ctx: _Context, prefill: list[PoolRating], decode: list[PoolRating], candidates: list[Candidate]) -> str:
     """One sentence: the first thing that keeps every deployment from the targets."""
     w, m = ctx.base.workload, ctx.base.model
@@ -720,18 +717,18 @@ def _why_not(ctx: _Context, prefill: list[PoolRating], decode: list[PoolRating],
         return _("No split of up to {nodes} nodes keeps one sequence's KV cache of {tokens} tokens beside the "
                  "weights.").format(nodes=f"{ctx.most:,}", tokens=f"{decode_context(ctx.base):,.0f}")
     if not any(d.per_gpu for d in decode):
-        return _("No split decodes within the TPOT target of {target} ms: the fastest step takes {fastest} ms.").format(
-            target=f"{w.tpot_ms:g}", fastest=_ms(min(d.latency_s for d in decode)))
+        return _("No split decodes within the TPOT target of {target}: the fastest step takes {fastest}.").format(
+            target=milliseconds(w.tpot_ms / 1e3), fastest=milliseconds(min(d.latency_s for d in decode)))
     if w.ttft_ms is not None and all(p.latency_s * 1e3 >= w.ttft_ms for p in prefill):
-        return _("No split prefills a {tokens}-token prompt within the TTFT target of {target} ms: the fastest takes "
-                 "{fastest} ms.").format(tokens=f"{w.new_tokens:,.0f}", target=f"{w.ttft_ms:g}",
-                                         fastest=_ms(min(p.latency_s for p in prefill)))
+        return _("No split prefills a {tokens}-token prompt within the TTFT target of {target}: the fastest takes "
+                 "{fastest}.").format(tokens=f"{w.new_tokens:,.0f}", target=milliseconds(w.ttft_ms / 1e3),
+                                      fastest=milliseconds(min(p.latency_s for p in prefill)))
     closest = _closest(candidates)
     if closest is not None:
         e = closest.estimate
-        return _("No deployment within {most} nodes meets the targets: the closest, {deployment}, reaches TTFT {ttft} ms "
-                 "and TPOT {tpot} ms.").format(most=f"{ctx.most:,}", deployment=describe(closest.deployment),
-                                               ttft=_ms(e.ttft_s), tpot=_ms(e.tpot_s))
+        return _("No deployment within {most} nodes meets the targets: the closest, {deployment}, reaches TTFT {ttft} "
+                 "and TPOT {tpot}.").format(most=f"{ctx.most:,}", deployment=describe(closest.deployment),
+                                            ttft=milliseconds(e.ttft_s), tpot=milliseconds(e.tpot_s))
     if ctx.short is not None:
         if ctx.rate is None:
             return _("The splits that meet the targets need {need} nodes; {most} may be used.").format(
@@ -781,11 +778,12 @@ def _relaxed(ctx: _Context, prefill: list[PoolRating], decode: list[PoolRating],
 
 
 def _found(result: SearchResult) -> str:
-    """``{deployment}: {gpus} GPUs, {usd} USD per million output tokens`` of a search's best."""
+    """``{deployment}: {gpus} GPUs at {rate} requests/s, {cost} per million output tokens`` of a search's best
+    (money by the one money format, ``core.i18n.usd``, in the session's currency)."""
     e = result.best_estimate
-    return in_currency(_("{deployment}: {gpus} GPUs at {rate} requests/s, {usd} USD per million output tokens")).format(
+    return _("{deployment}: {gpus} GPUs at {rate} requests/s, {cost} per million output tokens").format(
         deployment=describe(result.best), gpus=f"{e.gpus:,}", rate=rate_text(e.rate),
-        usd=f"{e.usd_per_million_output_tokens * fx_rate():,.3g}")
+        cost=usd(e.usd_per_million_output_tokens, cents=True))
 
 
 def _bigger_plan(plan: Plan, nodes: int) -> Plan | None:
@@ -812,9 +810,9 @@ def _ways_out(ctx: _Context, prefill: list[PoolRating], decode: list[PoolRating]
     out = []
     relaxed = _relaxed(ctx, prefill, decode, candidates)
     if relaxed is not None and (r := search(ctx.plan, b.model, relaxed, **again)).best is not None:
-        out.append(_("relax the targets to TTFT {ttft} ms and TPOT {tpot} ms: {found}").format(
-            ttft=f"{relaxed['ttft_ms']:g}" if relaxed["ttft_ms"] else "-",
-            tpot=f"{relaxed['tpot_ms']:g}" if relaxed["tpot_ms"] else "-", found=_found(r)))
+        out.append(_("relax the targets to TTFT {ttft} and TPOT {tpot}: {found}").format(
+            ttft=milliseconds(relaxed["ttft_ms"] / 1e3) if relaxed["ttft_ms"] else "-",
+            tpot=milliseconds(relaxed["tpot_ms"] / 1e3) if relaxed["tpot_ms"] else "-", found=_found(r)))
     if ctx.rate is not None and (r := search(ctx.plan, b.model, {**b.workload.model_dump(), "rate": None},
                                              **again)).best is not None:
         out.append(_("serve at most {rate} requests/s on these nodes: {found}").format(
