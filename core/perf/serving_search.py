@@ -26,8 +26,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from core.errors import DesignError
-from core.i18n import N_, _, usd
+from core.errors import DesignError, TargetError
+from core.i18n import N_, _, current, ngettext, usd
 from core.perf.serving import (
     Deployment,
     weight_precision,
@@ -342,7 +342,8 @@ def _split_row(s: PoolSplit) -> dict:
 def describe(dep: Deployment) -> str:
     """One line naming a deployment's pools, e.g. ``prefill 4 nodes tp 1 dp 32 ep 32 + decode 9 nodes ...``."""
     def one(name: str, s: PoolSplit) -> str:
-        text = _("{pool} {nodes} nodes tp {tp} dp {dp} ep {ep} pp {pp}").format(
+        text = ngettext("{pool} {nodes} node tp {tp} dp {dp} ep {ep} pp {pp}",
+                        "{pool} {nodes} nodes tp {tp} dp {dp} ep {ep} pp {pp}", s.nodes).format(
             pool=name, nodes=s.nodes, tp=s.tp, dp=s.dp, ep=s.ep, pp=s.pp)
         return text + (_(" ({n} redundant experts)").format(n=s.redundant_experts) if s.redundant_experts else "")
 
@@ -736,6 +737,21 @@ def _why_not(ctx: _Context, prefill: list[PoolRating], decode: list[PoolRating],
         return _("Serving {rate} requests/s needs at least {need} nodes; {most} may be used.").format(
             rate=rate_text(ctx.rate), need=f"{ctx.short:,}", most=f"{ctx.most:,}")
     return _("No deployment within {most} nodes meets the targets.").format(most=f"{ctx.most:,}")
+
+
+def ways_out_text(ways: list[str]) -> str:
+    """Ways out (``SearchResult.ways_out``), each a sentence with commas of its own, as one suggestion: joined by
+    semicolons, after "Ways out (each estimated):" (empty when there are none)."""
+    if not ways:
+        return ""
+    return _("Ways out (each estimated): {ways}.").format(ways=("；" if current() == "zh" else "; ").join(ways))
+
+
+def missed_targets(result: SearchResult) -> TargetError:
+    """The error a search that found nothing stands for: its reason and its estimated ways out, what ``python -m
+    core serve`` prints and the Inference page shows for the same question."""
+    return TargetError(result.reason or "", ways_out_text(result.ways_out)
+                       or _("Relax the targets, lower the load or plan more nodes."))
 
 
 def _closest(candidates: list[Candidate]) -> Candidate | None:
