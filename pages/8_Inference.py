@@ -244,10 +244,11 @@ def _results(cur, plan, store: dict) -> None:
     st.subheader(_("The same deployment on other designs"))
     charts.chart(figure, "full", key=W + "time", config={"displaylogo": False})
     _comparison([(_("this design"), here), *served.others])
-    st.caption(_("Each design serves the same GPUs per pool with the same split settings (0 = chosen for that "
-                 "design) at this design's request rate, {rate} requests/s, so the times compare at the same load "
-                 "(a design that cannot keep up shows an unbounded time). Costs are each cluster's TCO share, "
-                 "from catalog price estimates.").format(rate=units.number(here.rate)))
+    st.caption(_("Each design serves this design's request rate, {rate} requests/s, so the times compare at the same "
+                 "load, with the split this page chooses for that design at that rate (the same search as the CLI's); "
+                 "a split you fixed is kept, on the same GPUs per pool. The Split row names each one; a design that "
+                 "cannot keep up shows an unbounded time. Costs are each cluster's TCO share, from catalog price "
+                 "estimates.").format(rate=units.number(here.rate)))
     _exports(cur, served)
 
 
