@@ -246,7 +246,7 @@ def _results(cur, plan, store: dict) -> None:
     _comparison([(_("this design"), here), *served.others])
     st.caption(_("Each design serves this design's request rate, {rate} requests/s, so the times compare at the same "
                  "load, with the split this page chooses for that design at that rate (the same search as the CLI's); "
-                 "a split you fixed is kept, on the same GPUs per pool. The Split row names each one; a design that "
+                 "a split you fixed is kept, on the same GPUs per pool. The split rows name each one; a design that "
                  "cannot keep up shows an unbounded time. Costs are each cluster's TCO share, from catalog price "
                  "estimates.").format(rate=units.number(here.rate)))
     _exports(cur, served)

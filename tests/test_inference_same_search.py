@@ -63,7 +63,11 @@ def test_the_table_and_the_hover_name_each_bars_split(served):
     _design, s = served
     results = [("this design", s.here), *s.others]
     rows = comparison_rows(results)
-    assert [r["Split"] for r in rows] == [describe(e.deployment) for _l, e in results]
+    here = s.here.deployment  # disaggregated: prefill 2 nodes tp 1, decode 2 nodes tp 4 pp 2 (the CLI's answer)
+    assert (rows[0]["Prefill split"], rows[0]["Decode split"]) == (
+        f"{here.prefill.nodes} nodes, tp 1", f"{here.decode.nodes} nodes, tp 4 pp 2")
+    for row, (_l, e) in zip(rows, results):
+        assert row["Decode split"].startswith(f"{e.deployment.decode.nodes} node")
     fig = time_figure(dict(results))
     bar = next(t for t in fig.data if t.type == "bar" and t.customdata is not None)
     assert list(bar.customdata) == ["split: " + describe(e.deployment) for _l, e in results]

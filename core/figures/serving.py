@@ -12,7 +12,7 @@ import math
 import plotly.graph_objects as go
 
 from core.figures.style import RAIL_COLOURS, base_layout, plain
-from core.i18n import N_, _, usd
+from core.i18n import N_, _, ngettext, usd
 from core.perf.serving_search import describe
 from core.scaleup import in_noun
 from core.units import milliseconds, number
@@ -140,7 +140,7 @@ def time_figure(estimates: dict, height: int = 420, scaleup_links: dict[str, str
 
 TABLE_COLUMNS = (N_("Design"), N_("TTFT [ms]"), N_("TPOT [ms]"), N_("Output tokens/s per GPU in decode"),
                  N_("Cost per million output tokens"), N_("Energy per output token [J]"), N_("Meets the targets"),
-                 N_("Split"))
+                 N_("Prefill split"), N_("Decode split"))
 """The comparison table's headers (English, marked; shown translated)."""
 
 
@@ -149,10 +149,27 @@ def _shown(value: float) -> str:
     return number(value) if math.isfinite(value) else _("unbounded")
 
 
+def _pool_words(split) -> str:
+    """A pool's split as a table cell: its nodes and the degrees above 1 (``2 nodes, tp 4 pp 2``; ``1 node, tp 1``),
+    redundant experts when there are any; the hover's ``serving_search.describe`` names every degree."""
+    degrees = [f"{name} {getattr(split, name)}" for name in ("tp", "dp", "ep", "pp") if getattr(split, name) > 1]
+    text = ngettext("{count} node", "{count} nodes", split.nodes).format(count=f"{split.nodes:,}")
+    text = _("{nodes}, {degrees}").format(nodes=text, degrees=" ".join(degrees or ["tp 1"]))
+    if split.redundant_experts:
+        text += _(" ({n} redundant experts)").format(n=split.redundant_experts)
+    return text
+
+
+def _splits(dep) -> list[str]:
+    """The prefill and decode pools' splits (``_pool_words``); aggregated, the one pool in both."""
+    decode = _pool_words(dep.decode)
+    return [decode if dep.mode == "aggregated" else _pool_words(dep.prefill), decode]
+
+
 def comparison_rows(results: list[tuple[str, object]], system=None) -> list[dict]:
     """One row per design: (label, ``ServingEstimate`` or the error it raised), as display text in the current
     language (ms, tokens/s, J as ``core.units.number``; the cost as ``usd``; the split the design is served with as
-    ``serving_search.describe``); a design that raised shows "-" (its
+    ``_splits``); a design that raised shows "-" (its
     message is the caller's to show, with its suggestion). ``system``: the designs' one system, whose accelerator
     noun the headers say (``core.scaleup.in_noun``; None: designs of several systems, GPUs)."""
     headers = [in_noun(_(c), system) for c in TABLE_COLUMNS]
@@ -163,7 +180,7 @@ def comparison_rows(results: list[tuple[str, object]], system=None) -> list[dict
         else:
             values = [label, _shown(e.ttft_s * 1e3), _shown(e.tpot_s * 1e3), _shown(e.output_tokens_per_s_per_gpu),
                       usd(e.usd_per_million_output_tokens, cents=True), _shown(e.joules_per_output_token),
-                      _("yes") if e.meets_slo else _("no"), describe(e.deployment)]
+                      _("yes") if e.meets_slo else _("no"), *_splits(e.deployment)]
         rows.append(dict(zip(headers, values)))
     return rows
 
