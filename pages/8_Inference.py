@@ -176,7 +176,7 @@ def _search(plan, values: dict) -> None:
 def _comparison(results: list[tuple[str, object]], system=None) -> None:
     """The comparison table (``core.figures.serving.comparison_rows``; ``system``: the rows' one system, or None),
     then each design that cannot serve the deployment with its reason and what would work."""
-    tables.show_turned(comparison_rows(results, system), _(TABLE_COLUMNS[0]))  # a column per design
+    tables.show_turned(comparison_rows(results, system), _(TABLE_COLUMNS[0]), fit=True)  # a column per design
     for label, result in results:
         if isinstance(result, Exception):
             message, suggestion = safe.message(result)
