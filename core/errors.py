@@ -117,6 +117,12 @@ class NotHandledError(DesignError):
     says "not available for this design" and exits 4, not "cannot build this design" (3)."""
 
 
+class TargetError(DesignError):
+    """A design that can be built whose deployment misses its targets (no serving split meets the TTFT, TPOT or
+    rate asked): the message says what misses, the suggestion the ways out. The CLI says "the deployment misses
+    its targets", not "cannot build this design", and exits 3 as for any ``DesignError``."""
+
+
 class SettingError(DesignError):
     """A setting the design cannot run, not the design itself: a precision its accelerator has no matrix units
     for. ``field`` names the setting (``precision``) so a caller can point at its own input (the command line's

@@ -176,7 +176,7 @@ def _search(plan, values: dict) -> None:
 def _comparison(results: list[tuple[str, object]], system=None) -> None:
     """The comparison table (``core.figures.serving.comparison_rows``; ``system``: the rows' one system, or None),
     then each design that cannot serve the deployment with its reason and what would work."""
-    tables.show_turned(comparison_rows(results, system), _(TABLE_COLUMNS[0]))  # a column per design
+    tables.show_turned(comparison_rows(results, system), _(TABLE_COLUMNS[0]), fit=True)  # a column per design
     for label, result in results:
         if isinstance(result, Exception):
             message, suggestion = safe.message(result)
@@ -244,10 +244,11 @@ def _results(cur, plan, store: dict) -> None:
     st.subheader(_("The same deployment on other designs"))
     charts.chart(figure, "full", key=W + "time", config={"displaylogo": False})
     _comparison([(_("this design"), here), *served.others])
-    st.caption(_("Each design serves the same GPUs per pool with the same split settings (0 = chosen for that "
-                 "design) at this design's request rate, {rate} requests/s, so the times compare at the same load "
-                 "(a design that cannot keep up shows an unbounded time). Costs are each cluster's TCO share, "
-                 "from catalog price estimates.").format(rate=units.number(here.rate)))
+    st.caption(_("Each design serves this design's request rate, {rate} requests/s, so the times compare at the same "
+                 "load, with the split this page chooses for that design at that rate (the same search as the CLI's); "
+                 "a split you fixed is kept, on the same GPUs per pool. The split rows name each one; a design that "
+                 "cannot keep up shows an unbounded time. Costs are each cluster's TCO share, from catalog price "
+                 "estimates.").format(rate=units.number(here.rate)))
     _exports(cur, served)
 
 

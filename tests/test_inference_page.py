@@ -105,7 +105,8 @@ def test_bad_link_values_warn_briefly_escaped_and_the_rest_applies():
 def test_a_deployment_that_does_not_fit_says_why_and_what_would_work():
     at = open_page({"v": "1", "n": "1"})  # disaggregated needs two nodes
     error = unescape(at.error[0].value)
-    assert "needs 2 nodes" in error and "What would work" in error
+    # the search's reason and ways out, as python -m core serve --nodes 1 says them (review45 2.2)
+    assert "need 2 nodes" in error and "What would work" in error and "serve aggregated" in error
     assert not cards(at)
     assert at.number_input(key="inf_w_pn").value == 0  # nothing the user entered is lost
 

@@ -16,7 +16,7 @@ from core.i18n import N_, _
 from core.perf import jobform
 from core.formats.serving_exports import serving_export_text, serving_exports
 from core.perf.serving import Deployment, ServingEstimate
-from core.perf.servingform import estimate_on, same_gpus, workload
+from core.perf.servingform import estimate_on, given_split, same_gpus, workload
 from core.plan import Plan, plan as make_plan
 from core.scaleup import link_word
 
@@ -51,6 +51,17 @@ def alternative_keys(design: Design, current_fabric: str, gpus: int) -> list[str
     return keys
 
 
+def on_other(plan: Plan, other: Plan, values: Mapping[str, Any], here: ServingEstimate) -> ServingEstimate:
+    """The settings served on design ``other`` at ``here``'s request rate (the same load on each design). With the
+    split left to the page (every pool field 0), the split is the one the page and ``python -m core serve`` choose
+    for ``other`` itself at that rate (``servingform.estimate_on``: the serving search), so a bar differs from this
+    design's by the design, not by a split chosen another way; with a split the user fixed, that split on the same
+    GPUs per pool as ``here`` (``same_gpus``)."""
+    if any(given_split(values, pool) for pool in ("p", "d")):
+        return estimate_on(other, values, nodes=same_gpus(plan, other, here.deployment), rate=here.rate)
+    return estimate_on(other, {**values, "load": "rate", "rate": here.rate})
+
+
 @dataclass
 class Served:
     """The settings' deployment on a design (``here``), without its compute fabric (``without``; ``None`` when
@@ -78,9 +89,10 @@ def _attempt(compute) -> ServingEstimate | FabricPlannerError:
 
 
 def serve(design: Design, plan: Plan, values: Mapping[str, Any]) -> Served:
-    """The settings ``values`` served on ``plan`` (the sidebar's ``design``), without the compute fabric, and the
-    same GPUs per pool on each alternative design that differs from it at ``here``'s request rate (the same load on
-    each: a design that cannot keep up shows an unbounded time; labels in the current language); with
+    """The settings ``values`` served on ``plan`` (the sidebar's ``design``), without the compute fabric, and on each
+    alternative design that differs from it at ``here``'s request rate (``on_other``: the same load on each, with
+    the split that design's own search chooses; a design that cannot keep up shows an unbounded time; labels in the
+    current language); with
     the search's largest load and balanced ratio for its split, and its simulator exports."""
     here = _attempt(lambda: estimate_on(plan, values))
     if isinstance(here, FabricPlannerError):
@@ -91,7 +103,7 @@ def serve(design: Design, plan: Plan, values: Mapping[str, Any]) -> Served:
         links[_(ALTERNATIVES[key][0])] = link_word(load_catalog().system(ALTERNATIVES[key][1]["gpu"]))
         def other(key=key):
             alt = make_plan(alternative_design(design, key, r.fabric, r.gpus))
-            return estimate_on(alt, values, nodes=same_gpus(plan, alt, here.deployment), rate=here.rate)
+            return on_other(plan, alt, values, here)
         others.append((_(ALTERNATIVES[key][0]), _attempt(other)))
     dep = here.deployment
     exports = {name: _attempt(lambda name=name: serving_export_text(plan, dep, name, here)) for name in serving_exports()}

@@ -86,13 +86,16 @@ def turned(rows: list[dict], key: str) -> pd.DataFrame:
     return body.reset_index(drop=True)
 
 
-def show_turned(rows: list[dict], key: str, container=None) -> None:
+def show_turned(rows: list[dict], key: str, container=None, fit: bool = False) -> None:
     """``rows`` drawn as ``turned`` makes them: the field names pinned on the left as wide as the longest, each
     item's column right-aligned like numbers, every row shown (the grid's default height hid the last ones)
-    (``container``: where, default the page)."""
+    (``container``: where, default the page; ``fit``: each item's column as wide as its widest value,
+    ``fitting_width``, for texts longer than the header the grid sizes it by: a serving split was cut)."""
     frame = turned(rows, key)
     config = {key: st.column_config.TextColumn(key, pinned=True, width=fitting_width(frame[key], key))}
-    config.update({column: st.column_config.TextColumn(column, alignment="right") for column in frame.columns[1:]})
+    config.update({column: st.column_config.TextColumn(
+        column, alignment="right", **({"width": fitting_width(frame[column], str(column))} if fit else {}))
+        for column in frame.columns[1:]})
     where = container or st
     where.dataframe(frame, hide_index=True, width="stretch", column_config=config, height=ROW_PX * (len(frame) + 1) + 3)
     if scrolls_at_1024(frame):  # measured: two designs of long names beside long field names scrolled too

@@ -54,7 +54,7 @@ from core.cli.common import (
     typed_float,
 )
 from core.design import describe_validation_error
-from core.errors import DesignError, InputError, NotHandledError, SettingError, os_reason, shown
+from core.errors import DesignError, InputError, NotHandledError, SettingError, TargetError, os_reason, shown
 from core.i18n import (
     DEFAULT_CURRENCY, DEFAULT_LANGUAGE, LANGUAGES, _, check_rate, currencies, current, language, money_context, money_note,
 )
@@ -165,6 +165,10 @@ def _fail(exc: Exception, args: argparse.Namespace | None) -> int:
         print(_("not available for this design: {message}").format(message=" ".join(str(exc).split())),
               file=sys.stderr)
         return EXIT_NOT_HANDLED
+    if isinstance(exc, TargetError):  # the design is fine; the deployment asked of it misses its targets
+        print(_("the deployment misses its targets: {message}").format(message=" ".join(str(exc).split())),
+              file=sys.stderr)
+        return EXIT_DESIGN
     if isinstance(exc, (InputError, DesignError)):  # the engine's own messages: echoes already cut (core.errors)
         print((_("cannot build this design: {message}") if isinstance(exc, DesignError) else _("error: {message}"))
               .format(message=" ".join(str(exc).split())), file=sys.stderr)

@@ -17,7 +17,7 @@ from core.cli.common import (
     to_json,
 )
 from core.cli.bwunit import add_units_option, bandwidth_unit
-from core.i18n import _, ngettext
+from core.i18n import N_, _, ngettext
 from core.perf.algorithms import algorithm_label, fastest_label
 from core.perf.collectives import ALGORITHMS, OPS, collective
 from core.perf.placement import level_label, sharp_absent
@@ -25,6 +25,7 @@ from core.perf.constants import library_label
 from core.perf.sizes import format_size, parse_size
 from core.design import tidy_spaces
 from core.scaleup import domain_word, link_word
+from core import units
 from core.units import bandwidth, from_gbytes, microseconds
 
 
@@ -82,17 +83,46 @@ def congestion_of(args: argparse.Namespace):
     return assumptions(args.routing, args.placement)
 
 
-def _busbw_words(result: dict, system, unit: str) -> str:
-    """The busbw and what bounds it, named for what it is: across domains the emptiest domain's NIC egress (its GPUs'
-    NICs together, ``8 x 50 GB/s``), inside one (or where NVLink is narrower) one GPU's scale-up line rate."""
+_BOUND_WORDS = {
+    "leaf": N_("the leaf uplinks ({ratio} oversubscription) leave a node {share} of its NIC bandwidth"),
+    "spine": N_("the spine uplinks ({ratio} oversubscription) leave a node {share} of its NIC bandwidth"),
+    "global": N_("the global links between groups leave a node {share} of its NIC bandwidth"),
+    "torus-rings": N_("the torus rings per dimension leave a node {share} of its cabled NIC ports' bandwidth"),
+    "torus-cut": N_("the torus links and bisection of the job's block leave a node {share} of its cabled NIC "
+                    "ports' bandwidth"),
+}
+"""What keeps a node's share of its NICs (``core.perf.placement.fabric_bound``'s levels) in words."""
+
+
+def _busbw_words(result: dict, planned, unit: str) -> str:
+    """The busbw and what bounds it, named for what it is: across domains the fabric level whose share the model
+    applied (``result["fabric_bound"]``: leaf or spine uplinks after oversubscription, global links, the torus's
+    rings or cut) on the emptiest domain's NIC egress (its GPUs' NICs together, ``8 x 50 GB/s``), or that egress
+    itself when nothing beyond the NICs takes a share; inside one domain (or where NVLink is narrower) one GPU's
+    scale-up line rate."""
+    system = planned.resolved.system
     value, line = result["busbw_gbytes"], result["bottleneck_line_gbytes"]
     nics = result["bottleneck_nics"]
-    if nics:
-        return tidy_spaces(_("{value} (bound: the {scaleup}'s NIC egress {line}, {count} x {per} per direction)").format(
-            value=bandwidth(from_gbytes(value), unit), scaleup=domain_word(system), line=bandwidth(from_gbytes(line), unit),
-            count=nics, per=bandwidth(from_gbytes(line / nics), unit)))
-    return _("{value} (bound: one GPU's {link} line rate {line} per direction)").format(
-        value=bandwidth(from_gbytes(value), unit), link=link_word(system), line=bandwidth(from_gbytes(line), unit))
+    if not nics:
+        return _("{value} (bound: one GPU's {link} line rate {line} per direction)").format(
+            value=bandwidth(from_gbytes(value), unit), link=link_word(system), line=bandwidth(from_gbytes(line), unit))
+    egress = _("the {scaleup}'s NIC egress {line}, {count} x {per} per direction").format(
+        scaleup=domain_word(system), line=bandwidth(from_gbytes(line), unit), count=nics,
+        per=bandwidth(from_gbytes(line / nics), unit))
+    bound = result.get("fabric_bound") or {}
+    level, share = bound.get("level", "nic"), bound.get("share", 1.0)
+    if level not in _BOUND_WORDS:
+        return tidy_spaces(_("{value} (bound: {egress})").format(value=bandwidth(from_gbytes(value), unit),
+                                                                 egress=egress))
+    bw = planned.bandwidth
+    ratio = units.ratio(max(1.0, bw.spine_oversubscription if level == "spine" else bw.leaf_oversubscription))
+    if result["algorithm"] == "direct":  # all-to-all: each GPU sends on its own NIC, busbw is per GPU
+        line = line / nics
+        egress = _("each GPU's NIC {per} per direction").format(per=bandwidth(from_gbytes(line), unit))
+    return tidy_spaces(_("{value} (bound: {what}, {kept} of {egress})").format(
+        value=bandwidth(from_gbytes(value), unit),
+        what=_(_BOUND_WORDS[level]).format(ratio=ratio, share=units.percent(share)),
+        kept=bandwidth(from_gbytes(line * share), unit), egress=egress))
 
 
 def run(args: argparse.Namespace) -> str:
@@ -135,7 +165,7 @@ def run(args: argparse.Namespace) -> str:
         row(_("fastest"), fastest),
         row(_("time"), microseconds(result["time_us"])),
         row(_("algbw"), bandwidth(from_gbytes(result["algbw_gbytes"]), unit)),
-        row(_("busbw"), _busbw_words(result, system, unit)),
+        row(_("busbw"), _busbw_words(result, planned, unit)),
         row(_("all algorithms"), separator().join(
             f"{algorithm_label(k)} {microseconds(v)}" for k, v in result["algorithms_time_us"].items())),
     ]

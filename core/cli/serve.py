@@ -34,7 +34,7 @@ from core.cli.common import (
     to_json,
 )
 from core.cli.train import add_custom_model_options, custom_model
-from core.errors import DesignError, InputError
+from core.errors import DesignError, InputError, TargetError
 from core import units
 from core.i18n import N_, _, current
 from core.i18n import usd as money
@@ -235,22 +235,15 @@ def flags_of(dep) -> str:
     return " ".join(parts)
 
 
-def _joined(items: list[str]) -> str:
-    """Ways out, each a sentence with commas of its own, joined by semicolons."""
-    return ("；" if current() == "zh" else "; ").join(items)
-
-
 def _searched(planned, args: argparse.Namespace):
-    """The search's result for the options; ``DesignError`` with its reason and ways out when nothing meets the
-    targets."""
-    from core.perf.serving_search import search
+    """The search's result for the options; ``TargetError`` with its reason and ways out when nothing meets the
+    targets (``serving_search.missed_targets``, as the Inference page says it)."""
+    from core.perf.serving_search import missed_targets, search
 
     result = _parsed(search, planned, model_of(args), _workload(args), mode=args.mode, precision=args.precision,
                      kv_precision=args.kv_precision)
     if result.best is None:
-        ways = _joined(result.ways_out)
-        raise DesignError(result.reason or "", _("Ways out (each estimated): {ways}.").format(ways=ways) if ways
-                          else _("Relax the targets, lower the load or plan more nodes."))
+        raise missed_targets(result)
     return result
 
 
@@ -258,7 +251,7 @@ def _given(planned, args: argparse.Namespace):
     """The deployment the options give, estimated; a split that does not fit says what the search finds instead
     (estimated, as options)."""
     from core.perf.serving import estimate
-    from core.perf.serving_search import search
+    from core.perf.serving_search import search, ways_out_text
 
     dep = _deployment(args, planned.resolved.system)
     try:
@@ -267,9 +260,8 @@ def _given(planned, args: argparse.Namespace):
         found = search(planned, dep.model, _workload(args), mode=args.mode, precision=args.precision,
                        kv_precision=args.kv_precision)
         if found.best is None:  # nothing fits as asked either: the search's reason and its estimated ways out
-            ways = _joined(found.ways_out)
-            raise DesignError(exc.message, " ".join(x for x in (found.reason, _(
-                "Ways out (each estimated): {ways}.").format(ways=ways) if ways else exc.suggestion) if x)) from None
+            raise TargetError(exc.message, " ".join(x for x in (found.reason, ways_out_text(found.ways_out)
+                                                                or exc.suggestion) if x)) from None
         raise DesignError(exc.message, _("The search finds one that fits and meets the targets: {options}.").format(
             options=flags_of(found.best))) from None
     return dep

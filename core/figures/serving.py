@@ -12,7 +12,8 @@ import math
 import plotly.graph_objects as go
 
 from core.figures.style import RAIL_COLOURS, base_layout, plain
-from core.i18n import N_, _, usd
+from core.i18n import N_, _, ngettext, usd
+from core.perf.serving_search import describe
 from core.scaleup import in_noun
 from core.units import milliseconds, number, percent
 
@@ -27,16 +28,18 @@ COLOURS = {"compute": "#5d6d7e", "hbm": "#d35400", "nvlink": "#117a65", "fabric"
 """Each part's colour; the first decode step olive, apart from the scale-up teals (in light teal it read as NVLink)."""
 
 
-def _bars(labels: list[str], parts: dict[str, list[float]], names: dict[str, str], axes: tuple[str, str]) -> list:
-    """One stacked horizontal bar per design on ``axes`` (x, y): each part's milliseconds."""
+def _bars(labels: list[str], parts: dict[str, list[float]], names: dict[str, str], axes: tuple[str, str],
+          splits: list[str]) -> list:
+    """One stacked horizontal bar per design on ``axes`` (x, y): each part's milliseconds; the hover names the
+    design's split (``splits``, one per label: ``serving_search.describe``)."""
     traces = []
     for key, values in parts.items():
         if not any(values):
             continue
         name = _(names[key])
         traces.append(go.Bar(y=labels, x=values, orientation="h", name=name, marker_color=_colour(key, names),
-                             legendgroup=axes[0], xaxis=axes[0], yaxis=axes[1],
-                             hovertemplate=plain(name) + ": %{x:.3g} ms<extra>%{y}</extra>"))
+                             legendgroup=axes[0], xaxis=axes[0], yaxis=axes[1], customdata=splits,
+                             hovertemplate=plain(name) + ": %{x:.3g} ms<br>%{customdata}<extra>%{y}</extra>"))
     return traces
 
 
@@ -104,16 +107,17 @@ def time_figure(estimates: dict, height: int = 420, scaleup_links: dict[str, str
     ``core.scaleup.link_word`` of its system; a label left out, or None: NVLink): the scale-up part is one legend
     entry and colour per name, so an HCCS design beside H100 rows does not colour their NVLink "HCCS"."""
     labels = [plain(label) for label in estimates]
+    splits = [plain(_("split: {split}").format(split=describe(e.deployment))) for e in estimates.values()]
     steps = [e.decode.step.breakdown() for e in estimates.values()]
     parts = _step_parts(list(estimates), steps, scaleup_links or {})
     names = {k: STEP_PARTS.get(k) or k.partition(":")[2] for k in parts}  # a link name is a proper name
-    traces = _bars(labels, parts, names, ("x", "y"))
+    traces = _bars(labels, parts, names, ("x", "y"), splits)
     tpot_ms = [e.tpot_s * 1e3 for e in estimates.values()]
     tpot, top_tpot = _totals(labels, tpot_ms, parts, ("x", "y"))
     traces += _unbounded(labels, tpot_ms, list(tpot.x), top_tpot * 1.3, ("x", "y"))
     parts = {k: [e.ttft_parts[k] * 1e3 if math.isfinite(e.ttft_parts[k]) else 0.0 for e in estimates.values()]
              for k in TTFT_PARTS}
-    traces += [tpot, *_bars(labels, parts, TTFT_PARTS, ("x2", "y2"))]
+    traces += [tpot, *_bars(labels, parts, TTFT_PARTS, ("x2", "y2"), splits)]
     ttft_ms = [e.ttft_s * 1e3 for e in estimates.values()]
     ttft, top_ttft = _totals(labels, ttft_ms, parts, ("x2", "y2"))
     traces += _unbounded(labels, ttft_ms, list(ttft.x), top_ttft * 1.3, ("x2", "y2"))
@@ -134,9 +138,11 @@ def time_figure(estimates: dict, height: int = 420, scaleup_links: dict[str, str
     return fig
 
 
-TABLE_COLUMNS = (N_("Design"), N_("TTFT [ms]"), N_("TPOT [ms]"), N_("Output tokens/s per GPU in decode"),
-                 N_("Cost per million output tokens"), N_("Energy per output token [J]"), N_("Meets the targets"))
-"""The comparison table's headers (English, marked; shown translated)."""
+TABLE_COLUMNS = (N_("Design"), N_("Prefill split"), N_("Decode split"), N_("TTFT [ms]"), N_("TPOT [ms]"),
+                 N_("Output tokens/s per GPU in decode"), N_("Cost per million output tokens"),
+                 N_("Energy per output token [J]"), N_("Meets the targets"))
+"""The comparison table's headers (English, marked; shown translated); the splits first, where the grid measures
+a column's width (its first rows), so the longest texts are not cut."""
 
 
 def _shown(value: float) -> str:
@@ -144,9 +150,27 @@ def _shown(value: float) -> str:
     return number(value) if math.isfinite(value) else _("unbounded")
 
 
+def _pool_words(split) -> str:
+    """A pool's split as a table cell: its nodes and the degrees above 1 (``2 nodes, tp 4 pp 2``; ``1 node, tp 1``),
+    redundant experts when there are any; the hover's ``serving_search.describe`` names every degree."""
+    degrees = [f"{name} {getattr(split, name)}" for name in ("tp", "dp", "ep", "pp") if getattr(split, name) > 1]
+    text = ngettext("{count} node", "{count} nodes", split.nodes).format(count=f"{split.nodes:,}")
+    text = _("{nodes}, {degrees}").format(nodes=text, degrees=" ".join(degrees or ["tp 1"]))
+    if split.redundant_experts:
+        text += _(" ({n} redundant experts)").format(n=split.redundant_experts)
+    return text
+
+
+def _splits(dep) -> list[str]:
+    """The prefill and decode pools' splits (``_pool_words``); aggregated, the one pool in both."""
+    decode = _pool_words(dep.decode)
+    return [decode if dep.mode == "aggregated" else _pool_words(dep.prefill), decode]
+
+
 def comparison_rows(results: list[tuple[str, object]], system=None) -> list[dict]:
     """One row per design: (label, ``ServingEstimate`` or the error it raised), as display text in the current
-    language (ms, tokens/s, J as ``core.units.number``; the cost as ``usd``); a design that raised shows "-" (its
+    language (ms, tokens/s, J as ``core.units.number``; the cost as ``usd``; the split the design is served with as
+    ``_splits``); a design that raised shows "-" (its
     message is the caller's to show, with its suggestion). ``system``: the designs' one system, whose accelerator
     noun the headers say (``core.scaleup.in_noun``; None: designs of several systems, GPUs)."""
     headers = [in_noun(_(c), system) for c in TABLE_COLUMNS]
@@ -155,9 +179,9 @@ def comparison_rows(results: list[tuple[str, object]], system=None) -> list[dict
         if isinstance(e, Exception):
             values = [label, *["-"] * (len(TABLE_COLUMNS) - 1)]
         else:
-            values = [label, _shown(e.ttft_s * 1e3), _shown(e.tpot_s * 1e3), _shown(e.output_tokens_per_s_per_gpu),
-                      usd(e.usd_per_million_output_tokens, cents=True), _shown(e.joules_per_output_token),
-                      _("yes") if e.meets_slo else _("no")]
+            values = [label, *_splits(e.deployment), _shown(e.ttft_s * 1e3), _shown(e.tpot_s * 1e3),
+                      _shown(e.output_tokens_per_s_per_gpu), usd(e.usd_per_million_output_tokens, cents=True),
+                      _shown(e.joules_per_output_token), _("yes") if e.meets_slo else _("no")]
         rows.append(dict(zip(headers, values)))
     return rows
 

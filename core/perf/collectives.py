@@ -123,7 +123,7 @@ from core.perf.algorithms import (NCCL_DEFAULT, REGISTRY, AlgorithmCurve, SweepC
                                   library_default)
 from core.perf.constants import (CollectiveConstants, ReferencePoint, constants_for, library_label, load_constants,
                                  nccl_version_of, parse_nccl_version)
-from core.perf.placement import (Links, Placement, bottleneck_line_gbytes, bottleneck_nics, contention, level_label, links, place,
+from core.perf.placement import (Links, Placement, bottleneck_line_gbytes, bottleneck_nics, contention, fabric_bound, level_label, links, place,
                                  sharp_absent, sharp_case, spans_level2)
 from core.perf.sizes import format_size, parse_size, size_sweep
 from core.plan import Plan
@@ -559,6 +559,11 @@ def _check_algorithm(plan: Plan, op: str, algorithm: str, gpus: int | None, nccl
                           _("Use ring or tree for this job."))
 
 
+_TRAFFIC = {"direct": "uniform", "tree": "tree", "nvls": "tree"}
+"""The traffic pattern (``core.perf.placement.contention``) whose share an algorithm's fabric time uses
+(``core.perf.algorithms``: all-to-all's ``uniform_share``, the trees' ``tree_share``); the others use the ring's."""
+
+
 def collective(plan: Plan, op: str, size, gpus: int | None = None, algorithm: str | None = None,
                sharp: bool = False, nccl_version: str | None = None) -> dict:
     """One prediction as plain data: op, algorithm, protocol, bytes, time_us, algbw_gbytes, busbw_gbytes.
@@ -567,6 +572,8 @@ def collective(plan: Plan, op: str, size, gpus: int | None = None, algorithm: st
     ``sharp=True`` adds InfiniBand SHARP (CollNet; needs the SHARP plugin and
     NCCL_COLLNET_ENABLE=1, see ``sweep``); ``nccl_version`` the NCCL release modelled (``sweep``).
     ``notes`` are display sentences in the request's language (callers writing JSON drop them).
+    ``fabric_bound``: the share of its NIC bandwidth a node keeps for the chosen algorithm's traffic and the level
+    that keeps it (``core.perf.placement.fabric_bound``: ``nic`` when no switch tier or torus cut takes any).
     """
     nbytes = parse_size(size)
     _check_op(op)
@@ -605,4 +612,5 @@ def collective(plan: Plan, op: str, size, gpus: int | None = None, algorithm: st
         },
         "bottleneck_line_gbytes": round(bottleneck_line_gbytes(plan, p), 3),
         "bottleneck_nics": bottleneck_nics(plan, p),
+        "fabric_bound": dict(zip(("share", "level"), fabric_bound(plan, p, _TRAFFIC.get(str(a[0]), "ring")))),
     }

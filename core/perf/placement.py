@@ -230,10 +230,13 @@ def has_pods(fabric) -> bool:
 
 
 def level_label(level: str, system=None) -> str:
-    """``Placement.level`` (and ``"fabric"``, a point-to-point send between domains) for display; the scale-up
+    """``Placement.level`` (and ``"fabric"``, a point-to-point send between domains, or ``"nvlink+fabric"``, a
+    pipeline some of whose sends stay inside a domain and some leave it) for display; the scale-up
     level is named after ``system``'s links (``core.scaleup.link_word``: NVLink, HCCS, ...) when it is given."""
     if level == "nvlink" and system is not None:
         return mesh.link_word(system)
+    if level == "nvlink+fabric":  # a pipeline whose stage boundaries partly leave the domain
+        return _("{scaleup} + fabric").format(scaleup=level_label("nvlink", system))
     labels = {"nvlink": _("nvlink"), "leaf": _("leaf"), "spine": _("spine"), "core": _("core"),
               "fabric": _("fabric"), "global": _("global links"),
               "local": _("local links"), "torus": _("torus links"), "host": _("host (CPU memory)")}
@@ -252,16 +255,26 @@ def down_ports(plan: Plan, role: str) -> int:
 def _tiers_share(plan: Plan, f1: float, f2: float, flows_per_port: float) -> float:
     """The smaller share kept at the leaf and spine tiers for crossing fractions ``f1``, ``f2``
     (``core.perf.congestion.tier_share`` under the routing class in force)."""
+    return _tiers_bound(plan, f1, f2, flows_per_port)[0]
+
+
+def _tiers_bound(plan: Plan, f1: float, f2: float, flows_per_port: float) -> tuple[float, str]:
+    """``_tiers_share`` and the tier that keeps it: ``"nic"`` (no tier takes anything), ``"leaf"`` (the leaf
+    uplinks), ``"spine"`` (the spines' uplinks to the cores) or ``"global"`` (Dragonfly+'s global links)."""
     bw = plan.bandwidth
     routing = congestion.routing_class(plan.resolved)
-    share = 1.0
+    share, level = 1.0, "nic"
     if f1 > 0:
-        share = min(share, congestion.tier_share(routing, f1, max(1.0, bw.leaf_oversubscription),
-                                                 down_ports(plan, "leaf"), flows_per_port))
+        leaf = congestion.tier_share(routing, f1, max(1.0, bw.leaf_oversubscription), down_ports(plan, "leaf"),
+                                     flows_per_port)
+        if leaf < share:
+            share, level = leaf, "leaf"
     if f2 > 0:
-        share = min(share, congestion.tier_share(routing, f2, max(1.0, bw.spine_oversubscription),
-                                                 down_ports(plan, "spine"), flows_per_port))
-    return share
+        spine = congestion.tier_share(routing, f2, max(1.0, bw.spine_oversubscription), down_ports(plan, "spine"),
+                                      flows_per_port)
+        if spine < share:
+            share, level = spine, "global" if plan.fabric.global_links > 0 else "spine"
+    return share, level
 
 
 def uniform_fractions(p: Placement) -> tuple[float, float]:
@@ -299,15 +312,24 @@ def contention(plan: Plan, p: Placement, pattern: str) -> float:
     as a busy scheduler leaves them) any peer is in another group with probability 1 - 1/G,
     for both patterns.
     """
+    return fabric_bound(plan, p, pattern)[0]
+
+
+def fabric_bound(plan: Plan, p: Placement, pattern: str) -> tuple[float, str]:
+    """``contention``'s share and what keeps it, the one rule the collective model applies and the CLI names:
+    ``"nic"`` (nothing beyond the node's NICs), ``"leaf"``, ``"spine"``, ``"global"`` (``_tiers_bound``), or on a
+    torus ``"torus-rings"`` (a node's share of its cabled ports for rings per dimension) and ``"torus-cut"``
+    (all-to-all over the job's block: its bisection, links and ports)."""
     if p.domains <= 1 or p.nodes <= 1:
-        return 1.0
+        return 1.0, "nic"
     if node_to_node(plan.fabric.family):  # no switches: rings per dimension, all-to-all over the block's cuts
         from core.fabric.torus import node_shares
 
         f = plan.fabric
         shares = node_shares(f.torus_dims, f.torus_width, f.port_speed_gbps,
                              cabled_nics(f, plan.resolved.nics_per_node), p.nodes)  # of the cabled ports (``links``)
-        return shares["uniform" if pattern == "uniform" else "ring"]
+        share = shares["uniform" if pattern == "uniform" else "ring"]
+        return share, ("nic" if share >= 1.0 else "torus-cut" if pattern == "uniform" else "torus-rings")
     c = congestion.load_constants()
     if pattern == "ring":
         f1 = 1.0 / p.nodes_in_group if p.groups > 1 else 0.0
@@ -323,7 +345,7 @@ def contention(plan: Plan, p: Placement, pattern: str) -> float:
         f1, f2 = max(f1, s1), max(f2, s2)
     flows = {"ring": c.ring_flows_per_port, "tree": c.tree_flows_per_port}.get(
         pattern, c.p2p_flows_per_peer * (p.nodes - 1))
-    return _tiers_share(plan, f1, f2, flows)
+    return _tiers_bound(plan, f1, f2, flows)
 
 
 def p2p_contention(plan: Plan, job_gpus: int, distance_gpus: int) -> float:

@@ -26,8 +26,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from core.errors import DesignError
-from core.i18n import N_, _, fx_rate, in_currency
+from core.errors import DesignError, TargetError
+from core.i18n import N_, _, current, ngettext, usd
 from core.perf.serving import (
     Deployment,
     weight_precision,
@@ -49,6 +49,7 @@ from core.perf.serving import (
 from core.perf.serving_constants import load_serving_constants
 from core.perf.training import ModelSpec
 from core.plan import Plan
+from core.units import milliseconds
 
 PIPELINE_DEGREES = (1, 2)
 """Pipeline stages the search tries (serving rarely pipelines further: every stage adds a step's latency)."""
@@ -341,7 +342,8 @@ def _split_row(s: PoolSplit) -> dict:
 def describe(dep: Deployment) -> str:
     """One line naming a deployment's pools, e.g. ``prefill 4 nodes tp 1 dp 32 ep 32 + decode 9 nodes ...``."""
     def one(name: str, s: PoolSplit) -> str:
-        text = _("{pool} {nodes} nodes tp {tp} dp {dp} ep {ep} pp {pp}").format(
+        text = ngettext("{pool} {nodes} node tp {tp} dp {dp} ep {ep} pp {pp}",
+                        "{pool} {nodes} nodes tp {tp} dp {dp} ep {ep} pp {pp}", s.nodes).format(
             pool=name, nodes=s.nodes, tp=s.tp, dp=s.dp, ep=s.ep, pp=s.pp)
         return text + (_(" ({n} redundant experts)").format(n=s.redundant_experts) if s.redundant_experts else "")
 
@@ -706,10 +708,6 @@ def search(plan: Plan, model: ModelSpec | str, workload: Workload | dict, *, mod
 # --------------------------------------------------------------------------------------
 # Nothing meets the targets: why, and what would
 # --------------------------------------------------------------------------------------
-def _ms(seconds: float) -> str:
-    return f"{seconds * 1e3:,.0f}" if seconds * 1e3 >= 10 else f"{seconds * 1e3:.1f}"
-
-
 def _why_not(ctx: _Context, prefill: list[PoolRating], decode: list[PoolRating], candidates: list[Candidate]) -> str:
     """One sentence: the first thing that keeps every deployment from the targets."""
     w, m = ctx.base.workload, ctx.base.model
@@ -720,18 +718,18 @@ def _why_not(ctx: _Context, prefill: list[PoolRating], decode: list[PoolRating],
         return _("No split of up to {nodes} nodes keeps one sequence's KV cache of {tokens} tokens beside the "
                  "weights.").format(nodes=f"{ctx.most:,}", tokens=f"{decode_context(ctx.base):,.0f}")
     if not any(d.per_gpu for d in decode):
-        return _("No split decodes within the TPOT target of {target} ms: the fastest step takes {fastest} ms.").format(
-            target=f"{w.tpot_ms:g}", fastest=_ms(min(d.latency_s for d in decode)))
+        return _("No split decodes within the TPOT target of {target}: the fastest step takes {fastest}.").format(
+            target=milliseconds(w.tpot_ms / 1e3), fastest=milliseconds(min(d.latency_s for d in decode)))
     if w.ttft_ms is not None and all(p.latency_s * 1e3 >= w.ttft_ms for p in prefill):
-        return _("No split prefills a {tokens}-token prompt within the TTFT target of {target} ms: the fastest takes "
-                 "{fastest} ms.").format(tokens=f"{w.new_tokens:,.0f}", target=f"{w.ttft_ms:g}",
-                                         fastest=_ms(min(p.latency_s for p in prefill)))
+        return _("No split prefills a {tokens}-token prompt within the TTFT target of {target}: the fastest takes "
+                 "{fastest}.").format(tokens=f"{w.new_tokens:,.0f}", target=milliseconds(w.ttft_ms / 1e3),
+                                      fastest=milliseconds(min(p.latency_s for p in prefill)))
     closest = _closest(candidates)
     if closest is not None:
         e = closest.estimate
-        return _("No deployment within {most} nodes meets the targets: the closest, {deployment}, reaches TTFT {ttft} ms "
-                 "and TPOT {tpot} ms.").format(most=f"{ctx.most:,}", deployment=describe(closest.deployment),
-                                               ttft=_ms(e.ttft_s), tpot=_ms(e.tpot_s))
+        return _("No deployment within {most} nodes meets the targets: the closest, {deployment}, reaches TTFT {ttft} "
+                 "and TPOT {tpot}.").format(most=f"{ctx.most:,}", deployment=describe(closest.deployment),
+                                            ttft=milliseconds(e.ttft_s), tpot=milliseconds(e.tpot_s))
     if ctx.short is not None:
         if ctx.rate is None:
             return _("The splits that meet the targets need {need} nodes; {most} may be used.").format(
@@ -739,6 +737,21 @@ def _why_not(ctx: _Context, prefill: list[PoolRating], decode: list[PoolRating],
         return _("Serving {rate} requests/s needs at least {need} nodes; {most} may be used.").format(
             rate=rate_text(ctx.rate), need=f"{ctx.short:,}", most=f"{ctx.most:,}")
     return _("No deployment within {most} nodes meets the targets.").format(most=f"{ctx.most:,}")
+
+
+def ways_out_text(ways: list[str]) -> str:
+    """Ways out (``SearchResult.ways_out``), each a sentence with commas of its own, as one suggestion: joined by
+    semicolons, after "Ways out (each estimated):" (empty when there are none)."""
+    if not ways:
+        return ""
+    return _("Ways out (each estimated): {ways}.").format(ways=("；" if current() == "zh" else "; ").join(ways))
+
+
+def missed_targets(result: SearchResult) -> TargetError:
+    """The error a search that found nothing stands for: its reason and its estimated ways out, what ``python -m
+    core serve`` prints and the Inference page shows for the same question."""
+    return TargetError(result.reason or "", ways_out_text(result.ways_out)
+                       or _("Relax the targets, lower the load or plan more nodes."))
 
 
 def _closest(candidates: list[Candidate]) -> Candidate | None:
@@ -781,11 +794,12 @@ def _relaxed(ctx: _Context, prefill: list[PoolRating], decode: list[PoolRating],
 
 
 def _found(result: SearchResult) -> str:
-    """``{deployment}: {gpus} GPUs, {usd} USD per million output tokens`` of a search's best."""
+    """``{deployment}: {gpus} GPUs at {rate} requests/s, {cost} per million output tokens`` of a search's best
+    (money by the one money format, ``core.i18n.usd``, in the session's currency)."""
     e = result.best_estimate
-    return in_currency(_("{deployment}: {gpus} GPUs at {rate} requests/s, {usd} USD per million output tokens")).format(
+    return _("{deployment}: {gpus} GPUs at {rate} requests/s, {cost} per million output tokens").format(
         deployment=describe(result.best), gpus=f"{e.gpus:,}", rate=rate_text(e.rate),
-        usd=f"{e.usd_per_million_output_tokens * fx_rate():,.3g}")
+        cost=usd(e.usd_per_million_output_tokens, cents=True))
 
 
 def _bigger_plan(plan: Plan, nodes: int) -> Plan | None:
@@ -812,9 +826,9 @@ def _ways_out(ctx: _Context, prefill: list[PoolRating], decode: list[PoolRating]
     out = []
     relaxed = _relaxed(ctx, prefill, decode, candidates)
     if relaxed is not None and (r := search(ctx.plan, b.model, relaxed, **again)).best is not None:
-        out.append(_("relax the targets to TTFT {ttft} ms and TPOT {tpot} ms: {found}").format(
-            ttft=f"{relaxed['ttft_ms']:g}" if relaxed["ttft_ms"] else "-",
-            tpot=f"{relaxed['tpot_ms']:g}" if relaxed["tpot_ms"] else "-", found=_found(r)))
+        out.append(_("relax the targets to TTFT {ttft} and TPOT {tpot}: {found}").format(
+            ttft=milliseconds(relaxed["ttft_ms"] / 1e3) if relaxed["ttft_ms"] else "-",
+            tpot=milliseconds(relaxed["tpot_ms"] / 1e3) if relaxed["tpot_ms"] else "-", found=_found(r)))
     if ctx.rate is not None and (r := search(ctx.plan, b.model, {**b.workload.model_dump(), "rate": None},
                                              **again)).best is not None:
         out.append(_("serve at most {rate} requests/s on these nodes: {found}").format(

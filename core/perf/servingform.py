@@ -19,12 +19,14 @@ without a split); the rules above apply when the search finds none or a setting 
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import Any, Mapping
 
+from core.errors import DesignError
 from core.perf.serving import (Deployment, PoolSplit, Workload, estimate, usable_hbm_bytes, weight_precision,
                                weights_per_gpu_bytes)
-from core.perf.serving_search import search, shown_load, with_rate
+from core.perf.serving_search import SearchResult, missed_targets, search, shown_load, with_rate
 from core.perf.training import model_preset
 from core.plan import Plan
 
@@ -143,13 +145,24 @@ def deployment(plan: Plan, values: Mapping[str, Any], network: str = "fabric",
     With every pool size and split left at 0 (and no ``nodes``), the serving search's cheapest deployment that meets
     the targets in the settings' mode (``serving_search.search``: what ``python -m core serve --mode M`` answers
     without a split); when none does, or a setting fixes part of a split, ``chosen_deployment``."""
+    return _searched(plan, values, network, nodes)[0]
+
+
+def _searched(plan: Plan, values: Mapping[str, Any], network: str,
+              nodes: tuple[int, int] | None) -> tuple[Deployment, SearchResult | None]:
+    """``deployment`` and, when the settings leave the split to the search and it finds none on the compute fabric,
+    the search's result (its reason and estimated ways out: ``python -m core serve``'s answer to the same
+    question)."""
     if nodes is None and not any(given_split(values, pool) for pool in ("p", "d")):
         base = base_deployment(values, network, plan.resolved.system)
-        found = search(plan, base.model, base.workload, mode=base.mode, precision=base.precision,
-                       kv_precision=base.kv_precision, network=network, ways_out=False).best
-        if found is not None:
-            return found.model_copy(update={"workload": base.workload})
-    return chosen_deployment(plan, values, network, nodes)
+        result = search(plan, base.model, base.workload, mode=base.mode, precision=base.precision,
+                        kv_precision=base.kv_precision, network=network, ways_out=network == "fabric")
+        if result.best is not None:
+            return result.best.model_copy(update={"workload": base.workload}), None
+        # the no-fabric what-if keeps its own reason (an instance must fit one domain): the search's is the serving
+        # question's, the one ``serve`` answers
+        return chosen_deployment(plan, values, network, nodes), result if network == "fabric" else None
+    return chosen_deployment(plan, values, network, nodes), None
 
 
 def chosen_deployment(plan: Plan, values: Mapping[str, Any], network: str = "fabric",
@@ -175,6 +188,19 @@ def estimate_on(plan: Plan, values: Mapping[str, Any], network: str = "fabric", 
                 rate: float | None = None):
     """``core.perf.serving.estimate`` of the settings' deployment on ``plan`` at the load it is shown at
     (``serving_search.shown_load``: with no load set, the largest within the targets), or at ``rate`` requests/s
-    when given (another design compared at this one's rate: the same load on each); raises its errors."""
-    dep = deployment(plan, values, network, nodes)
-    return estimate(plan, with_rate(dep, rate) if rate is not None else shown_load(plan, dep))
+    when given (another design compared at this one's rate: the same load on each); raises its errors.
+
+    When the split is left to the search and it finds none that meets the targets, the page's own choice
+    (``chosen_deployment``) is estimated with the search's reason and ways out as a warning; when that choice
+    cannot serve either, the search's answer is the error (``serving_search.missed_targets``), as ``python -m core
+    serve`` says it."""
+    dep, missed = _searched(plan, values, network, nodes)
+    try:
+        est = estimate(plan, with_rate(dep, rate) if rate is not None else shown_load(plan, dep))
+    except DesignError:
+        if missed is None:
+            raise
+        raise missed_targets(missed) from None
+    if missed is not None:
+        est = dataclasses.replace(est, warnings=[*est.warnings, str(missed_targets(missed))])
+    return est

@@ -1144,6 +1144,18 @@ _ACT_BYTES = 2.0
 """Bytes per activation element on the wire (bf16)."""
 
 
+def _pipeline_crossings(stride: int, pp: int, domain: int) -> int:
+    """Stage boundaries of a pipeline whose sends leave an NVLink domain [count, of ``pp - 1``].
+
+    Ranks are packed from GPU 0 in domains of ``domain`` GPUs and stage ``i`` holds GPUs ``[i s, (i + 1) s)``
+    (``s = stride = tp x cp x dp``, the module's rank order), each rank sending to the one ``s`` on. The boundary
+    after stage ``i`` stays inside one domain only when both stages do, i.e. GPUs ``i s`` to ``(i + 2) s - 1`` share
+    a domain; otherwise some rank's send crosses (the one just before the domain edge). Tp 4 x pp 8 on 8-GPU nodes:
+    stages 0-1, 2-3, 4-5, 6-7 pair up in the nodes, so 3 of 7 boundaries (1-2, 3-4, 5-6) cross."""
+    domain = max(1, domain)
+    return sum(1 for i in range(max(0, pp - 1)) if i * stride // domain != ((i + 2) * stride - 1) // domain)
+
+
 def _model_parallel_comm(job: TrainingJob, timing: _Timing, gpus: int, dp: int, m: int,
                          cp: _Compute) -> list[CommPart]:
     """Tensor-parallel (sequence parallel), context-parallel (ring attention) and pipeline (send/recv) traffic of
@@ -1182,10 +1194,13 @@ def _model_parallel_comm(job: TrainingJob, timing: _Timing, gpus: int, dp: int, 
     if job.pp > 1:
         size = tokens_mb * mdl.hidden * _ACT_BYTES / job.tp  # sequence-parallel shard
         calls = 2 * m * job.vp
-        same = job.tp * job.cp * dp * 2 <= domain
-        share = 1.0 if same else timing.p2p_share(gpus, job.tp * job.cp * dp)  # stages sit tp x cp x dp apart
+        stride = job.tp * job.cp * dp  # stages sit tp x cp x dp apart
+        crossing = _pipeline_crossings(stride, job.pp, domain)
+        same = crossing == 0  # one slow hop bounds every step of the pipeline: then all sends are timed on it
+        share = 1.0 if same else timing.p2p_share(gpus, stride)
+        level = "nvlink" if same else "fabric" if crossing == job.pp - 1 else "nvlink+fabric"
         comm.append(CommPart("PP", "send/recv", job.pp, calls, size, calls * timing.p2p(size, same, share),
-                             k.pp_overlap, "p2p", "nvlink" if same else "fabric", window_s=cp.compute))
+                             k.pp_overlap, "p2p", level, window_s=cp.compute))
     return comm
 
 
