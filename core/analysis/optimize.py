@@ -84,6 +84,7 @@ import operator
 import os
 import time
 from contextlib import contextmanager
+from copy import copy as shallow
 from dataclasses import astuple, dataclass, field
 from types import SimpleNamespace
 from typing import Iterable, NamedTuple
@@ -1036,7 +1037,7 @@ def _evaluate_family(evaluator: "_Evaluator", designs: list[Design], indices: li
             continue
         one_switch = resolved.nodes * resolved.rails_per_island <= resolved.switch_ports
         if d.tiers == auto.tiers and (auto.tiers == 1 or not one_switch):
-            copy = Candidate(**{k: getattr(auto, k) for k in Candidate.__dataclass_fields__})
+            copy = shallow(auto)  # every field the auto plan's (shared, as it was), then its own index and design
             copy.index, copy.design, copy.resolved = i, d, None
             out.append(copy)
         elif d.tiers < auto.tiers and _too_few_tiers(resolved, d.tiers):
