@@ -559,7 +559,8 @@ class _Evaluator:
     def size(self, resolved):
         """(fabric plan, bandwidth) of ``resolved`` (``size_fabric``, ``compute_bandwidth``). The plan has no words (its
         explanation and switch groups' descriptions: nothing here reads them, and the winner is planned again in
-        full, ``OptimizeResult.best_plan``)."""
+        full, ``OptimizeResult.best_plan``); a folded Clos's is cached by what sizing reads, the planes apart
+        (``core.fabric.sizing._sized_clos``)."""
         self.sizings += 1
         fabric = size_fabric(resolved, words=False)
         return fabric, compute_bandwidth(resolved, fabric)

@@ -366,7 +366,8 @@ def size_fabric(resolved: ResolvedDesign, words: bool = True) -> FabricPlan:
     design grows (``grow_to``: ``_populated`` keeps the upper layers and the leaves' uplinks of the final
     fabric and only the present scalable units), then ``islands`` copies side by side. Another topology
     family (``core.fabric.families``) sizes its own. Without ``words`` a folded Clos's plan has no explanation and
-    its switch groups no description (the optimizer's checks read only its numbers, which are the same)."""
+    its switch groups no description (the optimizer's checks read only its numbers, which are the same), and, without
+    growth, it is cached by what sizing reads (``_sized_clos``: the ``ClosSizing`` view, its planes keyed at 1)."""
     other = topology_family(resolved.topology)
     if other is not None:
         return other.size(resolved)
