@@ -248,12 +248,11 @@ def test_a_family_whose_resolution_raises_gives_each_design_the_reason_it_would_
 
 
 def test_a_run_reads_its_candidates_alike():
-    """``_Run`` (the ``BusbwPlan``'s design and resolution parts, made once per run of designs that differ only in
-    ``_UNRESOLVED`` fields, ``_evaluate_families``) equals each candidate's own (``_Run.of`` its resolved design), and
-    the busbw view built from it equals ``BusbwPlan.of`` the candidate's plan, over a grid's runs (per-port planes
-    among them); and
-    the cached Clos sizing (``core.fabric.sizing._sized_clos``, of a ``ClosSizing`` with its planes keyed at 1) is
-    the resolved design's own sizing, field for field."""
+    """``_Run`` (the ``BusbwPlan``'s design and resolution parts and the other networks' views, made once per run of
+    designs that differ only in ``_UNRESOLVED`` fields, ``_evaluate_families``) equals each candidate's own
+    (``_Run.of`` its resolved design), and the busbw view built from it equals ``BusbwPlan.of`` the candidate's plan,
+    over a grid's runs (per-port planes among them); and the cached Clos sizing (``core.fabric.sizing._sized_clos``,
+    of a ``ClosSizing`` with its planes keyed at 1) is the resolved design's own sizing, field for field."""
     from types import SimpleNamespace
 
     from core.analysis import optimize as opt

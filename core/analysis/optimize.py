@@ -91,7 +91,8 @@ from typing import Iterable, NamedTuple
 
 from core import plurals, units, vocab
 from core.catalog import Catalog, load_catalog
-from core.cost import (NETWORK_CATEGORIES, build_bom, cost_floor, links_cost_floor, network_floor_rows,
+from core.cost import (NETWORK_CATEGORIES, Pricing, build_bom, cost_floor, links_cost_floor, network_floor_rows,
+                       network_floor_rows_of,
                        priced_network_rows, summarize_cost)
 from core.design import Design, DesignFields, field_bounds, offered_port_speeds, resolved_design, tidy_spaces
 from core import progress
@@ -115,6 +116,7 @@ from core.perf.sizes import format_size
 from core.plan import Plan, as_built, plan
 from core.analysis.perfview import BusbwPlan
 from core.perf.commview import BusbwResolved, PerfBandwidth, PerfCalibration, PerfFabric
+from core.networks import NetworkInputs
 from core.memo import spoken, stage
 from core.perf import congestion
 from core.perf.collectives import busbw_at, nccl_release, nccl_release_now
@@ -629,6 +631,7 @@ class _Evaluator:
                 failed.append(key)
                 if not full:
                     return _rejected(cand, failed)
+        run = run or _Run.of(resolved)
         try:
             cand.busbw_gbytes = self._busbw(resolved, fabric, bandwidth, run)
         except FabricPlannerError as exc:
@@ -643,7 +646,7 @@ class _Evaluator:
         if self.bounded and not full:
             try:  # the other networks raise as when the physical layer sizes them (``physical_of``)
                 floor = cost_floor(resolved, fabric, self.catalog,
-                                   network_floor_rows(resolved, fabric, self.catalog, least=first),
+                                   network_floor_rows_of(run.network, run.pricing, fabric, self.catalog, least=first),
                                    links=not counted)
             except FabricPlannerError as exc:
                 cand.reason = _reason(exc)
@@ -859,15 +862,19 @@ class _Evaluator:
 
 class _Run(NamedTuple):
     """What the candidates of one run (``_evaluate_families``: designs that differ only in ``_UNRESOLVED`` fields,
-    one resolution) read alike, made once per run: the ``BusbwPlan``'s design and resolution parts (their design
-    fields, ``PerfCalibration`` and ``PerfDesign``, are none of ``_UNRESOLVED``; ``tests/test_optimize_speed.py``)."""
+    one resolution) read alike, made once per run: the ``BusbwPlan``'s design and resolution parts, and the views the
+    other networks' floor rows read (``core.cost.network_floor_rows_of``); the design fields of these views are none
+    of ``_UNRESOLVED`` (``tests/test_optimize_speed.py``)."""
 
     calibration: PerfCalibration
     busbw: BusbwResolved
+    network: NetworkInputs
+    pricing: Pricing
 
     @classmethod
     def of(cls, resolved) -> "_Run":
-        return cls(PerfCalibration.of(resolved.design), BusbwResolved.of(resolved))
+        return cls(PerfCalibration.of(resolved.design), BusbwResolved.of(resolved), NetworkInputs.of(resolved),
+                   Pricing.of(resolved))
 
 
 def _raise_floors(cand: Candidate, floor) -> None:
