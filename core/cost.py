@@ -863,11 +863,17 @@ def network_floor_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Ca
     switch count grows, with the same models and prices; and nothing that raises reads the count (the storage
     fabric is sized from the fabric's shape alone), so it raises as the exact rows do
     (``tests/test_optimize_bounds.py`` checks both)."""
+    return network_floor_rows_of(NetworkInputs.of(resolved), Pricing.of(resolved), fabric, catalog, least, racks)
+
+
+def network_floor_rows_of(network_inputs: NetworkInputs, pricing: Pricing, fabric: FabricPlan, catalog: Catalog,
+                          least: bool = False, racks: tuple[int, int] = (0, 0)) -> tuple:
+    """``network_floor_rows`` from the resolved design's views (``NetworkInputs``, ``Pricing``): the optimizer's, whose
+    candidates of one resolution share them, made once (``core.analysis.optimize._Run``)."""
     view = NetworkFabric.of(fabric)
     if least:
         view = view._replace(switch_count_total=min(view.switch_count_total, 1))
-    return summed_network_rows(NetworkInputs.of(resolved), view, Pricing.of(resolved), catalog, current_language(),
-                               racks)
+    return summed_network_rows(network_inputs, view, pricing, catalog, current_language(), racks)
 
 
 @stage(0.04, lambda rows: 512 + 384 * len(rows), errors=(FabricPlannerError,))

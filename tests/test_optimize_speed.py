@@ -245,3 +245,46 @@ def test_a_family_whose_resolution_raises_gives_each_design_the_reason_it_would_
             raised += 1
             assert cand.reason and cand.reason == alone.evaluate(cand.index, design).reason
     assert raised > 0
+
+
+def test_a_run_reads_its_candidates_alike():
+    """``_Run`` (the ``BusbwPlan``'s design and resolution parts and the other networks' views, made once per run of
+    designs that differ only in ``_UNRESOLVED`` fields, ``_evaluate_families``) equals each candidate's own
+    (``_Run.of`` its resolved design), and the busbw view built from it equals ``BusbwPlan.of`` the candidate's plan,
+    over a grid's runs (per-port planes among them); and the cached Clos sizing (``core.fabric.sizing._sized_clos``,
+    of a ``ClosSizing`` with its planes keyed at 1) is the resolved design's own sizing, field for field."""
+    from types import SimpleNamespace
+
+    from core.analysis import optimize as opt
+    from core.analysis.perfview import BusbwPlan
+    from core.fabric import sizing
+    from core.memo import uncached
+    from core.perf.commview import PerfBandwidth, PerfFabric
+
+    catalog = load_catalog()
+    designs = candidate_designs("H100", 2048, Constraints(), Grid(switches=("QM9700", "TH5", "SN5600"),
+                                                                   nics=("CX7", "CX8")), catalog)
+    evaluator = opt._Evaluator(Constraints(), catalog)
+    runs = {}
+    compared = planes = 0
+    for design in designs:
+        key = opt._fields_key(design, opt._UNRESOLVED)
+        try:
+            resolved = evaluator.resolve(design)
+        except FabricPlannerError:
+            continue
+        run = runs.setdefault(key, opt._Run.of(resolved))  # the run's first design's
+        assert opt._Run.of(resolved) == run
+        try:
+            fabric, bandwidth = evaluator.size(resolved)
+        except FabricPlannerError:
+            continue
+        if design.topology not in opt.FAMILY_TOPOLOGIES:  # the sizing of the resolved design itself, uncached
+            with uncached():
+                assert fabric == sizing._size_clos(resolved, words=False)
+        plan = SimpleNamespace(design=resolved.design, resolved=resolved, fabric=fabric, bandwidth=bandwidth)
+        assert BusbwPlan(run.calibration, run.busbw, PerfFabric.of(fabric), PerfBandwidth.of(bandwidth)) == \
+            BusbwPlan.of(plan)
+        compared += 1
+        planes += resolved.planes > 1
+    assert compared > 500 and planes > 50 and len(runs) < compared / 2

@@ -84,13 +84,15 @@ import operator
 import os
 import time
 from contextlib import contextmanager
+from copy import copy as shallow
 from dataclasses import astuple, dataclass, field
 from types import SimpleNamespace
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 from core import plurals, units, vocab
 from core.catalog import Catalog, load_catalog
-from core.cost import (NETWORK_CATEGORIES, build_bom, cost_floor, links_cost_floor, network_floor_rows,
+from core.cost import (NETWORK_CATEGORIES, Pricing, build_bom, cost_floor, links_cost_floor, network_floor_rows,
+                       network_floor_rows_of,
                        priced_network_rows, summarize_cost)
 from core.design import Design, DesignFields, field_bounds, offered_port_speeds, resolved_design, tidy_spaces
 from core import progress
@@ -113,6 +115,8 @@ from core.i18n import language as speaking
 from core.perf.sizes import format_size
 from core.plan import Plan, as_built, plan
 from core.analysis.perfview import BusbwPlan
+from core.perf.commview import BusbwResolved, PerfBandwidth, PerfCalibration, PerfFabric
+from core.networks import NetworkInputs
 from core.memo import spoken, stage
 from core.perf import congestion
 from core.perf.collectives import busbw_at, nccl_release, nccl_release_now
@@ -557,7 +561,8 @@ class _Evaluator:
     def size(self, resolved):
         """(fabric plan, bandwidth) of ``resolved`` (``size_fabric``, ``compute_bandwidth``). The plan has no words (its
         explanation and switch groups' descriptions: nothing here reads them, and the winner is planned again in
-        full, ``OptimizeResult.best_plan``)."""
+        full, ``OptimizeResult.best_plan``); a folded Clos's is cached by what sizing reads, the planes apart
+        (``core.fabric.sizing._sized_clos``)."""
         self.sizings += 1
         fabric = size_fabric(resolved, words=False)
         return fabric, compute_bandwidth(resolved, fabric)
@@ -581,12 +586,12 @@ class _Evaluator:
         return found.model_copy(update={"design": design})
 
     def evaluate(self, index: int, design: Design, full: bool = False, keep: bool = False,
-                 resolved=None, detail: bool = True) -> Candidate:
+                 resolved=None, detail: bool = True, run: "_Run | None" = None) -> Candidate:
         """The candidate's metrics and its first failing constraint (``full``: every metric and failure;
         ``keep``: the resolved design stays on the candidate; ``resolved``: its resolved design, or the
-        ``FabricPlannerError`` resolving it raised). With ``detail=False`` it stops after the bounds
-        (``cost_floor``) of a candidate no check before them rejected, leaving ``Candidate.pending`` for
-        ``detail``."""
+        ``FabricPlannerError`` resolving it raised; ``run``: what the candidates of its run read alike, ``_Run``).
+        With ``detail=False`` it stops after the bounds (``cost_floor``) of a candidate no check before them
+        rejected, leaving ``Candidate.pending`` for ``detail``."""
         c = self.c
         cand = Candidate(index, design)
         if c.min_planes is not None and design.planes < c.min_planes:
@@ -626,8 +631,9 @@ class _Evaluator:
                 failed.append(key)
                 if not full:
                     return _rejected(cand, failed)
+        run = run or _Run.of(resolved)
         try:
-            cand.busbw_gbytes = self._busbw(resolved, fabric, bandwidth)
+            cand.busbw_gbytes = self._busbw(resolved, fabric, bandwidth, run)
         except FabricPlannerError as exc:
             cand.reason = _reason(exc)
             return cand
@@ -640,7 +646,7 @@ class _Evaluator:
         if self.bounded and not full:
             try:  # the other networks raise as when the physical layer sizes them (``physical_of``)
                 floor = cost_floor(resolved, fabric, self.catalog,
-                                   network_floor_rows(resolved, fabric, self.catalog, least=first),
+                                   network_floor_rows_of(run.network, run.pricing, fabric, self.catalog, least=first),
                                    links=not counted)
             except FabricPlannerError as exc:
                 cand.reason = _reason(exc)
@@ -843,13 +849,32 @@ class _Evaluator:
         return [] if _limit(cand.usd_per_mtok, self.c.max_usd_per_million_tokens, True) else [
             "max_usd_per_million_tokens"]
 
-    def _busbw(self, resolved, fabric, bandwidth) -> float:
+    def _busbw(self, resolved, fabric, bandwidth, run: "_Run | None" = None) -> float:
         """All-reduce busbw over every GPU [GB/s] (``core.perf.collectives.busbw_at``: the sweep's number at one
         size); the sweep reads no bill of materials, so it runs before the BOM is built, on the ``BusbwPlan`` view of
-        the plan's design, resolution, fabric and bandwidth (``_all_reduce_busbw``: one computation per view)."""
-        p = SimpleNamespace(design=resolved.design, resolved=resolved, fabric=fabric, bandwidth=bandwidth)
-        return _all_reduce_busbw(BusbwPlan.of(p), self.c.busbw_size, congestion.current(), nccl_release_now(),
-                                 current())
+        the plan's design, resolution, fabric and bandwidth (``_all_reduce_busbw``: one computation per view; the
+        design's and resolution's parts ``run``'s when given)."""
+        if run is None:
+            run = _Run.of(resolved)
+        plan = BusbwPlan(run.calibration, run.busbw, PerfFabric.of(fabric), PerfBandwidth.of(bandwidth))
+        return _all_reduce_busbw(plan, self.c.busbw_size, congestion.current(), nccl_release_now(), current())
+
+
+class _Run(NamedTuple):
+    """What the candidates of one run (``_evaluate_families``: designs that differ only in ``_UNRESOLVED`` fields,
+    one resolution) read alike, made once per run: the ``BusbwPlan``'s design and resolution parts, and the views the
+    other networks' floor rows read (``core.cost.network_floor_rows_of``); the design fields of these views are none
+    of ``_UNRESOLVED`` (``tests/test_optimize_speed.py``)."""
+
+    calibration: PerfCalibration
+    busbw: BusbwResolved
+    network: NetworkInputs
+    pricing: Pricing
+
+    @classmethod
+    def of(cls, resolved) -> "_Run":
+        return cls(PerfCalibration.of(resolved.design), BusbwResolved.of(resolved), NetworkInputs.of(resolved),
+                   Pricing.of(resolved))
 
 
 def _raise_floors(cand: Candidate, floor) -> None:
@@ -967,23 +992,24 @@ def _evaluate_families(evaluator: "_Evaluator", designs: list[Design], groups: I
     """Each family of ``groups`` evaluated (``_evaluate_family``), in order, resolving once per run of families that
     differ only in the grid fields resolving does not read (``_UNRESOLVED``: the oversubscription, next to each
     other in ``_families``' order): one resolution serves them all, or the error it raised."""
-    key = resolution = None
+    key = resolution = run = None
     for group in groups:
         first = designs[group[0]]
         if (unresolved := _fields_key(first, _UNRESOLVED)) != key:
             key = unresolved
             try:
                 resolution = evaluator.resolve(first)
+                run = _Run.of(resolution)
             except FabricPlannerError as exc:
-                resolution = exc
-        yield _evaluate_family(evaluator, designs, group, detail, resolution)
+                resolution, run = exc, None
+        yield _evaluate_family(evaluator, designs, group, detail, resolution, run)
 
 
 def _evaluate_family(evaluator: "_Evaluator", designs: list[Design], indices: list[int],
-                     detail: bool = True, resolution=None) -> list[Candidate]:
+                     detail: bool = True, resolution=None, run: _Run | None = None) -> list[Candidate]:
     """Evaluate one family (designs that differ only in ``tiers``), sizing as few as is exact; ``resolution``: the
     resolved design of a design that differs from them only in ``_UNRESOLVED`` fields or the ``FabricPlannerError``
-    resolving it raised, or None (resolved here).
+    resolving it raised, or None (resolved here); ``run``: its ``_Run`` (with ``resolution``).
 
     The family is first planned with ``tiers="auto"``, which picks the fewest tiers ``t0`` that fit. An
     explicit ``t0`` sizes the same fabric (``size_fabric`` tries the same leaf down-port counts and keeps
@@ -1002,7 +1028,7 @@ def _evaluate_family(evaluator: "_Evaluator", designs: list[Design], indices: li
 
     if len(explicit) > 1:
         design = designs[explicit[0]].model_copy(update={"tiers": "auto"})
-        auto = evaluator.evaluate(-1, design, keep=True, resolved=as_resolved(design), detail=detail)
+        auto = evaluator.evaluate(-1, design, keep=True, resolved=as_resolved(design), detail=detail, run=run)
     for i in indices:
         d = designs[i]
         if auto is not None and auto.resolved is None and auto.reason and not auto.failed and \
@@ -1010,15 +1036,16 @@ def _evaluate_family(evaluator: "_Evaluator", designs: list[Design], indices: li
             out.append(Candidate(i, d, reason=auto.reason))  # resolving raised: it reads no tiers, so it raises alike
             continue
         if auto is None or auto.resolved is None or not isinstance(d.tiers, int):
-            out.append(evaluator.evaluate(i, d, resolved=as_resolved(d), detail=detail))
+            out.append(evaluator.evaluate(i, d, resolved=as_resolved(d), detail=detail, run=run))
             continue
         resolved = auto.resolved
         if auto.tiers == 0:  # auto did not size: each explicit tier count on its own, with the family's resolution
-            out.append(evaluator.evaluate(i, d, resolved=resolved.model_copy(update={"design": d}), detail=detail))
+            out.append(evaluator.evaluate(i, d, resolved=resolved.model_copy(update={"design": d}), detail=detail,
+                                          run=run))
             continue
         one_switch = resolved.nodes * resolved.rails_per_island <= resolved.switch_ports
         if d.tiers == auto.tiers and (auto.tiers == 1 or not one_switch):
-            copy = Candidate(**{k: getattr(auto, k) for k in Candidate.__dataclass_fields__})
+            copy = shallow(auto)  # every field the auto plan's (shared, as it was), then its own index and design
             copy.index, copy.design, copy.resolved = i, d, None
             out.append(copy)
         elif d.tiers < auto.tiers and _too_few_tiers(resolved, d.tiers):
@@ -1026,7 +1053,8 @@ def _evaluate_family(evaluator: "_Evaluator", designs: list[Design], indices: li
                                                 "needed").format(tiers=plurals.tiers(d.tiers),
                                                                  needed=plurals.tiers(auto.tiers))))
         else:  # resolving does not read tiers: the family's resolution serves with this design
-            out.append(evaluator.evaluate(i, d, resolved=resolved.model_copy(update={"design": d}), detail=detail))
+            out.append(evaluator.evaluate(i, d, resolved=resolved.model_copy(update={"design": d}), detail=detail,
+                                          run=run))
     return out
 
 

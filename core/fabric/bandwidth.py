@@ -111,7 +111,11 @@ def bisection_gbits(resolved: ResolvedDesign, fabric: FabricPlan) -> float:
     min-cut on the switch graph. Another topology family's bisection is its
     module's (``core.fabric.families``).
     """
-    capacities = tier_capacities_gbits(resolved, fabric)
+    return _bisection(resolved, fabric, tier_capacities_gbits(resolved, fabric))
+
+
+def _bisection(resolved: ResolvedDesign, fabric: FabricPlan, capacities: dict[str, float]) -> float:
+    """``bisection_gbits`` from the fabric's ``tier_capacities_gbits``."""
     other = topology_family(fabric.family)
     if other is not None:
         return other.bisection_gbits(resolved, fabric, capacities["injection"], capacities.get("leaf_up", 0.0))
@@ -170,7 +174,7 @@ def compute_bandwidth(resolved: ResolvedDesign, fabric: FabricPlan) -> Bandwidth
     rail = resolved.topology in ("rail-optimized", "rail-only")
     capacities = tier_capacities_gbits(resolved, fabric)
     injection = capacities["injection"]
-    bisection = bisection_gbits(resolved, fabric)
+    bisection = _bisection(resolved, fabric, capacities)  # bisection_gbits, the capacities computed once
 
     leaf_over = spine_over = 1.0
     if fabric.tiers >= 2 and fabric.leaf_uplinks:

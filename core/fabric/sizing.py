@@ -44,7 +44,7 @@ from core.errors import DesignError
 from core.fabric.families import family as topology_family
 from core import plurals
 from core.i18n import N_, _, ngettext
-from core.memo import stage, view
+from core.memo import FrozenDict, stage, view
 
 Role = Literal["leaf", "spine", "core"]
 ROLE_LABELS = {"leaf": N_("leaf"), "spine": N_("spine"), "core": N_("core")}
@@ -366,13 +366,24 @@ def size_fabric(resolved: ResolvedDesign, words: bool = True) -> FabricPlan:
     design grows (``grow_to``: ``_populated`` keeps the upper layers and the leaves' uplinks of the final
     fabric and only the present scalable units), then ``islands`` copies side by side. Another topology
     family (``core.fabric.families``) sizes its own. Without ``words`` a folded Clos's plan has no explanation and
-    its switch groups no description (the optimizer's checks read only its numbers, which are the same)."""
+    its switch groups no description (the optimizer's checks read only its numbers, which are the same), and, without
+    growth, it is cached by what sizing reads (``_sized_clos``: the ``ClosSizing`` view, its planes keyed at 1)."""
     other = topology_family(resolved.topology)
     if other is not None:
         return other.size(resolved)
+    if not words and not resolved.grow_to:  # the optimizer's: cached by what it reads, the planes apart
+        plan = _sized_clos(ClosSizing.of(resolved)._replace(planes=1))
+        return plan if resolved.planes == 1 else plan.model_copy(update={"planes": resolved.planes})
+    return _size_clos(resolved, words)
+
+
+def _size_clos(resolved: ResolvedDesign, words: bool = True) -> FabricPlan:
+    """``size_fabric`` of a folded Clos (``resolved``: a resolved design or its ``ClosSizing``)."""
     island = resolved
     if resolved.islands > 1:
-        island = resolved.model_copy(update={"nics_per_node": resolved.rails_per_island, "islands": 1})
+        island = (resolved._replace(nics_per_node=resolved.rails_per_island, islands=1)
+                  if isinstance(resolved, ClosSizing) else
+                  resolved.model_copy(update={"nics_per_node": resolved.rails_per_island, "islands": 1}))
     if resolved.grow_to:
         final = _size_island(island.model_copy(update={"nodes": resolved.grow_to,
                                                        "gpus": resolved.grow_to * resolved.gpus_per_node}), words)
@@ -383,6 +394,30 @@ def size_fabric(resolved: ResolvedDesign, words: bool = True) -> FabricPlan:
     if resolved.islands > 1:
         plan = _side_by_side(resolved, plan, words)
     return plan
+
+
+ClosSizing = view("ClosSizing", "nodes nics_per_node islands rails_per_island grow_to planes topology gpus "
+                  "gpus_per_node nvlink_level1_nodes su_nodes nodes_per_rack switch_ports spine_radix core_radix "
+                  "pod_sus port_speed_gbps uplink_gbps leaf_uplink_cost switch",
+                  design=view("ClosRatios", "oversubscription spine_oversubscription tiers"),
+                  tier_switches=FrozenDict)
+"""What sizing a folded Clos without words reads of a resolved design (``core.memo.view``; the error messages too):
+its numbers and switch models. ``planes`` is read only to be copied into ``FabricPlan.planes``, so ``size_fabric``
+keys it at 1 and sets it after (the planes of a per-port design share one sizing)."""
+
+
+def _clos_bytes(plan: FabricPlan) -> int:
+    """Upper bound of the memory of a fabric plan without words [bytes]: 5 kB and 0.75 kB a switch group (measured
+    at most 4.8 kB besides 0.75 kB a group over the 5,561 plans of two searches, 16,384 H100 and 2,304 GB200 NVL72;
+    ``tests/test_memo.py``)."""
+    return 5120 + 768 * len(plan.switch_groups)
+
+
+@stage(0.15, _clos_bytes, max_entries=1 << 14)  # a default search's 5,300 distinct sizings, 35 MB: a warm one hits
+def _sized_clos(sizing: ClosSizing) -> FabricPlan:
+    """``size_fabric(resolved, words=False)`` of a folded Clos without growth from its ``ClosSizing``; cached by it
+    (``core.memo.stage``; its errors pass uncached: their messages are in the request's language)."""
+    return _size_clos(sizing, words=False)
 
 
 def _size_island(resolved: ResolvedDesign, words: bool = True) -> FabricPlan:
