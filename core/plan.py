@@ -30,7 +30,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from core.fabric.bandwidth import Bandwidth, compute_bandwidth
 from core import scaleup, units
 from core.catalog import Catalog, load_catalog
-from core.cost import NETWORK_CATEGORIES, BomRow, CostSummary, bom_dataframe, build_bom, summarize_cost
+from core.cost import BomRow, CostSummary, in_compute_fabric, bom_dataframe, build_bom, summarize_cost
 from core.design import (
     Design,
     ResolvedDesign,
@@ -663,7 +663,7 @@ def _reserved(resolved: ResolvedDesign, bom: tuple[BomRow, ...], catalog: Catalo
     networks = size_networks(final, fabric, catalog)
     layout, _lengths, media, _racks = _placed(final, fields, fabric, networks, catalog, language)
     for row in build_bom(final, fabric, catalog, layout=layout, media=media, networks=networks):
-        if row.category not in NETWORK_CATEGORIES or row.network != "compute":  # the compute fabric's growth
+        if not in_compute_fabric(row):  # the compute fabric's growth
             continue
         more = row.quantity - now.get((row.category, row.catalog_id, row.item, row.end), 0)
         if more > 0:
