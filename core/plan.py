@@ -42,7 +42,7 @@ from core.design import (
     resolve_nic_and_speed,
     resolved_of,
 )
-from core.errors import DesignError, FabricPlannerError
+from core.errors import DesignError, FabricPlannerError, GpuLimitError, joined
 from core.memo import bounded, spoken, stage, text_bytes
 from core.processes import env_int
 from core.i18n import _, current, ngettext
@@ -333,12 +333,29 @@ def plan(design: Design, catalog: Catalog | None = None) -> Plan:
         if catalog is None:
             return _plan_cached(design, current())
         return _plan(design, catalog)
+    except GpuLimitError as exc:  # the limit's own way out first, then what stops a design of that size
+        _within_limit(design, exc, catalog)
     except DesignError as exc:
         fixes = (_ways_out_cached(design.model_dump_json(), current()) if catalog is None
                  else ways_out(design, catalog))
         if not fixes:
             raise DesignError(exc.message, "", ()) from None
         raise DesignError(exc.message, suggestion_of(fixes), fixes) from None
+
+
+def _within_limit(design: Design, exc: GpuLimitError, catalog: Catalog | None) -> None:
+    """Raise ``exc`` (a design over the GPU limit) with its own way out, ``exc.nodes`` nodes, and when a design of
+    that many nodes does not build either, that design's problem and ways out in sentences of their own
+    ("Plan at most 125,000 nodes (1,000,000 GPUs). 125,000 nodes need more than three tiers of QM9700 ...; three
+    tiers hold at most 8,192 nodes ... Plan at most 8,192 nodes (65,536 GPUs)."); its fixes are those ways out,
+    each with the node count it was checked at."""
+    within = design.model_copy(update={"nodes": exc.nodes, "gpus": None})
+    try:
+        plan(within, catalog)
+    except DesignError as then:
+        fixes = tuple((phrase, {"nodes": exc.nodes, "gpus": None, **changes}) for phrase, changes in then.fixes)
+        raise DesignError(exc.message, joined(exc.suggestion, str(then)), fixes) from None
+    raise DesignError(exc.message, exc.suggestion, ((exc.suggestion, {"nodes": exc.nodes, "gpus": None}),)) from None
 
 
 def suggestion_of(fixes: tuple[tuple[str, dict], ...]) -> str:
