@@ -627,10 +627,11 @@ def _availability_section(cur, store: dict, key: str, lang: str) -> None:
                 ss[W + f"{field}_{name}"] = float(getattr(shown_rates[name], field))
                 col.number_input(label, min_value=0.0, max_value=1e6, step=step, format="%.3g" if field == "afr"
                                  else "%.1f", key=W + f"{field}_{name}", on_change=_on_rate, args=(name, field))
-            r3.caption(_("{afr} failures per year, repaired in {mttr} h by default").format(
-                afr=units.number(rate.afr), mttr=f"{rate.mttr_hours:g}") + (" " + _(
-                    "A link is its two transceivers and its cable: changing their rates changes the link's, "
-                    "unless the link's own rate is changed.") if name == "link" else ""))
+            default = _("{afr} failures per year, repaired in {mttr} h by default").format(
+                afr=units.number(rate.afr), mttr=f"{rate.mttr_hours:g}")
+            r3.caption(i18n.sentences(i18n.as_sentence(default), _(
+                "A link is its two transceivers and its cable: changing their rates changes the link's, unless the "
+                "link's own rate is changed.")) if name == "link" else default)
     if mixed is not None:
         _pods_availability(cur, store, key)
         return
