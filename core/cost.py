@@ -93,6 +93,14 @@ HOURS_PER_YEAR = 8760
 LINK_DISTANCE_M = {"in-rack": 2.0, "node-leaf": 30.0, "leaf-spine": 50.0, "spine-core": 150.0}
 
 
+
+def in_compute_fabric(row) -> bool:
+    """Whether a bill row (a ``BomRow`` or a floor's row) is the compute fabric's: a NIC, switch, transceiver or cable
+    of the compute network, not of its management (``BomRow.management``: the UFM appliances' links). The one
+    boundary of ``CostSummary.network_capex_usd`` ("Capex, compute fabric") and of the Links and Transceivers
+    cards' counts."""
+    return row.category in NETWORK_CATEGORIES and row.network == "compute" and not row.management
+
 class BomRow(BaseModel):
     model_config = ConfigDict(frozen=True)
 
@@ -118,6 +126,11 @@ class BomRow(BaseModel):
     pod: int | None = None
     """The bill of a design with pods (``core.analysis.pods.MixedPlan.bom``): the number (1-based) of the pod whose
     devices the row buys; None for the shared layer (spines, or cores on three tiers) and in a design without pods."""
+    management: bool = False
+    """A row of the compute network's management: its UFM appliances and their links' cords and modules
+    (``ClusterNetworks.compute_devices``/``compute_links``). In the compute network's totals (the By network table's
+    compute row) but not the compute fabric's (``network_capex_usd``), as the Links and Transceivers cards leave
+    those links out (``core.figures.keynumbers.unbilled_by_cards``)."""
 
     @property
     def extended_price_usd(self) -> float:
@@ -177,8 +190,8 @@ class CostSummary(BaseModel):
     def compute_fabric_capex_usd(self) -> float:
         """Capex of the compute fabric alone [USD]: its switches, transceivers, cables and the nodes' compute
         NICs (BOM rows of ``NETWORK_CATEGORIES`` whose ``network`` is ``compute``, spares of those included).
-        Not included: the GPU nodes themselves, racks, the storage fabric (switches and appliances) and the
-        in-band and out-of-band management networks. The same figure as ``network_capex_usd``, named for
+        Not included: the GPU nodes themselves, racks, the UFM appliances and their links (``BomRow.management``),
+        the storage fabric (switches and appliances) and the in-band and out-of-band management networks. The same figure as ``network_capex_usd``, named for
         what it is next to ``cluster_capex_usd``."""
         return self.network_capex_usd
 
@@ -193,10 +206,11 @@ BOM_COLUMNS = [
     "category", "item", "catalog_id", "quantity", "unit_price_usd", "extended_price_usd",
     "unit_power_w", "extended_power_w", "price_basis", "why",
     "unit_price_low_usd", "unit_price_high_usd", "extended_price_low_usd", "extended_price_high_usd", "network",
-    "spare",
+    "spare", "management",
 ]
 """The BOM frame's columns (CSV and JSON downloads); ``unit_price_low_usd`` to ``extended_price_high_usd`` are
-each row's price range [USD]; ``spare`` is true for the sparing policy's rows (``Design.spares``). The bill of a
+each row's price range [USD]; ``spare`` is true for the sparing policy's rows (``Design.spares``); ``management``
+for the compute network's UFM appliances and their links (``BomRow.management``: not in the compute fabric's capex). The bill of a
 design with pods adds ``pod`` (``bom_dataframe``)."""
 
 
@@ -273,7 +287,7 @@ def priced_row_adder(resolved: ResolvedDesign, rows: list, row=BomRow):
     price_overrides, power_overrides = resolved.price_overrides, resolved.power_overrides
     basis = design_price_basis(resolved)
 
-    def add(category, entry, quantity, why, item=None, end="", network="compute"):
+    def add(category, entry, quantity, why, item=None, end="", network="compute", management=False):
         if quantity <= 0:
             return
         point, low, high = _prices(entry, price_overrides, basis)
@@ -283,7 +297,7 @@ def priced_row_adder(resolved: ResolvedDesign, rows: list, row=BomRow):
                 unit_price_usd=point, unit_price_low_usd=low, unit_price_high_usd=high,
                 unit_power_w=power_overrides.get(entry.id, entry.power_w),
                 price_basis="override" if entry.id in price_overrides else entry.price_basis,
-                why=why, end=end, network=network,
+                why=why, end=end, network=network, management=management,
             )
         )
 
@@ -879,21 +893,21 @@ def network_floor_rows_of(network_inputs: NetworkInputs, pricing: Pricing, fabri
 @stage(0.04, lambda rows: 512 + 384 * len(rows), errors=(FabricPlannerError,))
 def summed_network_rows(network_inputs: NetworkInputs, fabric: NetworkFabric, pricing: Pricing, catalog: Catalog,
                         language: str, racks: tuple[int, int] | None = None) -> tuple:
-    """``network_rows_of``'s rows summed per category, network and spare flag: one ``_FloorRow`` each (quantity 1,
+    """``network_rows_of``'s rows summed per category, network, spare and management flag: one ``_FloorRow`` each (quantity 1,
     the rows' extended prices [USD: point, low, high] and power [W]), in the order each first appears; what
     ``summarize_cost`` reads of them, so a floor sums a few rows rather than every network's. Cached by these
     arguments (``core.memo.stage``; 0.3 kB a row measured)."""
     sums: dict[tuple, list[float]] = {}
     for r in network_rows_of(network_inputs, fabric, pricing, catalog, language, racks):
-        total = sums.setdefault((r.category, r.network, r.spare), [0.0, 0.0, 0.0, 0.0])
+        total = sums.setdefault((r.category, r.network, r.spare, r.management), [0.0, 0.0, 0.0, 0.0])
         total[0] += r.quantity * r.unit_price_usd
         total[1] += r.quantity * r.low_usd
         total[2] += r.quantity * r.high_usd
         total[3] += r.quantity * r.unit_power_w
     return tuple(_FloorRow(category=category, item="", catalog_id="", quantity=1, unit_price_usd=point,
                            unit_power_w=watts, price_basis="estimate", why="", network=network,
-                           unit_price_low_usd=low, unit_price_high_usd=high, spare=spare)
-                 for (category, network, spare), (point, low, high, watts) in sums.items())
+                           unit_price_low_usd=low, unit_price_high_usd=high, spare=spare, management=management)
+                 for (category, network, spare, management), (point, low, high, watts) in sums.items())
 
 
 @stage(0.22, rows_bytes, errors=(FabricPlannerError,))
@@ -941,7 +955,8 @@ def network_rows(catalog: Catalog, networks: ClusterNetworks, add, rows: list[Bo
 def _rows_of(catalog: Catalog, network: str, devices, links, switches, add) -> None:
     """``network_rows``' rows of one network: its switches, appliances, cables and transceivers (``add`` as there)."""
     def tagged(category: str, entry, quantity: int, why: str, item: str, end: str = "") -> None:
-        add(category, entry, quantity, why, item=item, end=end, network=network)
+        # the compute network's own rows here are its management's: the UFM appliances and their links
+        add(category, entry, quantity, why, item=item, end=end, network=network, management=network == "compute")
 
     label = _(NETWORK_LABELS[network])
     for group in switches:
@@ -1209,7 +1224,7 @@ def summarize_cost(resolved: ResolvedDesign, rows: tuple[BomRow, ...]) -> CostSu
         low += price_low
         high += price_high
         it_w += power
-        if r.category in NETWORK_CATEGORIES and r.network == "compute":
+        if in_compute_fabric(r):
             network_capex += price
             network_low += price_low
             network_high += price_high

@@ -42,7 +42,7 @@ from pydantic import (
 
 from core import hostlink, scaleup, vocab
 from core.catalog import Catalog, DesignPriceBasis, Nic, Switch, System, load_catalog
-from core.errors import DesignError, FabricPlannerError, InputError, shown
+from core.errors import DesignError, FabricPlannerError, GpuLimitError, InputError, shown
 from core.i18n import N_, _, ngettext
 from core.memo import FrozenDict, spoken, stage, text_bytes, view
 from core.spares import canonical_setting
@@ -1625,8 +1625,9 @@ def _domains_and_nodes(design: Design, system, gpus_per_node: int, nodes: int, n
     nodes_per_domain = max(1, level1 // gpus_per_node)
     too_many = gpu_limit_problem(nodes, gpus_per_node, nodes_per_domain)
     if too_many is not None:
-        raise DesignError(_("{problem}.").format(problem=too_many[0]),
-                          _("{ways_out}.").format(ways_out=too_many[1][0].upper() + too_many[1][1:]))
+        raise GpuLimitError(_("{problem}.").format(problem=too_many[0]),
+                            _("{ways_out}.").format(ways_out=too_many[1][0].upper() + too_many[1][1:]),
+                            most_nodes(gpus_per_node, nodes_per_domain))
     if nodes % nodes_per_domain:
         whole = math.ceil(nodes / nodes_per_domain) * nodes_per_domain
         notes.append((_(

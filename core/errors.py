@@ -110,6 +110,16 @@ class DesignError(FabricPlannerError):
         super().__init__(joined(message, suggestion))
 
 
+class GpuLimitError(DesignError):
+    """A design over the planner's GPU limit (``core.design.gpu_limit_problem``), its way out the most nodes within
+    the limit (``nodes``). ``core.plan.plan`` keeps that way out first and adds, in sentences of their own, what
+    else stops a design of that many nodes (a switch's three-tier limit) and its checked ways out."""
+
+    def __init__(self, message: str, suggestion: str, nodes: int) -> None:
+        super().__init__(message, suggestion)
+        self.nodes = nodes
+
+
 class NotHandledError(DesignError):
     """A design that can be built (the plan and bill work) but that one view, export or analysis does not handle
     (pods on several planes in a page that reads one, a fabric a simulator's format cannot express): the message

@@ -30,7 +30,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from core.fabric.bandwidth import Bandwidth, compute_bandwidth
 from core import scaleup, units
 from core.catalog import Catalog, load_catalog
-from core.cost import NETWORK_CATEGORIES, BomRow, CostSummary, bom_dataframe, build_bom, summarize_cost
+from core.cost import BomRow, CostSummary, in_compute_fabric, bom_dataframe, build_bom, summarize_cost
 from core.design import (
     Design,
     ResolvedDesign,
@@ -42,7 +42,7 @@ from core.design import (
     resolve_nic_and_speed,
     resolved_of,
 )
-from core.errors import DesignError, FabricPlannerError
+from core.errors import DesignError, FabricPlannerError, GpuLimitError, joined
 from core.memo import bounded, spoken, stage, text_bytes
 from core.processes import env_int
 from core.i18n import _, current, ngettext
@@ -333,12 +333,29 @@ def plan(design: Design, catalog: Catalog | None = None) -> Plan:
         if catalog is None:
             return _plan_cached(design, current())
         return _plan(design, catalog)
+    except GpuLimitError as exc:  # the limit's own way out first, then what stops a design of that size
+        _within_limit(design, exc, catalog)
     except DesignError as exc:
         fixes = (_ways_out_cached(design.model_dump_json(), current()) if catalog is None
                  else ways_out(design, catalog))
         if not fixes:
             raise DesignError(exc.message, "", ()) from None
         raise DesignError(exc.message, suggestion_of(fixes), fixes) from None
+
+
+def _within_limit(design: Design, exc: GpuLimitError, catalog: Catalog | None) -> None:
+    """Raise ``exc`` (a design over the GPU limit) with its own way out, ``exc.nodes`` nodes, and when a design of
+    that many nodes does not build either, that design's problem and ways out in sentences of their own
+    ("Plan at most 125,000 nodes (1,000,000 GPUs). 125,000 nodes need more than three tiers of QM9700 ...; three
+    tiers hold at most 8,192 nodes ... Plan at most 8,192 nodes (65,536 GPUs)."); its fixes are those ways out,
+    each with the node count it was checked at."""
+    within = design.model_copy(update={"nodes": exc.nodes, "gpus": None})
+    try:
+        plan(within, catalog)
+    except DesignError as then:
+        fixes = tuple((phrase, {"nodes": exc.nodes, "gpus": None, **changes}) for phrase, changes in then.fixes)
+        raise DesignError(exc.message, joined(exc.suggestion, str(then)), fixes) from None
+    raise DesignError(exc.message, exc.suggestion, ((exc.suggestion, {"nodes": exc.nodes, "gpus": None}),)) from None
 
 
 def suggestion_of(fixes: tuple[tuple[str, dict], ...]) -> str:
@@ -665,7 +682,7 @@ def _reserved(resolved: ResolvedDesign, bom: tuple[BomRow, ...], catalog: Catalo
     networks = size_networks(final, fabric, catalog)
     layout, _lengths, media, _racks = _placed(final, fields, fabric, networks, catalog, language)
     for row in build_bom(final, fabric, catalog, layout=layout, media=media, networks=networks):
-        if row.category not in NETWORK_CATEGORIES or row.network != "compute":  # the compute fabric's growth
+        if not in_compute_fabric(row):  # the compute fabric's growth
             continue
         more = row.quantity - now.get((row.category, row.catalog_id, row.item, row.end), 0)
         if more > 0:

@@ -106,7 +106,9 @@ def main() -> None:
                         st.markdown("**" + safe.md(heading) + "**")
                     for line in explanation(pod_key, lang):
                         st.markdown(f"- {line}")
-                    st.dataframe(cached.switch_groups(pod_key, lang), hide_index=True, width="stretch")
+                    groups = cached.switch_groups(pod_key, lang)
+                    if not groups.empty:  # a torus has no switch groups: no empty table under its lines
+                        st.dataframe(groups, hide_index=True, width="stretch")
                 if pods:
                     st.caption(_("Each pod is sized alone; its spines in these lines and tables stand for its share of "
                                  "the shared spine layer, which the Mixed pods box above sizes."))

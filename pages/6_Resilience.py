@@ -635,7 +635,7 @@ def _availability_section(cur, store: dict, key: str, lang: str) -> None:
     c2.caption(_("Monte Carlo over the fabric graph, {trials} trials, seed 0; failure rates from the catalog, "
                  "editable below.").format(trials=i18n.number(trials)))
     defaults = avail.default_rates()
-    overrides = {(n, f): v for n, f, v in store["rate"]}
+    shown_rates = avail.rates_with(rl.rate_overrides(store["rate"]))  # a link's rate moves with its parts'
     with st.expander(_("Failure rates"), expanded=False):
         for name in avail.CLASSES + tuple(c for c in defaults if c not in avail.CLASSES):
             rate = defaults[name]
@@ -643,11 +643,14 @@ def _availability_section(cur, store: dict, key: str, lang: str) -> None:
             for col, field, label, step in ((r1, "afr", _("{name}: failures per year").format(name=cache.class_label(name)), 0.001),
                                              (r2, "mttr_hours", _("{name}: repair [h]").format(
                                                  name=cache.class_label(name)), 1.0)):
-                ss[W + f"{field}_{name}"] = float(overrides.get((name, field), getattr(rate, field)))
-                col.number_input(label, min_value=0.0, max_value=1e6, step=step, format="%.4f" if field == "afr"
+                ss[W + f"{field}_{name}"] = float(getattr(shown_rates[name], field))
+                col.number_input(label, min_value=0.0, max_value=1e6, step=step, format="%.3g" if field == "afr"
                                  else "%.1f", key=W + f"{field}_{name}", on_change=_on_rate, args=(name, field))
-            r3.caption(_("{afr} failures per year, repaired in {mttr} h by default").format(
-                afr=f"{rate.afr:g}", mttr=f"{rate.mttr_hours:g}"))
+            default = _("{afr} failures per year, repaired in {mttr} h by default").format(
+                afr=units.number(rate.afr), mttr=f"{rate.mttr_hours:g}")
+            r3.caption(i18n.sentences(i18n.as_sentence(default), _(
+                "A link is its two transceivers and its cable: changing their rates changes the link's, unless the "
+                "link's own rate is changed.")) if name == "link" else default)
     if mixed is not None:
         _pods_availability(cur, store, key)
         return
@@ -666,7 +669,7 @@ def _availability_section(cur, store: dict, key: str, lang: str) -> None:
                 help=_("Failures per day over every element of the cluster"))
     rows = [{_("element class"): cache.class_label(name), _("elements"): result.elements.get(name, 0),
              _("expected down"): result.expected_down.get(name, 0.0),
-             _("failures per year"): result.rates[name]["afr"], _("repair [h]"): result.rates[name]["mttr_hours"],
+             _("failures per year"): units.number(result.rates[name]["afr"]), _("repair [h]"): result.rates[name]["mttr_hours"],
              _("unavailability"): units.percent(result.rates[name]["unavailability"])} for name in result.expected_down]
     st.dataframe(rows, hide_index=True, width="stretch", column_config={
         _("elements"): st.column_config.NumberColumn(format="localized"),  # 4,096 links, as on every page

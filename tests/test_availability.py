@@ -358,3 +358,22 @@ def test_a_second_job_size_reads_the_kept_draws_and_gets_what_a_fresh_run_gets()
     kept = availability(p, job_gpus=200, trials=300, seed=1)
     assert module._simulate.cache_info().hits == 1
     assert kept == fresh and kept.job_run_fraction >= whole.job_run_fraction
+
+
+def test_a_link_rate_moves_with_its_parts():
+    """reliability.toml: one link = its two transceivers and its cable. The catalog's parts (40% and 20% of the HPN
+    link rate, 0.057% a month x 12 = 0.00684 a year) add up to the link's rate: 2 x 0.002736 + 0.001368 = 0.00684;
+    a changed part moves the link by what it adds (review45 1.2: a transceiver at 5 a year left the link at 0.00684)."""
+    base = default_rates()
+    assert base["link"].afr == pytest.approx(0.00684, abs=1e-12)
+    assert 2 * base["transceiver"].afr + base["cable"].afr == pytest.approx(base["link"].afr, abs=1e-12)
+    assert rates_with({})["link"].afr == base["link"].afr
+    assert rates_with({"transceiver": {"afr": 5}})["link"].afr == pytest.approx(2 * 5 + 0.001368)
+    assert rates_with({"cable": {"afr": 1}})["link"].afr == pytest.approx(2 * 0.002736 + 1)
+    assert rates_with({"transceiver": {"afr": 0}, "cable": {"afr": 0}})["link"].afr == 0
+    # the link's own rate, when given, stands as given; a repair time of a part does not move the link's rate
+    assert rates_with({"transceiver": {"afr": 5}, "link": {"afr": 0.01}})["link"].afr == 0.01
+    assert rates_with({"transceiver": {"mttr_hours": 1}})["link"].afr == base["link"].afr
+    shape = small_shape()
+    worse = availability(shape, trials=200, rates=rates_with({"transceiver": {"afr": 5}}))
+    assert worse.job_run_fraction < availability(shape, trials=200, rates=rates_with({})).job_run_fraction

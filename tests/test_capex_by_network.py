@@ -22,7 +22,8 @@ fabric; on two tiers the objectives pick different switches (TH5 top-of-rack vs 
 
 def test_cost_summary_has_compute_fabric_and_whole_cluster_capex():
     p = plan(Design(gpu="H100", gpus=1024))  # storage and management networks on (the defaults)
-    fabric = sum(r.extended_price_usd for r in p.bom if r.network == "compute" and r.category in NETWORK_CATEGORIES)
+    fabric = sum(r.extended_price_usd for r in p.bom if r.network == "compute" and r.category in NETWORK_CATEGORIES
+                 and not r.management)  # the UFM appliances' links are the compute network's management's
     everything = sum(r.extended_price_usd for r in p.bom)
     nodes = sum(r.extended_price_usd for r in p.bom if r.category == "compute")
     storage = sum(r.extended_price_usd for r in p.bom if r.network == "storage")
@@ -31,6 +32,23 @@ def test_cost_summary_has_compute_fabric_and_whole_cluster_capex():
     assert p.cost.cluster_capex_usd == pytest.approx(everything)
     # GPU nodes, storage (switches and appliances) and management are in the cluster's figure, not the fabric's
     assert p.cost.cluster_capex_usd - p.cost.compute_fabric_capex_usd >= nodes + storage - 1e-6
+
+
+def test_compute_fabric_money_and_counts_share_one_boundary():
+    """review45 1.4: the Links (32) and Transceivers (32) cards of the default design leave out the UFM appliances'
+    4 links, but "Capex, compute fabric" billed their 4 modules and 4 fibres ($143,944). Hand sum of the fabric's
+    rows (catalog street prices): 1 QM9700 $43,000 + 32 ConnectX-7 at $2,188 = $70,016 + 2 x 16 OSFP modules at $879
+    = 2 x $14,064 + 32 fibres at $50 = $1,600: $142,744 (the UFM's 4 QSFP56 at $250 and 4 fibres, $1,200, not)."""
+    p = plan(Design())
+    s = p.summary()
+    fabric = [r for r in p.bom if r.network == "compute" and r.category in NETWORK_CATEGORIES and not r.management]
+    ufm = [r for r in p.bom if r.management]
+    assert {r.category for r in ufm} == {"appliance", "transceiver", "cable"}
+    assert sum(r.quantity for r in fabric if r.category == "transceiver") \
+        == s["transceivers"]["switch_side"] + s["transceivers"]["node_side"] == 32
+    assert sum(r.quantity for r in fabric if r.category == "cable") == sum(s["links"].values())
+    assert p.cost.network_capex_usd == pytest.approx(sum(r.extended_price_usd for r in fabric))
+    assert p.cost.network_capex_usd == pytest.approx(43_000 + 70_016 + 2 * 14_064 + 1_600)
 
 
 def test_designer_headline_names_both_capex_figures():

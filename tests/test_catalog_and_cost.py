@@ -68,7 +68,8 @@ def test_bom_rows_add_up_and_explain_themselves():
     assert (frame["extended_price_usd"] == frame["quantity"] * frame["unit_price_usd"]).all()
     assert frame["why"].str.len().min() > 10
     assert frame["extended_price_usd"].sum() == pytest.approx(result.cost.capex_usd)
-    compute = frame["network"] == "compute"  # the storage and management networks' parts are their own
+    # the storage and management networks' parts are their own, and so are the UFM appliances' links (review45 1.4)
+    compute = (frame["network"] == "compute") & ~frame["management"]
     network = frame[frame["category"].isin(NETWORK_CATEGORIES) & compute]["extended_price_usd"].sum()
     assert network == pytest.approx(result.cost.network_capex_usd)
     switches = frame[(frame["category"] == "switch") & compute]["quantity"].sum()

@@ -270,3 +270,28 @@ def test_quick_edits_change_only_their_field_and_a_new_fabric_rechooses_its_swit
     assert cmp.edited(d, {"oversubscription": 3.0}, "infiniband") == d.model_copy(update={"oversubscription": 3.0})
     with pytest.raises(ValueError):
         cmp.edited(d, {"tiers": 1}, "infiniband")
+
+
+def test_a_pod_that_differs_is_no_equal_sign_and_power_deltas_keep_the_columns_precision():
+    """review45 2.6: a pods design's injection "50 GB/s / 100 GB/s" was "=" against a 50 GB/s design (the delta of
+    pod 1 alone), and IT power 1,245 [kW] had the delta "+1,191.8". 64 H100 at 50 GB/s per GPU and 32 B300 at 100
+    GB/s (8 x 800G): pod 2 is +50 GB/s, pod 1 unchanged; the kW delta is written as the column is (units.kw)."""
+    both = cmp.compare([("IB", Design(nodes=4)), ("pods", Design(gpu="H100", nodes=64, pods="B300:32:800"))], 0,
+                       None, (2**30,))
+    d = both.deltas()[1]["scaleout_gbits_per_gpu"]
+    assert d.verdict == "better" and d.pods == pytest.approx((0.0, 400.0))  # Gb/s: +50 GB/s for pod 2
+    rows, verdicts = figs.comparison_rows(both, "GB/s")
+    injection = next(i for i, r in enumerate(rows) if r["metric"] == "Injection per GPU, one direction")
+    assert rows[injection]["2. vs baseline"] == "pod 2: +50 GB/s"
+    assert verdicts[injection]["2. vs baseline"] == "better"
+    power = next(r for r in rows if r["metric"] == "IT power [kW]")
+    it = both.deltas()[1]["it_kw"].absolute
+    assert power["2. vs baseline"].startswith("+" + f"{it:,.0f}" + " (") and it >= 100
+    # the other way round: the baseline has pods, the one-pod design loses pod 2's 50 GB/s
+    back = cmp.compare([("pods", Design(gpu="H100", nodes=64, pods="B300:32:800")), ("IB", Design(nodes=4))], 0,
+                       None, (2**30,))
+    assert back.deltas()[1]["scaleout_gbits_per_gpu"].verdict == "worse"
+    # equal pods on both sides stay "="
+    same = cmp.compare([("a", Design(gpu="H100", nodes=64, pods="B300:32:800")),
+                        ("b", Design(gpu="H100", nodes=64, pods="B300:32:800"))], 0, None, (2**30,))
+    assert same.deltas()[1]["scaleout_gbits_per_gpu"].verdict == "same"

@@ -4,6 +4,8 @@ sidebar's currency switch."""
 
 from __future__ import annotations
 
+import contextlib
+import html
 import io
 import json
 import math
@@ -19,7 +21,7 @@ from streamlit.testing.v1 import AppTest
 from conftest import run_cli
 from core import i18n, units
 from core.design import Design
-from core.formats import xlsx
+from core.formats import uilink, xlsx
 from core.plan import plan
 from webui import state
 
@@ -111,7 +113,7 @@ def test_axis_ticks_are_round_in_the_shown_currency(code):
 @pytest.mark.parametrize("code, rate", [("USD", None), ("CNY", None), ("CNY", 7.25), ("EUR", 0.91234)])
 def test_link_round_trip(code, rate):
     with i18n.money_context(code, rate):
-        params = state.UI.encode(state.money_link_values())
+        params = state.UI.encode(uilink.money_link_values())
         expected = (code, i18n.fx_rate())
     assert ("ui_fx" in params) == (rate is not None) and ("ui_cur" in params) == (code != "USD")
     assert state.money_from_link(params) == (expected, [])
@@ -283,3 +285,27 @@ def test_review_pack_in_cny_states_the_rate_and_names_the_currency():
     assert i18n.usd(p.cost.capex_usd) not in body  # the headline in dollars is not there ...
     with i18n.money_context("CNY", 7.0):
         assert i18n.usd(p.cost.capex_usd) in body  # ... the converted one is
+
+
+@pytest.mark.parametrize("argv, keys", [(("--lang", "zh", "--currency", "CNY"), {"ui_cur": "CNY", "lang": "zh"}),
+                                        (("--currency", "EUR", "--fx", "0.91234"),
+                                         {"ui_cur": "EUR", "ui_fx": "0.91234", "lang": "en"}),
+                                        ((), {"lang": "en"})])
+def test_a_packs_share_link_keeps_its_currency(argv, keys):
+    """review45 2.10: `--lang zh --currency CNY report` wrote its money in yuan and a share link without the currency
+    (`?v=1&lang=zh`), which opens in US dollars. The link carries ``ui_cur`` (and ``ui_fx`` when not the published
+    rate) as the app writes them (core.formats.uilink), and the app reads it back as the pack's money."""
+    from urllib.parse import parse_qs, urlsplit
+
+    from core.cli import main
+    from core.formats import sharelink
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main([*argv, "report", "--format", "html"]) == 0
+    link = re.search(r'class="fp-link"><strong>[^<]*</strong>\s*<a href="([^"]+)"', out.getvalue()).group(1)
+    params = {k: v[-1] for k, v in parse_qs(urlsplit(html.unescape(link)).query).items()}
+    assert {k: v for k, v in params.items() if k.startswith("ui_") or k == "lang"} == keys
+    assert sharelink.decode(params)[1] == [] and not state.UI.decode(params)[1]
+    code = keys.get("ui_cur", "USD")
+    assert state.money_from_link(params)[0][0] == code

@@ -57,7 +57,7 @@ def test_compute_fabric_capex_names_the_nvlink_level_2_parts(gb200, capsys):
     assert nvlink > 0
     assert gb200.cost.scaleup_capex_usd == pytest.approx(nvlink)
     fabric = sum(r.extended_price_usd for r in gb200.bom if r.network == "compute"
-                 and r.category in ("NIC", "switch", "transceiver", "cable"))
+                 and r.category in ("NIC", "switch", "transceiver", "cable") and not r.management)  # UFM links not
     assert gb200.cost.network_capex_usd == pytest.approx(fabric)  # the figure itself is unchanged
     card = next(k for k in key_numbers(gb200.summary()) if k.key == "capex_fabric")
     assert card.label == "Capex, compute fabric and NVLink level 2"

@@ -176,3 +176,21 @@ def test_the_oversubscription_what_if_speaks_users_words():
     title = fig.layout.title.text.replace("<br>", " ")
     assert "engine" not in title and "this design planned at each ratio" in title
     assert not any("engine" in (words or "") for _short, words in SWEEP_SHORT.values())
+
+
+def test_the_gpu_limit_says_its_own_way_out_first_then_the_switch_limit():
+    """review45 4.3: `plan --nodes 1000000` said "over the limit of 1,000,000 GPUs. Plan at most 8,192 nodes (65,536
+    GPUs).": the three-tier QM9700 limit as the GPU limit's way out. Now the GPU limit's own (125,000 nodes of 8 GPUs
+    = 1,000,000 GPUs, as the link check's "Accepted: 1 to 125,000 nodes"), then the switch limit in its own
+    sentences (three tiers of the 64-port QM9700 hold 64 x 32 x 32 = 65,536 ports a plane: 8,192 nodes of 8 rails)."""
+    with pytest.raises(DesignError) as info:
+        plan(Design(nodes=1_000_000))
+    text = str(info.value)
+    first = "over the limit of 1,000,000 GPUs. Plan at most 125,000 nodes (1,000,000 GPUs). "
+    assert first in text
+    rest = text.split(first, 1)[1]
+    assert rest.startswith("125,000 nodes (1,000,000 GPUs) need more than three tiers of QM9700")
+    assert rest.endswith("Plan at most 8,192 nodes (65,536 GPUs).")
+    ((phrase, changes),) = info.value.fixes
+    assert phrase[1:] in text and changes["nodes"] == 8_192
+    assert plan(Design(nodes=1_000_000).model_copy(update=changes)).resolved.gpus == 65_536

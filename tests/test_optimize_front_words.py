@@ -63,3 +63,27 @@ def test_the_headline_compares_the_answers_bandwidth_with_the_sidebars():
     assert bandwidth_against(answer, None, "GB/s") == ""
     with language("zh"):
         assert "为侧边栏设计 50 GB/s 的 25%" in bandwidth_against(answer, sidebar, "GB/s")
+
+
+def test_the_cli_front_says_what_separates_rows_at_one_shown_price(capsys):
+    """review45 2.9: `optimize --gpus 256` listed "$11.9 M ... 100G ports" and "$11.9 M ... 200G ports": two rows at
+    one shown price. A second column gives each row's capex above the front's cheapest in the money format, whole
+    dollars below $1 M (the JSON's capex differences)."""
+    import json
+    import re
+
+    from core.i18n import usd
+    from tests.conftest import run_cli
+
+    code, out, _err = run_cli(capsys, "optimize", "--gpus", "256", "--format", "json")
+    assert code == 0
+    front = [c["metrics"]["capex_usd"] for c in json.loads(out)["pareto"]]
+    code, out, _err = run_cli(capsys, "optimize", "--gpus", "256", "--format", "table")
+    assert code == 0 and "costs more than the cheapest" in out
+    rows = out.split("costs more than the cheapest on the front.\n", 1)[1].split("rejected", 1)[0].splitlines()
+    shown = [re.split(r"\s{2,}", r.strip())[:2] for r in rows if r.strip()]
+    assert len(shown) == len(front) >= 2
+    assert shown[0][1] == "-" and [s[1] for s in shown[1:]] == [usd(c - front[0], signed=True) for c in front[1:]]
+    prices = [s[0] for s in shown]
+    tied = [i for i in range(1, len(prices)) if prices[i] == prices[i - 1]]
+    assert all(shown[i][1] != shown[i - 1][1] for i in tied)

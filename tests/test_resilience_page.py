@@ -283,3 +283,23 @@ def test_an_aggregated_classic_dragonfly_speaks_of_routers_and_the_form():
     assert "a click names a bundle of routers, so fail single routers by the form" in captions
     help_text = at.text_input(key="rs_w_names").help
     assert "(router 2 -> router 3)" in help_text and "spine" not in help_text
+
+
+def test_failure_rates_show_three_significant_figures_and_a_part_moves_the_link():
+    """review45 3.5: the rate inputs and table showed 0.0029 beside the caption's 0.00289 (format %.4f), and touching
+    an input stored the rounded rate; review45 1.2: a transceiver's rate left the link's (and the availability) as
+    it was. The inputs show 3 significant figures, an untouched input keeps the catalog's rate, and the link's input
+    and row follow its parts (2 x transceiver + cable)."""
+    at = open_page({**DESIGN, "rs_tab": "Availability"})
+    nic = at.number_input(key="rs_w_afr_nic")
+    assert nic.proto.format == "%.3g" and nic.value == pytest.approx(0.00289)
+    table = next(d for d in at.dataframe if "failures per year" in d.value.columns).value
+    rates = dict(zip(table["element class"], table["failures per year"]))
+    assert "0.00289" in rates.values() and "0.00684" in rates.values() and "0.0029" not in rates.values()
+    before = {m.label: m.value for m in at.metric}["Job can run"]
+    at.number_input(key="rs_w_afr_transceiver").set_value(5.0)
+    rerun(at)
+    assert link(at)["rs_rate"] == "transceiver.afr=5"  # nothing else stored
+    assert at.number_input(key="rs_w_afr_link").value == pytest.approx(10.001368)
+    assert at.number_input(key="rs_w_afr_nic").value == pytest.approx(0.00289)
+    assert {m.label: m.value for m in at.metric}["Job can run"] != before

@@ -108,7 +108,7 @@ def test_capex_includes_spares_and_power_does_not(pair):
     assert on.cost.capex_usd_low == pytest.approx(off.cost.capex_usd_low + sum(r.quantity * r.low_usd for r in rows))
     assert on.cost.capex_usd_high == pytest.approx(off.cost.capex_usd_high + sum(r.quantity * r.high_usd for r in rows))
     assert on.cost.it_kw == off.cost.it_kw and on.cost.facility_kw == off.cost.facility_kw
-    fabric_spares = sum(r.extended_price_usd for r in rows if r.network == "compute")
+    fabric_spares = sum(r.extended_price_usd for r in rows if r.network == "compute" and not r.management)
     assert on.cost.network_capex_usd == pytest.approx(off.cost.network_capex_usd + fabric_spares)
     s_on, s_off = on.summary(), off.summary()
     assert s_on["cost"]["spares_capex_usd"] == round(spend, 2)

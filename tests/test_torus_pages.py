@@ -89,3 +89,13 @@ def test_designer_of_a_torus_speaks_chinese():
     text = page_text(at)
     assert "点击图例项" in text
     assert not english_leaks(text), english_leaks(text)[:20]
+
+
+def test_how_the_fabric_was_sized_has_no_empty_switch_table_on_a_torus():
+    """review45 3.4: the torus's "How the fabric was sized" ended in an empty switch-groups table; a Clos keeps it."""
+    at = _designer("Topology")
+    assert not at.exception
+    assert all(len(d.value) > 0 for d in at.dataframe)
+    assert not any("cabling" in d.value.columns for d in at.dataframe)
+    clos = _designer("Topology", link={"n": "64"})
+    assert any("cabling" in d.value.columns and len(d.value) > 0 for d in clos.dataframe)

@@ -227,4 +227,4 @@ def test_cli_plan_json_bill_is_the_whole_designs(args):
     with redirect_stdout(out):
         assert cli_main(["plan", "--nodes", "64", *args, "--format", "csv"]) == 0
     head, first = out.getvalue().splitlines()[:2]
-    assert head.endswith(",spare,pod") == bool(args) and (first.endswith(",shared") == bool(args))
+    assert head.endswith(",spare,management,pod") == bool(args) and (first.endswith(",shared") == bool(args))

@@ -27,6 +27,7 @@ from core import i18n, units
 from core.formats import inferencelink, optimizelink, sharelink
 from core.formats.entry import SIZE_UNITS, count_in, nodes_for, parse_whole, rounded_note
 from core.formats.joblink import JOB
+from core.formats.uilink import UI, display_params
 from core import vocab
 from core.catalog import grouped_by_vendor, load_catalog, vendor_label
 from core.design import FIELDS as DESIGN_FIELDS
@@ -59,23 +60,7 @@ GPN_STEPS = [1, 2, 4, 8, 16, 32, 72]
 OVERSUB_STEPS = [1.0, 1.25, 1.5, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 12.0, 16.0]
 LEAF_OVERSUB_STEPS = [0.5, *OVERSUB_STEPS]
 """The leaf's down:up may go below 1 (more uplink than downlink, as Meta provisions ToRs)."""
-BW_UNITS = {"GB/s": "gbyte", "Gb/s": "gbit"}
-
-def _rate_words() -> str:
-    return _("units of the currency per US dollar: {ranges}").format(ranges=", ".join(
-        f"{code} {entry['low']:g}-{entry['high']:g}" for code, entry in i18n.currencies().items()
-        if code != i18n.DEFAULT_CURRENCY))
-
-
-# the UI's own link keys (a sharelink extension, so decode() leaves them alone)
-UI = sharelink.register_extension("ui_", [
-    sharelink.Param("bw", N_("bandwidth unit"), sharelink.parse_choice(["gbyte", "gbit"]), str, "gbyte",
-                    N_("gbyte (GB/s) or gbit (Gb/s)")),
-    sharelink.Param("cur", N_("currency"), sharelink.parse_choice(list(i18n.currencies())), str,
-                    i18n.DEFAULT_CURRENCY, ", ".join(i18n.currencies())),
-    sharelink.Param("fx", N_("exchange rate"), sharelink.parse_float(0.0, 1e6, low_open=True),
-                    sharelink.format_number, None, _rate_words),
-])
+# the UI's own link keys (a sharelink extension, so decode() leaves them alone): core.formats.uilink
 CURRENCY_WIDGET, RATE_WIDGET = "w_cur", "w_fx"  # widget keys (K + ...: kept over a language switch)
 
 
@@ -1140,14 +1125,7 @@ def _size_control(sb, system) -> None:
 
 def link_params(design: Design, unit: str) -> dict[str, str]:
     """Everything this app puts in the URL for ``design`` (design and ``ui_`` keys, and the language)."""
-    return {**sharelink.encode(design), **UI.encode({"bw": BW_UNITS[unit], **money_link_values()}),
-            LANG_KEY: i18n.current()}
-
-
-def money_link_values() -> dict:
-    """The link's ``ui_cur`` and ``ui_fx`` values of this run's money: the rate only when it is not the published one."""
-    code, rate = i18n.currency(), i18n.fx_rate()
-    return {"cur": code, "fx": None if rate == i18n.check_rate(code, None) else rate}
+    return {**sharelink.encode(design), **display_params(unit), LANG_KEY: i18n.current()}
 
 
 def canonical_params(page_path: str) -> dict[str, str]:

@@ -95,8 +95,22 @@ def default_rates() -> dict[str, ClassRate]:
             for name, e in reliability_table()["reliability"].items()}
 
 
+LINK_PARTS = {"transceiver": 2, "cable": 1}
+"""What one link is made of (``reliability.toml``: "One link = its two transceivers and its cable"): a link fails
+when any part does, so its rate is the sum of its parts' rates (``link_afr``)."""
+
+
+def link_afr(rates: dict[str, ClassRate]) -> float:
+    """A link's failure rate [per year] from its parts' rates: 2 x transceiver + 1 x cable (the catalog's parts,
+    40% and 20% of the HPN link rate, add up to its 0.00684 per year)."""
+    return sum(count * rates[part].afr for part, count in LINK_PARTS.items())
+
+
 def rates_with(overrides: dict[str, dict] | None = None) -> dict[str, ClassRate]:
-    """Default rates with ``{"switch": {"afr": 0.08}, ...}`` applied; unknown classes or bad values refused."""
+    """Default rates with ``{"switch": {"afr": 0.08}, ...}`` applied; unknown classes or bad values refused.
+
+    A changed transceiver or cable rate moves the link's rate with it (``link_afr``: a link is its parts), unless the
+    link's own rate is given, which then stands as given (the parts' rates still size their spares)."""
     rates = default_rates()
     for name, change in (overrides or {}).items():
         if name not in rates:
@@ -108,6 +122,9 @@ def rates_with(overrides: dict[str, dict] | None = None) -> dict[str, ClassRate]
                 raise InputError(_("{name}: {key} must be a number of at least 0").format(
                     name=name, key=str(key)[:40]))
         rates[name] = rates[name].model_copy(update=change)
+    overrides = overrides or {}
+    if "afr" not in overrides.get("link", {}) and any("afr" in overrides.get(part, {}) for part in LINK_PARTS):
+        rates["link"] = rates["link"].model_copy(update={"afr": link_afr(rates)})
     return rates
 
 

@@ -218,7 +218,12 @@ class Delta:
     percent: float | None
     """None when the baseline is 0."""
     verdict: str
-    """``better``, ``worse``, ``same`` or ``neutral`` (the metric has no better direction)."""
+    """``better``, ``worse``, ``same`` or ``neutral`` (the metric has no better direction, or pods that moved
+    both ways)."""
+    pods: tuple[float, ...] | None = None
+    """A per-pod metric where either design has pods (``Column.pods``): each pod's difference from the baseline's
+    (its pod of the same number, or its one value), in pod order; None otherwise. ``absolute`` is then the
+    slowest pod's (``Column.values``)."""
 
 
 def delta(value: float, base: float, better: str | None, rel_tol: float = 1e-9) -> Delta:
@@ -232,6 +237,22 @@ def delta(value: float, base: float, better: str | None, rel_tol: float = 1e-9) 
     else:
         verdict = "better" if (diff > 0) == (better == HIGHER) else "worse"
     return Delta(diff, percent, verdict)
+
+
+def pods_delta(values: Sequence[float], bases: Sequence[float], scalar: Delta, better: str | None) -> Delta:
+    """``scalar`` (the slowest pods' delta) when every pod of ``values`` equals its baseline pod (``bases``: the
+    baseline's pods, or its one value for every pod), else each pod's difference (``Delta.pods``): better or worse
+    when every pod that moved moved that way, neutral when they moved both ways. Pods past the shorter list are
+    compared with its last."""
+    count = max(len(values), len(bases))
+    diffs = tuple(values[min(i, len(values) - 1)] - bases[min(i, len(bases) - 1)] for i in range(count))
+    moved = [d for d in diffs if not math.isclose(d, 0.0, abs_tol=1e-9)]
+    if not moved:
+        return scalar
+    signs = {d > 0 for d in moved}
+    verdict = "neutral" if better is None or len(signs) > 1 else \
+        "better" if signs == {True} and better == HIGHER or signs == {False} and better != HIGHER else "worse"
+    return Delta(scalar.absolute, scalar.percent, verdict, diffs)
 
 
 @dataclass
@@ -250,7 +271,7 @@ class Comparison:
     def deltas(self) -> list[dict[str, Delta | None]]:
         """Per column, per metric key: its delta against the baseline column (None where either is missing;
         the baseline column's own deltas are all None)."""
-        base = self.columns[self.baseline].values
+        base, base_pods = self.columns[self.baseline].values, self.columns[self.baseline].pods
         out = []
         for i, col in enumerate(self.columns):
             row = {}
@@ -259,6 +280,9 @@ class Comparison:
                     row[m.key] = None
                 else:
                     row[m.key] = delta(col.values[m.key], base[m.key], m.better)
+                    if m.key in col.pods or m.key in base_pods:  # a pod that differs is not "="
+                        row[m.key] = pods_delta(col.pods.get(m.key) or [col.values[m.key]],
+                                                base_pods.get(m.key) or [base[m.key]], row[m.key], m.better)
             out.append(row)
         return out
 

@@ -253,12 +253,17 @@ def run(args: argparse.Namespace) -> str:
     lines.append(row(_("front"), _("{objective} against {metric}:").format(objective=objective_word(cost_axis(result.objective)),
                                                                            metric=metric)))
     lines.append("  " + front_rule(result.metric, unit))
+    if len(result.pareto) > 1:  # rows at one shown price: what separates them (review45 2.9)
+        lines.append("  " + _("The second column is what each design costs more than the cheapest on the front."))
+    per_unit = cost_axis(result.objective) in PER_UNIT
+    cheapest = capex_of(result.pareto[0], result.objective) if result.pareto else 0.0
     for c in result.pareto:  # busbw in G of ``unit`` to 0.1 GB/s (the front's step), as the Optimize page's table
         value = {"busbw_gbytes": f"{metric_value(c, result.metric, unit):,.1f}", "days": units.days(c.days),
                  "usd_per_mtok": f"{c.usd_per_mtok * fx_rate():,.3f}"}[result.metric]
-        money = money_text(c, result.objective) if cost_axis(result.objective) in PER_UNIT else \
-            usd(capex_of(c, result.objective))
-        lines.append(f"  {money:>18}  {value:>8}  {design_label(c)}")
+        money = money_text(c, result.objective) if per_unit else usd(capex_of(c, result.objective))
+        more = "-" if c is result.pareto[0] else usd(capex_of(c, result.objective) - cheapest, signed=True,
+                                                     cents=per_unit)
+        lines.append(f"  {money:>18}  {more:>12}  {value:>8}  {design_label(c)}")
     lines.append(row(_("rejected"), ""))
     for reason, count in sorted(result.rejected.items(), key=lambda kv: (-kv[1], kv[0]))[:10]:
         lines.append(f"  {count:>7,}  {reason}")

@@ -67,11 +67,14 @@ def register(subparsers) -> None:
     parser.set_defaults(handler=run)
 
 
-def share_link(design, base: str = DEFAULT_LINK_BASE) -> str:
-    """The design's share link on the app at ``base``, in the current language."""
+def share_link(design, base: str = DEFAULT_LINK_BASE, unit: str = "GB/s") -> str:
+    """The design's share link on the app at ``base``, in the current language, bandwidth ``unit`` and display
+    currency (``core.formats.uilink``: the ``ui_`` keys the app keeps them in)."""
     from core.formats import sharelink
+    from core.formats.uilink import display_params
 
-    return base.rstrip("/") + "/?" + urlencode({**sharelink.encode(design), sharelink.LANG_KEY: current()})
+    return base.rstrip("/") + "/?" + urlencode({**sharelink.encode(design), **display_params(unit),
+                                                sharelink.LANG_KEY: current()})
 
 
 def run(args: argparse.Namespace) -> str:
@@ -88,7 +91,7 @@ def run(args: argparse.Namespace) -> str:
     if args.format == "pdf" and args.output is None and stdout.isatty():
         raise InputError(_("a PDF is binary: give --output FILE or redirect stdout to a file (> review.pdf)"))
     name = p.design.name or ""  # --name is a design option (Design.name); none: a title in words from the design
-    link = share_link(design, args.link_base or report.public_base_url() or DEFAULT_LINK_BASE)
+    link = share_link(design, args.link_base or report.public_base_url() or DEFAULT_LINK_BASE, bandwidth_unit(args))
     cover = report.Cover(customer=args.customer, author=args.author, version=args.version_label, edition=args.edition)
     if args.format == "pdf":
         data = report.design_report_pdf(p, name=name, share_link=link, cover=cover,

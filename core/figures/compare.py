@@ -11,7 +11,7 @@ from core.cost import CATEGORY_LABELS
 from core.figures.cost import category_name
 from core.figures.keynumbers import per_pod_value
 from core import units
-from core.figures.style import CATEGORY_COLOURS, base_layout, plain, wrap_text
+from core.figures.style import CATEGORY_COLOURS, base_layout, plain, sep, wrap_text
 from core.i18n import _, in_currency, pgettext, usd
 from core.perf.sizes import format_size
 
@@ -134,6 +134,10 @@ def format_delta(d, kind: str, unit: str | None = None) -> str:
     """``+1,234 (+5.0%)``; the absolute part in the metric's unit."""
     if d.verdict == "same":
         return "="
+    if d.pods is not None and kind in BANDWIDTH_KINDS:  # a design with pods: each pod that moved
+        return sep().join(_("pod {number}: {change}").format(
+            number=i + 1, change=units.signed_bandwidth(BANDWIDTH_KINDS[kind](diff), unit or NATIVE_UNITS[kind]))
+            for i, diff in enumerate(d.pods) if abs(diff) > 1e-9)
     if kind in ("usd", "usd_cents"):
         absolute = usd(d.absolute, signed=True, cents=kind == "usd_cents")
     elif kind in BANDWIDTH_KINDS:
@@ -142,8 +146,8 @@ def format_delta(d, kind: str, unit: str | None = None) -> str:
         absolute = _("{points} pts").format(points=f"{d.absolute * 100:+.1f}")
     elif kind == "ratio":
         absolute = f"{d.absolute:+.3g}"
-    elif kind == "kw":
-        absolute = f"{d.absolute:+,.1f}"
+    elif kind == "kw":  # as the column: units.kw (1,245, 40.8)
+        absolute = ("+" if d.absolute > 0 else "-" if d.absolute < 0 else "") + units.kw(abs(d.absolute))
     elif kind == "seconds":
         absolute = f"{d.absolute:+,.3f}"
     elif kind == "days":

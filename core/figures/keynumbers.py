@@ -259,12 +259,13 @@ def fabric_capex_words(cost: dict) -> tuple[str, str, str]:
     if not nvlink:
         return label, usd(network), _(
             "{network} for the compute fabric alone: its switches, transceivers, cables and the nodes' NICs "
-            "({share} of the whole cluster). Not included: the GPU nodes, racks, the storage fabric and "
-            "the management networks.").format(network=usd(network), share=units.percent(cost['network_share']))
+            "({share} of the whole cluster). Not included: the GPU nodes, racks, the UFM appliances and their "
+            "links, the storage fabric and the management networks.").format(network=usd(network), share=units.percent(cost['network_share']))
     return label, usd(network), _(
         "{network} ({share} of the whole cluster): the scale-out fabric's switches, transceivers, cables and the "
         "nodes' NICs {fabric}, and the second NVLink level's switch units, modules and fibres {nvlink}. Not "
-        "included: the GPU nodes, racks, the storage fabric and the management networks.").format(
+        "included: the GPU nodes, racks, the UFM appliances and their links, the storage fabric and the "
+        "management networks.").format(
         network=usd(network), share=units.percent(cost['network_share']), fabric=usd(network - nvlink), nvlink=usd(nvlink))
 
 

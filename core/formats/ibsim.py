@@ -39,7 +39,7 @@ from core.fabric.naming import Namer, NamingScheme
 from core.fabric.wiring import Wiring
 from core.formats.exports import Export, on_infiniband
 from core.formats.ibnetdiscover import LANE_GBPS
-from core.i18n import N_, _
+from core.i18n import N_, _, ngettext
 from core.physical.cabling import port_units
 
 MAX_SWITCHES = 256
@@ -106,6 +106,10 @@ def write_ibsim(plan, out: TextIO, naming: NamingScheme | None = None) -> None:
     from core.formats.podibsim import write_mixed_ibsim  # a design with pods: every pod and the shared spines
     from core.formats.podslurm import mixed_of
 
+    if not on_infiniband(plan):  # the format's own rule (``EXPORTS``' applies): the Designer does not offer it
+        raise InputError(_("ibsim simulates InfiniBand subnets, and this design's compute fabric is Ethernet RoCE. "
+                           "Export it as GraphML or ASTRA-sim (--format graphml or --format astra-sim), or plan an "
+                           "InfiniBand fabric (--fabric infiniband) to simulate it in ibsim."))
     mixed = mixed_of(plan)
     if mixed is not None:
         write_mixed_ibsim(mixed, out, naming)
@@ -120,8 +124,10 @@ def write_ibsim(plan, out: TextIO, naming: NamingScheme | None = None) -> None:
         for link in wiring.links(plane, island):
             port_lines(wiring, link, plane, ports, name, switch_lines, hca_lines)
     resolved = plan.resolved
-    out.write(f"# fabric planner: {resolved.gpus:,} GPUs, {resolved.nodes:,} nodes of {nics} NICs, "
-              f"{len(switch_lines):,} switches, as an ibsim fabric file\n")
+    out.write(ngettext("# fabric planner: {gpus} GPUs, {nodes} nodes of {nics} NICs, {count} switch, as an ibsim "
+                       "fabric file", "# fabric planner: {gpus} GPUs, {nodes} nodes of {nics} NICs, {count} switches, "
+                       "as an ibsim fabric file", len(switch_lines)).format(
+        gpus=f"{resolved.gpus:,}", nodes=f"{resolved.nodes:,}", nics=nics, count=f"{len(switch_lines):,}") + "\n")
     out.write(f"# run: {ibsim_command(plan, wiring)}\n\n")
     for sid, lines in switch_lines.items():
         role = Wiring.parse(sid)[0]

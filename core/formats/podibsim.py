@@ -39,7 +39,7 @@ from core.formats.ibsim import (
 )
 from core.formats.podexports import PodNames
 from core.formats.podslurm import mixed_header
-from core.i18n import _
+from core.i18n import _, ngettext
 
 
 def spine_lanes(mixed: MixedPlan) -> int:
@@ -139,8 +139,11 @@ def write_mixed_ibsim(mixed: MixedPlan, out: TextIO, naming: NamingScheme | None
     shared, each = _shared(mixed)
     switch_lines.update((sid, []) for sid in shared)
     _shared_lines(mixed, wiring, ports, names.device, switch_lines)
-    out.write(f"# fabric planner: {f.gpus:,} GPUs, {f.nodes:,} nodes in {len(f.pods)} pods, "
-              f"{_switch_count(mixed):,} switches, as an ibsim fabric file\n" + mixed_header(mixed))
+    switches = _switch_count(mixed)
+    out.write(ngettext("# fabric planner: {gpus} GPUs, {nodes} nodes in {pods} pods, {count} switch, as an ibsim "
+                       "fabric file", "# fabric planner: {gpus} GPUs, {nodes} nodes in {pods} pods, {count} switches, "
+                       "as an ibsim fabric file", switches).format(
+        gpus=f"{f.gpus:,}", nodes=f"{f.nodes:,}", pods=len(f.pods), count=f"{switches:,}") + "\n" + mixed_header(mixed))
     out.write(f"# run: {mixed_ibsim_command(mixed, ports)}\n\n")
     for sid, lines in switch_lines.items():
         found = wiring.parse(sid)
