@@ -134,8 +134,15 @@ def bounded(max_bytes: int, sizeof: Callable[[Any], int], max_entries: int = 1 <
 
 
 STAGE_CACHE_BYTES = env_int("FP_STAGE_CACHE_MB", 256, 0, 1 << 20) << 20
-"""The engine's stage caches' total budget [bytes] (``FP_STAGE_CACHE_MB``, default 256 MB), shared out among them
-(``stage(share=...)``: each holds at least one search's working set of a 131,072-GPU grid)."""
+"""The unit of the engine's stage caches' budgets [bytes] (``FP_STAGE_CACHE_MB``, default 256 MB): each stage keeps
+at most ``share`` x this (``stage(share=...)``: each holds at least one search's working set of a 131,072-GPU grid, or
+of the optimizer's default grid where a repeated search should find it). The shares add up to more than one:
+``STAGE_SHARES_MOST`` bounds their sum (``tests/test_memo.py``), so the stage caches of one process hold at most
+``STAGE_SHARES_MOST`` x this (461 MB at the default), besides the plan cache (``core.plan.PLAN_CACHE_BYTES``)."""
+
+STAGE_SHARES_MOST = 1.8
+"""The most the stages' shares of ``STAGE_CACHE_BYTES`` may add up to (1.79 in all now: the optimizer's sizings
+(0.15) and rack arrangements (0.18) are kept for a whole search)."""
 
 STAGES: list = []
 """Every function cached by ``stage`` (``tests/test_memo.py`` checks them all)."""

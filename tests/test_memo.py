@@ -525,3 +525,22 @@ def test_stage_key_hashes_agree_with_equality():
     assert again == fabric and hash(again) == hash(fabric)
     other = fabric.model_copy(update={"port_speed_gbps": fabric.port_speed_gbps * 2})
     assert other != fabric and len({fabric: 1, other: 2}) == 2
+
+
+def test_the_stages_budgets_add_up_to_what_memo_declares():
+    """The stage caches' budgets (``share`` x ``STAGE_CACHE_BYTES`` each) add up to at most ``STAGE_SHARES_MOST`` x
+    ``STAGE_CACHE_BYTES``: the memory ``core.memo`` declares for them is what they may hold. Every engine module is
+    imported first, so every stage is registered."""
+    import importlib
+    import pkgutil
+
+    import core
+    from core.memo import STAGE_CACHE_BYTES, STAGE_SHARES_MOST, STAGES
+
+    for module in pkgutil.walk_packages(core.__path__, "core."):
+        if not module.name.endswith("__main__"):  # the command line: it runs on import
+            importlib.import_module(module.name)
+    total = sum(cached.cache.max_bytes for cached in STAGES)
+    assert len(STAGES) >= 20
+    assert total <= STAGE_SHARES_MOST * STAGE_CACHE_BYTES, total / STAGE_CACHE_BYTES
+    assert total > (STAGE_SHARES_MOST - 0.25) * STAGE_CACHE_BYTES, "STAGE_SHARES_MOST states the sum: lower it"
