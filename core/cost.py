@@ -59,6 +59,7 @@ from core.physical.media import (
     KIND_LABELS,
     POLICIES,
     MediaBin,
+    MediaNic,
     MediaSystem,
     cable_options,
     class_speeds,
@@ -521,7 +522,28 @@ def links_floor(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
     modules per node, at the cheapest module ``pick_transceiver`` could take.
 
     With ``lengths`` (the ``LinkLengths`` of the design's rack arrangement, ``select_media``'s input) a class they
-    bin is priced per bin (``_binned_floor``) rather than at the shortest length it can have."""
+    bin is priced per bin (``_binned_floor``) rather than at the shortest length it can have. Cached by what it
+    reads (``links_floor_of``: a view of the design, ``LinksFloorInputs``)."""
+    return links_floor_of(LinksFloorInputs.of(resolved), fabric, catalog, lengths)
+
+
+LinksFloorDesign = view("LinksFloorDesign", "cable_media price_basis rack_preset rack_kw rack_units")
+LinksFloorSystem = view("LinksFloorSystem", "id gpus_per_node node_ports_per_transceiver node_power_w node_rack_units "
+                                            "nodes_per_rack nvlink_domain_gpus")
+LinksFloorInputs = view("LinksFloorInputs", "fabric port_speed_gbps uplink_gbps planes switch nodes nics_per_node "
+                                            "nodes_per_rack nvlink_level1_nodes",
+                        design=LinksFloorDesign, system=LinksFloorSystem, nic=MediaNic, tier_switches=FrozenDict,
+                        price_overrides=FrozenDict, power_overrides=FrozenDict)
+"""What ``links_floor`` reads of a resolved design (``core.memo.view``): its media, prices and switches, and what
+``core.physical.layout.compute_rack_fit`` reads (the rack preset, power and units, nodes per rack and domain, node
+power and height)."""
+
+
+@stage(0.01, lambda _total: 32, errors=(FabricPlannerError,))
+def links_floor_of(resolved: LinksFloorInputs, fabric: FabricPlan, catalog: Catalog,
+                   lengths: tuple[LinkLengths, ...] | None) -> float:
+    """``links_floor`` of the view of a resolved design (``LinksFloorInputs``); cached by these arguments
+    (``core.memo.stage``): candidates of a search that differ only in what it does not read share one entry."""
     binned = {x.link_class: x for x in lengths or ()}
     from core.physical.layout import compute_rack_fit
 
