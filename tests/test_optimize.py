@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import run_cli as run
+from core import units
 from core.analysis.optimize import Constraints, Grid, candidate_designs, design_label, optimize
 from core.i18n import language, usd
 from i18n_check import english_leaks
@@ -175,10 +176,9 @@ def test_explanation_names_the_binding_constraint_and_the_other_family():
     other = result.other_family
     assert other is not None and other.design.fabric != result.best.design.fabric
     share = (other.capex_usd - result.best.capex_usd) / other.capex_usd
-    assert f"{share:.1%} cheaper" in text
+    assert f"{units.percent(share)} cheaper" in text  # the one percent format (core.units.percent)
     assert other.capex_usd >= result.best.capex_usd
     # the explanation is worded again in the user's bandwidth unit, not searched again
-    from core import units
     busbw = [line for line in result.explained("Gb/s") if line.startswith("All-reduce busbw")]
     assert busbw == [f"All-reduce busbw {units.bandwidth(units.from_gbytes(result.best.busbw_gbytes), 'Gb/s')} "
                      f"at 1 GiB over 2,048 GPUs."] and "b/s" in busbw[0]
@@ -611,7 +611,7 @@ def test_a_constraint_binds_only_within_the_margin_and_far_limits_say_so():
         return " ".join(explain(best, None, [best, ruled_out], Constraints(min_busbw_gbytes=floor), "busbw_gbytes"))
 
     far = said(best.busbw_gbytes * 0.6)
-    assert "Binding constraint" not in far and f"at least {1 / 0.6 - 1:.0%} to spare" in far  # of the limit
+    assert "Binding constraint" not in far and f"at least {units.percent(1 / 0.6 - 1)} to spare" in far  # of the limit
     assert "minimum all-reduce busbw" in far
     near = said(best.busbw_gbytes * (1 - BINDING_MARGIN / 2))
     assert "Binding constraint: minimum all-reduce busbw (this design" in near
