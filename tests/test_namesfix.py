@@ -58,7 +58,7 @@ def test_the_compute_fabrics_money_has_one_name_on_every_surface(small, capsys):
     assert "compute fabric capex per GPU [USD]" in sweep_display_table(sweep, "GB/s").columns
     zh = _table(capsys, lang="zh")
     with language("zh"):
-        assert f"{vocab.compute_fabric()} 2.04 kW" in zh and "（其中网络" not in zh and "；网络 " not in zh
+        assert f"{vocab.compute_fabric()} {units.power(s['power']['network_kw'])}" in zh and "（其中网络" not in zh and "；网络 " not in zh
 
 
 def test_a_second_nvlink_level_is_named_alike_on_the_designer_and_compare(gb200, small, capsys):

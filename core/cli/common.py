@@ -420,9 +420,21 @@ def _overrides(pairs: list[str], what: str) -> dict[str, float]:
 
 
 def design_from_args(args: argparse.Namespace) -> Design:
-    """Build the design from ``--preset ID`` or ``--design FILE`` and the options that override it. A design with
-    pods is planned with them here (``core.analysis.whole.plan_with_pods``): one whose pods cannot be built raises
-    its ``DesignError`` for every command, never letting one work on the first pod's design without them."""
+    """The design of ``--preset ID`` or ``--design FILE`` and the options that override it (``parsed_design``). A
+    design with pods is planned with them here (``core.analysis.whole.plan_with_pods``): one whose pods cannot be
+    built raises its ``DesignError`` for every command, never letting one work on the first pod's design without
+    them."""
+    design = parsed_design(args)
+    if design.pods:  # pods that cannot be built together: every command refuses the design (its ways out), as plan
+        from core.analysis.whole import plan_with_pods
+
+        plan_with_pods(design)
+    return design
+
+
+def parsed_design(args: argparse.Namespace) -> Design:
+    """Build the design from ``--preset ID`` or ``--design FILE`` and the options that override it, as given: read
+    and checked field by field, not planned (``design_from_args`` plans a design with pods)."""
     data: dict = {}
     if getattr(args, "preset", None) is not None:
         if args.design:
@@ -446,10 +458,6 @@ def design_from_args(args: argparse.Namespace) -> Design:
         data.pop("nodes", None)
     design = parse_design(data)
     load_catalog().system(design.gpu)  # unknown model -> InputError now, not later
-    if design.pods:  # pods that cannot be built together: every command refuses the design (its ways out), as plan
-        from core.analysis.whole import plan_with_pods
-
-        plan_with_pods(design)
     return design
 
 

@@ -30,7 +30,7 @@ from typing import Iterable
 from pydantic import BaseModel, ConfigDict, Field
 
 from core.errors import InputError, shown
-from core.fabric.wiring import ROLES, Wiring
+from core.fabric.wiring import ROLES, Wiring, plane_prefix
 from core.i18n import N_, _
 
 PREFIX = r"[A-Za-z][A-Za-z0-9_-]{0,15}"
@@ -289,7 +289,7 @@ class Namer:
             plane, island, index = (int(g or 1) - 1 for g in found.groups())
             if min(plane, island, index) < 0 or plane >= self.planes or island >= self.islands:
                 return None
-            return (f"p{plane}." + (f"i{island}." if self.islands > 1 else "") + f"{role}{index}")
+            return f"{plane_prefix(plane, island, self.islands)}{role}{index}"  # the wiring's id rule
         return None
 
     def vertex(self, vertex: str) -> str:
