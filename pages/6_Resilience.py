@@ -26,7 +26,7 @@ from core.analysis.whole import design_mixed, whole_plan  # a design with pods: 
 from core.spares import policy_words
 from core.errors import FabricPlannerError, InputError
 from core.fabric.families import failure_names, global_groups, node_to_node, require_clos, require_model, words
-from core import units
+from core import units, vocab
 from core.figures import resilience as figs
 from core.figures.keynumbers import KeyNumber, cards_html, size_caption
 from core.figures import is_aggregated
@@ -616,7 +616,7 @@ def _spof_section(cur, key: str, lang: str) -> None:
             _("remedy capex [USD]"): tables.money_column(_("remedy capex [USD]")),
             _("remedy"): st.column_config.TextColumn(width="large")})
     st.caption(_("Every element whose loss alone cuts GPUs off or splits the cluster, with the GPUs lost and a "
-                 "remedy priced from the catalog (network capex it adds)."))
+                 "remedy priced from the catalog (the {fabric} capex it adds).").format(fabric=vocab.compute_fabric()))
     for note in notes:
         st.caption(safe.md(note))
 

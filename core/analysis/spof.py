@@ -17,7 +17,7 @@ Remedies, each with its capex from the catalog prices of the design's BOM (``pri
 * a leaf / top-of-rack switch, a one-tier fabric's switch, a single-port NIC: one more plane
   (dual-ToR: each NIC's second port to a second switch, as Alibaba HPN does), priced by re-planning the
   design with ``planes + 1`` (with a NIC that has the ports when the design's has not): the difference
-  in network capex;
+  in the compute fabric's capex (``CostSummary.network_capex_usd``);
 * a spine or core that is alone in its set: N+1, one more switch of the tier per plane with the links
   to it, priced as the tier's switch plus the links at the design's per-link cost of that stage.
 
@@ -119,7 +119,7 @@ class SpofElement(BaseModel):
     """Remedy key (``REMEDY_LABELS``): ``plane``, ``n_plus_1`` or ``feed``; on a Dragonfly+ also ``n_plus_1_group``
     (a spine more per group) and ``global`` (a higher global ratio)."""
     remedy_capex_usd: float | None
-    """Network capex the remedy adds [USD] (None: no buildable variant found)."""
+    """Compute fabric capex the remedy adds [USD] (None: no buildable variant found)."""
 
 
 class Degrading(BaseModel):

@@ -6,6 +6,7 @@ import argparse
 
 from core.cli.common import add_design_options, add_format_option, design_from_args, positive_int, row, to_json
 from core.i18n import _, ngettext, usd
+from core import vocab
 
 
 def register(subparsers) -> None:
@@ -39,8 +40,9 @@ def run(args: argparse.Namespace) -> str:
     if result.count:
         for e in result.elements[:args.limit]:
             cost = _("cost unknown") if e.remedy_capex_usd is None else usd(e.remedy_capex_usd)
-            lines.append(row(element_name(family, e.element, namer), _("{tier}: {gpus} GPUs lost; remedy: {remedy} (+{cost} network capex)").format(
-                tier=tier_label(e.tier, system, family), gpus=f"{e.gpus_lost:,}", remedy=remedy_label(e), cost=cost)))
+            lines.append(row(element_name(family, e.element, namer), _("{tier}: {gpus} GPUs lost; remedy: {remedy} (+{cost} {fabric} capex)").format(
+                tier=tier_label(e.tier, system, family), gpus=f"{e.gpus_lost:,}", remedy=remedy_label(e), cost=cost,
+                fabric=vocab.compute_fabric())))
         if result.count > args.limit:
             lines.append(_("... and {more} more (--limit, or --format json for all)").format(
                 more=f"{result.count - args.limit:,}"))

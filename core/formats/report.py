@@ -1060,7 +1060,7 @@ def _resilience(doc: _Doc, plan, resilience: Mapping | None = None) -> tuple:
         rows = [[tier(t), number(len(es)), number(max(e.gpus_lost for e in es)), remedy_label(es[0]),
                  _("cost unknown") if es[0].remedy_capex_usd is None else usd(es[0].remedy_capex_usd)]
                 for t, es in tiers.items()]
-        body += _table([_("tier"), _("elements"), _("GPUs lost (most)"), _("remedy"), _("remedy adds (network capex)")],
+        body += _table([_("tier"), _("elements"), _("GPUs lost (most)"), _("remedy"), _("remedy adds ({fabric} capex)").format(fabric=vocab.compute_fabric())],
                        rows, {1, 2, 4})
         named = [[e.element, tier(e.tier), number(e.gpus_lost)]
                  for e in result.elements[:MAX_SPOF_ROWS]]
