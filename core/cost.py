@@ -326,7 +326,7 @@ def _node_item(resolved) -> str:
     rack = other_rack(system, resolved.nvlink_level1_nodes * resolved.gpus_per_node)
     if rack is None:
         return _("{name} node").format(name=system.name)
-    return _("{name} node, in NVL{rack} racks (priced as in the catalog's {system} rack)").format(
+    return _("{name} node, in {rack} racks (priced as in the catalog's {system} rack)").format(
         name=system.name, rack=rack, system=system.id)
 
 

@@ -202,9 +202,10 @@ def accelerator_noun(source: System | dict | None, plural: bool = False) -> str:
     return _("NPU") if npu else _("GPU")
 
 
-def other_rack(system: System, level1_gpus: int) -> int | None:
-    """The GPUs of the racks the plan builds when they are not the catalog's own (``gpus_per_node x
-    nodes_per_rack``): 36 for GB200-NVL72's trays in the NVL36 racks of an NVL576-style two-level domain; None for
+def other_rack(system: System, level1_gpus: int) -> str | None:
+    """The name of the racks the plan builds when they are not the catalog's own (``gpus_per_node x
+    nodes_per_rack``), by their GPUs in NVIDIA's spelling: "NVL36" for GB200-NVL72's trays in the NVL36 racks of an
+    NVL576-style two-level domain (the one place that spells a rack by its size); None for
     the catalog's rack, a domain within one node or a non-NVLink system. One name rule: the system keeps its
     catalog id on every surface (the link's ``g``, the headlines, the sidebar, JSON ``gpu_model``, the bill), and
     the racks are said by their size beside it ("16 NVL36 racks of GB200-NVL72 trays"; the bill's node row says
@@ -212,7 +213,7 @@ def other_rack(system: System, level1_gpus: int) -> int | None:
     if not system.nvlink_generation or level1_gpus <= system.gpus_per_node \
             or level1_gpus == system.gpus_per_node * system.nodes_per_rack:  # a node's domain, or the catalog's rack
         return None
-    return level1_gpus
+    return f"NVL{level1_gpus}"
 
 
 _GPU_WORD = re.compile(r"(?<![A-Za-z])GPU(?=(?:s|'s)?(?![A-Za-z]))")

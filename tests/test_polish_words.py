@@ -164,7 +164,7 @@ def test_each_design_in_the_token_chart_keeps_its_own_scale_up_word():
 # --- NVL36 racks, cloud transport, Optimize, cards, drawings ------------------------------------------------------
 def test_nvl36_racks_are_called_so():
     system = load_catalog().system("GB200-NVL72")
-    assert other_rack(system, 36) == 36 and other_rack(system, 72) is None
+    assert other_rack(system, 36) == "NVL36" and other_rack(system, 72) is None
     assert other_rack(load_catalog().system("H100"), 8) is None
     p = plan(Design(gpu="GB200-NVL72", gpus=576, nvlink_domain_gpus=576, nvlink_rack_gpus=36))
     with language("en"):

@@ -383,13 +383,14 @@ def size_caption(plan) -> str:
                         "{racks} compute racks)", domains).format(
             gpus=f"{r.gpus:,}", domains=f"{domains:,}", system=r.system.id, nodes=f"{r.nodes:,}",
             gpus_per_node=r.gpus_per_node, racks=f"{-(-r.nodes // r.nodes_per_rack):,}")
-    if nodes_per_domain > 1 and other_rack(r.system, nodes_per_domain * r.gpus_per_node):
+    rack = other_rack(r.system, nodes_per_domain * r.gpus_per_node) if nodes_per_domain > 1 else None
+    if rack is not None:
         racks = -(-r.nodes // nodes_per_domain)  # GB200-NVL72's trays in NVL36 racks: the system keeps its id
-        return ngettext("{gpus} GPUs in {racks} NVL{rack} rack of {system} trays ({nodes} compute trays of "
+        return ngettext("{gpus} GPUs in {racks} {rack} rack of {system} trays ({nodes} compute trays of "
                         "{gpus_per_node} GPUs)",
-                        "{gpus} GPUs in {racks} NVL{rack} racks of {system} trays ({nodes} compute trays of "
+                        "{gpus} GPUs in {racks} {rack} racks of {system} trays ({nodes} compute trays of "
                         "{gpus_per_node} GPUs)", racks).format(
-            gpus=f"{r.gpus:,}", racks=f"{racks:,}", rack=nodes_per_domain * r.gpus_per_node, system=r.system.id,
+            gpus=f"{r.gpus:,}", racks=f"{racks:,}", rack=rack, system=r.system.id,
             nodes=f"{r.nodes:,}", gpus_per_node=r.gpus_per_node)
     if nodes_per_domain > 1:
         racks = -(-r.nodes // nodes_per_domain)
