@@ -52,7 +52,7 @@ from core.fabric import domainlevels
 from core.fabric.sizing import FabricPlan, size_fabric
 from core.networks import NETWORKS, ClusterNetworks, size_networks
 from core.physical.layout import Arrangement, Layout, devices_to_place
-from core.physical.lengths import LinkLengths, arranged_lengths, arranged_racks
+from core.physical.lengths import LinkLengths, arranged_racks, placed_lengths
 from core.physical.media import MediaBin, select_media
 from core.physical.racks import load_racks
 
@@ -590,7 +590,7 @@ def _plan(design: Design, catalog: Catalog) -> Plan:
     fields, language = ResolvedFields.of(resolved), current()
     fabric, bandwidth = sized_fabric(fields, language)
     networks, arrangement, _racks = as_built(resolved, fabric, catalog, fields, language)
-    layout, lengths, media, compute_racks = _placed(resolved, fields, fabric, networks, catalog, language)
+    layout, lengths, media, compute_racks = _placed(resolved, fields, fabric, networks, catalog, language, arrangement)
     bom = build_bom(resolved, fabric, catalog, layout=layout, media=media, networks=networks)
     cost = summarize_cost(resolved, bom)
     cost = cost.model_copy(update={"racks_compute": compute_racks})  # the layout's (Layout.counts), counted once
@@ -600,12 +600,15 @@ def _plan(design: Design, catalog: Catalog) -> Plan:
 
 
 def _placed(resolved: ResolvedDesign, fields: ResolvedFields, fabric: FabricPlan, networks: ClusterNetworks,
-            catalog: Catalog, language: str) -> tuple[Layout, tuple[LinkLengths, ...], tuple[MediaBin, ...], int]:
+            catalog: Catalog, language: str, arranged: Arrangement | None = None
+            ) -> tuple[Layout, tuple[LinkLengths, ...], tuple[MediaBin, ...], int]:
     """``place``'s layout, ``fabric_media``'s lengths and media and the layout's compute racks of ``resolved`` (its
     fields ``fields``): the racks arranged and counted and the cable lengths measured once per arrangement's inputs
-    (``arranged_lengths``), the media chosen once per lengths (``chosen_media``)."""
-    arrangement, lengths, compute_racks = arranged_lengths(fields, fabric, tuple(devices_to_place(resolved, networks)),
-                                                           load_racks(), language)
+    (``arranged_lengths``, through ``placed_lengths``: ``arranged``, ``as_built``'s arrangement of these networks,
+    read rather than arranged again when the stages run afresh), the media chosen once per lengths
+    (``chosen_media``)."""
+    arrangement, lengths, compute_racks = placed_lengths(fields, fabric, tuple(devices_to_place(resolved, networks)),
+                                                         load_racks(), language, arranged)
     return arrangement.layout(), lengths, select_media(catalog, resolved, lengths), compute_racks
 
 

@@ -41,7 +41,7 @@ from core.design import ResolvedDesign, ResolvedFields, resolved_of
 from core.fabric.families import clos_tiers
 from core.fabric.sizing import FabricPlan
 from core.fabric.wiring import Wiring, wiring_of
-from core.memo import spoken, stage, text_bytes
+from core.memo import bypassed, spoken, stage, text_bytes
 from core.physical.layout import Arrangement, Layout, RackPlaces, arrange_devices
 from core.physical.racks import RackCatalog, Routing, load_racks
 
@@ -881,6 +881,18 @@ def arranged_lengths(resolved: ResolvedFields, fabric: FabricPlan, devices: tupl
     lengths, cached by these arguments (``core.memo.stage``; an arrangement is read, never changed, once made)."""
     arrangement, compute = arranged_racks(resolved, fabric, devices, racks, language)
     return arrangement, arranged_link_lengths(resolved_of(resolved), fabric, arrangement, racks), compute
+
+
+def placed_lengths(resolved: ResolvedFields, fabric: FabricPlan, devices: tuple, racks: RackCatalog, language: str,
+                   arranged: Arrangement | None = None) -> tuple[Arrangement, tuple[LinkLengths, ...], int]:
+    """``arranged_lengths`` of these arguments; ``arranged``: the caller's ``arranged_racks`` arrangement of the same
+    arguments (``core.plan.as_built``'s last round), measured as it is, not arranged again, while the stages run
+    afresh (``core.memo.uncached``: ``arranged_lengths`` would ask ``arranged_racks`` again, and it would compute
+    again); with the caches, the cached stage (its answer kept whole: no rack places key built)."""
+    if arranged is None or not bypassed():
+        return arranged_lengths(resolved, fabric, devices, racks, language)
+    return (arranged, arranged_link_lengths(resolved_of(resolved), fabric, arranged, racks),
+            arranged.counts()["compute"])
 
 
 @stage(0.12, _lengths_bytes)
