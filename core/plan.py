@@ -684,7 +684,9 @@ def _reserved(resolved: ResolvedDesign, bom: tuple[BomRow, ...], catalog: Catalo
     fabric, _bandwidth = sized_fabric(fields, language)
     networks = size_networks(final, fabric, catalog)
     layout, _lengths, media, _racks = _placed(final, fields, fabric, networks, catalog, language)
-    for row in build_bom(final, fabric, catalog, layout=layout, media=media, networks=networks):
+    # the compute fabric's rows only: the other networks' rows are not priced (none is the compute fabric's: their
+    # compute-network rows, the UFM appliances' links, are its management, ``in_compute_fabric``; spares are row by row)
+    for row in build_bom(final, fabric, catalog, layout=layout, media=media, networks=networks, other_rows=()):
         if not in_compute_fabric(row):  # the compute fabric's growth
             continue
         more = row.quantity - now.get((row.category, row.catalog_id, row.item, row.end), 0)
