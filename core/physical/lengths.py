@@ -331,7 +331,7 @@ def _cells(ends: LinkEnds, prefixes: list[str], role: str, groups: np.ndarray, s
     racks, centres = (m.ravel() for m in ends.locate_all([p + role for p in prefixes], len(groups)))
     heights, of_height = _heights(ends.top[racks], centres)
     group = (np.arange(copies)[:, None] * span + groups).ravel()
-    cells, of_cell = _unique_inverse(group * len(ends.top) + racks)
+    cells, of_cell = np.unique(group * len(ends.top) + racks, return_inverse=True)
     weights = None if links is None else np.tile(links, copies).astype(float)
     counts = np.bincount(of_cell * len(heights) + of_height, weights=weights,
                          minlength=len(cells) * len(heights)).reshape(len(cells), len(heights))
@@ -497,7 +497,7 @@ _PIECE = 1 << 15
 
 
 def _unique_inverse(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``np.unique(values, return_inverse=True)`` of whole numbers (the classes of rack pairs, the cells): the same
+    """``np.unique(values, return_inverse=True)`` of whole numbers (the classes of rack pairs): the same
     arrays, the distinct values found by hashing (``pandas.factorize``) and only they sorted, not every value (several
     times faster for thousands of values of a few hundred kinds); a few values sorted as before."""
     if len(values) < _UNIQUE_SORTED or not np.issubdtype(values.dtype, np.integer):
@@ -509,7 +509,7 @@ def _unique_inverse(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return found[order], rank[codes]
 
 
-_UNIQUE_SORTED = 512
+_UNIQUE_SORTED = 1024
 """Values up to which ``_unique_inverse`` sorts them all (hashing costs more than sorting a few)."""
 
 
