@@ -174,6 +174,12 @@ def uncached():
             _BYPASSING[0] -= 1
 
 
+def bypassed() -> bool:
+    """Whether the stages run afresh here (within ``uncached``): a stage asked again computes again, so a caller
+    holding a stage's answer may read it rather than ask (``core.physical.lengths.placed_lengths``)."""
+    return bool(_BYPASSING[0]) and _BYPASS.get()
+
+
 ERROR_BYTES = 4096
 """Size bound [bytes] of a kept error (its message and suggestion)."""
 

@@ -52,7 +52,7 @@ from core.fabric import domainlevels
 from core.fabric.sizing import FabricPlan, size_fabric
 from core.networks import NETWORKS, ClusterNetworks, size_networks
 from core.physical.layout import Arrangement, Layout, devices_to_place
-from core.physical.lengths import LinkLengths, arranged_lengths, arranged_racks
+from core.physical.lengths import LinkLengths, arranged_racks, placed_lengths
 from core.physical.media import MediaBin, select_media
 from core.physical.racks import load_racks
 
@@ -590,7 +590,7 @@ def _plan(design: Design, catalog: Catalog) -> Plan:
     fields, language = ResolvedFields.of(resolved), current()
     fabric, bandwidth = sized_fabric(fields, language)
     networks, arrangement, _racks = as_built(resolved, fabric, catalog, fields, language)
-    layout, lengths, media, compute_racks = _placed(resolved, fields, fabric, networks, catalog, language)
+    layout, lengths, media, compute_racks = _placed(resolved, fields, fabric, networks, catalog, language, arrangement)
     bom = build_bom(resolved, fabric, catalog, layout=layout, media=media, networks=networks)
     cost = summarize_cost(resolved, bom)
     cost = cost.model_copy(update={"racks_compute": compute_racks})  # the layout's (Layout.counts), counted once
@@ -600,12 +600,15 @@ def _plan(design: Design, catalog: Catalog) -> Plan:
 
 
 def _placed(resolved: ResolvedDesign, fields: ResolvedFields, fabric: FabricPlan, networks: ClusterNetworks,
-            catalog: Catalog, language: str) -> tuple[Layout, tuple[LinkLengths, ...], tuple[MediaBin, ...], int]:
+            catalog: Catalog, language: str, arranged: Arrangement | None = None
+            ) -> tuple[Layout, tuple[LinkLengths, ...], tuple[MediaBin, ...], int]:
     """``place``'s layout, ``fabric_media``'s lengths and media and the layout's compute racks of ``resolved`` (its
     fields ``fields``): the racks arranged and counted and the cable lengths measured once per arrangement's inputs
-    (``arranged_lengths``), the media chosen once per lengths (``chosen_media``)."""
-    arrangement, lengths, compute_racks = arranged_lengths(fields, fabric, tuple(devices_to_place(resolved, networks)),
-                                                           load_racks(), language)
+    (``arranged_lengths``, through ``placed_lengths``: ``arranged``, ``as_built``'s arrangement of these networks,
+    read rather than arranged again when the stages run afresh), the media chosen once per lengths
+    (``chosen_media``)."""
+    arrangement, lengths, compute_racks = placed_lengths(fields, fabric, tuple(devices_to_place(resolved, networks)),
+                                                         load_racks(), language, arranged)
     return arrangement.layout(), lengths, select_media(catalog, resolved, lengths), compute_racks
 
 
@@ -681,7 +684,9 @@ def _reserved(resolved: ResolvedDesign, bom: tuple[BomRow, ...], catalog: Catalo
     fabric, _bandwidth = sized_fabric(fields, language)
     networks = size_networks(final, fabric, catalog)
     layout, _lengths, media, _racks = _placed(final, fields, fabric, networks, catalog, language)
-    for row in build_bom(final, fabric, catalog, layout=layout, media=media, networks=networks):
+    # the compute fabric's rows only: the other networks' rows are not priced (none is the compute fabric's: their
+    # compute-network rows, the UFM appliances' links, are its management, ``in_compute_fabric``; spares are row by row)
+    for row in build_bom(final, fabric, catalog, layout=layout, media=media, networks=networks, other_rows=()):
         if not in_compute_fabric(row):  # the compute fabric's growth
             continue
         more = row.quantity - now.get((row.category, row.catalog_id, row.item, row.end), 0)

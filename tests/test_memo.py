@@ -293,6 +293,33 @@ def test_a_first_plan_measures_its_cable_lengths_once():
     assert found.lengths == arranged_lengths.__wrapped__(*next(iter(arranged_lengths.cache._entries)))[1]
 
 
+def test_a_cold_plan_arranges_its_last_round_once(monkeypatch):
+    """With every stage computed afresh (``core.memo.uncached``, ``bench_core``'s cold plan) the plan's placing reads
+    ``as_built``'s last arrangement (``core.physical.lengths.placed_lengths``) instead of arranging it again: 1,100
+    H100 nodes on three tiers arrange twice (the estimated racks, then the racks as built), not three times, and the
+    plan is the one made with the caches."""
+    from core.memo import bypassed, uncached
+    from core.physical import lengths as lengths_module
+
+    design, catalog = Design(gpu="H100", nodes=1100, switch="QM9700", tiers=3), load_catalog()
+    warm = plan_module._plan(design, catalog)
+    arranged = []
+    real = lengths_module.arrange_devices
+
+    def counted(*args, **kwargs):
+        arranged.append(1)
+        return real(*args, **kwargs)
+
+    assert not bypassed()
+    monkeypatch.setattr(lengths_module, "arrange_devices", counted)
+    with uncached():
+        assert bypassed()
+        cold = plan_module._plan(design, catalog)
+    assert len(arranged) == 2
+    assert cold.lengths == warm.lengths and cold.media == warm.media and cold.bom == warm.bom
+    assert cold.layout == warm.layout and cold.cost == warm.cost
+
+
 def test_a_stage_keeps_errors_and_raises_them_afresh():
     """A kept error is raised again on each call, with a traceback of that call only (no growth across calls);
     other errors pass uncached; ``uncached()`` runs the function without the cache."""

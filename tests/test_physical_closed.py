@@ -175,3 +175,26 @@ def test_a_plan_serialises_its_lazy_layout_whole():
     dumped = p.model_dump()["layout"]
     assert p.layout.arrangement is None and len(dumped["racks"]) == len(p.layout.racks) == p.layout.counts()["total"]
     assert list(dumped) == list(Layout.model_fields) and dumped == p.layout.model_dump()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 3000), st.sampled_from([1, 3, 300, 10 ** 9]), st.integers(0, 2 ** 31))
+def test_the_hashed_distinct_values_are_numpys(count, spread, seed):
+    """``core.physical.lengths._unique_inverse`` (hashed: ``pandas.factorize``, then the distinct values sorted) gives
+    exactly ``np.unique(values, return_inverse=True)``: the same distinct values in the same order and dtype, the same
+    place of each value, below and above the count it hashes from (``_UNIQUE_SORTED``); and ``_heights``' table of
+    (rack height, U centre) pairs the sorted complex pairs, below and above ``_HEIGHTS_SORTED``."""
+    import numpy as np
+
+    from core.physical.lengths import _heights, _unique_inverse
+
+    rng = np.random.default_rng(seed)
+    values = rng.integers(-spread, spread + 1, count).astype(np.int64)
+    found, expected = _unique_inverse(values), np.unique(values, return_inverse=True)
+    assert found[0].dtype == expected[0].dtype and found[1].dtype == expected[1].dtype
+    assert np.array_equal(found[0], expected[0]) and np.array_equal(found[1], expected[1])
+    top = rng.choice([42.0, 48.0, 52.0], count)
+    centre = rng.integers(1, 40, count) + rng.choice([0.0, 0.5], count)
+    pairs, place = _heights(top, centre)
+    sorted_pairs, sorted_place = np.unique(top + 1j * centre, return_inverse=True)
+    assert np.array_equal(pairs, sorted_pairs) and np.array_equal(place, sorted_place)

@@ -35,13 +35,14 @@ from functools import partial
 from fractions import Fraction
 
 import numpy as np
+import pandas as pd
 from pydantic import BaseModel, ConfigDict
 
 from core.design import ResolvedDesign, ResolvedFields, resolved_of
 from core.fabric.families import clos_tiers
 from core.fabric.sizing import FabricPlan
 from core.fabric.wiring import Wiring, wiring_of
-from core.memo import spoken, stage, text_bytes
+from core.memo import bypassed, spoken, stage, text_bytes
 from core.physical.layout import Arrangement, Layout, RackPlaces, arrange_devices
 from core.physical.racks import RackCatalog, Routing, load_racks
 
@@ -378,7 +379,7 @@ def _cell_pairs(ends: LinkEnds, routing, prefixes: list[str], a_end: tuple, b_en
     tray_um = np.abs(ends.x_um[pa] - ends.x_um[pb]) + np.abs(ends.y_um[pa] - ends.y_um[pb])
     route = np.where(ends.row[pa] == ends.row[pb], 1, 2)
     route[pa == pb] = 0
-    classes, of_class = np.unique(tray_um * 3 + route, return_inverse=True)
+    classes, of_class = _unique_inverse(tray_um * 3 + route)
     # the climbs and in-rack runs of every height pair, and their distinct values (the kinds of link of a class)
     ha, hb = np.repeat(heights_a, len(heights_b)), np.tile(heights_b, len(heights_a))
     in_rack, climbs = _vertical(routing, ha.real, ha.imag, hb.real, hb.imag)
@@ -458,7 +459,7 @@ def _compacted(ends: LinkEnds, routing, prefixes: list[str], a_role: str, a: np.
     tray_um = np.abs(ends.x_um[pair_a] - ends.x_um[pair_b]) + np.abs(ends.y_um[pair_a] - ends.y_um[pair_b])
     route = np.where(ends.row[pair_a] == ends.row[pair_b], 1, 2)
     route[pair_a == pair_b] = 0
-    classes, of_used = np.unique(tray_um * 3 + route, return_inverse=True)
+    classes, of_used = _unique_inverse(tray_um * 3 + route)
     if len(classes) * kinds > most:
         return None
     class_of = np.zeros(len(racks_a) * len(racks_b), dtype=np.int32)  # (classes x kinds <= most: 32 bits hold it)
@@ -495,6 +496,23 @@ _PIECE = 1 << 15
 """Links ``_compacted`` reads at a time (scratch arrays of 256 kB)."""
 
 
+def _unique_inverse(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(values, return_inverse=True)`` of whole numbers (the classes of rack pairs): the same
+    arrays, the distinct values found by hashing (``pandas.factorize``) and only they sorted, not every value (several
+    times faster for thousands of values of a few hundred kinds); a few values sorted as before."""
+    if len(values) < _UNIQUE_SORTED or not np.issubdtype(values.dtype, np.integer):
+        return np.unique(values, return_inverse=True)
+    codes, found = pd.factorize(values, sort=False)
+    order = np.argsort(found)
+    rank = np.empty(len(found), dtype=np.intp)
+    rank[order] = np.arange(len(found))
+    return found[order], rank[codes]
+
+
+_UNIQUE_SORTED = 1024
+"""Values up to which ``_unique_inverse`` sorts them all (hashing costs more than sorting a few)."""
+
+
 def _distinct(values: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]:
     """``np.unique(values, return_inverse=True)`` of whole numbers ``0 .. count-1`` (rack indices), by marking them in
     a table of ``count`` instead of sorting: the distinct values in order and each value's place among them."""
@@ -524,8 +542,8 @@ def _heights(top: np.ndarray, centre: np.ndarray) -> tuple[np.ndarray, np.ndarra
     return (found // span) / 2 + 1j * ((found % span) / 2), place
 
 
-_HEIGHTS_SORTED = 2048
-"""Devices up to which ``_heights`` sorts (a table of every key costs more than sorting a few)."""
+_HEIGHTS_SORTED = 1024
+"""Devices up to which ``_heights`` sorts (a table of every key costs more than sorting a few: about the same at 1,024)."""
 _HEIGHT_KEYS = 1 << 20
 """Most keys ``_heights`` marks in a table (about 2 x (2 x rack height + 1) x (2 x U centre + 1): racks of up to
 about 250 U)."""
@@ -881,6 +899,18 @@ def arranged_lengths(resolved: ResolvedFields, fabric: FabricPlan, devices: tupl
     lengths, cached by these arguments (``core.memo.stage``; an arrangement is read, never changed, once made)."""
     arrangement, compute = arranged_racks(resolved, fabric, devices, racks, language)
     return arrangement, arranged_link_lengths(resolved_of(resolved), fabric, arrangement, racks), compute
+
+
+def placed_lengths(resolved: ResolvedFields, fabric: FabricPlan, devices: tuple, racks: RackCatalog, language: str,
+                   arranged: Arrangement | None = None) -> tuple[Arrangement, tuple[LinkLengths, ...], int]:
+    """``arranged_lengths`` of these arguments; ``arranged``: the caller's ``arranged_racks`` arrangement of the same
+    arguments (``core.plan.as_built``'s last round), measured as it is, not arranged again, while the stages run
+    afresh (``core.memo.uncached``: ``arranged_lengths`` would ask ``arranged_racks`` again, and it would compute
+    again); with the caches, the cached stage (its answer kept whole: no rack places key built)."""
+    if arranged is None or not bypassed():
+        return arranged_lengths(resolved, fabric, devices, racks, language)
+    return (arranged, arranged_link_lengths(resolved_of(resolved), fabric, arranged, racks),
+            arranged.counts()["compute"])
 
 
 @stage(0.12, _lengths_bytes)
