@@ -77,7 +77,7 @@ from core.spares import policy_words
 from core.formats.sharelink import PUBLIC_URL_ENV, public_base_url  # noqa: F401 - the pack's and CLI's
 from core.text import html_text
 from core.perf.constants import library_label
-from core.perf.placement import sharp_case
+from core.perf.placement import sharp_used
 
 CHROMIUM = "/usr/bin/chromium"
 """Debian's Chromium; Playwright cannot download its own browser on these machines."""
@@ -985,7 +985,7 @@ def _performance(doc: _Doc, plan, job: Mapping | None):
             pass  # the Mixed pods section says why
     settings = report_job_settings(plan, job)
     r = plan.resolved
-    sharp = str(settings.get("sharp", "0")) == "1" and sharp_case(plan) == "offered"  # only where switches reduce
+    sharp = sharp_used(plan, str(settings.get("sharp", "0")) == "1")  # only where switches reduce
     library = library_label(r.system.collective_library)
     model = _("{library}-style latency-bandwidth model on every {noun} of the design ({gpus} {nouns}), {library}'s "
               "stock algorithm choice{sharp}; routing: {routing}.") if not pod_words else _(

@@ -448,6 +448,13 @@ def sharp_case(plan: Plan, constants: CollectiveConstants | None = None) -> str:
     return "catalog" if entry is None else "offered" if entry.nccl_collnet else "nccl"
 
 
+def sharp_used(plan: Plan, requested: bool) -> bool:
+    """Whether a job that asks for SHARP (``requested``) has it modelled on ``plan``: only where its switches offer it
+    (``sharp_case``). The one rule the Performance page's job, the pack and ``python -m core train`` apply, so a
+    request on Ethernet or a torus is reported as not modelled (``sharp_absent`` says why)."""
+    return bool(requested) and sharp_case(plan) == "offered"
+
+
 SHARP_ABSENT = {
     "fabric": N_("In-network reduction is a feature of InfiniBand switches; this design's {fabric} switches "
                  "do not reduce."),
