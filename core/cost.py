@@ -384,10 +384,10 @@ def _fabric_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
             _("one switch per rail holds all {ports} NIC ports of its rail{plane_note}") if rail_only
             and fabric.islands > 1 else _("one switch per plane holds all {ports} NIC ports{plane_note}")).format(
             ports=fabric.node_leaf_links // fabric.islands, plane_note=every_note)),
-            item=say(lambda: _("{name} (leaf)").format(name=switch.name)))
+            item=say(lambda: _leaf_item(fabric, switch)))
     else:
         add("switch", switch, fabric.leaf_count_total, say(lambda: _leaf_why(resolved, fabric, every_note)),
-            item=say(lambda: _("{name} (leaf)").format(name=switch.name)))
+            item=say(lambda: _leaf_item(fabric, switch)))
         spine, core = resolved.tier_switches["spine"], resolved.tier_switches["core"]  # per-tier models
         add("switch", spine, fabric.spine_count_total, say(lambda: _spine_why(fabric, plane_note, every_note)),
             item=say(lambda: _("{name} (spine)").format(name=spine.name)))
@@ -398,6 +398,28 @@ def _fabric_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
                 item=say(lambda: _("{name} (core)").format(name=core.name)))
 
     domainlevels.level2_bom(resolved, add)  # the second NVLink level's switches and cables (core.fabric.domainlevels)
+
+
+def _leaf_item(fabric: FabricPlan, switch) -> str:
+    """The leaf row's item, ``"<name> (leaf)"``, or with the family's own word for its leaves where it declares one
+    (its ``WORDS``' ``tier:leaf``: a classic Dragonfly's ``"<name> (router)"``)."""
+    own = family_words(fabric.family, "tier:leaf", None)
+    return (_("{name} ({place})").format(name=switch.name, place=own) if own else
+            _("{name} (leaf)").format(name=switch.name))
+
+
+def _role_words(role: str, family: str | None = None) -> str:
+    """A switch role (``ROLE_LABELS``) in words, translated: in ``family``'s own where it declares them (its
+    ``WORDS``' ``tier:<role>``: a classic Dragonfly's routers), else the folded Clos's."""
+    return family_words(family, f"tier:{role}", ROLE_LABELS[role])
+
+
+def link_class_words(link_class: str, family: str | None = None) -> str:
+    """A link class in words, translated: in ``family``'s own where it declares them (its ``WORDS``'
+    ``link:<class>``: a classic Dragonfly's node-router links), else ``LINK_CLASS_LABELS``'s (the class itself
+    when none names it): the bill, the Racks tab's lengths chart and the pack's lengths table."""
+    default = LINK_CLASS_LABELS.get(link_class)
+    return family_words(family, f"link:{link_class}", default) if default else link_class
 
 
 def _nic_why(resolved: ResolvedDesign, fabric: FabricPlan, included: int) -> str:
@@ -1014,9 +1036,9 @@ ROUTE_LABELS = {"in-rack": N_("in the rack"), "in-row": N_("within a row"), "acr
 """Route of a length bin (``core.physical.lengths.ROUTES``) -> words, marked for translation."""
 
 
-def _bin_words(b: MediaBin) -> str:
+def _bin_words(b: MediaBin, family: str | None = None) -> str:
     return _("{links} {link_class} links {route}, {span} (longest {longest} m)").format(
-        links=f"{b.links:,}", link_class=_(LINK_CLASS_LABELS[b.link_class]), route=_(ROUTE_LABELS[b.route]),
+        links=f"{b.links:,}", link_class=link_class_words(b.link_class, family), route=_(ROUTE_LABELS[b.route]),
         span=b.label(), longest=f"{b.max_m:g}")
 
 
@@ -1076,6 +1098,7 @@ def link_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, me
     policy = resolved.design.cable_media
     wiring = wiring_of(fabric, resolved.nodes, resolved.nics_per_node)
     counts, terms = switch_module_counts(resolved, fabric, words=True, wiring=wiring)
+    family = fabric.family
     cables = {c.id: c for c in catalog.cables}
     modules = {t.id: t for t in catalog.transceivers}
     items = {"node-leaf": N_("{name} (switch side, node-leaf)"), "leaf-spine": N_("{name} (switch side, leaf-spine)"),
@@ -1094,10 +1117,10 @@ def link_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, me
             if b.cable_id:
                 cable = cables[b.cable_id]
                 add_row("cable", cable, b.links, _("{bins}: {media}, {name} (reach {reach} m; cable media {policy})").format(
-                    bins=_bin_words(b), media=_(KIND_LABELS[b.kind]), name=cable.id, reach=f"{cable.reach_m:g}",
+                    bins=_bin_words(b, family), media=_(KIND_LABELS[b.kind]), name=cable.id, reach=f"{cable.reach_m:g}",
                     policy=vocab.CABLE_MEDIA.word(policy)),
                     item=_("{name} ({link_class}, {span})").format(name=cable.name,
-                                                                    link_class=_(LINK_CLASS_LABELS[link_class]),
+                                                                    link_class=link_class_words(link_class, family),
                                                                     span=b.label()))
         if not optical:
             continue
@@ -1113,13 +1136,14 @@ def link_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, me
             add_row("transceiver", module, sum(n for _b, n in parts),
                     _("switch side, {link_class}: {terms} ({per_cage} per cage); {media} for {links} links "
                       "by length: {spans}").format(
-                        link_class=_(LINK_CLASS_LABELS[link_class]), terms=" + ".join(terms[link_class]),
+                        link_class=link_class_words(link_class, family), terms=" + ".join(terms[link_class]),
                         per_cage=plurals.ports(cage_ports[link_class]), media=_(KIND_LABELS[parts[0][0].kind]),
                         links=f"{sum(b.links for b, _n in parts):,}", spans=spans)
                     + _with_space(optics_note(module, switches[link_class])),
-                    item=(_(items[link_class]).format(name=module.name) if link_class in items else
+                    item=(_(items[link_class]).format(name=module.name) if link_class in items
+                          and family_words(family, f"link:{link_class}", None) is None else
                           _("{name} (switch side, {link_class})").format(
-                              name=module.name, link_class=_(LINK_CLASS_LABELS[link_class]))), end="switch")
+                              name=module.name, link_class=link_class_words(link_class, family))), end="switch")
         if link_class == "node-leaf":
             per_node_ports = resolved.nics_per_node * planes
             per_xcvr = max(system.node_ports_per_transceiver, planes)  # a NIC's cage carries all its planes
@@ -1139,9 +1163,9 @@ def link_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, me
         for b in optical:
             fiber = cables[b.fibre_id]
             add_row("cable", fiber, b.links, _("{bins}: {media}, {module} + fibre cord").format(
-                bins=_bin_words(b), media=_(KIND_LABELS[b.kind]), module=b.switch_module_id),
+                bins=_bin_words(b, family), media=_(KIND_LABELS[b.kind]), module=b.switch_module_id),
                 item=_("{name} ({link_class}, {span})").format(name=fiber.name,
-                                                                link_class=_(LINK_CLASS_LABELS[link_class]),
+                                                                link_class=link_class_words(link_class, family),
                                                                 span=b.label()))
 
 
@@ -1171,7 +1195,8 @@ def switch_module_counts(resolved: ResolvedDesign, fabric: FabricPlan, words: bo
                 counts[link_class] += math.ceil(ports / per_cage) * group.count * planes
                 if words:
                     terms[link_class].append(_("{count} {role} x ceil({ports}/{per_cage})").format(
-                        count=group.count * planes, role=_(ROLE_LABELS[group.role]), ports=ports, per_cage=per_cage))
+                        count=group.count * planes, role=_role_words(group.role, fabric.family), ports=ports,
+                        per_cage=per_cage))
     return counts, terms
 
 

@@ -111,7 +111,10 @@ def main() -> None:
     for w in sharelink.capped_warnings(design_warnings + link_warnings):
         st.warning(safe.md(w))
     if plan is None:
-        _show_error(error)
+        if standalone:  # run on its own (no sidebar to apply a way out to): the error and its way out in words
+            _show_error(error)
+        else:  # the Designer's error and its way-out buttons, which set the sidebar (one renderer: state.show_error)
+            state.show_error(st.session_state["fp_current"])
         return
 
     whole = plan  # the whole design: the fabric comparison changes it, then runs on the same pod (core.analysis.podjob)

@@ -270,8 +270,11 @@ def main() -> None:
             _pool_controls(store, "p", _("Prefill pool"))
         _pool_controls(store, "d", _("Decode pool") if disaggregated else _("Serving pool"))
     state.set_page_link(PAGE_PATH, link.encode(store))
-    if cur is None or cur.plan is None:
+    if cur is None:  # run on its own: no sidebar design
         st.info(_("The sidebar's design cannot be built; fix it there first."))
+        return
+    if cur.plan is None:  # the Designer's error and its way-out buttons, which set the sidebar (state.show_error)
+        state.show_error(cur)
         return
     plan = podpick.pick_pod(cur.plan)  # a design with pods: the deployment runs on one pod
     st.caption(safe.md(size_caption(plan)))

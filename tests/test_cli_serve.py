@@ -101,7 +101,8 @@ def test_without_load_or_targets_it_shows_the_default_share_of_the_capacity(caps
     code, out, err = run(capsys, "serve", "--nodes", "8", "--ttft-ms", "0", "--tpot-ms", "0", "--format", "json")
     assert code == 0, err
     s = json.loads(out)
-    assert s["rate_per_s"] == pytest.approx(0.8 * s["max_rate_per_s"], rel=1e-6)
+    # both rounded down to the digits shown (serving_search.shown_rate): within 1% of 0.8 x the largest
+    assert s["rate_per_s"] == pytest.approx(0.8 * s["max_rate_per_s"], rel=1e-2)
     assert s["ttft_s"] is not None and not s["warnings"]  # below saturation, whichever mode the search chose
 
 

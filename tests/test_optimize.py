@@ -321,7 +321,7 @@ def test_cached_evaluator_equals_an_uncached_plan_of_every_candidate_exactly():
     instead: ``tests/test_optimize_bounds.py``)."""
     from core import plan as plan_module
     from core.analysis import optimize as opt
-    from core.cost import NETWORK_CATEGORIES
+    from core.cost import in_compute_fabric
     from core.memo import STAGES, uncached
     from core.perf.collectives import sweep
     from core.physical.lengths import placed_link_lengths
@@ -347,7 +347,7 @@ def test_cached_evaluator_equals_an_uncached_plan_of_every_candidate_exactly():
         bw, cost = p.bandwidth, p.cost
         by_category: dict[str, float] = {}
         for row in p.bom:
-            if row.category in NETWORK_CATEGORIES:
+            if in_compute_fabric(row):  # the cards' boundary: the UFM's management links and storage out
                 by_category[row.category] = by_category.get(row.category, 0.0) + row.extended_price_usd
         assert (cand.capex_usd, cand.network_capex_usd, cand.facility_kw) == \
             (cost.capex_usd, cost.network_capex_usd, cost.facility_kw)

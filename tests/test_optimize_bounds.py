@@ -236,9 +236,12 @@ def test_least_network_rows_never_exceed_the_exact_ones():
 
 
 def _link_rows_usd(p) -> float:
-    """The compute links' cables and transceivers of ``p``'s bill, installed (not spares) [USD]."""
+    """The compute fabric's cables and transceivers of ``p``'s bill, installed (not spares) [USD]: its rows by
+    ``core.cost.in_compute_fabric`` (the UFM's management links are not the fabric's)."""
+    from core.cost import in_compute_fabric
+
     return sum(r.extended_price_usd for r in p.bom
-               if r.network == "compute" and r.category in ("cable", "transceiver") and not r.spare)
+               if in_compute_fabric(r) and r.category in ("cable", "transceiver") and not r.spare)
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])

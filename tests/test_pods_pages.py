@@ -78,10 +78,11 @@ def test_pods_that_cannot_be_built_are_the_designs_error_with_no_hand_off(tab):
     assert not at.get("download_button") and not at.metric  # no BOM, pack or export of the base design
     assert not any("32 x H100" in str(c.value) for c in at.caption)  # no headline of the first pod alone
     assert not any("covers every pod" in str(c.value) for c in at.caption)
-    assert [b.label for b in at.button if b.key.startswith("fix_")] == ["Drop pod 3", "Reset to defaults"]
+    assert [b.label for b in at.button if b.key.startswith("fix_")] == [
+        "Give pod 3 at most 144 nodes", "Drop pod 3", "Reset to defaults"]  # each builds (tests/test_pods_refusals)
     at.button(key="fix_0").click().run()
     assert not at.exception and not at.error
-    assert at.text_input(key="w_pods").value == "B300:32:800"
+    assert at.text_input(key="w_pods").value == "B300:32:800,B300:144:800"
 
 
 @pytest.mark.parametrize("page, said", [

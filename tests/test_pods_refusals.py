@@ -78,7 +78,7 @@ def test_every_command_refuses_pods_that_cannot_be_built(command, tmp_path, caps
     streams = capsys.readouterr()
     assert code == 3 and not out.exists() and not streams.out
     assert streams.err.startswith("cannot build this design: Pod 3 (B300, 99,999 nodes) does not fit two tiers")
-    assert "give pod 3 at most 1,296 nodes, and put the rest in another pod, or drop pod 3." in streams.err
+    assert "give pod 3 at most 144 nodes, and put the rest in another pod, or drop pod 3." in streams.err
 
 
 def test_plan_with_pods_is_the_plan_once_the_pods_build():
@@ -90,9 +90,41 @@ def test_plan_with_pods_is_the_plan_once_the_pods_build():
     plan(bad)  # the first pod alone builds: the base design is no way to see the pods fail
     with pytest.raises(DesignError) as info:
         plan_with_pods(bad)
-    # 1,296 nodes fit two tiers alone but not the shared spines beside pod 2: only dropping pod 3 builds (size_pods)
-    assert info.value.fixes == (("drop pod 3", {"pods": "B300:32:800"}),)
-    assert plan_with_pods(bad.model_copy(update=dict(info.value.fixes[0][1]))).resolved.nodes == 4
+    # 1,296 nodes fit two tiers alone but not the shared spines beside pod 2: the way out gives pod 3 the most nodes
+    # with which the spines balance at every smaller count too (1-144; 145-216 do not, size_pods), or drops it
+    assert info.value.fixes == (("give pod 3 at most 144 nodes", {"pods": "B300:32:800,B300:144:800"}),
+                                ("drop pod 3", {"pods": "B300:32:800"}))
+    for _phrase, changes in info.value.fixes:
+        assert plan_with_pods(bad.model_copy(update=dict(changes))).resolved.nodes == 4
+
+
+def test_the_fewer_nodes_way_out_builds_under_the_shared_spines_by_hand():
+    """leftperf 6: the first way out said "give pod 3 at most 1,296 nodes" (two tiers alone) though 1,296 does not
+    build beside pod 2 under the shared spines. Sized one count at a time: 1-144 build, 145 does not, so 144 is the
+    most that "at most" holds for; applied, the design sizes with its three pods."""
+    from core.analysis.whole import design_mixed
+    from core.fabric.pods import size_pods
+
+    bad = Design(gpu="H100", nodes=4, pods="B300:32:800,B300:99999:800")
+    sizes = {n: _sizes_with(bad, n) for n in (1, 100, 144, 145, 216, 1296)}
+    assert sizes == {1: True, 100: True, 144: True, 145: False, 216: False, 1296: False}
+    with pytest.raises(DesignError) as info:
+        size_pods(bad)
+    assert info.value.suggestion == ("Pods sit on two tiers: give pod 3 at most 144 nodes, and put the rest in "
+                                     "another pod, or drop pod 3.")
+    fixed = bad.model_copy(update=info.value.fixes[0][1])
+    assert [pod.nodes for pod in size_pods(fixed).pods] == [4, 32, 144]
+    assert design_mixed(fixed) is not None
+
+
+def _sizes_with(design: Design, nodes: int) -> bool:
+    from core.fabric.pods import size_pods
+
+    try:
+        size_pods(design.model_copy(update={"pods": f"B300:32:800,B300:{nodes}:800"}))
+    except DesignError:
+        return False
+    return True
 
 
 def test_a_compare_column_whose_pods_cannot_be_built_is_its_error_not_the_first_pod():

@@ -81,6 +81,12 @@ class Served:
     """Each of ``others``' labels -> its system's scale-up link name (``core.scaleup.link_word``)."""
 
 
+def _shown(rate: float | None) -> float | None:
+    """A largest rate as the page shows it: rounded down to its digits (``serving_search.shown_rate``), the load the
+    page estimates at."""
+    return None if rate is None else SEARCH.shown_rate(rate)
+
+
 def _attempt(compute) -> ServingEstimate | FabricPlannerError:
     try:
         return compute()
@@ -108,7 +114,7 @@ def serve(design: Design, plan: Plan, values: Mapping[str, Any]) -> Served:
     dep = here.deployment
     exports = {name: _attempt(lambda name=name: serving_export_text(plan, dep, name, here)) for name in serving_exports()}
     return Served(here, _attempt(lambda: estimate_on(plan, values, network="frontend")), others,
-                  max_rate=SEARCH.max_rate(plan, dep),
+                  max_rate=_shown(SEARCH.max_rate(plan, dep)),
                   ratio=SEARCH.balanced_ratio(plan, dep) if dep.mode == "disaggregated" else None, exports=exports,
                   links=links)
 

@@ -39,7 +39,7 @@ def _figures(key: str, language: str):
     with speaking(language):
         p = _plan(key)
         return (rack_figures.floor_plan_figure(p.layout), rack_figures.rack_elevation_figure(p.layout),
-                rack_figures.lengths_figure(p.lengths, p.media))
+                rack_figures.lengths_figure(p.lengths, p.media, p.fabric.family))
 
 
 @st.cache_data(max_entries=32, show_spinner=False)

@@ -106,8 +106,9 @@ TIER_LABELS = {"node_leaf": N_("node-leaf"), "leaf_spine": N_("leaf-spine"), "sp
 
 def tier_label(tier: str, family: str | None = None) -> str:
     """A load tier (``TIER_LABELS``) in words, translated: in the words of ``family`` (a ``FabricPlan.family``; its
-    ``load:<tier>`` words, ``core.fabric.families.words``: a Dragonfly's node-router links) where it has its own."""
-    return words(family, f"load:{tier}", TIER_LABELS[tier])
+    ``link:<class>`` words, ``core.fabric.families.words``, the tier's link class: a classic Dragonfly's node-router
+    links, as its bill names them) where it has its own."""
+    return words(family, "link:" + tier.replace("_", "-"), TIER_LABELS[tier])
 
 
 def method_caption(family: str | None) -> str:

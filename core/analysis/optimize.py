@@ -91,7 +91,7 @@ from typing import Iterable, NamedTuple
 
 from core import plurals, units, vocab
 from core.catalog import Catalog, load_catalog
-from core.cost import (NETWORK_CATEGORIES, Pricing, build_bom, cost_floor, links_cost_floor, network_floor_rows,
+from core.cost import (Pricing, build_bom, cost_floor, in_compute_fabric, links_cost_floor, network_floor_rows,
                        network_floor_rows_of,
                        priced_network_rows, summarize_cost)
 from core.design import Design, DesignFields, field_bounds, offered_port_speeds, resolved_design, tidy_spaces
@@ -266,6 +266,9 @@ class Candidate:
     """With a training job: the fastest split found on this design (``core.analysis.jobsplit.Split``'s fields:
     tp, pp, ep, dp, global batch, step time [s], days), the one its days are of."""
     network_by_category: dict = field(default_factory=dict)
+    """The compute fabric's capex by bill category [USD] (``core.cost.in_compute_fabric``'s rows: NICs, switches,
+    transceivers, cables; not the storage or management networks', nor the UFM's links): they add up to
+    ``network_capex_usd``, so ``why_costlier``'s "spends more on" and the capex outside the fabric do not overlap."""
     failed: tuple[str, ...] = ()
     """Every plan-level constraint it fails (those checked before its first failure and that one)."""
     capex_floor_usd: float = math.nan
@@ -759,8 +762,8 @@ class _Evaluator:
         cand.capex_usd, cand.network_capex_usd, cand.facility_kw = cost.capex_usd, cost.network_capex_usd, cost.facility_kw
         cand.tco_usd = cost.tco_usd
         by_category: dict[str, float] = {}
-        for row in bom:
-            if row.category in NETWORK_CATEGORIES:
+        for row in bom:  # the compute fabric's rows: the boundary of network_capex_usd and the cards
+            if in_compute_fabric(row):
                 by_category[row.category] = by_category.get(row.category, 0.0) + row.extended_price_usd
         cand.network_by_category = by_category
         for key, value in (("budget_usd", cand.capex_usd), ("max_power_kw", cand.facility_kw)):

@@ -17,6 +17,7 @@ from core.cli.common import (
     to_json,
 )
 from core.cli.bwunit import add_units_option, bandwidth_unit
+from core.fabric.families import words as family_words
 from core.i18n import N_, _, ngettext
 from core.perf.algorithms import algorithm_label, fastest_label
 from core.perf.collectives import ALGORITHMS, OPS, collective
@@ -91,7 +92,8 @@ _BOUND_WORDS = {
     "torus-cut": N_("the torus links and bisection of the job's block leave a node {share} of its cabled NIC "
                     "ports' bandwidth"),
 }
-"""What keeps a node's share of its NICs (``core.perf.placement.fabric_bound``'s levels) in words."""
+"""What keeps a node's share of its NICs (``core.perf.placement.fabric_bound``'s levels) in words; a family's own
+where it declares them (its ``WORDS``' ``bound:<level>``: a classic Dragonfly's local links between routers)."""
 
 
 def _busbw_words(result: dict, planned, unit: str) -> str:
@@ -121,7 +123,8 @@ def _busbw_words(result: dict, planned, unit: str) -> str:
         egress = _("each GPU's NIC {per} per direction").format(per=bandwidth(from_gbytes(line), unit))
     return tidy_spaces(_("{value} (bound: {what}, {kept} of {egress})").format(
         value=bandwidth(from_gbytes(value), unit),
-        what=_(_BOUND_WORDS[level]).format(ratio=ratio, share=units.percent(share)),
+        what=family_words(planned.fabric.family, f"bound:{level}", _BOUND_WORDS[level]).format(
+            ratio=ratio, share=units.percent(share)),
         kept=bandwidth(from_gbytes(line * share), unit), egress=egress))
 
 

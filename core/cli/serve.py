@@ -270,7 +270,7 @@ def _given(planned, args: argparse.Namespace):
 def run(args: argparse.Namespace) -> str:
     from core.perf.serving import Workload, estimate
     from core.analysis.whole import pod_count
-    from core.perf.serving_search import max_rate, shown_load, what_if_frontend
+    from core.perf.serving_search import max_rate, shown_load, shown_rate, what_if_frontend
 
     design = design_from_args(args)
     planned, on_pod = job_plan(design, args.pod)  # with pods: the pod it is served on, charged as the page does
@@ -283,6 +283,7 @@ def run(args: argparse.Namespace) -> str:
         # Inference page serves a search's answer (core.perf.servingform.deployment)
         dep = result.best.model_copy(update={"workload": _parsed(Workload.model_validate, _workload(args))})
     top = max_rate(planned, dep)
+    top = None if top is None else shown_rate(top)  # as shown, the load chosen without one (shown_load)
     dep = shown_load(planned, dep)
     est = estimate(planned, dep)
     if args.export:

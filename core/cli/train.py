@@ -24,7 +24,7 @@ from core.cli.common import (
     tokens,
 )
 from core.i18n import N_, _, number, usd
-from core.perf.placement import level_label
+from core.perf.placement import level_label, sharp_absent, sharp_used
 from core import units
 from core.units import bandwidth, from_gbytes
 
@@ -160,7 +160,9 @@ def register(subparsers) -> None:
     tr.set_defaults(handler=run)
 
 
-def _job_from_args(args: argparse.Namespace, gpus: int | None = None):
+def _job_from_args(args: argparse.Namespace, gpus: int | None = None, sharp: bool = False):
+    """The job the flags ask for; ``sharp``: SHARP modelled (``core.perf.placement.sharp_used``: asked for, and the
+    design's switches offer it)."""
     from core.perf.training import DEFAULT_GLOBAL_BATCH, model_preset, parse_job
 
     model = custom_model(args) or model_preset(args.model)
@@ -172,7 +174,7 @@ def _job_from_args(args: argparse.Namespace, gpus: int | None = None):
                           tokens_to_train=args.tokens, schedule=args.schedule, balanced_stages=args.balanced_stages,
                           fp8_activations=fp8_act, distributed_optimizer=not args.no_distributed_optimizer,
                           shard_gradients=args.shard_gradients, zero_stage=args.zero, cp_comm=args.cp_comm,
-                          offload=args.offload, sharp=args.sharp))
+                          offload=args.offload, sharp=sharp))
 
 
 def _split_name(candidate, searched: tuple[str, ...], aligned: bool = False) -> str:
@@ -226,7 +228,8 @@ def _run(args: argparse.Namespace) -> str:
 
     design = design_from_args(args)
     planned, on_pod = job_plan(design, args.pod)  # with pods: the pod the job runs on, charged as the page does
-    job = _job_from_args(args, args.job_gpus or (planned.resolved.gpus if on_pod else design.gpus))
+    job = _job_from_args(args, args.job_gpus or (planned.resolved.gpus if on_pod else design.gpus),
+                         sharp=sharp_used(planned, args.sharp))
     choice = None
     search_ep = args.ep is None and job.model.is_moe
     search = {"search_vp": args.search and args.vp is None, "search_cp": args.search and args.cp is None,
@@ -249,6 +252,8 @@ def _run(args: argparse.Namespace) -> str:
 
     s["assumptions"] = {"routing": args.routing, "placement": args.placement,
                         "nccl_version": ".".join(map(str, nccl_version_of(args.nccl_version, load_constants())))}
+    s["sharp_requested"] = bool(args.sharp)  # "sharp": whether it is modelled; "sharp_absent": why the design has none
+    s["sharp_absent"] = sharp_absent(planned)
     from core.perf.training_calibration import error_band, error_band_sentence
     from core.perf.training_constants import load_training_catalog
 
@@ -297,6 +302,10 @@ def _run(args: argparse.Namespace) -> str:
             group=f"{c['group_size']:>5}", volume=f"{c['volume_gbytes']:>10,.1f}", time=f"{c['time_s']:>8.3f}",
             algbw=_algbw(c, unit), hidden=units.percent(c['hidden_fraction']),
             algorithm=algorithm_label(c["algorithm"]), level=level_label(c["fabric_level"], planned.resolved.system)))
+    if s["sharp"]:
+        lines.append(row(_("SHARP"), _("considered (needs the SHARP plugin and NCCL_COLLNET_ENABLE=1)")))
+    elif args.sharp:  # asked for where the switches do not reduce: not modelled, and why
+        lines.append(row(_("SHARP"), _("none. {reason}").format(reason=s["sharp_absent"])))
     lines.append(error_band_sentence(architecture, s["precision"], moe))
     lines += [_("warning: {warning}").format(warning=w) for w in s["warnings"]]
     if choice is not None and args.explain:

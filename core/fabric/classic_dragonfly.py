@@ -93,8 +93,10 @@ WORDS = {
     "name:leaf": N_("router {n}"),  # a router by its number, as the drawing's hover and the hottest links name it
     "tier:leaf": N_("router"),  # the Resilience page's tier list and the single points' tier column
     "tier:link": N_("local link bundle"),
+    "link:node-leaf": N_("node-router"),  # its terminal links: the bill, the lengths, the link-load tiers
+    "bound:leaf": N_("the local links between a group's routers ({ratio} oversubscription) leave a node {share} of "
+                     "its NIC bandwidth"),  # the collective CLI's bound at the stage above the routers' node ports
     "load:blocks": N_("block: SU or group"),  # short: a half-page chart at 1,024 px
-    "load:node_leaf": N_("node-router"),
     "load:note": N_("Inside a group the routing is minimal only: traffic between two routers of a group takes their "
                     "direct local link (rail-aligned traffic uses only those), where adaptive routing (as Slingshot's) "
                     "would detour through a third router; overloaded local links are a limit of this model."),
@@ -153,8 +155,9 @@ bandwidth readouts (``stage:leaf_up``, ``readout:bandwidth``, ``report:readout:b
 the Resilience page's failure words (``failure:caption``, ``failure:caption:form`` when the drawing is aggregated and
 takes no click, ``failure:aggregated``, ``failure:bundle`` a click on an aggregated bundle, ``failure:hot`` a hot link
 as the load analysis names a router's),
-the link-load heatmap's blocks, its tiers and a note on its routing (``load:blocks``, ``load:<tier>``,
-``load:note``), the sidebar's sizing inputs (``input:<field>``, ``:help``; ``:off``: why an input has no effect,
+the link-load heatmap's blocks and a note on its routing (``load:blocks``, ``load:note``), its link classes
+(``link:<class>``: the bill's rows, the cable lengths, the link-load tiers), the collective bound at its first stage
+(``bound:leaf``: the local links, whose oversubscription ``oversubscriptions`` gives), the sidebar's sizing inputs (``input:<field>``, ``:help``; ``:off``: why an input has no effect,
 shown disabled)."""
 UNMODELLED = N_("{what}: closed forms of the folded Clos (leaf, spine and core tiers) that do not model a Dragonfly "
                 "yet (its routers joined all to all in a group, global links between groups). Run the failure "

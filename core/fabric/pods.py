@@ -57,7 +57,7 @@ from core.design import Design, ResolvedDesign, resolve_design
 from core.errors import DesignError, InputError, NotHandledError
 from core.fabric.sizing import FabricPlan, max_nodes, size_fabric
 from core.hostlink import fed_cabled_port_gbits
-from core.i18n import _
+from core.i18n import _, as_sentence
 
 
 @dataclass(frozen=True)
@@ -609,15 +609,61 @@ def size_pods(design: Design, stage: int | None = None, catalog: Catalog | None 
     except DesignError as exc:
         if not exc.fixes:
             raise
-        kept = []
+        kept, suggestion, gone = [], exc.suggestion, []
         for phrase, changes in exc.fixes:
-            changed = design.model_copy(update=changes)
-            try:  # without extra pods, the design is an ordinary one
-                _size_pods(changed, None, catalog) if changed.pods else size_fabric(resolve_design(changed))
-            except (DesignError, InputError):
+            if _sizes(design.model_copy(update=changes), catalog):
+                kept.append((phrase, changes))
                 continue
-            kept.append((phrase, changes))
-        raise DesignError(exc.message, exc.suggestion, tuple(kept)) from None
+            index = _lowered_pod(design, changes)  # a pod given fewer nodes (fewer_nodes) that the others' spines
+            better = None if index is None else _most_that_builds(  # still refuse: the most that build with them
+                design, index, pod_specs(design.model_copy(update=changes))[index].nodes, catalog)
+            if better is not None:
+                kept.append(better)
+                suggestion = suggestion.replace(phrase, better[0])
+            else:
+                gone.append(phrase)
+        if gone and kept:  # a way out that does not build is not offered in words either
+            suggestion = kept[0][0]
+            for phrase, _changes in kept[1:]:
+                suggestion = _("{ways_out}, or {way_out}").format(ways_out=suggestion, way_out=phrase)
+            suggestion = as_sentence(suggestion)
+        raise DesignError(exc.message, suggestion, tuple(kept)) from None
+
+
+def _sizes(design: Design, catalog: Catalog | None) -> bool:
+    """Whether ``design`` sizes (its pods under their shared layer; without extra pods, as an ordinary design)."""
+    try:
+        _size_pods(design, None, catalog) if design.pods else size_fabric(resolve_design(design))
+    except (DesignError, InputError):
+        return False
+    return True
+
+
+def _lowered_pod(design: Design, changes: dict) -> int | None:
+    """The pod whose node count alone ``changes`` lowers (a ``fewer_nodes`` way out), or None."""
+    before, after = pod_specs(design), pod_specs(design.model_copy(update=changes))
+    differ = [i for i, (a, b) in enumerate(zip(before, after)) if a != b]
+    if len(before) != len(after) or len(differ) != 1:
+        return None
+    i = differ[0]
+    return i if after[i].nodes < before[i].nodes and replace(after[i], nodes=before[i].nodes) == before[i] else None
+
+
+def _most_that_builds(design: Design, index: int, most: int, catalog: Catalog | None) -> tuple[str, dict] | None:
+    """``fewer_nodes``' way out for pod ``index`` at the most nodes ``n`` below ``most`` (which does not build) such
+    that the whole design sizes with every count from 1 to ``n`` ("at most ``n``" holds: the shared spines' balance is
+    not monotone in a pod's size, B300 pods of 1-144 and 217-288 nodes beside one of 32 build, 145-216 do not), by
+    sizing 1, 2, ... up to the first that does not (a few ms each), at most ``SCAN_NODES`` of them (then that many,
+    all sized: true, if not the most); None when one node does not build either."""
+    top = min(most - 1, SCAN_NODES)
+    for n in range(1, top + 1):
+        if not _sizes(design.model_copy(update=fewer_nodes(design, index, n)[1]), catalog):
+            return fewer_nodes(design, index, n - 1) if n > 1 else None
+    return fewer_nodes(design, index, top) if top > 0 else None
+
+
+SCAN_NODES = 1024
+"""Most pod sizes ``_most_that_builds`` sizes (about 2.5 ms each: a failing design's error stays within seconds)."""
 
 
 def _size_pods(design: Design, stage: int | None = None, catalog: Catalog | None = None) -> MixedFabric:

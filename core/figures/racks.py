@@ -198,9 +198,10 @@ def floor_plan_figure(layout: Layout, row_tags: dict[int, str] | None = None) ->
     return fig
 
 
-def lengths_figure(lengths, media=()) -> go.Figure:
-    """Links per length bin and link class (stacked bars), hover: the media each bin takes."""
-    return series_lengths_figure([("", item, media) for item in lengths])
+def lengths_figure(lengths, media=(), family: str | None = None) -> go.Figure:
+    """Links per length bin and link class (stacked bars), hover: the media each bin takes; the classes in
+    ``family``'s words (``core.cost.link_class_words``)."""
+    return series_lengths_figure([("", item, media) for item in lengths], family)
 
 
 SHADES = {"node-leaf": ("#2e86c1", "#85c1e9", "#1b4f72", "#5dade2"),
@@ -209,11 +210,12 @@ SHADES = {"node-leaf": ("#2e86c1", "#85c1e9", "#1b4f72", "#5dade2"),
 """Link class -> its bar colours, one per series of that class (a pod's), the first for a design's own."""
 
 
-def series_lengths_figure(series) -> go.Figure:
+def series_lengths_figure(series, family: str | None = None) -> go.Figure:
     """Links per length bin (stacked bars), a bar per series ``(name, LinkLengths, media bins)``: one link class of
     one fabric, named ``name`` before its class (a pod: ``pod 2: leaf-spine``; empty: the class alone); hover: the
-    media each bin takes (``media``: ``core.physical.media.MediaBin``s of that fabric)."""
-    from core.cost import LINK_CLASS_LABELS
+    media each bin takes (``media``: ``core.physical.media.MediaBin``s of that fabric); the classes in ``family``'s
+    words (``core.cost.link_class_words``: a classic Dragonfly's node-router links)."""
+    from core.cost import link_class_words
     from core.physical.media import KIND_LABELS
 
     fig = go.Figure()
@@ -234,12 +236,12 @@ def series_lengths_figure(series) -> go.Figure:
             m = kinds.get((item.link_class, b.low_m)) if b else None
             what = (m.cable_id or m.switch_module_id) if m else ""
             hover.append("" if not b else _("{links} {link_class} links, {span}, longest {longest} m: {media} {what}")
-                         .format(links=f"{b.links:,}", link_class=_(LINK_CLASS_LABELS[item.link_class]), span=label,
+                         .format(links=f"{b.links:,}", link_class=link_class_words(item.link_class, family), span=label,
                                  longest=f"{b.max_m:g}", media=_(KIND_LABELS[m.kind]) if m else "", what=what))
         shades = SHADES.get(item.link_class, ("#95a5a6",))
         shade = shades[seen.get(item.link_class, 0) % len(shades)]
         seen[item.link_class] = seen.get(item.link_class, 0) + 1
-        label = _(LINK_CLASS_LABELS[item.link_class])
+        label = link_class_words(item.link_class, family)
         fig.add_trace(go.Bar(x=order, y=ys, name=f"{name}: {label}" if name else label, marker_color=shade,
                              hovertext=hover, hoverinfo="text"))
     fig = base_layout(fig, _("Cable lengths by link class (slack included)"), 320 + 22 * (len(series) > 2),

@@ -246,7 +246,8 @@ def _switch_hover(plan, graph: nx.Graph, v: str, data: dict, aggregated: bool) -
         group = next((g for g in plan.fabric.switch_groups if g.role == role), None)
         count = data.get("count", 1)
         lines = [f"<b>{data.get('label', v)}</b>",
-                 _("{count} x {switch} ({role})").format(count=f"{count:,}", switch=switch.id, role=_role(role))]
+                 _("{count} x {switch} ({role})").format(count=f"{count:,}", switch=switch.id,
+                                                         role=_role(role, plan.fabric.family))]
         if group is not None:
             ports = dict(down=group.down_ports_used, up=group.up_ports_used, used=group.ports_used,
                          radix=group.radix, free=group.ports_free)
@@ -285,8 +286,10 @@ ROLE_NAMES = {"leaf": N_("leaf"), "spine": N_("spine"), "core": N_("core"), "glo
 """A switch tier in running text: ``64 x QM9700 (leaf)``; ``global``: the Dragonfly+ global links' traces."""
 
 
-def _role(role: str) -> str:
-    return _(ROLE_NAMES[role]) if role in ROLE_NAMES else role
+def _role(role: str, family: str | None = None) -> str:
+    """A switch tier in words, in ``family``'s own where it declares them (its ``WORDS``' ``tier:<role>``: a classic
+    Dragonfly's routers)."""
+    return words(family, f"tier:{role}", ROLE_NAMES[role]) if role in ROLE_NAMES else role
 
 
 def _server_hover(plan, data: dict, aggregated: bool) -> str:

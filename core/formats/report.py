@@ -77,7 +77,7 @@ from core.spares import policy_words
 from core.formats.sharelink import PUBLIC_URL_ENV, public_base_url  # noqa: F401 - the pack's and CLI's
 from core.text import html_text
 from core.perf.constants import library_label
-from core.perf.placement import sharp_case
+from core.perf.placement import sharp_used
 
 CHROMIUM = "/usr/bin/chromium"
 """Debian's Chromium; Playwright cannot download its own browser on these machines."""
@@ -818,7 +818,7 @@ def _physical(doc: _Doc, plan) -> None:
     racks = plan.racks_summary() if hasattr(plan, "racks_summary") else (_summary(plan).get("racks") or {})
     body = racks_html(layout, racks)
     body += lengths_html([("", x) for x in getattr(plan, "lengths", ()) or ()],
-                         [("", m) for m in getattr(plan, "media", ()) or ()])
+                         [("", m) for m in getattr(plan, "media", ()) or ()], plan.fabric.family)
     body += _list(getattr(layout, "notes", ()) or ())
     doc.section("physical", _("Racks and cabling"), body or _p(_("No rack layout."), True))
 
@@ -869,15 +869,16 @@ def racks_html(layout, racks: Mapping, tags: Mapping[int, str] | None = None) ->
     return body
 
 
-def lengths_html(lengths: list[tuple], media: list[tuple]) -> str:
+def lengths_html(lengths: list[tuple], media: list[tuple], family: str | None = None) -> str:
     """The cable lengths and media-by-length tables of ``(pod word or "", LinkLengths)`` and ``(pod word or "",
     MediaBin)`` pairs (a first "pod" column when any pod word is given), as HTML; a media kind in the words of
-    ``core.physical.media.KIND_LABELS``, as the Racks tab names it."""
-    from core.cost import LINK_CLASS_LABELS
+    ``core.physical.media.KIND_LABELS``, as the Racks tab names it; a link class in ``family``'s words
+    (``core.cost.link_class_words``)."""
+    from core.cost import link_class_words
     from core.physical.media import KIND_LABELS
 
     def cls(link_class: str) -> str:
-        return _(LINK_CLASS_LABELS[link_class]) if link_class in LINK_CLASS_LABELS else link_class
+        return link_class_words(link_class, family)
 
     pods = any(word for word, _x in (*lengths, *media))
     head = [_("Pod")] if pods else []
@@ -985,7 +986,7 @@ def _performance(doc: _Doc, plan, job: Mapping | None):
             pass  # the Mixed pods section says why
     settings = report_job_settings(plan, job)
     r = plan.resolved
-    sharp = str(settings.get("sharp", "0")) == "1" and sharp_case(plan) == "offered"  # only where switches reduce
+    sharp = sharp_used(plan, str(settings.get("sharp", "0")) == "1")  # only where switches reduce
     library = library_label(r.system.collective_library)
     model = _("{library}-style latency-bandwidth model on every {noun} of the design ({gpus} {nouns}), {library}'s "
               "stock algorithm choice{sharp}; routing: {routing}.") if not pod_words else _(

@@ -31,7 +31,7 @@ from core.i18n import N_, _, ngettext, number
 from core.perf import congestion
 from core.perf.algorithms import fastest_label
 from core.perf.collectives import IN_NETWORK, Sweep, algorithm_label, level_label, sweep
-from core.perf.placement import sharp_case
+from core.perf.placement import sharp_used
 from core.perf.sizes import format_size
 from core.perf.modelshape import CUSTOM, decode_shape
 from core.perf.constants import test_tool
@@ -128,7 +128,7 @@ def job_from_settings(plan: Plan, settings: Mapping):
         pp=int(settings["pp"]), cp=int(settings["cp"]), ep=int(settings["ep"]), vp=int(settings["vp"]),
         gpus=gpus, compute_efficiency=float(settings.get("eff") or 0) or None,
         tokens_to_train=float(settings.get("tok", 1.0)) * 1e12,
-        sharp=str(settings.get("sharp", "0")) == "1" and sharp_case(plan) == "offered",  # only where switches reduce
+        sharp=sharp_used(plan, str(settings.get("sharp", "0")) == "1"),  # only where switches reduce
         shard_gradients=str(settings.get("zg", "0")) == "1", zero_stage=zero_stage(settings),
         cp_comm=str(settings.get("cpc", "ring")), offload=str(settings.get("off", "none"))))
 

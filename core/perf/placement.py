@@ -231,11 +231,11 @@ def has_pods(fabric) -> bool:
 
 def level_label(level: str, system=None) -> str:
     """``Placement.level`` (and ``"fabric"``, a point-to-point send between domains, or ``"nvlink+fabric"``, a
-    pipeline some of whose sends stay inside a domain and some leave it) for display; the scale-up
-    level is named after ``system``'s links (``core.scaleup.link_word``: NVLink, HCCS, ...) when it is given."""
+    pipeline or a context-parallel ring some of whose sends stay inside a domain and some leave it) for display; the
+    scale-up level is named after ``system``'s links (``core.scaleup.link_word``: NVLink, HCCS, ...) when it is given."""
     if level == "nvlink" and system is not None:
         return mesh.link_word(system)
-    if level == "nvlink+fabric":  # a pipeline whose stage boundaries partly leave the domain
+    if level == "nvlink+fabric":  # point-to-point sends (a pipeline, a ring) partly leaving the domain
         return _("{scaleup} + fabric").format(scaleup=level_label("nvlink", system))
     labels = {"nvlink": _("nvlink"), "leaf": _("leaf"), "spine": _("spine"), "core": _("core"),
               "fabric": _("fabric"), "global": _("global links"),
@@ -446,6 +446,13 @@ def sharp_case(plan: Plan, constants: CollectiveConstants | None = None) -> str:
         return "switches"
     entry = c.sharp_entry(plan.resolved.switch.id)
     return "catalog" if entry is None else "offered" if entry.nccl_collnet else "nccl"
+
+
+def sharp_used(plan: Plan, requested: bool) -> bool:
+    """Whether a job that asks for SHARP (``requested``) has it modelled on ``plan``: only where its switches offer it
+    (``sharp_case``). The one rule the Performance page's job, the pack and ``python -m core train`` apply, so a
+    request on Ethernet or a torus is reported as not modelled (``sharp_absent`` says why)."""
+    return bool(requested) and sharp_case(plan) == "offered"
 
 
 SHARP_ABSENT = {

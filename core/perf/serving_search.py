@@ -24,6 +24,7 @@ Units: request rates [requests/s], times [s] unless a name says ms, cost [USD pe
 from __future__ import annotations
 
 import math
+from decimal import ROUND_FLOOR, Decimal
 from dataclasses import dataclass, field
 
 from core.errors import DesignError, TargetError
@@ -76,8 +77,22 @@ RULE_MAX = N_("lowest cost per million output tokens at the largest rate within 
 
 
 def rate_text(rate: float) -> str:
-    """A request rate for people: whole requests/s from 100, else three significant digits."""
-    return f"{rate:,.0f}" if rate >= 100 else f"{rate:.3g}"
+    """A request rate for people: whole requests/s from 100, else three significant digits, rounded down
+    (``shown_rate``: a largest load within the targets is never shown above itself)."""
+    shown = shown_rate(rate)
+    return f"{shown:,.0f}" if shown >= 100 else f"{shown:.3g}"
+
+
+def shown_rate(rate: float) -> float:
+    """``rate`` [requests/s] rounded down to the digits ``rate_text`` shows (whole requests/s from 100, else three
+    significant digits): the load the CLI and the Inference page estimate when they choose it (``shown_load``), so the
+    number shown, given back as ``--rate``, is that very load and gives the same split and times everywhere (the
+    page's bars of other designs compared at 42.7955 requests/s, shown 42.8, picked a split that 42.8 does not
+    meet). Rounding down keeps a largest rate within the targets."""
+    if not math.isfinite(rate) or rate <= 0:
+        return rate
+    exponent = 0 if rate >= 100 else math.floor(math.log10(rate)) - 2
+    return float(Decimal(repr(rate)).quantize(Decimal(1).scaleb(exponent), rounding=ROUND_FLOOR))
 
 
 # --------------------------------------------------------------------------------------
@@ -91,8 +106,8 @@ def with_rate(dep: Deployment, rate: float | None) -> Deployment:
 def shown_load(plan: Plan, dep: Deployment) -> Deployment:
     """``dep`` at the load it is shown at (the CLI, the Inference page): its workload's rate or concurrency when it
     gives one; else the largest rate within its targets (``max_rate``), or with no target the default utilisation
-    (``serving.toml [memory]``) of its ``capacity``. Unchanged when no rate meets the targets (the estimate then
-    says so at the default load)."""
+    (``serving.toml [memory]``) of its ``capacity``, rounded down to the digits shown (``shown_rate``). Unchanged
+    when no rate meets the targets (the estimate then says so at the default load)."""
     w = dep.workload
     if w.rate is not None or w.concurrency is not None:
         return dep
@@ -100,7 +115,7 @@ def shown_load(plan: Plan, dep: Deployment) -> Deployment:
     if top is None:
         return dep
     targets = w.ttft_ms is not None or w.tpot_ms is not None
-    return with_rate(dep, top * (1.0 if targets else load_serving_constants().memory.default_utilisation))
+    return with_rate(dep, shown_rate(top * (1.0 if targets else load_serving_constants().memory.default_utilisation)))
 
 
 def _bisect_rate(meets, lo: float, hi: float, tolerance: float) -> float:

@@ -59,6 +59,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Literal
 
+import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from core.memo import stage
@@ -1156,6 +1157,30 @@ def _pipeline_crossings(stride: int, pp: int, domain: int) -> int:
     return sum(1 for i in range(max(0, pp - 1)) if i * stride // domain != ((i + 2) * stride - 1) // domain)
 
 
+def _ring_crossings(tp: int, cp: int, gpus: int, domain: int) -> tuple[int, int]:
+    """Sends of a step of the context-parallel rings that leave an NVLink domain, and all of that step's sends
+    [count, over the GPUs the pattern takes to repeat].
+
+    Ranks are packed from GPU 0 in domains of ``domain`` GPUs (the module's rank order: tp fastest, then cp), so a
+    ring's ``cp`` ranks sit ``tp`` GPUs apart in a block of ``tp x cp`` GPUs and each sends to the next, the last
+    back to the first. A send crosses when its two GPUs sit in different domains: when the block is larger than a
+    domain, or when it straddles a domain's edge (blocks of 16 in 72-GPU racks: GPUs 64-79). The pattern repeats
+    every lcm(tp x cp, domain) GPUs, so those (or the job's, if fewer) are counted. Tp 4 x cp 4 on 8-GPU nodes: in
+    each block the sends 1-2 and 3-0 leave the node, 8 of 16."""
+    block = max(1, tp * cp)
+    span = max(block, min(gpus - gpus % block, math.lcm(block, max(1, domain))))
+    g = np.arange(span)
+    nxt = np.where((g % block) // tp == cp - 1, g - (cp - 1) * tp, g + tp)
+    return int(np.count_nonzero(g // domain != nxt // domain)), span
+
+
+def _sends_level(crossing: int, total: int) -> str:
+    """The fabric level of point-to-point sends of which ``crossing`` of ``total`` leave their NVLink domain: one
+    slow send bounds each step, so any crossing times them all on the fabric, and the level says whether some stay
+    inside (``"nvlink+fabric"``, ``core.perf.placement.level_label``)."""
+    return "nvlink" if crossing == 0 else "fabric" if crossing == total else "nvlink+fabric"
+
+
 def _model_parallel_comm(job: TrainingJob, timing: _Timing, gpus: int, dp: int, m: int,
                          cp: _Compute) -> list[CommPart]:
     """Tensor-parallel (sequence parallel), context-parallel (ring attention) and pipeline (send/recv) traffic of
@@ -1186,11 +1211,13 @@ def _model_parallel_comm(job: TrainingJob, timing: _Timing, gpus: int, dp: int, 
         kv_dim = (mdl.kv_lora_rank + mdl.qk_rope_dim) if mdl.mla else 2 * mdl.kv_heads * mdl.head_dim
         size = tokens_mb * kv_dim * _ACT_BYTES / job.tp
         calls = 3 * (job.cp - 1) * cp.layers_per_stage * m  # ring exchange: forward once, backward twice
-        same = job.tp * job.cp <= domain
+        crossing, sends = _ring_crossings(job.tp, job.cp, gpus, domain)
+        same = crossing == 0  # a ring step waits for its slowest send: one leaving the domain times them all
+        share = 1.0 if same else timing.p2p_share(gpus, job.tp)  # neighbours sit tp GPUs apart
         scores = 6.0 * mdl.attended_tokens(job.seq_len) * mdl.heads * (mdl.qk_dim + mdl.v_dim)
         comm.append(CommPart("CP", "send/recv (ring attention)", job.cp, calls, size,
-                             calls * timing.p2p(size, same), k.cp_overlap, "ring",
-                             "nvlink" if same else "fabric", window_s=cp.compute * scores / cp.flops_token))
+                             calls * timing.p2p(size, same, share), k.cp_overlap, "ring",
+                             _sends_level(crossing, sends), window_s=cp.compute * scores / cp.flops_token))
     if job.pp > 1:
         size = tokens_mb * mdl.hidden * _ACT_BYTES / job.tp  # sequence-parallel shard
         calls = 2 * m * job.vp
@@ -1198,7 +1225,7 @@ def _model_parallel_comm(job: TrainingJob, timing: _Timing, gpus: int, dp: int, 
         crossing = _pipeline_crossings(stride, job.pp, domain)
         same = crossing == 0  # one slow hop bounds every step of the pipeline: then all sends are timed on it
         share = 1.0 if same else timing.p2p_share(gpus, stride)
-        level = "nvlink" if same else "fabric" if crossing == job.pp - 1 else "nvlink+fabric"
+        level = _sends_level(crossing, job.pp - 1)
         comm.append(CommPart("PP", "send/recv", job.pp, calls, size, calls * timing.p2p(size, same, share),
                              k.pp_overlap, "p2p", level, window_s=cp.compute))
     return comm
