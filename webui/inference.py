@@ -99,7 +99,7 @@ def serve(design: Design, plan: Plan, values: Mapping[str, Any]) -> Served:
     """The settings ``values`` served on ``plan`` (the sidebar's ``design``), without the compute fabric, and on each
     alternative design that differs from it at ``here``'s request rate (``on_other``: the same load on each, with
     the split that design's own search chooses; a design that cannot keep up shows an unbounded time; labels in the
-    current language); with
+    current language), this design's own bars beside them served the same way (``Served.mine``); with
     the search's largest load and balanced ratio for its split, and its simulator exports."""
     here = _attempt(lambda: estimate_on(plan, values))
     if isinstance(here, FabricPlannerError):
