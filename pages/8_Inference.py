@@ -192,10 +192,7 @@ def _served(key: str, language: str, _design, _plan, _values: dict):
         served = inference.serve(_design, _plan, _values)
         if isinstance(served.here, Exception):
             return served, None
-        shown = {_("this design"): served.here}
-        if not isinstance(served.without, Exception):
-            shown[_("this design, no compute fabric")] = served.without
-        shown.update({label: e for label, e in served.others if not isinstance(e, Exception)})
+        shown = {label: e for label, e in [*served.mine.items(), *served.others] if not isinstance(e, Exception)}
         links = {**dict.fromkeys(shown, link_word(_plan.resolved.system)), **served.links}
         return served, cached.frozen(time_figure(shown, scaleup_links=links))
 
@@ -243,12 +240,14 @@ def _results(cur, plan, store: dict) -> None:
     _what_if(here, served.without, plan)
     st.subheader(_("The same deployment on other designs"))
     charts.chart(figure, "full", key=W + "time", config={"displaylogo": False})
-    _comparison([(_("this design"), here), *served.others])
-    st.caption(_("Each design serves this design's request rate, {rate} requests/s, so the times compare at the same "
-                 "load, with the split this page chooses for that design at that rate (the same search as the CLI's); "
-                 "a split you fixed is kept, on the same GPUs per pool. The split rows name each one; a design that "
-                 "cannot keep up shows an unbounded time. Costs are each cluster's TCO share, from catalog price "
-                 "estimates.").format(rate=units.number(here.rate)))
+    _comparison([(_("this design"), served.mine[_("this design")]), *served.others])
+    st.caption(_("Each design, this one too, serves this design's request rate, {rate} requests/s, so the times "
+                 "compare at the same load, with the split the CLI's serve --rate chooses for that design at that "
+                 "rate (the fewest GPUs that serve it within the targets), so this design's row can use fewer GPUs "
+                 "than the deployment above; a split you fixed is kept, on the same GPUs per pool. The split rows "
+                 "name each one and how many GPUs it uses; a design that cannot keep up shows an unbounded time. "
+                 "Costs are each cluster's TCO share, from catalog price estimates.").format(
+        rate=units.number(here.rate)))
     _exports(cur, served)
 
 

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 
 import pytest
 
+from core import units
 from core.cli import main
 from core.design import Design
 from core.figures.serving import comparison_rows, time_figure
@@ -48,7 +50,7 @@ def test_each_compared_design_is_served_as_the_page_serves_that_design(served):
     here = s.here
     bars = dict(s.others)
     labels = {label: key for key, (label, _changes) in inference.ALTERNATIVES.items()}
-    assert set(bars) == {"GB200-NVL72, same GPUs", "H100, Ethernet RoCE non-blocking"}
+    assert set(bars) == {"GB200-NVL72, as many GPUs", "H100, Ethernet RoCE non-blocking"}
     for label, bar in bars.items():
         key = labels[label]
         alt = plan(inference.alternative_design(design, key, plan(design).resolved.fabric, here.gpus))
@@ -72,3 +74,33 @@ def test_the_table_and_the_hover_name_each_bars_split(served):
     bar = next(t for t in fig.data if t.type == "bar" and t.customdata is not None)
     assert list(bar.customdata) == ["split: " + describe(e.deployment) for _l, e in results]
     assert "%{customdata}" in bar.hovertemplate
+
+
+def _cli_serve(*args: str) -> dict:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        assert main(["serve", *args, "--format", "json"]) == 0
+    return json.loads(out.getvalue())
+
+
+def test_every_bar_is_the_clis_serve_for_its_design_at_the_shared_rate():
+    """review46 1: on 16,384 H100 the "this design" bar was the page's own deployment (all 2,048 nodes at the largest
+    rate within the targets: TTFT 1,098 ms) while the RoCE bar was the fewest GPUs at that rate (1,139 prefill nodes,
+    1,996 ms), so the bars differed by the rule, not the fabric. Each bar is now ``serve --rate R`` of its design
+    (this design: 15,256 of 16,384 GPUs, TTFT 1,997 ms), and the table says how many GPUs each one uses."""
+    design = Design(gpus=16384)
+    rate = inference.serve(design, plan(design), dict(link.DEFAULTS)).here.rate
+    table = open_page({"v": "1", "ng": "16384"}).dataframe[-1].value.set_index("Design")
+    designs = {"this design": [], "GB200-NVL72, as many GPUs": ["--gpu", "GB200-NVL72"],
+               "H100, Ethernet RoCE non-blocking": ["--fabric", "ethernet", "--oversubscription", "1"]}
+    assert set(table.columns) == set(designs)
+    for label, args in designs.items():
+        cli = _cli_serve("--gpus", "16384", *args, "--rate", repr(rate))
+        assert table.loc["GPUs used", label] == f"{cli['gpus']:,} of {cli['cluster_gpus']:,}", label
+        assert table.loc["Prefill split", label].startswith(f"{cli['prefill']['nodes']:,} nodes"), label
+        assert table.loc["Decode split", label].startswith(f"{cli['decode']['nodes']:,} nodes"), label
+        assert table.loc["TTFT [ms]", label] == units.number(cli["ttft_s"] * 1e3), label
+        assert table.loc["TPOT [ms]", label] == units.number(cli["tpot_s"] * 1e3), label
+    # this design's bar is not the page's all-node deployment: the rule is the others' (fewest GPUs at the rate)
+    assert table.loc["GPUs used", "this design"] == "15,256 of 16,384"
+    assert table.loc["GPUs used", "GB200-NVL72, as many GPUs"] == "6,828 of 16,416"  # 1,707 of 4,104 trays

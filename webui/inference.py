@@ -24,7 +24,7 @@ from core.perf import serving_search as SEARCH
 """The serving search (``core.perf.serving_search``), under a name of its own so tests can stand in for it."""
 
 ALTERNATIVES = {
-    "nvl72": (N_("GB200-NVL72, same GPUs"), {"gpu": "GB200-NVL72"}),
+    "nvl72": (N_("GB200-NVL72, as many GPUs"), {"gpu": "GB200-NVL72"}),
     "h100ib": (N_("H100, InfiniBand non-blocking"), {"gpu": "H100", "fabric": "infiniband", "oversubscription": 1.0}),
     "h100roce": (N_("H100, Ethernet RoCE non-blocking"), {"gpu": "H100", "fabric": "ethernet",
                                                           "oversubscription": 1.0}),
@@ -51,15 +51,17 @@ def alternative_keys(design: Design, current_fabric: str, gpus: int) -> list[str
     return keys
 
 
-def on_other(plan: Plan, other: Plan, values: Mapping[str, Any], here: ServingEstimate) -> ServingEstimate:
-    """The settings served on design ``other`` at ``here``'s request rate (the same load on each design). With the
+def on_other(plan: Plan, other: Plan, values: Mapping[str, Any], here: ServingEstimate,
+             network: str = "fabric") -> ServingEstimate:
+    """The settings served on design ``other`` (``plan`` itself for this design's own bar) over ``network`` at
+    ``here``'s request rate (the same load on each design). With the
     split left to the page (every pool field 0), the split is the one the page and ``python -m core serve`` choose
     for ``other`` itself at that rate (``servingform.estimate_on``: the serving search), so a bar differs from this
     design's by the design, not by a split chosen another way; with a split the user fixed, that split on the same
     GPUs per pool as ``here`` (``same_gpus``)."""
     if any(given_split(values, pool) for pool in ("p", "d")):
-        return estimate_on(other, values, nodes=same_gpus(plan, other, here.deployment), rate=here.rate)
-    return estimate_on(other, {**values, "load": "rate", "rate": here.rate})
+        return estimate_on(other, values, network, nodes=same_gpus(plan, other, here.deployment), rate=here.rate)
+    return estimate_on(other, {**values, "load": "rate", "rate": here.rate}, network)
 
 
 @dataclass
@@ -79,6 +81,11 @@ class Served:
     """``here`` as each serving simulator's input (``core.formats.serving_exports``), or why it cannot be."""
     links: dict[str, str] = field(default_factory=dict)
     """Each of ``others``' labels -> its system's scale-up link name (``core.scaleup.link_word``)."""
+    mine: dict[str, ServingEstimate | FabricPlannerError] = field(default_factory=dict)
+    """This design's bars beside ``others`` ("this design" and, without the compute fabric, "this design, no
+    compute fabric": labels in the current language), served as ``others`` are (``on_other`` on ``plan`` itself:
+    ``python -m core serve --rate`` at ``here``'s rate), so every bar follows one rule at one rate; ``here`` is
+    the page's own deployment (with no load set, the largest rate within the targets on all the nodes)."""
 
 
 def _shown(rate: float | None) -> float | None:
@@ -98,7 +105,7 @@ def serve(design: Design, plan: Plan, values: Mapping[str, Any]) -> Served:
     """The settings ``values`` served on ``plan`` (the sidebar's ``design``), without the compute fabric, and on each
     alternative design that differs from it at ``here``'s request rate (``on_other``: the same load on each, with
     the split that design's own search chooses; a design that cannot keep up shows an unbounded time; labels in the
-    current language); with
+    current language), this design's own bars beside them served the same way (``Served.mine``); with
     the search's largest load and balanced ratio for its split, and its simulator exports."""
     here = _attempt(lambda: estimate_on(plan, values))
     if isinstance(here, FabricPlannerError):
@@ -113,10 +120,12 @@ def serve(design: Design, plan: Plan, values: Mapping[str, Any]) -> Served:
         others.append((_(ALTERNATIVES[key][0]), _attempt(other)))
     dep = here.deployment
     exports = {name: _attempt(lambda name=name: serving_export_text(plan, dep, name, here)) for name in serving_exports()}
+    mine = {_("this design"): _attempt(lambda: on_other(plan, plan, values, here)),
+            _("this design, no compute fabric"): _attempt(lambda: on_other(plan, plan, values, here, "frontend"))}
     return Served(here, _attempt(lambda: estimate_on(plan, values, network="frontend")), others,
                   max_rate=_shown(SEARCH.max_rate(plan, dep)),
                   ratio=SEARCH.balanced_ratio(plan, dep) if dep.mode == "disaggregated" else None, exports=exports,
-                  links=links)
+                  links=links, mine=mine)
 
 
 # --- the serving search ----------------------------------------------------------------------------------------

@@ -138,8 +138,8 @@ def time_figure(estimates: dict, height: int = 420, scaleup_links: dict[str, str
     return fig
 
 
-TABLE_COLUMNS = (N_("Design"), N_("Prefill split"), N_("Decode split"), N_("TTFT [ms]"), N_("TPOT [ms]"),
-                 N_("Output tokens/s per GPU in decode"), N_("Cost per million output tokens"),
+TABLE_COLUMNS = (N_("Design"), N_("Prefill split"), N_("Decode split"), N_("GPUs used"), N_("TTFT [ms]"),
+                 N_("TPOT [ms]"), N_("Output tokens/s per GPU in decode"), N_("Cost per million output tokens"),
                  N_("Energy per output token [J]"), N_("Meets the targets"))
 """The comparison table's headers (English, marked; shown translated); the splits first, where the grid measures
 a column's width (its first rows), so the longest texts are not cut."""
@@ -169,8 +169,8 @@ def _splits(dep) -> list[str]:
 
 def comparison_rows(results: list[tuple[str, object]], system=None) -> list[dict]:
     """One row per design: (label, ``ServingEstimate`` or the error it raised), as display text in the current
-    language (ms, tokens/s, J as ``core.units.number``; the cost as ``usd``; the split the design is served with as
-    ``_splits``); a design that raised shows "-" (its
+    language (the GPUs the deployment uses of the cluster's; ms, tokens/s, J as ``core.units.number``; the cost as
+    ``usd``; the split the design is served with as ``_splits``); a design that raised shows "-" (its
     message is the caller's to show, with its suggestion). ``system``: the designs' one system, whose accelerator
     noun the headers say (``core.scaleup.in_noun``; None: designs of several systems, GPUs)."""
     headers = [in_noun(_(c), system) for c in TABLE_COLUMNS]
@@ -179,7 +179,8 @@ def comparison_rows(results: list[tuple[str, object]], system=None) -> list[dict
         if isinstance(e, Exception):
             values = [label, *["-"] * (len(TABLE_COLUMNS) - 1)]
         else:
-            values = [label, *_splits(e.deployment), _shown(e.ttft_s * 1e3), _shown(e.tpot_s * 1e3),
+            used = _("{used} of {total}").format(used=number(e.gpus), total=number(e.cluster_gpus))
+            values = [label, *_splits(e.deployment), used, _shown(e.ttft_s * 1e3), _shown(e.tpot_s * 1e3),
                       _shown(e.output_tokens_per_s_per_gpu), usd(e.usd_per_million_output_tokens, cents=True),
                       _shown(e.joules_per_output_token), _("yes") if e.meets_slo else _("no")]
         rows.append(dict(zip(headers, values)))

@@ -20,9 +20,10 @@ Rules (per plane; a failed plane has no switch):
   most nodes is the main one (ties: the one with the first node); the nodes outside it are cut off.
 * **Degraded, via PXN, port share**: a connected node's NIC port is lost when its cable, leaf or plane failed or
   its leaf is outside its plane's main part; GPUs counted as ``core.analysis.failure.connectivity._gpu_nics``.
-* **Uplink shares, ECMP**: a leaf of a main part keeps ``live leaf-spine cables / (s x)``; a spine of a main part
-  keeps ``live global cables / its global cables`` (a cable to a failed spine is lost); untouched groups' spines
-  lose only the cables to failed spines.
+* **Uplink shares, ECMP**: a leaf of a main part keeps ``live leaf-spine cables / (s x)``; a group keeps ``live
+  global cables of its main-part spines / its spines' global cables`` (a failed spine's cables and a cable to a
+  failed spine are lost; every leaf reaches every spine of its group, so the group's traffic to the others spreads
+  over all of them); untouched groups lose only the cables to failed spines.
 * **Bisection** [Gb/s, one direction]: the healthy bisection ``B`` scaled by ``F_failed / F_healthy``, ``F`` the
   maximum flow between the two halves of the groups by index (with one group, of its nodes), the graph what-if's
   measure. ``F`` is the sum over live planes of a maximum flow on a reduced network: the untouched groups of each
@@ -336,12 +337,15 @@ def _in_main(parts: dict, p: int, v) -> bool:
 
 
 def _shares_ecmp(m: _Model, parts: dict) -> tuple[float, float, list[dict]]:
-    """The worst main-part leaf's surviving uplink share, the worst main-part spine's surviving global-link share
-    and the ECMP groups (the graph what-if's ``_up_share`` and ``_ecmp``)."""
+    """The worst main-part leaf's surviving uplink share, the worst group's surviving global-link share (the live
+    global cables of its main-part spines over all its spines' healthy ones, per plane) and the ECMP groups (the
+    graph what-if's ``_up_share``, ``_global_share`` and ``_ecmp``)."""
     w = m.w
-    leaf_share = spine_share = 1.0
+    leaf_share = 1.0
     groups: Counter = Counter()
-    far_lost: Counter = Counter()  # (plane, untouched spine) -> cables to failed spines
+    far_lost: Counter = Counter()  # (plane, untouched group) -> its cables to failed spines
+    healthy: Counter = Counter()  # (plane, touched group) -> its spines' global cables, healthy
+    live_globals: Counter = Counter()  # (plane, touched group) -> live global cables of its main-part spines
     for p in parts:
         for g in m.touched:
             for k in m.leaves(g):
@@ -356,17 +360,19 @@ def _shares_ecmp(m: _Model, parts: dict) -> tuple[float, float, list[dict]]:
                     groups["links", m.s * m.x, cables] += 1
             for j in m.spines(g):
                 links = m.spine_globals(p, j)
+                healthy[p, g] += sum(n for _f, n, _l in links)
                 if not m.spine_live(p, j):
                     for far, n, _live in links:
                         if m.group_of_spine(far) not in m.touched_set:
-                            far_lost[p, far] += n
+                            far_lost[p, m.group_of_spine(far)] += n
                     continue
-                healthy = sum(n for _f, n, _l in links)
-                if healthy and _in_main(parts, p, ("s", j)):
-                    spine_share = min(spine_share, sum(live for _f, _n, live in links) / healthy)
+                if _in_main(parts, p, ("s", j)):
+                    live_globals[p, g] += sum(live for _f, _n, live in links)
+    shares = [live_globals[k] / n for k, n in healthy.items() if n and k in live_globals]
     for (p, far), n in far_lost.items():
         if _in_main(parts, p, "U"):
-            spine_share = min(spine_share, 1 - n / sum(spine_links(w, far).values()))
+            shares.append(1 - n / sum(sum(spine_links(w, j).values()) for j in m.spines(far)))
+    spine_share = min(shares, default=1.0)
     ecmp = [{"tier": "leaf", "switches": n, "healthy_paths": a, "remaining_paths": b, "unit": unit}
             for (unit, a, b), n in sorted(groups.items())]
     return leaf_share, spine_share, ecmp
@@ -508,7 +514,7 @@ def _notes(m: _Model, c: dict, shares: tuple[float, float, float], family: str |
                    "block): GPUs outside the connected part holding the most nodes are cut off; the bisection is the "
                    "healthy one scaled by the maximum flow between {cut} with the failures over the same flow "
                    "healthy; busbw and step time on a degraded copy with the slowest connected node's surviving NIC "
-                   "ports ({ports}), the worst leaf's surviving uplinks ({leaf}) and the worst spine's surviving "
+                   "ports ({ports}), the worst leaf's surviving uplinks ({leaf}) and the worst group's surviving "
                    "global links ({spine}).")).format(
         cut=cut, ports=percent(shares[0]), leaf=percent(shares[1]), spine=percent(shares[2])))
     return notes
@@ -531,7 +537,7 @@ def what_if_closed(plan: Plan, failures, job=None) -> FailureResult:
     method = ("closed form over the Dragonfly+ groups; core.perf all-reduce (and all-to-all) of 1 GiB on the "
               f"connected GPUs; NIC rate scaled to the slowest connected node's surviving ports ({shares[0]:.3f}); "
               f"leaf oversubscription divided by the worst leaf's surviving uplinks ({shares[1]:.3f}), spine "
-              f"oversubscription by the worst spine's surviving global links ({shares[2]:.3f}); bisection: max-flow "
+              f"oversubscription by the worst group's surviving global links ({shares[2]:.3f}); bisection: max-flow "
               "between the halves on the groups reduced by symmetry, failed / healthy")
     both = {k: (healthy_stages[k], stages[k]) for k in stages}
     return result(plan, elements, c, shares, (failed, healthy, both), ecmp, _notes(m, c, shares), method,

@@ -33,8 +33,8 @@ Method (per what-if, every switch, server and bundle a vertex or an edge; ``MAX_
   drains the other's, each leaf at its live node links x port speed [Gb/s]. ``stages_tbits``: the damaged half's
   NIC injection and leaf uplinks and the global links across the cut.
 * **busbw, step time**: ``degraded_plan`` with the slowest connected server's surviving port share, the worst
-  leaf's surviving uplink share and the worst spine's surviving global-link share (switches of their plane's main
-  part).
+  leaf's surviving uplink share (leaves of their plane's main part) and the worst group's surviving global-link
+  share (``_global_share``).
 * **ECMP**: live leaves of a main part that lost some of their group's spines (``switches``) or cables only
   (``links``).
 """
@@ -364,6 +364,26 @@ def _up_share(net: _Net, s: _State, role: str, upper) -> float:
     return worst
 
 
+def _global_share(net: _Net, s: _State) -> float:
+    """The worst Dragonfly+ group's surviving share of its global links, per plane: the live spine-to-spine cables of
+    its spines in their plane's main part over the healthy ones of all its spines; 1.0 without global links. Every
+    leaf of a group reaches each of its spines, so the group's traffic to the other groups spreads over all their
+    global links: a failed spine costs its group that spine's links, not a share of every spine's."""
+    h, g = net.graph, s.graph
+    healthy: Counter = Counter()
+    live: Counter = Counter()
+    for v, d in h.nodes(data=True):
+        if d["role"] == "spine":
+            healthy[d["plane"], d.get("pod")] += sum(e["links"] for u, e in h.adj[v].items()
+                                                     if h.nodes[u]["role"] == "spine")
+    for v in s.main_parts:
+        d = h.nodes[v]
+        if d["role"] == "spine":
+            live[d["plane"], d.get("pod")] += sum(e["links"] for u, e in g.adj[v].items()
+                                                  if g.nodes[u]["role"] == "spine")
+    return min((live[k] / healthy[k] for k in live if healthy[k]), default=1.0)
+
+
 def _ecmp(net: _Net, s: _State) -> list[dict]:
     """Live leaves of a main part that lost some of their spines (``switches``) or only cables (``links``)."""
     h, g = net.graph, s.graph
@@ -459,7 +479,7 @@ def _notes(net: _Net, c: dict, shares: tuple[float, float, float]) -> list[str]:
                    "nodes are cut off; the bisection is the healthy one scaled by the maximum flow between {cut} on "
                    "the failed graph over the same flow on the healthy graph; busbw and step time on a degraded copy "
                    "with the slowest connected node's surviving NIC ports ({ports}), the worst leaf's surviving "
-                   "uplinks ({leaf}) and the worst spine's surviving global links ({spine}).").format(
+                   "uplinks ({leaf}) and the worst group's surviving global links ({spine}).").format(
         cut=cut, ports=percent(shares[0]), leaf=percent(shares[1]), spine=percent(shares[2])))
     return notes
 
@@ -473,11 +493,11 @@ def what_if_graph(plan: Plan, failures, job=None) -> FailureResult:
     s = _state(net, elements)
     c = _connectivity(net, s)
     shares = (c["port_fraction"], _up_share(net, s, "leaf", lambda u, d: d["role"] == "spine"),
-              _up_share(net, s, "spine", lambda u, d: d["role"] == "spine"))
+              _global_share(net, s))
     notes = _notes(net, c, shares)
     method = ("networkx graph; core.perf all-reduce (and all-to-all) of 1 GiB on the connected GPUs; NIC rate scaled "
               f"to the slowest connected node's surviving ports ({shares[0]:.3f}); leaf oversubscription divided by "
-              f"the worst leaf's surviving uplinks ({shares[1]:.3f}), spine oversubscription by the worst spine's "
+              f"the worst leaf's surviving uplinks ({shares[1]:.3f}), spine oversubscription by the worst group's "
               f"surviving global links ({shares[2]:.3f}); bisection: max-flow between the halves, failed / healthy")
     return result(plan, elements, c, shares, _bisection(net, s), _ecmp(net, s), notes, method, job)
 
