@@ -196,16 +196,14 @@ def element_name(family: str | None, element: str, namer=None) -> str:
     """A failure element's id as typed into the failure what-if (``p0.leaf0-leaf62``, ``p0.leaf3``, ``node5.nic2``)
     followed by its switches as family ``family`` names them where the family has its own word for them
     (``p0.leaf0-leaf62 (router 1 - router 63)``, ``switch_name``); the id alone otherwise. ``namer``: the
-    exports' names (``core.analysis.failure.spec.export_namer``): a switch or a bundle between two is said by
-    them, the id in brackets (``leaf001 (p0.leaf0)``, ``leaf001 - spine002 (p0.leaf0-spine1#0)``)."""
+    exports' names (``core.analysis.failure.spec.export_namer``, ``ElementNames``): every element they name is said
+    by them, the id in brackets (``leaf001 (p0.leaf0)``, ``leaf001 -> spine002 #1 (p0.leaf0-spine1#0)``,
+    ``gpu006 nic3 (node5.nic2)``)."""
+    if namer is not None and namer.name(element) != element:
+        return namer.shown(element)
     stem, hash_, cable = element.partition("#")
     first, dash, second = stem.partition("-")
     parsed = Wiring.parse(first)
-    if namer is not None and parsed is not None:
-        other = Wiring.parse(first.rsplit(".", 1)[0] + "." + second) if dash else None
-        if not dash or other is not None:
-            ends = [namer.vertex(first)] + ([namer.vertex(first.rsplit(".", 1)[0] + "." + second)] if dash else [])
-            return f"{' - '.join(ends)} ({element})"
     if parsed is None or words(family, f"name:{parsed[0]}", None) is None:
         return element
     names = [switch_name(family, parsed[0], parsed[3] + 1)]
