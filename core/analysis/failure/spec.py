@@ -65,12 +65,29 @@ def _switch_name(name: str) -> tuple[str, int, int, int] | None:
     return Wiring.parse(name if name.startswith("p") else "p0." + name)
 
 
-def _unknown(text: str, shape: Shape) -> InputError:
-    return InputError(_("unknown element {name}; name a switch like {example}, a plane p0-p{last}, a NIC like "
-                        "node0.nic0, a link bundle like {bundle}, a rack or its feed like {feed}, or give a "
-                        "tier and a count like spine:2").format(
-        name=shown(text), example=shape.switch_id("leaf", 0), last=shape.planes - 1,
-        bundle=shape.switch_id("leaf", 0) + "-spine0", feed="rack0.feedA"))
+class UnknownElement(InputError):
+    """A name that is no element of the design; ``resolve_failures`` says it with the design's own examples, as the
+    exports name them (``unknown_element``)."""
+
+    def __init__(self, text: str):
+        super().__init__(_("unknown element {name}").format(name=shown(text)))
+        self.text = text
+
+
+def _unknown(text: str, shape: Shape | None = None) -> InputError:
+    return UnknownElement(text)
+
+
+def unknown_element(plan: Plan, text: str) -> InputError:
+    """The error for ``text``, no element of ``plan``: short, the name escaped, with examples the what-if takes as
+    the exports name them (``core.analysis.failure.examples.element_examples``) and a tier and a count."""
+    from core.analysis.failure.examples import element_examples
+
+    tiers = tiers_for(plan)
+    tier = next((t for t in ("spine", "leaf", "node", "nic") if t in tiers), tiers[0])
+    return InputError(_("unknown element {name}; name one as the exports do, like {examples}, or give a tier and a "
+                        "count like {count}").format(name=shown(text), examples=", ".join(element_examples(plan)),
+                                                     count=f"{tier}:2"))
 
 
 def _no_nvswitch(text: str, shape: Shape) -> InputError:
@@ -322,7 +339,14 @@ def resolve_failures(plan: Plan, failures) -> list[tuple[str, tuple, bool]]:
     """``(tier, key, chosen)`` of every element the specs name or choose, by id or by the exports' name
     (``engine_specs``); ``InputError`` for bad specs (another family than the folded Clos:
     ``core.analysis.failure.graphwhatif``'s elements)."""
-    failures = engine_specs(plan, failures)
+    try:
+        return _resolved(plan, engine_specs(plan, failures))
+    except UnknownElement as exc:
+        raise unknown_element(plan, exc.text) from None
+
+
+def _resolved(plan: Plan, failures) -> list[tuple[str, tuple, bool]]:
+    """``resolve_failures`` of ids; ``UnknownElement`` for a name that is no element."""
     names = failure_names(plan.fabric.family)
     if names == "node-to-node":
         from core.analysis.failure import toruswhatif

@@ -1,0 +1,133 @@
+"""One name per device across the exports and the failure views (leftnames): every element a failure what-if can
+fail, in every family, is named as the exports name its devices and that name fails the same element."""
+
+from __future__ import annotations
+
+from itertools import islice
+
+import pytest
+
+from conftest import run_cli
+
+from core.analysis.failure import what_if
+from core.analysis.failure.names import ElementNames
+from core.analysis.failure.spec import resolve_failures, tiers_for
+from core.design import Design
+from core.errors import InputError
+from core.fabric.families import failure_names
+from core.plan import plan
+
+FAMILIES = {
+    "rail-optimized": dict(gpus=1024),
+    "top-of-rack": dict(gpus=512, topology="top-of-rack"),
+    "rail-only": dict(gpus=512, topology="rail-only"),
+    "multi-plane": dict(gpus=1024, planes=2, plane_mode="per-rail"),
+    "three-tier": dict(gpus=4096, tiers=3),
+    "gb200": dict(gpu="GB200-NVL72", nodes=144, nvlink_domain_gpus=144),
+    "dragonfly+": dict(gpus=4096, topology="dragonfly"),
+    "classic-dragonfly": dict(gpus=1024, topology="classic-dragonfly"),
+    "torus": dict(gpus=512, topology="torus"),
+}
+
+
+def _elements(p) -> list[str]:
+    """A few element ids of every tier the failure what-if of ``p`` takes: the first two and the last of each."""
+    names = failure_names(p.fabric.family)
+    if names == "node-to-node":
+        from core.analysis.failure import toruswhatif as t
+
+        torus = t._Torus(p)
+        keys = {"node": [(0,), (torus.wiring.nodes - 1,)], "nic": [(0, 0), (torus.wiring.nodes - 1, torus.nics - 1)],
+                "link": [(0, 0), (len(torus.a) - 1, torus.width - 1)]}
+        return [t._element(torus, tier, key) for tier, ks in keys.items() for key in ks]
+    if names == "graph":
+        from core.analysis.failure import graphwhatif as g
+
+        net = g._Net.of(p)
+        return [g._element(tier, key) for tier in g.tiers_of(p) for key in _ends(g._order(tier, net))]
+    from core.analysis.failure.shape import Shape
+    from core.analysis.failure.spec import _element, _worst_order
+
+    shape = Shape.of(p)
+    return [_element(tier, key, shape) for tier in tiers_for(p) for key in _ends(_worst_order(tier, shape))]
+
+
+def _ends(keys) -> list:
+    keys = list(islice(keys, 5000))
+    return [*keys[:2], keys[-1]] if len(keys) > 2 else keys
+
+
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+def test_every_element_round_trips_through_its_export_name(family):
+    p = plan(Design(**FAMILIES[family]))
+    names = ElementNames(p)
+    elements = _elements(p)
+    assert elements
+    unnamed = []
+    for element in elements:
+        name = names.name(element)
+        if name == element:
+            unnamed.append(element)
+            continue
+        assert "." not in name.split()[0] or name[0].isupper(), (element, name)  # no id left in the name
+        assert names.parse(name) == element, (element, name)
+        assert names.parse(name.upper()) == element  # as NetBox compares names
+        assert resolve_failures(p, [name]) == resolve_failures(p, [element]), (element, name)
+    # racks keep their id only where the layout splits a failure rack's nodes over two racks (top-of-rack)
+    assert all(e.startswith("rack") for e in unnamed), unnamed
+    if family != "top-of-rack":
+        assert not unnamed
+
+
+@pytest.mark.parametrize("family", ["rail-optimized", "dragonfly+", "torus"])
+def test_a_what_if_under_export_names_is_the_what_if_under_ids(family):
+    p = plan(Design(**FAMILIES[family]))
+    names = ElementNames(p)
+    ids = _elements(p)[:6]
+    exported = [names.name(e) for e in ids]
+    assert what_if(p, exported).to_json() == what_if(p, ids).to_json()
+
+
+def test_names_are_the_names_the_exports_print(capsys):
+    """The devices' names are the NetBox devices' and the cabling plan's; a NIC is the cabling plan's ``nicN`` of its
+    server; a rack the layout's rack that NetBox places the servers in."""
+    p = plan(Design(gpus=128))
+    names = ElementNames(p)
+    devices = run_cli(capsys, "export", "--gpus", "128", "--format", "netbox-devices")[1].splitlines()
+    by_id = {line.split(",")[-1]: line.split(",") for line in devices[1:]}
+    assert names.name("p0.leaf3") == by_id["p0.leaf3"][0] == "leaf004"
+    assert names.name("node5.nic2") == "gpu006 nic3" and by_id["node5"][0] == "gpu006"
+    assert names.name("rack1") == by_id["node4"][6] == by_id["node7"][6] != by_id["node8"][6]
+    cabling = run_cli(capsys, "export", "--gpus", "128", "--format", "cabling")[1]
+    assert ",gpu006,nic3/port1," in cabling
+    assert names.name("rack1.feedB") == f"{by_id['node4'][6]} feedB"
+
+
+@pytest.mark.parametrize("family", ["rail-optimized", "dragonfly+", "torus", "classic-dragonfly", "gb200"])
+def test_the_cli_fails_an_export_name_as_its_id(family, capsys):
+    p = plan(Design(**FAMILIES[family]))
+    names = ElementNames(p)
+    element = _elements(p)[1]
+    flags = [f"--{k.replace('_', '-')}={v}" for k, v in FAMILIES[family].items() if k != "nvlink_domain_gpus"]
+    if "nvlink_domain_gpus" in FAMILIES[family]:
+        flags.append(f"--nvlink-domain={FAMILIES[family]['nvlink_domain_gpus']}")
+    by_name = run_cli(capsys, "failure", *flags, "--fail", names.name(element), "--format", "json")[1]
+    by_id = run_cli(capsys, "failure", *flags, "--fail", element, "--format", "json")[1]
+    assert by_name == by_id
+
+
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+def test_an_unknown_name_is_refused_with_export_names_that_parse(family):
+    p = plan(Design(**FAMILIES[family]))
+    names = ElementNames(p)
+    with pytest.raises(InputError) as caught:
+        resolve_failures(p, ["bogus\nname" + "x" * 300])
+    message = str(caught.value)
+    from core.errors import shown
+
+    assert len(message) < 400 and "\n" not in message and shown("bogus\nname" + "x" * 300) in message, message
+    from core.analysis.failure.examples import element_examples
+
+    for example in element_examples(p):
+        assert names.parse(example) is not None, example
+        assert example in message or family in ("torus",), (example, message)
