@@ -54,11 +54,13 @@ def _job(args):
     return parse_job(dict(model=model_preset(args.model), tp=args.tp, pp=args.pp, gpus=args.job_gpus))
 
 
-def render_table(out: dict, system=None, unit: str = "GB/s", typed: list[tuple[str, str]] | None = None) -> str:
+def render_table(out: dict, system=None, unit: str = "GB/s", typed: list[tuple[str, str]] | None = None,
+                 names=None) -> str:
     """The human summary of ``FailureResult.to_json()`` (``out``) in the current language, bandwidths in ``unit``
     ("GB/s" or "Gb/s", ``--units``; ``core.units.bandwidth``); the scale-up rows named after ``system``'s links
     (None: NVLink's words); ``typed``: the ``--fail`` specs as typed and read (``core.formats.linknames
-    .typed_failures``: echoed as typed, the element in brackets), else the elements."""
+    .typed_failures``: echoed as typed, the element in brackets), else the elements; ``names``: the exports' names of
+    the elements (``core.analysis.failure.spec.export_namer``), said for the elements a count chose."""
     from core.formats.linknames import typed_failures
 
     def _tb(tbits: float) -> str:
@@ -71,7 +73,8 @@ def render_table(out: dict, system=None, unit: str = "GB/s", typed: list[tuple[s
         return (" *" if f["chosen"] else "") + (" (=)" if f.get("redundant") else "")
 
     typed = typed or [(f["element"], f["element"]) for f in out["failed"]]
-    lines = [_("failed: {elements}").format(elements=", ".join(typed_failures(typed, out["failed"], mark)))]
+    lines = [_("failed: {elements}").format(elements=", ".join(typed_failures(
+        typed, out["failed"], mark, name=None if names is None else names.name)))]
     if any(f["chosen"] for f in out["failed"]):
         lines.append(_("(* chosen where the failure hurts most)"))
     if any(f.get("redundant") for f in out["failed"]):
@@ -201,5 +204,7 @@ def run(args: argparse.Namespace) -> str:
     data = result.to_json()
     if args.format == "json":
         return to_json(data) + "\n"
-    text = render_table(data, planned.resolved.system, bandwidth_unit(args), typed)
+    from core.analysis.failure.spec import export_namer
+
+    text = render_table(data, planned.resolved.system, bandwidth_unit(args), typed, export_namer(planned))
     return text + "".join(note + "\n" for note in result.notes)

@@ -69,7 +69,7 @@ a 2-core machine shared with other work: 32,768 GPUs 3 s, 65,536 GPUs 7 to 10 s,
 maximum flows of about 3 to 7 s each and the failed state's 4 s there); larger designs are refused."""
 _BUNDLE = re.compile(r"^(.+)-(spine|leaf)(\d+)(?:#(\d+))?$")
 """A bundle: its lower switch's name, its upper switch's role (a classic Dragonfly's global links join two routers,
-its leaves: ``p0.leaf0-leaf32``) and index, a cable."""
+its leaves, of two groups: ``p0.leaf0-leaf32``) and index, a cable."""
 _SERVER = "server"
 
 
@@ -155,7 +155,8 @@ def _parse_bundle(m, text: str, net: _Net, tier: str | None) -> tuple[str, tuple
     upper = m[2]
     kind = "link" if (role, upper) == ("leaf", "spine") else "global"
     if p >= net.planes or island or k >= net.wiring.count(role) or int(m[3]) >= net.wiring.count(upper) \
-            or tier not in (None, kind) or (kind == "global" and role != upper):
+            or tier not in (None, kind) or (kind == "global" and role != upper) \
+            or (role == upper == "leaf" and net.wiring.pod_of_leaf(k) == net.wiring.pod_of_leaf(int(m[3]))):
         raise _unknown(text, net)
     a, b = net.wiring.switch_id(role, k, p), net.wiring.switch_id(upper, int(m[3]), p)
     if kind == "global":

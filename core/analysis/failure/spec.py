@@ -339,10 +339,25 @@ def resolve_failures(plan: Plan, failures) -> list[tuple[str, tuple, bool]]:
     """``(tier, key, chosen)`` of every element the specs name or choose, by id or by the exports' name
     (``engine_specs``); ``InputError`` for bad specs (another family than the folded Clos:
     ``core.analysis.failure.graphwhatif``'s elements)."""
+    failures = list(failures)
+    specs = engine_specs(plan, failures)
     try:
-        return _resolved(plan, engine_specs(plan, failures))
+        return _resolved(plan, specs)
     except UnknownElement as exc:
         raise unknown_element(plan, exc.text) from None
+    except InputError as exc:
+        raise as_typed(exc, failures, specs) from None
+
+
+def as_typed(exc: InputError, failures, specs) -> InputError:
+    """``exc`` (raised reading ``specs``, the ids of the typed ``failures``, ``engine_specs``) with each id it echoes
+    as the user typed it: ``'leaf001 -> spine040': no such bundle``, not ``'p0.leaf0-spine39'``."""
+    text = str(exc)
+    for typed, spec in zip(failures, specs):
+        if typed != spec:
+            text = text.replace(shown(str(spec).partition(":")[2].strip() if ":" in str(spec) else str(spec).strip()),
+                                shown(str(typed).partition(":")[2].strip() if ":" in str(typed) else str(typed).strip()))
+    return exc if text == str(exc) else InputError(text)
 
 
 def _resolved(plan: Plan, failures) -> list[tuple[str, tuple, bool]]:
