@@ -14,7 +14,7 @@ from core import i18n
 from core.analysis import availability as avail
 from core.analysis import failure, load, sparing
 from core.analysis.failure.examples import element_examples
-from core.analysis.failure.spec import export_namer
+from core.analysis.failure.spec import engine_specs, export_namer
 from core.analysis.podinside import inside_spec, inside_what_if
 from core.analysis.spof import headline as spof_headline
 from core.analysis.podload import pods_core_load, pods_spine_load
@@ -79,8 +79,11 @@ def _add(specs: list[str]) -> None:
     if mixed is not None:  # a design with pods: the CLI's names (spine0, pod2.p0.leaf1) drive both what-ifs
         specs, whole = split_failures(mixed, specs)
         st.session_state[PODS_EXTRA] = list(dict.fromkeys([*st.session_state.get(PODS_EXTRA, []), *whole]))
+    names = export_namer(cur.plan)  # the exports' names (leaf004, gpu006 nic3, R02-05) kept as their ids
     for spec in specs:
         spec = spec.strip().lower()
+        if spec and names is not None and not spec.partition(":")[2].strip().isdigit():
+            spec = engine_specs(cur.plan, [spec])[0]
         if not spec or spec in merged:
             continue
         if len(merged) >= rl.MAX_FAILED:
@@ -227,8 +230,8 @@ def _spec_label(spec: str, short: bool = False) -> str:
     """A failure spec as a chip shows it: ``spine:2`` in words (its tier translated; ``short``: without "where it
     hurts most"); a name typed as typed, a hot link as Overload & imbalance lists it (``leaf 124 -> spine 101``),
     never with its element, whose name ``_typed_caption`` writes under the chips (typed, the two read 40 to 70
-    characters: a Dragonfly+ global link's or a pod's NIC chip ran out of its box at 1,024 px); other names as they
-    are (ids)."""
+    characters: a Dragonfly+ global link's or a pod's NIC chip ran out of its box at 1,024 px); other names as the
+    exports name them (``export_namer``: ``leaf004``, ``gpu006 nic3``; a design with pods: its ids)."""
     if spec in st.session_state.get(TYPED, {}):
         return st.session_state[TYPED][spec][0]
     tier, sep, rest = spec.partition(":")
@@ -237,7 +240,16 @@ def _spec_label(spec: str, short: bool = False) -> str:
         return (_("{count} x {tier}") if short else _("{count} x {tier} (where it hurts most)")).format(
             count=rest, tier=_(failure.TIER_LABELS[tier]))
     name = rest if sep else spec
-    return name[:-1] + name[-1].upper() if name.endswith((".feeda", ".feedb")) else name  # rack3.feedA
+    name = name[:-1] + name[-1].upper() if name.endswith((".feeda", ".feedb")) else name  # rack3.feedA
+    cur = st.session_state.get("fp_current")
+    names = export_namer(cur.plan) if cur is not None else None
+    return name if names is None else names.name(name)  # as the exports name it (leaf004, gpu006 nic3)
+
+
+def _export_name(plan):
+    """The exports' name of an element id of ``plan`` (``export_namer``), or the id (a design with pods)."""
+    names = export_namer(plan)
+    return (lambda element: element) if names is None else names.name
 
 
 def _typed_caption(specs) -> None:
@@ -308,18 +320,21 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
     c2.number_input(_("Count"), min_value=1, max_value=failure.MAX_FAILURES, step=1, key=W + "count")
     c3.button(_("Fail"), key=W + "add_count", on_click=_on_add_count, width="stretch")
     c4.text_input(_("Element names"), key=W + "names", max_chars=400,
-                  placeholder=", ".join(element_examples(cur.plan, mixed_of(cur.plan))),  # the design's own ids
-                  help=(_("Comma-separated: a node (node9), a NIC of a node (node5.nic2) or the link bundle between "
-                         "two neighbours (node0-node1; #1 for one cable of it).") if torus else
-                  _("Comma-separated: a switch (p0.leaf3, p0.spine1, su1-rail3), a plane (p1), a NIC of a node "
-                         "(node5.nic2), a link bundle (p0.leaf3-spine1, p0.spine2-core5; #2 for one cable), an "
-                         "NVSwitch chip of a node (node5.nvswitch1) or of an NVL72 rack (rack3.nvswitch7), an NVLink "
-                         "switch tray (rack3.nvswitch-tray2), a rack (rack3: its power lost) or one of its power "
-                         "feeds ({feed}).").format(feed="rack3.feedA") if clos else
+                  placeholder=", ".join(element_examples(cur.plan, mixed_of(cur.plan))),  # the exports' names
+                  help=(_("Comma-separated, as the exports name them: a node (gpu009), a NIC of a node (gpu006 nic3) "
+                          "or the link bundle between two neighbours (gpu001 -> gpu002; #1 for one cable of it).")
+                        if torus else
+                  _("Comma-separated, as the exports (Slurm, NetBox, cabling plan) name them: a switch (leaf004, "
+                    "spine002; p2-spine002 in plane 2), a plane (plane 2), a NIC of a node (gpu006 nic3), a link "
+                    "bundle (leaf004 -> spine002; #2 for one cable), an NVSwitch chip of a node (gpu006 nvswitch2) or "
+                    "of an NVL72 rack (nvl004 nvswitch8), an NVLink switch tray (nvl004-nvsw3), a rack (R02-05: its "
+                    "power lost) or one of its power feeds (R02-05 feedA). The engine's ids (p0.leaf3, node5.nic2, "
+                    "rack3) work too.") if clos else
                   words(cur.plan.fabric.family, "failure:help", N_(
-                      "Comma-separated: a switch (p0.leaf3, p0.spine1), a plane (p1), a NIC of a node (node5.nic2), a "
-                      "leaf's link bundle (p0.leaf3-spine1) or a global link bundle between spines of two groups "
-                      "(p0.spine0-spine20); #2 for one cable of a bundle."))) + ("" if torus else " " + words(
+                      "Comma-separated, as the exports name them: a switch (leaf004, spine002), a plane (plane 2), a "
+                      "NIC of a node (gpu006 nic3), a leaf's link bundle (leaf004 -> spine002) or a global link bundle "
+                      "between spines of two groups (spine001 -> spine021); #2 for one cable of a bundle. The "
+                      "engine's ids (p0.leaf3, node5.nic2) work too."))) + ("" if torus else " " + words(
                   family, "failure:hot", N_("A hot link as Overload & imbalance lists it (leaf002 -> spine003 #1) "
                                             "fails that cable, or the server's NIC."))))
     c5.button(_("Fail these"), key=W + "add_names", on_click=_on_add_names, width="stretch")
@@ -345,7 +360,7 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
                   if spec.partition(":")[2].strip().isdigit()]  # spine:2
         if counts:  # each tier and count as it was asked (2 x spine), the elements it chose in brackets
             st.caption(_("Chosen where it hurts most: {elements}").format(
-                elements=", ".join(typed_failures(counts, result.failed, most=20))))
+                elements=", ".join(typed_failures(counts, result.failed, most=20, name=_export_name(cur.plan)))))
         m1, m2, m3, m4 = st.columns(4)
         m1.metric(_("GPUs cut off"), i18n.number(result.gpus_disconnected),
                   help=_("{nodes} nodes outside the part of the fabric holding the most nodes").format(

@@ -25,15 +25,17 @@ def register(subparsers) -> None:
     add_design_options(parser)
     g = parser.add_argument_group(_("failures"))
     g.add_argument("--fail", action="append", required=True, metavar="TIER:COUNT|TIER:NAME",
-                   help=_("fail elements: a tier and a count {counts} (chosen where they hurt most) or a name "
-                          "{names}; repeat the option. A design with pods: shared spines or cores and the pods' "
+                   help=_("fail elements: a tier and a count {counts} (chosen where they hurt most) or a name as "
+                          "the exports print it {names} (quoted when it holds a space; the engine's ids such as "
+                          "p0.leaf3 node5.nic2 rack3 work too); repeat the option. A design with pods: shared spines or cores and the pods' "
                           "switches and bundles ({pods}) fail on the whole fabric, a pod's NIC, rack or scale-up part "
                           "({inside}) on its pod").format(pods="spine0 pod2.p0.leaf1 core0 pod2.p0.spine0-core1",
                                                          inside="pod2.node5.nic2 pod1.rack3",
                        counts="[spine:2 leaf:1 tor:1 nic:1 plane:1 core:1 rack:1 link:1 nvswitch:1 tray:1 feed:1 "
                               "global:1]",
-                       names="[leaf:p0.leaf3 su1-rail3 p1 node5.nic2 rack3 p0.leaf3-spine1 p0.leaf3-spine1#2 "
-                             "p0.spine2-core5 p0.spine0-spine20 node5.nvswitch1 rack3.nvswitch-tray2 rack3.feedA]")
+                       names="[leaf004 leaf:leaf004 p2-spine002 su1-rail3 'plane 2' 'gpu006 nic3' R02-05 "
+                             "'R02-05 feedA' 'leaf004 -> spine002' 'leaf004 -> spine002 #3' 'spine003 -> core006' "
+                             "'spine001 -> spine021' 'gpu006 nvswitch2' nvl004-nvsw3]")
                    + "; " + _("a hot link as the load command prints it (quoted: \"leaf002 -> spine003 #1\") fails "
                              "that cable, or the server's NIC."))
     j = parser.add_argument_group(_("training job (optional: adds the step time)"))
