@@ -66,6 +66,14 @@ def _settings_json() -> str | None:
     return json.dumps(settings, sort_keys=True, default=list) if settings else None
 
 
+HELP_NAMES = {key: f"`{value}`" for key, value in dict(
+    node="gpu009", nic="gpu006 nic3", pair="gpu001 -> gpu002", cable="#2", switch="leaf004, spine002, p2-spine002",
+    plane="plane 2", bundle="leaf004 -> spine002", chip="gpu006 nvswitch2", rack_chip="nvl004 nvswitch8",
+    tray="nvl004-nvsw3", rack="R02-05", feed="R02-05 feedA", ids="p0.leaf3, node5.nic2, rack3",
+    global_bundle="spine001 -> spine021", router="leaf004", router_bundle="leaf001 -> leaf063").items()}
+"""Example names of the element names' help (``core.analysis.failure.names``: as the exports print them), code spans."""
+
+
 # --- callbacks ---------------------------------------------------------------------------------------
 def _add(specs: list[str]) -> None:
     store = st.session_state[STORE]
@@ -321,20 +329,19 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
     c3.button(_("Fail"), key=W + "add_count", on_click=_on_add_count, width="stretch")
     c4.text_input(_("Element names"), key=W + "names", max_chars=400,
                   placeholder=", ".join(element_examples(cur.plan, mixed_of(cur.plan))),  # the exports' names
-                  help=(_("Comma-separated, as the exports name them: a node (gpu009), a NIC of a node (gpu006 nic3) "
-                          "or the link bundle between two neighbours (gpu001 -> gpu002; #1 for one cable of it).")
-                        if torus else
-                  _("Comma-separated, as the exports (Slurm, NetBox, cabling plan) name them: a switch (leaf004, "
-                    "spine002; p2-spine002 in plane 2), a plane (plane 2), a NIC of a node (gpu006 nic3), a link "
-                    "bundle (leaf004 -> spine002; #2 for one cable), an NVSwitch chip of a node (gpu006 nvswitch2) or "
-                    "of an NVL72 rack (nvl004 nvswitch8), an NVLink switch tray (nvl004-nvsw3), a rack (R02-05: its "
-                    "power lost) or one of its power feeds (R02-05 feedA). The engine's ids (p0.leaf3, node5.nic2, "
-                    "rack3) work too.") if clos else
+                  help=(_("Comma-separated, as the exports name them: a node ({node}), a NIC of a node ({nic}) or the "
+                          "link bundle between two neighbours ({pair}; {cable} for one cable of it).").format(
+                      **HELP_NAMES) if torus else
+                  _("Comma-separated, as the exports (Slurm, NetBox, cabling plan) name them: a switch ({switch}), a "
+                    "plane ({plane}), a NIC of a node ({nic}), a link bundle ({bundle}; {cable} for one cable), an "
+                    "NVSwitch chip of a node ({chip}) or of an NVL72 rack ({rack_chip}), an NVLink switch tray "
+                    "({tray}), a rack ({rack}: its power lost) or one of its power feeds ({feed}). The engine's ids "
+                    "({ids}) work too.").format(**HELP_NAMES) if clos else
                   words(cur.plan.fabric.family, "failure:help", N_(
-                      "Comma-separated, as the exports name them: a switch (leaf004, spine002), a plane (plane 2), a "
-                      "NIC of a node (gpu006 nic3), a leaf's link bundle (leaf004 -> spine002) or a global link bundle "
-                      "between spines of two groups (spine001 -> spine021); #2 for one cable of a bundle. The "
-                      "engine's ids (p0.leaf3, node5.nic2) work too."))) + ("" if torus else " " + words(
+                      "Comma-separated, as the exports name them: a switch ({switch}), a plane ({plane}), a NIC of a "
+                      "node ({nic}), a leaf's link bundle ({bundle}) or a global link bundle between spines of two "
+                      "groups ({global_bundle}); {cable} for one cable of a bundle. The engine's ids ({ids}) work "
+                      "too.")).format(**HELP_NAMES)) + ("" if torus else " " + words(
                   family, "failure:hot", N_("A hot link as Overload & imbalance lists it (leaf002 -> spine003 #1) "
                                             "fails that cable, or the server's NIC."))))
     c5.button(_("Fail these"), key=W + "add_names", on_click=_on_add_names, width="stretch")
