@@ -131,3 +131,36 @@ def test_an_unknown_name_is_refused_with_export_names_that_parse(family):
     for example in element_examples(p):
         assert names.parse(example) is not None, example
         assert example in message or family in ("torus",), (example, message)
+
+
+@pytest.mark.parametrize("query, typed, ids", [
+    ({"n": "64", "sw": "QM9700"}, "leaf002, gpu006 nic3, leaf004 -> spine002 #2, R02-04 feedA",
+     ["p0.leaf1", "node5.nic2", "p0.leaf3-spine1#1", "rack3.feedA"]),
+    ({"t": "df", "ng": "4096"}, "spine002, spine002 -> spine044, gpu001 nic2", ["p0.spine1", "p0.spine1-spine43", "node0.nic1"]),
+])
+def test_the_resilience_page_fails_export_names_as_their_ids(query, typed, ids):
+    """Typed as the exports print them, the elements fail as their ids would: the same result, the link holds the ids,
+    the chips say the exports' names (AppTest)."""
+    from tests import pagetest
+
+    open_page = pagetest.opener("../pages/6_Resilience.py")
+    at = open_page(query)
+    assert not at.exception
+    at.text_input(key="rs_w_names").set_value(typed)
+    at.button(key="rs_w_add_names").click()
+    from tests.test_i18n import rerun
+
+    rerun(at)
+    assert not at.error, [e.value for e in at.error]
+    failed = at.multiselect(key="rs_w_failed")
+    assert failed.value == ids
+    names = ElementNames(plan(Design(**({"nodes": 64, "switch": "QM9700"} if "n" in query else
+                                        {"gpus": 4096, "topology": "dragonfly"}))))
+    assert failed.options == [names.name(i) for i in ids] == [t.strip() for t in typed.split(",")]
+    by_ids = open_page({**query, "rs_fail": ",".join(ids)})
+    assert {m.label: m.value for m in by_ids.metric} == {m.label: m.value for m in at.metric}
+    at.text_input(key="rs_w_names").set_value("leaf999x")
+    at.button(key="rs_w_add_names").click()
+    rerun(at)
+    message = at.error[0].value.replace("\\", "")
+    assert "unknown element 'leaf999x'" in message and "p0." not in message and "gpu001 nic2" in message

@@ -264,16 +264,20 @@ def failure_element(plan, text: str, scheme: NamingScheme | None = None) -> str:
     from core.errors import InputError, shown
     from core.i18n import _
 
-    from core.analysis.failure.spec import export_namer
+    from core.analysis.failure.names import element_names
     from core.fabric.families import clos_tiers
 
     # another family's bundle as the failure views name it (leaf001 -> leaf033: its exports' names, not its words)
-    names = export_namer(plan) if scheme is None and not clos_tiers(plan.fabric.family) else None
+    names = element_names(plan, scheme) if not clos_tiers(plan.fabric.family) else None
     element = names.parse(text) if names is not None else None
     if element is not None and "->" in text and "." in element:
-        from core.analysis.failure.spec import resolve_failures
+        from core.analysis.failure.spec import as_typed, resolve_failures
+        from core.errors import InputError
 
-        resolve_failures(plan, [text])  # refused as typed (no such bundle, a cable past the last)
+        try:
+            resolve_failures(plan, [element])
+        except InputError as exc:  # refused as typed (no such bundle, a cable past the last)
+            raise as_typed(exc, [text], [element]) from None
         return element
     ends = _ends(plan, text, scheme)
     servers = [end for end in ends or () if end[1] is not None]

@@ -64,12 +64,12 @@ class ElementNames:
     """The export names of one plan's failure elements (module docstring): ``name(element id)``, ``parse(name)``,
     ``shown(element id)`` (the export name with the id in brackets)."""
 
-    def __init__(self, plan):
+    def __init__(self, plan, scheme=None):
         from core.fabric.naming import NamingScheme
 
         self.plan = plan
-        self.namer = Namer.of(plan, checked=False)
-        self.scheme = NamingScheme()
+        self.scheme = scheme or NamingScheme()
+        self.namer = Namer.of(plan, self.scheme, checked=False)
         self.wiring = Wiring.of(plan)
         resolved = plan.resolved
         self.domains = -(-resolved.nodes // max(1, resolved.nvlink_level1_nodes))
@@ -226,8 +226,10 @@ class ElementNames:
         return f"{a}-{y[0]}{y[3]}{tail}"
 
 
-def element_names(plan) -> ElementNames | None:
-    """The ``ElementNames`` of ``plan``; None for a design with pods (their ids alone, ``core.analysis.podwhatif``)."""
+def element_names(plan, scheme=None) -> ElementNames | None:
+    """The ``ElementNames`` of ``plan`` under ``scheme`` (a ``core.fabric.naming.NamingScheme``; None: the default
+    names, which the failure what-if reads); None for a design with pods (their ids alone,
+    ``core.analysis.podwhatif``)."""
     if getattr(plan.design, "pods", None):
         return None
-    return ElementNames(plan)
+    return ElementNames(plan, scheme)
