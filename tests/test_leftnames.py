@@ -72,6 +72,7 @@ def test_every_element_round_trips_through_its_export_name(family):
         assert "." not in name.split()[0] or name[0].isupper(), (element, name)  # no id left in the name
         assert names.parse(name) == element, (element, name)
         assert names.parse(name.upper()) == element  # as NetBox compares names
+        assert names.parse(name.replace("->", "\u2192")) == element  # copied from a caption (Markdown's arrow)
         assert resolve_failures(p, [name]) == resolve_failures(p, [element]), (element, name)
     # racks keep their id only where the layout splits a failure rack's nodes over two racks (top-of-rack)
     assert all(e.startswith("rack") for e in unnamed), unnamed

@@ -169,7 +169,7 @@ class ElementNames:
 
     def parse(self, text: str) -> str | None:
         """The element id of an export name ``name`` writes (module docstring); None for a text that is none."""
-        text = " ".join(str(text).split())
+        text = " ".join(str(text).replace("\u2192", "->").split())  # a caption's Markdown draws -> as an arrow
         found = _PLANE.match(text)
         if found and 1 <= int(found[1]) <= self.wiring.planes:
             return f"p{int(found[1]) - 1}"
