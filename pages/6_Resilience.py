@@ -47,6 +47,7 @@ CHART = "fp_rs_chart"  # counter: a new chart (and selection) after every click
 NOTICE = "fp_rs_notice"
 SP_EDITED = "fp_rs_sp_edited"  # sparing rules set on this page (the others start from the design's policy)
 CONFIG = {"displaylogo": False}
+NAMED = "fp_rs_named"  # {element id: its export name} of the chips drawn last: one label per chip between runs
 TYPED = "fp_rs_typed"  # {element: (the hot link typed for it, the naming it was read under)}: shown and linked as typed
 PODS_EXTRA = "fp_rs_pods_extra"  # a design with pods: another pod's leaves lost on the whole fabric only
 
@@ -92,6 +93,7 @@ def _add(specs: list[str]) -> None:
         spec = spec.strip().lower()
         if spec and names is not None and not spec.partition(":")[2].strip().isdigit():
             spec = engine_specs(cur.plan, [spec])[0]
+        spec = _canonical(spec)
         if not spec or spec in merged:
             continue
         if len(merged) >= rl.MAX_FAILED:
@@ -126,8 +128,14 @@ def _check_failures(plan, store: dict) -> tuple[tuple[str, ...], list[str]]:
         if whole:
             ss = st.session_state
             ss[PODS_EXTRA] = list(dict.fromkeys([*ss.get(PODS_EXTRA, []), *whole]))
-    store["fail"] = good
+    store["fail"] = good = tuple(_canonical(spec) for spec in good)
     return good, typed_problems + problems
+
+
+def _canonical(spec: str) -> str:
+    """A failure spec as the what-if writes its element (``rack3.feedA``; the link and the form lower-case it), so the
+    chips' widget reads back the same value under its export-name label."""
+    return spec[:-1] + spec[-1].upper() if spec.endswith((".feeda", ".feedb")) else spec
 
 
 def _link_values(plan, store: dict) -> dict:
@@ -249,9 +257,7 @@ def _spec_label(spec: str, short: bool = False) -> str:
             count=rest, tier=_(failure.TIER_LABELS[tier]))
     name = rest if sep else spec
     name = name[:-1] + name[-1].upper() if name.endswith((".feeda", ".feedb")) else name  # rack3.feedA
-    cur = st.session_state.get("fp_current")
-    names = export_namer(cur.plan) if cur is not None else None
-    return name if names is None else names.name(name)  # as the exports name it (leaf004, gpu006 nic3)
+    return st.session_state.get(NAMED, {}).get(spec, name)  # as the exports name it (leaf004, gpu006 nic3)
 
 
 def _export_name(plan):
@@ -349,6 +355,9 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
         st.error(safe.md(problem))
 
     failed = tuple(store["fail"])
+    names = export_namer(cur.plan)  # the chips' labels, fixed here: the widget reads its value back by them
+    st.session_state[NAMED] = {} if names is None else {
+        spec: names.name(spec) for spec in failed if not spec.partition(":")[2].strip().isdigit()}
     st.session_state[W + "failed"] = list(failed)
     f1, f2 = st.columns([4, 1.4], vertical_alignment="bottom")  # [5, 1] cut "Restore all" at 1,024 px
     f1.multiselect(_("Failed elements"), list(failed), key=W + "failed", on_change=_on_failed_edit,

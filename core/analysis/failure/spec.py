@@ -84,7 +84,7 @@ def unknown_element(plan: Plan, text: str) -> InputError:
     from core.analysis.failure.examples import element_examples
 
     tiers = tiers_for(plan)
-    tier = next((t for t in ("spine", "leaf", "node", "nic") if t in tiers), tiers[0])
+    tier = next((t for t in ("global", "spine", "leaf", "node", "nic") if t in tiers), tiers[0])
     return InputError(_("unknown element {name}; name one as the exports do, like {examples}, or give a tier and a "
                         "count like {count}").format(name=shown(text), examples=", ".join(element_examples(plan)),
                                                      count=f"{tier}:2"))
