@@ -165,3 +165,20 @@ def test_the_resilience_page_fails_export_names_as_their_ids(query, typed, ids):
     rerun(at)
     message = at.error[0].value.replace("\\", "")
     assert "unknown element 'leaf999x'" in message and "p0." not in message and "gpu001 nic2" in message
+
+
+def test_a_rack_is_named_by_the_layout_only_when_it_holds_exactly_that_racks_nodes():
+    """Top-of-rack at 2,048 GPUs: a ToR's 4 nodes (the failure model's rack) lie in two layout racks (R01-01 holds the
+    ToR and 3 nodes, R01-02 the 4th), so no layout name is that rack: it keeps its id; rail-optimized racks are one
+    layout rack each (NetBox's rack column of their nodes)."""
+    from core.physical.cabling import position_of
+
+    tor = plan(Design(gpus=2048, topology="top-of-rack"))
+    names = ElementNames(tor)
+    where = {position_of(tor.layout, f"node{n}")[0] for n in range(4)}
+    assert len(where) == 2 and names.name("rack0") == "rack0" and names.name("rack0.feedA") == "rack0.feedA"
+    assert all(names.parse(rack) is None for rack in where)
+    rail = plan(Design(gpus=1024))
+    names = ElementNames(rail)
+    assert names.name("rack2") == position_of(rail.layout, "node8")[0] == position_of(rail.layout, "node11")[0]
+    assert names.parse(names.name("rack2").lower()) == "rack2"

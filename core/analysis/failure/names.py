@@ -25,7 +25,6 @@ None for a text that is no export name: an id passes through the spec language a
 from __future__ import annotations
 
 import re
-from functools import cached_property
 
 from core.fabric.naming import Namer
 from core.fabric.wiring import Wiring
@@ -43,21 +42,43 @@ _DOMAIN_EXPORT = re.compile(r"^(?:nvl)(\d{1,9})(?:-nvsw(\d{1,9}))?$", re.IGNOREC
 _LEVEL2_EXPORT = re.compile(r"^nvd(\d{1,9})-l2sw(\d{1,9})$", re.IGNORECASE)
 
 
-def rack_names(plan) -> list[str | None]:
-    """The layout's name of each failure rack of ``plan`` (module docstring), None where the layout's rack does not
-    hold exactly that rack's nodes or the plan has no layout."""
-    from core.physical.cabling import position_of
-
-    resolved, layout = plan.resolved, getattr(plan, "layout", None)
+def _rack_index(plan, rack) -> int | None:
+    """The failure rack (``Shape``'s: ``nodes_per_rack`` consecutive nodes) that layout rack ``rack`` holds exactly,
+    or None (it holds no nodes, or nodes of two failure racks, or part of one)."""
+    spans = sorted((s.start, s.start + s.count) for s in rack.slots  # its servers' slots (an NVL72's trays too)
+                   if s.count and Wiring.parse_node(f"{s.prefix}{s.start}") is not None)
+    if not spans or any(a[1] != b[0] for a, b in zip(spans, spans[1:])):
+        return None
+    first, end = spans[0][0], spans[-1][1]
+    resolved = plan.resolved
     per = max(1, resolved.nodes_per_rack)
-    racks = -(-resolved.nodes // per)
+    k = first // per
+    return k if first == k * per and end == min(resolved.nodes, first + per) else None
+
+
+def rack_name(plan, k: int) -> str | None:
+    """The layout's name of failure rack ``k`` of ``plan`` (module docstring), None where the layout's rack does not
+    hold exactly that rack's nodes or the plan has no layout."""
+    layout = getattr(plan, "layout", None)
+    if layout is None or not 0 <= k < -(-plan.resolved.nodes // max(1, plan.resolved.nodes_per_rack)):
+        return None
+    from core.errors import InputError
+
+    try:
+        rack, _slot, _offset = layout.slot_of(Wiring.node_id(k * max(1, plan.resolved.nodes_per_rack)))
+    except InputError:
+        return None
+    return rack.name if _rack_index(plan, rack) == k else None
+
+
+def rack_of_name(plan, name: str) -> int | None:
+    """The failure rack the layout's rack ``name`` (any case) is (``rack_name``'s inverse); None for another name."""
+    layout = getattr(plan, "layout", None)
     if layout is None:
-        return [None] * racks
-    where = [position_of(layout, Wiring.node_id(n))[0] for n in range(resolved.nodes)]
-    held: dict[str, set[int]] = {}
-    for n, rack in enumerate(where):
-        held.setdefault(rack, set()).add(n // per)
-    return [where[k * per] if where[k * per] and held[where[k * per]] == {k} else None for k in range(racks)]
+        return None
+    folded = name.casefold()
+    rack = next((r for r in layout.racks if r.name.casefold() == folded), None)
+    return None if rack is None else _rack_index(plan, rack)
 
 
 class ElementNames:
@@ -74,22 +95,13 @@ class ElementNames:
         resolved = plan.resolved
         self.domains = -(-resolved.nodes // max(1, resolved.nvlink_level1_nodes))
 
-    @cached_property
-    def racks(self) -> list[str | None]:
-        """``rack_names`` of the plan (read when a rack is first named)."""
-        return rack_names(self.plan)
-
-    @cached_property
-    def _rack_ids(self) -> dict[str, int]:
-        return {name.casefold(): k for k, name in enumerate(self.racks) if name}
-
     # --- id -> export name -------------------------------------------------------------------------------------
     def device(self, device: str) -> str | None:
         """Export name of a device id: a server, a switch, a failure rack (when the layout names it); None else."""
         if Wiring.parse(device) is not None or Wiring.parse_node(device) is not None:
             return self.namer.vertex(device)
-        if device.startswith("rack") and device[4:].isdigit() and int(device[4:]) < len(self.racks):
-            return self.racks[int(device[4:])]
+        if device.startswith("rack") and device[4:].isdigit():
+            return rack_name(self.plan, int(device[4:]))
         return None
 
     def domain(self, d: int) -> str:
@@ -164,7 +176,7 @@ class ElementNames:
         found = self.namer.parse(text) or self.namer.parse_node(text)
         if found is not None:
             return found
-        k = self._rack_ids.get(text.casefold())
+        k = rack_of_name(self.plan, text)  # the layout's R02-05
         return None if k is None else f"rack{k}"
 
     def parse(self, text: str) -> str | None:
