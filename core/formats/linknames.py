@@ -270,7 +270,7 @@ def failure_element(plan, text: str, scheme: NamingScheme | None = None) -> str:
     # another family's bundle as the failure views name it (leaf001 -> leaf033: its exports' names, not its words)
     names = element_names(plan, scheme) if not clos_tiers(plan.fabric.family) else None
     element = names.parse(text) if names is not None else None
-    if element is not None and "->" in text and "." in element:
+    if element is not None and "->" in text:
         from core.analysis.failure.spec import as_typed, resolve_failures
         from core.errors import InputError
 
