@@ -182,3 +182,16 @@ def test_a_rack_is_named_by_the_layout_only_when_it_holds_exactly_that_racks_nod
     names = ElementNames(rail)
     assert names.name("rack2") == position_of(rail.layout, "node8")[0] == position_of(rail.layout, "node11")[0]
     assert names.parse(names.name("rack2").lower()) == "rack2"
+
+
+@pytest.mark.parametrize("family", ["torus", "dragonfly+", "classic-dragonfly"])
+def test_the_cli_fails_another_familys_bundle_by_its_export_name(family, capsys):
+    """A bundle named as the exports name its ends (``gpu001 -> gpu002 #1``, ``spine002 -> spine044``) goes through
+    the hot-link reader of ``--fail`` and fails what its id fails."""
+    p = plan(Design(**FAMILIES[family]))
+    names = ElementNames(p)
+    element = next(e for e in _elements(p) if "-" in e and not e.startswith("p0.leaf0-spine"))
+    flags = [f"--{k.replace('_', '-')}={v}" for k, v in FAMILIES[family].items()]
+    by_name = run_cli(capsys, "failure", *flags, "--fail", names.name(element), "--format", "json")
+    by_id = run_cli(capsys, "failure", *flags, "--fail", element, "--format", "json")
+    assert by_name[0] == 0 and by_name[1] == by_id[1], (element, names.name(element), by_name[2])
