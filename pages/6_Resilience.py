@@ -14,7 +14,7 @@ from core import i18n
 from core.analysis import availability as avail
 from core.analysis import failure, load, sparing
 from core.analysis.failure.examples import element_examples
-from core.analysis.failure.spec import export_namer
+from core.analysis.failure.spec import engine_specs, export_namer
 from core.analysis.podinside import inside_spec, inside_what_if
 from core.analysis.spof import headline as spof_headline
 from core.analysis.podload import pods_core_load, pods_spine_load
@@ -47,6 +47,7 @@ CHART = "fp_rs_chart"  # counter: a new chart (and selection) after every click
 NOTICE = "fp_rs_notice"
 SP_EDITED = "fp_rs_sp_edited"  # sparing rules set on this page (the others start from the design's policy)
 CONFIG = {"displaylogo": False}
+NAMED = "fp_rs_named"  # {element id: its export name} of the chips drawn last: one label per chip between runs
 TYPED = "fp_rs_typed"  # {element: (the hot link typed for it, the naming it was read under)}: shown and linked as typed
 PODS_EXTRA = "fp_rs_pods_extra"  # a design with pods: another pod's leaves lost on the whole fabric only
 
@@ -66,6 +67,14 @@ def _settings_json() -> str | None:
     return json.dumps(settings, sort_keys=True, default=list) if settings else None
 
 
+HELP_NAMES = {key: f"`{value}`" for key, value in dict(
+    node="gpu009", nic="gpu006 nic3", pair="gpu001 -> gpu002", cable="#2", switch="leaf004, spine002, p2-spine002",
+    plane="plane 2", bundle="leaf004 -> spine002", chip="gpu006 nvswitch2", rack_chip="nvl004 nvswitch8",
+    tray="nvl004-nvsw3", rack="R02-05", feed="R02-05 feedA", ids="p0.leaf3, node5.nic2, rack3",
+    global_bundle="spine001 -> spine021", router="leaf004", router_bundle="leaf001 -> leaf063").items()}
+"""Example names of the element names' help (``core.analysis.failure.names``: as the exports print them), code spans."""
+
+
 # --- callbacks ---------------------------------------------------------------------------------------
 def _add(specs: list[str]) -> None:
     store = st.session_state[STORE]
@@ -79,8 +88,12 @@ def _add(specs: list[str]) -> None:
     if mixed is not None:  # a design with pods: the CLI's names (spine0, pod2.p0.leaf1) drive both what-ifs
         specs, whole = split_failures(mixed, specs)
         st.session_state[PODS_EXTRA] = list(dict.fromkeys([*st.session_state.get(PODS_EXTRA, []), *whole]))
+    names = export_namer(cur.plan)  # the exports' names (leaf004, gpu006 nic3, R02-05) kept as their ids
     for spec in specs:
         spec = spec.strip().lower()
+        if spec and names is not None and not spec.partition(":")[2].strip().isdigit():
+            spec = engine_specs(cur.plan, [spec])[0]
+        spec = _canonical(spec)
         if not spec or spec in merged:
             continue
         if len(merged) >= rl.MAX_FAILED:
@@ -115,8 +128,14 @@ def _check_failures(plan, store: dict) -> tuple[tuple[str, ...], list[str]]:
         if whole:
             ss = st.session_state
             ss[PODS_EXTRA] = list(dict.fromkeys([*ss.get(PODS_EXTRA, []), *whole]))
-    store["fail"] = good
+    store["fail"] = good = tuple(_canonical(spec) for spec in good)
     return good, typed_problems + problems
+
+
+def _canonical(spec: str) -> str:
+    """A failure spec as the what-if writes its element (``rack3.feedA``; the link and the form lower-case it), so the
+    chips' widget reads back the same value under its export-name label."""
+    return spec[:-1] + spec[-1].upper() if spec.endswith((".feeda", ".feedb")) else spec
 
 
 def _link_values(plan, store: dict) -> dict:
@@ -227,8 +246,8 @@ def _spec_label(spec: str, short: bool = False) -> str:
     """A failure spec as a chip shows it: ``spine:2`` in words (its tier translated; ``short``: without "where it
     hurts most"); a name typed as typed, a hot link as Overload & imbalance lists it (``leaf 124 -> spine 101``),
     never with its element, whose name ``_typed_caption`` writes under the chips (typed, the two read 40 to 70
-    characters: a Dragonfly+ global link's or a pod's NIC chip ran out of its box at 1,024 px); other names as they
-    are (ids)."""
+    characters: a Dragonfly+ global link's or a pod's NIC chip ran out of its box at 1,024 px); other names as the
+    exports name them (``export_namer``: ``leaf004``, ``gpu006 nic3``; a design with pods: its ids)."""
     if spec in st.session_state.get(TYPED, {}):
         return st.session_state[TYPED][spec][0]
     tier, sep, rest = spec.partition(":")
@@ -237,7 +256,14 @@ def _spec_label(spec: str, short: bool = False) -> str:
         return (_("{count} x {tier}") if short else _("{count} x {tier} (where it hurts most)")).format(
             count=rest, tier=_(failure.TIER_LABELS[tier]))
     name = rest if sep else spec
-    return name[:-1] + name[-1].upper() if name.endswith((".feeda", ".feedb")) else name  # rack3.feedA
+    name = name[:-1] + name[-1].upper() if name.endswith((".feeda", ".feedb")) else name  # rack3.feedA
+    return st.session_state.get(NAMED, {}).get(spec, name)  # as the exports name it (leaf004, gpu006 nic3)
+
+
+def _export_name(plan):
+    """The exports' name of an element id of ``plan`` (``export_namer``), or the id (a design with pods)."""
+    names = export_namer(plan)
+    return (lambda element: element) if names is None else names.name
 
 
 def _typed_caption(specs) -> None:
@@ -308,18 +334,20 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
     c2.number_input(_("Count"), min_value=1, max_value=failure.MAX_FAILURES, step=1, key=W + "count")
     c3.button(_("Fail"), key=W + "add_count", on_click=_on_add_count, width="stretch")
     c4.text_input(_("Element names"), key=W + "names", max_chars=400,
-                  placeholder=", ".join(element_examples(cur.plan, mixed_of(cur.plan))),  # the design's own ids
-                  help=(_("Comma-separated: a node (node9), a NIC of a node (node5.nic2) or the link bundle between "
-                         "two neighbours (node0-node1; #1 for one cable of it).") if torus else
-                  _("Comma-separated: a switch (p0.leaf3, p0.spine1, su1-rail3), a plane (p1), a NIC of a node "
-                         "(node5.nic2), a link bundle (p0.leaf3-spine1, p0.spine2-core5; #2 for one cable), an "
-                         "NVSwitch chip of a node (node5.nvswitch1) or of an NVL72 rack (rack3.nvswitch7), an NVLink "
-                         "switch tray (rack3.nvswitch-tray2), a rack (rack3: its power lost) or one of its power "
-                         "feeds ({feed}).").format(feed="rack3.feedA") if clos else
+                  placeholder=", ".join(element_examples(cur.plan, mixed_of(cur.plan))),  # the exports' names
+                  help=(_("Comma-separated, as the exports name them: a node ({node}), a NIC of a node ({nic}) or the "
+                          "link bundle between two neighbours ({pair}; {cable} for one cable of it).").format(
+                      **HELP_NAMES) if torus else
+                  _("Comma-separated, as the exports (Slurm, NetBox, cabling plan) name them: a switch ({switch}), a "
+                    "plane ({plane}), a NIC of a node ({nic}), a link bundle ({bundle}; {cable} for one cable), an "
+                    "NVSwitch chip of a node ({chip}) or of an NVL72 rack ({rack_chip}), an NVLink switch tray "
+                    "({tray}), a rack ({rack}: its power lost) or one of its power feeds ({feed}). The engine's ids "
+                    "({ids}) work too.").format(**HELP_NAMES) if clos else
                   words(cur.plan.fabric.family, "failure:help", N_(
-                      "Comma-separated: a switch (p0.leaf3, p0.spine1), a plane (p1), a NIC of a node (node5.nic2), a "
-                      "leaf's link bundle (p0.leaf3-spine1) or a global link bundle between spines of two groups "
-                      "(p0.spine0-spine20); #2 for one cable of a bundle."))) + ("" if torus else " " + words(
+                      "Comma-separated, as the exports name them: a switch ({switch}), a plane ({plane}), a NIC of a "
+                      "node ({nic}), a leaf's link bundle ({bundle}) or a global link bundle between spines of two "
+                      "groups ({global_bundle}); {cable} for one cable of a bundle. The engine's ids ({ids}) work "
+                      "too.")).format(**HELP_NAMES)) + ("" if torus else " " + words(
                   family, "failure:hot", N_("A hot link as Overload & imbalance lists it (leaf002 -> spine003 #1) "
                                             "fails that cable, or the server's NIC."))))
     c5.button(_("Fail these"), key=W + "add_names", on_click=_on_add_names, width="stretch")
@@ -327,6 +355,9 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
         st.error(safe.md(problem))
 
     failed = tuple(store["fail"])
+    names = export_namer(cur.plan)  # the chips' labels, fixed here: the widget reads its value back by them
+    st.session_state[NAMED] = {} if names is None else {
+        spec: names.name(spec) for spec in failed if not spec.partition(":")[2].strip().isdigit()}
     st.session_state[W + "failed"] = list(failed)
     f1, f2 = st.columns([4, 1.4], vertical_alignment="bottom")  # [5, 1] cut "Restore all" at 1,024 px
     f1.multiselect(_("Failed elements"), list(failed), key=W + "failed", on_change=_on_failed_edit,
@@ -345,7 +376,7 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
                   if spec.partition(":")[2].strip().isdigit()]  # spine:2
         if counts:  # each tier and count as it was asked (2 x spine), the elements it chose in brackets
             st.caption(_("Chosen where it hurts most: {elements}").format(
-                elements=", ".join(typed_failures(counts, result.failed, most=20))))
+                elements=", ".join(typed_failures(counts, result.failed, most=20, name=_export_name(cur.plan)))))
         m1, m2, m3, m4 = st.columns(4)
         m1.metric(_("GPUs cut off"), i18n.number(result.gpus_disconnected),
                   help=_("{nodes} nodes outside the part of the fabric holding the most nodes").format(

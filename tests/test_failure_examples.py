@@ -34,15 +34,15 @@ def test_every_example_is_an_element_of_the_design(fields):
     assert 2 <= len(names) <= EXAMPLES and len(set(names)) == len(names)
     for name in names:
         resolve_failures(p, [name])  # raises InputError for an element the design does not have
-    nodes = [int(n) for name in names for n in re.findall(r"node(\d+)", name)]
-    assert all(n < p.resolved.nodes for n in nodes)
+    nodes = [int(n) for name in names for n in re.findall(r"gpu(\d+)", name)]  # the exports' names (leftnames)
+    assert all(1 <= n <= p.resolved.nodes for n in nodes)
 
 
 def test_a_one_leaf_design_names_no_spine_and_only_its_nodes():
     p = plan(Design(gpu="H100", gpus=32))  # one leaf, 4 nodes, HGX boards, one rack
     names = element_examples(p)
     assert not any("spine" in n or "core" in n for n in names)
-    assert names[0] == "p0.leaf0" and any(".nvswitch" in n for n in names) and any(".feed" in n for n in names)
+    assert names[0] == "leaf001" and any(" nvswitch" in n for n in names) and any(" feed" in n for n in names)
 
 
 def test_pods_lead_with_another_pods_leaf_as_the_whole_fabric_names_it():

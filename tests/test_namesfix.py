@@ -161,8 +161,8 @@ def test_single_points_say_the_export_names_with_the_id_in_brackets(capsys):
     out = run_cli(capsys, "spof")[1]
     assert "leaf001 (p0.leaf0) leaf: 32 GPUs lost" in out
     out = run_cli(capsys, "spof", "--gpus", "1024")[1]
-    assert "leaf001 - spine001 (p0.leaf0-spine0) link bundle" in out
+    assert "leaf001 -> spine001 (p0.leaf0-spine0) link bundle" in out  # the hot links' form (leftnames)
     p = plan(Design(gpus=1024))
     assert element_name(None, "p0.leaf3", export_namer(p)) == "leaf004 (p0.leaf3)"
-    assert element_name(None, "node5.nic2", export_namer(p)) == "node5.nic2"  # no export name of its own
+    assert element_name(None, "node5.nic2", export_namer(p)) == "gpu006 nic3 (node5.nic2)"  # leftnames
     assert export_namer(plan(Design(nodes=64, pods="B300:32:800"))) is None

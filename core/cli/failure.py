@@ -25,15 +25,17 @@ def register(subparsers) -> None:
     add_design_options(parser)
     g = parser.add_argument_group(_("failures"))
     g.add_argument("--fail", action="append", required=True, metavar="TIER:COUNT|TIER:NAME",
-                   help=_("fail elements: a tier and a count {counts} (chosen where they hurt most) or a name "
-                          "{names}; repeat the option. A design with pods: shared spines or cores and the pods' "
+                   help=_("fail elements: a tier and a count {counts} (chosen where they hurt most) or a name as "
+                          "the exports print it {names} (quoted when it holds a space; the engine's ids such as "
+                          "p0.leaf3 node5.nic2 rack3 work too); repeat the option. A design with pods: shared spines or cores and the pods' "
                           "switches and bundles ({pods}) fail on the whole fabric, a pod's NIC, rack or scale-up part "
                           "({inside}) on its pod").format(pods="spine0 pod2.p0.leaf1 core0 pod2.p0.spine0-core1",
                                                          inside="pod2.node5.nic2 pod1.rack3",
                        counts="[spine:2 leaf:1 tor:1 nic:1 plane:1 core:1 rack:1 link:1 nvswitch:1 tray:1 feed:1 "
                               "global:1]",
-                       names="[leaf:p0.leaf3 su1-rail3 p1 node5.nic2 rack3 p0.leaf3-spine1 p0.leaf3-spine1#2 "
-                             "p0.spine2-core5 p0.spine0-spine20 node5.nvswitch1 rack3.nvswitch-tray2 rack3.feedA]")
+                       names="[leaf004 leaf:leaf004 p2-spine002 su1-rail3 'plane 2' 'gpu006 nic3' R02-05 "
+                             "'R02-05 feedA' 'leaf004 -> spine002' 'leaf004 -> spine002 #3' 'spine003 -> core006' "
+                             "'spine001 -> spine021' 'gpu006 nvswitch2' nvl004-nvsw3]")
                    + "; " + _("a hot link as the load command prints it (quoted: \"leaf002 -> spine003 #1\") fails "
                              "that cable, or the server's NIC."))
     j = parser.add_argument_group(_("training job (optional: adds the step time)"))
@@ -54,11 +56,13 @@ def _job(args):
     return parse_job(dict(model=model_preset(args.model), tp=args.tp, pp=args.pp, gpus=args.job_gpus))
 
 
-def render_table(out: dict, system=None, unit: str = "GB/s", typed: list[tuple[str, str]] | None = None) -> str:
+def render_table(out: dict, system=None, unit: str = "GB/s", typed: list[tuple[str, str]] | None = None,
+                 names=None) -> str:
     """The human summary of ``FailureResult.to_json()`` (``out``) in the current language, bandwidths in ``unit``
     ("GB/s" or "Gb/s", ``--units``; ``core.units.bandwidth``); the scale-up rows named after ``system``'s links
     (None: NVLink's words); ``typed``: the ``--fail`` specs as typed and read (``core.formats.linknames
-    .typed_failures``: echoed as typed, the element in brackets), else the elements."""
+    .typed_failures``: echoed as typed, the element in brackets), else the elements; ``names``: the exports' names of
+    the elements (``core.analysis.failure.spec.export_namer``), said for the elements a count chose."""
     from core.formats.linknames import typed_failures
 
     def _tb(tbits: float) -> str:
@@ -71,7 +75,8 @@ def render_table(out: dict, system=None, unit: str = "GB/s", typed: list[tuple[s
         return (" *" if f["chosen"] else "") + (" (=)" if f.get("redundant") else "")
 
     typed = typed or [(f["element"], f["element"]) for f in out["failed"]]
-    lines = [_("failed: {elements}").format(elements=", ".join(typed_failures(typed, out["failed"], mark)))]
+    lines = [_("failed: {elements}").format(elements=", ".join(typed_failures(
+        typed, out["failed"], mark, name=None if names is None else names.name)))]
     if any(f["chosen"] for f in out["failed"]):
         lines.append(_("(* chosen where the failure hurts most)"))
     if any(f.get("redundant") for f in out["failed"]):
@@ -201,5 +206,7 @@ def run(args: argparse.Namespace) -> str:
     data = result.to_json()
     if args.format == "json":
         return to_json(data) + "\n"
-    text = render_table(data, planned.resolved.system, bandwidth_unit(args), typed)
+    from core.analysis.failure.spec import export_namer
+
+    text = render_table(data, planned.resolved.system, bandwidth_unit(args), typed, export_namer(planned))
     return text + "".join(note + "\n" for note in result.notes)

@@ -118,9 +118,9 @@ WORDS = {
     "input:global_ratio:help": N_("Dragonfly: a group's global bandwidth over its injection bandwidth; it sets each "
                                   "router's global ports and the links between every two groups. 1 is Kim et al.'s "
                                   "balance."),
-    "failure:help": N_("Comma-separated: a router (p0.leaf3), a plane (p1), a NIC of a node (node5.nic2), a local link "
-                       "between two routers of a group (p0.leaf0-leaf1) or a global link bundle between routers of two "
-                       "groups (p0.leaf0-leaf62); #2 for one cable of a bundle."),
+    "failure:help": N_("Comma-separated, as the exports name them: a router ({router}), a plane ({plane}), a NIC of a "
+                       "node ({nic}) or a global link bundle between routers of two groups ({router_bundle}); {cable} "
+                       "for one cable of a bundle. The engine's ids ({ids}) work too."),
     "failure:click": N_("Click a router to fail it; click it again to restore it."),
     "stage:leaf_up": N_("Router -><br>local and global"),  # the capacity chart's stage of a router's other ports
     "readout:bandwidth": N_("**Oversubscription** end to end {total} · **hops** (switches crossed) same rail "

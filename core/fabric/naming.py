@@ -292,6 +292,15 @@ class Namer:
             return f"{plane_prefix(plane, island, self.islands)}{role}{index}"  # the wiring's id rule
         return None
 
+    def parse_node(self, name: str) -> str | None:
+        """The engine vertex id of a server name ``node`` gives (``gpu006`` -> ``node5``): its digits at least the
+        servers' padding, 1-based; None for another name."""
+        digits = self._digits.get("server", 3)
+        found = re.fullmatch(f"{re.escape(self.scheme.node_prefix)}([0-9]{{{digits},}})", name.strip(), re.IGNORECASE)
+        if found is None or int(found[1]) < 1:
+            return None
+        return Wiring.node_id(int(found[1]) - 1)
+
     def vertex(self, vertex: str) -> str:
         """Name of an engine vertex id (``node12``, ``p0.leaf3``, ``p1.i0.spine2``)."""
         role, plane, island, index = parse_vertex(vertex)

@@ -196,25 +196,31 @@ def element_name(family: str | None, element: str, namer=None) -> str:
     """A failure element's id as typed into the failure what-if (``p0.leaf0-leaf62``, ``p0.leaf3``, ``node5.nic2``)
     followed by its switches as family ``family`` names them where the family has its own word for them
     (``p0.leaf0-leaf62 (router 1 - router 63)``, ``switch_name``); the id alone otherwise. ``namer``: the
-    exports' names (``core.analysis.failure.spec.export_namer``): a switch or a bundle between two is said by
-    them, the id in brackets (``leaf001 (p0.leaf0)``, ``leaf001 - spine002 (p0.leaf0-spine1#0)``)."""
+    exports' names (``core.analysis.failure.spec.export_namer``, ``ElementNames``): every element they name is said
+    by them, the id in brackets (``leaf001 (p0.leaf0)``, ``leaf001 -> spine002 #1 (p0.leaf0-spine1#0)``,
+    ``gpu006 nic3 (node5.nic2)``), then the family's own words (``leaf001 (p0.leaf0; router 1)``)."""
+    exported = element if namer is None else namer.name(element)
+    said = _family_words(family, element)
+    if exported != element:
+        return f"{exported} ({element if said is None else element + '; ' + said})"
+    return element if said is None else f"{element} ({said})"
+
+
+def _family_words(family: str | None, element: str) -> str | None:
+    """A switch element's switches as family ``family`` names them (``router 1 - router 63``); None when the family
+    has no word of its own for them."""
     stem, hash_, cable = element.partition("#")
     first, dash, second = stem.partition("-")
     parsed = Wiring.parse(first)
-    if namer is not None and parsed is not None:
-        other = Wiring.parse(first.rsplit(".", 1)[0] + "." + second) if dash else None
-        if not dash or other is not None:
-            ends = [namer.vertex(first)] + ([namer.vertex(first.rsplit(".", 1)[0] + "." + second)] if dash else [])
-            return f"{' - '.join(ends)} ({element})"
     if parsed is None or words(family, f"name:{parsed[0]}", None) is None:
-        return element
+        return None
     names = [switch_name(family, parsed[0], parsed[3] + 1)]
     if dash:
         other = Wiring.parse(first.rsplit(".", 1)[0] + "." + second if "." in first else second)
         if other is None:
-            return element
+            return None
         names.append(switch_name(family, other[0], other[3] + 1))
-    return f"{element} ({' - '.join(names)}{hash_}{cable})"
+    return f"{' - '.join(names)}{hash_}{cable}"
 
 
 def vertex_name(graph: nx.Graph, v: str) -> str:

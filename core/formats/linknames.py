@@ -264,6 +264,21 @@ def failure_element(plan, text: str, scheme: NamingScheme | None = None) -> str:
     from core.errors import InputError, shown
     from core.i18n import _
 
+    from core.analysis.failure.names import element_names
+    from core.fabric.families import clos_tiers
+
+    # another family's bundle as the failure views name it (leaf001 -> leaf033: its exports' names, not its words)
+    names = element_names(plan, scheme) if not clos_tiers(plan.fabric.family) else None
+    element = names.parse(text) if names is not None else None
+    if element is not None and "->" in text:
+        from core.analysis.failure.spec import as_typed, resolve_failures
+        from core.errors import InputError
+
+        try:
+            resolve_failures(plan, [element])
+        except InputError as exc:  # refused as typed (no such bundle, a cable past the last)
+            raise as_typed(exc, [text], [element]) from None
+        return element
     ends = _ends(plan, text, scheme)
     servers = [end for end in ends or () if end[1] is not None]
     if ends and len(servers) == 1:
@@ -310,17 +325,22 @@ def read_failures(plan, texts, scheme: NamingScheme | None = None) -> tuple[list
     return pairs, problems
 
 
-def typed_failures(pairs, failed, mark: Callable[[dict], str] = lambda item: "", most: int | None = None) -> list[str]:
+def typed_failures(pairs, failed, mark: Callable[[dict], str] = lambda item: "", most: int | None = None,
+                   name: Callable[[str], str] | None = None) -> list[str]:
     """What failed, as the user typed it (``pairs``: ``(typed, spec)``, ``read_failures``), with the elements it
     failed in brackets where they are not what was typed: a hot link its element (``leaf002 -> spine003 #1
     (p0.leaf1-spine2#1)``), a tier and a count the elements chosen where they hurt most, in the order the what-if
     chose them (``spine:1 (p0.spine0)``). ``failed``: the what-if's ``{"element", "chosen", ...}`` (the CLI's and the
     page's result); ``mark(item)`` is written after an element (the CLI's `` *`` for chosen); ``most``: at most that
-    many elements in one pair's brackets, then ``...``."""
+    many elements in one pair's brackets, then ``...``; ``name(element id)``: the exports' name of an element
+    (``core.analysis.failure.names.ElementNames.name``), said for the elements a count chose and after an id typed
+    (``p0.leaf3 (leaf004)``)."""
     from core.i18n import _
 
+    name = name or (lambda element: element)
     chosen = [item for item in failed if item.get("chosen")]
-    named = {item["element"].lower(): item for item in failed if not item.get("chosen")}
+    named = {key.lower(): item for item in failed if not item.get("chosen")
+             for key in (item["element"], name(item["element"]))}
     out = []
     for typed, spec in pairs:
         tier, sep, rest = spec.partition(":")
@@ -330,9 +350,11 @@ def typed_failures(pairs, failed, mark: Callable[[dict], str] = lambda item: "",
             item = named.get(spec.lower()) or named.get(rest.strip().lower() if sep else "")
             got = [item] if item else []
         if "->" in typed or (sep and rest.strip().isdigit()):
-            shown = [item["element"] + mark(item) for item in got]
+            shown = [(item["element"] if "->" in typed else name(item["element"])) + mark(item) for item in got]
             elements = ", ".join(shown if most is None or len(shown) <= most else [*shown[:most], "..."]) or spec
             out.append(_("{typed} ({elements})").format(typed=typed, elements=elements))
+        elif got and name(got[0]["element"]).lower() not in (typed.lower(), (rest if sep else "").strip().lower()):
+            out.append(_("{typed} ({elements})").format(typed=typed, elements=name(got[0]["element"])) + mark(got[0]))
         else:
             out.append(typed + (mark(got[0]) if got else ""))
     return out

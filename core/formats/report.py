@@ -1063,7 +1063,11 @@ def _resilience(doc: _Doc, plan, resilience: Mapping | None = None) -> tuple:
                 for t, es in tiers.items()]
         body += _table([_("tier"), _("elements"), _("GPUs lost (most)"), _("remedy"), _("remedy adds ({fabric} capex)").format(fabric=vocab.compute_fabric())],
                        rows, {1, 2, 4})
-        named = [[e.element, tier(e.tier), number(e.gpus_lost)]
+        from core.analysis.failure.spec import export_namer
+        from core.figures.topology import element_name
+
+        names = export_namer(plan)  # as the page's table: the exports' names, the id in brackets
+        named = [[element_name(plan.fabric.family, e.element, names), tier(e.tier), number(e.gpus_lost)]
                  for e in result.elements[:MAX_SPOF_ROWS]]
         body += _table([_("element"), _("tier"), _("GPUs lost")], named, {2})
         if result.count > MAX_SPOF_ROWS:
@@ -1162,8 +1166,12 @@ def _failure_scenario(doc: _Doc, plan, resilience: Mapping | None, job: Mapping 
     except FabricPlannerError as exc:
         doc.section("failure-scenario", _("Failure scenario"), _p(str(exc)))
         return None
-    body = _p(_("Failed on the Resilience page: {elements}.").format(elements=", ".join(good)))
-    chosen = [f["element"] for f in result.failed if f["chosen"]]
+    from core.analysis.failure.spec import export_namer
+
+    names = export_namer(plan)
+    said = (lambda element: element) if names is None else names.name  # the exports' names (leaf004, gpu006 nic3)
+    body = _p(_("Failed on the Resilience page: {elements}.").format(elements=", ".join(said(g) for g in good)))
+    chosen = [said(f["element"]) for f in result.failed if f["chosen"]]
     if chosen:
         body += _p(_("Chosen where it hurts most: {elements}").format(elements=", ".join(chosen[:20])), note=True)
     body += _table([_("number"), _("healthy"), _("failed")], [list(r) for r in what_if_rows(result, doc.unit, plan.resolved.system)],

@@ -1,5 +1,6 @@
 """Element names to show as examples of a failure what-if's form (the Resilience page's placeholder): ids of the
-design's own wiring, so the example never names a spine of a one-tier fabric or a node past the last.
+design's own wiring, so the example never names a spine of a one-tier fabric or a node past the last, said as the
+exports name them (``core.analysis.failure.names``: ``leaf002``, ``gpu002 nic8``).
 
 Each example is an element the failure-spec language (``core.analysis.failure.spec``, ``graphwhatif``,
 ``toruswhatif``) names and renders itself: the second element of a tier in the order a count fails them (the first
@@ -72,19 +73,20 @@ def element_examples(plan, mixed=None, count: int = EXAMPLES) -> list[str]:
     ``core.analysis.pods.MixedPlan``) the first is pod 2's first leaf as the whole fabric names it
     (``pod2.p0.leaf0``), then the shared layer's first switch (``spine0``; three tiers ``core0`` and
     ``pod1.p0.spine0``): names the whole-fabric what-if takes."""
-    from core.analysis.failure.spec import resolve_failures
+    from core.analysis.failure.spec import _resolved, export_namer
 
+    if mixed is not None and len(mixed.fabric.pods) > 1:
+        return _whole(mixed)[:count]
     names = {"node-to-node": _torus, "tiers": _clos, "graph": _graph}[failure_names(plan.fabric.family)](plan)
     good = []
     for name in names:
         try:
-            resolve_failures(plan, [name])
+            _resolved(plan, [name])
         except FabricPlannerError:
             continue
         good.append(name)
-    if mixed is not None and len(mixed.fabric.pods) > 1:
-        return _whole(mixed)[:count]
-    return good[:count]
+    exported = export_namer(plan)  # the exports' names (leaf002, gpu002 nic8, R01-01 feedB)
+    return [exported.name(name) if exported is not None else name for name in good[:count]]
 
 
 def _whole(mixed) -> list[str]:

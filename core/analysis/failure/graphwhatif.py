@@ -67,8 +67,9 @@ MAX_GPUS = 65_536
 """Most GPUs the graph what-if takes. Measured (H100, QM9700, default groups; ``spine:3 global:5 node5.nic2``) on
 a 2-core machine shared with other work: 32,768 GPUs 3 s, 65,536 GPUs 7 to 10 s, 131,072 GPUs 13 to 17 s (two
 maximum flows of about 3 to 7 s each and the failed state's 4 s there); larger designs are refused."""
-_BUNDLE = re.compile(r"^(.+)-spine(\d+)(?:#(\d+))?$")
-"""A bundle: its lower switch's name, its upper spine's index, a cable."""
+_BUNDLE = re.compile(r"^(.+)-(spine|leaf)(\d+)(?:#(\d+))?$")
+"""A bundle: its lower switch's name, its upper switch's role (a classic Dragonfly's global links join two routers,
+its leaves, of two groups: ``p0.leaf0-leaf32``) and index, a cable."""
 _SERVER = "server"
 
 
@@ -129,14 +130,11 @@ class _Net:
 
 # --------------------------------------------------------------------------------------------- the spec language
 def _unknown(text: str, net: _Net) -> InputError:
-    w = net.wiring
-    glob = net.global_bundles(0)
-    return InputError(_("unknown element {name}; name a switch like {leaf} or {spine}, a plane p0-p{last}, a NIC like "
-                        "node0.nic0, a leaf's bundle like {bundle}, a global bundle like {glob}, or give a tier and "
-                        "a count like global:2").format(
-        name=shown(text), leaf=w.switch_id("leaf", 0), spine=w.switch_id("spine", 0), last=net.planes - 1,
-        bundle=w.switch_id("leaf", 0) + "-spine0",
-        glob=f"{glob[0][0]}-{glob[0][1].split('.')[-1]}" if glob else w.switch_id("spine", 0) + "-spine1"))
+    """No element of the design (``core.analysis.failure.spec.resolve_failures`` says it with the design's
+    examples)."""
+    from core.analysis.failure.spec import UnknownElement
+
+    return UnknownElement(text)
 
 
 def _element(tier: str, key: tuple) -> str:
@@ -154,18 +152,20 @@ def _element(tier: str, key: tuple) -> str:
 def _parse_bundle(m, text: str, net: _Net, tier: str | None) -> tuple[str, tuple]:
     """``(tier, (lower id, upper id, cable or None))`` of a bundle name matched by ``_BUNDLE``."""
     role, p, island, k = _switch_name(m[1])
-    kind = "link" if role == "leaf" else "global"
-    if p >= net.planes or island or k >= net.wiring.count(role) or int(m[2]) >= net.wiring.count("spine") \
-            or tier not in (None, kind):
+    upper = m[2]
+    kind = "link" if (role, upper) == ("leaf", "spine") else "global"
+    if p >= net.planes or island or k >= net.wiring.count(role) or int(m[3]) >= net.wiring.count(upper) \
+            or tier not in (None, kind) or (kind == "global" and role != upper) \
+            or (role == upper == "leaf" and net.wiring.pod_of_leaf(k) == net.wiring.pod_of_leaf(int(m[3]))):
         raise _unknown(text, net)
-    a, b = net.wiring.switch_id(role, k, p), net.wiring.switch_id("spine", int(m[2]), p)
+    a, b = net.wiring.switch_id(role, k, p), net.wiring.switch_id(upper, int(m[3]), p)
     if kind == "global":
         a, b = sorted((a, b), key=lambda s: _switch_name(s)[3])
     cables = 0 if kind == "global" and a == b else net.links(a, b)
     if not cables:
         raise InputError(_("{name}: no such bundle; the two switches are not cabled to each other in this "
                            "design").format(name=shown(text)))
-    cable = None if m[3] is None else int(m[3])
+    cable = None if m[4] is None else int(m[4])
     if cable is not None and cable >= cables:
         raise cable_out_of_range(text, cables)
     return kind, (a, b, cable)

@@ -65,12 +65,29 @@ def _switch_name(name: str) -> tuple[str, int, int, int] | None:
     return Wiring.parse(name if name.startswith("p") else "p0." + name)
 
 
-def _unknown(text: str, shape: Shape) -> InputError:
-    return InputError(_("unknown element {name}; name a switch like {example}, a plane p0-p{last}, a NIC like "
-                        "node0.nic0, a link bundle like {bundle}, a rack or its feed like {feed}, or give a "
-                        "tier and a count like spine:2").format(
-        name=shown(text), example=shape.switch_id("leaf", 0), last=shape.planes - 1,
-        bundle=shape.switch_id("leaf", 0) + "-spine0", feed="rack0.feedA"))
+class UnknownElement(InputError):
+    """A name that is no element of the design; ``resolve_failures`` says it with the design's own examples, as the
+    exports name them (``unknown_element``)."""
+
+    def __init__(self, text: str):
+        super().__init__(_("unknown element {name}").format(name=shown(text)))
+        self.text = text
+
+
+def _unknown(text: str, shape: Shape | None = None) -> InputError:
+    return UnknownElement(text)
+
+
+def unknown_element(plan: Plan, text: str) -> InputError:
+    """The error for ``text``, no element of ``plan``: short, the name escaped, with examples the what-if takes as
+    the exports name them (``core.analysis.failure.examples.element_examples``) and a tier and a count."""
+    from core.analysis.failure.examples import element_examples
+
+    tiers = tiers_for(plan)
+    tier = next((t for t in ("global", "spine", "leaf", "node", "nic") if t in tiers), tiers[0])
+    return InputError(_("unknown element {name}; name one as the exports do, like {examples}, or give a tier and a "
+                        "count like {count}").format(name=shown(text), examples=", ".join(element_examples(plan)),
+                                                     count=f"{tier}:2"))
 
 
 def _no_nvswitch(text: str, shape: Shape) -> InputError:
@@ -319,8 +336,32 @@ def tiers_for(plan: Plan) -> tuple[str, ...]:
 
 
 def resolve_failures(plan: Plan, failures) -> list[tuple[str, tuple, bool]]:
-    """``(tier, key, chosen)`` of every element the specs name or choose; ``InputError`` for bad specs (another
-    family than the folded Clos: ``core.analysis.failure.graphwhatif``'s elements)."""
+    """``(tier, key, chosen)`` of every element the specs name or choose, by id or by the exports' name
+    (``engine_specs``); ``InputError`` for bad specs (another family than the folded Clos:
+    ``core.analysis.failure.graphwhatif``'s elements)."""
+    failures = list(failures)
+    specs = engine_specs(plan, failures)
+    try:
+        return _resolved(plan, specs)
+    except UnknownElement as exc:
+        raise unknown_element(plan, exc.text) from None
+    except InputError as exc:
+        raise as_typed(exc, failures, specs) from None
+
+
+def as_typed(exc: InputError, failures, specs) -> InputError:
+    """``exc`` (raised reading ``specs``, the ids of the typed ``failures``, ``engine_specs``) with each id it echoes
+    as the user typed it: ``'leaf001 -> spine040': no such bundle``, not ``'p0.leaf0-spine39'``."""
+    text = str(exc)
+    for typed, spec in zip(failures, specs):
+        if typed != spec:
+            text = text.replace(shown(str(spec).partition(":")[2].strip() if ":" in str(spec) else str(spec).strip()),
+                                shown(str(typed).partition(":")[2].strip() if ":" in str(typed) else str(typed).strip()))
+    return exc if text == str(exc) else InputError(text)
+
+
+def _resolved(plan: Plan, failures) -> list[tuple[str, tuple, bool]]:
+    """``resolve_failures`` of ids; ``UnknownElement`` for a name that is no element."""
     names = failure_names(plan.fabric.family)
     if names == "node-to-node":
         from core.analysis.failure import toruswhatif
@@ -330,30 +371,35 @@ def resolve_failures(plan: Plan, failures) -> list[tuple[str, tuple, bool]]:
         from core.analysis.failure import graphwhatif
 
         return graphwhatif.resolve(plan, failures)
-    shape, engine_id = Shape.of(plan), _export_names(plan)
-    return _resolve(failures, TIERS, lambda rest, tier: parse_name(engine_id(rest), shape, tier),
+    shape = Shape.of(plan)
+    return _resolve(failures, TIERS, lambda rest, tier: parse_name(rest, shape, tier),
                     lambda t: _tier_size(t, shape), lambda t: _worst_order(t, shape))
 
 
 def export_namer(plan: Plan):
-    """The exports' ``core.fabric.naming.Namer`` of ``plan`` under the default scheme (the Hand-off tab's, Slurm's,
-    NetBox's and the cabling plan's names: ``leaf001``, ``p2-spine01``, 1-based) for the folded Clos without pods,
-    whose failure what-if and single points of failure read and say them (``resolve_failures``,
-    ``core.figures.topology.element_name``); None for another family or a design with pods (their engine ids
-    alone)."""
-    if getattr(plan.design, "pods", None) or failure_names(plan.fabric.family) != "tiers":
-        return None
-    from core.fabric.naming import Namer
+    """The exports' names of ``plan``'s failure elements (``core.analysis.failure.names.ElementNames``: the Hand-off
+    tab's, Slurm's, NetBox's and the cabling plan's names: ``leaf001``, ``gpu006 nic3``, ``R02-05``, 1-based) that
+    the failure what-if and single points of failure read and say (``resolve_failures``,
+    ``core.figures.topology.element_name``); None for a design with pods (their engine ids alone)."""
+    from core.analysis.failure.names import element_names
 
-    return Namer.of(plan, checked=False)
+    return element_names(plan)
 
 
-def _export_names(plan: Plan):
-    """A function of a typed element name to the name ``parse_name`` reads: a switch's export name
-    (``export_namer``) to its engine id (``p0.leaf0``; ``Namer.parse``, the exports' one rule read backwards), any
-    other name unchanged."""
-    namer = export_namer(plan)
-    return (lambda text: text) if namer is None else (lambda text: namer.parse(text) or text)
+def engine_specs(plan: Plan, failures) -> list[str]:
+    """The specs ``failures`` with each element named by the exports (``export_namer``: ``leaf001``,
+    ``tier:gpu006 nic3``) as its id (``p0.leaf0``, ``nic:node5.nic2``); any other spec unchanged."""
+    out, names = [], None
+    for spec in failures:
+        text = str(spec).strip()
+        tier, sep, rest = text.partition(":") if ":" in text else ("", "", text)
+        if not rest.strip() or rest.strip().isdigit():
+            out.append(spec)
+            continue
+        names = names or export_namer(plan)
+        engine = names.parse(rest) if names is not None else None
+        out.append(spec if engine is None else f"{tier}{sep}{engine}")
+    return out
 
 
 def _resolve(failures, tiers: tuple[str, ...], parse, size, order,

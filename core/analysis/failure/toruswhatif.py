@@ -127,8 +127,9 @@ def _named(t: _Torus, spec: str, nodes: int) -> list[tuple[str, tuple, bool]]:
     if bundle is not None and (not _hash or lane.isdigit() and int(lane) < t.width):
         lanes = [int(lane)] if _hash else range(t.width)
         return [("link", (bundle, k), False) for k in lanes]
-    raise InputError(_("{spec} is not an element of this torus: name node5, node5.nic2 or node5-node6 (neighbours), "
-                       "or count link:N, node:N or nic:N").format(spec=shown(spec)))
+    from core.analysis.failure.spec import UnknownElement
+
+    raise UnknownElement(spec)  # said with the torus's examples (spec.unknown_element)
 
 
 def _graph(t: _Torus, lost_nodes: set[int], live: np.ndarray) -> nx.Graph:

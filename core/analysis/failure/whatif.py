@@ -214,9 +214,23 @@ def what_if(plan: Plan, failures, job=None) -> FailureResult:
     """Fail ``failures`` (specs: ``tier:count``, ``tier:name`` or a name; module docstring) on ``plan``.
 
     ``job`` (a ``core.perf.training.TrainingJob``) adds the training step time, healthy and failed.
-    Raises ``InputError`` for an unknown element or tier, or more failures than the tier has.
+    Raises ``InputError`` for an unknown element or tier, or more failures than the tier has. An element may be
+    named by its id or as the exports name it (``core.analysis.failure.spec.engine_specs``).
     """
+    from core.analysis.failure.spec import UnknownElement, as_typed, engine_specs, unknown_element
+
     failures = list(failures)
+    specs = engine_specs(plan, failures)
+    try:
+        return _what_if(plan, specs, job)
+    except UnknownElement as exc:
+        raise unknown_element(plan, exc.text) from None
+    except InputError as exc:
+        raise as_typed(exc, failures, specs) from None
+
+
+def _what_if(plan: Plan, failures: list, job=None) -> FailureResult:
+    """``what_if`` of specs by id; ``UnknownElement`` for a name that is no element."""
     if failure_names(plan.fabric.family) == "node-to-node":  # node to node: its own graph what-if
         from core.analysis.failure.toruswhatif import what_if_torus
 
