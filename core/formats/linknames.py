@@ -272,7 +272,6 @@ def failure_element(plan, text: str, scheme: NamingScheme | None = None) -> str:
     element = names.parse(text) if names is not None else None
     if element is not None and "->" in text:
         from core.analysis.failure.spec import as_typed, resolve_failures
-        from core.errors import InputError
 
         try:
             resolve_failures(plan, [element])
