@@ -820,12 +820,15 @@ def _binned(arrays: dict) -> tuple[LinkLengths, ...]:
 def arranged_link_lengths(resolved: ResolvedDesign, fabric: FabricPlan, arrangement: Arrangement,
                           racks: RackCatalog | None = None) -> tuple[LinkLengths, ...]:
     """``link_lengths`` of an ``Arrangement`` (``core.physical.layout.arrange``), no racks built, cached by what it
-    reads (``placed_link_lengths``): designs whose racks stand in the same places and whose links join the same
-    devices share one computation (the optimizer's candidates that differ in switch model, power or speed but not
-    in where things are)."""
+    reads (``placed_link_lengths``, keyed by the wiring's link pattern, ``Wiring.pattern``): designs whose racks
+    stand in the same places and whose links join the same devices share one computation (the optimizer's
+    candidates that differ in switch model, power, speed or port counts but not in where things are)."""
     if not isinstance(arrangement, Arrangement):
         raise TypeError("arranged_link_lengths takes an Arrangement (core.physical.layout.arrange)")
-    return placed_link_lengths((racks or load_racks()).routing, _wiring(resolved, fabric),
+    wiring = _wiring(resolved, fabric)
+    pattern = getattr(type(wiring), "pattern", None)  # the link pattern alone where the family's wiring gives its
+    # own (not one falling through to the Clos inside it: a classic Dragonfly's would lose its local links)
+    return placed_link_lengths((racks or load_racks()).routing, wiring if pattern is None else pattern(wiring),
                                arrangement.places(_END_PREFIXES))
 
 
