@@ -163,6 +163,28 @@ def test_links_power_floor_is_near_the_bill():
     assert len(ratios) > 30 and max(ratios) <= 1 + 1e-12 and sum(ratios) / len(ratios) > 0.99
 
 
+def test_links_power_floor_of_the_bundled_catalog_is_the_uncached_one():
+    """The bundled catalog's least unit powers are cached (``_bundled_optical_watts``, ``_bundled_cable_watts``): the
+    floor is, to the bit, the one computed afresh from a copy of the catalog (never cached), with and without power
+    overrides and for each cable media policy."""
+    catalog = load_catalog()
+    copy = catalog.model_copy()
+    assert copy is not catalog
+    found = 0
+    for designs in _DESIGNS.values():
+        for design in designs[::41]:
+            for update in ({}, {"cable_media": "optics"}, {"cable_media": "aoc"}, {"cable_media": "smf"},
+                           {"power_overrides": {"OSFP-800G-2xSR4": 3.5, "ACC-400G": 0.0}}):
+                try:
+                    p = plan(type(design)(**{**design.model_dump(), **update}))
+                except FabricPlannerError:
+                    continue
+                cached = links_power_floor(p.resolved, p.fabric, catalog, p.lengths)
+                assert cached == links_power_floor(p.resolved, p.fabric, copy, p.lengths)
+                found += cached > 0
+    assert found > 20
+
+
 @pytest.mark.parametrize("objective", ["days", "gpu_hour"])
 def test_a_limit_with_a_job_or_per_gpu_hour_is_decided_as_the_full_bill(objective):
     """A budget with days to train or the cost per GPU-hour as the objective: the candidates the floors rule out

@@ -13,7 +13,7 @@ from core.fabric.topology import fabric_graph
 from core.fabric.wiring import Wiring
 from core.physical.cabling import compute_links
 from core.plan import plan
-from tools.equivalence import GRID
+from tools.equivalence import GRID, PHYSICAL_GRID
 
 
 @pytest.mark.parametrize("name", sorted(GRID))
@@ -79,6 +79,48 @@ def test_bundle_arrays_and_groups_are_the_bundles(name):
         assert all(wiring.group_of_node(n) == g for n in nodes) and len(nodes) == wiring.group_nodes(g)
         assert sorted({f"{prefix}leaf{k}" for k in wiring.leaves_of_group(g)}) == sorted(set(served.get(g, [])))
     assert sum(len(wiring.nodes_of_group(g)) for g in range(max(1, wiring.groups))) == wiring.nodes
+
+PATTERNED = {**GRID, **{name: PHYSICAL_GRID[name] for name in ("Dragonfly+ 1024", "classic Dragonfly 1024",
+                                                                  "torus 64")}}
+
+
+@pytest.mark.parametrize("name", sorted(PATTERNED))
+def test_the_link_pattern_keeps_every_bundle_and_measures_the_same_lengths(name):
+    """``Wiring.pattern`` (what the cable lengths are keyed by, ``core.physical.lengths.arranged_link_lengths``,
+    where the family's wiring class has its own) has the wiring's link classes, planes and islands, bundles as
+    arrays and repeating groups, so the lengths measured with it are the wiring's (a Dragonfly+'s global links
+    too; a classic Dragonfly's and a torus's wiring measured as it is); two speeds of one design share one
+    pattern."""
+    import dataclasses
+
+    import numpy as np
+
+    from core.memo import uncached
+    from core.physical.layout import arrange
+    from core.physical.lengths import _END_PREFIXES, LinkEnds, _binned, _link_arrays, arranged_link_lengths
+    from core.physical.racks import load_racks
+
+    result = plan(Design(**PATTERNED[name]))
+    wiring = Wiring.of(result)
+    arrangement = arrange(result.resolved, result.fabric, result.networks)
+    places = arrangement.places(_END_PREFIXES)
+    with uncached():
+        keyed = arranged_link_lengths(result.resolved, result.fabric, arrangement)
+    assert keyed == _binned(_link_arrays(wiring, LinkEnds(places), load_racks().routing, places)) and keyed
+    if getattr(type(wiring), "pattern", None) is None:
+        return
+    pattern = wiring.pattern()
+    assert pattern.link_classes == wiring.link_classes and pattern.plane_islands() == wiring.plane_islands()
+    for kind in wiring.link_classes:
+        for x, y in zip(pattern.bundle_arrays(kind), wiring.bundle_arrays(kind), strict=True):
+            assert x == y if isinstance(x, str) else np.array_equal(x, y)
+        blocks, found = wiring.group_blocks(kind), pattern.group_blocks(kind)
+        assert (blocks is None) == (found is None) and (blocks is None or blocks[:3] == found[:3])
+    clos = getattr(wiring, "clos", wiring)
+    faster = dataclasses.replace(clos, port_gbps=2 * clos.port_gbps + 1, up_gbps=3 * clos.up_gbps + 1,
+                                 leaf_uplinks=clos.leaf_uplinks + 1)
+    assert faster != clos and faster.pattern() == clos.pattern() and hash(faster.pattern()) == hash(clos.pattern())
+
 
 # --- one truth for device ids: no copy of the id rule outside core.fabric.wiring ---------------------------------
 ID_RULE = re.compile(r"""

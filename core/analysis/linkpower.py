@@ -16,8 +16,9 @@ unit power is at least 0 (``Design.power_overrides`` included), so the sum is at
 from __future__ import annotations
 
 import math
+from functools import lru_cache, partial
 
-from core.catalog import Catalog, form_factor_family
+from core.catalog import Catalog, form_factor_family, load_catalog
 from core.cost import class_links, switch_module_counts
 from core.design import ResolvedDesign
 from core.fabric.sizing import FabricPlan
@@ -46,36 +47,74 @@ def links_power_floor(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Cat
     counts, _terms = switch_module_counts(resolved, fabric, wiring=wiring, at=speeds)
     per_xcvr = max(resolved.system.node_ports_per_transceiver, resolved.planes)
     node_modules = resolved.nodes * math.ceil(resolved.nics_per_node * resolved.planes / per_xcvr)
-    watts = lambda entry: resolved.power_overrides.get(entry.id, entry.power_w)  # noqa: E731
+    overrides = tuple(sorted(resolved.power_overrides.items()))
+    policy, fabric_kind = resolved.design.cable_media, resolved.fabric
+    node = (resolved.port_speed_gbps, per_xcvr, form_factor_family(resolved.nic.cage_type))
+    bundled = catalog is load_catalog()  # immutable: its units' least powers cached
+    optical_of = _bundled_optical_watts if bundled else partial(_optical_watts, catalog)
+    cable_of = _bundled_cable_watts if bundled else partial(_cable_watts, catalog)
     total = 0.0
     for c, links in classes:
         speed, switch = speeds[c].port_speed_gbps, switches[c]
-        kinds = POLICIES.get(resolved.design.cable_media, POLICIES["auto"])
         modules_m = min(b.max_m for b in binned[c].bins)
-        optical = []  # per optical kind with a module reaching: (module, fibre, node module) least power [W]
-        for kind in kinds:
-            if kind in ("dac", "acc", "aoc"):
-                continue
-            modules = [watts(t) for t in transceiver_options(catalog, resolved.fabric, speed, "switch",
-                                                             switch.ports_per_cage(speed), kind,
-                                                             form_factor_family(switch.cage_type), strict=True) or ()
-                       if t.reach_m >= modules_m]
-            if not modules:
-                continue
-            fibre = min((watts(x) for x in catalog.cables if x.kind == "fiber" and x.media == kind), default=0.0)
-            node = 0.0
-            if c == "node-leaf":
-                at_node = transceiver_options(catalog, resolved.fabric, resolved.port_speed_gbps, "node", per_xcvr,
-                                              kind, form_factor_family(resolved.nic.cage_type)) or ()
-                node = min((watts(t) for t in at_node), default=0.0)
-            optical.append((min(modules), fibre, node))
+        optical = optical_of(fabric_kind, speed, switch.ports_per_cage(speed), form_factor_family(switch.cage_type),
+                             policy, modules_m, node if c == "node-leaf" else None, overrides)
         # the optical bins may mix kinds: each part at its least over the kinds (the bill's modules are shared out)
         per_optical = (min(o[1] for o in optical) + counts[c] / links * min(o[0] for o in optical)
                        + (node_modules / links * min(o[2] for o in optical) if c == "node-leaf" else 0.0)) \
             if optical else math.inf
         for b in binned[c].bins:
-            cables = [watts(x) for kind in kinds if kind in ("dac", "acc", "aoc")
-                      for x in cable_options(catalog, resolved.fabric, speed, (kind,), b.max_m)]
-            least = min(min(cables, default=math.inf), per_optical)
+            least = min(cable_of(fabric_kind, speed, policy, b.max_m, overrides), per_optical)
             total += b.links * (least if math.isfinite(least) else 0.0)
     return total
+
+
+def _optical_watts(catalog: Catalog, fabric: str, speed: int, cage_ports: int, cage: str, policy: str,
+                   modules_m: float, node: tuple | None, overrides: tuple) -> tuple[tuple[float, float, float], ...]:
+    """Per optical kind ``policy`` (``Design.cable_media``) allows that has a switch-side module for ``cage_ports``
+    links per ``cage`` at ``speed`` [Gb/s per port] reaching ``modules_m`` [m] (``transceiver_options``, strict on
+    the media as ``choose_media``): the least power [W] of such a module, of a fibre cord of the kind and, with
+    ``node`` (port speed [Gb/s], ports per module, the NIC's cage family), of a node-side module of the kind (0
+    without), each unit's power as ``overrides`` (``Design.power_overrides``' sorted items) set it."""
+    powers = dict(overrides)
+    watts = lambda entry: powers.get(entry.id, entry.power_w)  # noqa: E731
+    optical = []
+    for kind in POLICIES.get(policy, POLICIES["auto"]):
+        if kind in _CABLE_KINDS:
+            continue
+        modules = [watts(t) for t in transceiver_options(catalog, fabric, speed, "switch", cage_ports, kind, cage,
+                                                         strict=True) or () if t.reach_m >= modules_m]
+        if not modules:
+            continue
+        fibre = min((watts(x) for x in catalog.cables if x.kind == "fiber" and x.media == kind), default=0.0)
+        at_node = 0.0
+        if node is not None:
+            node_speed, per_xcvr, node_cage = node
+            found = transceiver_options(catalog, fabric, node_speed, "node", per_xcvr, kind, node_cage) or ()
+            at_node = min((watts(t) for t in found), default=0.0)
+        optical.append((min(modules), fibre, at_node))
+    return tuple(optical)
+
+
+def _cable_watts(catalog: Catalog, fabric: str, speed: int, policy: str, length_m: float, overrides: tuple) -> float:
+    """The least power [W] of a cable of a kind ``policy`` allows for ``fabric`` at ``speed`` [Gb/s per port]
+    reaching ``length_m`` [m] (``cable_options``; its power as ``overrides`` set it), or infinity when none."""
+    powers = dict(overrides)
+    return min((powers.get(x.id, x.power_w) for kind in POLICIES.get(policy, POLICIES["auto"]) if kind in _CABLE_KINDS
+                for x in cable_options(catalog, fabric, speed, (kind,), length_m)), default=math.inf)
+
+
+_CABLE_KINDS = ("dac", "acc", "aoc")
+"""The media kinds that are a cable (no module)."""
+
+
+@lru_cache(maxsize=4096)
+def _bundled_optical_watts(*key) -> tuple[tuple[float, float, float], ...]:
+    """``_optical_watts`` of the bundled catalog (``core.catalog.load_catalog``: immutable), by its arguments."""
+    return _optical_watts(load_catalog(), *key)
+
+
+@lru_cache(maxsize=4096)
+def _bundled_cable_watts(*key) -> float:
+    """``_cable_watts`` of the bundled catalog (``core.catalog.load_catalog``: immutable), by its arguments."""
+    return _cable_watts(load_catalog(), *key)

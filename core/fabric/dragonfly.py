@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Iterator, NamedTuple
 
@@ -384,6 +384,11 @@ class DragonflyWiring:
 
         return (clos.pods, ("leaf", clos.leaves_per_pod, clos.leaves), ("spine", clos.spines_per_pod, clos.spines),
                 pattern)
+
+    def pattern(self) -> "DragonflyWiring":
+        """``Wiring.pattern``: the groups' Clos's, and the spines' global ports at zero (``global_spines`` reads the
+        groups, their spines and the links per pair of groups)."""
+        return replace(self, clos=self.clos.pattern(), global_ports=0)
 
     @property
     def group_count(self) -> int:

@@ -32,7 +32,7 @@ Building a ``Wiring`` is O(pods) (flat in cluster size); enumerating its links i
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Iterator, NamedTuple
 
@@ -92,6 +92,11 @@ class Device(NamedTuple):
     pod: int
     group: int
     rail: int
+
+
+_UNPATTERNED = {"leaf_uplinks": 0, "leaf_down_ports_max": 0, "port_gbps": 0, "up_gbps": 0, "spine_uplinks": ()}
+"""``Wiring``'s fields read only for its links' speeds and port ordinals (``Wiring.links``, ``bundles``), never
+for which devices its links join (``Wiring.pattern``)."""
 
 
 @dataclass(frozen=True)
@@ -154,6 +159,13 @@ class Wiring:
     def link_classes(self) -> tuple[str, ...]:
         """Link classes present, from the bottom up."""
         return LINK_CLASSES[:self.tiers]
+
+    def pattern(self) -> "Wiring":
+        """This wiring with what only its links' speeds and ports read at zero (``_UNPATTERNED``: the speeds, the
+        leaves' uplinks and down ports, the spines' uplinks): the link pattern alone, every device, bundle and
+        index array (``bundle_arrays``, ``group_blocks``) the same, so what depends only on it (the cable lengths,
+        ``core.physical.lengths.placed_link_lengths``) is keyed by it and shared by fabrics differing in speed."""
+        return replace(self, **_UNPATTERNED)
 
     # construction -----------------------------------------------------------------------------------------
     @staticmethod

@@ -252,7 +252,7 @@ def _wiring(resolved: ResolvedDesign, fabric: FabricPlan) -> Wiring:
     return wiring_of(fabric, resolved.nodes, resolved.nics_per_node)
 
 
-def _link_arrays(wiring: Wiring, ends: LinkEnds, routing, places: RackPlaces | None = None
+def _link_arrays(wiring: Wiring, ends: LinkEnds, routing, places: RackPlaces | None = None, node_leaf: bool = True
                  ) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """``link_arrays`` over prepared ends: every bundle of ``wiring`` (``Wiring.bundle_arrays``) in every plane
     and island at once, plane then island (as one loop over them would append them), each to its own devices
@@ -260,10 +260,13 @@ def _link_arrays(wiring: Wiring, ends: LinkEnds, routing, places: RackPlaces | N
     ``places`` the ends were read from, the node-leaf links come per SU template times its SUs (``_node_leaf_blocks``:
     the same lengths and links, one entry per distinct link of a template instead of one per link) and the links
     inside the Dragonfly groups per class of groups that stand alike (``_group_links``); without them (a layout built
-    whole) every link is measured, the reference the blocks equal (``tests/test_physical_closed.py``)."""
+    whole) every link is measured, the reference the blocks equal (``tests/test_physical_closed.py``). Without
+    ``node_leaf`` the node-leaf class is left out (the caller has its lengths: ``placed_link_lengths``)."""
     prefixes = [wiring.prefix(plane, island) for plane, island in wiring.plane_islands()]
     out = {}
     for link_class in wiring.link_classes:
+        if link_class == "node-leaf" and not node_leaf:
+            continue
         found = None if places is None else _node_leaf_blocks(wiring, ends, routing, places, prefixes) \
             if link_class == "node-leaf" else _group_links(wiring, link_class, ends, routing, prefixes) \
             if not clos_tiers(wiring.family) else _clos_links(wiring, link_class, ends, routing, prefixes)
@@ -587,8 +590,16 @@ def _class_lengths(routing, counts: np.ndarray, classes: np.ndarray, kinds: int,
 def _node_leaf_blocks(wiring, ends: LinkEnds, routing, places: RackPlaces | None, prefixes: list[str]):
     """The node-leaf links of every SU as its template's (``RackPlaces.instances``): the links of one SU of each
     template, measured (``_measured``), each counted as many times as SUs share the template; ``None`` when the
-    links cannot be read that way (no places, no SU templates, a wiring whose node-leaf links are not its groups'
-    nodes to its groups' leaves).
+    links cannot be read that way (``_node_leaf_sus``)."""
+    found = _node_leaf_sus(wiring, places)
+    return None if found is None else _su_links(routing, *found, tuple(prefixes))
+
+
+def _node_leaf_sus(wiring, places: RackPlaces | None) -> tuple[tuple, int] | None:
+    """(per SU template in the order of its first SU: its key (nodes, leaves), its racks as ``RackPlaces.templates``
+    holds them and its SUs; the links from a node to each of its leaves) of the node-leaf links, or ``None`` when
+    they cannot be read per SU template (no places, no SU templates, a wiring whose node-leaf links are not its
+    groups' nodes to its groups' leaves).
 
     The SUs of a template have their racks side by side in one row, the same racks and the same devices in them
     numbered from the SU's first node and leaf, and each node's leaves are its own SU's (``Wiring.nodes_of_group``,
@@ -606,18 +617,38 @@ def _node_leaf_blocks(wiring, ends: LinkEnds, routing, places: RackPlaces | None
             found[2] += count * copies
     if sum(key[0] * x[2] for key, x in sus.items()) != clos.nodes:
         return None  # pragma: no cover - every node in one SU
-    parts = []
-    per_node = clos.links_per_node_leaf
     templates = dict(places.templates)
-    for (count, n_leaves), (first, leaf_start, times) in sus.items():
+    for (count, n_leaves), (first, leaf_start, _times) in sus.items():
         g = clos.group_of_node(first)
         nodes, leaves = clos.nodes_of_group(g), clos.leaves_of_group(g)
         if nodes.start != first or len(nodes) != count or list(leaves) != list(range(leaf_start,
                                                                                       leaf_start + n_leaves)):
             return None  # pragma: no cover - an SU's first node and leaf are its group's, its leaves one after the other
-        length, route = su_node_leaf(routing, templates[(count, n_leaves)], count, n_leaves, tuple(prefixes))
+    return tuple((key, templates[key], times) for key, (_first, _leaf, times) in sus.items()), clos.links_per_node_leaf
+
+
+def _su_links(routing, sus: tuple, per_node: int, prefixes: tuple[str, ...]):
+    """(lengths [m], links, route codes) of the node-leaf links of the SUs ``sus`` (``_node_leaf_sus``: per template
+    its key, racks and SUs), ``per_node`` links from a node to each of its leaves, in every plane and island of
+    ``prefixes``: one SU of each template measured (``su_node_leaf``), its links counted once per SU."""
+    parts = []
+    for (count, n_leaves), template, times in sus:
+        length, route = su_node_leaf(routing, template, count, n_leaves, prefixes)
         parts.append((length, np.full(len(length), per_node * times, dtype=np.int64), route))
     return tuple(np.concatenate(column) for column in zip(*parts))
+
+
+def _class_bytes(found: LinkLengths) -> int:
+    """Upper bound of the memory of one class's link lengths [bytes] (``_lengths_bytes``)."""
+    return _lengths_bytes((found,))
+
+
+@stage(0.02, _class_bytes)
+def node_leaf_lengths(routing: Routing, sus: tuple, per_node: int, prefixes: tuple[str, ...]) -> LinkLengths:
+    """The node-leaf class's ``LinkLengths`` of the SUs ``sus`` (``_node_leaf_sus``, ``_su_links``), cached by these
+    arguments (``core.memo.stage``): the arrangements whose SUs stand alike (the same templates, as many SUs of
+    each) share it, however their spines and cores stand (``placed_link_lengths``)."""
+    return bin_lengths("node-leaf", *_su_links(routing, sus, per_node, prefixes))
 
 
 def _su_bytes(found: tuple) -> int:
@@ -838,12 +869,15 @@ def _binned(arrays: dict) -> tuple[LinkLengths, ...]:
 def arranged_link_lengths(resolved: ResolvedDesign, fabric: FabricPlan, arrangement: Arrangement,
                           racks: RackCatalog | None = None) -> tuple[LinkLengths, ...]:
     """``link_lengths`` of an ``Arrangement`` (``core.physical.layout.arrange``), no racks built, cached by what it
-    reads (``placed_link_lengths``): designs whose racks stand in the same places and whose links join the same
-    devices share one computation (the optimizer's candidates that differ in switch model, power or speed but not
-    in where things are)."""
+    reads (``placed_link_lengths``, keyed by the wiring's link pattern, ``Wiring.pattern``): designs whose racks
+    stand in the same places and whose links join the same devices share one computation (the optimizer's
+    candidates that differ in switch model, power, speed or port counts but not in where things are)."""
     if not isinstance(arrangement, Arrangement):
         raise TypeError("arranged_link_lengths takes an Arrangement (core.physical.layout.arrange)")
-    return placed_link_lengths((racks or load_racks()).routing, _wiring(resolved, fabric),
+    wiring = _wiring(resolved, fabric)
+    pattern = getattr(type(wiring), "pattern", None)  # the link pattern alone where the family's wiring gives its
+    # own (not one falling through to the Clos inside it: a classic Dragonfly's would lose its local links)
+    return placed_link_lengths((racks or load_racks()).routing, wiring if pattern is None else pattern(wiring),
                                arrangement.places(_END_PREFIXES))
 
 
@@ -913,9 +947,16 @@ def placed_lengths(resolved: ResolvedFields, fabric: FabricPlan, devices: tuple,
             arranged.counts()["compute"])
 
 
-@stage(0.12, _lengths_bytes)
+@stage(0.10, _lengths_bytes)
 def placed_link_lengths(routing: Routing, wiring: Wiring, places: RackPlaces) -> tuple[LinkLengths, ...]:
     """Length distribution of every link class of ``wiring`` (all planes) between the devices at ``places``
     (``core.physical.layout.RackPlaces``, of the compute links' devices), routed by ``routing``; cached by these
-    arguments (``core.memo.stage``)."""
-    return _binned(_link_arrays(wiring, LinkEnds(places), routing, places))
+    arguments (``core.memo.stage``), the node-leaf class by its SUs alone where they are read per template
+    (``node_leaf_lengths``: the same bins as ``_link_arrays``' blocks give)."""
+    sus = _node_leaf_sus(wiring, places) if "node-leaf" in wiring.link_classes else None
+    found = _binned(_link_arrays(wiring, LinkEnds(places), routing, places, node_leaf=sus is None))
+    if sus is None:
+        return found
+    prefixes = tuple(wiring.prefix(plane, island) for plane, island in wiring.plane_islands())
+    by_class = {x.link_class: x for x in found} | {"node-leaf": node_leaf_lengths(routing, *sus, prefixes)}
+    return tuple(by_class[c] for c in wiring.link_classes if c in by_class)
