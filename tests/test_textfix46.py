@@ -3,6 +3,9 @@ the pages' texts)."""
 
 from __future__ import annotations
 
+import pytest
+from conftest import run_cli
+
 from core.cli import build_parser
 
 
@@ -52,3 +55,24 @@ def test_slurm_block_sizes_comment_says_how_far_they_go():
     out = io.StringIO()
     slurm.write_block_conf(plan(Design(topology="dragonfly", gpus=4096)), out, NamingScheme())
     assert "BlockSizes=32,64,128,256,512\n" in out.getvalue() and "up to the cluster." in out.getvalue()
+
+
+def test_pue_and_tco_years_ranges_said_once(capsys):
+    """PUE and TCO years: the help, the flag's reading and the design's validation say the same range, the one
+    declared on the field (was '>= 1' in the help, '>= 0' for nan and 'from 1 to 3' from the engine)."""
+    from core.design import field_range, parse_design
+    from core.errors import InputError
+
+    assert field_range("pue") == "must be from 1 to 3"
+    assert field_range("tco_years") == "must be above 0 and at most 30"
+    helptext = " ".join(build_parser()._subparsers._group_actions[0].choices["plan"].format_help().split())
+    for field, flag, bad in (("pue", "--pue", ("nan", "0.5", "4", "-1")), ("tco_years", "--tco-years",
+                                                                          ("nan", "0", "31", "inf"))):
+        words = field_range(field)
+        assert words in helptext.split(flag, 2)[2][:200]  # the option's own help line
+        for value in bad:
+            code, out, err = run_cli(capsys, "plan", flag, value)
+            assert code == 2 and f"{flag}: {words} (got '{value}')" in err, err
+        with pytest.raises(InputError, match=words):
+            parse_design({field: 0.5 if field == "pue" else 0.0})
+    assert ">= 1" not in helptext.split("--pue", 2)[2][:120]
