@@ -76,3 +76,29 @@ def test_pue_and_tco_years_ranges_said_once(capsys):
         with pytest.raises(InputError, match=words):
             parse_design({field: 0.5 if field == "pue" else 0.0})
     assert ">= 1" not in helptext.split("--pue", 2)[2][:120]
+
+
+def test_torus_has_no_tiers_and_its_hops_are_node_to_node():
+    """A torus (no switches) was 'Tiers 1' and 'Most switch hops 6' on Compare and Sweep; its 6 is the diameter in
+    links between nodes (4x4x4: 2 + 2 + 2)."""
+    from core.analysis import compare as cmp
+    from core.analysis import sweep
+    from core.design import Design
+    from core.errors import InputError
+    from core.plan import plan
+
+    torus = plan(Design(topology="torus", gpus=512))
+    summary = torus.summary()
+    assert summary["tiers"] == 0 and summary["torus"]["diameter_hops"] == 6
+    values = cmp.key_values(summary)
+    assert values["tiers"] == 0 and "hops_max" not in values and values["hops_node_max"] == 6
+    clos = cmp.key_values(plan(Design()).summary())
+    assert clos["tiers"] == 1 and "hops_node_max" not in clos
+    both = cmp.compare([("clos", Design()), ("torus", Design(topology="torus", gpus=512))])
+    keys = [m.key for m in both.rows]
+    assert "hops_max" in keys and "hops_node_max" in keys
+    only_clos = cmp.compare([("a", Design()), ("b", Design(gpus=64))])
+    assert "hops_node_max" not in [m.key for m in only_clos.rows]
+    assert sweep.measure(torus, "hops_node_max") == 6
+    with pytest.raises(InputError, match="has none"):
+        sweep.measure(torus, "hops_max")
