@@ -35,6 +35,8 @@ GLOSSARY = (
     # a money label's unit: [USD] in English, [美元] in Chinese as the amounts' 万美元 / 亿美元
     (r"\[[^\]]*\bUSD\b[^\]]*\]|^[\w-]+(?: [\w-]+)? USD(?: \((?:high|low)\))?$", _TERMS["US dollar (unit labels)"],
      r"\[[^\]]*\bUSD\b|\S+ USD(?:（|$)"),
+    # the "list" price basis: 标价, apart from 目录 = the tool's catalog (its 目录价格 = the catalog's prices)
+    (r"(?i)\blist price|^list$|\blist = high|\blist \((?:the )?high|\bstreet, list\b", "标价", r"目录价(?!格)"),
     # NCCL's algorithm names as NCCL writes them (the glossary's "NCCL algorithm names")
     (r"(?i)(?<![\w-])nvls(?![\w-])", "NVLS", r"(?<![\w-])nvls(?![\w-])"),
 )
@@ -87,7 +89,8 @@ def test_the_glossary_catches_a_stray_term():
         assert re.search(others, {"网卡": "每块 NIC 的端口", "多模": "MMF 光模块", "单模": "SMF 光模块",
                                   "all-reduce": "1 GiB 全归约", "all-to-all": "全对全", "收敛": "超订比",
                                   "中央机柜排": "中心机柜排", "单向": "对分带宽（单方向）", "第一级": "两个一级域",
-                                  "第二级": "无二级交换机", "美元": "资本支出 [USD]", "NVLS": "nvls 算法"}[chinese])
+                                  "第二级": "无二级交换机", "美元": "资本支出 [USD]", "NVLS": "nvls 算法",
+                                  "标价": "目录价（区间高端）"}[chinese])
     assert not re.search(GLOSSARY[0][2], "网卡（NIC）模式") and not re.search(GLOSSARY[0][2], "BlueField SuperNIC")
 
 
