@@ -102,3 +102,38 @@ def test_torus_has_no_tiers_and_its_hops_are_node_to_node():
     assert sweep.measure(torus, "hops_node_max") == 6
     with pytest.raises(InputError, match="has none"):
         sweep.measure(torus, "hops_max")
+
+
+@pytest.mark.parametrize("topology", ("torus", "rail-optimized", "dragonfly"))
+def test_switch_model_input_is_off_exactly_where_the_design_has_no_switch(topology):
+    """A torus planned with either switch model has no switch at all (the sidebar kept an active 'auto (QM9700, 64
+    ports)'): its family declares the switch boxes off, with an entry saying there is none; switched families do not."""
+    from core.design import Design
+    from core.fabric.families import words
+    from core.i18n import language
+    from core.plan import plan
+
+    totals = {plan(Design(gpu="H100", gpus=512, topology=topology, switch=model)).summary()["switches"]["total"]
+              for model in (None, "QM9700")}
+    for lang in ("en", "zh"):
+        with language(lang):
+            off = words(topology, "input:switch:off", None)
+            none = words(topology, "input:switch:none", None)
+        assert (off is not None) == (totals == {0}) == (none is not None), (topology, lang, totals)
+
+
+def test_torus_sidebar_switch_boxes_disabled():
+    from streamlit.testing.v1 import AppTest
+
+    from tests.pagetest import ENTRY
+
+    at = AppTest.from_file(ENTRY, default_timeout=240)
+    at.query_params.update({"t": "tr", "ng": "512"})
+    at.run()
+    assert not at.exception and not at.error
+    box = at.selectbox(key="w_switch")
+    assert box.disabled and "No effect on a torus" in box.help
+    assert "QM9700" not in box.format_func(box.value) and "none" in box.format_func(box.value)
+    assert all(at.selectbox(key=f"w_{tier}_switch").disabled for tier in ("leaf", "spine", "core"))
+    at.selectbox(key="w_topology").set_value("rail-optimized").run()
+    assert not at.selectbox(key="w_switch").disabled and "QM9700" in at.selectbox(key="w_switch").format_func("auto")
