@@ -137,3 +137,25 @@ def test_torus_sidebar_switch_boxes_disabled():
     assert all(at.selectbox(key=f"w_{tier}_switch").disabled for tier in ("leaf", "spine", "core"))
     at.selectbox(key="w_topology").set_value("rail-optimized").run()
     assert not at.selectbox(key="w_switch").disabled and "QM9700" in at.selectbox(key="w_switch").format_func("auto")
+
+
+def test_a_field_of_another_topology_is_said_to_be_ignored(capsys, tmp_path):
+    """``{"torus_dims": "4x4x4"}`` without ``"topology": "torus"`` planned the default 4 nodes and never said the
+    64-node dimensions were ignored; now the CLI warns once on stderr (the JSON on stdout unchanged) and a torus
+    takes them without a word."""
+    import json
+
+    from core.design import Design
+    from core.fabric.families import unused_fields
+
+    assert unused_fields(Design(topology="torus", gpus=512, torus_dims="8x8")) == []
+    assert unused_fields(Design()) == []
+    (message,) = unused_fields(Design(torus_dims="4x4x4"))
+    assert "torus_dims" in message and "Torus" in message and "ignored" in message
+    path = tmp_path / "h.json"
+    path.write_text('{"version":1,"torus_dims":"4x4x4"}')
+    code, out, err = run_cli(capsys, "plan", "--design", str(path), "--format", "json")
+    assert code == 0 and json.loads(out)["nodes"] == 4
+    assert err.count("warning:") == 1 and "torus_dims" in err
+    code, out, err = run_cli(capsys, "plan", "--topology", "torus", "--torus-dims", "4x4x4", "--nodes", "64")
+    assert code == 0 and "warning" not in err

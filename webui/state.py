@@ -38,7 +38,7 @@ from core.design import (
 )
 from core.errors import DesignError, InputError, shown
 from core.fabric import naming
-from core.fabric.families import oversubscription_input, words
+from core.fabric.families import oversubscription_input, unused_fields, words
 from core.figures.keynumbers import size_caption
 from core.i18n import LANGUAGES, N_, _
 from core.networks.policy import policy
@@ -710,6 +710,7 @@ def sidebar() -> Current:
         draw_tiers(labels)
         recent_designs(recent_slot)
         return Current(None, None, exc, warnings + problems, unit)
+    problems = problems + unused_fields(design)  # a field its topology does not read: said, not silently lost
     for p in problems:
         sb.warning(safe.md(p))
     try:

@@ -118,7 +118,7 @@ def accelerator_context(args: argparse.Namespace) -> Iterator[None]:
     varied = {item[0] for item in (getattr(args, "sweep_x", None), getattr(args, "sweep_y", None)) if item}
     if "gpu" not in varied and all(hasattr(args, name) for name in ("gpu", "design", "preset", "gpus", "nodes")):
         try:
-            system = load_catalog().system(design_from_args(args).gpu)
+            system = load_catalog().system(design_from_args(args, quiet=True).gpu)  # the command warns
         except Exception:  # noqa: BLE001 - the handler reports the same bad input in its own words
             system = None
     token = _ACCELERATOR.set(system)
@@ -447,12 +447,12 @@ def _overrides(pairs: list[str], what: str) -> dict[str, float]:
     return result
 
 
-def design_from_args(args: argparse.Namespace) -> Design:
+def design_from_args(args: argparse.Namespace, quiet: bool = False) -> Design:
     """The design of ``--preset ID`` or ``--design FILE`` and the options that override it (``parsed_design``). A
     design with pods is planned with them here (``core.analysis.whole.plan_with_pods``): one whose pods cannot be
     built raises its ``DesignError`` for every command, never letting one work on the first pod's design without
-    them."""
-    design = parsed_design(args)
+    them. ``quiet``: without the warnings ``parsed_design`` writes."""
+    design = parsed_design(args, quiet)
     if design.pods:  # pods that cannot be built together: every command refuses the design (its ways out), as plan
         from core.analysis.whole import plan_with_pods
 
@@ -460,9 +460,10 @@ def design_from_args(args: argparse.Namespace) -> Design:
     return design
 
 
-def parsed_design(args: argparse.Namespace) -> Design:
+def parsed_design(args: argparse.Namespace, quiet: bool = False) -> Design:
     """Build the design from ``--preset ID`` or ``--design FILE`` and the options that override it, as given: read
-    and checked field by field, not planned (``design_from_args`` plans a design with pods)."""
+    and checked field by field, not planned (``design_from_args`` plans a design with pods). A field its topology
+    does not read (``core.fabric.families.unused_fields``) is said on stderr unless ``quiet``."""
     data: dict = {}
     if getattr(args, "preset", None) is not None:
         if args.design:
@@ -486,6 +487,10 @@ def parsed_design(args: argparse.Namespace) -> Design:
         data.pop("nodes", None)
     design = parse_design(data)
     load_catalog().system(design.gpu)  # unknown model -> InputError now, not later
+    from core.fabric.families import unused_fields
+
+    for message in () if quiet else unused_fields(design):  # a field its topology ignores: said, not lost
+        print(_("warning: {message}").format(message=message), file=sys.stderr)
     return design
 
 

@@ -118,6 +118,9 @@ on its drawing (``failure:click``); the transceivers card and the plan command's
 modules sit, at the node-to-node links' ends, not a switch side of 0 (``transceivers``); the Performance page's
 routing and placement sentences and the placement setting's help speak of the torus's blocks, not of leaf groups
 (``perf:routing:*``, ``perf:placement:*``)."""
+DESIGN_FIELDS = ("torus_dims", "torus_cube")
+"""``Design`` fields only a torus reads (``core.fabric.families.unused_fields``: set on another topology, they are
+said to be ignored)."""
 FAILURE_NAMES = "node-to-node"
 """Its failure elements are named by ``core.analysis.failure.toruswhatif`` (nodes, NICs, bundles between two
 neighbours; ``core.fabric.families.failure_names``)."""
