@@ -53,7 +53,7 @@ a share of the installed count)."""
 WORDS = {"input:tiers:off": N_("No effect on a torus: its nodes are joined node to node, without switch tiers."),
          # the sidebar's switch-model boxes: shown disabled, their entry saying there is none
          "input:switch:off": N_("No effect on a torus: its nodes are joined node to node, without switches."),
-         "input:switch:none": N_("none: nodes joined node to node"),
+         "input:switch:none": N_("none (no switches)"),
          "failure:click": None,  # no switch to click: the Resilience page's drawing fails nothing by a click
          "readout:bandwidth": N_("**Bisection ratio** {total} = half the injection over the bisection ({half} / "
                                  "{bisection}, one direction: when every GPU sends to the other half, the cut carries "
