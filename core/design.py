@@ -750,7 +750,7 @@ class Design(BaseModel):
            "optics; aoc: active optical cables before multimode; optics: no copper; smf: single-mode only)"),
         vocab=vocab.CABLE_MEDIA, widget="media")] = "auto"
     pue: Annotated[float, Surface(
-        "pue", "--pue", "PUE", N_("power usage effectiveness, >= 1 (default 1.3)"), translated=False,
+        "pue", "--pue", "PUE", N_("power usage effectiveness (default 1.3)"), translated=False,
         widget="pue")] = Field(default=1.3, ge=1.0, le=3.0, strict=True, allow_inf_nan=False)
     electricity_usd_per_kwh: Annotated[float, Surface(
         "kwh", "--electricity-price", N_("Electricity [USD/kWh]"), N_("electricity price [USD/kWh]"),
@@ -827,8 +827,8 @@ class Design(BaseModel):
         default=None, ge=1, le=4096)
     global_ratio: Annotated[float, Surface(
         "dgr", "--global-ratio", N_("Dragonfly+ global ratio"),
-        N_("Dragonfly+ global bandwidth of a group over its injection bandwidth, above 0 (default 1: a group can "
-           "send all it injects to other groups)"), metavar="RATIO", group="advanced", widget="df_global")] = Field(
+        N_("Dragonfly+ global bandwidth of a group over its injection bandwidth (default 1: a group can send all "
+           "it injects to other groups)"), metavar="RATIO", group="advanced", widget="df_global")] = Field(
         default=1.0, gt=0.0, le=4.0, strict=True, allow_inf_nan=False)
     torus_dims: Annotated[str | None, Surface(
         "tdim", "--torus-dims", N_("Torus dimensions"),
@@ -1143,6 +1143,12 @@ _TYPE_MESSAGES = {
 }
 _BOUND_TYPES = ("greater_than", "greater_than_equal", "less_than", "less_than_equal")
 MAX_MESSAGE_CHARS = 250
+
+
+def field_range(field: str) -> str | None:
+    """``must be from 1 to 3``: the bounds of ``Design`` field ``field`` in words, the one sentence its CLI help, the
+    CLI's reading of the flag and the design's validation say (None: unbounded)."""
+    return _field_range(Design, field)
 
 
 def _field_range(model: type[BaseModel], field: str) -> str | None:

@@ -213,3 +213,16 @@ def test_pods_every_pod_and_the_shared_spines():
     assert {c["side_b_device"] for c in uplinks} == set(roles["Spine switch"])
     assert {c["type"] for c in uplinks} <= set(CABLE_TYPES.values())
     assert len({c["label"] for c in cables}) == len(cables)
+
+
+def test_network_switch_roles_say_each_word_once():
+    """The other networks' switch roles read as NetBox role names: no word twice ('OOB switch switch', 'Storage
+    storage leaf switch' were the old names), the storage systems' leaves apart from the nodes' leaves."""
+    design = Design(topology="dragonfly", gpus=4096)
+    buf = io.StringIO()
+    write_devices(plan(design), buf, NamingScheme())
+    roles = {r["role"] for r in _rows(buf.getvalue())}
+    assert {"OOB switch", "Storage leaf switch", "Storage target leaf switch", "Storage spine switch"} <= roles
+    for role in roles:
+        words = role.lower().split()
+        assert len(words) == len(set(words)), role

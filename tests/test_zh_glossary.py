@@ -26,6 +26,7 @@ GLOSSARY = (
     # the collectives keep their English names (the glossary's "collective communication" lists them so)
     (r"(?i)all-reduce", "all-reduce", r"全归约|全规约|全局归约|全局规约"),
     (r"(?i)all-to-all", "all-to-all", r"全对全"),
+    (r"(?i)send/recv", "send/recv", r"点对点收发"),  # beside all-gather and reduce-scatter in one column
     (r"(?i)central rows?\b", "中央机柜排", r"中心机柜排"),
     (r"(?i)\bone direction\b|\b1 dir\b", _TERMS["per direction / bidirectional"].split(" / ")[0], r"单方向"),
     (r"(?i)\bfirst[- ]level\b|\bfirst NVLink level", _TERMS["first / second NVLink level"].split(" / ")[0],
@@ -35,6 +36,8 @@ GLOSSARY = (
     # a money label's unit: [USD] in English, [美元] in Chinese as the amounts' 万美元 / 亿美元
     (r"\[[^\]]*\bUSD\b[^\]]*\]|^[\w-]+(?: [\w-]+)? USD(?: \((?:high|low)\))?$", _TERMS["US dollar (unit labels)"],
      r"\[[^\]]*\bUSD\b|\S+ USD(?:（|$)"),
+    # the "list" price basis: 标价, apart from 目录 = the tool's catalog (its 目录价格 = the catalog's prices)
+    (r"(?i)\blist price|^list$|\blist = high|\blist \((?:the )?high|\bstreet, list\b", "标价", r"目录价(?!格)"),
     # NCCL's algorithm names as NCCL writes them (the glossary's "NCCL algorithm names")
     (r"(?i)(?<![\w-])nvls(?![\w-])", "NVLS", r"(?<![\w-])nvls(?![\w-])"),
 )
@@ -87,7 +90,8 @@ def test_the_glossary_catches_a_stray_term():
         assert re.search(others, {"网卡": "每块 NIC 的端口", "多模": "MMF 光模块", "单模": "SMF 光模块",
                                   "all-reduce": "1 GiB 全归约", "all-to-all": "全对全", "收敛": "超订比",
                                   "中央机柜排": "中心机柜排", "单向": "对分带宽（单方向）", "第一级": "两个一级域",
-                                  "第二级": "无二级交换机", "美元": "资本支出 [USD]", "NVLS": "nvls 算法"}[chinese])
+                                  "第二级": "无二级交换机", "美元": "资本支出 [USD]", "NVLS": "nvls 算法",
+                                  "标价": "目录价（区间高端）", "send/recv": "点对点收发"}[chinese])
     assert not re.search(GLOSSARY[0][2], "网卡（NIC）模式") and not re.search(GLOSSARY[0][2], "BlueField SuperNIC")
 
 
@@ -121,3 +125,19 @@ def test_the_pods_switch_words_name_switch_once():
                         ).format_map(defaultdict(str, switch=switch))
         assert "QM9700 + Q3400" in switch and "Q3400" in switch
         assert not re.search(r"交换机\s*[叶脊核]?[心]?交换机", caption), caption
+
+
+TIMES_X = re.compile(r"(?<![\w{}%:.\-（(])x(?![\w{}:\-）)])|(?<=[（(，\s])x(?= )")
+"""A Latin ``x`` standing alone as a multiplication sign (``4 x 36``, ``tp x pp``, ``（x {count}）``); not ``x:1``,
+``%{x}``, ``x{lanes}``, ``4x4x4`` or ``（x）`` (a dimension's name)."""
+
+
+def test_one_multiplication_sign_in_chinese():
+    """Chinese writes × ("512 × H100" in the pack), never x beside it ("每域 4 x 36 个 GPU" next to "6 个 SU ×4")."""
+    wrong = [f"{msgid[:60]!r} -> {msgstr[:60]!r}" for msgid, msgstr in _messages() if TIMES_X.search(msgstr)]
+    assert not wrong, f"{len(wrong)} translation(s) with x for ×:\n" + "\n".join(wrong[:20])
+    for text in ("4 x 36 个 GPU", "tp x pp", "（x {count}）", "{replicas} x（tp"):
+        assert TIMES_X.search(text), text
+    for text in ("最大收敛比（x:1）", "%{x:,} 个 GPU", "PCIe Gen5 x16", "Gen{gen} x{lanes}", "4x4x4", "第 1 维（x）",
+                 "{ports}x{speed}G"):
+        assert not TIMES_X.search(text), text

@@ -38,7 +38,7 @@ from core.design import (
 )
 from core.errors import DesignError, InputError, shown
 from core.fabric import naming
-from core.fabric.families import oversubscription_input, words
+from core.fabric.families import oversubscription_input, unused_fields, words
 from core.figures.keynumbers import size_caption
 from core.i18n import LANGUAGES, N_, _
 from core.networks.policy import policy
@@ -606,13 +606,14 @@ def sidebar() -> Current:
     switch_slot = sb.empty()  # drawn below, once this run's design is planned: its "auto" names the plan's switch
 
     def draw_switch(labels: SwitchLabels) -> None:
-        show_auto_label(K + "switch", labels.main)
+        off, main = _switch_off(labels.main)  # a family without switches: shown disabled, with why
+        show_auto_label(K + "switch", main)
         switch_slot.selectbox(
             _label("switch"), [AUTO, *[s.id for s in fitting]], key=K + "switch",
-            format_func=lambda i: labels.main if i == AUTO else
+            format_func=lambda i: main if i == AUTO else
             f"{vendor_label(CATALOG.switch(i))} · {i}: {CATALOG.switch(i).ports_at(effective_speed)} x "
-            f"{effective_speed}G",
-            help=_("Only switches with the chosen port speed are offered.")
+            f"{effective_speed}G", disabled=off is not None,
+            help=off or _("Only switches with the chosen port speed are offered.")
             + (" " + _("Not offered at {speed}G: {switches}.").format(speed=effective_speed,
                                                                       switches=", ".join(lacking))
                if lacking else ""))
@@ -709,6 +710,7 @@ def sidebar() -> Current:
         draw_tiers(labels)
         recent_designs(recent_slot)
         return Current(None, None, exc, warnings + problems, unit)
+    problems = problems + unused_fields(design)  # a field its topology does not read: said, not silently lost
     for p in problems:
         sb.warning(safe.md(p))
     try:
@@ -781,6 +783,15 @@ def show_auto_label(key: str, label: str) -> None:
     if ss.get(key) == AUTO and shown.get(key) not in (None, label):
         ss[key] = AUTO
     shown[key] = label
+
+
+def _switch_off(auto_label: str) -> tuple[str | None, str]:
+    """(why the switch boxes are off, their "auto" entry) for the sidebar's topology: a family without switches
+    declares both (its ``WORDS`` ``input:switch:off`` and ``input:switch:none``: the torus); else ``(None,
+    auto_label)``."""
+    topology = st.session_state.get(K + "topology")
+    off = words(topology, "input:switch:off", None)
+    return off, (words(topology, "input:switch:none", auto_label) if off else auto_label)
 
 
 @dataclass
@@ -997,13 +1008,13 @@ def _advanced_fabric(sb, fabric: str, speed: int, resolved: ResolvedDesign | Non
     def draw_tiers(labels: SwitchLabels) -> None:
         for slot, tier, label, fitting, v in boxes:
             auto = labels.tiers.get(tier)
-            show_auto_label(K + f"{tier}_switch", _("auto ({choice})").format(choice=auto) if auto else _("auto"))
+            off, main = _switch_off(_("auto ({choice})").format(choice=auto) if auto else _("auto"))
+            show_auto_label(K + f"{tier}_switch", main)
             slot.selectbox(
                 label, [AUTO, *fitting], key=K + f"{tier}_switch",
-                format_func=lambda i, v=v, a=auto: (
-                    _("auto ({choice})").format(choice=a) if a else _("auto")) if i == AUTO
-                else f"{i}: {CATALOG.switch(i).ports_at(v)} x {v}G",
-                help=_("Overrides the switch model on this tier (a chassis at the spine, say)."))
+                format_func=lambda i, v=v, m=main: m if i == AUTO else f"{i}: {CATALOG.switch(i).ports_at(v)} x {v}G",
+                disabled=off is not None,
+                help=off or _("Overrides the switch model on this tier (a chassis at the spine, say)."))
 
     return draw_tiers
 

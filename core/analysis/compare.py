@@ -25,6 +25,7 @@ from core import vocab
 from core.cost import CATEGORY_LABELS
 from core.design import Design
 from core.errors import FabricPlannerError, joined
+from core.fabric.families import node_to_node
 from core.i18n import N_, _, in_currency
 from core.perf import congestion, jobform
 from core.perf.collectives import sweep
@@ -76,6 +77,7 @@ _KEY_METRICS = (
     Metric("scaleout_gbits_per_gpu", N_("Injection per GPU, one direction"), HIGHER, "gbits", "design"),
     Metric("oversubscription", N_("Bisection ratio (1:1 = non-blocking)"), LOWER, "ratio", "design"),
     Metric("hops_max", N_("Most switch hops"), LOWER, "count", "design"),
+    Metric("hops_node_max", N_("Most node-to-node hops (no switches)"), LOWER, "count", "design"),
     Metric("capex_usd", N_("Capex, whole cluster [USD]"), LOWER, "usd", "cost"),
     Metric("capex_usd_low", N_("Capex, low end [USD]"), LOWER, "usd", "cost"),
     Metric("capex_usd_high", N_("Capex, high end [USD]"), LOWER, "usd", "cost"),
@@ -110,6 +112,11 @@ def metrics(sizes: Sequence[int] = DEFAULT_SIZES) -> tuple[Metric, ...]:
     return (*_KEY_METRICS, *busbw, *_TRAINING_METRICS, *SERVING_METRICS)
 
 
+HOPS_KEYS = {False: "hops_max", True: "hops_node_max"}
+"""Whether a family joins its nodes node to node (``core.fabric.families.node_to_node``, the torus) -> the key of
+its most hops: switches crossed on a switched fabric, links crossed between nodes on a torus (a row of each, so no
+torus count of node hops is read as switch hops)."""
+
 FABRIC_KINDS = {"network_capex_usd": "capex_usd", "network_share": "share"}
 """The compute fabric's money rows -> their ``vocab.compute_fabric`` label kind."""
 
@@ -128,6 +135,7 @@ def key_values(summary: Mapping) -> dict[str, float]:
     """The key numbers of one design from its ``Plan.summary()`` (the CLI's plan JSON)."""
     sw, bw, cost = summary["switches"], summary["bandwidth"], summary["cost"]
     hops = [bw.get(k) for k in ("hops_same_rail", "hops_same_rail_other_su", "hops_cross_rail", "hops_cross_pod")]
+    hops_key = HOPS_KEYS[node_to_node(str(summary.get("topology")))]  # a torus's hops are links between nodes
     return {
         "gpus": summary["gpus"],
         "switches_leaf": sw["leaf"], "switches_spine": sw["spine"], "switches_core": sw["core"],
@@ -137,7 +145,7 @@ def key_values(summary: Mapping) -> dict[str, float]:
         "bisection_tbits": bw["bisection_tbits_one_direction"],
         "scaleout_gbits_per_gpu": bw["scaleout_gbits_per_gpu"],
         "oversubscription": bw["oversubscription"],
-        "hops_max": max((h for h in hops if isinstance(h, (int, float))), default=0),
+        hops_key: max((h for h in hops if isinstance(h, (int, float))), default=0),
         "capex_usd": cost["capex_usd"], "capex_usd_low": cost["capex_usd_low"], "capex_usd_high": cost["capex_usd_high"],
         "capex_per_gpu_usd": cost["capex_per_gpu_usd"], "network_capex_usd": cost["network_capex_usd"],
         "network_share": cost["network_share"], "it_kw": summary["power"]["it_kw"], "tco_usd": cost["tco_usd"],
@@ -370,7 +378,9 @@ def compare(designs: Sequence[tuple[str, Design]], baseline: int = 0, settings: 
     sizes = tuple(int(s) for s in sizes)
     columns = [_evaluate(name, design, sizes, settings, planner, fit, defaults, serving) for name, design in designs]
     baseline = min(max(0, int(baseline)), max(0, len(columns) - 1))
-    return Comparison(columns, baseline, sizes, metrics(sizes))
+    rows = tuple(m for m in metrics(sizes)  # the hops row of a kind no design has (switch or node hops) left out
+                 if m.key not in HOPS_KEYS.values() or any(m.key in c.values for c in columns))
+    return Comparison(columns, baseline, sizes, rows)
 
 
 # --- bill of materials ------------------------------------------------------------------------------

@@ -133,6 +133,7 @@ METRICS: dict[str, SweepMetric] = {m.key: m for m in (
     SweepMetric("transceivers", N_("Transceivers"), cmp.LOWER, "count"),
     SweepMetric("tiers", N_("Tiers"), cmp.LOWER, "count"),
     SweepMetric("hops_max", N_("Most switch hops"), cmp.LOWER, "count"),
+    SweepMetric("hops_node_max", N_("Most node-to-node hops (no switches)"), cmp.LOWER, "count"),
     SweepMetric("busbw_gbytes", N_("All-reduce busbw"), cmp.HIGHER, "gbytes", "busbw"),
     SweepMetric("step_time_s", N_("Step time [s]"), cmp.LOWER, "seconds", "job"),
     SweepMetric("tokens_per_s", N_("Tokens/s"), cmp.HIGHER, "count", "job"),
@@ -324,7 +325,12 @@ def measure(p: Plan, metric: str, size: int = GIB, job: Mapping | None = None,
         summary = p.summary()
         if metric == "facility_kw":
             return float(summary["power"]["facility_kw"])
-        return float(cmp.key_values(summary)[metric])
+        values = cmp.key_values(summary)
+        if metric not in values:  # the other kind of hops (cmp.HOPS_KEYS): a torus has no switch to count
+            other = next(k for k in cmp.HOPS_KEYS.values() if k in values)
+            raise InputError(_("{metric}: this design has none; sweep {other} instead").format(
+                metric=metric_label(metric), other=metric_label(other)))
+        return float(values[metric])
     if m.needs == "busbw":
         return float(cmp.busbw_values(p, [int(size)], job or {})[cmp.busbw_key(int(size))])
     if job is None:

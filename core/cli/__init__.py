@@ -53,7 +53,7 @@ from core.cli.common import (
     one_line,
     typed_float,
 )
-from core.design import describe_validation_error
+from core.design import FIELDS, describe_validation_error
 from core.errors import DesignError, InputError, NotHandledError, SettingError, TargetError, os_reason, shown
 from core.i18n import (
     DEFAULT_CURRENCY, DEFAULT_LANGUAGE, LANGUAGES, _, check_rate, currencies, current, language, money_context, money_note,
@@ -87,8 +87,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="python -m core",
         description=_("fabric planner: size GPU cluster networks, count every part, estimate cost and power."),
-        epilog=_("Units: network speeds in Gb/s per direction; NVLink in GB/s (bidir = both directions summed); "
-                 "prices in USD are estimates from assets/catalog unless overridden."),
+        epilog=_("Units: port speeds given ({flags}) in Gb/s per direction; bandwidths shown in GB/s (bytes) by "
+                 "default, --units gbit for Gb/s; NVLink bidir = both directions summed; prices in USD are estimates "
+                 "from assets/catalog unless overridden.").format(
+            flags=", ".join(s.flag for s in FIELDS.values() if s.unit == "Gb/s")),
     )
     _add_language_option(parser, current())
     _add_money_options(parser, None)

@@ -21,7 +21,8 @@ from typing import Iterator, Mapping
 
 from core.catalog import load_catalog
 from core import vocab
-from core.design import FIELDS, MAX_DESIGN_FILE_BYTES, Design, Surface, field_bounds, field_type, parse_design
+from core.design import (FIELDS, MAX_DESIGN_FILE_BYTES, Design, Surface, field_bounds, field_range, field_type,
+                         parse_design)
 from core.errors import SHOWN_LIMIT, InputError, shown
 from core.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, _, current, from_locale
 from core.formats.entry import normalize, number_text
@@ -117,7 +118,7 @@ def accelerator_context(args: argparse.Namespace) -> Iterator[None]:
     varied = {item[0] for item in (getattr(args, "sweep_x", None), getattr(args, "sweep_y", None)) if item}
     if "gpu" not in varied and all(hasattr(args, name) for name in ("gpu", "design", "preset", "gpus", "nodes")):
         try:
-            system = load_catalog().system(design_from_args(args).gpu)
+            system = load_catalog().system(design_from_args(args, quiet=True).gpu)  # the command warns
         except Exception:  # noqa: BLE001 - the handler reports the same bad input in its own words
             system = None
     token = _ACCELERATOR.set(system)
@@ -323,8 +324,12 @@ def add_design_options(parser: argparse.ArgumentParser) -> None:
         "networks": parser.add_argument_group(
             _("storage and management networks (defaults: the DGX SuperPOD reference architecture)"))}
     for field, surface in FIELDS.items():
-        groups[surface.group].add_argument(surface.flag, dest=field, metavar=surface.metavar,
-                                           help=surface.help_text(), **_option_reader(field, surface))
+        reader = _option_reader(field, surface)
+        helptext = surface.help_text()
+        if reader.get("type") is not None and getattr(reader["type"], "field_range", None):
+            helptext = _("{help}; {range}").format(help=helptext, range=reader["type"].field_range)
+        groups[surface.group].add_argument(surface.flag, dest=field, metavar=surface.metavar, help=helptext,
+                                           **reader)
 
 
 def add_pod_option(parser: argparse.ArgumentParser) -> None:
@@ -372,7 +377,30 @@ def _option_reader(field: str, surface: Surface) -> dict:
         return {"type": leaf_ratio if low < 1 else ratio}
     if field_type(field) is int:
         return {"type": non_negative_int if field_bounds(field)[0] == 0 else positive_int}
+    if field_type(field) is float and field_range(field):
+        return {"type": _ranged_number(field)}
     return {"type": number}
+
+
+def _ranged_number(field: str):
+    """A reader of the number of bounded ``Design`` field ``field``: what is outside its range (or not finite) is
+    refused with its range in the words of its validation and its help (``core.design.field_range``)."""
+    low, high, low_open, high_open = field_bounds(field)
+
+    def read(text: str) -> float:
+        try:
+            value = float(number_text(text))
+        except ValueError:
+            raise argparse.ArgumentTypeError(_("expected a number, got {value}").format(value=shown(text))) from None
+        inside = math.isfinite(value) and (low is None or (value > low if low_open else value >= low)) and (
+            high is None or (value < high if high_open else value <= high))
+        if not inside:
+            raise argparse.ArgumentTypeError(_("{problem} (got {value})").format(problem=field_range(field),
+                                                                               value=shown(text)))
+        return value
+
+    read.field_range = field_range(field)  # the help states it (add_design_options)
+    return read
 
 
 def design_args(design: Design) -> list[str]:
@@ -419,12 +447,12 @@ def _overrides(pairs: list[str], what: str) -> dict[str, float]:
     return result
 
 
-def design_from_args(args: argparse.Namespace) -> Design:
+def design_from_args(args: argparse.Namespace, quiet: bool = False) -> Design:
     """The design of ``--preset ID`` or ``--design FILE`` and the options that override it (``parsed_design``). A
     design with pods is planned with them here (``core.analysis.whole.plan_with_pods``): one whose pods cannot be
     built raises its ``DesignError`` for every command, never letting one work on the first pod's design without
-    them."""
-    design = parsed_design(args)
+    them. ``quiet``: without the warnings ``parsed_design`` writes."""
+    design = parsed_design(args, quiet)
     if design.pods:  # pods that cannot be built together: every command refuses the design (its ways out), as plan
         from core.analysis.whole import plan_with_pods
 
@@ -432,9 +460,10 @@ def design_from_args(args: argparse.Namespace) -> Design:
     return design
 
 
-def parsed_design(args: argparse.Namespace) -> Design:
+def parsed_design(args: argparse.Namespace, quiet: bool = False) -> Design:
     """Build the design from ``--preset ID`` or ``--design FILE`` and the options that override it, as given: read
-    and checked field by field, not planned (``design_from_args`` plans a design with pods)."""
+    and checked field by field, not planned (``design_from_args`` plans a design with pods). A field its topology
+    does not read (``core.fabric.families.unused_fields``) is said on stderr unless ``quiet``."""
     data: dict = {}
     if getattr(args, "preset", None) is not None:
         if args.design:
@@ -458,6 +487,10 @@ def parsed_design(args: argparse.Namespace) -> Design:
         data.pop("nodes", None)
     design = parse_design(data)
     load_catalog().system(design.gpu)  # unknown model -> InputError now, not later
+    from core.fabric.families import unused_fields
+
+    for message in () if quiet else unused_fields(design):  # a field its topology ignores: said, not lost
+        print(_("warning: {message}").format(message=message), file=sys.stderr)
     return design
 
 

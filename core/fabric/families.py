@@ -46,6 +46,8 @@ topology family"):
   leave the leaf-oversubscription what-if out; ``oversubscription_input``: the sidebar shows the input disabled);
 * ``RAIL_LEAVES``: True when its leaves are rail leaves, each group's one per rail (``rail_leaves``: the bill's
   leaf row);
+* ``DESIGN_FIELDS``: the ``Design`` fields only it reads (``unused_fields``: the CLI and the Designer say one set on
+  another topology is ignored, not lose it silently);
 * ``FAILURE_NAMES``: the failure-spec language that names its elements (``failure_names``: ``"node-to-node"``,
   the torus's nodes, NICs and neighbour bundles), instead of the graph what-if's (its switches, link bundles, NICs);
 * ``FAILURE_CLOSED_FORM``: the module (a dotted name, imported by ``core.analysis.failure.whatif``) whose
@@ -233,6 +235,25 @@ def words(name: str | None, key: str, default: str | None) -> str | None:
     module = family(name) if name else None
     msgid = getattr(module, "WORDS", {}).get(key, default)
     return None if msgid is None else _(msgid)
+
+
+def unused_fields(design) -> list[str]:
+    """Sentences, translated, for each field of ``design`` set away from its default that only other families read
+    (their ``DESIGN_FIELDS``), so its topology ignores it: ``torus_dims`` on a rail-optimized design."""
+    from core.design import FIELDS, Design
+    from core.i18n import _
+
+    own = set(getattr(family(design.topology), "DESIGN_FIELDS", ()))
+    default = Design()
+    out = []
+    for name in FAMILIES:
+        for field in getattr(family(name), "DESIGN_FIELDS", ()):
+            if field not in own and getattr(design, field) != getattr(default, field):
+                out.append(_("{field} is used only by the {family} topology; this design is {topology}, so it is "
+                             "ignored (set the topology to {family}, or leave the field out)").format(
+                    field=f"{FIELDS[field].title()} ({field})", family=vocab.TOPOLOGY.label(name),
+                    topology=vocab.TOPOLOGY.label(design.topology)))
+    return out
 
 
 def tier_aliases(name: str) -> dict[str, str]:

@@ -51,6 +51,9 @@ BOM_MODELS = ("spares",)
 optics and cables of its neighbour links per length (no fabric switch), each row's own rule (N+1 per model and tier,
 a share of the installed count)."""
 WORDS = {"input:tiers:off": N_("No effect on a torus: its nodes are joined node to node, without switch tiers."),
+         # the sidebar's switch-model boxes: shown disabled, their entry saying there is none
+         "input:switch:off": N_("No effect on a torus: its nodes are joined node to node, without switches."),
+         "input:switch:none": N_("none (no switches)"),
          "failure:click": None,  # no switch to click: the Resilience page's drawing fails nothing by a click
          "readout:bandwidth": N_("**Bisection ratio** {total} = half the injection over the bisection ({half} / "
                                  "{bisection}, one direction: when every GPU sends to the other half, the cut carries "
@@ -115,6 +118,9 @@ on its drawing (``failure:click``); the transceivers card and the plan command's
 modules sit, at the node-to-node links' ends, not a switch side of 0 (``transceivers``); the Performance page's
 routing and placement sentences and the placement setting's help speak of the torus's blocks, not of leaf groups
 (``perf:routing:*``, ``perf:placement:*``)."""
+DESIGN_FIELDS = ("torus_dims", "torus_cube")
+"""``Design`` fields only a torus reads (``core.fabric.families.unused_fields``: set on another topology, they are
+said to be ignored)."""
 FAILURE_NAMES = "node-to-node"
 """Its failure elements are named by ``core.analysis.failure.toruswhatif`` (nodes, NICs, bundles between two
 neighbours; ``core.fabric.families.failure_names``)."""

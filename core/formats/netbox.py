@@ -58,6 +58,10 @@ CABLE_FIELDS = ("side_a_device", "side_a_type", "side_a_name", "side_b_device", 
 
 ROLES = {"server": "GPU server", "leaf": "Leaf switch", "spine": "Spine switch", "core": "Core switch"}
 NETWORK_ROLE_WORDS = {"storage": "Storage", "inband": "In-band", "oob": "OOB", "compute": "Compute"}
+SWITCH_ROLE_WORDS = {"leaf": "leaf", "spine": "spine", "switch": "", "storage-leaf": "target leaf"}
+"""A switch role of ``core.networks.model.SwitchRole`` -> its words in a NetBox role name (``<network> <words>
+switch``): a lone ``switch`` adds none ("OOB switch"), the storage systems' leaves are the target leaves ("Storage
+target leaf switch", apart from the nodes' "Storage leaf switch")."""
 DEVICE_ROLES = {"storage": "Storage system", "ufm": "UFM appliance", "head": "Head node", "nfs": "NFS storage",
                 "pdu": "PDU"}
 """NetBox device roles of the other networks' switches (``<network> <role> switch``) and end devices."""
@@ -161,7 +165,8 @@ def _network_devices(plan, scheme: NamingScheme, site: str, where) -> Iterator[t
     for network, group in groups:
         role = getattr(group, "role", None)
         if role is not None:
-            role_name = f"{NETWORK_ROLE_WORDS.get(network, network)} {role.replace('-', ' ')} switch"
+            role_name = " ".join(w for w in (NETWORK_ROLE_WORDS.get(network, network),
+                                             SWITCH_ROLE_WORDS.get(role, role.replace("-", " ")), "switch") if w)
             try:
                 entry = catalog.switch(group.model)
                 maker, model = manufacturer(entry), device_type(entry)

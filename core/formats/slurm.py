@@ -328,7 +328,21 @@ def _two_level_blocks(plan, namer: Namer, rack_nodes: int) -> "SlurmBlocks":
              f"NVLink domain, so the aggregated block is {aggregate} nodes, the smallest power-of-two multiple of "
              f"the base that holds it (NVIDIA topograph's rule); domains of a power-of-two number of racks align "
              f"with Slurm's aggregated blocks, others may share one with the next domain")
-    return SlurmBlocks(blocks, sizes, basis)
+    reach = "up to the cluster" if sizes[-1] >= nodes else (
+        f"up to the aggregated block that holds the largest NVLink domain ({sizes[-1]} nodes), not the cluster "
+        f"(NVIDIA topograph's rule)")
+    return SlurmBlocks(blocks, sizes, basis, reach)
+
+
+def _domain_nodes(resolved) -> int:
+    """Nodes of one (first-level) scale-up domain of ``resolved``."""
+    return max(1, resolved.nvlink_level1_gpus // max(1, resolved.gpus_per_node))
+
+
+def _domain_blocks(resolved) -> bool:
+    """Whether the base block of ``resolved`` is its scale-up domain (it spans several nodes, or a second NVLink
+    level joins racks), else the SU of the tree form (``slurm_blocks``; the export's label, ``_block_label``)."""
+    return bool(resolved.nvlink_rack_gpus) or _domain_nodes(resolved) > 1
 
 
 @dataclass
@@ -338,6 +352,8 @@ class SlurmBlocks:
     blocks: list[tuple[str, list[str]]]
     sizes: list[int]
     basis: str
+    reach: str = "up to the cluster"
+    """How far ``sizes`` go (the file's comment): the cluster, or the largest NVLink domain of a two-level one."""
 
 
 def slurm_blocks(plan, naming: NamingScheme | None = None) -> SlurmBlocks:
@@ -351,11 +367,11 @@ def slurm_blocks(plan, naming: NamingScheme | None = None) -> SlurmBlocks:
     namer = Namer.of(plan, naming)
     resolved = plan.resolved
     nodes = resolved.nodes
-    per_domain = max(1, resolved.nvlink_level1_gpus // max(1, resolved.gpus_per_node))
+    per_domain = _domain_nodes(resolved)
     if resolved.nvlink_rack_gpus:
         return _two_level_blocks(plan, namer, per_domain)
     scaleup = resolved.system.scaleup_name  # the scale-up link's own name (NVLink, Infinity Fabric, UB, ...)
-    if per_domain > 1:
+    if _domain_blocks(resolved):
         count = -(-nodes // per_domain)
         digits = namer.scheme.digits(count)
         prefix = "nvl" if scaleup == "NVLink" else "sud"
@@ -419,7 +435,7 @@ def write_block_conf(plan, out: TextIO, naming: NamingScheme) -> None:
         _header(plan, out, "topology.conf", "TopologyPlugin=topology/block")
         out.write(f"# Blocks: {blocks.basis}.\n")
         out.write(f"# BlockSizes: the base block ({blocks.sizes[0]} nodes) and the aggregated blocks Slurm may form\n"
-                  "# from contiguous base blocks (each a power of two larger), up to the cluster.\n")
+                  f"# from contiguous base blocks (each a power of two larger), {blocks.reach}.\n")
         for name, members in blocks.blocks:
             out.write(f"BlockName={name} Nodes={_range_list(members)}\n")
         out.write(f"BlockSizes={','.join(str(s) for s in blocks.sizes)}\n")
@@ -470,8 +486,16 @@ def _block_label(plan) -> str:
     from core.design import tidy_spaces
     from core.scaleup import domain_word
 
-    return tidy_spaces(_("Slurm topology.conf (block plugin): one block per {domain}").format(
-        domain=domain_word(plan.resolved.system)))
+    from core.formats.podslurm import mixed_of
+
+    domain = domain_word(plan.resolved.system)
+    if mixed_of(plan) is not None:  # each pod's own rule (core.formats.podslurm.mixed_blocks)
+        return _("Slurm topology.conf (block plugin): per pod, one block per {domain} of several nodes, else per "
+                 "scalable unit").format(domain=domain)
+    if _domain_blocks(plan.resolved):
+        return tidy_spaces(_("Slurm topology.conf (block plugin): one block per {domain}").format(domain=domain))
+    return _("Slurm topology.conf (block plugin): one block per scalable unit, the nodes under one leaf switch of "
+             "the tree form (the {domain} is one node)").format(domain=domain)
 
 
 EXPORTS = (
