@@ -379,7 +379,7 @@ def size_fabric(resolved: ResolvedDesign, words: bool = True) -> FabricPlan:
             return _size_clos(sizing, words=False)
         ids = {_ANY_SWITCH.id: sizing.switch.id,
                **{_ANY_TIERS[role].id: model.id for role, model in sizing.tier_switches.items()}}
-        groups = tuple(copied(g, {"switch_id": ids[g.switch_id]}) for g in plan.switch_groups)
+        groups = tuple(copied(g, {"switch_id": ids.get(g.switch_id, g.switch_id)}) for g in plan.switch_groups)
         return copied(plan, {"switch_groups": groups, "planes": resolved.planes})
     return _size_clos(resolved, words)
 
