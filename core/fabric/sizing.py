@@ -279,7 +279,7 @@ def _smallest_divisor_at_least(number: int, floor: int) -> int | None:
 
 def _speed_ratio(resolved: ResolvedDesign) -> float:
     """Leaf down speed / uplink speed (0.5 for 400G to NICs and 800G up)."""
-    return resolved.port_speed_gbps / resolved.uplink_gbps
+    return resolved.leaf_speed_ratio
 
 
 def _leaf_split(resolved: ResolvedDesign) -> tuple[int, int]:
@@ -405,7 +405,7 @@ def _size_clos(resolved: ResolvedDesign, words: bool = True) -> FabricPlan:
 
 ClosSizing = view("ClosSizing", "nodes nics_per_node islands rails_per_island grow_to planes topology gpus "
                   "gpus_per_node nvlink_level1_nodes su_nodes nodes_per_rack switch_ports spine_radix core_radix "
-                  "pod_sus port_speed_gbps uplink_gbps leaf_uplink_cost switch",
+                  "pod_sus port_speed_gbps uplink_gbps leaf_speed_ratio leaf_uplink_cost switch",
                   design=view("ClosRatios", "oversubscription spine_oversubscription tiers"),
                   tier_switches=FrozenDict)
 """What sizing a folded Clos without words reads of a resolved design (``core.memo.view``; the error messages too):
@@ -465,11 +465,11 @@ def _size_island(resolved: ResolvedDesign, words: bool = True) -> FabricPlan:
 
 
 IslandNumbers = view("IslandNumbers", "nodes nics_per_node topology nvlink_level1_nodes su_nodes nodes_per_rack "
-                     "switch_ports spine_radix core_radix pod_sus port_speed_gbps uplink_gbps leaf_uplink_cost",
+                     "switch_ports spine_radix core_radix pod_sus leaf_speed_ratio leaf_uplink_cost",
                      design=view("IslandRatios", "oversubscription spine_oversubscription tiers"))
 """What choosing an island's leaf down-port count reads of a resolved design (``core.memo.view``): numbers alone,
-no switch model, so designs whose switches, NICs or GPUs differ but whose counts, radixes, speeds and ratios agree
-share one choice."""
+no switch model and its speeds only as their ratio (``leaf_speed_ratio``), so designs whose switches, NICs, GPUs or
+speeds differ but whose counts, radixes and ratios agree share one choice."""
 
 
 class _Unfit(DesignError):
@@ -682,7 +682,7 @@ def _choose_tiers(stage: _Stage) -> None:
     ``core.plan.plan`` replaces the suggestion of these errors with ways out it checked by re-planning.
     """
     resolved, design = stage.resolved, stage.design
-    nodes, speed = resolved.nodes, resolved.port_speed_gbps
+    nodes = resolved.nodes
     # max_nodes(resolved, t, stage.leaf_down_max) for t = 1, 2, 3, from the group shape the stage already has
     limit = {1: stage.radix // resolved.nics_per_node,
              2: (resolved.spine_radix // stage.leaves_per_group) * stage.nodes_per_group,
@@ -690,7 +690,8 @@ def _choose_tiers(stage: _Stage) -> None:
 
     def sized() -> dict:  # the values of the error messages (built only for one)
         models = list(dict.fromkeys(s.id for s in resolved.tier_switches.values()))  # leaf / spine / core when they differ
-        return {"nodes": f"{nodes:,}", "gpus": f"{resolved.gpus:,}", "switch": " / ".join(models), "speed": speed}
+        return {"nodes": f"{nodes:,}", "gpus": f"{resolved.gpus:,}", "switch": " / ".join(models),
+                "speed": resolved.port_speed_gbps}
 
     if design.tiers == "auto":
         tiers = next((t for t in (1, 2, 3) if nodes <= limit[t]), None)
