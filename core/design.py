@@ -1319,6 +1319,12 @@ class ResolvedDesign(BaseModel):
         return self.uplink_speed_gbps or self.port_speed_gbps
 
     @property
+    def leaf_speed_ratio(self) -> float:
+        """Leaf down speed / uplink speed (0.5 for 400G to the NICs and 800G up): what splitting a leaf's ports reads
+        of the two speeds (``core.fabric.sizing._speed_ratio``)."""
+        return self.port_speed_gbps / self.uplink_gbps
+
+    @property
     def spine_radix(self) -> int:
         return self.spine_ports or self.switch_ports
 

@@ -571,3 +571,23 @@ def test_the_stages_budgets_add_up_to_what_memo_declares():
     assert len(STAGES) >= 20
     assert total <= STAGE_SHARES_MOST * STAGE_CACHE_BYTES, total / STAGE_CACHE_BYTES
     assert total > (STAGE_SHARES_MOST - 0.25) * STAGE_CACHE_BYTES, "STAGE_SHARES_MOST states the sum: lower it"
+
+
+def test_copied_is_model_copy_and_frozen_dicts_hash_once():
+    """``core.memo.copied`` makes what ``model_copy(update=...)`` makes (fields, fields set, the original unchanged),
+    and a ``FrozenDict``'s hash, kept after its first, is its items' (also after a round trip through pickle)."""
+    import pickle
+
+    from core.design import Design
+    from core.memo import FrozenDict, copied
+
+    base = Design(gpu="H100", gpus=1024)
+    for update in ({"tiers": 2}, {"tiers": 3, "oversubscription": 2.0, "planes": 2}, {}):
+        made, expected = copied(base, update), base.model_copy(update=update)
+        assert type(made) is Design and made == expected and made.model_dump() == expected.model_dump()
+        assert made.model_fields_set == expected.model_fields_set and made is not base
+    assert base.tiers == "auto" and base.model_fields_set == {"gpu", "gpus"}
+    table = FrozenDict({"leaf": "QM9700", "spine": ("SN5600", 2)})
+    assert hash(table) == hash(table) == hash(frozenset(table.items()))
+    again = pickle.loads(pickle.dumps(table))
+    assert again == table and hash(again) == hash(table) and type(again) is FrozenDict

@@ -288,3 +288,28 @@ def test_a_run_reads_its_candidates_alike():
         compared += 1
         planes += resolved.planes > 1
     assert compared > 500 and planes > 50 and len(runs) < compared / 2
+
+
+def test_clos_sizings_of_switch_models_alike_are_one():
+    """``size_fabric(words=False)`` sizes with stand-ins for the switch models (``core.fabric.sizing._sized_clos``):
+    designs whose switches differ but whose numbers agree (TH5 and SN5600, 64 x 800G) share one sizing, and each
+    plan is still its own design's, field for field (its groups' ``switch_id`` its models'); a design that cannot be
+    sized raises its own error, naming its switch."""
+    from core.design import Design
+    from core.fabric import sizing
+    from core.memo import uncached
+
+    catalog = load_catalog()
+    sizing._sized_clos.cache_clear()
+    plans = {}
+    for switch in ("TH5", "SN5600"):
+        resolved = resolve_design(Design(gpu="H100", gpus=16384, fabric="ethernet", switch=switch, tiers=3,
+                                         oversubscription=2.0), catalog)
+        plans[switch] = sizing.size_fabric(resolved, words=False)
+        with uncached():
+            assert plans[switch] == sizing._size_clos(resolved, words=False)
+        assert {g.switch_id for g in plans[switch].switch_groups} == {switch}
+    assert len(sizing._sized_clos.cache) == 1 and sizing._sized_clos.cache.info()["hits"] == 1
+    resolved = resolve_design(Design(gpu="H100", gpus=16384, fabric="ethernet", switch="SN5600", tiers=1), catalog)
+    with pytest.raises(DesignError, match="SN5600"):
+        sizing.size_fabric(resolved, words=False)

@@ -117,7 +117,7 @@ from core.plan import Plan, as_built, plan
 from core.analysis.perfview import BusbwPlan
 from core.perf.commview import BusbwResolved, PerfBandwidth, PerfCalibration, PerfFabric
 from core.networks import NetworkInputs
-from core.memo import spoken, stage
+from core.memo import copied, spoken, stage
 from core.perf import congestion
 from core.perf.collectives import busbw_at, nccl_release, nccl_release_now
 
@@ -448,7 +448,7 @@ def candidate_designs(gpu: str, gpus: int, constraints: Constraints, grid: Grid 
     def design(**fields) -> Design:
         """``Design(gpu=..., gpus=..., **fields)`` for values ``check`` has validated: a copy of the validated
         base with the fields set (same values, no re-validation of the 11,000 designs of a large grid)."""
-        return base.model_copy(update=fields)
+        return copied(base, fields)
 
     for fabric in _fabrics(constraints, grid):
         switches = [s for s in catalog.fabric_switches(fabric) if s.id in allowed]
@@ -586,7 +586,7 @@ class _Evaluator:
         for at, value in _UNRESOLVED_AT:
             fields[at] = value
         found = resolved_design(DesignFields._make(fields), self.catalog, current())
-        return found.model_copy(update={"design": design})
+        return copied(found, {"design": design})
 
     def evaluate(self, index: int, design: Design, full: bool = False, keep: bool = False,
                  resolved=None, detail: bool = True, run: "_Run | None" = None) -> Candidate:
@@ -980,7 +980,7 @@ def _too_few_tiers(resolved, tiers: int) -> bool:
 
     island = resolved
     if resolved.islands > 1:
-        island = resolved.model_copy(update={"nics_per_node": resolved.rails_per_island, "islands": 1})
+        island = copied(resolved, {"nics_per_node": resolved.rails_per_island, "islands": 1})
     try:
         most, _up = _leaf_split(island)
         low = max(1, math.ceil(most * 0.75))
@@ -1027,10 +1027,10 @@ def _evaluate_family(evaluator: "_Evaluator", designs: list[Design], indices: li
     def as_resolved(d: Design):  # resolving reads no tiers or oversubscription: the run's resolution with ``d``
         if resolution is None or isinstance(resolution, FabricPlannerError):
             return resolution
-        return resolution.model_copy(update={"design": d})
+        return copied(resolution, {"design": d})
 
     if len(explicit) > 1:
-        design = designs[explicit[0]].model_copy(update={"tiers": "auto"})
+        design = copied(designs[explicit[0]], {"tiers": "auto"})
         auto = evaluator.evaluate(-1, design, keep=True, resolved=as_resolved(design), detail=detail, run=run)
     for i in indices:
         d = designs[i]
@@ -1043,7 +1043,7 @@ def _evaluate_family(evaluator: "_Evaluator", designs: list[Design], indices: li
             continue
         resolved = auto.resolved
         if auto.tiers == 0:  # auto did not size: each explicit tier count on its own, with the family's resolution
-            out.append(evaluator.evaluate(i, d, resolved=resolved.model_copy(update={"design": d}), detail=detail,
+            out.append(evaluator.evaluate(i, d, resolved=copied(resolved, {"design": d}), detail=detail,
                                           run=run))
             continue
         one_switch = resolved.nodes * resolved.rails_per_island <= resolved.switch_ports
@@ -1056,7 +1056,7 @@ def _evaluate_family(evaluator: "_Evaluator", designs: list[Design], indices: li
                                                 "needed").format(tiers=plurals.tiers(d.tiers),
                                                                  needed=plurals.tiers(auto.tiers))))
         else:  # resolving does not read tiers: the family's resolution serves with this design
-            out.append(evaluator.evaluate(i, d, resolved=resolved.model_copy(update={"design": d}), detail=detail,
+            out.append(evaluator.evaluate(i, d, resolved=copied(resolved, {"design": d}), detail=detail,
                                           run=run))
     return out
 

@@ -565,8 +565,14 @@ def hop_counts(wiring: DragonflyWiring) -> Hops:
 def _spine_between_every_pair(wiring: DragonflyWiring) -> bool:
     """Whether, for every two other groups, each group has a spine with global links to both. The wiring is
     circulant (group ``I`` reaches ``I + d`` on the same ports for every ``I``), so this asks whether every
-    ordered pair of distinct offsets ``(d1, d2)`` lies in the offsets of one spine."""
-    groups, lam, s = wiring.group_count, wiring.global_pair_links, wiring.spines_per_pod
+    ordered pair of distinct offsets ``(d1, d2)`` lies in the offsets of one spine (``_offsets_paired``)."""
+    return _offsets_paired(wiring.group_count, wiring.global_pair_links, wiring.spines_per_pod)
+
+
+@lru_cache(maxsize=4096)  # pure in its three numbers; the optimizer asks it of every Dragonfly+ candidate
+def _offsets_paired(groups: int, lam: int, s: int) -> bool:
+    """``_spine_between_every_pair`` of ``groups`` groups, ``lam`` global links per group pair and ``s`` spines
+    per group."""
     needed = (groups - 1) * (groups - 2)
     used = (groups - 1) * lam
     q = np.arange(used)

@@ -35,16 +35,16 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Literal, NoReturn
+from typing import Literal, NamedTuple, NoReturn
 
 from pydantic import BaseModel, ConfigDict
 
 from core.design import ResolvedDesign
-from core.errors import DesignError
+from core.errors import DesignError, FabricPlannerError
 from core.fabric.families import family as topology_family
 from core import plurals
 from core.i18n import N_, _, ngettext
-from core.memo import FrozenDict, stage, view
+from core.memo import FrozenDict, copied, stage, view
 
 Role = Literal["leaf", "spine", "core"]
 ROLE_LABELS = {"leaf": N_("leaf"), "spine": N_("spine"), "core": N_("core")}
@@ -279,7 +279,7 @@ def _smallest_divisor_at_least(number: int, floor: int) -> int | None:
 
 def _speed_ratio(resolved: ResolvedDesign) -> float:
     """Leaf down speed / uplink speed (0.5 for 400G to NICs and 800G up)."""
-    return resolved.port_speed_gbps / resolved.uplink_gbps
+    return resolved.leaf_speed_ratio
 
 
 def _leaf_split(resolved: ResolvedDesign) -> tuple[int, int]:
@@ -371,9 +371,16 @@ def size_fabric(resolved: ResolvedDesign, words: bool = True) -> FabricPlan:
     other = topology_family(resolved.topology)
     if other is not None:
         return other.size(resolved)
-    if not words and not resolved.grow_to:  # the optimizer's: cached by what it reads, the planes apart
-        plan = _sized_clos(ClosSizing.of(resolved)._replace(planes=1))
-        return plan if resolved.planes == 1 else plan.model_copy(update={"planes": resolved.planes})
+    if not words and not resolved.grow_to:  # the optimizer's: cached by what it reads, the planes and models apart
+        sizing = ClosSizing.of(resolved)
+        try:
+            plan = _sized_clos(sizing._replace(planes=1, switch=_ANY_SWITCH, tier_switches=_ANY_TIERS))
+        except FabricPlannerError:  # its message names the models: sized again with them, to raise it
+            return _size_clos(sizing, words=False)
+        ids = {_ANY_SWITCH.id: sizing.switch.id,
+               **{_ANY_TIERS[role].id: model.id for role, model in sizing.tier_switches.items()}}
+        groups = tuple(copied(g, {"switch_id": ids.get(g.switch_id, g.switch_id)}) for g in plan.switch_groups)
+        return copied(plan, {"switch_groups": groups, "planes": resolved.planes})
     return _size_clos(resolved, words)
 
 
@@ -383,14 +390,14 @@ def _size_clos(resolved: ResolvedDesign, words: bool = True) -> FabricPlan:
     if resolved.islands > 1:
         island = (resolved._replace(nics_per_node=resolved.rails_per_island, islands=1)
                   if isinstance(resolved, ClosSizing) else
-                  resolved.model_copy(update={"nics_per_node": resolved.rails_per_island, "islands": 1}))
+                  copied(resolved, {"nics_per_node": resolved.rails_per_island, "islands": 1}))
     if resolved.grow_to:
         final = _size_island(island.model_copy(update={"nodes": resolved.grow_to,
                                                        "gpus": resolved.grow_to * resolved.gpus_per_node}), words)
         plan = _populated(island, final, resolved.grow_to)
     else:
         plan = _size_island(island, words)
-    plan = plan.model_copy(update={"max_nodes_without_recabling": _growth_limit(island, plan)})
+    plan = copied(plan, {"max_nodes_without_recabling": _growth_limit(island, plan)})
     if resolved.islands > 1:
         plan = _side_by_side(resolved, plan, words)
     return plan
@@ -398,7 +405,7 @@ def _size_clos(resolved: ResolvedDesign, words: bool = True) -> FabricPlan:
 
 ClosSizing = view("ClosSizing", "nodes nics_per_node islands rails_per_island grow_to planes topology gpus "
                   "gpus_per_node nvlink_level1_nodes su_nodes nodes_per_rack switch_ports spine_radix core_radix "
-                  "pod_sus port_speed_gbps uplink_gbps leaf_uplink_cost switch",
+                  "pod_sus port_speed_gbps uplink_gbps leaf_speed_ratio leaf_uplink_cost switch",
                   design=view("ClosRatios", "oversubscription spine_oversubscription tiers"),
                   tier_switches=FrozenDict)
 """What sizing a folded Clos without words reads of a resolved design (``core.memo.view``; the error messages too):
@@ -413,10 +420,26 @@ def _clos_bytes(plan: FabricPlan) -> int:
     return 5120 + 768 * len(plan.switch_groups)
 
 
-@stage(0.15, _clos_bytes, max_entries=1 << 14)  # a default search's 5,300 distinct sizings, 35 MB: a warm one hits
+class _AnySwitch(NamedTuple):
+    """A stand-in for a switch model in the ``ClosSizing`` key of ``_sized_clos``: sizing reads a model's id alone
+    (its switch groups' ``switch_id``, its errors' words), its ports being the view's numbers; one per role."""
+
+    id: str
+
+
+_ANY_SWITCH = _AnySwitch("\0switch")
+_ANY_TIERS = FrozenDict({role: _AnySwitch(f"\0{role}") for role in ("leaf", "spine", "core")})
+"""The stand-ins ``size_fabric`` sizes with (``_sized_clos``): designs whose switch models differ but whose numbers
+agree share one sizing (2,500 sizings of a default search's 4,700 ``ClosSizing``s); their groups take the models' ids
+after (``SwitchGroup.switch_id``), and a sizing that raises is sized again with the models, whose ids its message
+names."""
+
+
+@stage(0.15, _clos_bytes, max_entries=1 << 14)  # a default search's 2,500 distinct sizings, 20 MB: a warm one hits
 def _sized_clos(sizing: ClosSizing) -> FabricPlan:
-    """``size_fabric(resolved, words=False)`` of a folded Clos without growth from its ``ClosSizing``; cached by it
-    (``core.memo.stage``; its errors pass uncached: their messages are in the request's language)."""
+    """``size_fabric(resolved, words=False)`` of a folded Clos without growth from its ``ClosSizing`` (its switch
+    models the stand-ins ``_ANY_SWITCH``, ``_ANY_TIERS``); cached by it (``core.memo.stage``; its errors pass uncached:
+    their messages are in the request's language)."""
     return _size_clos(sizing, words=False)
 
 
@@ -442,11 +465,11 @@ def _size_island(resolved: ResolvedDesign, words: bool = True) -> FabricPlan:
 
 
 IslandNumbers = view("IslandNumbers", "nodes nics_per_node topology nvlink_level1_nodes su_nodes nodes_per_rack "
-                     "switch_ports spine_radix core_radix pod_sus port_speed_gbps uplink_gbps leaf_uplink_cost",
+                     "switch_ports spine_radix core_radix pod_sus leaf_speed_ratio leaf_uplink_cost",
                      design=view("IslandRatios", "oversubscription spine_oversubscription tiers"))
 """What choosing an island's leaf down-port count reads of a resolved design (``core.memo.view``): numbers alone,
-no switch model, so designs whose switches, NICs or GPUs differ but whose counts, radixes, speeds and ratios agree
-share one choice."""
+no switch model and its speeds only as their ratio (``leaf_speed_ratio``), so designs whose switches, NICs, GPUs or
+speeds differ but whose counts, radixes and ratios agree share one choice."""
 
 
 class _Unfit(DesignError):
@@ -659,7 +682,7 @@ def _choose_tiers(stage: _Stage) -> None:
     ``core.plan.plan`` replaces the suggestion of these errors with ways out it checked by re-planning.
     """
     resolved, design = stage.resolved, stage.design
-    nodes, speed = resolved.nodes, resolved.port_speed_gbps
+    nodes = resolved.nodes
     # max_nodes(resolved, t, stage.leaf_down_max) for t = 1, 2, 3, from the group shape the stage already has
     limit = {1: stage.radix // resolved.nics_per_node,
              2: (resolved.spine_radix // stage.leaves_per_group) * stage.nodes_per_group,
@@ -667,7 +690,8 @@ def _choose_tiers(stage: _Stage) -> None:
 
     def sized() -> dict:  # the values of the error messages (built only for one)
         models = list(dict.fromkeys(s.id for s in resolved.tier_switches.values()))  # leaf / spine / core when they differ
-        return {"nodes": f"{nodes:,}", "gpus": f"{resolved.gpus:,}", "switch": " / ".join(models), "speed": speed}
+        return {"nodes": f"{nodes:,}", "gpus": f"{resolved.gpus:,}", "switch": " / ".join(models),
+                "speed": resolved.port_speed_gbps}
 
     if design.tiers == "auto":
         tiers = next((t for t in (1, 2, 3) if nodes <= limit[t]), None)
@@ -983,10 +1007,10 @@ def _side_by_side(resolved: ResolvedDesign, plan: FabricPlan, words: bool = True
     """``resolved.islands`` copies of the one-island ``plan``: counts multiplied, shapes kept (``words`` as
     ``size_fabric``'s)."""
     islands = resolved.islands
-    groups = tuple(g.model_copy(update={"count": g.count * islands}) for g in plan.switch_groups)
+    groups = tuple(copied(g, {"count": g.count * islands}) for g in plan.switch_groups)
     update = {key: getattr(plan, key) * islands for key in _ISLAND_COUNTS}
     if not words:
-        return plan.model_copy(update={**update, "switch_groups": groups, "islands": islands})
+        return copied(plan, {**update, "switch_groups": groups, "islands": islands})
     why = (_("Rail-only: each of the {islands} rails is its own fabric (no spine between rails); traffic "
              "between rails crosses {link} inside the node.") if resolved.topology == "rail-only" else
            ngettext("Per-rail planes: NIC i of every node is in plane i mod {islands} only; each of the {islands} "
@@ -996,8 +1020,8 @@ def _side_by_side(resolved: ResolvedDesign, plan: FabricPlan, words: bool = True
                     "host.",
                     resolved.rails_per_island)
            ).format(islands=islands, rails=resolved.rails_per_island, link=resolved.system.scaleup_name)
-    return plan.model_copy(update={**update, "switch_groups": groups, "islands": islands,
-                                   "explanation": (why, *plan.explanation)})
+    return copied(plan, {**update, "switch_groups": groups, "islands": islands,
+                         "explanation": (why, *plan.explanation)})
 
 
 def _populated(resolved: ResolvedDesign, final: FabricPlan, final_nodes: int) -> FabricPlan:
