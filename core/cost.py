@@ -1115,7 +1115,7 @@ def link_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, me
                     _("switch side, {link_class}: {terms} = {total} ({per_cage} per cage)").format(
                         link_class=_(LINK_CLASS_LABELS[link_class]), terms=" + ".join(terms[link_class]),
                         total=f"{counts[link_class]:,}", per_cage=plurals.ports(cage_ports[link_class]))
-                    + _share_words(counts[link_class], class_links, optical_links, switch_total, quantity)
+                    + share_words(counts[link_class], class_links, optical_links, switch_total, quantity)
                     + _("; {media} for {links} links by length: {spans}").format(
                         media=_(KIND_LABELS[parts[0][0].kind]), links=f"{sum(b.links for b, _n in parts):,}",
                         spans=spans)
@@ -1138,7 +1138,7 @@ def link_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, me
                         _("node side: {nodes} nodes x ceil({ports} ports / {per_module} per module) = {total}").format(
                             nodes=f"{resolved.nodes:,}", ports=per_node_ports, per_module=per_xcvr,
                             total=f"{every:,}")
-                        + _share_words(every, class_links, optical_links, node_total, quantity),
+                        + share_words(every, class_links, optical_links, node_total, quantity),
                         item=_("{name} (node side)").format(name=node_xcvr.name), end="node")
         for b in optical:
             fiber = cables[b.fibre_id]
@@ -1179,7 +1179,7 @@ def switch_module_counts(resolved: ResolvedDesign, fabric: FabricPlan, words: bo
     return counts, terms
 
 
-def _share_words(total: int, class_links: int, optical_links: int, optical_total: int, quantity: int) -> str:
+def share_words(total: int, class_links: int, optical_links: int, optical_total: int, quantity: int) -> str:
     """What a link class's transceiver row adds to its formula (``total``: the modules were every one of the class's
     ``class_links`` links optical) so that its ``why`` ends on its own quantity: the optical links' share
     (``ceil(total x optical / links) = optical_total``) when some links are copper, then ``of which {quantity}``
