@@ -1132,13 +1132,16 @@ def link_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, me
             by_module.setdefault(b.switch_module_id, []).append((b, n))
         for module_id, parts in by_module.items():
             module = modules[module_id]
+            quantity = sum(n for _b, n in parts)
             spans = ", ".join(f"{b.label()} {b.links:,}" for b, _n in parts)
-            add_row("transceiver", module, sum(n for _b, n in parts),
-                    _("switch side, {link_class}: {terms} ({per_cage} per cage); {media} for {links} links "
-                      "by length: {spans}").format(
+            add_row("transceiver", module, quantity,
+                    _("switch side, {link_class}: {terms} = {total} ({per_cage} per cage)").format(
                         link_class=link_class_words(link_class, family), terms=" + ".join(terms[link_class]),
-                        per_cage=plurals.ports(cage_ports[link_class]), media=_(KIND_LABELS[parts[0][0].kind]),
-                        links=f"{sum(b.links for b, _n in parts):,}", spans=spans)
+                        total=f"{counts[link_class]:,}", per_cage=plurals.ports(cage_ports[link_class]))
+                    + share_words(counts[link_class], class_links, optical_links, switch_total, quantity)
+                    + _("; {media} for {links} links by length: {spans}").format(
+                        media=_(KIND_LABELS[parts[0][0].kind]), links=f"{sum(b.links for b, _n in parts):,}",
+                        spans=spans)
                     + _with_space(optics_note(module, switches[link_class])),
                     item=(_(items[link_class]).format(name=module.name) if link_class in items
                           and family_words(family, f"link:{link_class}", None) is None else
@@ -1147,7 +1150,8 @@ def link_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, me
         if link_class == "node-leaf":
             per_node_ports = resolved.nics_per_node * planes
             per_xcvr = max(system.node_ports_per_transceiver, planes)  # a NIC's cage carries all its planes
-            node_total = math.ceil(resolved.nodes * math.ceil(per_node_ports / per_xcvr) * optical_links / class_links)
+            every = resolved.nodes * math.ceil(per_node_ports / per_xcvr)  # were every node-leaf link optical
+            node_total = math.ceil(every * optical_links / class_links)
             node_bins = apportion(node_total, [b.links for b in optical])
             by_node: dict[str, int] = {}
             for b, n in zip(optical, node_bins):
@@ -1155,10 +1159,10 @@ def link_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, me
             for module_id, quantity in by_node.items():
                 node_xcvr = modules[module_id]
                 add_row("transceiver", node_xcvr, quantity,
-                        _("node side: {nodes} nodes x ceil({ports} ports / {per_module} per module)").format(
-                            nodes=f"{resolved.nodes:,}", ports=per_node_ports, per_module=per_xcvr)
-                        + ("" if optical_links == class_links else _(" for the {links} optical links").format(
-                            links=f"{optical_links:,}")),
+                        _("node side: {nodes} nodes x ceil({ports} ports / {per_module} per module) = {total}").format(
+                            nodes=f"{resolved.nodes:,}", ports=per_node_ports, per_module=per_xcvr,
+                            total=f"{every:,}")
+                        + share_words(every, class_links, optical_links, node_total, quantity),
                         item=_("{name} (node side)").format(name=node_xcvr.name), end="node")
         for b in optical:
             fiber = cables[b.fibre_id]
@@ -1200,6 +1204,21 @@ def switch_module_counts(resolved: ResolvedDesign, fabric: FabricPlan, words: bo
     return counts, terms
 
 
+def share_words(total: int, class_links: int, optical_links: int, optical_total: int, quantity: int) -> str:
+    """What a link class's transceiver row adds to its formula (``total``: the modules were every one of the class's
+    ``class_links`` links optical) so that its ``why`` ends on its own quantity: the optical links' share
+    (``ceil(total x optical / links) = optical_total``) when some links are copper, then ``of which {quantity}``
+    when the class's optical modules are split over rows (module types chosen by the cable lengths); "" when the
+    formula's result is the row's quantity."""
+    text = ""
+    if optical_links != class_links:
+        text += _("; ceil({total} x {optical} / {links}) = {share} for the {optical} optical links of {links}").format(
+            total=f"{total:,}", optical=f"{optical_links:,}", links=f"{class_links:,}", share=f"{optical_total:,}")
+    if quantity != optical_total:
+        text += _("; of which {quantity} of this type, by the cable lengths").format(quantity=f"{quantity:,}")
+    return text
+
+
 def _with_space(text: str) -> str:
     """`` text`` to append to a sentence, or "" when there is none."""
     return " " + text if text else ""
@@ -1222,10 +1241,13 @@ def _torus_rows(bins, cables: dict, modules: dict, add_row, policy: str, node_po
             continue
         module, fiber = modules[b.node_module_id], cables[b.fibre_id]
         per = max(1, min(node_ports, module.logical_ports))
-        why = (_("{bins}: 2 per link, node to node").format(bins=_bin_words(b)) if per == 1 else
-               _("{bins}: a link end per node port, {per} ports per module (the node's cage), node to node").format(
-                   bins=_bin_words(b), per=per))
-        add_row("transceiver", module, math.ceil(2 * b.links / per), why,
+        count = math.ceil(2 * b.links / per)
+        why = (_("{bins}: 2 ends x {links} links = {count}, node to node").format(
+            bins=_bin_words(b), links=f"{b.links:,}", count=f"{count:,}") if per == 1 else
+               _("{bins}: ceil(2 ends x {links} links / {per} ports per module) = {count}, a link end per node port "
+                 "(the node's cage), node to node").format(bins=_bin_words(b), links=f"{b.links:,}", per=per,
+                                                           count=f"{count:,}"))
+        add_row("transceiver", module, count, why,
                 item=_("{name} (node side, {link_class})").format(name=module.name, link_class=label), end="node")
         add_row("cable", fiber, b.links, _("{bins}: {media}, {module} + fibre cord").format(
             bins=_bin_words(b), media=_(KIND_LABELS[b.kind]), module=module.id),

@@ -157,6 +157,13 @@ class Plan(BaseModel):
                 counts[f"{row.end}_side"] += row.quantity
         return counts
 
+    @property
+    def level2_cables(self) -> int:
+        """The cables of a second NVLink level (``domainlevels.levels_summary``'s ``level2_cables_total``, the bill's
+        level-2 cable row; 0 with one level): links of the compute network, counted by the Links card (with their
+        optical modules on the Transceivers card) and the By network table's compute row, as the capex holds them."""
+        return domainlevels.levels_summary(self.resolved)["level2_cables_total"]
+
     def nvlink_summary(self) -> dict:
         """Scale-up domain: NVLink generation (0 = not NVLink), links per GPU, bandwidth [GB/s], switch chips (the
         largest domain; with two levels, first-level chips of its racks plus its level-2 chips), its kind
@@ -201,7 +208,8 @@ class Plan(BaseModel):
             }
         f = self.fabric
         out["compute"]["links"] = (f.node_leaf_links + f.leaf_spine_links + f.spine_core_links + f.global_links) \
-            * f.planes + f.torus_links + sum(link_counts(f).values())  # (a Dragonfly's local links)
+            * f.planes + f.torus_links + sum(link_counts(f).values()) \
+            + self.level2_cables  # (a Dragonfly's local links; a second NVLink level's cables)
         if self.networks is not None:
             out["compute"]["links"] += sum(link.count for link in self.networks.compute_links)
             for sized in self.networks.sized():
@@ -258,6 +266,7 @@ class Plan(BaseModel):
                 **({"global": fabric.global_links * planes} if fabric.global_links else {}),
                 **({"torus": fabric.torus_links} if fabric.torus_links else {}),
                 **link_counts(fabric),  # a family's other classes (a Dragonfly's local links)
+                **({"nvlink_level2": self.level2_cables} if self.level2_cables else {}),  # its cables (optical)
             },
             "transceivers": transceivers,
             "bandwidth": {

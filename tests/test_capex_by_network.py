@@ -37,8 +37,9 @@ def test_cost_summary_has_compute_fabric_and_whole_cluster_capex():
 def test_compute_fabric_money_and_counts_share_one_boundary():
     """review45 1.4: the Links (32) and Transceivers (32) cards of the default design leave out the UFM appliances'
     4 links, but "Capex, compute fabric" billed their 4 modules and 4 fibres ($143,944). Hand sum of the fabric's
-    rows (catalog street prices): 1 QM9700 $43,000 + 32 ConnectX-7 at $2,188 = $70,016 + 2 x 16 OSFP modules at $879
-    = 2 x $14,064 + 32 fibres at $50 = $1,600: $142,744 (the UFM's 4 QSFP56 at $250 and 4 fibres, $1,200, not)."""
+    rows (catalog street prices): 1 QM9700 $43,000 + 32 ConnectX-7 at $2,188 = $70,016 + 16 switch-side OSFP modules
+    at $879 = $14,064 + 16 node-side flat-top modules (MMA4Z00-NS-FLT) at $1,249 = $19,984 + 32 fibres at $50 =
+    $1,600: $148,664 (the UFM's 4 QSFP56 at $250 and 4 fibres, $1,200, not)."""
     p = plan(Design())
     s = p.summary()
     fabric = [r for r in p.bom if r.network == "compute" and r.category in NETWORK_CATEGORIES and not r.management]
@@ -48,7 +49,7 @@ def test_compute_fabric_money_and_counts_share_one_boundary():
         == s["transceivers"]["switch_side"] + s["transceivers"]["node_side"] == 32
     assert sum(r.quantity for r in fabric if r.category == "cable") == sum(s["links"].values())
     assert p.cost.network_capex_usd == pytest.approx(sum(r.extended_price_usd for r in fabric))
-    assert p.cost.network_capex_usd == pytest.approx(43_000 + 70_016 + 2 * 14_064 + 1_600)
+    assert p.cost.network_capex_usd == pytest.approx(43_000 + 70_016 + 14_064 + 19_984 + 1_600)
 
 
 def test_designer_headline_names_both_capex_figures():

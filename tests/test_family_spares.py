@@ -54,8 +54,8 @@ def test_classic_dragonfly_spares_by_hand(dfc):
       modules -> ceil(63.44) = 64 (the DAC links need none).
     * the compute fabric's UFM pair: 4 cables -> 1, 4 QSFP56 transceivers -> 1.
 
-    Money: 41 x $2,188 + $43,000 + (41 + 41 + 42 + 64) x $879 + $1,119 + (41 + 2 + 9 + 8 + 4 + 12 + 19 + 1) x $50
-    + $60 + 9 x $150 + $250 = $305,539."""
+    Money: 41 x $2,188 + $43,000 + (41 + 42 + 64) x $879 + 41 x $1,249 (the node side's flat-top module) + $1,119
+    + (41 + 2 + 9 + 8 + 4 + 12 + 19 + 1) x $50 + $60 + 9 x $150 + $250 = $320,709."""
     f = dfc.fabric
     routers = [g for g in f.switch_groups if g.role == "leaf"]
     assert sum(g.count for g in routers) == 256 and f.pod_count == 8
@@ -64,7 +64,7 @@ def test_classic_dragonfly_spares_by_hand(dfc):
     installed = [(cat, cid, n, k) for cat, cid, n, k, _usd in rows]
     assert installed == [
         ("NIC", "CX7", 4096, 41), ("switch", "QM9700", 256, 1),
-        ("transceiver", "OSFP-800G-2xSR4", 2048, 41), ("transceiver", "OSFP-800G-2xSR4", 2048, 41),
+        ("transceiver", "OSFP-800G-2xSR4", 2048, 41), ("transceiver", "OSFP-800G-2xSR4-FLT", 2048, 41),
         ("cable", "FIBER-MMF-OM4-MPO12", 4096, 41),
         ("transceiver", "OSFP-800G-2xSR4", 2084, 42), ("transceiver", "OSFP-800G-2xDR4", 12, 1),
         ("cable", "FIBER-MMF-OM4-MPO12", 180, 2), ("cable", "FIBER-MMF-OM4-MPO12", 814, 9),
@@ -77,7 +77,7 @@ def test_classic_dragonfly_spares_by_hand(dfc):
     assert 2084 + 12 == 48 * math.ceil(17 / 2) + 208 * math.ceil(16 / 2)
     assert 180 + 814 + 720 + 346 + 12 == f.global_links
     assert 896 + 1176 + 1896 == 8 * math.comb(32, 2)
-    assert sum(usd for *_rest, usd in rows) == pytest.approx(305_539)
+    assert sum(usd for *_rest, usd in rows) == pytest.approx(320_709)
 
 
 def test_torus_spares_by_hand(torus):
@@ -91,24 +91,24 @@ def test_torus_spares_by_hand(torus):
       module, so 96 and 16 modules at 2% -> ceil(1.92) = 2 and ceil(0.32) = 1; their fibre cords 96 and 16 at 1%
       -> 1 + 1.
 
-    Money: 6 x $2,188 + 2 x $250 + 3 x $879 + 2 x $50 = $16,365."""
+    Money: 6 x $2,188 + 2 x $250 + 3 x $1,249 (the nodes' flat-top twin-port module) + 2 x $50 = $17,475."""
     assert torus.fabric.family == "torus" and torus.fabric.switch_groups == ()
     rows = _compute(with_spares(torus))
     assert [(cat, cid, n, k) for cat, cid, n, k, _usd in rows] == [
         ("NIC", "CX7", 512, 6), ("cable", "ACC-400G", 64, 1), ("cable", "ACC-400G", 16, 1),
-        ("transceiver", "OSFP-800G-2xSR4", 96, 2), ("cable", "FIBER-MMF-OM4-MPO12", 96, 1),
-        ("transceiver", "OSFP-800G-2xSR4", 16, 1), ("cable", "FIBER-MMF-OM4-MPO12", 16, 1)]
+        ("transceiver", "OSFP-800G-2xSR4-FLT", 96, 2), ("cable", "FIBER-MMF-OM4-MPO12", 96, 1),
+        ("transceiver", "OSFP-800G-2xSR4-FLT", 16, 1), ("cable", "FIBER-MMF-OM4-MPO12", 16, 1)]
     assert 64 + 16 + 96 + 16 == torus.summary()["torus"]["links"] == 64 * 6 // 2
     assert not [r for r in rows if r[0] == "switch"]  # no fabric switch: none spared
-    assert sum(usd for *_rest, usd in rows) == pytest.approx(16_365)
+    assert sum(usd for *_rest, usd in rows) == pytest.approx(17_475)
 
 
 @pytest.mark.parametrize(("topology", "gpus", "rows", "money"), [
-    ("classic-dragonfly", "4096", 45, "$545,881"), ("torus", "512", 34, "$213,083")])
+    ("classic-dragonfly", "4096", 45, "$561,051"), ("torus", "512", 34, "$214,193")])
 def test_the_cli_and_the_bill_carry_the_same_spares(capsys, topology, gpus, rows, money):
     """``plan --spares default`` puts the spare rows in the bill (the compute fabric's counted above, then the storage,
     in-band and out-of-band networks'), ``availability`` prints their count and money; the two agree with
-    ``with_spares`` (45 rows, $545,881 on the classic Dragonfly; 34, $213,083 on the torus)."""
+    ``with_spares`` (45 rows, $561,051 on the classic Dragonfly; 34, $214,193 on the torus)."""
     import csv
     import io
 

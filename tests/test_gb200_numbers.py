@@ -97,6 +97,31 @@ def test_the_level2_modules_are_transceivers_on_every_surface(gb200, capsys):
     assert [r.catalog_id for r in fibres] == ["NVLINK5-FIBER"] and fibres[0].unit_power_w == 0
 
 
+def test_links_and_transceivers_cards_count_the_level2_alike(gb200, capsys):
+    """One scope for both cards (review46 finding 3): the Transceivers card holds the 5,184 level-2 modules, so the
+    Links card holds their 2,592 cables: 576 node-leaf + 672 leaf-spine + 2,592 = 3,840 links, each card saying the
+    level-2 part; the By network table's compute row adds the UFM appliances' 4 to both; Compare reads the same."""
+    from core.analysis.compare import key_values
+
+    s = gb200.summary()
+    assert s["links"] == {"node_leaf": 576, "leaf_spine": 672, "spine_core": 0, "nvlink_level2": DOMAINS * CABLES}
+    cables = next(r for r in gb200.bom if r.category == "cable" and "NVLink level 2" in r.item).quantity
+    assert cables == DOMAINS * CABLES == 2592
+    cards = {k.key: k for k in key_numbers(s)}
+    assert cards["links"].value == "3,840" and "; NVLink level 2 2,592 (its optical cables, included)" in cards["links"].help
+    assert cards["transceivers"].value == "6,732" and "of which NVLink level 2 5,184" in cards["transceivers"].help
+    for card in ("links", "transceivers"):  # the UFM appliances' 4 stay outside both cards, inside By network
+        assert "not counted: the UFM appliances' 4" in cards[card].help
+    compute = s["networks"]["compute"]
+    assert (compute["links"], compute["transceivers"]) == (3840 + 4, 6732 + 4)
+    assert (key_values(s)["links"], key_values(s)["transceivers"]) == (3840, 6732)
+    assert cli_main(["plan", "--gpu", "GB200-NVL72", "--nodes", "144", "--nvlink-domain", "144"]) in (0, None)
+    assert "spine-core 0; NVLink level 2 2,592 (its optical cables, included)" in capsys.readouterr().out
+    one = plan(Design(gpu="H100", nodes=64)).summary()  # one level: nothing added
+    assert "nvlink_level2" not in one["links"] and "NVLink level 2" not in next(
+        k for k in key_numbers(one) if k.key == "links").help
+
+
 def test_a_design_with_one_nvlink_level_keeps_the_plain_card():
     p = plan(Design(gpu="H100", nodes=64))
     assert p.cost.scaleup_capex_usd == 0

@@ -143,7 +143,8 @@ def test_english_table_is_unchanged(capsys):
     # price book 2026-12; capex includes the storage and management networks (core.networks), named as the cards
     assert lines[5] == ("scale-up      NVLink, switch-based domain of 8 accelerators, 18 links each into 4 switch "
                         "chips: 450 GB/s to any peer (one direction); collectives by NCCL.")
-    assert lines[6].startswith("cost          capex $51.2 M ($49,983 per GPU; compute fabric $6.21 M = 12.1%)")
+    # (512 node-side modules at the flat-top MMA4Z00-NS-FLT, $1,249: +512 x $370 = +$189,440, +$185 per GPU)
+    assert lines[6].startswith("cost          capex $51.4 M ($50,168 per GPU; compute fabric $6.40 M = 12.4%)")
     code, out, _ = _run(capsys, "collective", "--gpus", "250")
     assert any(line.startswith("all algorithms ring ") for line in out.splitlines())
     code, out, _ = _run(capsys, "train", "--gpus", "1024")

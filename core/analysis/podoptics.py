@@ -26,28 +26,29 @@ does. The spare rows are then recounted from the installed rows (``core.spares.s
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 from core.catalog import Catalog, form_factor_family
-from core.cost import KIND_LABELS, LINK_CLASS_LABELS, BomRow, apportion, priced_row_adder
+from core.cost import KIND_LABELS, LINK_CLASS_LABELS, BomRow, apportion, priced_row_adder, share_words
 from core.fabric.pods import MixedFabric, PodLeaves
 from core.i18n import N_, _
 from core.physical.media import LinkSpeed, MediaBin, pick_transceiver
 from core.spares import spare_rows
 from core import plurals
 
-LEAF_END = (N_("leaf end, {link_class}: {leaves} leaf ({model}) x ceil({ports}/{per_cage}) ({cage} per cage); "
-             "{media} for {links} links by length: {spans}"), N_("{name} (leaf end, leaf-spine)"))
-SPINE_END = (N_("shared spine end, {link_class}: {spines} spines ({model}) x ceil({ports}/{per_cage}): pod {pod}'s "
-              "{uplinks} uplinks at {uplink}G to each spine take {ports} of its {speed}G ports ({cage} per cage); "
-              "{media} for {links} links by length: {spans}"), N_("{name} (shared spine end, leaf-spine)"))
+LEAF_END = (N_("leaf end, {link_class}: {leaves} leaf ({model}) x ceil({ports}/{per_cage}) = {every} ({cage} per "
+             "cage)"), N_("{name} (leaf end, leaf-spine)"))
+SPINE_END = (N_("shared spine end, {link_class}: {spines} spines ({model}) x ceil({ports}/{per_cage}) = {every}: pod "
+              "{pod}'s {uplinks} uplinks at {uplink}G to each spine take {ports} of its {speed}G ports ({cage} per "
+              "cage)"), N_("{name} (shared spine end, leaf-spine)"))
 """(why, item) of the leaf end's and of the shared spine end's rows, marked for translation."""
 
 
-OWN_SPINE_END = (N_("spine end, {link_class}: {spines} spines ({model}) x ceil({ports}/{per_cage}) ({cage} per cage); "
-                    "{media} for {links} links by length: {spans}"), N_("{name} (spine end, spine-core)"))
-CORE_END = (N_("shared core end, {link_class}: {cores} cores ({model}) x ceil({ports}/{per_cage}): pod {pod}'s "
-               "{uplinks} spine uplinks at {uplink}G to each core take {ports} of its {speed}G ports ({cage} per "
-               "cage); {media} for {links} links by length: {spans}"), N_("{name} (shared core end, spine-core)"))
+OWN_SPINE_END = (N_("spine end, {link_class}: {spines} spines ({model}) x ceil({ports}/{per_cage}) = {every} ({cage} "
+                    "per cage)"), N_("{name} (spine end, spine-core)"))
+CORE_END = (N_("shared core end, {link_class}: {cores} cores ({model}) x ceil({ports}/{per_cage}) = {every}: pod "
+               "{pod}'s {uplinks} spine uplinks at {uplink}G to each core take {ports} of its {speed}G ports ({cage} "
+               "per cage)"), N_("{name} (shared core end, spine-core)"))
 """Pods on three tiers: (why, item) of the pod's own spine end's and of the shared core end's spine-core rows."""
 
 
@@ -86,13 +87,15 @@ def _ends(fabric: MixedFabric, pod: PodLeaves, plan, catalog: Catalog, share: fl
         far_words = dict(spines=f"{count:,}", uplinks=f"{pod.leaves * pod.links_per_leaf_spine_pair:,}")
         near_words = dict(leaves=f"{n:,}")
     near_cage, far_cage = near.ports_per_cage(pod.uplink_speed_gbps), far.ports_per_cage(speed)
+    every_near, every_far = n * math.ceil(up / near_cage), count * math.ceil(ports / far_cage)  # were all optical
     return link_class, (
-        (math.ceil(n * math.ceil(up / near_cage) * share), lambda b: catalog.transceiver(b.switch_module_id),
-         texts[0], dict(near_words, model=near.id, ports=up, per_cage=near_cage, cage=plurals.ports(near_cage))),
-        (math.ceil(count * math.ceil(ports / far_cage) * share),
+        (math.ceil(every_near * share), lambda b: catalog.transceiver(b.switch_module_id),
+         texts[0], dict(near_words, model=near.id, ports=up, per_cage=near_cage, cage=plurals.ports(near_cage),
+                        every=every_near)),
+        (math.ceil(every_far * share),
          lambda b: _far_module(catalog, far, speed, lanes, pod, kind, b), texts[1],
          dict(far_words, model=far.id, ports=ports, per_cage=far_cage, cage=plurals.ports(far_cage), speed=speed,
-              pod=pod.index + 1, uplink=pod.uplink_speed_gbps)),
+              pod=pod.index + 1, uplink=pod.uplink_speed_gbps, every=every_far)),
     )
 
 
@@ -109,7 +112,8 @@ def shared_spine_optics(fabric: MixedFabric, pod: PodLeaves, plan, media: tuple[
         return list(bom)
     resolved = plan.resolved
     class_links = sum(b.links for b in media if b.link_class == link_class)
-    share = sum(b.links for b in optical) / class_links
+    optical_links = sum(b.links for b in optical)
+    share = Fraction(optical_links, class_links)  # exact: the rows say ceil(modules x optical / links)
     module_names = {catalog.transceiver(b.switch_module_id).name for b in optical}
     item = N_("{name} (switch side, spine-core)") if fabric.tiers == 3 else N_("{name} (switch side, leaf-spine)")
     old = {_(item).format(name=name) for name in module_names}
@@ -126,9 +130,13 @@ def shared_spine_optics(fabric: MixedFabric, pod: PodLeaves, plan, media: tuple[
         for module_id, parts in by_module.items():
             module = catalog.transceiver(module_id)
             spans = ", ".join(f"{b.label()} {b.links:,}" for b, _n in parts)
-            add("transceiver", module, sum(n for _b, n in parts), _(why).format(
-                **words, media=_(KIND_LABELS[parts[0][0].kind]), links=f"{sum(b.links for b, _n in parts):,}",
-                spans=spans, link_class=_(LINK_CLASS_LABELS[link_class])),
+            quantity = sum(n for _b, n in parts)
+            add("transceiver", module, quantity, _(why).format(
+                **{**words, "every": f"{words['every']:,}"}, link_class=_(LINK_CLASS_LABELS[link_class]))
+                + share_words(words["every"], class_links, optical_links, total, quantity)
+                + _("; {media} for {links} links by length: {spans}").format(
+                    media=_(KIND_LABELS[parts[0][0].kind]), links=f"{sum(b.links for b, _n in parts):,}",
+                    spans=spans),
                 item=_(item).format(name=module.name), end="switch")
     at = sum(1 for row in installed[:at] if row in kept)
     rows = kept[:at] + new + kept[at:]

@@ -16,8 +16,8 @@ from core.i18n import N_, _, ngettext, usd
 from core.fabric.families import summary_rows, words
 from core.spares import policy_words
 from core.perf.constants import library_label
-from core.figures.keynumbers import (fabric_capex_cli, family_links_text, level2_modules_words, per_pod_value,
-                                     provider_fabric, provider_links)
+from core.figures.keynumbers import (fabric_capex_cli, family_links_text, level2_links_words, level2_modules_words,
+                                     per_pod_value, provider_fabric, provider_links)
 
 
 
@@ -84,12 +84,12 @@ def _render_table(summary: dict, tiers: str, pods: dict | None = None, unit: str
     if provider_links(summary):
         w(row(_("links"), provider_links(summary)) + "\n")
     elif family_links_text(summary):  # a family's own link classes (a Dragonfly's local links)
-        w(row(_("links"), family_links_text(summary)) + "\n")
+        w(row(_("links"), family_links_text(summary) + level2_links_words(li)) + "\n")
     elif "torus" not in summary:  # a torus's links are node to node (its own row below)
         w(row(_("links"), _("node-leaf {node_leaf}  leaf-spine {leaf_spine}  spine-core {spine_core}").format(
             node_leaf=f"{li['node_leaf']:,}", leaf_spine=f"{li['leaf_spine']:,}",
             spine_core=f"{li['spine_core']:,}") + ("" if "global" not in li else _("  global {links}").format(
-                links=f"{li['global']:,}"))) + "\n")
+                links=f"{li['global']:,}")) + level2_links_words(li)) + "\n")
     if "dragonfly" in summary:
         d = summary["dragonfly"]
         w(row(_("Dragonfly+ groups"), ngettext("{groups} groups of {leaves} leaves and {spines} spines; {pair} "

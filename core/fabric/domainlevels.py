@@ -447,10 +447,12 @@ def level2_bom(resolved: ResolvedDesign, add) -> None:
                      "NVLinks per GPU x {level1} GPUs / {per_cable} NVLinks per cable per pair").format(
                          pairs=f"{totals['direct_domains']:,}", per_gpu=per_gpu, level1=up.level1_gpus,
                          per_cable=spec.links_per_cable))
+    cables = f"{totals['level2_cables']:,}"
     add("transceiver", spec.module, 2 * totals["level2_cables"],
-        _("2 per cable ({cables} cables): ").format(cables=f"{totals['level2_cables']:,}") + "; ".join(why),
+        _("2 per cable x {cables} cables = {modules}: ").format(
+            cables=cables, modules=f"{2 * totals['level2_cables']:,}") + "; ".join(why),
         item=_("{name} (NVLink level 2)").format(name=spec.module.name), end="switch")  # both ends on switch trays
-    add("cable", spec.cable, totals["level2_cables"], "; ".join(why),
+    add("cable", spec.cable, totals["level2_cables"], _("{cables} cables: ").format(cables=cables) + "; ".join(why),
         item=_("{name} (NVLink level 2)").format(name=spec.cable.name))
 
 

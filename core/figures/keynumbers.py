@@ -137,7 +137,7 @@ def _links_number(summary: dict, links: dict) -> KeyNumber:
         return KeyNumber("links", _("Links"), _("provider's"), why)
     own, ufm = family_links_text(summary), _ufm_words(unbilled_by_cards(summary)[0])
     if own is not None:
-        return KeyNumber("links", _("Links"), f"{sum(links.values()):,}", own + ufm)
+        return KeyNumber("links", _("Links"), f"{sum(links.values()):,}", own + level2_links_words(links) + ufm)
     return KeyNumber("links", _("Links"), f"{sum(links.values()):,}",
                      _("node-leaf {node_leaf}, leaf-spine {leaf_spine}, spine-core {spine_core}").format(
                          node_leaf=f"{links['node_leaf']:,}", leaf_spine=f"{links['leaf_spine']:,}",
@@ -145,7 +145,7 @@ def _links_number(summary: dict, links: dict) -> KeyNumber:
                              "; global {links} ({family} groups)").format(
                                  links=f"{links['global']:,}", family=vocab.TOPOLOGY.label(summary["topology"]))) + (
                          "" if "torus" not in links else _("; torus {links}, node to node").format(
-                             links=f"{links['torus']:,}")) + ufm)
+                             links=f"{links['torus']:,}")) + level2_links_words(links) + ufm)
 
 
 def _model(summary: dict, tier: str) -> str:
@@ -267,6 +267,14 @@ def fabric_capex_words(cost: dict) -> tuple[str, str, str]:
         "included: the GPU nodes, racks, the UFM appliances and their links, the storage fabric and the "
         "management networks.").format(
         network=usd(network), share=units.percent(cost['network_share']), fabric=usd(network - nvlink), nvlink=usd(nvlink))
+
+
+def level2_links_words(links: dict) -> str:
+    """The Links card's words for a second NVLink level's cables, which its count holds (``Plan.level2_cables``,
+    ``summary["links"]["nvlink_level2"]``; their modules are on the Transceivers card), for the card and the plan
+    CLI; "" with one level."""
+    cables = links.get("nvlink_level2", 0)
+    return _("; NVLink level 2 {cables} (its optical cables, included)").format(cables=f"{cables:,}") if cables else ""
 
 
 def level2_modules_words(nvlink: dict) -> str:
