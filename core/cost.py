@@ -1023,12 +1023,12 @@ def _rows_of(catalog: Catalog, network: str, devices, links, switches, add) -> N
             tagged("cable", entry, link.count,
                    _("{links}: {description}").format(links=plurals.links(link.count), description=link.description),
                    _("{name} ({place})").format(name=entry.name, place=_("{network}, {link_class}").format(
-                       network=label, link_class=_(LINK_KIND_LABELS.get(link.kind, link.kind)))))
+                       network=label, link_class=link.label or _(LINK_KIND_LABELS.get(link.kind, link.kind)))))
         for use in link.transceivers:
             entry = catalog.transceiver(use.model)
             tagged("transceiver", entry, use.count, use.why,
                    _("{name} ({place})").format(name=entry.name, place=_("{network}, {link_class}").format(
-                       network=label, link_class=_(LINK_KIND_LABELS.get(link.kind, link.kind)))),
+                       network=label, link_class=link.label or _(LINK_KIND_LABELS.get(link.kind, link.kind)))),
                    end="" if use.end == "device" else use.end)
 
 

@@ -75,6 +75,9 @@ LEAF_WHATIF = False
 """No leaf oversubscription: a router's local and global ports follow from the routers per group and the global
 ratio, so the leaf-oversubscription what-if would plan the same design at every step (``core.fabric.families
 .leaf_whatif``: the Designer's and the report's sweep left out, the sidebar's input shown disabled)."""
+DESIGN_FIELDS = ("group_leaves", "global_ratio")
+"""``Design`` fields only the Dragonflies read (its sizing: the leaves per group and the global ports of a group;
+``core.fabric.families.unused_fields``: set on another topology, they are said to be ignored)."""
 FAILURE_CLOSED_FORM = "core.analysis.failure.classicwhatif"
 """The module of its failure what-if in closed form over its groups, global links between routers (its
 ``what_if_closed``; ``core.analysis.failure.whatif`` imports it by this name), not on its graph."""
@@ -93,6 +96,11 @@ WORDS = {
     "name:leaf": N_("router {n}"),  # a router by its number, as the drawing's hover and the hottest links name it
     "tier:leaf": N_("router"),  # the Resilience page's tier list and the single points' tier column
     "tier:link": N_("local link bundle"),
+    # the compute fabric's UFM rows (core.networks.management): its management links land on routers
+    "ufm:link": N_("UFM-router"),
+    "ufm:links": N_("UFM appliances to compute routers"),
+    "ufm:end": N_("UFM side; the router side uses a spare half of a twin-port cage"),
+    "ufm:why": N_("{count} UFM appliances manage the compute fabric (an HA pair), {ports} links to its routers."),
     "link:node-leaf": N_("node-router"),  # its terminal links: the bill, the lengths, the link-load tiers
     "bound:leaf": N_("the local links between a group's routers ({ratio} oversubscription) leave a node {share} of "
                      "its NIC bandwidth"),  # the collective CLI's bound at the stage above the routers' node ports

@@ -84,6 +84,9 @@ tiers input is shown disabled with this as its help (the tiers asked never chang
 row says its groups (``core.cost``); the collective's note on the global links names the busiest spine's ratio
 (``core.perf.collectives``: a group's spines carry unequal global links); the leaf what-if's note (``leaf_whatif_note``) says why its rows do not rank as on a folded Clos."""
 """The analyses that work on a Dragonfly+ (``core.fabric.families.require_model``)."""
+DESIGN_FIELDS = ("group_leaves", "global_ratio")
+"""``Design`` fields only the Dragonflies read (its sizing: the leaves per group and the global ports of a group;
+``core.fabric.families.unused_fields``: set on another topology, they are said to be ignored)."""
 FAILURE_CLOSED_FORM = "core.analysis.failure.dragonflywhatif"
 """The module of its failure what-if in closed form over its groups, global links between spines (its
 ``what_if_closed``; ``core.analysis.failure.whatif`` imports it by this name), not on its graph."""

@@ -239,21 +239,22 @@ def words(name: str | None, key: str, default: str | None) -> str | None:
 
 def unused_fields(design) -> list[str]:
     """Sentences, translated, for each field of ``design`` set away from its default that only other families read
-    (their ``DESIGN_FIELDS``), so its topology ignores it: ``torus_dims`` on a rail-optimized design."""
-    from core.design import FIELDS, Design
+    (their ``DESIGN_FIELDS``), so its topology ignores it: ``torus_dims`` on a rail-optimized design,
+    ``global_ratio`` (read by both Dragonflies) on a torus, one sentence naming every family that reads it."""
+    from core.design import FIELDS, Design, or_list
     from core.i18n import _
 
     own = set(getattr(family(design.topology), "DESIGN_FIELDS", ()))
     default = Design()
-    out = []
+    readers: dict[str, list[str]] = {}  # field -> the families that read it, in vocab order
     for name in FAMILIES:
         for field in getattr(family(name), "DESIGN_FIELDS", ()):
-            if field not in own and getattr(design, field) != getattr(default, field):
-                out.append(_("{field} is used only by the {family} topology; this design is {topology}, so it is "
-                             "ignored (set the topology to {family}, or leave the field out)").format(
-                    field=f"{FIELDS[field].title()} ({field})", family=vocab.TOPOLOGY.label(name),
-                    topology=vocab.TOPOLOGY.label(design.topology)))
-    return out
+            readers.setdefault(field, []).append(vocab.TOPOLOGY.label(name))
+    return [_("{field} is used only by the {family} topology; this design is {topology}, so it is ignored (set the "
+              "topology to {family}, or leave the field out)").format(
+        field=f"{FIELDS[field].title()} ({field})", family=or_list(names),
+        topology=vocab.TOPOLOGY.label(design.topology))
+        for field, names in readers.items() if field not in own and getattr(design, field) != getattr(default, field)]
 
 
 def tier_aliases(name: str) -> dict[str, str]:

@@ -104,6 +104,15 @@ WORDS = {"input:tiers:off": N_("No effect on a torus: its nodes are joined node 
          "perf:placement:scatter": N_("Placement spread on a torus: the model keeps the job's nodes packed, a block "
                                       "of the torus in order (nodes joined node to node, no switch groups to scatter "
                                       "them over); both placements give the same estimate."),
+         # the Hand-off tab's Slurm labels and the block file's basis: no switches, its logical groups of nodes
+         "slurm:tree": N_("Slurm topology.conf (tree plugin): logical switches (a torus has none: each stands for a "
+                          "group of nodes joined node to node) and nodes"),
+         "slurm:block": N_("Slurm topology.conf (block plugin): one block per layer of the torus's last dimension, a "
+                           "logical group of nodes joined node to node (no switches; the {domain} is one node)"),
+         # the file's comment, machine-readable: written in English (core.formats.slurm), so not a catalog message
+         "slurm:block:basis": ("the {scaleup} domain is one node, so one block per layer of the torus's last "
+                               "dimension: a logical group of nodes joined node to node by the rings of the other "
+                               "dimensions (the logical Slurm switch of the tree form; a torus has no switches)"),
          "perf:placement:help": N_("On a torus the model places a job's nodes packed, a block of the torus in order, "
                                    "under either setting: its nodes are joined node to node, with no switch groups "
                                    "to scatter them over.")}
@@ -117,7 +126,8 @@ bandwidth row says the bisection ratio and what it is of (``core.cli.plan``); th
 on its drawing (``failure:click``); the transceivers card and the plan command's transceivers row say where its
 modules sit, at the node-to-node links' ends, not a switch side of 0 (``transceivers``); the Performance page's
 routing and placement sentences and the placement setting's help speak of the torus's blocks, not of leaf groups
-(``perf:routing:*``, ``perf:placement:*``)."""
+(``perf:routing:*``, ``perf:placement:*``); the Slurm exports' labels and the block file's basis say its blocks and
+logical switches are groups of nodes, not leaf switches (``slurm:*``)."""
 DESIGN_FIELDS = ("torus_dims", "torus_cube")
 """``Design`` fields only a torus reads (``core.fabric.families.unused_fields``: set on another topology, they are
 said to be ignored)."""

@@ -63,6 +63,7 @@ from typing import Iterable, Iterator, TextIO
 
 from core import vocab
 from core.errors import InputError
+from core.fabric.families import words
 from core.fabric.naming import Namer, NamingScheme
 from core.fabric.wiring import Wiring
 from core.formats.exports import Export
@@ -384,8 +385,9 @@ def slurm_blocks(plan, naming: NamingScheme | None = None) -> SlurmBlocks:
         tree = slurm_tree(plan, naming)
         leaves = [s for s in tree.switches if s.nodes]
         blocks = [(namer.logical("block", i, namer.scheme.digits(len(leaves))), s.nodes) for i, s in enumerate(leaves)]
-        basis = (f"the {scaleup} domain is one node, so one block per scalable unit / leaf group "
-                 "(the nodes under one leaf switch of the tree form)")
+        basis = words(plan.fabric.family, "slurm:block:basis",  # a torus: its logical groups (its WORDS)
+                      "the {scaleup} domain is one node, so one block per scalable unit / leaf group (the nodes "
+                      "under one leaf switch of the tree form)").format(scaleup=scaleup)
     base = min(len(members) for _name, members in blocks)
     sizes = [base]
     while len(sizes) < MAX_BLOCK_LEVELS and sizes[-1] * 2 <= base * len(blocks):
@@ -494,13 +496,20 @@ def _block_label(plan) -> str:
                  "scalable unit").format(domain=domain)
     if _domain_blocks(plan.resolved):
         return tidy_spaces(_("Slurm topology.conf (block plugin): one block per {domain}").format(domain=domain))
-    return _("Slurm topology.conf (block plugin): one block per scalable unit, the nodes under one leaf switch of "
-             "the tree form (the {domain} is one node)").format(domain=domain)
+    return words(plan.fabric.family, "slurm:block", N_(  # a torus: its logical groups of nodes (its WORDS)
+        "Slurm topology.conf (block plugin): one block per scalable unit, the nodes under one leaf switch of the tree "
+        "form (the {domain} is one node)")).format(domain=domain)
+
+
+def _tree_label(plan) -> str:
+    """The tree export's label for ``plan``: switches and nodes, in its family's words where its Slurm switches stand
+    for no real switch (a torus's logical groups of nodes)."""
+    return words(plan.fabric.family, "slurm:tree", N_("Slurm topology.conf (tree plugin): switches and nodes"))
 
 
 EXPORTS = (
     Export("slurm", write_tree_conf, ".conf", "text/plain",
-           N_("Slurm topology.conf (tree plugin): switches and nodes"), every_pod=True),
+           N_("Slurm topology.conf (tree plugin): switches and nodes"), describe=_tree_label, every_pod=True),
     Export("slurm-block", write_block_conf, ".conf", "text/plain",
            N_("Slurm topology.conf (block plugin): NVLink domains as blocks"), describe=_block_label,
            every_pod=True),

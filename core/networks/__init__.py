@@ -53,8 +53,9 @@ NetworkInputs = view("NetworkInputs", "fabric nodes nodes_per_rack topology", de
 """What sizing the other networks reads of a resolved design (``core.memo.view``): its storage and management
 settings, the fabric kind, nodes, nodes per rack, topology, the system's default port speed and maker, and the
 compute fabric switch's maker (whose switches and head nodes the other networks buy, ``core.networks.makers``)."""
-NetworkFabric = view("NetworkFabric", "group_count islands switch_count_total")
-"""What sizing the other networks reads of the fabric plan: its leaf groups, islands and switch count."""
+NetworkFabric = view("NetworkFabric", "group_count islands switch_count_total family")
+"""What sizing the other networks reads of the fabric plan: its leaf groups, islands, switch count and family (the
+compute fabric's UFM rows name its leaves in its words)."""
 NetworkShape = view("NetworkShape", "group_count islands")
 """What the storage fabric reads of the fabric plan (``NetworkFabric`` but the switch count, which only the
 out-of-band network and the compute fabric's UFM read)."""
@@ -125,7 +126,7 @@ def _size_networks(resolved, fabric, catalog: Catalog, racks: tuple[int, int] | 
     if not management:
         return _physical(ClusterNetworks(storage=storage), catalog)
     # a fabric without switches (a torus) has no subnet manager to run
-    compute_devices, compute_links, compute_why = (compute_ufm(resolved, catalog) if fabric.switch_count_total
+    compute_devices, compute_links, compute_why = (compute_ufm(resolved, catalog, fabric.family) if fabric.switch_count_total
                                                    else ((), (), ()))
     first = sum(d.count for d in compute_devices)
     if storage is not None and storage_ufm:  # storage UFMs number after the compute fabric's

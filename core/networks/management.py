@@ -30,8 +30,9 @@ import math
 from core import plurals
 from core.catalog import Catalog
 from core.design import ResolvedDesign
+from core.fabric.families import words
 from core.fabric.sizing import FabricPlan
-from core.i18n import _, ngettext
+from core.i18n import N_, _, ngettext
 from core.networks.makers import (SwitchChoice, choice_note, head_node_model, management_switches,
                                   network_switch)
 from core.networks.model import DeviceSet, LinkSet, NetworkSizing, SwitchSet, TransceiverUse
@@ -236,8 +237,10 @@ def size_oob(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, *, 
     ), uplinks
 
 
-def compute_ufm(resolved: ResolvedDesign, catalog: Catalog) -> tuple[tuple[DeviceSet, ...], tuple[LinkSet, ...], tuple[str, ...]]:
-    """The compute fabric's UFM HA pair and its links (InfiniBand only)."""
+def compute_ufm(resolved: ResolvedDesign, catalog: Catalog, family: str | None = None,
+                ) -> tuple[tuple[DeviceSet, ...], tuple[LinkSet, ...], tuple[str, ...]]:
+    """The compute fabric's UFM HA pair and its links (InfiniBand only), to its leaves in the words of the fabric's
+    ``family`` (a ``FabricPlan.family``; a classic Dragonfly's routers)."""
     if resolved.fabric != "infiniband":
         return (), (), ()
     count = ipolicy("ufm_per_infiniband_fabric")
@@ -247,9 +250,10 @@ def compute_ufm(resolved: ResolvedDesign, catalog: Catalog) -> tuple[tuple[Devic
     devices = (DeviceSet(kind="ufm", model="UFM-APPLIANCE", count=count, id_prefix="mgmt.ufm",
                          description=_("UFM appliances of the compute fabric (HA pair)")),)
     links = (LinkSet(kind="ufm-leaf", count=ports, speed_gbps=200, cable=cord.id, transceivers=(
-        TransceiverUse(model=ufm_module.id, count=ports, end="device",
-                       why=_("UFM side; the leaf side uses a spare half of a twin-port cage")),),
-        description=_("UFM appliances to compute leaves")),)
-    why = (_("{count} UFM appliances manage the compute fabric (an HA pair), {ports} links to its leaves.").format(
-        count=count, ports=ports),)
+        TransceiverUse(model=ufm_module.id, count=ports, end="device", why=words(family, "ufm:end", N_(
+            "UFM side; the leaf side uses a spare half of a twin-port cage"))),),
+        label=words(family, "ufm:link", N_("UFM-leaf")),
+        description=words(family, "ufm:links", N_("UFM appliances to compute leaves"))),)
+    why = (words(family, "ufm:why", N_("{count} UFM appliances manage the compute fabric (an HA pair), {ports} links "
+                                       "to its leaves.")).format(count=count, ports=ports),)
     return devices, links, why

@@ -97,6 +97,9 @@ class LinkSet(BaseModel):
     cable: str = ""
     """Catalog cable id, one per link ("" = none bought here)."""
     transceivers: tuple[TransceiverUse, ...] = ()
+    label: str = ""
+    """The class in words, translated, where the fabric's family names it (a classic Dragonfly's UFM-router links);
+    "": ``LINK_KIND_LABELS``'."""
     description: str
 
 
