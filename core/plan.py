@@ -47,7 +47,7 @@ from core.memo import bounded, spoken, stage, text_bytes
 from core.processes import env_int
 from core.i18n import _, current, ngettext
 from core.i18n import language as speaking
-from core.fabric.families import family as topology_family, link_counts, node_to_node
+from core.fabric.families import family as topology_family, link_counts, switch_tiers
 from core.fabric import domainlevels
 from core.fabric.sizing import FabricPlan, size_fabric
 from core.networks import NETWORKS, ClusterNetworks, size_networks
@@ -250,7 +250,7 @@ class Plan(BaseModel):
             },
             "nics_per_node": resolved.nics_per_node,
             "planes": self.planes,
-            "tiers": 0 if node_to_node(fabric.family) else fabric.tiers,  # a torus: no switch tier
+            "tiers": switch_tiers(fabric.family, fabric.tiers),  # a torus: no switch tier
             "scalable_units": fabric.group_count if resolved.topology != "top-of-rack" else None,
             "pods": fabric.pod_count if fabric.tiers == 3 else None,
             "switches": {

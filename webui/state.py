@@ -38,7 +38,7 @@ from core.design import (
 )
 from core.errors import DesignError, InputError, shown
 from core.fabric import naming
-from core.fabric.families import oversubscription_input, unused_fields, words
+from core.fabric.families import oversubscription_input, tier_words, unused_fields, words
 from core.figures.keynumbers import size_caption
 from core.i18n import LANGUAGES, N_, _
 from core.networks.policy import policy
@@ -737,17 +737,18 @@ def remember_design(design: Design, result: Plan | None) -> None:
     recent = [e for e in st.session_state.get(RECENT_STORE, []) if e["params"] != params]
     r = result.resolved if result is not None else None
     facts = {"name": design.name or "", "gpus": r.gpus if r else None, "system": r.system.id if r else design.gpu,
-             "fabric": r.fabric if r else None, "tiers": result.fabric.tiers if result else None}
+             "fabric": r.fabric if r else None, "plan_fabric": result.fabric if result else None}
     st.session_state[RECENT_STORE] = [{"params": params, "facts": facts}, *recent][:MAX_RECENT]
 
 
 def recent_label(facts: dict) -> str:
-    """A recent design in one line, in this run's language: its name, then its size, fabric and tiers."""
+    """A recent design in one line, in this run's language: its name, then its size, fabric and tiers (its fabric
+    plan's ``core.fabric.families.tier_words``: a torus's none, a classic Dragonfly's router tier and groups)."""
     parts = [facts["name"]] if facts["name"] else []
     if facts["gpus"] is not None:
         parts.append(_("{gpus} x {system}").format(gpus=i18n.number(facts["gpus"]), system=facts["system"]))
         parts.append(vocab.FABRIC.label(facts["fabric"]))
-        parts.append(i18n.ngettext("{count} tier", "{count} tiers", facts["tiers"]).format(count=facts["tiers"]))
+        parts.append(tier_words(facts["plan_fabric"]))  # the family's words, as the Designer's caption says them
     else:
         parts.append(facts["system"])
     return " · ".join(parts)

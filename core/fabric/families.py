@@ -87,6 +87,13 @@ def node_to_node(name: str) -> bool:
     return name in vocab.NODE_TO_NODE
 
 
+def switch_tiers(name: str, tiers: int) -> int:
+    """Switch tiers of a fabric of family ``name`` (a ``FabricPlan.family`` or ``Design.topology``) sized with
+    ``tiers`` (its ``FabricPlan.tiers``) as a design's count says them (``Plan.summary()``'s ``tiers``, the Optimize
+    page's column): 0 for a family without switches (``node_to_node``: a torus), else ``tiers``."""
+    return 0 if node_to_node(name) else tiers
+
+
 def cabled_nics(fabric, nics: int) -> int:
     """NIC ports of each node cabled into ``fabric`` (a ``FabricPlan``), per plane: its family's ``cabled_ports``
     hook (a torus leaves the ports over its neighbours unused), else all ``nics`` (the node's NICs per plane)."""

@@ -21,6 +21,7 @@ from core.analysis.optimize import (
     families,
 )
 from core import units, vocab
+from core.fabric.families import switch_tiers
 from core.figures.style import base_layout
 from core.i18n import _, fx_rate, in_currency, usd
 
@@ -151,7 +152,7 @@ def front_rows(result: OptimizeResult, unit: str = "GB/s") -> list[dict]:
         rows.append({"index": c.index, "design": design_label(c), "capex": money_text(c, result.objective),
                      "capex_usd": capex_of(c, result.objective), "cluster_capex_usd": c.capex_usd,
                      "performance": metric_value(c, result.metric, unit), "performance_usd": c.usd_per_mtok,
-                     "tiers": c.tiers,
+                     "tiers": switch_tiers(c.design.topology, c.tiers),  # the summary's count (a torus: 0)
                      "switches": c.switches, "power_kw": c.facility_kw,
                      "oversubscription": c.oversubscription})
     return rows

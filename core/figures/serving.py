@@ -99,15 +99,24 @@ def _unbounded(labels: list[str], totals: list[float], ends: list[float], right:
                    hovertemplate=plain(name) + "<extra>%{y}</extra>")]
 
 
+def _gpus_used(estimate) -> str:
+    """The GPUs a design's deployment uses of its cluster's, as the comparison table's row says them."""
+    return ngettext("{used} GPU of {total} used", "{used} GPUs of {total} used", estimate.gpus).format(
+        used=number(estimate.gpus), total=number(estimate.cluster_gpus))
+
+
 def time_figure(estimates: dict, height: int = 420, scaleup_links: dict[str, str] | None = None) -> go.Figure:
     """Per design (label -> ``ServingEstimate``): time per output token by component and time to first token by
     part [ms], as stacked horizontal bars in two panels (top and bottom); an unbounded part (the load exceeds a
     pool) is left out, its total says so and a hatched bar runs on to the panel's edge (``_unbounded``).
     ``scaleup_links``: each design's scale-up link name (label ->
     ``core.scaleup.link_word`` of its system; a label left out, or None: NVLink): the scale-up part is one legend
-    entry and colour per name, so an HCCS design beside H100 rows does not colour their NVLink "HCCS"."""
+    entry and colour per name, so an HCCS design beside H100 rows does not colour their NVLink "HCCS". Each bar's
+    label and hover say the GPUs its deployment uses of the cluster's (``_gpus_used``), as the table's row does."""
     labels = [plain(label) for label in estimates]
-    splits = [plain(_("split: {split}").format(split=describe(e.deployment))) for e in estimates.values()]
+    used = [_gpus_used(e) for e in estimates.values()]  # on each bar's label and in its hover, as the table's row
+    splits = [plain(_("split: {split}").format(split=describe(e.deployment))) + "<br>" + u
+              for e, u in zip(estimates.values(), used)]
     steps = [e.decode.step.breakdown() for e in estimates.values()]
     parts = _step_parts(list(estimates), steps, scaleup_links or {})
     names = {k: STEP_PARTS.get(k) or k.partition(":")[2] for k in parts}  # a link name is a proper name
@@ -122,15 +131,17 @@ def time_figure(estimates: dict, height: int = 420, scaleup_links: dict[str, str
     ttft, top_ttft = _totals(labels, ttft_ms, parts, ("x2", "y2"))
     traces += _unbounded(labels, ttft_ms, list(ttft.x), top_ttft * 1.3, ("x2", "y2"))
     fig = go.Figure(data=[*traces, ttft])
+    ticks = dict(tickmode="array", tickvals=labels, ticktext=[f"{label}<br><sub>{u}</sub>" for label, u in
+                                                              zip(labels, used)])
     panel = dict(font=dict(size=13), x=0.0, xanchor="left", xref="paper", yref="paper", yanchor="bottom",
                  showarrow=False)
     fig.update_layout(
         barmode="stack", hovermode="closest",
         legend=dict(orientation="h", yanchor="top", y=-0.08, x=0.0, traceorder="grouped"),
         xaxis=dict(domain=[0, 1], anchor="y", range=[0, top_tpot * 1.3]),
-        yaxis=dict(domain=[0.6, 1.0], anchor="x", autorange="reversed"),
+        yaxis=dict(domain=[0.6, 1.0], anchor="x", autorange="reversed", **ticks),
         xaxis2=dict(domain=[0, 1], anchor="y2", range=[0, top_ttft * 1.3]),
-        yaxis2=dict(domain=[0.0, 0.4], anchor="x2", autorange="reversed"),
+        yaxis2=dict(domain=[0.0, 0.4], anchor="x2", autorange="reversed", **ticks),
         annotations=[dict(text=_("Time per output token [ms]"), y=1.0, **panel),
                      dict(text=_("Time to first token [ms]"), y=0.4, **panel)])
     base_layout(fig, _("Where a token's time goes"), height + 40 * len(labels))

@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import TextIO
 from xml.sax.saxutils import quoteattr
 
-from core import plurals
+from core.fabric.families import tier_words
 from core.fabric.naming import Namer, NamingScheme
 from core.fabric.wiring import Wiring
 from core.formats.exports import Export
@@ -99,7 +99,7 @@ def _title(plan, graph, aggregated: bool) -> str:
         return f"{f.gpus:,} GPUs in {len(f.pods)} pods ({pods}) under {shared}{planes}<br>{view}"
     f = plan.fabric
     plane = f": plane 1 of {f.planes}" if f.planes > 1 else ""  # one plane: it is the design's
-    return f"{plan.resolved.gpus:,} x {plan.resolved.system.id}, {f.topology}, {plurals.tiers(f.tiers)}{plane}<br>{view}"
+    return f"{plan.resolved.gpus:,} x {plan.resolved.system.id}, {f.topology}, {tier_words(f)}{plane}<br>{view}"
 
 
 def _style(role: str, colour: str, aggregated: bool) -> str:
