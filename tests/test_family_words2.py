@@ -148,3 +148,18 @@ def test_the_inference_chart_bars_say_the_gpus_used():
             assert tick.startswith("this design") and used in tick and total in tick
         bars = [t for t in fig.data if t.type == "bar"]
         assert bars and all(used in c and total in c for t in bars for c in t.customdata)
+
+
+def test_the_sidebar_lists_a_recent_torus_without_tiers():
+    """On the page: a torus left for a Clos design is listed as the Designer's caption names it, not "1 tier"."""
+    from pathlib import Path
+
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(Path(__file__).with_name("apptest_entry.py")), default_timeout=90)
+    at.query_params.update({"v": "1", "t": "tr", "ng": "512"})
+    at.run()
+    at.selectbox(key="w_topology").set_value("rail-optimized").run()
+    (button,) = [b for b in at.button if str(b.key or "").startswith("fp_recent_")]
+    label = button.label.replace("\\", "")
+    assert "512 x H100" in label and "node to node, no switches" in label and "tier" not in label
