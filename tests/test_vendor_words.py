@@ -156,7 +156,8 @@ def test_exports_declare_where_they_apply():
     registry = exports()
     assert not registry["ibsim"].fits(ethernet) and registry["ibsim"].fits(infiniband)
     with language("en"):
-        assert "one block per HCCS domain" in registry["slurm-block"].label_for(ethernet)
+        block = registry["slurm-block"].label_for(ethernet)  # the vendor's domain word; blocks as the file writes them
+        assert "HCCS domain" in block and "NVLink" not in block
         prometheus = registry["prometheus"].label_for(ethernet)
         assert "DCGM" not in prometheus and "node_exporter" in prometheus
         assert "dcgm_exporter" in registry["prometheus"].label_for(infiniband)
