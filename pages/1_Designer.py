@@ -169,7 +169,8 @@ def main() -> None:
             col = (lambda c: c) if i18n.current() == i18n.DEFAULT_LANGUAGE else header.get
             bom = tables.money(bom, [col("unit_price_usd"), col("extended_price_usd")])
             bom_order, bom_config = tablefit.bom_columns(bom, header, col)  # the item to its total fit 1,024 px
-            st.dataframe(bom, hide_index=True, width="stretch", column_order=bom_order, column_config=bom_config)
+            st.dataframe(bom, hide_index=True, width="stretch", column_order=bom_order, column_config=bom_config,
+                         row_height=tablefit.wrapped_row_px(bom[col("why")], tablefit.BOM_WHY_PX))  # why wraps
             reserved = cached.reserved_table(key, lang)
             if len(reserved):
                 st.markdown("#### " + _("Reserved for growth"))
@@ -180,6 +181,7 @@ def main() -> None:
                                         [col("unit_price_usd"), col("extended_price_usd")])
                 st.dataframe(
                     reserved, hide_index=True, width="stretch",
+                    row_height=tablefit.wrapped_row_px(reserved[col("why")], tablefit.BOM_WHY_PX),
                     column_config={
                         col("category"): st.column_config.TextColumn(header["category"], width="small"),
                         col("item"): st.column_config.TextColumn(header["item"], width="medium"),
@@ -188,7 +190,7 @@ def main() -> None:
                                                                    reserved[col("unit_price_usd")]),
                         col("extended_price_usd"): tables.money_column(header["extended_price_usd"],
                                                                        reserved[col("extended_price_usd")]),
-                        col("why"): st.column_config.TextColumn(header["why"], width="large"),
+                        col("why"): st.column_config.TextColumn(header["why"], width=tablefit.BOM_WHY_PX),
                         col("catalog_id"): st.column_config.TextColumn(header["catalog_id"]),
                     })
             if plan.networks is not None and any(plan.networks.sized()):  # storage and management (core.networks)
