@@ -169,8 +169,9 @@ def main() -> None:
             col = (lambda c: c) if i18n.current() == i18n.DEFAULT_LANGUAGE else header.get
             bom = tables.money(bom, [col("unit_price_usd"), col("extended_price_usd")])
             bom_order, bom_config = tablefit.bom_columns(bom, header, col)  # the item to its total fit 1,024 px
+            row_px = tablefit.wrapped_row_px(bom[col("why")], tablefit.BOM_WHY_PX)  # the why wraps
             st.dataframe(bom, hide_index=True, width="stretch", column_order=bom_order, column_config=bom_config,
-                         row_height=tablefit.wrapped_row_px(bom[col("why")], tablefit.BOM_WHY_PX))  # why wraps
+                         row_height=row_px, height=tablefit.wrapped_table_px(len(bom), row_px))
             reserved = cached.reserved_table(key, lang)
             if len(reserved):
                 st.markdown("#### " + _("Reserved for growth"))
@@ -179,9 +180,10 @@ def main() -> None:
                                  nodes=i18n.number(cur.design.grow_to), usd=i18n.usd(plan.reserved_network_capex_usd)))
                 reserved = tables.money(reserved.rename(columns=header) if i18n.current() != i18n.DEFAULT_LANGUAGE else reserved,
                                         [col("unit_price_usd"), col("extended_price_usd")])
+                row_px = tablefit.wrapped_row_px(reserved[col("why")], tablefit.BOM_WHY_PX)
                 st.dataframe(
-                    reserved, hide_index=True, width="stretch",
-                    row_height=tablefit.wrapped_row_px(reserved[col("why")], tablefit.BOM_WHY_PX),
+                    reserved, hide_index=True, width="stretch", row_height=row_px,
+                    height=tablefit.wrapped_table_px(len(reserved), row_px),
                     column_config={
                         col("category"): st.column_config.TextColumn(header["category"], width="small"),
                         col("item"): st.column_config.TextColumn(header["item"], width="medium"),

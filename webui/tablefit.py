@@ -67,6 +67,8 @@ ROW_PAD_PX = 16
 """A wrapped cell's padding above and below its lines together [px]."""
 MOST_LINES = 6
 """The most lines a row is drawn tall for; a longer why reads whole in its tooltip and the downloads."""
+ROWS_IN_VIEW = 8
+"""Rows a wrapped table shows before it scrolls (the grid's own height shows three of its tall rows)."""
 
 
 def bom_columns(bom: pd.DataFrame, header: dict[str, str], col) -> tuple[list[str], dict]:
@@ -75,7 +77,8 @@ def bom_columns(bom: pd.DataFrame, header: dict[str, str], col) -> tuple[list[st
     frame's column (the id in English, the header in other languages)."""
     money = ("unit_price_usd", "extended_price_usd")
     config = {
-        col("category"): st.column_config.TextColumn(header["category"], width="small"),
+        col("category"): st.column_config.TextColumn(  # whole: a wrapped row would break "transceiver" in two
+            header["category"], width=tables.fitting_width(bom[col("category")], header["category"])),
         col("item"): st.column_config.TextColumn(header["item"], width=BOM_PX["item"], pinned=True),
         col("where"): st.column_config.TextColumn(
             header["where"], width=BOM_PX["where_beside_pod" if col("pod") in bom.columns else "where"],
@@ -96,12 +99,19 @@ def bom_columns(bom: pd.DataFrame, header: dict[str, str], col) -> tuple[list[st
 
 def wrapped_row_px(texts, width: int) -> int:
     """The row height [px] that shows the longest of ``texts`` whole in a column ``width`` px wide, its words wrapped
-    (a tenth more for the line ends a word does not fill), at most ``MOST_LINES`` lines and at least
+    (``tables.text_px`` counts a little wide, room for the line ends a word does not fill), at most ``MOST_LINES``
+    lines and at least
     ``WRAP_MIN_PX`` (below it the grid draws one cut line): the BOM's why (``BOM_WHY_PX``), whose split rows' "of
     which ..." part was cut off."""
     usable = width - tables.CELL_PADDING_PX
-    lines = max([math.ceil(tables.text_px(str(t)) * 1.1 / usable) for t in texts] + [1])
+    lines = max([math.ceil(tables.text_px(str(t)) / usable) for t in texts] + [1])
     return max(WRAP_MIN_PX, min(MOST_LINES, lines) * LINE_PX + ROW_PAD_PX)
+
+
+def wrapped_table_px(rows: int, row_px: int) -> int:
+    """The height of a table of ``rows`` rows of ``row_px`` [px] (``wrapped_row_px``) that shows ``ROWS_IN_VIEW`` of
+    them and its header [px] (all of them when fewer)."""
+    return tables.ROW_PX + min(rows, ROWS_IN_VIEW) * row_px + 3
 
 
 # --- the oversubscription what-if -------------------------------------------------------------------------
