@@ -89,3 +89,13 @@ def test_xlsx_and_whatif_count_the_level2_units(plans):
         "Switches in total (compute fabric)"] == 1
     frame = oversubscription_sweep(Design(**GB200), (1.0,))
     assert frame.loc[frame["oversubscription"] == 1.0, "switches"].tolist() == [110]
+
+
+def test_optimizer_counts_the_level2_units():
+    """The Optimize page's switches column: 110 for the GB200 design, as the Designer's cards (38 before)."""
+    from core.analysis.optimize import Constraints, _Evaluator
+    from core.catalog import load_catalog
+
+    cand = _Evaluator(Constraints(), load_catalog()).evaluate(0, Design(**GB200), full=True)
+    assert cand.switches == 110
+    assert _Evaluator(Constraints(), load_catalog()).evaluate(0, Design(), full=True).switches == 1
