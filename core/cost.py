@@ -360,9 +360,9 @@ def _fabric_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
             unit_power_w=max(0.0, node_power - included * power(included_nic.id, included_nic.power_w)),
             price_basis="override" if system.id in price_overrides else system.price_basis,
             why=say(lambda: (
-                _("{nodes} nodes x {gpus_per_node} GPUs = {gpus} GPUs (node price and power less its {included} "
+                _("{gpus} GPUs / {gpus_per_node} per node = {nodes} nodes (node price and power less its {included} "
                   "standard {nic} NICs, listed below)") if resolved.nic.id == included_nic.id else
-                _("{nodes} nodes x {gpus_per_node} GPUs = {gpus} GPUs (node price and power less its {included} "
+                _("{gpus} GPUs / {gpus_per_node} per node = {nodes} nodes (node price and power less its {included} "
                   "standard {nic} NICs; its {own} NICs are listed below)")).format(
                 nodes=f"{resolved.nodes:,}", gpus_per_node=resolved.gpus_per_node, gpus=f"{resolved.gpus:,}",
                 included=included, nic=included_nic.id, own=resolved.nic.id)),
@@ -381,20 +381,23 @@ def _fabric_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
         pass  # node to node (a torus): no switch
     elif fabric.tiers == 1:
         add("switch", switch, fabric.leaf_count_total, say(lambda: (
-            _("one switch per rail holds all {ports} NIC ports of its rail{plane_note}") if rail_only
-            and fabric.islands > 1 else _("one switch per plane holds all {ports} NIC ports{plane_note}")).format(
-            ports=fabric.node_leaf_links // fabric.islands, plane_note=every_note)),
+            _("1 switch holds all {ports} NIC ports") if not every_note else
+            _("1 switch per rail holds all {ports} NIC ports of its rail: 1{plane_note} = {total}") if rail_only
+            and fabric.islands > 1 else _("1 switch per plane holds all {ports} NIC ports: 1{plane_note} = {total}")
+        ).format(ports=fabric.node_leaf_links // fabric.islands, plane_note=every_note,
+                 total=f"{fabric.leaf_count_total:,}")),
             item=say(lambda: _leaf_item(fabric, switch)))
     else:
         add("switch", switch, fabric.leaf_count_total, say(lambda: _leaf_why(resolved, fabric, every_note)),
             item=say(lambda: _leaf_item(fabric, switch)))
         spine, core = resolved.tier_switches["spine"], resolved.tier_switches["core"]  # per-tier models
-        add("switch", spine, fabric.spine_count_total, say(lambda: _spine_why(fabric, plane_note, every_note)),
+        add("switch", spine, fabric.spine_count_total, say(lambda: _spine_why(fabric, every_note)),
             item=say(lambda: _("{name} (spine)").format(name=spine.name)))
         if fabric.tiers == 3:
             add("switch", core, fabric.core_count_total, say(lambda: _(
-                "{groups} core groups x {cores} cores{plane_note}").format(
-                groups=fabric.core_groups, cores=fabric.cores_per_group, plane_note=every_note)),
+                "{groups} core groups x {cores} cores{plane_note} = {total}").format(
+                groups=fabric.core_groups, cores=fabric.cores_per_group, plane_note=every_note,
+                total=f"{fabric.core_count_total:,}")),
                 item=say(lambda: _("{name} (core)").format(name=core.name)))
 
     domainlevels.level2_bom(resolved, add)  # the second NVLink level's switches and cables (core.fabric.domainlevels)
@@ -425,9 +428,10 @@ def link_class_words(link_class: str, family: str | None = None) -> str:
 def _nic_why(resolved: ResolvedDesign, fabric: FabricPlan, included: int) -> str:
     """The NIC row's sentence (``_fabric_rows``)."""
     planes = resolved.planes
-    nic_why = (_("{nodes} nodes x {nics} NICs (rails); each NIC has a port in each of {planes} planes") if planes > 1
-               else _("{nodes} nodes x {nics} NICs (rails)"))
-    nic_why = nic_why.format(nodes=f"{resolved.nodes:,}", nics=resolved.nics_per_node, planes=planes)
+    nic_why = (_("{nodes} nodes x {nics} NICs (rails) = {count}; each NIC has a port in each of {planes} planes")
+               if planes > 1 else _("{nodes} nodes x {nics} NICs (rails) = {count}"))
+    nic_why = nic_why.format(nodes=f"{resolved.nodes:,}", nics=resolved.nics_per_node, planes=planes,
+                             count=f"{resolved.nodes * resolved.nics_per_node:,}")
     cabled = cabled_nics(fabric, resolved.nics_per_node)
     if cabled < resolved.nics_per_node:  # bought all the same: a torus cables width x neighbours of them
         unused = (_("; {cabled} of each node's cabled, {unused} unused (the node comes with them)")
@@ -440,24 +444,28 @@ def _nic_why(resolved: ResolvedDesign, fabric: FabricPlan, included: int) -> str
 def _leaf_why(resolved: ResolvedDesign, fabric: FabricPlan, every_note: str) -> str:
     """The leaf row's sentence of a fabric of two or more tiers (``_fabric_rows``)."""
     if resolved.topology == "rail-optimized" or rail_leaves(fabric.family):  # a family's leaves are rail leaves
-        return _("{sus} SU x {rails}{plane_note}").format(
-            sus=fabric.group_count, rails=plurals.rails(fabric.leaves_per_group), plane_note=every_note)
-    return _("ceil({nodes} nodes / {per_leaf} per leaf){plane_note}").format(
-        nodes=resolved.nodes, per_leaf=fabric.nodes_per_group, plane_note=every_note)
+        return _("{sus} SU x {rails}{plane_note} = {total}").format(
+            sus=fabric.group_count, rails=plurals.rails(fabric.leaves_per_group), plane_note=every_note,
+            total=f"{fabric.leaf_count_total:,}")
+    return _("ceil({nodes} nodes / {per_leaf} per leaf){plane_note} = {total}").format(
+        nodes=resolved.nodes, per_leaf=fabric.nodes_per_group, plane_note=every_note,
+        total=f"{fabric.leaf_count_total:,}")
 
 
-def _spine_why(fabric: FabricPlan, plane_note: str, every_note: str) -> str:
+def _spine_why(fabric: FabricPlan, every_note: str) -> str:
     """The spine row's sentence (``_fabric_rows``)."""
+    total = f"{fabric.spine_count_total:,}"
     if (spines := family_words(fabric.family, "bom:spines", None)) is not None:  # a family's: Dragonfly+ groups
-        return spines.format(groups=fabric.pod_count, spines=fabric.spines_per_pod, plane_note=every_note)
-    if fabric.tiers == 2:
+        return spines.format(groups=fabric.pod_count, spines=fabric.spines_per_pod, plane_note=every_note, total=total)
+    if fabric.tiers == 2:  # every leaf reaches its island's spines: a leaf's uplinks / a pair's links, per island
         return _("{leaves} leaves x {uplinks} uplinks = {links} links, {pair} per leaf-spine pair: "
-                 "{spines} spines{plane_note}").format(
+                 "{uplinks} / {pair}{plane_note} = {total} spines").format(
             leaves=fabric.leaf_count, uplinks=fabric.leaf_uplinks, links=f"{fabric.leaf_spine_links:,}",
-            pair=fabric.links_per_leaf_spine_pair, spines=fabric.spine_count, plane_note=plane_note)
-    return ngettext("{pods} pod x {spines} spines{plane_note}", "{pods} pods x {spines} spines{plane_note}",
+            pair=fabric.links_per_leaf_spine_pair, total=total, plane_note=every_note)
+    return ngettext("{pods} pod x {spines} spines{plane_note} = {total}",
+                    "{pods} pods x {spines} spines{plane_note} = {total}",
                     fabric.pod_count).format(pods=fabric.pod_count, spines=fabric.spines_per_pod,
-                                             plane_note=every_note)
+                                             plane_note=every_note, total=total)
 
 
 _FloorRow = namedtuple("_FloorRow", BomRow.model_fields,

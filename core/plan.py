@@ -164,6 +164,13 @@ class Plan(BaseModel):
         optical modules on the Transceivers card) and the By network table's compute row, as the capex holds them."""
         return domainlevels.levels_summary(self.resolved)["level2_cables_total"]
 
+    @property
+    def level2_switches(self) -> int:
+        """The switch units of a second NVLink level (``levels_summary``'s ``level2_switches_total``, the bill's level-2
+        switch row; 0 with one level): switches of the compute network, in the switch cards' total (``summary()``'s
+        ``switches["nvlink_level2"]``) as in the By network table's compute row and the capex."""
+        return domainlevels.levels_summary(self.resolved)["level2_switches_total"]
+
     def nvlink_summary(self) -> dict:
         """Scale-up domain: NVLink generation (0 = not NVLink), links per GPU, bandwidth [GB/s], switch chips (the
         largest domain; with two levels, first-level chips of its racks plus its level-2 chips), its kind
@@ -229,6 +236,7 @@ class Plan(BaseModel):
         planes = fabric.planes
         resolved = self.resolved
         transceivers = self.transceiver_counts()
+        level2_switches = self.level2_switches
         return {
             "gpus": resolved.gpus,
             "nodes": resolved.nodes,
@@ -257,7 +265,8 @@ class Plan(BaseModel):
                 "leaf": fabric.leaf_count_total,
                 "spine": fabric.spine_count_total,
                 "core": fabric.core_count_total,
-                "total": fabric.switch_count_total,
+                **({"nvlink_level2": level2_switches} if level2_switches else {}),  # its switch units
+                "total": fabric.switch_count_total + level2_switches,
             },
             "links": {
                 "node_leaf": fabric.node_leaf_links * planes,

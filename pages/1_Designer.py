@@ -169,7 +169,9 @@ def main() -> None:
             col = (lambda c: c) if i18n.current() == i18n.DEFAULT_LANGUAGE else header.get
             bom = tables.money(bom, [col("unit_price_usd"), col("extended_price_usd")])
             bom_order, bom_config = tablefit.bom_columns(bom, header, col)  # the item to its total fit 1,024 px
-            st.dataframe(bom, hide_index=True, width="stretch", column_order=bom_order, column_config=bom_config)
+            row_px = tablefit.wrapped_row_px(bom[col("why")], tablefit.BOM_WHY_PX)  # the why wraps
+            st.dataframe(bom, hide_index=True, width="stretch", column_order=bom_order, column_config=bom_config,
+                         row_height=row_px, height=tablefit.wrapped_table_px(len(bom), row_px))
             reserved = cached.reserved_table(key, lang)
             if len(reserved):
                 st.markdown("#### " + _("Reserved for growth"))
@@ -178,8 +180,10 @@ def main() -> None:
                                  nodes=i18n.number(cur.design.grow_to), usd=i18n.usd(plan.reserved_network_capex_usd)))
                 reserved = tables.money(reserved.rename(columns=header) if i18n.current() != i18n.DEFAULT_LANGUAGE else reserved,
                                         [col("unit_price_usd"), col("extended_price_usd")])
+                row_px = tablefit.wrapped_row_px(reserved[col("why")], tablefit.BOM_WHY_PX)
                 st.dataframe(
-                    reserved, hide_index=True, width="stretch",
+                    reserved, hide_index=True, width="stretch", row_height=row_px,
+                    height=tablefit.wrapped_table_px(len(reserved), row_px),
                     column_config={
                         col("category"): st.column_config.TextColumn(header["category"], width="small"),
                         col("item"): st.column_config.TextColumn(header["item"], width="medium"),
@@ -188,7 +192,7 @@ def main() -> None:
                                                                    reserved[col("unit_price_usd")]),
                         col("extended_price_usd"): tables.money_column(header["extended_price_usd"],
                                                                        reserved[col("extended_price_usd")]),
-                        col("why"): st.column_config.TextColumn(header["why"], width="large"),
+                        col("why"): st.column_config.TextColumn(header["why"], width=tablefit.BOM_WHY_PX),
                         col("catalog_id"): st.column_config.TextColumn(header["catalog_id"]),
                     })
             if plan.networks is not None and any(plan.networks.sized()):  # storage and management (core.networks)

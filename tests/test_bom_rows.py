@@ -75,6 +75,7 @@ def _value(expression: str) -> int | None:
     ``2,048 nodes x ceil(8 ports / 2 per module)``): its words dropped, ``x`` read as a product; None when what is
     left is not arithmetic."""
     expression = re.sub(r"(?<!ceil)\([^()]*[A-Za-z][^()]*\)", "", expression)  # notes: (rails), (QM9700)
+    expression = re.sub(r"(?<=[A-Za-z])\+", "", expression)  # a name's plus (Dragonfly+), not a sum
     tokens = re.findall(r"\d[\d,]*(?:\.\d+)?|ceil|[-+*/()]|\bx\b|[^\W\d_]+", expression)
     kept = []
     for token in tokens:
@@ -97,7 +98,9 @@ def stated_count(why: str) -> int | None:
     """The count a row's ``why`` states, checking each equation it makes on the way: every ``<expression> = N``
     (the expression from the last ``:``/``;`` before it) must hold; the count is the last equation's N, or the
     ``of which M`` after it. Without an equation, a ``why`` that opens on a count of links or cables (``16,384
-    node-leaf links ...``, ``4 links: ...``, ``2,592 cables: ...``) states that count; else None (no count)."""
+    node-leaf links ...``, ``4 links: ...``, ``2,592 cables: ...``, ``8 spines shared by 2 pods``, ``1 switch
+    holds ...``) states that count, and so does a storage or
+    management switch row's ``In-band leaf: 6 x 60 of 64 ports used``; else None (no count)."""
     equations = list(re.finditer(r"([^:;]*?) = (\d[\d,]*)", why))
     if equations:
         for m in equations:
@@ -106,8 +109,9 @@ def stated_count(why: str) -> int | None:
         after = why[equations[-1].end():]
         part = re.search(r"of which (\d[\d,]*)", after)
         return int((part or equations[-1]).group(1 if part else 2).replace(",", ""))
-    opening = re.match(r"(\d[\d,]*) (?:[\w-]+ )?(?:links|cables)\b", why)
-    return int(opening.group(1).replace(",", "")) if opening else None
+    opening = re.match(r"(\d[\d,]*) (?:[\w-]+ )?(?:links|cables|switch|switches|spines|cores)\b", why)
+    used = re.search(r": (\d[\d,]*) x \d[\d,]* of \d[\d,]* ports used\b", why)  # a network's switches
+    return int((opening or used).group(1).replace(",", "")) if opening or used else None
 
 
 @pytest.mark.parametrize("name", [*DESIGNS, *PODS])
@@ -128,6 +132,59 @@ def test_every_optics_row_states_its_own_quantity(plans, name):
     assert stated
 
 
+MORE = {"rail-only": dict(gpu="H100", nodes=64, topology="rail-only"),
+        "per-rail-planes": dict(gpu="H100", nodes=64, plane_mode="per-rail", planes=8),
+        "three-tiers": dict(gpu="H100", gpus=16384, tiers=3),
+        "three-tiers-two-planes": dict(gpu="B300", nodes=512, fabric="ethernet", port_speed_gbps=400, planes=2,
+                                       tiers=3),
+        "grow-to": dict(gpu="H100", nodes=64, grow_to=256),
+        "default": dict()}
+"""More shapes for the switch, NIC and node rows: islands (rail-only rails, per-rail planes), three tiers with
+planes, a fabric sized to grow, and the Designer's default."""
+
+
+@pytest.fixture(scope="module")
+def more_plans():
+    return {name: plan(Design(**fields)) for name, fields in MORE.items()}
+
+
+@pytest.mark.parametrize("name", [*DESIGNS, *PODS, *MORE])
+def test_every_row_kind_states_its_own_quantity(plans, more_plans, name):
+    """Every row of the bill that is not an optic or a cable (switch, NIC, node, management, storage, appliance):
+    each equation its ``why`` states holds and the count it states is its quantity; the compute fabric's switch
+    rows, the NIC rows and the node rows all state one (scope2: the spine row said ``= 672 links ...: 14 spines``
+    and the node row ``144 nodes x 4 GPUs = 576 GPUs`` for 14 spines and 144 nodes)."""
+    p = {**plans, **more_plans}[name]
+    stated = 0
+    for row in p.bom:
+        if row.category in ("transceiver", "cable") or row.spare:
+            continue
+        count = stated_count(row.why)
+        if row.network == "compute" and row.category in ("NIC", "switch") or row.catalog_id == p.resolved.system.id:
+            assert count is not None, (name, row.item, row.why)
+        if row.network != "compute" and row.category == "switch":
+            assert count is not None, (name, row.item, row.why)
+        if count is not None:
+            stated += 1
+            assert count == row.quantity, (name, row.item, row.why, row.quantity)
+    assert stated
+
+
+def test_gb200_spine_and_node_rows_hand_count(plans):
+    """GB200-NVL72 at 144 trays: 24 leaves x 28 uplinks = 672 links, 2 to each spine, so 28 / 2 = 14 spines;
+    576 GPUs / 4 per compute tray = 144 trays."""
+    rows = {r.item.rsplit("(", 1)[-1]: r for r in plans["gb200"].bom if r.network == "compute"
+            and r.category in ("switch", "compute", "NIC")}
+    assert rows["spine)"].quantity == 14 and rows["spine)"].why == (
+        "24 leaves x 28 uplinks = 672 links, 2 per leaf-spine pair: 28 / 2 = 14 spines")
+    node = next(r for r in plans["gb200"].bom if r.category == "compute" and r.catalog_id == "GB200-NVL72")
+    assert node.quantity == 144 and node.why.startswith("576 GPUs / 4 per node = 144 nodes (")
+    assert rows["node)"].why == "144 nodes x 4 NICs (rails) = 576" and rows["node)"].quantity == 576
+    two = [r for r in plans["b300-two-planes"].bom if r.item.endswith("(spine)")]
+    assert [(r.quantity, r.why) for r in two] == [
+        (8, "8 leaves x 64 uplinks = 512 links, 16 per leaf-spine pair: 64 / 16 x 2 planes = 8 spines")]
+
+
 def test_split_rows_name_the_class_total_then_their_share(plans):
     rows = [r for r in plans["large"].bom if r.category == "transceiver" and "(switch side, leaf-spine)" in r.item]
     assert sorted(r.quantity for r in rows) == [3828, 12556] and sum(r.quantity for r in rows) == 16384
@@ -146,4 +203,7 @@ def test_the_count_reader_refuses_a_false_equation():
     assert stated_count("node side: 2,048 nodes x ceil(8 ports / 2 per module) = 8,192") == 8192
     assert stated_count("16,384 node-leaf links within a row, 5-10 m (longest 9.08 m): multimode optics") == 16384
     assert stated_count("one per node storage port") is None
+    assert stated_count("In-band leaf: 6 x 60 of 64 ports used. SN4600C is made by NVIDIA") == 6
+    with pytest.raises(AssertionError):  # the spine row's old words: a true equation of another number
+        assert stated_count("24 leaves x 28 uplinks = 672 links, 2 per leaf-spine pair: 14 spines") == 14
     assert stated_count("leaf end, leaf-spine: 16 leaf (QM9700) x ceil(32/2) = 256 (2 ports per cage)") == 256

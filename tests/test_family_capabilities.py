@@ -26,8 +26,8 @@ def test_the_bill_words_a_dragonfly_plus_spine_row_by_its_groups():
     rows = p.bom_frame()
     why = dict(zip(rows["item"], rows["why"]))
     # 4096 GPUs / 8 = 512 nodes = 16 SUs of 32 nodes, 8 rails each: 128 leaves; 4 groups of 32 spines
-    assert why[f"{p.resolved.switch.name} (leaf)"] == "16 SU x 8 rails"
-    assert why[f"{p.resolved.switch.name} (spine)"] == f"{p.fabric.pod_count} Dragonfly+ groups x 32 spines"
+    assert why[f"{p.resolved.switch.name} (leaf)"] == "16 SU x 8 rails = 128"
+    assert why[f"{p.resolved.switch.name} (spine)"] == f"{p.fabric.pod_count} Dragonfly+ groups x 32 spines = {p.fabric.pod_count * 32}"
     assert p.fabric.pod_count == 4 and words(CLOS, "bom:spines", None) is None
 
 

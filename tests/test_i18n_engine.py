@@ -119,7 +119,7 @@ def test_english_explanations_stay_as_before():
         "Rail-optimized: a scalable unit is 32 nodes (one leaf down port each at 1:1), with one leaf per rail "
         "(8 rails): 4 SU x 8 = 32 leaves.")
     leaf = next(r for r in result.bom if r.category == "switch")
-    assert leaf.item.endswith(" (leaf)") and leaf.why == "4 SU x 8 rails"
+    assert leaf.item.endswith(" (leaf)") and leaf.why == "4 SU x 8 rails = 32"
     with language("zh"):
         zh = plan(Design(nodes=128))
     assert zh.fabric.explanation[0] == ("轨道优化：一个可扩展单元为 32 个节点（1:1 时每节点占一个叶交换机下行端口），"

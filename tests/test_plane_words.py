@@ -20,15 +20,15 @@ def _product(why: str) -> int:
 
 
 @pytest.mark.parametrize("extra, rows", [
-    ({"planes": 2, "plane_mode": "per-rail"}, {"leaf": (16, "2 SU x 4 rails x 2 planes")}),
+    ({"planes": 2, "plane_mode": "per-rail"}, {"leaf": (16, "2 SU x 4 rails x 2 planes = 16")}),
     ({"planes": 2, "plane_mode": "per-rail", "nodes": 512, "tiers": 3},
-     {"leaf": (128, "16 SU x 4 rails x 2 planes"), "spine": (128, "2 pods x 32 spines x 2 planes"),
+     {"leaf": (128, "16 SU x 4 rails x 2 planes = 128"), "spine": (128, "2 pods x 32 spines x 2 planes = 128"),
       "core": (64, None)}),
     ({"planes": 2, "plane_mode": "per-rail", "topology": "top-of-rack"},
-     {"leaf": (32, "ceil(64 nodes / 4 per leaf) x 2 planes")}),
-    ({"planes": 2, "plane_mode": "per-rail", "nodes": 16}, {"leaf": (2, "one switch per plane holds all 64 NIC "
-                                                                      "ports x 2 planes")}),
-    ({"topology": "rail-only"}, {"leaf": (8, "one switch per rail holds all 64 NIC ports of its rail x 8 rails")}),
+     {"leaf": (32, "ceil(64 nodes / 4 per leaf) x 2 planes = 32")}),
+    ({"planes": 2, "plane_mode": "per-rail", "nodes": 16}, {"leaf": (2, "1 switch per plane holds all 64 NIC "
+                                                                      "ports: 1 x 2 planes = 2")}),
+    ({"topology": "rail-only"}, {"leaf": (8, "1 switch per rail holds all 64 NIC ports of its rail: 1 x 8 rails = 8")}),
 ])
 def test_bill_switch_rows_count_every_plane(extra, rows):
     """Hand counts: per-rail 2 planes of 64 H100 nodes = 2 SU x 4 rails in each plane = 16 leaves (the review's

@@ -58,8 +58,8 @@ def test_one_rail_is_singular():
 def test_one_rail_leaf_row_is_singular():
     """The leaf row of 128 one-NIC nodes: 4 SU of 32 nodes, one leaf each (1 rail)."""
     leaf = next(r for r in plan(Design(nodes=128, nics_per_node=1)).bom if r.category == "switch")
-    assert leaf.why == "4 SU x 1 rail"
-    assert next(r for r in plan(Design(nodes=128)).bom if r.category == "switch").why == "4 SU x 8 rails"
+    assert leaf.why == "4 SU x 1 rail = 4"
+    assert next(r for r in plan(Design(nodes=128)).bom if r.category == "switch").why == "4 SU x 8 rails = 32"
 
 
 def test_dragonfly_lines_count_rails_in_words():

@@ -6,6 +6,8 @@ draws them)."""
 
 from __future__ import annotations
 
+import math
+
 import pandas as pd
 import streamlit as st
 
@@ -54,6 +56,19 @@ price follows them, then the category and the rest."""
 BOM_PX = {"item": 190, "where": 140, "where_beside_pod": 110}
 """The BOM's text columns that would take the window [px]: the part's name and where it sits, cut to fit (whole in
 the cell's tooltip and the downloads); where narrower beside the pod column of a design with pods (75 px)."""
+BOM_WHY_PX = MAIN_PX - BOM_PX["item"]
+"""The why column's width [px]: beside the item column, which stays pinned at the left, it fits the main area at a
+1,024 px window, so a sideways scroll shows a row's name and its whole count's words together."""
+WRAP_MIN_PX = 65
+"""The data grid wraps a cell's text only in rows taller than 4rem (64 px) [px] (Streamlit's ``isWrappingAllowed``)."""
+LINE_PX = 20
+"""A wrapped line of the grid's 14 px font [px]."""
+ROW_PAD_PX = 16
+"""A wrapped cell's padding above and below its lines together [px]."""
+MOST_LINES = 6
+"""The most lines a row is drawn tall for; a longer why reads whole in its tooltip and the downloads."""
+ROWS_IN_VIEW = 8
+"""Rows a wrapped table shows before it scrolls (the grid's own height shows three of its tall rows)."""
 
 
 def bom_columns(bom: pd.DataFrame, header: dict[str, str], col) -> tuple[list[str], dict]:
@@ -62,8 +77,9 @@ def bom_columns(bom: pd.DataFrame, header: dict[str, str], col) -> tuple[list[st
     frame's column (the id in English, the header in other languages)."""
     money = ("unit_price_usd", "extended_price_usd")
     config = {
-        col("category"): st.column_config.TextColumn(header["category"], width="small"),
-        col("item"): st.column_config.TextColumn(header["item"], width=BOM_PX["item"]),
+        col("category"): st.column_config.TextColumn(  # whole: a wrapped row would break "transceiver" in two
+            header["category"], width=tables.fitting_width(bom[col("category")], header["category"])),
+        col("item"): st.column_config.TextColumn(header["item"], width=BOM_PX["item"], pinned=True),
         col("where"): st.column_config.TextColumn(
             header["where"], width=BOM_PX["where_beside_pod" if col("pod") in bom.columns else "where"],
             help=_("Switch role, or the link end and link class a transceiver or cable serves")),
@@ -73,12 +89,29 @@ def bom_columns(bom: pd.DataFrame, header: dict[str, str], col) -> tuple[list[st
         **{col(c): tables.money_column(header[c], bom[col(c)]) for c in money if col(c) in bom.columns},
         col("unit_power_w"): st.column_config.NumberColumn(header["unit_power_w"], format="localized"),
         col("extended_power_w"): st.column_config.NumberColumn(header["extended_power_w"], format="localized"),
-        col("why"): st.column_config.TextColumn(header["why"], width="large"),
+        col("why"): st.column_config.TextColumn(header["why"], width=BOM_WHY_PX),
         col("price_basis"): st.column_config.TextColumn(header["price_basis"]),
         col("catalog_id"): st.column_config.TextColumn(header["catalog_id"]),
     }
     first = [col(c) for c in (*BOM_FIRST[:2], "pod", *BOM_FIRST[2:], "unit_price_usd", "category")]  # pods: whose
     return order(bom, first), {c: v for c, v in config.items() if c in bom.columns}
+
+
+def wrapped_row_px(texts, width: int) -> int:
+    """The row height [px] that shows the longest of ``texts`` whole in a column ``width`` px wide, its words wrapped
+    (``tables.text_px`` counts a little wide, room for the line ends a word does not fill), at most ``MOST_LINES``
+    lines and at least
+    ``WRAP_MIN_PX`` (below it the grid draws one cut line): the BOM's why (``BOM_WHY_PX``), whose split rows' "of
+    which ..." part was cut off."""
+    usable = width - tables.CELL_PADDING_PX
+    lines = max([math.ceil(tables.text_px(str(t)) / usable) for t in texts] + [1])
+    return max(WRAP_MIN_PX, min(MOST_LINES, lines) * LINE_PX + ROW_PAD_PX)
+
+
+def wrapped_table_px(rows: int, row_px: int) -> int:
+    """The height of a table of ``rows`` rows of ``row_px`` [px] (``wrapped_row_px``) that shows ``ROWS_IN_VIEW`` of
+    them and its header [px] (all of them when fewer)."""
+    return tables.ROW_PX + min(rows, ROWS_IN_VIEW) * row_px + 3
 
 
 # --- the oversubscription what-if -------------------------------------------------------------------------

@@ -105,6 +105,7 @@ from core.analysis.objectives import check_objective as _check_objective
 from core.analysis.objectives import order as _order
 from core.processes import die_with_parent, usable_cpus
 from core.errors import DesignError, FabricPlannerError, InputError, shown
+from core.fabric import domainlevels
 from core.fabric.bandwidth import compute_bandwidth
 from core.fabric.families import FAMILIES
 from core.fabric.sizing import size_fabric
@@ -624,7 +625,8 @@ class _Evaluator:
         cand.bisection_ratio = bandwidth.bisection_ratio
         cand.hops = max(bandwidth.hops_same_rail, bandwidth.hops_same_rail_other_su, bandwidth.hops_cross_rail,
                         bandwidth.hops_cross_pod)
-        cand.switches = fabric.switch_count_total
+        cand.switches = fabric.switch_count_total + (  # a second NVLink level's units, as the Designer counts them
+            domainlevels.scaleup_of(resolved).totals()["level2_switches"] if resolved.nvlink_rack_gpus else 0)
         cand.islands = bandwidth.islands
         for key, value, most in (("max_oversubscription", cand.oversubscription, True),
                                  ("max_bisection_ratio", cand.bisection_ratio, True),

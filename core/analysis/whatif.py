@@ -32,7 +32,7 @@ def oversubscription_sweep(design: Design, values: tuple[float, ...] = OVERSUBSC
     Returns one row per value (sorted) with ``SWEEP_COLUMNS``: per-GPU
     cross-fabric bandwidth [Gb/s, one direction] (scale-out per GPU divided by
     the effective end-to-end oversubscription), bisection [Tb/s], switch count
-    (all planes) and network capex [USD]. A value the engine cannot build has
+    (all planes, and a second NVLink level's switch units, as the capex holds them) and network capex [USD]. A value the engine cannot build has
     ``feasible=False`` and the engine's message in ``note``. A buildable value whose design does not reach that
     ratio says so in ``note`` (``_achieved_note``): the end-to-end ratio it builds (whole ports, the leaves' down
     ports capped by the scalable units) and, when it is the design of a lower value, "same design as" that value.
@@ -53,7 +53,7 @@ def oversubscription_sweep(design: Design, values: tuple[float, ...] = OVERSUBSC
             "scaleout_gbits_per_gpu": bw.scaleout_gbits_per_gpu,
             "bisection_tbits": bw.bisection_tbits_one_direction,
             "effective_oversubscription": bw.oversubscription,
-            "switches": result.fabric.switch_count_total,
+            "switches": result.fabric.switch_count_total + result.level2_switches,  # as the capex: NVLink level 2
             "network_capex_usd": result.cost.network_capex_usd,
             "network_capex_per_gpu_usd": result.cost.network_capex_usd / result.resolved.gpus,
             "tiers": result.fabric.tiers,

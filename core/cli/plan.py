@@ -17,7 +17,7 @@ from core.fabric.families import summary_rows, words
 from core.spares import policy_words
 from core.perf.constants import library_label
 from core.figures.keynumbers import (fabric_capex_cli, family_links_text, level2_links_words, level2_modules_words,
-                                     per_pod_value, provider_fabric, provider_links)
+                                     level2_switches_words, per_pod_value, provider_fabric, provider_links)
 
 
 
@@ -79,7 +79,8 @@ def _render_table(summary: dict, tiers: str, pods: dict | None = None, unit: str
     own = words(summary.get("topology"), "cli:switches", None)  # a family's own tiers (a Dragonfly's routers)
     clos = _("leaf {leaf}  spine {spine}  core {core}  total {total}")
     w(row(_("switches"), provider_fabric(summary) or (own or clos).format(
-        leaf=f"{s['leaf']:,}", spine=f"{s['spine']:,}", core=f"{s['core']:,}", total=f"{s['total']:,}")) + "\n")
+        leaf=f"{s['leaf']:,}", spine=f"{s['spine']:,}", core=f"{s['core']:,}", total=f"{s['total']:,}")
+        + ("" if provider_fabric(summary) else level2_switches_words(s))) + "\n")
     li = summary["links"]
     if provider_links(summary):
         w(row(_("links"), provider_links(summary)) + "\n")

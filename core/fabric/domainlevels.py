@@ -427,7 +427,7 @@ def level2_bom(resolved: ResolvedDesign, add) -> None:
             "unit, rounded up per domain", totals["level2_domains"]).format(
                 domains=f"{totals['level2_domains']:,}",
                 links=f"{totals['level2_links'] - totals['direct_links']:,}", per_gpu=per_gpu,
-                ports=spec.switch.ports),
+                ports=spec.switch.ports) + _level2_switch_sum(up),
             item=_("{name} (NVLink level 2)").format(name=spec.switch.name))
     extra = level1_extra_trays(resolved)
     if extra:
@@ -454,6 +454,19 @@ def level2_bom(resolved: ResolvedDesign, add) -> None:
         item=_("{name} (NVLink level 2)").format(name=spec.module.name), end="switch")  # both ends on switch trays
     add("cable", spec.cable, totals["level2_cables"], _("{cables} cables: ").format(cables=cables) + "; ".join(why),
         item=_("{name} (NVLink level 2)").format(name=spec.cable.name))
+
+
+def _level2_switch_sum(up) -> str:
+    """The level-2 switch row's sum, domain size by domain size (``ScaleUp.domain_size``: ceil(links / ports) per
+    domain): ``: 4 x ceil(2,592 / 144) = 72``."""
+    sizes: dict[tuple[int, int], int] = {}
+    for size, count in up.runs:
+        shape = up.domain_size(size)
+        if shape.level2_switches:
+            sizes[shape.level2_links, up.level2.switch.ports] = sizes.get(
+                (shape.level2_links, up.level2.switch.ports), 0) + count
+    terms = " + ".join(f"{count:,} x ceil({links:,} / {ports})" for (links, ports), count in sizes.items())
+    return _(": {terms} = {switches}").format(terms=terms, switches=f"{up.totals()['level2_switches']:,}")
 
 
 def level2_switch_ids(resolved: ResolvedDesign) -> Iterator[tuple[str, int, int]]:

@@ -170,12 +170,14 @@ def _switch_numbers(summary: dict, sw: dict) -> list[KeyNumber]:
     if why:
         return [KeyNumber(f"switches_{t}", _(SWITCH_LABELS[t]), _("provider's"), why) for t in ("leaf", "spine", "core")]
     topology = summary.get("topology")  # a family's own words for its switches (a Dragonfly's routers)
+    tiers = plurals.tiers(summary["tiers"])  # the total holds a second NVLink level's units: "in 2 tiers and ..."
+    every = _("{tiers} and NVLink level 2").format(tiers=tiers) if sw.get("nvlink_level2") else tiers
     return [KeyNumber(f"switches_{t}", words(topology, f"card:{t}", SWITCH_LABELS[t]), f"{sw[t]:,}",
-                      (_(SWITCH_NONE[t]) if not sw[t] and t in SWITCH_NONE else
-                       words(topology, f"card:{t}:help", SWITCH_HELP)).format(
+                      (_(SWITCH_NONE[t]).format(tiers=tiers, total=plurals.switches(sw["total"]))
+                       if not sw[t] and t in SWITCH_NONE else words(topology, f"card:{t}:help", SWITCH_HELP).format(
         count=f"{sw[t]:,}", switch=_model(summary, t), switches=_tier_switches(t, sw[t], _model(summary, t)),
-        planes=plurals.planes(summary["planes"]), total=plurals.switches(sw["total"]),
-        tiers=plurals.tiers(summary["tiers"])))
+        planes=plurals.planes(summary["planes"]), total=plurals.switches(sw["total"]), tiers=every))
+                      + level2_switches_words(sw))
         for t in ("leaf", "spine", "core")
         if words(topology, f"card:{t}", SWITCH_LABELS[t]) is not None]  # None: a tier the family does not have
 
@@ -277,6 +279,15 @@ def level2_links_words(links: dict) -> str:
     return _("; NVLink level 2 {cables} (its optical cables, included)").format(cables=f"{cables:,}") if cables else ""
 
 
+def level2_switches_words(switches: dict) -> str:
+    """The switch cards' words after their total, for a second NVLink level's switch units, which it holds
+    (``Plan.level2_switches``, ``summary["switches"]["nvlink_level2"]``; the By network table's compute row and the
+    capex hold them too), for the cards and the plan CLI; "" with one level."""
+    units = switches.get("nvlink_level2", 0)
+    return _(", of which NVLink level 2 {switches} (its switch units)").format(
+        switches=f"{units:,}") if units else ""
+
+
 def level2_modules_words(nvlink: dict) -> str:
     """The Transceivers card's words for a second NVLink level's optical modules (two per level-2 cable, both on the
     switch side, ``domainlevels.level2_bom``), from ``Plan.summary()``'s ``nvlink``, for the card and the plan CLI;
@@ -307,7 +318,8 @@ def whatif_capex_note(plan) -> str:
     if not nvlink:
         return ""
     return _("Network capex per GPU includes the second NVLink level's switch units and cables, {nvlink} per GPU "
-             "in every row (the leaves do not change them).").format(nvlink=usd(nvlink / plan.resolved.gpus))
+             "in every row, and the switch counts its {units} switch units (the leaves do not change them).").format(
+        nvlink=usd(nvlink / plan.resolved.gpus), units=f"{plan.level2_switches:,}")
 
 
 def fabric_capex_cli(cost: dict) -> str:
