@@ -141,13 +141,23 @@ def render_table(out: dict, system=None, unit: str = "GB/s", typed: list[tuple[s
     return "\n".join(lines) + "\n"
 
 
+def _pod_spec(names, spec: str) -> str:
+    """A ``--fail`` spec of a design with pods with an element named by the pods' exports as its whole-fabric id
+    (``names``: ``core.analysis.failure.podnames.PodElementNames``; ``pod2-leaf002`` -> ``pod2.p0.leaf1``,
+    ``leaf:pod2-leaf002`` -> ``leaf:pod2.p0.leaf1``); any other spec unchanged."""
+    tier, sep, rest = spec.partition(":") if ":" in spec else ("", "", spec)
+    element = names.parse(rest) if rest.strip() and not rest.strip().isdigit() else None
+    return spec if element is None else f"{tier}{sep}{element}"
+
+
 def _whole_fabric(design, failed: list[str], fmt: str, unit: str = "Gb/s",
-                  typed: list[tuple[str, str]] | None = None) -> str | None:
+                  typed: list[tuple[str, str]] | None = None, names=None) -> str | None:
     """A design with pods whose ``failed`` are all shared spines and pods' leaves (``spine0``, ``pod2.p0.leaf1``; pods
     on three tiers: shared cores, pods' spines and leaves and their bundles, ``core0``, ``pod2.p0.spine0-core1``)
     or failures inside one pod (``pod2.node5.nic2``: ``core.analysis.podinside``, each its pod's own what-if):
-    what each pod loses on the whole fabric (``core.analysis.podwhatif``), as text (bandwidths in ``unit``) or JSON;
-    None otherwise (the what-if then analyses pod 1 alone)."""
+    what each pod loses on the whole fabric (``core.analysis.podwhatif``), as text (bandwidths in ``unit``) or JSON,
+    each element echoed as typed with its name or id in brackets (``names``: the pods' exports' names,
+    ``core.analysis.failure.podnames``); None otherwise (the what-if then analyses pod 1 alone)."""
     from core.analysis.podinside import inside_spec, inside_what_if
     from core.analysis.podwhatif import is_whole_element, loss_rows, pods_what_if
     from core.analysis.whole import design_mixed
@@ -166,7 +176,8 @@ def _whole_fabric(design, failed: list[str], fmt: str, unit: str = "Gb/s",
                                        for pod, r in results]} if results else {}),
                         "units": "Gb/s per direction"}) + "\n"
     named = [{"element": e, "chosen": False} for e in failed]
-    echoed = typed_failures(typed or [(e, e) for e in failed], named)  # as typed, a hot link's element in brackets
+    echoed = typed_failures(typed or [(e, e) for e in failed], named,  # as typed, an element's id or name in brackets
+                            name=None if names is None else names.name)
     lines = [_("failed: {elements}").format(elements=", ".join(echoed))]
     rows = loss_rows(losses, unit, cores=mixed.fabric.tiers == 3)
     width = max(display_width(name) for name in rows[0]) + 2
@@ -194,7 +205,16 @@ def run(args: argparse.Namespace) -> str:
         planned = plan(design)
         args.fail = failure_specs(planned, args.fail)
         typed = [(text, spec) for (text, _same), spec in zip(typed, args.fail)]
-    whole = _whole_fabric(design, args.fail, args.format, bandwidth_unit(args), typed) if design.pods else None
+    names = None
+    if design.pods:  # the pods' exports' names (pod2-leaf002, spine001, R05-01 feedA) as their whole-fabric ids
+        from core.analysis.failure.podnames import pod_element_names
+
+        planned = planned or plan(design)
+        names = pod_element_names(planned)
+        if names is not None:
+            args.fail = [_pod_spec(names, spec) for spec in args.fail]
+            typed = [(text, spec) for (text, _same), spec in zip(typed, args.fail)]
+    whole = _whole_fabric(design, args.fail, args.format, bandwidth_unit(args), typed, names) if design.pods else None
     if whole is not None:
         return whole
     planned = planned or plan(design)
