@@ -1,0 +1,91 @@
+"""One name per element for a design with pods (names2): the whole-fabric failure elements, the failures inside a
+pod and the single points are named as the pods' exports (NetBox, cabling plan, Slurm) name their devices, and that
+name fails the same element; the what-if's notes say the exports' names."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import run_cli
+
+from core.analysis.failure.podnames import PodElementNames
+from core.analysis.podinside import inside_spec
+from core.analysis.podwhatif import is_whole_element, whole_choices
+from core.analysis.whole import design_mixed
+from core.design import Design
+
+PODS = {"two tiers": dict(nodes=64, pods="B300:32:800"), "three tiers": dict(nodes=64, pods="B300:32:800", tiers=3),
+        "nvl72": dict(nodes=64, pods="GB200-NVL72:36")}
+INSIDE = ["pod2.node5.nic2", "pod1.rack0", "pod1.rack0.feedA", "pod2.rack1.feedB", "pod2.node0.nvswitch0",
+          "pod2.rack0.nvswitch3", "pod2.rack0.nvswitch-tray2"]
+
+
+def _elements(mixed) -> list[str]:
+    choices = whole_choices(mixed)
+    bundles = [e for e in choices if "-" in e]
+    return [*choices[:3], *choices[-3:], *bundles[:2], bundles[0] + "#1", bundles[-1] + "#0",
+            *(e for e in INSIDE if inside_spec(mixed, e) is not None)]
+
+
+@pytest.mark.parametrize("case", sorted(PODS))
+def test_every_pod_element_round_trips_through_its_export_name(case):
+    mixed = design_mixed(Design(**PODS[case]))
+    names = PodElementNames(mixed)
+    elements = _elements(mixed)
+    assert len(elements) > 10
+    for element in elements:
+        assert is_whole_element(mixed, element) or inside_spec(mixed, element) is not None, element
+        name = names.name(element)
+        assert name != element and "." not in name.split()[0], (element, name)  # no id left in the name
+        assert names.parse(name) == element, (element, name)
+        assert names.parse(name.upper()) == element
+        assert names.parse(name.replace("->", "\u2192")) == element
+
+
+def test_pod_names_are_the_pods_netbox_names(capsys):
+    """A device's name is the pods' NetBox device's (its description is the whole fabric's id); a rack the hall rack
+    NetBox places the pod's servers in."""
+    flags = ["--gpus", "64", "--pods", "B300:32:800"]
+    devices = run_cli(capsys, "export", *flags, "--format", "netbox-devices")[1].splitlines()
+    by_id = {line.split(",")[-1]: line.split(",") for line in devices[1:]}
+    names = PodElementNames(design_mixed(Design(**PODS["two tiers"])))
+    for device in ("spine0", "spine3", "pod1.p0.leaf0", "pod2.p0.leaf7", "pod2.node5"):
+        assert names.device(device) == by_id[device][0], device
+    assert names.name("pod2.p0.leaf1") == "pod2-leaf002" and names.name("spine0") == "spine001"
+    assert names.name("pod2.node5.nic2") == "pod2-gpu006 nic3"
+    assert names.name("pod2.rack1") == by_id["pod2.node4"][6] == by_id["pod2.node7"][6] == "R05-02"
+    assert names.name("pod2.rack1.feedA") == "R05-02 feedA"
+    assert names.name("pod2.p0.leaf1-spine2#0") == "pod2-leaf002 -> spine003 #1"
+    cabling = run_cli(capsys, "export", *flags, "--format", "cabling")[1]
+    assert ",pod2-gpu006,nic3/" in cabling
+
+
+def test_the_cli_fails_pod_export_names_as_their_ids(capsys):
+    flags = ["--gpus", "64", "--pods", "B300:32:800", "--format", "json"]
+    by_name = run_cli(capsys, "failure", *flags, "--fail", "spine001", "--fail", "pod2-leaf002", "--fail",
+                      "R05-01 feedA", "--fail", "pod2-gpu006 nic3", "--fail", "pod1-leaf001 -> spine002 #2")
+    by_id = run_cli(capsys, "failure", *flags, "--fail", "spine0", "--fail", "pod2.p0.leaf1", "--fail",
+                    "pod2.rack0.feedA", "--fail", "pod2.node5.nic2", "--fail", "pod1.p0.leaf0-spine1#1")
+    assert by_name[0] == 0 and by_name[1] == by_id[1], by_name[2]
+    text = run_cli(capsys, "failure", "--gpus", "64", "--pods", "B300:32:800", "--fail", "pod2.p0.leaf1",
+                   "--fail", "R05-01 feedA")[1]
+    assert "failed: pod2.p0.leaf1 (pod2-leaf002), R05-01 feedA\n" in text
+    assert "  R05-01 feedA: redundant" in text and "rack0.feedA" not in text  # the note by the hall's rack
+
+
+def test_spof_names_the_pods_elements_as_the_exports_do(capsys):
+    text = run_cli(capsys, "spof", "--gpus", "64", "--pods", "B300:32:800")[1]
+    assert "R05-01 feedA (pod2.rack0.feedA)" in text and "pod2-leaf001 -> spine001 (pod2.p0.leaf0-spine0)" in text
+    assert "pod2-gpu001 nvswitch1 (pod2.node0.nvswitch0)" in text
+
+
+def test_a_redundant_feeds_note_says_its_export_name():
+    from core.analysis.failure import what_if
+    from core.analysis.failure.names import ElementNames
+    from core.plan import plan
+
+    p = plan(Design(gpus=128))
+    result = what_if(p, ["rack2.feedB"])
+    name = ElementNames(p).name("rack2.feedB")
+    assert name != "rack2.feedB" and any(note.startswith(f"{name}: redundant") for note in result.notes)
+    assert not any("rack2.feedB" in note for note in result.notes)
