@@ -89,3 +89,38 @@ def test_a_redundant_feeds_note_says_its_export_name():
     name = ElementNames(p).name("rack2.feedB")
     assert name != "rack2.feedB" and any(note.startswith(f"{name}: redundant") for note in result.notes)
     assert not any("rack2.feedB" in note for note in result.notes)
+
+
+@pytest.mark.parametrize("design, spec, said, ids", [
+    (dict(gpu="H100", nodes=64, switch="QM9700"), "node0.nvswitch4", "chips gpu001 nvswitch1 to gpu001 nvswitch4",
+     "node0.nvswitch3"),
+    (dict(gpu="GB200-NVL72", nodes=36), "rack2.nvswitch0",
+     "chips nvl001 nvswitch1 to nvl001 nvswitch18 and trays nvl001-nvsw1 to nvl001-nvsw9", "rack0.nvswitch"),
+    (dict(gpu="MI300X", nodes=16), "node0.mesh0-9", "a direct mesh of GPUs 1 to 8, its mesh links are named like "
+     "gpu001 mesh1-2", "node0.mesh0-1"),
+    (dict(gpu="GB200-NVL72", gpus=1152, nvlink_domain_gpus=576), "domain2.l2switch0", "like nvd001-l2sw001",
+     "domain0.l2switch0"),
+])
+def test_detail_errors_name_elements_as_the_exports_do(design, spec, said, ids):
+    from core.analysis.failure import what_if
+    from core.errors import InputError
+    from core.plan import plan
+
+    with pytest.raises(InputError) as caught:
+        what_if(plan(Design(**design)), [spec])
+    assert said in str(caught.value) and ids not in str(caught.value), str(caught.value)
+
+
+def test_the_one_feed_error_names_the_rack_as_the_exports_do(monkeypatch):
+    from core.analysis import failure
+    from core.analysis.failure import what_if
+    from core.analysis.failure.names import ElementNames
+    from core.errors import InputError
+    from core.plan import plan
+
+    monkeypatch.setattr(failure.power, "_feeds_for", lambda preset: (1, "N"))
+    p = plan(Design(gpus=128))
+    with pytest.raises(InputError) as caught:
+        what_if(p, ["rack3.feedB"])
+    name = ElementNames(p).name("rack3.feedA")
+    assert str(caught.value).endswith(f"one power feed, {name}") and name.endswith(" feedA") and "rack3" not in name

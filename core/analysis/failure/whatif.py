@@ -217,7 +217,7 @@ def what_if(plan: Plan, failures, job=None) -> FailureResult:
     Raises ``InputError`` for an unknown element or tier, or more failures than the tier has. An element may be
     named by its id or as the exports name it (``core.analysis.failure.spec.engine_specs``).
     """
-    from core.analysis.failure.spec import UnknownElement, as_typed, engine_specs, unknown_element
+    from core.analysis.failure.spec import UnknownElement, as_typed, engine_specs, said, unknown_element
 
     failures = list(failures)
     specs = engine_specs(plan, failures)
@@ -226,7 +226,7 @@ def what_if(plan: Plan, failures, job=None) -> FailureResult:
     except UnknownElement as exc:
         raise unknown_element(plan, exc.text) from None
     except InputError as exc:
-        raise as_typed(exc, failures, specs) from None
+        raise as_typed(said(plan, exc), failures, specs) from None
 
 
 def _what_if(plan: Plan, failures: list, job=None) -> FailureResult:
