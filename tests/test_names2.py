@@ -124,3 +124,26 @@ def test_the_one_feed_error_names_the_rack_as_the_exports_do(monkeypatch):
         what_if(p, ["rack3.feedB"])
     name = ElementNames(p).name("rack3.feedA")
     assert str(caught.value).endswith(f"one power feed, {name}") and name.endswith(" feedA") and "rack3" not in name
+
+
+def test_a_classic_dragonflys_local_bundle_fails_by_the_name_spof_prints(capsys):
+    """spof lists a local bundle (``leaf001 -> leaf002 (p0.leaf0-leaf1; router 1 - router 2)``); that name and its
+    id fail the bundle: no GPU cut off, as spof says; a bundle inside a group is the tier ``link`` (local)."""
+    import re
+
+    flags = ["--gpus", "1024", "--topology", "classic-dragonfly"]
+    text = run_cli(capsys, "spof", *flags)[1]
+    line = next(line for line in text.splitlines() if "local link bundle" in line)
+    name, element = re.match(r"^(.+?) \(([^;]+);", line).groups()
+    assert (name, element) == ("leaf001 -> leaf002", "p0.leaf0-leaf1")
+    by_name = run_cli(capsys, "failure", *flags, "--fail", name, "--format", "json")
+    by_id = run_cli(capsys, "failure", *flags, "--fail", element, "--format", "json")
+    assert by_name[0] == 0 and by_name[1] == by_id[1], by_name[2]
+    import json
+
+    out = json.loads(by_id[1])
+    assert out["gpus_disconnected"] == 0 and out["failed"][0]["tier"] == "link"
+    from core.analysis.failure.spec import tiers_for
+    from core.plan import plan
+
+    assert "link" in tiers_for(plan(Design(gpus=1024, topology="classic-dragonfly")))
