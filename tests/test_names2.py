@@ -4,6 +4,8 @@ name fails the same element; the what-if's notes say the exports' names."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from conftest import run_cli
@@ -147,3 +149,27 @@ def test_a_classic_dragonflys_local_bundle_fails_by_the_name_spof_prints(capsys)
     from core.plan import plan
 
     assert "link" in tiers_for(plan(Design(gpus=1024, topology="classic-dragonfly")))
+
+
+def test_a_classic_dragonflys_hot_links_are_named_as_its_exports_and_failure_views_name_them(capsys):
+    """Overload & imbalance and ``python -m core load`` name a router as the exports do (``leaf002``, not ``router
+    2``); that name, a NIC's (``gpu006 nic1 -> leaf001``) and the old words fail the same element."""
+    from core.analysis.failure.names import ElementNames
+    from core.fabric.wiring import Wiring
+    from core.formats.linknames import failure_element, link_names
+    from core.plan import plan
+
+    p = plan(Design(gpus=1024, topology="classic-dragonfly"))
+    names = ElementNames(p)
+    w = Wiring.of(p)
+    leaf = w.switch_id("leaf", w.node_port(5, 0)[0])
+    ids = ["p0.leaf1 -> p0.leaf2", "p0.leaf57 -> p0.leaf33#0", f"node5.nic{w.nic_of(0)} -> {leaf}"]
+    shown = link_names(p, ids)
+    assert shown[:2] == ["leaf002 -> leaf003", "leaf058 -> leaf034 #1"]
+    assert shown[2] == f"{names.name(f'node5.nic{w.nic_of(0)}')} -> {names.device(leaf)}"
+    assert [failure_element(p, name) for name in shown] == ["p0.leaf1-leaf2", "p0.leaf33-leaf57#0",
+                                                            f"node5.nic{w.nic_of(0)}"]
+    assert failure_element(p, "router 58 -> router 34#0") == "p0.leaf33-leaf57#0"  # a link written before
+    text = run_cli(capsys, "load", "--gpus", "1024", "--topology", "classic-dragonfly", "--pattern", "adversarial")[1]
+    hot = text.split("hottest links")[1].splitlines()[1:6]
+    assert all(re.match(r"^  leaf\d{3} -> leaf\d{3} ", line) for line in hot), hot
