@@ -173,3 +173,27 @@ def test_a_classic_dragonflys_hot_links_are_named_as_its_exports_and_failure_vie
     text = run_cli(capsys, "load", "--gpus", "1024", "--topology", "classic-dragonfly", "--pattern", "adversarial")[1]
     hot = text.split("hottest links")[1].splitlines()[1:6]
     assert all(re.match(r"^  leaf\d{3} -> leaf\d{3} ", line) for line in hot), hot
+
+
+def test_the_resilience_page_names_the_pods_elements_as_the_exports_do():
+    """A design with pods on the Resilience page (AppTest): the whole-fabric chips and the chips inside a pod say the
+    pods' exports' names, and the form inside a pod takes them (``R05-02 feedA``, ``pod2-gpu006 nic3``)."""
+    from tests import pagetest
+    from tests.test_i18n import rerun
+
+    open_page = pagetest.opener("../pages/6_Resilience.py")
+    at = open_page({"n": "64", "pods": "B300:32:800", "rs_fail": "pod2.p0.leaf1,spine0,pod2.rack0.feedA"})
+    assert not at.exception
+    whole = at.multiselect(key="rs_w_pods_failed")
+    assert set(whole.value) == {"pod2.p0.leaf1", "spine0"}
+    assert "pod2-leaf002" in whole.options and "spine001" in whole.options and "pod2.p0.leaf1" not in whole.options
+    inside = at.multiselect(key="rs_w_inside_failed")
+    assert inside.value == ["pod2.rack0.feeda"] and inside.options == ["R05-01 feedA"]
+    at.text_input(key="rs_w_inside_names").set_value("R05-02 feedA, pod2-gpu006 nic3")
+    at.button(key="rs_w_inside_add").click()
+    rerun(at)
+    assert not at.error, [e.value for e in at.error]
+    inside = at.multiselect(key="rs_w_inside_failed")
+    assert [v.lower() for v in inside.value] == ["pod2.rack0.feeda", "pod2.rack1.feeda", "pod2.node5.nic2"]
+    assert inside.options == ["R05-01 feedA", "R05-02 feedA", "pod2-gpu006 nic3"]
+    assert "R05-01 feedA: redundant" in " ".join(c.value for c in at.caption).replace("\\", "")
