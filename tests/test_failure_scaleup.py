@@ -297,7 +297,7 @@ def test_cli_accepts_the_new_elements(capsys):
     text = capsys.readouterr().out
     assert "NVLink" in text
     assert main(args[:-2] + ["--fail", "rack0.nvswitch-tray9"]) == 2
-    assert "trays 0 to 8" in capsys.readouterr().err
+    assert "trays nvl001-nvsw1 to nvl001-nvsw9" in capsys.readouterr().err  # as the exports name them
 
 
 @pytest.mark.parametrize("gpu,chips,split", [

@@ -197,3 +197,9 @@ def test_the_resilience_page_names_the_pods_elements_as_the_exports_do():
     assert [v.lower() for v in inside.value] == ["pod2.rack0.feeda", "pod2.rack1.feeda", "pod2.node5.nic2"]
     assert inside.options == ["R05-01 feedA", "R05-02 feedA", "pod2-gpu006 nic3"]
     assert "R05-01 feedA: redundant" in " ".join(c.value for c in at.caption).replace("\\", "")
+
+
+def test_a_pods_unknown_element_is_refused_as_typed_with_export_names(capsys):
+    code, _out, err = run_cli(capsys, "failure", "--gpus", "64", "--pods", "B300:32:800", "--fail", "pod2-leaf099")
+    assert code == 2 and "Unknown element 'pod2-leaf099': a shared spine (such as spine001), a pod's leaf (such as " \
+                         "pod1-leaf001)" in err and "pod2.p0" not in err, err
