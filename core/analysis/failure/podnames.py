@@ -24,16 +24,28 @@ from __future__ import annotations
 import re
 
 from core.analysis.failure.names import _LINK, ElementNames
+from core.analysis.pods import mixed_wiring
+from core.fabric.naming import Namer, pod_scheme
+
+
+def shared_switches(mixed, naming) -> list[tuple[str, str]]:
+    """``(whole-fabric id, name)`` of the shared layer's switches of the mixed plan ``mixed`` under the naming scheme
+    ``naming``: the shared spines (``spine0``, ``spine001``), or the shared cores of pods on three tiers (``core0``,
+    ``core001``: the design's names, as ``core.formats.podexports.PodNames`` and the pods' NetBox import give them);
+    plane by plane on several planes (``p2.spine0``, ``p3-spine001``: the first pod's names of that plane)."""
+    wiring = mixed_wiring(mixed, three_tiers=True, planes=True)
+    namer = Namer.of(mixed.plans[0], naming)
+    role, count = ("core", mixed.fabric.cores) if mixed.fabric.tiers == 3 else ("spine", mixed.fabric.spines)
+    make = wiring.shared_core_id if mixed.fabric.tiers == 3 else wiring.shared_spine_id
+    return [(make(k, q), namer.switch(role, k, *wiring.plane_of(q))) for q in range(wiring.planes)
+            for k in range(count)]
+
 
 class PodElementNames:
     """The export names of one mixed plan's failure elements (module docstring): ``name(id)``, ``parse(name)``,
     ``shown(id)`` (the name with the id in brackets)."""
 
     def __init__(self, mixed, scheme=None):
-        from core.analysis.pods import mixed_wiring
-        from core.formats.podnetbox import shared_switches
-        from core.formats.podslurm import pod_scheme
-
         self.wiring = mixed_wiring(mixed, three_tiers=True, planes=True)
         views = mixed.hall.views if mixed.hall is not None else [None] * len(mixed.plans)
         self.pods = [ElementNames(p if view is None else p.model_copy(update={"layout": view}),
@@ -111,8 +123,12 @@ class PodElementNames:
 def pod_element_names(plan, scheme=None) -> PodElementNames | None:
     """The ``PodElementNames`` of ``plan``'s design with pods under ``scheme`` (None: the default names); None for a
     design without pods or whose pods cannot be planned together."""
-    from core.formats.podslurm import mixed_of
+    from core.analysis.whole import design_mixed
+    from core.errors import FabricPlannerError
 
-    mixed = mixed_of(plan) if getattr(plan.design, "pods", None) else None
+    try:
+        mixed = design_mixed(plan.design)
+    except FabricPlannerError:
+        return None
     return None if mixed is None else PodElementNames(mixed, scheme)
 
