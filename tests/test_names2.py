@@ -73,6 +73,8 @@ def test_the_cli_fails_pod_export_names_as_their_ids(capsys):
                    "--fail", "R05-01 feedA")[1]
     assert "failed: pod2.p0.leaf1 (pod2-leaf002), R05-01 feedA\n" in text
     assert "  R05-01 feedA: redundant" in text and "rack0.feedA" not in text  # the note by the hall's rack
+    zh = run_cli(capsys, "--lang", "zh", "failure", "--gpus", "64", "--pods", "B300:32:800", "--fail", "R05-01 feedA")[1]
+    assert "R05-01 feedA" in zh.splitlines()[-1] and "R02-01" not in zh  # in every language (its colon is "：")
 
 
 def test_spof_names_the_pods_elements_as_the_exports_do(capsys):

@@ -11,6 +11,8 @@ the pods' switches and bundles.
 
 from __future__ import annotations
 
+import re
+
 from core.analysis.pods import MixedPlan, mixed_wiring
 from core.errors import InputError
 
@@ -57,7 +59,8 @@ def _pod_notes(mixed: MixedPlan, i: int, result):
     alone, whole = ElementNames(mixed.plans[i]), PodElementNames(mixed)
     prefix = mixed_wiring(mixed, three_tiers=True, planes=True).prefix(i)
     notes = list(result.notes)
-    for item in result.failed:
+    for item in (item for item in result.failed if item.get("redundant")):  # the notes name a redundant feed
         old, new = alone.name(item["element"]), whole.name(prefix + item["element"])
-        notes = [note.replace(old + ":", new + ":") if old != item["element"] else note for note in notes]
+        said = re.compile(re.escape(old) + r"(?![0-9A-Za-z])")  # R01-01 feedA, not R01-01 feedAB; any language
+        notes = [said.sub(new, note) if old != item["element"] else note for note in notes]
     return result.model_copy(update={"notes": tuple(notes)})
