@@ -14,7 +14,7 @@ from core import i18n
 from core.analysis import availability as avail
 from core.analysis import failure, load, sparing
 from core.analysis.failure.examples import element_examples
-from core.analysis.failure.podnames import PodElementNames
+from core.analysis.failure.podnames import PodElementNames, pod_element_names
 from core.analysis.failure.spec import engine_specs, export_namer
 from core.analysis.podinside import inside_spec, inside_what_if
 from core.analysis.spof import headline as spof_headline
@@ -652,8 +652,8 @@ def _spof_section(cur, key: str, lang: str) -> None:
     finished, result = cache.outcome("spof", jobwork.single_points, key)
     if not finished:
         return
-    table, notes = cache.spof_table(key, lang, result, cur.plan.resolved.system, cur.plan.fabric.family,
-                                    export_namer(cur.plan))
+    names = export_namer(cur.plan) if not cur.plan.design.pods else pod_element_names(cur.plan)  # pods': theirs
+    table, notes = cache.spof_table(key, lang, result, cur.plan.resolved.system, cur.plan.fabric.family, names)
     if table.empty:
         st.success(spof_headline(0))
     else:
