@@ -205,3 +205,25 @@ def test_a_pods_unknown_element_is_refused_as_typed_with_export_names(capsys):
     code, _out, err = run_cli(capsys, "failure", "--gpus", "64", "--pods", "B300:32:800", "--fail", "pod2-leaf099")
     assert code == 2 and "Unknown element 'pod2-leaf099': a shared spine (such as spine001), a pod's leaf (such as " \
                          "pod1-leaf001)" in err and "pod2.p0" not in err, err
+
+
+def test_a_three_tier_pods_unknown_element_gives_export_names(capsys):
+    code, _out, err = run_cli(capsys, "failure", "--gpus", "64", "--pods", "B300:32:800", "--tiers", "3", "--fail",
+                              "pod2-leaf099")
+    assert code == 2 and "Unknown element 'pod2-leaf099': a shared core (such as core001), a pod's spine (such as " \
+                         "pod1-spine001)" in err and "pod1.p0" not in err, err
+
+
+@pytest.mark.parametrize("case", ["PORT", "RAIL", "PORT3", "RAIL3"])
+def test_every_whole_fabric_element_on_planes_round_trips(case):
+    """Pods on two planes (per port, per rail; two and three tiers): every element the whole-fabric what-if takes
+    and one cable of each bundle has an export name (``pod1-p2-leaf001 -> pod1-p2-spine001``, ``p2-core001``) that
+    reads back to it."""
+    import test_pods_planes_analyses as planes
+
+    mixed = design_mixed(getattr(planes, case))
+    names = PodElementNames(mixed)
+    elements = whole_choices(mixed)
+    for element in elements + [e + "#0" for e in elements if "-" in e]:
+        name = names.name(element)
+        assert name != element and names.parse(name) == element, (element, name)

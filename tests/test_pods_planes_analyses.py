@@ -478,7 +478,7 @@ def test_three_tiers_on_planes_what_if_by_hand():
     assert pods_what_if(m, ["pod2.p1.spine0-p1.core1#31"])[1].spine_gbps == 204_800 - 400
     for bad in ("core0", "pod2.p1.spine0-p0.core1", "p2.core0", "pod2.p1.spine4"):
         assert not is_whole_element(m, bad), bad
-        with pytest.raises(InputError, match="p1.core0"):
+        with pytest.raises(InputError, match="p2-core001"):  # plane 2 as the exports name it
             pods_what_if(m, [bad])
 
 

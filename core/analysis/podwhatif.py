@@ -334,7 +334,13 @@ def pods_what_if(mixed: MixedPlan, failed: list[str]) -> list[PodLoss]:
     too (``core.analysis.podcorewhatif``)."""
     wiring = whatif_wiring(mixed)
     if wiring.three_tiers:
-        return _three_tiers_what_if(mixed, wiring, failed)
+        from core.analysis.failure.podnames import PodElementNames
+        from core.analysis.failure.spec import NamedError
+
+        try:
+            return _three_tiers_what_if(mixed, wiring, failed)
+        except NamedError as exc:  # its examples as the pods' exports name them (core001, pod1-spine001)
+            raise exc.said(PodElementNames(mixed).name) from None
     f = mixed.fabric
     lost_spines, lost_leaves, lost_cables = _lost(mixed, failed)
     parts = _Parts()

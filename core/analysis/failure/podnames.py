@@ -26,6 +26,7 @@ import re
 from core.analysis.failure.names import _LINK, ElementNames
 from core.analysis.pods import mixed_wiring
 from core.fabric.naming import Namer, pod_scheme
+from core.fabric.wiring import Wiring
 
 
 def shared_switches(mixed, naming) -> list[tuple[str, str]]:
@@ -67,10 +68,13 @@ class PodElementNames:
         text = element.strip()
         stem, hash_, cable = text.lower().partition("#")
         lower, dash, upper = stem.rpartition("-")
-        if dash and upper in self.shared and (not hash_ or cable.isdigit()):  # a bundle to a shared switch
+        pod = self.wiring.parse(lower) if dash else None
+        if dash and (upper in self.shared or (pod and Wiring.parse(upper))) and (not hash_ or cable.isdigit()):
+            # a bundle to a shared switch, or on planes to its pod's own spine (pod1.p1.leaf0-p1.spine0)
             below = self.device(lower)
-            if below is not None:
-                return f"{below} -> {self.shared[upper]}" + (f" #{int(cable) + 1}" if hash_ else "")
+            above = self.shared.get(upper) or (self.device(self.wiring.local_id(pod[0], upper)) if pod else None)
+            if below is not None and above is not None:
+                return f"{below} -> {above}" + (f" #{int(cable) + 1}" if hash_ else "")
         if text.lower() in self.shared:
             return self.shared[text.lower()]
         found = self.wiring.parse(text.lower() if not text.lower().endswith((".feeda", ".feedb")) else text)
@@ -101,11 +105,10 @@ class PodElementNames:
         found = _LINK.match(text)
         if found:
             a, b = self._parse_device(found["a"]), self._parse_device(found["b"])
-            if a is not None and b is not None and a in self.shared_ids.values():
-                a, b = b, a
             cable = found["cable"]
-            if a is not None and b in self.shared_ids.values() and (cable is None or int(cable) >= 1):
-                return f"{a}-{b}" + ("" if cable is None else f"#{int(cable) - 1}")
+            bundle = None if a is None or b is None else self.wiring.bundle_of(a, b) or self.wiring.bundle_of(b, a)
+            if bundle is not None and (cable is None or int(cable) >= 1):  # leaf-spine or spine-core, any plane
+                return bundle + ("" if cable is None else f"#{int(cable) - 1}")
         elif text.lower() in self.shared_ids:
             return self.shared_ids[text.lower()]
         for i, names in enumerate(self.pods):  # a pod's own element: a leaf, its bundle to its own spine, a NIC, ...
