@@ -14,6 +14,7 @@ from core import i18n
 from core.analysis import availability as avail
 from core.analysis import failure, load, sparing
 from core.analysis.failure.examples import element_examples
+from core.analysis.failure.podnames import PodElementNames, pod_element_names
 from core.analysis.failure.spec import engine_specs, export_namer
 from core.analysis.podinside import inside_spec, inside_what_if
 from core.analysis.spof import headline as spof_headline
@@ -260,6 +261,14 @@ def _spec_label(spec: str, short: bool = False) -> str:
     return st.session_state.get(NAMED, {}).get(spec, name)  # as the exports name it (leaf004, gpu006 nic3)
 
 
+def _pod_label(names, spec: str) -> str:
+    """A design with pods: a chip's label, a whole-fabric id as the pods' exports name it (``names``:
+    ``core.analysis.failure.podnames.PodElementNames``: ``pod2-leaf002``, ``R05-01 feedA``); a hot link as typed."""
+    if spec in st.session_state.get(TYPED, {}) or names is None:
+        return _spec_label(spec)
+    return names.name(spec)
+
+
 def _export_name(plan):
     """The exports' name of an element id of ``plan`` (``export_namer``), or the id (a design with pods)."""
     names = export_namer(plan)
@@ -492,8 +501,9 @@ def _pods_whole_fabric(cur, store: dict) -> None:
     picked, _inside = whole_picks(mixed, store["fail"], st.session_state.get(PODS_EXTRA, []))  # as the review pack
     options += [e for e in picked if e not in set(options)]  # a hot link's cable, pasted below
     st.session_state[W + "pods_failed"] = picked
+    label = functools.partial(_pod_label, PodElementNames(mixed))  # the pods' exports' names
     st.multiselect(_("Shared cores, pods' spines and leaves to lose") if three else
-                   _("Shared spines and pods' leaves to lose"), options, key=W + "pods_failed", format_func=_spec_label,
+                   _("Shared spines and pods' leaves to lose"), options, key=W + "pods_failed", format_func=label,
                    on_change=_on_pods_failed, args=(mixed,), placeholder=_("none: the healthy fabric"), wrap=True)
     _typed_caption(picked)
     st.caption(_("GPUs cut off: servers whose every leaf is lost (without cores, or a pod without spines, those "
@@ -519,8 +529,9 @@ def _on_inside_add(mixed) -> None:
     scheme = scheme_of(ss.get(state.NAMING_STORE), cur.plan)  # as the hottest links are named
     pairs, problems = read_failures(cur.plan, str(ss.get(W + "inside_names") or "").split(","), scheme)
     _remember_typed(pairs)
+    names = PodElementNames(mixed, scheme)
     for typed, name in pairs:
-        spec = f"pod{pod}.{name}"
+        spec = names.parse(typed) or f"pod{pod}.{name}"  # as the pods' exports name it (pod2-gpu006 nic3, R05-01)
         if "->" in typed:  # a hot link (pod2-gpu004 nic1 -> pod2-leaf002): its NIC under its pod, or its cable
             spec = name
             if is_whole_element(mixed, spec):  # a cable of a bundle: lost on the whole fabric
@@ -553,12 +564,17 @@ def _pods_inside(mixed) -> None:
     c1, c2, c3 = st.columns([1.7, 2.5, 1], vertical_alignment="bottom")  # "Pod 1 (H100)" whole at 1,024 px
     c1.selectbox(_("Pod"), list(numbers), key=W + "inside_pod",
                  format_func=lambda n: _("pod {pod}").format(pod=n) + f" ({numbers[n]})")
-    c2.text_input(_("Its elements"), key=W + "inside_names", max_chars=400,
-                  placeholder="node5.nic2, rack3, rack3.feedA, node5.nvswitch1",
-                  help=_("Comma-separated, as the pod alone names them: a NIC of a node (node5.nic2), a rack (rack3: "
-                         "its power lost) or one of its power feeds ({feed}), an NVSwitch chip of a node "
-                         "(node5.nvswitch1) or of an NVL72 rack (rack3.nvswitch7), an NVLink switch tray "
-                         "(rack3.nvswitch-tray2).").format(feed="rack3.feedA") + " " + _(
+    names = PodElementNames(mixed)
+    examples = [names.name(e) for e in ("pod1.node5.nic2", "pod1.rack1", "pod1.rack1.feedA", "pod1.node5.nvswitch1")
+                if inside_spec(mixed, e)]  # as the pods' exports name them (pod1-gpu006 nic3, R02-03, ...)
+    c2.text_input(_("Its elements"), key=W + "inside_names", max_chars=400, placeholder=", ".join(examples),
+                  help=_("Comma-separated, as the pods' exports (NetBox, cabling plan, Slurm) name them: a NIC of a "
+                         "node ({nic}), a rack ({rack}: its power lost) or one of its power feeds ({feed}), an "
+                         "NVSwitch chip of a node ({chip}) or of an NVL72 rack ({rack_chip}), an NVLink switch tray "
+                         "({tray}). The ids of the pod chosen ({ids}) work too.").format(**{key: f"`{value}`" for key, value in dict(
+                      nic="pod2-gpu006 nic3", rack="R05-02", feed="R05-02 feedA", chip="pod2-gpu006 nvswitch2",
+                      rack_chip="pod2-nvl004 nvswitch8", tray="pod2-nvl004-nvsw3",
+                      ids="node5.nic2, rack3, rack3.feedA").items()}) + " " + _(
                       "A hot link as Overload & imbalance lists it fails its NIC here, or its cable on the whole "
                       "fabric above."))
     c3.button(_("Fail these"), key=W + "inside_add", on_click=_on_inside_add, args=(mixed,), width="stretch")
@@ -569,7 +585,8 @@ def _pods_inside(mixed) -> None:
         return
     ss[W + "inside_failed"] = inside
     st.multiselect(_("Failed inside the pods"), inside, key=W + "inside_failed", on_change=_on_inside_edit,
-                   args=(mixed,), format_func=_spec_label, help=_("Remove an element to restore it."), wrap=True)
+                   args=(mixed,), format_func=functools.partial(_pod_label, PodElementNames(mixed)),
+                   help=_("Remove an element to restore it."), wrap=True)
     _typed_caption(inside)
     gpus = {p.index + 1: p.gpus for p in mixed.fabric.pods}
     rows, notes = [], []
@@ -635,8 +652,8 @@ def _spof_section(cur, key: str, lang: str) -> None:
     finished, result = cache.outcome("spof", jobwork.single_points, key)
     if not finished:
         return
-    table, notes = cache.spof_table(key, lang, result, cur.plan.resolved.system, cur.plan.fabric.family,
-                                    export_namer(cur.plan))
+    names = export_namer(cur.plan) if not cur.plan.design.pods else pod_element_names(cur.plan)  # pods': theirs
+    table, notes = cache.spof_table(key, lang, result, cur.plan.resolved.system, cur.plan.fabric.family, names)
     if table.empty:
         st.success(spof_headline(0))
     else:

@@ -146,6 +146,8 @@ def test_closed_form_equals_the_graph_what_if(case):
     (6, ["spine:40", "global:30"]), (7, ["global:60"]), (9, ["spine:20", "global:3"]), (10, ["nic:70"]),
     (CLASSIC, ["leaf:1"]), (CLASSIC, ["global:30", "node3.nic1"]), (CLASSIC, ["leaf:40"]), (CLASSIC + 1, ["p0"]),
     (CLASSIC + 1, ["leaf:20", "global:5"]), (CLASSIC + 2, ["nic:50"]), (CLASSIC + 3, ["global:16"]),
+    (CLASSIC, ["link:1"]), (CLASSIC, ["link:31", "global:40"]), (CLASSIC + 1, ["link:120", "leaf:3"]),  # local
+    (CLASSIC + 3, ["link:15", "global:16"]), (CLASSIC + 2, ["p0.leaf0-leaf1#0", "p0.leaf2-leaf5"]),
 ])
 def test_every_tier_matches_on_the_grid(i, specs):
     p = _plan(i)

@@ -27,6 +27,7 @@ DESIGNS = {
     "pods": Design(gpu="H100", nodes=64, pods="B200:32:800"),
     "pods-3": Design(gpu="H100", nodes=64, pods="B200:32:800", tiers="3"),
     "dragonfly+": Design(gpu="H100", gpus=4096, topology="dragonfly"),
+    "classic-dragonfly": Design(gpu="H100", gpus=1024, topology="classic-dragonfly"),  # leaf041 -> leaf009 (names2)
 }
 _SWITCH = re.compile(r"^(?P<id>(?:pod\d+\.)?(?:p0\.)?(?P<role>leaf|spine|core)(?P<k>\d+))(?:#(?P<cable>\d+))?$")
 _ROLES = ("leaf", "spine", "core")

@@ -207,9 +207,11 @@ def test_hgx_nvswitch_chip_takes_its_node(hgx):
     (dict(gpu="H100", nodes=64, switch="QM9700"), "node0.nvswitch4", "an HGX node has chips"),
     (dict(gpu="H100", nodes=64, switch="QM9700"), "tray:1", "cannot fail 1 tray"),
     (dict(gpu="H100", nodes=64, switch="QM9700"), "rack0.nvswitch-tray0", "an HGX node has chips"),
-    (dict(gpu="GB200-NVL72", nodes=36), "rack2.nvswitch0", "chips 0 to 17 and trays 0 to 8"),
-    (dict(gpu="GB200-NVL72", nodes=36), "rack0.nvswitch-tray9", "chips 0 to 17 and trays 0 to 8"),
-    (dict(gpu="GB200-NVL72", nodes=36), "node0.nvswitch0", "chips 0 to 17"),
+    (dict(gpu="GB200-NVL72", nodes=36), "rack2.nvswitch0",
+     "chips nvl001 nvswitch1 to nvl001 nvswitch18 and trays nvl001-nvsw1 to nvl001-nvsw9"),
+    (dict(gpu="GB200-NVL72", nodes=36), "rack0.nvswitch-tray9",
+     "chips nvl001 nvswitch1 to nvl001 nvswitch18 and trays nvl001-nvsw1 to nvl001-nvsw9"),
+    (dict(gpu="GB200-NVL72", nodes=36), "node0.nvswitch0", "chips nvl001 nvswitch1 to nvl001 nvswitch18"),
     (dict(gpu="GB200-NVL72", nodes=36), "nvswitch:37", "cannot fail 37 nvswitch elements: the design has 36"),
     (dict(gpu="V100", nodes=8), "node0.nvswitch0", "no NVSwitch chips"),
 ])
@@ -295,7 +297,7 @@ def test_cli_accepts_the_new_elements(capsys):
     text = capsys.readouterr().out
     assert "NVLink" in text
     assert main(args[:-2] + ["--fail", "rack0.nvswitch-tray9"]) == 2
-    assert "trays 0 to 8" in capsys.readouterr().err
+    assert "trays nvl001-nvsw1 to nvl001-nvsw9" in capsys.readouterr().err  # as the exports name them
 
 
 @pytest.mark.parametrize("gpu,chips,split", [

@@ -99,7 +99,7 @@ def test_one_leaf_spine_cable_lost_is_that_cable_of_its_bundle():
     assert every == pods_what_if(mixed, ["pod2.p0.leaf1-spine0"])
     assert pods_what_if(mixed, ["pod2.p0.leaf1-spine0#0", "pod2.p0.leaf1-spine0#0"]) == pods_what_if(
         mixed, ["pod2.p0.leaf1-spine0#0"])
-    with pytest.raises(InputError, match="#0"):
+    with pytest.raises(InputError, match=r"one cable of it \(such as pod1-leaf001 -> spine001 #1\)"):  # export names
         pods_what_if(mixed, [f"pod2.p0.leaf1-spine0#{pair}"])
 
 

@@ -282,7 +282,7 @@ def test_an_aggregated_classic_dragonfly_speaks_of_routers_and_the_form():
     assert "clicking" not in captions and "spine" not in captions
     assert "a click names a bundle of routers, so fail single routers by the form" in captions
     help_text = at.text_input(key="rs_w_names").help
-    assert "(router 2 -> router 3)" in help_text and "spine" not in help_text
+    assert "(leaf002 -> leaf003)" in help_text and "spine" not in help_text
 
 
 def test_failure_rates_show_three_significant_figures_and_a_part_moves_the_link():

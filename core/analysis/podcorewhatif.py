@@ -111,15 +111,19 @@ def lost_of(wiring: PodsWiring, failed: list[str]) -> Lost:
 
 def _unknown(wiring: PodsWiring, element: str) -> InputError:
     """The ``InputError`` of an id the fabric does not have, with examples of the last plane's ids (on several
-    planes they show the plane prefix)."""
+    planes they show the plane prefix; ``core.analysis.failure.spec.NamedError``: ``pods_what_if`` says them as the
+    pods' exports name them)."""
+    from core.analysis.failure.spec import NamedError
+    from core.errors import shown
+
     q = wiring.planes - 1
-    return InputError(_(
+    return NamedError(_(
         "Unknown element {element}: a shared core (such as {core}), a pod's spine (such as {spine}) or leaf "
         "(such as {leaf}), a leaf's bundle to a spine of its pod (such as {link}), a spine's bundle to a core "
-        "(such as {up}) or one cable of a bundle (such as {cable}).").format(
-        element=element, core=wiring.shared_core_id(0, q), spine=wiring.own_spine_id(0, 0, q),
-        leaf=wiring.leaf_id(0, 0, q), link=wiring.link_id(0, 0, 0, q), up=wiring.core_link_id(0, 0, 0, q),
-        cable=wiring.link_id(0, 0, 0, q) + "#0"))
+        "(such as {up}) or one cable of a bundle (such as {cable})."), dict(
+        core=wiring.shared_core_id(0, q), spine=wiring.own_spine_id(0, 0, q), leaf=wiring.leaf_id(0, 0, q),
+        link=wiring.link_id(0, 0, 0, q), up=wiring.core_link_id(0, 0, 0, q),
+        cable=wiring.link_id(0, 0, 0, q) + "#0"), element=shown(element))
 
 
 def lost_by_plane(wiring: PodsWiring, failed: list[str]) -> list[Lost]:

@@ -11,6 +11,8 @@ the pods' switches and bundles.
 
 from __future__ import annotations
 
+import re
+
 from core.analysis.pods import MixedPlan, mixed_wiring
 from core.errors import InputError
 
@@ -43,4 +45,22 @@ def inside_what_if(mixed: MixedPlan, specs) -> list[tuple[int, object]]:
         found = inside_spec(mixed, spec)
         if found is not None and found[1] not in by_pod.setdefault(found[0], []):
             by_pod[found[0]].append(found[1])
-    return [(mixed.fabric.pods[i].index + 1, what_if(mixed.plans[i], own)) for i, own in sorted(by_pod.items())]
+    return [(mixed.fabric.pods[i].index + 1, _pod_notes(mixed, i, what_if(mixed.plans[i], own)))
+            for i, own in sorted(by_pod.items())]
+
+
+def _pod_notes(mixed: MixedPlan, i: int, result):
+    """``result`` (the what-if of the pod at position ``i`` alone) with each element its notes name as the pod alone's
+    exports would (``R01-01 feedA``) named as the design's exports do (``R05-01 feedA``: the hall's rack, the pod's
+    prefix; ``core.analysis.failure.podnames``)."""
+    from core.analysis.failure.names import ElementNames
+    from core.analysis.failure.podnames import PodElementNames
+
+    alone, whole = ElementNames(mixed.plans[i]), PodElementNames(mixed)
+    prefix = mixed_wiring(mixed, three_tiers=True, planes=True).prefix(i)
+    notes = list(result.notes)
+    for item in (item for item in result.failed if item.get("redundant")):  # the notes name a redundant feed
+        old, new = alone.name(item["element"]), whole.name(prefix + item["element"])
+        said = re.compile(re.escape(old) + r"(?![0-9A-Za-z])")  # R01-01 feedA, not R01-01 feedAB; any language
+        notes = [said.sub(new, note) if old != item["element"] else note for note in notes]
+    return result.model_copy(update={"notes": tuple(notes)})

@@ -36,12 +36,12 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict
 
 from core.analysis.pods import MixedPlan, mixed_wiring
-from core.errors import InputError
+from core.errors import InputError, shown
 from core.i18n import N_, _
 
 POD1_NOTE = N_("A design with pods: this scenario fails elements of pod 1's fabric and shows what pod 1 loses. "
                "The Resilience page's \"Every pod under the shared spines\" and python -m core failure with the "
-               "shared spines and pods' leaves (spine0, pod2.p0.leaf1) show what every pod loses.")
+               "shared spines and pods' leaves (spine001, pod2-leaf002) show what every pod loses.")
 """Said wherever a failure what-if of a design with pods is pod 1's alone (the review pack's failure scenario,
 ``python -m core failure``)."""
 
@@ -150,12 +150,15 @@ def _lost(mixed: MixedPlan, failed: list[str]) -> tuple[set, list[set], dict]:
         parsed = own.parse(found[1]) if own is not None else None
         q = wiring.plane_of_device(element) if parsed is not None and parsed[0] == "leaf" else None
         if q is None or parsed[3] >= own.leaves:
+            from core.analysis.failure.podnames import PodElementNames
+
             last = wiring.planes - 1  # the examples name the last plane: its ids show the plane prefix
+            name = PodElementNames(mixed).name  # as the pods' exports name them (spine001, pod1-leaf001)
             raise InputError(_("Unknown element {element}: a shared spine (such as {spine}), a pod's leaf (such as "
                                "{leaf}), a leaf's bundle to a shared spine (such as {link}) or one cable of it (such "
                                "as {cable}).").format(
-                element=element, spine=wiring.shared_spine_id(0, last), leaf=wiring.leaf_id(0, 0, last),
-                link=wiring.link_id(0, 0, 0, last), cable=wiring.link_id(0, 0, 0, last) + "#0"))
+                element=shown(element), spine=name(wiring.shared_spine_id(0, last)), leaf=name(wiring.leaf_id(0, 0, last)),
+                link=name(wiring.link_id(0, 0, 0, last)), cable=name(wiring.link_id(0, 0, 0, last) + "#0")))
         lost_leaves[found[0]].add((q, parsed[3]))
     return lost_spines, lost_leaves, {link: len(lost) for link, lost in cables.items()}
 
@@ -331,7 +334,13 @@ def pods_what_if(mixed: MixedPlan, failed: list[str]) -> list[PodLoss]:
     too (``core.analysis.podcorewhatif``)."""
     wiring = whatif_wiring(mixed)
     if wiring.three_tiers:
-        return _three_tiers_what_if(mixed, wiring, failed)
+        from core.analysis.failure.podnames import PodElementNames
+        from core.analysis.failure.spec import NamedError
+
+        try:
+            return _three_tiers_what_if(mixed, wiring, failed)
+        except NamedError as exc:  # its examples as the pods' exports name them (core001, pod1-spine001)
+            raise exc.said(PodElementNames(mixed).name) from None
     f = mixed.fabric
     lost_spines, lost_leaves, lost_cables = _lost(mixed, failed)
     parts = _Parts()

@@ -10,6 +10,7 @@ from core.cli.common import (
 )
 from core.cli.bwunit import add_units_option, bandwidth_unit
 from core.design import tidy_spaces
+from core.errors import InputError
 from core.i18n import _, ngettext
 from core.scaleup import other_words
 from core.units import bandwidth, from_gbytes, from_tbits
@@ -29,8 +30,10 @@ def register(subparsers) -> None:
                           "the exports print it {names} (quoted when it holds a space; the engine's ids such as "
                           "p0.leaf3 node5.nic2 rack3 work too); repeat the option. A design with pods: shared spines or cores and the pods' "
                           "switches and bundles ({pods}) fail on the whole fabric, a pod's NIC, rack or scale-up part "
-                          "({inside}) on its pod").format(pods="spine0 pod2.p0.leaf1 core0 pod2.p0.spine0-core1",
-                                                         inside="pod2.node5.nic2 pod1.rack3",
+                          "({inside}) on its pod").format(pods="spine001 pod2-leaf002 core001 'pod2-spine001 -> core002' "
+                                                                   "pod2.p0.leaf1",
+                                                         inside="'pod2-gpu006 nic3' R05-02 'R05-02 feedA' "
+                                                                "pod2.node5.nic2",
                        counts="[spine:2 leaf:1 tor:1 nic:1 plane:1 core:1 rack:1 link:1 nvswitch:1 tray:1 feed:1 "
                               "global:1]",
                        names="[leaf004 leaf:leaf004 p2-spine002 su1-rail3 'plane 2' 'gpu006 nic3' R02-05 "
@@ -141,13 +144,23 @@ def render_table(out: dict, system=None, unit: str = "GB/s", typed: list[tuple[s
     return "\n".join(lines) + "\n"
 
 
+def _pod_spec(names, spec: str) -> str:
+    """A ``--fail`` spec of a design with pods with an element named by the pods' exports as its whole-fabric id
+    (``names``: ``core.analysis.failure.podnames.PodElementNames``; ``pod2-leaf002`` -> ``pod2.p0.leaf1``,
+    ``leaf:pod2-leaf002`` -> ``leaf:pod2.p0.leaf1``); any other spec unchanged."""
+    tier, sep, rest = spec.partition(":") if ":" in spec else ("", "", spec)
+    element = names.parse(rest) if rest.strip() and not rest.strip().isdigit() else None
+    return spec if element is None else f"{tier}{sep}{element}"
+
+
 def _whole_fabric(design, failed: list[str], fmt: str, unit: str = "Gb/s",
-                  typed: list[tuple[str, str]] | None = None) -> str | None:
+                  typed: list[tuple[str, str]] | None = None, names=None) -> str | None:
     """A design with pods whose ``failed`` are all shared spines and pods' leaves (``spine0``, ``pod2.p0.leaf1``; pods
     on three tiers: shared cores, pods' spines and leaves and their bundles, ``core0``, ``pod2.p0.spine0-core1``)
     or failures inside one pod (``pod2.node5.nic2``: ``core.analysis.podinside``, each its pod's own what-if):
-    what each pod loses on the whole fabric (``core.analysis.podwhatif``), as text (bandwidths in ``unit``) or JSON;
-    None otherwise (the what-if then analyses pod 1 alone)."""
+    what each pod loses on the whole fabric (``core.analysis.podwhatif``), as text (bandwidths in ``unit``) or JSON,
+    each element echoed as typed with its name or id in brackets (``names``: the pods' exports' names,
+    ``core.analysis.failure.podnames``); None otherwise (the what-if then analyses pod 1 alone)."""
     from core.analysis.podinside import inside_spec, inside_what_if
     from core.analysis.podwhatif import is_whole_element, loss_rows, pods_what_if
     from core.analysis.whole import design_mixed
@@ -155,7 +168,12 @@ def _whole_fabric(design, failed: list[str], fmt: str, unit: str = "Gb/s",
 
     mixed = design_mixed(design)
     inside = [e for e in failed if mixed is not None and inside_spec(mixed, e) is not None]
-    if mixed is None or not all(e in inside or is_whole_element(mixed, e) for e in failed):
+    if mixed is None:
+        return None
+    others = [e for e in failed if e not in inside and not is_whole_element(mixed, e)]
+    if any(e.strip().lower().startswith("pod") for e in others):  # a pod's id it lacks: the whole fabric's error
+        pods_what_if(mixed, [next(e for e in others if e.strip().lower().startswith("pod"))])
+    if others:
         return None
     losses = pods_what_if(mixed, [e for e in failed if e not in inside])
     results = inside_what_if(mixed, inside)
@@ -166,7 +184,8 @@ def _whole_fabric(design, failed: list[str], fmt: str, unit: str = "Gb/s",
                                        for pod, r in results]} if results else {}),
                         "units": "Gb/s per direction"}) + "\n"
     named = [{"element": e, "chosen": False} for e in failed]
-    echoed = typed_failures(typed or [(e, e) for e in failed], named)  # as typed, a hot link's element in brackets
+    echoed = typed_failures(typed or [(e, e) for e in failed], named,  # as typed, an element's id or name in brackets
+                            name=None if names is None else names.name)
     lines = [_("failed: {elements}").format(elements=", ".join(echoed))]
     rows = loss_rows(losses, unit, cores=mixed.fabric.tiers == 3)
     width = max(display_width(name) for name in rows[0]) + 2
@@ -194,7 +213,22 @@ def run(args: argparse.Namespace) -> str:
         planned = plan(design)
         args.fail = failure_specs(planned, args.fail)
         typed = [(text, spec) for (text, _same), spec in zip(typed, args.fail)]
-    whole = _whole_fabric(design, args.fail, args.format, bandwidth_unit(args), typed) if design.pods else None
+    names = None
+    if design.pods:  # the pods' exports' names (pod2-leaf002, spine001, R05-01 feedA) as their whole-fabric ids
+        from core.analysis.failure.podnames import pod_element_names
+
+        planned = planned or plan(design)
+        names = pod_element_names(planned)
+        if names is not None:
+            args.fail = [_pod_spec(names, spec) for spec in args.fail]
+            typed = [(text, spec) for (text, _same), spec in zip(typed, args.fail)]
+    try:
+        whole = _whole_fabric(design, args.fail, args.format, bandwidth_unit(args), typed, names) if design.pods \
+            else None
+    except InputError as exc:  # echoed as typed (pod2-leaf099, not pod2.p0.leaf98)
+        from core.analysis.failure.spec import as_typed
+
+        raise as_typed(exc, [text for text, _spec in typed], args.fail) from None
     if whole is not None:
         return whole
     planned = planned or plan(design)

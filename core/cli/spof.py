@@ -34,6 +34,10 @@ def run(args: argparse.Namespace) -> str:
     planned = plan(design_from_args(args))
     result, system, family = single_points(planned), planned.resolved.system, planned.fabric.family
     namer = export_namer(planned)  # the exports' switch names, the engine id in brackets
+    if planned.design.pods:  # the pods' exports' names (pod2-leaf001, R05-01 feedA), the whole fabric's id in brackets
+        from core.analysis.failure.podnames import pod_element_names
+
+        namer = pod_element_names(planned)
     if args.format == "json":
         return to_json(result.to_json()) + "\n"
     lines = [headline(result.count)]  # the page's and the review pack's line

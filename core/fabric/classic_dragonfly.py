@@ -152,7 +152,7 @@ WORDS = {
                              "the form."),
     "failure:bundle": N_("{name} is a bundle of routers in this aggregated view; name one router in the form (e.g. "
                          "{example}) or give a tier and a count."),
-    "failure:hot": N_("A hot link as Overload & imbalance lists it (router 2 -> router 3) fails that cable, or the "
+    "failure:hot": N_("A hot link as Overload & imbalance lists it (leaf002 -> leaf003) fails that cable, or the "
                       "server's NIC."),
 }
 """This family's words where a surface's own are a folded Clos's or a Dragonfly+'s (``core.fabric.families.words``):

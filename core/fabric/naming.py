@@ -105,6 +105,14 @@ def device_groups(plan) -> list:
     return [*networks.compute_devices, *(g for n in networks.sized() for g in (*n.switches, *n.devices))]
 
 
+def pod_scheme(scheme: NamingScheme | None, pod: int) -> NamingScheme:
+    """The naming scheme of pod number ``pod`` (1-based) of a design with pods: ``scheme``'s prefixes after
+    ``pod<n>-`` (the pods' Slurm, NetBox and cabling exports, ``core.formats.podslurm``)."""
+    scheme = scheme or NamingScheme()
+    return scheme.model_copy(update={"node_prefix": f"pod{pod}-{scheme.node_prefix}",
+                                     "switch_prefix": f"pod{pod}-{scheme.switch_prefix}"})
+
+
 def naming_scheme(node_prefix: str = "gpu", switch_prefix: str = "", min_digits: int = 3,
                   plan=None) -> NamingScheme:
     """The scheme of these settings, checked as a whole (``check_names``); ``NamingError`` names the setting

@@ -7,9 +7,8 @@ The analysis names a link by the wiring's ids (``core.analysis.load``, ``core.an
 ``pod2.p0.leaf1 -> spine0#1``. ``link_names`` turns each end into its export name: a server's host name and its NIC
 as the cabling plan counts it (``gpu006 nic3``: 1-based), a switch's name (``leaf004``, ``pod2-leaf002``,
 ``spine01``), and the parallel cable between the same two switches 1-based (``#3``). An id it cannot read stays as
-it is. Every name is English, as in the exports. A folded Clos only: another family's links keep its own words
-(``core.figures.topology.link_name``: a Dragonfly's ``router 4``), which its exports do not use (they name a router
-by its wiring role).
+it is. Every name is English, as in the exports. Every family so: a classic Dragonfly's router is ``leaf004`` as its
+exports and failure views name it, not its own word (``router 4``, which ``failure_element`` still reads back).
 """
 
 from __future__ import annotations
@@ -83,12 +82,7 @@ def link_names(plan, links: Sequence[str], scheme: NamingScheme | None = None) -
     list of str
         Each link as ``gpu006 nic3 -> leaf004`` or ``pod2-leaf002 -> spine01 #2``.
     """
-    from core.fabric.families import clos_tiers
-    from core.figures.topology import link_name
-
-    if not clos_tiers(plan.fabric.family):  # a Dragonfly's routers: in its own words (its exports name them by role)
-        return [link_name(plan.fabric.family, link) for link in links]
-    name = _namer_of(plan, scheme)
+    name = _namer_of(plan, scheme)  # every family: a Dragonfly's routers as its exports name them (leaf002)
 
     def end(text: str) -> str:
         found = _END.match(text)
@@ -145,13 +139,23 @@ def _device_ids(plan) -> Iterator[str]:
     yield from (shared[0](j) for j in range(shared[1]))
 
 
-def _export_ids(plan, scheme: NamingScheme | None) -> dict[str, str]:
-    """Export name (lower case) -> device id of every device of ``plan`` (``link_names``' inverse); a family other
-    than the folded Clos: its switches in its own words (``core.figures.topology.switch_name``), plane 0's."""
+def _in_words(plan, text: str) -> bool:
+    """Whether the hot link ``text`` of ``plan`` names its switches in a family's own words (``router 2 -> router
+    3``, ``core.figures.topology.link_name``: a word, a space, a number), as earlier hot-link tables of a family
+    other than the folded Clos did and the Resilience links they wrote still hold."""
+    from core.fabric.families import clos_tiers
+
+    return not clos_tiers(plan.fabric.family) and re.search(r"\D \d", re.sub(r"#\s*\d+", "", text)) is not None
+
+
+def _export_ids(plan, scheme: NamingScheme | None, words: bool = False) -> dict[str, str]:
+    """Export name (lower case) -> device id of every device of ``plan`` (``link_names``' inverse); ``words``: a
+    family other than the folded Clos's switches in its own words (``core.figures.topology.switch_name``, plane
+    0's: ``_in_words``)."""
     from core.fabric.families import clos_tiers
     from core.figures.topology import switch_name
 
-    if not clos_tiers(plan.fabric.family):
+    if words and not clos_tiers(plan.fabric.family):
         wiring = Wiring.of(plan)
         return {switch_name(plan.fabric.family, role, k + 1).lower(): wiring.switch_id(role, k)
                 for role in wiring.roles for k in range(wiring.count(role))}
@@ -168,30 +172,28 @@ def _ends(plan, text: str, scheme: NamingScheme | None) -> list[tuple[str, int |
     parts = [" ".join(part.split()) for part in text.split("->")]
     if len(parts) != 2 or not all(parts):
         return None
-    clos, first = clos_tiers(plan.fabric.family), _first_cable(plan, text)
+    clos, first, words = clos_tiers(plan.fabric.family), _first_cable(plan, text), _in_words(plan, text)
     names = None
     ends = []
     for part in parts:
-        if (clos and not first) or (not clos and "." in part):
+        if (clos and "." in text) or (not clos and "." in part):
             found = _END.match(part.replace(" ", ""))
             ends.append(None if found is None else (found["device"], found["nic"] and int(found["nic"]),
                                                     found["cable"] and int(found["cable"])))
             continue
-        names = names if names is not None else _export_ids(plan, scheme)
-        found = (_EXPORT_END if clos else _WORDS_END).match(part)
+        names = names if names is not None else _export_ids(plan, scheme, words)
+        found = (_WORDS_END if words else _EXPORT_END).match(part)
         device = names.get(found["device"].lower()) if found else None
-        nic = int(found["nic"]) - 1 if clos and found and found["nic"] else None
+        nic = int(found["nic"]) - 1 if not words and found and found["nic"] else None
         cable = None if not found or found["cable"] is None else int(found["cable"]) - first
         ends.append(None if device is None or -1 in (nic, cable) else (device, nic, cable))
     return None if None in ends else ends
 
 
 def _first_cable(plan, text: str) -> int:
-    """The number of a bundle's first cable in the hot link ``text``: 1 under a folded Clos's export names (as
-    ``link_names`` writes them), 0 under the analysis's ids (an end holding a ``.``) or a family's own words."""
-    from core.fabric.families import clos_tiers
-
-    return int(clos_tiers(plan.fabric.family) and "." not in text)
+    """The number of a bundle's first cable in the hot link ``text``: 1 under the export names (as ``link_names``
+    writes them), 0 under the analysis's ids (an end holding a ``.``) or a family's own words (``_in_words``)."""
+    return int("." not in text and not _in_words(plan, text))
 
 
 def _cables(plan, a: str, b: str) -> int | None:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import itertools
 from typing import Iterator
 
+from core.analysis.failure.podnames import shared_switches  # the shared layer's names: one rule
 from core.analysis.pods import MixedPlan, mixed_links, mixed_wiring
 from core.catalog import load_catalog
 from core.fabric.naming import Namer, NamingScheme
@@ -53,19 +54,6 @@ def spine_names(mixed: MixedPlan, naming: NamingScheme | None) -> list[str]:
     """Names of the shared spines (the design's switch prefix, padded as the first pod's spines)."""
     namer = Namer.of(mixed.plans[0], naming)
     return [namer.switch("spine", j) for j in range(mixed.fabric.spines)]
-
-
-def shared_switches(mixed: MixedPlan, naming: NamingScheme | None) -> list[tuple[str, str]]:
-    """``(whole-fabric id, name)`` of the shared layer's switches: the shared spines (``spine0``, ``spine001``), or
-    the shared cores of pods on three tiers (``core0``, ``core001``: the design's names, as
-    ``core.formats.podexports.PodNames`` gives them); plane by plane on several planes (``p2.spine0``,
-    ``p3-spine001``: the first pod's names of that plane)."""
-    wiring = mixed_wiring(mixed, three_tiers=True, planes=True)
-    namer = Namer.of(mixed.plans[0], naming)
-    role, count = ("core", mixed.fabric.cores) if mixed.fabric.tiers == 3 else ("spine", mixed.fabric.spines)
-    make = wiring.shared_core_id if mixed.fabric.tiers == 3 else wiring.shared_spine_id
-    return [(make(k, q), namer.switch(role, k, *wiring.plane_of(q))) for q in range(wiring.planes)
-            for k in range(count)]
 
 
 def in_hall(mixed: MixedPlan, pod: int):

@@ -19,7 +19,7 @@ from dataclasses import replace
 from core.analysis.pods import MixedPlan
 from core.analysis.whole import design_mixed
 from core.errors import FabricPlannerError
-from core.fabric.naming import Namer, NamingScheme
+from core.fabric.naming import Namer, NamingScheme, pod_scheme  # pod_scheme: its home is the naming
 
 
 def mixed_of(plan) -> MixedPlan | None:
@@ -29,13 +29,6 @@ def mixed_of(plan) -> MixedPlan | None:
         return design_mixed(plan.design)
     except FabricPlannerError:
         return None
-
-
-def pod_scheme(scheme: NamingScheme | None, pod: int) -> NamingScheme:
-    """The naming scheme of pod number ``pod`` (1-based): ``scheme``'s prefixes after ``pod<n>-``."""
-    scheme = scheme or NamingScheme()
-    return scheme.model_copy(update={"node_prefix": f"pod{pod}-{scheme.node_prefix}",
-                                     "switch_prefix": f"pod{pod}-{scheme.switch_prefix}"})
 
 
 def mixed_tree(mixed: MixedPlan, naming: NamingScheme | None):

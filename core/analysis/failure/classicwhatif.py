@@ -3,8 +3,8 @@
 The Dragonfly+'s closed form (``core.analysis.failure.dragonflywhatif``: its rules, terms and units) with routers
 in the spines' place: a router (role ``leaf``) has its nodes, a local link to every other router of its group and
 global links round robin over its group's routers (``core.fabric.classic_dragonfly``; the last group may have fewer
-routers). So a touched group's live routers are one switch component (local links all to all; no local link is a
-failure element); a live router joins ``U`` (the untouched groups) through a global link to an untouched group,
+routers). So a touched group's live routers are joined by their live local links (all to all, less the local bundles
+failed: ``p0.leaf0-leaf1``, one cable each); a live router joins ``U`` (the untouched groups) through a global link to an untouched group,
 and a live router of another touched group through a bundle with a live cable. Bisection: the maximum flow between
 the halves of the groups on the reduced network, each untouched group merged with its routers into ``UA`` / ``UB``
 fed at its nodes' links [Gb/s], a touched group's routers one by one with their local links (the uplink speed
@@ -37,6 +37,12 @@ class _Classic(_Model):
         """Group of the router ``k`` at a global link's end."""
         return k // self.s
 
+    def local_live(self, p: int, k: int, j: int) -> int:
+        """Live cables of the local bundle between routers ``k`` and ``j`` of a group (both live)."""
+        from core.analysis.failure.graphwhatif import LOCAL_CABLES
+
+        return LOCAL_CABLES - (self.lost(p, "r", k, j, LOCAL_CABLES) if self.f.cables else 0)
+
     def router_globals(self, p: int, k: int) -> list[tuple[int, int, int]]:
         """``(far router, healthy cables, live cables)`` of router ``k``'s global bundles."""
         out = self._spine_globals.get((p, k))
@@ -63,9 +69,11 @@ def _components(m: _Classic, p: int):
         union.find("U")
     for g in m.touched:
         live = [k for k in m.leaves(g) if m.leaf_live(p, k)]
-        for k in live:
+        for i, k in enumerate(live):
             verts.append((("l", k), m.leaf_feeds(p, k)[2], k))
-            union.union(("l", live[0]), ("l", k))  # local links: all to all
+            for j in live[i + 1:]:  # local links: all to all, less the local bundles lost
+                if m.local_live(p, k, j):
+                    union.union(("l", k), ("l", j))
             for far, _links, n in m.router_globals(p, k):
                 if n:
                     union.union(("l", k), "U" if m.group_of_switch(far) not in m.touched_set else ("l", far))
@@ -87,7 +95,8 @@ def _flow(m: _Classic, p: int) -> float:
             net.add(SOURCE, ("l", k), a)
             net.add(("l", k), SINK, b)
             for j in live[i + 1:]:
-                net.add(("l", k), ("l", j), m.up)
+                if m.local_live(p, k, j):
+                    net.add(("l", k), ("l", j), m.up * m.local_live(p, k, j))
             net.add_globals(lambda r: ("l", r), k, m.router_globals(p, k), m.group_of_switch)
     return net.max_flow()
 

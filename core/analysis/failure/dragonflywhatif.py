@@ -71,6 +71,7 @@ class _Failed:
     spines: set = field(default_factory=set)  # (plane, spine)
     nics: set = field(default_factory=set)  # (node, rail)
     cables: Counter = field(default_factory=Counter)  # (plane, "l", leaf, spine) / (plane, "g", spine, spine)
+    # / (plane, "r", router, router): a classic Dragonfly's local bundle
 
     @staticmethod
     def of(elements) -> "_Failed":
@@ -86,7 +87,7 @@ class _Failed:
             else:
                 _ra, p, _i, a = _switch_name(key[0])
                 b = _switch_name(key[1])[3]
-                kind = "l" if tier == "link" else "g"
+                kind = "g" if tier != "link" else "r" if _switch_name(key[1])[0] == "leaf" else "l"  # r: local
                 ends = (a, b) if kind == "l" else (min(a, b), max(a, b))
                 f.cables[(p, kind, *ends)] += _WHOLE if key[2] is None else 1
         return f

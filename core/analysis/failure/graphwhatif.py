@@ -12,7 +12,8 @@ Element names (the subset of the failure-spec language, ``core.analysis.failure`
 * ``p0.leaf3``, ``p0.spine5`` (``leaf3`` alone: plane 0); ``p1``: a whole plane; ``node5.nic2``: NIC 2 of node 5
   (its port in every plane);
 * ``p0.leaf3-spine1``: the bundle between a leaf and a spine of its group; ``p0.spine3-spine17``: a global bundle
-  between spines of two groups (either order); ``#2``: cable 2 of the bundle (0-based) alone.
+  between spines of two groups (either order); a classic Dragonfly's local bundle between two routers of a group,
+  ``p0.leaf0-leaf1`` (tier ``link``); ``#2``: cable 2 of the bundle (0-based) alone.
 
 Counts (``tier:count``): ``leaf`` and ``spine`` in index order (one group's before the next; a leaf in every
 plane before the next leaf, a group's spines plane by plane); ``plane``; ``nic`` (a node's NICs before the next
@@ -71,6 +72,9 @@ _BUNDLE = re.compile(r"^(.+)-(spine|leaf)(\d+)(?:#(\d+))?$")
 """A bundle: its lower switch's name, its upper switch's role (a classic Dragonfly's global links join two routers,
 its leaves, of two groups: ``p0.leaf0-leaf32``) and index, a cable."""
 _SERVER = "server"
+LOCAL_CABLES = 1
+"""Cables of a classic Dragonfly's local bundle (``core.fabric.classic_dragonfly``: one local link between every
+two routers of a group)."""
 
 
 class _Net:
@@ -153,15 +157,19 @@ def _parse_bundle(m, text: str, net: _Net, tier: str | None) -> tuple[str, tuple
     """``(tier, (lower id, upper id, cable or None))`` of a bundle name matched by ``_BUNDLE``."""
     role, p, island, k = _switch_name(m[1])
     upper = m[2]
-    kind = "link" if (role, upper) == ("leaf", "spine") else "global"
-    if p >= net.planes or island or k >= net.wiring.count(role) or int(m[3]) >= net.wiring.count(upper) \
-            or tier not in (None, kind) or (kind == "global" and role != upper) \
-            or (role == upper == "leaf" and net.wiring.pod_of_leaf(k) == net.wiring.pod_of_leaf(int(m[3]))):
+    w = net.wiring
+    same = role == upper == "leaf" and k < w.count(role) and int(m[3]) < w.count(upper) and \
+        w.pod_of_leaf(k) == w.pod_of_leaf(int(m[3]))
+    local = same and "local" in w.link_classes  # a classic Dragonfly's local bundle: two routers of a group
+    kind = "link" if (role, upper) == ("leaf", "spine") or local else "global"
+    if p >= net.planes or island or k >= w.count(role) or int(m[3]) >= w.count(upper) \
+            or tier not in (None, kind) or (kind == "global" and role != upper) or (same and not local):
         raise _unknown(text, net)
-    a, b = net.wiring.switch_id(role, k, p), net.wiring.switch_id(upper, int(m[3]), p)
-    if kind == "global":
+    a, b = w.switch_id(role, k, p), w.switch_id(upper, int(m[3]), p)
+    if kind == "global" or local:
         a, b = sorted((a, b), key=lambda s: _switch_name(s)[3])
-    cables = 0 if kind == "global" and a == b else net.links(a, b)
+    # a local bundle is one cable (core.fabric.classic_dragonfly's bundles), counted without the graph
+    cables = 0 if role == upper and a == b else LOCAL_CABLES if local else net.links(a, b)
     if not cables:
         raise InputError(_("{name}: no such bundle; the two switches are not cabled to each other in this "
                            "design").format(name=shown(text)))
@@ -209,6 +217,11 @@ def _order(tier: str, net: _Net):
         for (leaf,) in _order("leaf", net):
             p, k = _switch_name(leaf)[1], _switch_name(leaf)[3]
             yield from ((leaf, w.switch_id("spine", s, p), None) for s in w.spines_of_leaf(k))
+        if "local" in w.link_classes:  # a classic Dragonfly's local bundles, group by group, pair by pair
+            for g in range(w.pods):
+                routers = list(w.leaves_of_pod(g))
+                yield from ((w.switch_id("leaf", a, p), w.switch_id("leaf", b, p), None)
+                            for i, a in enumerate(routers) for b in routers[i + 1:] for p in planes)
     elif tier == "global" and net.closed:
         role = end_role(w)
         for a, b in net.closed_bundles(0):
@@ -223,8 +236,15 @@ def _size(tier: str, net: _Net) -> int:
     """Elements of ``tier`` in the design (all planes)."""
     w, planes = net.wiring, net.planes
     return {"leaf": w.leaves * planes, "spine": w.spines * planes, "plane": planes, "nic": w.nodes * w.rails,
-            "link": w.leaves * len(w.spines_of_leaf(0)) * planes,
+            "link": (w.leaves * len(w.spines_of_leaf(0)) + _local_bundles(w)) * planes,
             "global": (global_bundle_count(w) if net.closed else len(net.global_bundles(0))) * planes}[tier]
+
+
+def _local_bundles(w) -> int:
+    """Local bundles of one plane (a classic Dragonfly's: one between every two routers of a group; 0 else)."""
+    if "local" not in w.link_classes:
+        return 0
+    return sum(len(w.leaves_of_pod(g)) * (len(w.leaves_of_pod(g)) - 1) // 2 for g in range(w.pods))
 
 
 def tiers_of(plan: Plan) -> tuple[str, ...]:

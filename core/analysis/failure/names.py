@@ -194,11 +194,17 @@ class ElementNames:
         found = _LEVEL2_EXPORT.match(text.removeprefix(self.scheme.switch_prefix))
         if found and int(found[1]) >= 1 and int(found[2]) >= 1:
             return f"domain{int(found[1]) - 1}.l2switch{int(found[2]) - 1}"
-        found = _DOMAIN_EXPORT.match(text)
+        found = _DOMAIN_EXPORT.match(self._unprefixed(text))
         if found and found[2] and int(found[1]) >= 1 and int(found[2]) >= 1:
             return f"nvl{int(found[1]) - 1}.nvswitch-tray{int(found[2]) - 1}" if self._nvl_head() == "nvl" else \
                 f"rack{int(found[1]) - 1}.nvswitch-tray{int(found[2]) - 1}"
         return self.parse_device(text)
+
+    def _unprefixed(self, text: str) -> str:
+        """``text`` without the scheme's switch prefix (any case), as a domain's name carries it (a pod's
+        ``pod2-nvl001``: ``core.formats.podslurm.pod_scheme``)."""
+        prefix = self.scheme.switch_prefix
+        return text[len(prefix):] if prefix and text.lower().startswith(prefix.lower()) else text
 
     def _nvl_head(self) -> str:
         """How the spec language names a multi-node NVLink domain: ``rack`` when a domain is a rack, else ``nvl``."""
@@ -212,7 +218,7 @@ class ElementNames:
             return None if rack is None or not rack.startswith("rack") or a not in "ab" else f"{rack}.feed{a.upper()}"
         if not a.isdigit() or int(a) < 1 or (b is not None and int(b) < 1):
             return None
-        domain = _DOMAIN_EXPORT.match(head)
+        domain = _DOMAIN_EXPORT.match(self._unprefixed(head))
         if part == "nvswitch" and domain and not domain[2] and int(domain[1]) >= 1:
             return f"{self._nvl_head()}{int(domain[1]) - 1}.nvswitch{int(a) - 1}"
         device = self.parse_device(head)

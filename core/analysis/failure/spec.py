@@ -90,17 +90,39 @@ def unknown_element(plan: Plan, text: str) -> InputError:
                                                      count=f"{tier}:2"))
 
 
+class NamedError(InputError):
+    """An ``InputError`` whose message gives element ids (``elements``: field -> id, in ``template``, the translated
+    message, with its other ``fields``); ``said`` names them as the exports do (``gpu001 nvswitch1``, not
+    ``node0.nvswitch0``) where the plan has the exports' names."""
+
+    def __init__(self, template: str, elements: dict[str, str], **fields):
+        super().__init__(template.format(**fields, **elements))
+        self.template, self.elements, self.fields = template, elements, fields
+
+    def said(self, name) -> InputError:
+        """The error with each element id as ``name(id)`` says it."""
+        return InputError(self.template.format(**self.fields, **{k: name(v) for k, v in self.elements.items()}))
+
+
+def said(plan: Plan, exc: InputError) -> InputError:
+    """``exc`` with the element ids a ``NamedError`` gives as ``plan``'s exports name them (``export_namer``); any
+    other error, or a plan without the exports' names, as it is."""
+    names = export_namer(plan) if isinstance(exc, NamedError) else None
+    return exc if names is None else exc.said(names.name)
+
+
 def _no_nvswitch(text: str, shape: Shape) -> InputError:
     if not shape.nvl_chips:
         return InputError(_("{name}: this design's NVLink domain has no NVSwitch chips").format(name=shown(text)))
     if shape.nodes_per_domain == 1:
-        return InputError(_("unknown NVSwitch chip {name}; an HGX node has chips {first} to {last}, like "
-                            "{example}").format(name=shown(text), first="nvswitch0",
-                                                last=f"nvswitch{shape.nvl_chips - 1}", example="node0.nvswitch0"))
-    return InputError(_("unknown NVLink switch element {name}; a domain has chips 0 to {chips} and trays 0 to "
-                        "{trays}, like {chip} or {tray}").format(
-        name=shown(text), chips=shape.nvl_chips - 1, trays=shape.trays - 1,
-        chip=f"{shape.domain_name(0)}.nvswitch0", tray=f"{shape.domain_name(0)}.nvswitch-tray0"))
+        return NamedError(_("unknown NVSwitch chip {name}; an HGX node has chips {first} to {last}"),
+                          dict(first="node0.nvswitch0", last=f"node0.nvswitch{shape.nvl_chips - 1}"), name=shown(text))
+    domain = shape.domain_name(0)
+    return NamedError(_("unknown NVLink switch element {name}; a domain has chips {first_chip} to {last_chip} and "
+                        "trays {first_tray} to {last_tray}"),
+                      dict(first_chip=f"{domain}.nvswitch0", last_chip=f"{domain}.nvswitch{shape.nvl_chips - 1}",
+                           first_tray=f"{domain}.nvswitch-tray0", last_tray=f"{domain}.nvswitch-tray{shape.trays - 1}"),
+                      name=shown(text))
 
 
 def _element(tier: str, key: tuple, shape: Shape) -> str:
@@ -187,8 +209,8 @@ def parse_name(text: str, shape: Shape, tier: str | None = None) -> tuple[str, t
         if r >= shape.racks:
             raise _unknown(text, shape)
         if f >= shape.feeds:
-            raise InputError(_("{name}: the racks of this design have one power feed, {feed}").format(
-                name=shown(text), feed=f"rack{r}.feedA"))
+            raise NamedError(_("{name}: the racks of this design have one power feed, {feed}"),
+                             dict(feed=f"rack{r}.feedA"), name=shown(text))
         return "feed", (r, f)
     m = _NIC.match(name)
     if m and tier in (None, "nic"):
@@ -211,10 +233,10 @@ def parse_name(text: str, shape: Shape, tier: str | None = None) -> tuple[str, t
     if m and tier in (None, "meshlink"):
         n, a, b = int(m[1]), *sorted((int(m[2]), int(m[3])))
         if not shape.mesh_per_peer or n >= shape.nodes or a == b or b >= shape.mesh_gpus:
-            raise InputError(_("{name}: no such mesh link; this design's scale-up domain is {kind}, its mesh links "
-                               "are named like {example}").format(
-                name=shown(text), kind=_("a direct mesh of GPUs 0 to {last}").format(last=shape.mesh_gpus - 1)
-                if shape.mesh_per_peer else _("not a direct mesh"), example="node0.mesh0-1"))
+            raise NamedError(_("{name}: no such mesh link; this design's scale-up domain is {kind}, its mesh links "
+                               "are named like {example}"), dict(example="node0.mesh0-1"), name=shown(text),
+                             kind=_("a direct mesh of GPUs 1 to {last}").format(last=shape.mesh_gpus)
+                             if shape.mesh_per_peer else _("not a direct mesh"))
         return "meshlink", (n, a, b)
     m = _TRAY.match(name)
     if m and tier in (None, "tray", "nvswitch"):
@@ -226,9 +248,9 @@ def parse_name(text: str, shape: Shape, tier: str | None = None) -> tuple[str, t
     if m and tier in (None, "nvlink2"):
         d, k = int(m[1]), int(m[2])
         if d >= len(shape.level2) or k >= shape.level2[d]:
-            raise InputError(_("unknown level-2 NVLink switch {name}; this design has {count} of them, like "
-                               "{example}").format(name=shown(text), count=sum(shape.level2),
-                                                   example="domain0.l2switch0"))
+            raise NamedError(_("unknown level-2 NVLink switch {name}; this design has {count} of them, like "
+                               "{example}"), dict(example="domain0.l2switch0"), name=shown(text),
+                             count=sum(shape.level2))
         return "nvlink2", (d, k)
     raise _unknown(text, shape)
 
@@ -346,7 +368,7 @@ def resolve_failures(plan: Plan, failures) -> list[tuple[str, tuple, bool]]:
     except UnknownElement as exc:
         raise unknown_element(plan, exc.text) from None
     except InputError as exc:
-        raise as_typed(exc, failures, specs) from None
+        raise as_typed(said(plan, exc), failures, specs) from None
 
 
 def as_typed(exc: InputError, failures, specs) -> InputError:

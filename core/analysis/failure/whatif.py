@@ -217,7 +217,7 @@ def what_if(plan: Plan, failures, job=None) -> FailureResult:
     Raises ``InputError`` for an unknown element or tier, or more failures than the tier has. An element may be
     named by its id or as the exports name it (``core.analysis.failure.spec.engine_specs``).
     """
-    from core.analysis.failure.spec import UnknownElement, as_typed, engine_specs, unknown_element
+    from core.analysis.failure.spec import UnknownElement, as_typed, engine_specs, said, unknown_element
 
     failures = list(failures)
     specs = engine_specs(plan, failures)
@@ -226,7 +226,7 @@ def what_if(plan: Plan, failures, job=None) -> FailureResult:
     except UnknownElement as exc:
         raise unknown_element(plan, exc.text) from None
     except InputError as exc:
-        raise as_typed(exc, failures, specs) from None
+        raise as_typed(said(plan, exc), failures, specs) from None
 
 
 def _what_if(plan: Plan, failures: list, job=None) -> FailureResult:
@@ -254,7 +254,10 @@ def _what_if(plan: Plan, failures: list, job=None) -> FailureResult:
     notes = [note for note in (stand_in_note(plan),) if note]
     if a.gpus_via_pxn:
         notes.append(_pxn_note(a.gpus_via_pxn, plan.resolved.system))
-    notes.extend(_scaleup_notes(a, shape))
+    from core.analysis.failure.spec import export_namer
+
+    names = export_namer(plan)  # a note names an element as the exports do (R02-05 feedA)
+    notes.extend(_scaleup_notes(a, shape, (lambda e: e) if names is None else names.name))
     notes.extend(level2_notes(plan, elements))  # the second NVLink level (core.analysis.failure.nvlink2)
     degraded = degraded_plan(plan, a.worst_port_fraction, a.worst_leaf_up_fraction, a.worst_spine_up_fraction,
                              a.nvlink_fraction)
@@ -300,8 +303,9 @@ def _what_if(plan: Plan, failures: list, job=None) -> FailureResult:
     )
 
 
-def _scaleup_notes(a: Analysis, shape: Shape) -> list[str]:
-    """What the NVLink-switch and power-feed failures did, in words (module docstring for the rules)."""
+def _scaleup_notes(a: Analysis, shape: Shape, name=lambda element: element) -> list[str]:
+    """What the NVLink-switch and power-feed failures did, in words (module docstring for the rules); ``name``: an
+    element id's name as the exports print it (``core.analysis.failure.names.ElementNames.name``)."""
     notes = []
     if a.nodes_without_nvswitch:
         notes.append(ngettext(
@@ -330,5 +334,5 @@ def _scaleup_notes(a: Analysis, shape: Shape) -> list[str]:
             gpus=f"{a.gpus_nvlink_degraded - a.gpus_mesh_degraded:,}", share=percent(a.nvlink_fraction)))
     for _tier, key in a.redundant:
         notes.append(_("{element}: redundant, no element lost (the rack's other power feed carries its N+N "
-                       "supplies).").format(element=_element("feed", key, shape)))
+                       "supplies).").format(element=name(_element("feed", key, shape))))
     return notes
