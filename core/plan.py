@@ -518,7 +518,7 @@ def _candidates(
                               ("pod_sus", _("let the engine size the pods")),
                               ("grow_to", _("drop the growth target")),
                               ("stages", _("drop the growth stages")),
-                              ("group_leaves", _("let the engine size the Dragonfly+ groups")),
+                              ("group_leaves", _("let the engine size the Dragonfly groups")),
                               ("nvlink_domain_gpus", _("use the system's own scale-up domain"))):
             if getattr(design, field) is not None:
                 out.append((phrase, {field: None}))
