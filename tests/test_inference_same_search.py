@@ -72,7 +72,8 @@ def test_the_table_and_the_hover_name_each_bars_split(served):
         assert row["Decode split"].startswith(f"{e.deployment.decode.nodes} node")
     fig = time_figure(dict(results))
     bar = next(t for t in fig.data if t.type == "bar" and t.customdata is not None)
-    assert list(bar.customdata) == ["split: " + describe(e.deployment) for _l, e in results]
+    assert [c.split("<br>")[0] for c in bar.customdata] == ["split: " + describe(e.deployment) for _l, e in results]
+    assert all(c.endswith(" used") for c in bar.customdata)  # and the GPUs each uses (words2)
     assert "%{customdata}" in bar.hovertemplate
 
 
