@@ -198,3 +198,77 @@ def test_the_hashed_distinct_values_are_numpys(count, spread, seed):
     pairs, place = _heights(top, centre)
     sorted_pairs, sorted_place = np.unique(top + 1j * centre, return_inverse=True)
     assert np.array_equal(pairs, sorted_pairs) and np.array_equal(place, sorted_place)
+
+
+@st.composite
+def _ranged_arrangement(draw):
+    """A random small arrangement of two roles' devices in racks (``LinkEnds`` made by hand: racks on the micrometre
+    grid, rows, heights; each role's devices in slots of random racks, first U and height) and random ranges of
+    bundles between them (each A device to consecutive B devices, some links each), in one to three planes."""
+    import numpy as np
+
+    from core.physical.lengths import LinkEnds
+
+    rng = np.random.default_rng(draw(st.integers(0, 2 ** 32 - 1)))
+    racks = draw(st.integers(1, 12))
+    copies = draw(st.integers(1, 3))
+    prefixes = [f"p{k}." for k in range(copies)]
+    ends = LinkEnds.__new__(LinkEnds)
+    ends.layout, ends._located = None, {}
+    ends.x = rng.integers(0, 40, racks) * 0.6 + rng.integers(0, 3, racks) * 0.001
+    ends.row = rng.integers(0, 3, racks)
+    ends.y = ends.row * 2.4
+    ends.top = rng.choice([42.0, 48.0], racks)
+    ends._tables = {}
+    counts = {"spine": draw(st.integers(1, 40)), "core": draw(st.integers(1, 60))}
+    for prefix in prefixes:
+        for role, count in counts.items():
+            starts, where, first, height = [], [], [], []
+            placed = 0
+            while placed < count:  # slots of consecutive devices, each in a random rack, at a random height
+                size = int(rng.integers(1, 12))
+                starts.append(placed)
+                where.append(int(rng.integers(0, racks)))
+                first.append(float(rng.integers(1, 30)))
+                height.append(float(rng.choice([1, 2])))
+                placed += size
+            ends._tables[prefix + role] = (np.array(starts), np.array(where), np.array(first), np.array(height))
+    bundles = draw(st.integers(1, 30))
+    a = np.sort(rng.choice(counts["spine"], min(bundles, counts["spine"]), replace=False))
+    count = rng.integers(1, counts["core"] + 1, len(a))
+    first = np.array([int(rng.integers(0, counts["core"] - c + 1)) for c in count], dtype=np.int64)
+    links = rng.integers(1, 5, len(a)) if draw(st.booleans()) else np.full(len(a), 2)
+    return ends, prefixes, a, first, count.astype(np.int64), links.astype(np.int64)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_ranged_arrangement())
+def test_ranges_count_the_lengths_link_by_link_measures(arranged):
+    """``_ranged`` (the bundles of a range of consecutive devices counted per piece of a run of one rack and
+    consecutive heights, the pieces alike summed per B height) gives the same (class, kind) counts as ``_compacted``
+    counting link by link, so the same arrays, and the same bins as every link measured (``_measured``), on random
+    arrangements: racks anywhere, slots of random heights, devices split across racks, ranges of any length."""
+    import numpy as np
+
+    import core.physical.lengths as lengths
+    from core.physical.racks import load_racks
+
+    ends, prefixes, a, first, count, links = arranged
+    routing = load_racks().routing
+    bundle = np.repeat(np.arange(len(a)), count)  # the ranges expanded as Wiring.bundle_arrays does
+    b = first[bundle] + (np.arange(len(bundle)) - np.repeat(np.cumsum(count) - count, count))
+    expanded = ("spine", a[bundle], "core", b, links[bundle])
+    saved = lengths._FEW_LINKS, lengths._RANGE_PIECES, lengths._RANGE_CELLS
+    lengths._FEW_LINKS, lengths._RANGE_PIECES, lengths._RANGE_CELLS = 0, 0, 1 << 30  # small: counted anyway
+    try:
+        found = lengths._ranged(ends, routing, prefixes, "spine", a, "core", first, count, links)
+    finally:
+        lengths._FEW_LINKS, lengths._RANGE_PIECES, lengths._RANGE_CELLS = saved
+    assert found is not None
+    compacted = lengths._compacted(ends, routing, prefixes, *expanded)
+    assert compacted is not None
+    for x, y in zip(found, compacted, strict=True):
+        assert x.dtype == y.dtype and np.array_equal(x, y)
+    measured = lengths._measured(ends, routing, prefixes, *expanded)
+    assert int(found[1].sum()) == int(measured[1].sum())
+    assert lengths.bin_lengths("spine-core", *found) == lengths.bin_lengths("spine-core", *measured)

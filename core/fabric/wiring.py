@@ -430,17 +430,32 @@ class Wiring:
             if np.isscalar(leaf):  # one leaf
                 leaf = np.full(node.shape, leaf)
             return "node", node, "leaf", leaf, np.full(node.shape, self.links_per_node_leaf, dtype=np.int64)
+        a_role, a, b_role, first, count, links = self.bundle_ranges(kind)
+        bundle = np.repeat(np.arange(len(a)), count)  # each A device's bundles, its B devices one after the other
+        b = first[bundle] + (np.arange(len(bundle)) - np.repeat(np.cumsum(count) - count, count))
+        return a_role, a[bundle], b_role, b, links[bundle]
+
+    def bundle_ranges(self, kind: str) -> tuple[str, np.ndarray, str, np.ndarray, np.ndarray, np.ndarray]:
+        """The bundles of the switch-to-switch class ``kind`` (leaf-spine or spine-core) in one plane and island as
+        ranges: each A device's B devices are consecutive (a leaf's spines: its pod's, ``spines_of_leaf``; a spine's
+        cores: its core group, ``cores_of_spine``), so ``(A role, A indices, B role, each A device's first B index,
+        its B devices, links per bundle)``, the A devices without a link left out; ``bundle_arrays`` expands them
+        (the rule written once), ``core.physical.lengths._ranged`` counts the links' lengths per range."""
         if kind == "leaf-spine":
             per = len(self.spines_of_leaf(0))
-            leaf = np.repeat(np.arange(self.leaves), per)
-            spine = self.pod_of_leaf(leaf) * per + np.tile(np.arange(per), self.leaves)
-            return "leaf", leaf, "spine", spine, np.full(leaf.shape, self.pair_links, dtype=np.int64)
+            leaf = np.arange(self.leaves)
+            first = self.pod_of_leaf(leaf) * per + np.zeros(leaf.shape, dtype=np.int64)  # (a number with two tiers)
+            return ("leaf", leaf, "spine", first, np.full(leaf.shape, per, dtype=np.int64),
+                    np.full(leaf.shape, self.pair_links, dtype=np.int64))
+        if kind != "spine-core":
+            raise ValueError(f"no ranges of link class {kind!r}")
         per = self.cores_per_group
-        spine = np.repeat(np.arange(self.spines), per)
-        core = (spine % self.spines_per_pod) * per + np.tile(np.arange(per), self.spines)
+        spine = np.arange(self.spines)
         links = np.array(self.spine_core_pairs, dtype=np.int64)[self.pod_of_spine(spine)]
-        keep = links > 0
-        return "spine", spine[keep], "core", core[keep], links[keep]
+        keep = (links > 0) & (per > 0)
+        spine = spine[keep]
+        return ("spine", spine, "core", (spine % self.spines_per_pod) * per,
+                np.full(spine.shape, per, dtype=np.int64), links[keep])
 
     @staticmethod
     def parse_node(device: str) -> int | None:

@@ -270,6 +270,8 @@ def _link_arrays(wiring: Wiring, ends: LinkEnds, routing, places: RackPlaces | N
         found = None if places is None else _node_leaf_blocks(wiring, ends, routing, places, prefixes) \
             if link_class == "node-leaf" else _group_links(wiring, link_class, ends, routing, prefixes) \
             if not clos_tiers(wiring.family) else _clos_links(wiring, link_class, ends, routing, prefixes)
+        if found is None and places is not None and link_class in _RANGED and clos_tiers(wiring.family):
+            found = _ranged(ends, routing, prefixes, *wiring.bundle_ranges(link_class))
         if found is None:
             a_role, a, b_role, b, links = wiring.bundle_arrays(link_class)
             if places is not None and len(a) * len(prefixes) > _FEW_LINKS:
@@ -492,6 +494,90 @@ def _compacted(ends: LinkEnds, routing, prefixes: list[str], a_role: str, a: np.
         counts += np.bincount(key, None if ones else links[first:first + len(key)], minlength=len(counts))
     if ones:
         counts *= int(links[0])
+    return _class_lengths(routing, counts, classes, kinds, climbs, in_rack)
+
+
+_RANGED = ("leaf-spine", "spine-core")
+"""The classes whose bundles a folded Clos's wiring gives as ranges (``Wiring.bundle_ranges``: ``_ranged``)."""
+_RANGE_PIECES = 3
+"""``_ranged`` counts per piece when the pieces are at most one in this many bundles (else link by link)."""
+_RANGE_CELLS = 1
+"""... and when its rows' cells (rows x B heights) are at most this many times the bundles."""
+
+
+def _ranged(ends: LinkEnds, routing, prefixes: list[str], a_role: str, a: np.ndarray, b_role: str, first: np.ndarray,
+            count: np.ndarray, links: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """``_compacted`` of the bundles from each device ``a`` of role ``a_role`` to ``count`` consecutive devices of
+    role ``b_role`` from ``first`` (``Wiring.bundle_ranges``), ``links`` each, in every plane and island of
+    ``prefixes``: the same (class, kind) counts, so the same lengths, routes and links, counted per piece of a range
+    rather than link by link.
+
+    The B devices fall into runs: consecutive devices in one rack whose heights (``_heights``: rack height, U
+    centre) are consecutive too (a rack's devices of one role, one slot above the other). A range is cut into the
+    runs it meets (a piece: one rack pair, the A device's height, the B heights ``h .. h + n - 1``), and the pieces
+    alike (class of rack pairs, A height, first B height, length) are merged, their links added, before each is
+    spread over its B heights: the work grows with the pieces (a range meets one to three racks) and the distinct
+    pieces (classes x heights), not with the links. ``None`` (count link by link, ``_compacted``) for a server end,
+    few bundles, or pieces as many as a third of the bundles or the rows' cells as many as the bundles."""
+    copies, bundles = len(prefixes), int(count.sum()) * len(prefixes)
+    if a_role == "node" or b_role == "node" or bundles <= _FEW_LINKS:
+        return None
+    count_a, count_b = int(a.max()) + 1, int((first + count).max())
+    rack_a, centre_a = (m.ravel() for m in ends.locate_all([p + a_role for p in prefixes], count_a))
+    rack_b, centre_b = (m.ravel() for m in ends.locate_all([p + b_role for p in prefixes], count_b))
+    heights_a, of_a = _heights(ends.top[rack_a], centre_a)
+    heights_b, of_b = _heights(ends.top[rack_b], centre_b)
+    # the runs of B devices (every plane's and island's, one after the other): a new run where the rack changes or
+    # the height is not the next one
+    cut = np.ones(len(rack_b), dtype=bool)
+    cut[1:] = (rack_b[1:] != rack_b[:-1]) | (of_b[1:] != of_b[:-1] + 1)
+    run_of = np.cumsum(cut) - 1
+    run_first = np.flatnonzero(cut)
+    run_last = np.append(run_first[1:], len(rack_b))  # (past the run's last device)
+    # each range in every plane and island (plane-major), cut into the runs it meets
+    copy = np.repeat(np.arange(copies, dtype=np.int64), len(a))
+    dev_a = copy * count_a + np.tile(a, copies)
+    low = copy * count_b + np.tile(first, copies)
+    high = low + np.tile(count, copies)
+    r0 = run_of[low]
+    runs = run_of[high - 1] - r0 + 1
+    pieces = int(runs.sum())
+    if pieces * _RANGE_PIECES > bundles:
+        return None  # ranges of one or two devices a piece: link by link is as fast
+    which = np.repeat(np.arange(len(low)), runs)
+    run = r0[which] + (np.arange(pieces) - np.repeat(np.cumsum(runs) - runs, runs))
+    start = np.maximum(low[which], run_first[run])
+    size = np.minimum(high[which], run_last[run]) - start
+    pa, pb = rack_a[dev_a[which]], rack_b[start]
+    tray_um = np.abs(ends.x_um[pa] - ends.x_um[pb]) + np.abs(ends.y_um[pa] - ends.y_um[pb])
+    route = np.where(ends.row[pa] == ends.row[pb], 1, 2)
+    route[pa == pb] = 0
+    classes, of_class = _unique_inverse(tray_um * 3 + route)
+    # the kinds of link of every height pair, as _compacted: the climbs and in-rack runs (_vertical), distinct
+    ha, hb = np.repeat(heights_a, len(heights_b)), np.tile(heights_b, len(heights_a))
+    in_rack, climbs = _vertical(routing, ha.real, ha.imag, hb.real, hb.imag)
+    in_rack, in_rack_of = np.unique(in_rack, return_inverse=True)
+    climbs, climbs_of = np.unique(climbs, return_inverse=True)
+    kinds = max(len(in_rack), len(climbs))
+    n_a, n_b = len(heights_a), len(heights_b)
+    # the pieces of one row (class, A height) added up per B height: each piece's links from its first B height on,
+    # taken off past its last (a difference along the row), then summed along it
+    codes, rows = pd.factorize(of_class * n_a + of_a[dev_a[which]], sort=False)
+    if len(classes) * kinds > max(4 * bundles, 1 << 16) or len(rows) * (n_b + 1) > _RANGE_CELLS * bundles:
+        return None
+    weight = np.tile(links, copies)[which]
+    at = codes * (n_b + 1) + of_b[start]
+    table = np.bincount(np.concatenate((at, at + size)), weights=np.concatenate((weight, -weight)),
+                        minlength=len(rows) * (n_b + 1))
+    table = np.cumsum(table.reshape(len(rows), n_b + 1)[:, :n_b], axis=1)  # whole numbers below 2^53: exact
+    cls, height_a = np.divmod(rows, n_a)
+    pair = (height_a[:, None] * n_b + np.arange(n_b)).ravel()  # each cell's height pair
+    kind = climbs_of[pair]
+    inside = classes[cls] % 3 == 0  # rows of links inside one rack: their in-rack runs
+    if inside.any():
+        inside = np.repeat(inside, n_b)
+        kind[inside] = in_rack_of[pair[inside]]
+    counts = np.bincount(np.repeat(cls, n_b) * kinds + kind, weights=table.ravel(), minlength=len(classes) * kinds)
     return _class_lengths(routing, counts, classes, kinds, climbs, in_rack)
 
 
