@@ -24,6 +24,14 @@ over the spine-core, the islands' and the Dragonflies' global links (``_compacte
 racks arranged once per round (a cold plan's placing reads the last round's arrangement,
 ``core.physical.lengths.placed_lengths``: 2.4-4.2x, 11.0-26.1 ms at 131,072 GPUs at load average 16-18, 2026-12-06,
 main e1905cd 2.3-4.0x in the same minutes: within that load's noise).
+
+2026-12-06 (flat47): a folded Clos's leaf-spine links with islands (rail-only, per-rail planes) and its spine-core
+links are counted per piece of a range, not link by link (``core.fabric.wiring.Wiring.bundle_ranges``,
+``core.physical.lengths._ranged``: the same counts, so the same numbers). Cold at 131,072 GPUs, the ranges on against
+off alternately in one process (CPU, load average 12-17): rail-only 22.4 vs 24.6 ms (0.91x), B300 XDR 13.7 vs 14.9
+(0.92x), 2 planes 0.95x, the others 0.97-1.01x; 131,072 over 64 GPUs 2.9-4.2x. MISS (1.3x): the (class of rack pairs,
+kind of link) entries of every switch-to-switch class still grow with the hall, and the Dragonflies' global links are
+one pass (docs/performance.md).
 """
 
 from __future__ import annotations
