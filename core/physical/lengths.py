@@ -522,6 +522,9 @@ def _ranged(ends: LinkEnds, routing, prefixes: list[str], a_role: str, a: np.nda
     copies, bundles = len(prefixes), int(count.sum()) * len(prefixes)
     if a_role == "node" or b_role == "node" or bundles <= _FEW_LINKS:
         return None
+    if not (count > 0).all():  # (ranges of no device: none cut)
+        keep = count > 0
+        a, first, count, links = a[keep], first[keep], count[keep], links[keep]
     count_a, count_b = int(a.max()) + 1, int((first + count).max())
     rack_a, centre_a = (m.ravel() for m in ends.locate_all([p + a_role for p in prefixes], count_a))
     rack_b, centre_b = (m.ravel() for m in ends.locate_all([p + b_role for p in prefixes], count_b))
