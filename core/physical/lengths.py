@@ -21,7 +21,8 @@ Dragonfly's links inside its groups once per class of groups that stand alike (`
 leaf-spine links per pair of rack cells (plane, pod, rack) with their counts per port height (``_cell_pairs``); the
 other classes (spine-core, the Dragonflies' global links, a rail-only fabric's) once per kind of link, a class of rack
 pairs (distance along the trays, route) times a pair of port heights, counted in integers (``_compacted``: still a
-pass over the links, but no length per link). A layout built whole,
+pass over the links, but no length per link; a Clos's spine-core links and its islands' leaf-spine links per piece
+of a range of consecutive switches, ``_ranged``: the same counts). A layout built whole,
 and ``link_arrays``, measure every link of the fabric's bundles (``core.fabric.wiring.Wiring.bundle_arrays``): the
 reference the blocks equal (``tests/test_physical_closed.py``). Two rules make them equal in every bit: the run
 along the trays is added in whole micrometres and rounded once (``_tray_m``: the same for a block wherever it stands),
