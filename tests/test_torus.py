@@ -353,7 +353,66 @@ def test_what_if_a_lost_nic_takes_its_link_and_a_lost_node_breaks_every_ring():
     assert nic.gpus_degraded == 2 * 8 and nic.nodes_disconnected == 0
     node = what_if(p, ["node5"])
     assert node.nodes_disconnected == 1
-    assert node.busbw_gbytes == pytest.approx(node.healthy_busbw_gbytes / 2)
+    assert "50%" in node.notes[0]  # every ring runs as a line: each dimension's phase twice as long, share 1/2
+    assert node.busbw_gbytes < node.healthy_busbw_gbytes / 2 * 1.05
+
+
+def _collective_busbw(p, gpus: int, op: str = "all-reduce", port_share: float = 1.0) -> float:
+    from core.analysis.failure.whatif import degraded_plan
+    from core.perf.collectives import collective
+
+    return collective(degraded_plan(p, port_share, 1.0, 1.0), op, 1 << 30, gpus=gpus)["busbw_gbytes"]
+
+
+def test_what_if_healthy_busbw_is_the_collective_models():
+    """review47 #3: the what-if's healthy busbw is the number ``collective``, Performance and Compare show (94.5 GB/s
+    on 4x4x4 H100s), not the bound of a second, bandwidth-only ring formula (100 GB/s: one 400 Gb/s cable per
+    neighbour, rings both ways, 2 x 50 GB/s; its busbw per node was shown as a GPU's). All-to-all likewise (11.9 GB/s
+    per GPU, not 98.4 GB/s per node)."""
+    from core.analysis.failure import what_if
+
+    p = _torus_plan()
+    result = what_if(p, ["node:1"])
+    assert result.healthy_busbw_gbytes == pytest.approx(_collective_busbw(p, 512))
+    assert 90 < result.healthy_busbw_gbytes < 100  # below the 100 GB/s bound by the latency of 3 x 3 ring steps
+    assert result.healthy_alltoall_busbw_gbytes == pytest.approx(_collective_busbw(p, 512, "all-to-all"))
+    assert result.healthy_alltoall_busbw_gbytes < 100 / 8
+
+
+@pytest.mark.parametrize("spec, ring, cut", [
+    ("node:1", 1 / 2, 31 / 32),  # every ring broken: each phase 2x; node 0 held 1 of the 32 links across the cut
+    ("link:1", 21 / 37, 31 / 32),  # dimension 1 broken: (1 + 1/4 + 1/16) / (2 + 1/4 + 1/16) = 21/37
+])
+def test_what_if_failed_busbw_is_the_collective_model_at_the_rings_share(spec, ring, cut):
+    """The failed all-reduce is the collective model's on the connected GPUs at the rings' surviving share of the NIC
+    rate (hand counts: phases of 4x4x4 in the ratio 1 : 1/4 : 1/16), all-to-all at the bisection's share."""
+    from core.analysis.failure import what_if
+
+    p = _torus_plan()
+    result = what_if(p, [spec])
+    connected = 512 - result.gpus_disconnected
+    assert result.busbw_gbytes == pytest.approx(_collective_busbw(p, connected, port_share=ring))
+    assert result.alltoall_busbw_gbytes == pytest.approx(_collective_busbw(p, connected, "all-to-all", cut))
+    assert result.bisection_tbits_one_direction == pytest.approx(result.healthy_bisection_tbits_one_direction * cut)
+
+
+def test_what_if_models_the_training_step_on_a_torus():
+    """review47 #2: the what-if gives the healthy step the Performance and Compare pages give (``estimate``), and
+    the failed one, instead of "not modelled on a torus"."""
+    from core.analysis.failure import what_if
+    from core.perf.training import estimate, model_preset, parse_job
+
+    p = _torus_plan()
+    job = parse_job(dict(model=model_preset("llama3-8b"), tp=8, pp=1))
+    result = what_if(p, ["link:1"], job=job)
+    healthy = estimate(p, job)
+    assert result.healthy_step_time_s == pytest.approx(healthy.step_time_s)
+    assert result.healthy_days_to_train == pytest.approx(healthy.days_to_train)
+    assert result.step_time_s > result.healthy_step_time_s and result.days_to_train > result.healthy_days_to_train
+    assert not any("not modelled" in note for note in result.notes)
+    lost = what_if(p, ["node:1"], job=job)  # 504 GPUs left: the 512-GPU job no longer fits, said
+    assert lost.step_time_s is None and lost.healthy_step_time_s == pytest.approx(healthy.step_time_s)
+    assert any("504 GPUs are still connected" in note for note in lost.notes)
 
 
 @pytest.mark.parametrize("spec", ["leaf:1", "node0-node9", "node99", "link:999", "node0.nic8"])

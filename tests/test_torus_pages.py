@@ -63,10 +63,29 @@ def test_resilience_page_fails_links_of_a_torus():
     assert at.selectbox(key="rs_w_tier").options == ["node", "NIC", "link bundle"]
     assert at.multiselect(key="rs_w_failed").value == ["link:4"]
     assert "torus links across the cut" in list(at.dataframe[1].value.iloc[:, 0])
+    _what_if_speaks_the_collective_and_training_models(at, "all-reduce busbw, 1 GiB",
+                                                       "training step [s] (the Performance page's job)")
     for tab in ("Single points of failure", "Availability", "Overload & imbalance"):
         other = open_page("../pages/6_Resilience.py", {**LINK, "rs_tab": tab}, timeout=180)
         assert not other.error
         assert any("do not model a torus" in str(i.value) for i in other.info), tab
+
+
+def _what_if_speaks_the_collective_and_training_models(at, busbw: str, step: str) -> None:
+    """review47 #2, #3: the what-if table's healthy all-reduce busbw is the collective model's (94.5 GB/s on 4x4x4
+    H100s, as Performance and Compare: not the 100 GB/s bound) and it has the training step, healthy and failed
+    (it said "not modelled on a torus")."""
+    from core.formats import sharelink
+    from core.perf.collectives import collective
+    from core.plan import plan
+    from core.units import bandwidth, from_gbytes
+
+    table = at.dataframe[0].value.set_index(at.dataframe[0].value.columns[0])
+    design, _warnings = sharelink.decode(LINK)
+    expected = collective(plan(design), "all-reduce", 1 << 30)["busbw_gbytes"]
+    assert table.loc[busbw].iloc[0] == bandwidth(from_gbytes(expected), "GB/s")
+    healthy, failed = (float(str(v).replace(",", "")) for v in table.loc[step])
+    assert 0 < healthy < failed
 
 
 def test_resilience_page_of_a_torus_speaks_chinese():
@@ -78,6 +97,8 @@ def test_resilience_page_of_a_torus_speaks_chinese():
     text = page_text(at)
     assert "环面" in text
     assert not english_leaks(text), english_leaks(text)[:20]
+    link_only = open_page("../pages/6_Resilience.py", {**LINK, "lang": "zh", "rs_fail": "link:4"}, timeout=180)
+    _what_if_speaks_the_collective_and_training_models(link_only, "all-reduce 总线带宽，1 GiB", "训练步时 [s]（性能页的作业）")
 
 
 def test_designer_of_a_torus_speaks_chinese():

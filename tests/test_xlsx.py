@@ -220,3 +220,56 @@ def test_every_sheet_name_fits_excel():
             for network in xlsx.NETWORK_LABELS.values():
                 assert len(xlsx.sheet_name(_(network))) <= 31
     assert xlsx.sheet_name("a/b[c]:d*e?f\\g") == "a b c  d e f g"
+
+
+# review47 #4 and #12 (torusx47): the Summary says every pod's speeds, and no switch model for a fabric without switches
+def _whole_book(design: Design, lang: str) -> openpyxl.Workbook:
+    from core.analysis.whole import whole_plan
+
+    with language(lang):  # as the Designer's download (webui.cached.bom_xlsx): the whole design
+        return openpyxl.load_workbook(io.BytesIO(xlsx.design_xlsx(whole_plan(plan(design)))))
+
+
+def _key_numbers(book: openpyxl.Workbook, column: int = 2) -> dict:
+    """The Summary's key numbers: label -> value in ``column``, the first row of a label (zh "网络" names a later
+    table's row too)."""
+    out: dict = {}
+    for r in rows(book.worksheets[0]):
+        if r and isinstance(r[0], str):
+            out.setdefault(r[0], r[column - 1])
+    return out
+
+
+@pytest.mark.parametrize("lang, fabric, nvlink, injection", [
+    ("en", "Fabric", "NVLink per GPU (both directions)", "Injection per GPU (one direction)"),
+    ("zh", "网络", "每 GPU NVLink 带宽（双向）", "每 GPU 注入带宽（单向）"),
+])
+def test_summary_of_mixed_pods_gives_every_pods_speeds(lang, fabric, nvlink, injection):
+    """64 H100 nodes at 400G and 32 B300 nodes at 800G: 400/8 = 50 and 800/8 = 100 GB/s per GPU, NVLink 4's 18 x 50
+    = 900 GB/s and NVLink 5's 1.8 TB/s per GPU both directions; the cards and ``plan`` say both, so does the workbook
+    (it gave pod 1's alone)."""
+    from core.analysis.whole import whole_summary
+    from core.figures.keynumbers import per_pod_value
+
+    design = Design(gpu="H100", nodes=64, pods="B300:32:800")
+    numbers = _key_numbers(_whole_book(design, lang))
+    assert numbers[fabric] == "InfiniBand 400 / 800G"
+    assert numbers[nvlink] == "900 GB/s / 1.8 TB/s" and numbers[injection] == "50 GB/s / 100 GB/s"
+    bw = whole_summary(plan(design))["bandwidth"]  # the cards' and the plan command's one formatter
+    assert numbers[injection] == per_pod_value(bw["scaleout_gbits_per_gpu_pods"], 1, 0, "GB/s")
+    alike = _key_numbers(_whole_book(Design(gpu="H100", nodes=64, pods="H100:32:400"), lang))
+    assert alike[fabric] == "InfiniBand 400G" and alike[injection] == 50  # pods alike: one number
+
+
+@pytest.mark.parametrize("lang, total, words", [
+    ("en", "Switches in total (compute fabric)", "node to node, no switches"),
+    ("zh", "交换机总数（计算网络）", "节点直连，无交换机"),
+])
+def test_summary_of_a_torus_names_no_switch_model(lang, total, words):
+    """A 4x4x4 torus has no switch: no leaf, spine or core row (the Designer shows no switch card either), and the
+    total says why, as ``plan`` does; no switch model anywhere in the key numbers (it said "Leaf switches 0 QM9700")."""
+    book = _whole_book(Design(gpu="H100", nodes=64, topology="torus", torus_dims="4x4x4"), lang)
+    numbers, models = _key_numbers(book), _key_numbers(book, column=3)
+    assert numbers[total] == 0 and models[total] == words
+    assert not {"Leaf switches", "Spine switches", "Core switches", "叶交换机", "脊交换机", "核心交换机"} & set(numbers)
+    assert "QM9700" not in {str(v) for v in models.values()}

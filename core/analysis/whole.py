@@ -312,6 +312,16 @@ def bisection_note(mixed: MixedPlan, unit: str) -> str:
              "slowest GPUs on one side.").format(whole=bandwidth(f.bisection_gbps, unit), side=side, own=own)
 
 
+def design_models(design: Design) -> dict[str, str]:
+    """``pods_models`` of ``design``'s pods; {} without pods or when they cannot be planned together (the caller then
+    says the design's own fields): the one rule by which a headline (``core.figures.subtitle``) and the XLSX Summary
+    (``core.formats.xlsx``) name every pod's speeds, switches and NICs."""
+    try:
+        return pods_models(design_mixed(design)) if design.pods else {}
+    except FabricPlannerError:
+        return {}
+
+
 def pods_models(mixed: MixedPlan) -> dict[str, str]:
     """Every pod's words for a design's headline: ``switch`` (the pods' leaf models and the shared spines' model;
     each alone: ``leaves``, ``spine``), ``nic`` (every pod's NIC model), ``speed`` (every pod's port speed

@@ -172,14 +172,21 @@ def _switch_numbers(summary: dict, sw: dict) -> list[KeyNumber]:
     topology = summary.get("topology")  # a family's own words for its switches (a Dragonfly's routers)
     tiers = plurals.tiers(summary["tiers"])  # the total holds a second NVLink level's units: "in 2 tiers and ..."
     every = _("{tiers} and NVLink level 2").format(tiers=tiers) if sw.get("nvlink_level2") else tiers
-    return [KeyNumber(f"switches_{t}", words(topology, f"card:{t}", SWITCH_LABELS[t]), f"{sw[t]:,}",
+    return [KeyNumber(f"switches_{t}", label, f"{sw[t]:,}",
                       (_(SWITCH_NONE[t]).format(tiers=tiers, total=plurals.switches(sw["total"]))
                        if not sw[t] and t in SWITCH_NONE else words(topology, f"card:{t}:help", SWITCH_HELP).format(
         count=f"{sw[t]:,}", switch=_model(summary, t), switches=_tier_switches(t, sw[t], _model(summary, t)),
         planes=plurals.planes(summary["planes"]), total=plurals.switches(sw["total"]), tiers=every))
                       + level2_switches_words(sw))
-        for t in ("leaf", "spine", "core")
-        if words(topology, f"card:{t}", SWITCH_LABELS[t]) is not None]  # None: a tier the family does not have
+        for t, label in switch_cards(topology)]
+
+
+def switch_cards(topology: str | None) -> list[tuple[str, str]]:
+    """(tier, label) of the switch tiers ``topology``'s family has a card for, leaf to core, in the current language:
+    a family declares None for a tier it lacks (``card:<tier>``; a classic Dragonfly: its routers alone, a torus:
+    none). The key-number cards and the XLSX Summary's switch rows (``core.formats.xlsx``) read it."""
+    return [(t, label) for t in ("leaf", "spine", "core")
+            if (label := words(topology, f"card:{t}", SWITCH_LABELS[t])) is not None]
 
 
 def _scaleup_value(bw: dict, nvlink_gbits: float, unit: str) -> str:

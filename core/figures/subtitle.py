@@ -1,14 +1,13 @@
 """The design in one line, as the Designer's title shows it and every page that names a design repeats it: its size
 (``core.figures.keynumbers.size_caption``), fabric and port speed, topology, tiers, planes, switch and NIC models; a
-design with pods names every pod's (``core.analysis.whole.pods_models``: both speeds, leaf and spine models, NICs);
+design with pods names every pod's (``core.analysis.whole.design_models``: both speeds, leaf and spine models, NICs);
 a fabric without switches (a torus) its words (``core.designwords.plan_words``)."""
 
 from __future__ import annotations
 
 from core import plurals, vocab
-from core.analysis.whole import design_mixed, pods_models, whole_plan
+from core.analysis.whole import design_models, whole_plan
 from core.designwords import plan_words
-from core.errors import FabricPlannerError
 from core.fabric.families import node_to_node, tier_words
 from core.figures.keynumbers import size_caption
 from core.i18n import _
@@ -23,10 +22,7 @@ def design_subtitle(plan) -> str:
     if node_to_node(plan.fabric.family):  # no switch and no tier: the torus in words (core.designwords)
         return _("{size} · {design}").format(size=size, design=plan_words(plan))
     s = Plan.summary(plan)  # the design's own fields (a whole plan's summary holds the totals)
-    try:  # a design with pods: every pod's switches, NICs and speeds
-        models = pods_models(design_mixed(plan.design)) if plan.design.pods else {}
-    except FabricPlannerError:
-        models = {}
+    models = design_models(plan.design)  # a design with pods: every pod's switches, NICs and speeds
     return _("{size} · {fabric} {speed}G · {topology} · {tiers} · {planes} · switch {switch} · NIC {nic}").format(
         size=size, fabric=vocab.fabric_label(s["fabric"], plan.resolved.nic.transport),
         speed=models.get("speed", s["port_speed_gbps"]), topology=vocab.TOPOLOGY.word(s["topology"]),

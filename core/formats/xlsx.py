@@ -43,7 +43,8 @@ from core.design import FIELDS
 from core import scaleup, units
 from core.units import excel_money_format
 from core.formats.filenames import design_slug
-from core.figures.keynumbers import fabric_capex_words, fabric_share_words
+from core.fabric.families import tier_words
+from core.figures.keynumbers import fabric_capex_words, fabric_share_words, per_pod_value, switch_cards
 from core.i18n import N_, _, fx_rate, in_currency, money_note
 from core.spares import policy_words
 
@@ -307,31 +308,50 @@ def _bandwidth_row(label: str, gbits: float, unit: str) -> tuple[str, float, str
     return label, round(gbits / divisor, 3), unit_label, "#,##0.0##"
 
 
+def _per_pod_row(label: str, pods: list | None, gbits: float, value: float, unit: str) -> tuple:
+    """A per-GPU bandwidth row: ``value`` [Gb/s] as a number (``_bandwidth_row``); a design whose pods differ gives
+    every pod's as the cards do (``per_pod_value``: ``50 GB/s / 100 GB/s``, each ``pods`` value times ``gbits``)."""
+    if pods and len(set(pods)) > 1:
+        return label, per_pod_value(pods, gbits, value, unit), "", None
+    return _bandwidth_row(label, value, unit)
+
+
+def _switch_rows(plan, s: dict) -> list[tuple]:
+    """The switch rows: one per tier the family has a card for (``switch_cards``: a torus none), its model when it
+    has switches; the total, with the family's tier words when it has no switch tier (``node to node, no
+    switches``)."""
+    sw, cards = s["switches"], switch_cards(s.get("topology"))
+    rows = [(label, sw[t], s["switch_models"].get(t, s["switch_model"]) if sw[t] else "", WHOLE) for t, label in cards]
+    total = _("Switches in total ({fabric})").format(fabric=vocab.compute_fabric(level2=bool(sw.get("nvlink_level2"))))
+    return rows + [(total, sw["total"], "" if cards else tier_words(plan.fabric), WHOLE)]
+
+
 def key_number_rows(plan, unit: str = "GB/s") -> list[tuple[str, float | int | str, str, str | None]]:
     """(label, value, unit, cell format) of the Summary's key numbers; values are numbers where they can be;
-    bandwidth in ``unit`` ("GB/s" or "Gb/s", the user's ``ui_bw``)."""
+    bandwidth in ``unit`` ("GB/s" or "Gb/s", the user's ``ui_bw``). A design with pods (``plan`` its whole plan)
+    says every pod's speeds as the cards and the plan command do."""
+    from core.analysis.whole import design_models
+
     s = plan.summary()
-    sw, links, xcvr, bw, cost, power = (s["switches"], s["links"], s["transceivers"], s["bandwidth"], s["cost"],
-                                        s["power"])
+    links, xcvr, bw, cost, power = s["links"], s["transceivers"], s["bandwidth"], s["cost"], s["power"]
     fabric = vocab.fabric_label(s["fabric"], plan.resolved.nic.transport)
+    speed = design_models(plan.design).get("speed", s["port_speed_gbps"])
     rows = [
         (_("GPUs"), s["gpus"], "", WHOLE),
         (_("Nodes"), s["nodes"], "", WHOLE),
         (_("GPU model"), s["gpu_model"], "", None),
-        (_("Fabric"), f"{fabric} {s['port_speed_gbps']}G", "", None),
+        (_("Fabric"), f"{fabric} {speed}G", "", None),
         (_("Topology"), vocab.TOPOLOGY.label(s["topology"]), "", None),
         (_("Tiers"), s["tiers"], "", WHOLE),
         (_("Planes"), s["planes"], "", WHOLE),
-        (_("Leaf switches"), sw["leaf"], s["switch_models"].get("leaf", s["switch_model"]), WHOLE),
-        (_("Spine switches"), sw["spine"], s["switch_models"].get("spine", "") if sw["spine"] else "", WHOLE),
-        (_("Core switches"), sw["core"], s["switch_models"].get("core", "") if sw["core"] else "", WHOLE),
-        (_("Switches in total ({fabric})").format(fabric=vocab.compute_fabric(level2=bool(sw.get("nvlink_level2")))),
-         sw["total"], "", WHOLE),
+        *_switch_rows(plan, s),
         (_("Links"), sum(links.values()), "", WHOLE),
         (_("Transceivers"), xcvr["switch_side"] + xcvr["node_side"], "", WHOLE),
-        _bandwidth_row(_("{link} per GPU (both directions)").format(link=scaleup.link_word(plan.resolved.system)),
-                       units.from_gbytes(bw["nvlink_gbytes_per_gpu_bidir"]), unit),
-        _bandwidth_row(_("Injection per GPU (one direction)"), bw["scaleout_gbits_per_gpu"], unit),
+        _per_pod_row(_("{link} per GPU (both directions)").format(link=scaleup.link_word(plan.resolved.system)),
+                     bw.get("nvlink_gbytes_per_gpu_bidir_pods"), 8, units.from_gbytes(bw["nvlink_gbytes_per_gpu_bidir"]),
+                     unit),
+        _per_pod_row(_("Injection per GPU (one direction)"), bw.get("scaleout_gbits_per_gpu_pods"), 1,
+                     bw["scaleout_gbits_per_gpu"], unit),
         _bandwidth_row(_("Bisection bandwidth (one direction)"), units.from_tbits(bw["bisection_tbits_one_direction"]),
                        unit),
         (_("Bisection ratio (1:1 = non-blocking)"), units.ratio(bw['oversubscription']), "", None),

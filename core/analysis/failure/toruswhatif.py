@@ -17,10 +17,11 @@ Method (the torus graph, one vertex per node, one edge per neighbour bundle of i
 * **Degraded**: GPUs of connected nodes that lost a link (a NIC or a cable).
 * **Bisection** (one direction): the closed form (``bisection_links``) scaled by the maximum flow between the
   two slabs of the cut dimension on the failed graph over the same flow on the healthy one.
-* **busbw**: all-reduce of 1 GiB as rings per dimension (``allreduce_phases``): a dimension with a lost cable
-  runs at its worst ring's share, ``w_left / w``, or half when a ring lost a whole bundle (it runs as a line,
-  ``link_lost``); per node's NIC ports, the NVLink inside a node not counted. All-to-all (``alltoall_seconds``)
-  scaled by the bisection's share. The training step time is not modelled for a torus (said in the notes).
+* **busbw, step time**: the collective model (``core.perf.collectives``, ``core.perf.training``), the numbers every
+  other page shows, on a degraded copy of the plan (``degraded_plan``) whose NIC rate keeps the torus's surviving
+  share: for all-reduce and the training step the rings per dimension's (``_ring_share``: a dimension with a lost
+  cable runs at its worst ring's share, ``w_left / w``, or half when a ring lost a whole bundle or a node, as a
+  line, ``link_lost``), for all-to-all the bisection's.
 """
 
 from __future__ import annotations
@@ -31,11 +32,12 @@ import networkx as nx
 import numpy as np
 
 from core.analysis.failure.spec import _NIC
-from core.analysis.failure.whatif import BUSBW_BYTES, FailureResult, _nothing_failed
+from core.analysis.failure.whatif import BUSBW_BYTES, FailureResult, _busbw, _nothing_failed, _step, degraded_plan
 from core.errors import InputError, shown
 from core.fabric import torus
 from core.fabric.wiring import Wiring, wiring_of
 from core.i18n import _
+from core.units import percent
 
 MAX_NODES = 4096
 """Most nodes the graph what-if of a torus measures (max-flow on the node graph)."""
@@ -156,7 +158,8 @@ def _slab_flow(t: _Torus, graph: nx.Graph) -> float:
 
 
 def what_if_torus(plan, failures, job=None) -> FailureResult:
-    """Fail ``failures`` (module docstring) on the torus of ``plan``; ``job`` is not modelled (notes say so)."""
+    """Fail ``failures`` (module docstring) on the torus of ``plan``; ``job`` (a ``core.perf.training.TrainingJob``)
+    adds the training step time, healthy and failed."""
     if not failures:
         raise _nothing_failed("node0-node1")
     if plan.resolved.nodes > MAX_NODES:
@@ -188,27 +191,38 @@ def what_if_torus(plan, failures, job=None) -> FailureResult:
     healthy_flow = _slab_flow(t, healthy_graph)
     share = _slab_flow(t, graph) / healthy_flow if healthy_flow else 0.0
     healthy_bisection = plan.bandwidth.bisection_tbits_one_direction
-    busbw, healthy_busbw = _busbws(t, live, lost_nodes, len(main))
     degraded = len((touched - lost_nodes) & main)
-    notes = [_("Torus: the training step time is not modelled on a torus; the collectives are its rings per "
-               "dimension, per node's NIC ports.")]
+    ring = _ring_share(t, live, lost_nodes)
+    gpus, connected = plan.resolved.gpus, len(main) * gpn
+    rings, cut_share = degraded_plan(plan, ring, 1.0, 1.0), degraded_plan(plan, share, 1.0, 1.0)
+    alive = len(main) >= 2
+    notes = [_("Torus: busbw and the training step on a degraded copy of the design whose NIC rate keeps the rings "
+               "per dimension's surviving share ({ring}; a ring that lost a node or a whole bundle runs as a line, at "
+               "half), all-to-all at the bisection's ({cut}).").format(ring=percent(ring), cut=percent(share))]
     method = ("networkx node graph; cut off by components; bisection: max-flow between the slabs of the cut dimension, "
-              "failed / healthy; busbw: all-reduce of 1 GiB as rings per dimension, a dimension at its worst ring's "
-              "surviving share (a broken ring runs as a line, half); all-to-all scaled by the bisection's share")
-    alltoall = torus.alltoall_seconds(t.dims, t.width, t.gbps, BUSBW_BYTES)
-    n = t.wiring.nodes
-    healthy_a2a = BUSBW_BYTES * (n - 1) / n / alltoall / 1e9 if alltoall else None
+              "failed / healthy; core.perf all-reduce (and all-to-all) of 1 GiB and the training step on the connected "
+              f"GPUs, NIC rate scaled to the rings per dimension's surviving share ({ring:.3f}; all-to-all: the "
+              f"bisection's, {share:.3f})")
+    healthy_run = failed_run = None
+    if job is not None:
+        healthy_run, _why = _step(plan, job, gpus)
+        failed_run, why = _step(rings, job, connected)
+        notes += [why] if why else []
     return FailureResult(
         failed=tuple({"element": _element(t, tier, key), "tier": tier, "chosen": chosen, "redundant": False}
                      for tier, key, chosen in elements),
-        gpus=plan.resolved.gpus, nodes=n, gpus_disconnected=cut * gpn, nodes_disconnected=cut,
+        gpus=gpus, nodes=t.wiring.nodes, gpus_disconnected=cut * gpn, nodes_disconnected=cut,
         gpus_degraded=degraded * gpn, gpus_via_pxn=0,
         bisection_tbits_one_direction=healthy_bisection * share,
         healthy_bisection_tbits_one_direction=healthy_bisection,
         stages_tbits={"torus": {"healthy": healthy_bisection, "remaining": healthy_bisection * share}},
-        busbw_gbytes=busbw, healthy_busbw_gbytes=healthy_busbw, busbw_method=method,
-        alltoall_busbw_gbytes=None if healthy_a2a is None or not main else healthy_a2a * share,
-        healthy_alltoall_busbw_gbytes=healthy_a2a, notes=tuple(notes))
+        busbw_gbytes=_busbw(rings, connected) if alive else None, healthy_busbw_gbytes=_busbw(plan, gpus),
+        busbw_method=method,
+        alltoall_busbw_gbytes=_busbw(cut_share, connected, "all-to-all") if alive and share else None,
+        healthy_alltoall_busbw_gbytes=_busbw(plan, gpus, "all-to-all"),
+        step_time_s=failed_run and failed_run.step_time_s, healthy_step_time_s=healthy_run and healthy_run.step_time_s,
+        days_to_train=failed_run and failed_run.days_to_train,
+        healthy_days_to_train=healthy_run and healthy_run.days_to_train, notes=tuple(notes))
 
 
 def _element(t: _Torus, tier: str, key: tuple) -> str:
@@ -223,17 +237,16 @@ def _element(t: _Torus, tier: str, key: tuple) -> str:
     return f"{node(x)}-{node(y)}" + (f"#{lane}" if t.width > 1 else "")
 
 
-def _busbws(t: _Torus, live: np.ndarray, lost_nodes: set[int], connected: int) -> tuple[float | None, float]:
-    """All-reduce busbw [GB/s per node], failed (None with fewer than 2 connected nodes) and healthy."""
-    n = t.wiring.nodes
+def _ring_share(t: _Torus, live: np.ndarray, lost_nodes: set[int]) -> float:
+    """Share of its healthy NIC bandwidth an all-reduce keeps on the failed torus: the healthy rings per dimension's
+    time (``torus.allreduce_phases``) over the failed one, where a dimension with a lost cable runs at its worst
+    ring's share ``w_left / w`` and a ring that lost a whole bundle, or any ring when a node is lost, runs as a line
+    (twice as long)."""
     phases = torus.allreduce_phases(t.dims, t.width, t.gbps, BUSBW_BYTES)
-    healthy = 2 * (n - 1) / n * BUSBW_BYTES / sum(phases) / 1e9
-    if connected < 2:
-        return None, healthy
     slow = []
     for i, phase in enumerate(phases):
         left = live[t.dim == i]
         worst = int(left.min()) if len(left) else t.width
         broken = worst == 0 or bool(lost_nodes)  # a lost node breaks a ring of every dimension
         slow.append(phase * (2.0 if broken else t.width / worst))
-    return 2 * (n - 1) / n * BUSBW_BYTES / sum(slow) / 1e9, healthy
+    return sum(phases) / sum(slow)
