@@ -50,7 +50,9 @@ BOM_MODELS = ("spares",)
 """Analyses read from its bill row by row (``core.fabric.families.require_model``): the spares, one row per NIC, and
 optics and cables of its neighbour links per length (no fabric switch), each row's own rule (N+1 per model and tier,
 a share of the installed count)."""
-WORDS = {"input:tiers:off": N_("No effect on a torus: its nodes are joined node to node, without switch tiers."),
+WORDS = {"view:each": N_("Every node and its neighbour links drawn"),  # the drawing's subtitle, the draw.io title
+         "view:grouped": N_("Every node and its neighbour links drawn"),  # (view_words): a torus groups no servers
+         "input:tiers:off": N_("No effect on a torus: its nodes are joined node to node, without switch tiers."),
          # the sidebar's switch-model boxes: shown disabled, their entry saying there is none
          "input:switch:off": N_("No effect on a torus: its nodes are joined node to node, without switches."),
          "input:switch:none": N_("none (no switches)"),

@@ -258,7 +258,7 @@ def _what_if(plan: Plan, failures: list, job=None) -> FailureResult:
 
     names = export_namer(plan)  # a note names an element as the exports do (R02-05 feedA)
     notes.extend(_scaleup_notes(a, shape, (lambda e: e) if names is None else names.name))
-    notes.extend(level2_notes(plan, elements))  # the second NVLink level (core.analysis.failure.nvlink2)
+    notes.extend(level2_notes(plan, elements, None if names is None else names.scheme))  # the second NVLink level
     degraded = degraded_plan(plan, a.worst_port_fraction, a.worst_leaf_up_fraction, a.worst_spine_up_fraction,
                              a.nvlink_fraction)
     domain = plan.resolved.nvlink_domain_gpus
