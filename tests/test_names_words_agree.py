@@ -132,6 +132,15 @@ def test_the_failure_command_reads_and_says_a_custom_prefix(capsys):
         resolve_failures(plan(Design(nodes=64)), ["n006 nic3"])
 
 
+def test_a_pods_errors_and_notes_say_a_custom_prefix(capsys):
+    """The whole fabric's unknown-element error and the notes of a pod's own what-if (a redundant feed of the hall's
+    rack) under the design's naming, as its chips are."""
+    text = _cli(capsys, "failure", *PODS, *CUSTOM_FLAGS, "--fail", "pod2-gpu999")
+    assert "(such as sw-spine001)" in text and "(such as pod1-sw-leaf001)" in text, text
+    text = _cli(capsys, "failure", *PODS, *CUSTOM_FLAGS, "--fail", "pod2-n006 nic3", "--fail", "R05-02 feedA")
+    assert "failed: pod2-n006 nic3, R05-02 feedA" in text and "R05-02 feedA: redundant" in text, text
+
+
 def test_the_spof_command_says_a_custom_prefix(capsys):
     text = _cli(capsys, "spof", "--nodes", "64", "--topology", "top-of-rack", *CUSTOM_FLAGS)
     assert "sw-leaf001 (p0.leaf0) leaf: 32 GPUs lost" in text, text

@@ -175,11 +175,13 @@ def _whole_fabric(design, failed: list[str], fmt: str, unit: str = "Gb/s",
         return None
     others = [e for e in failed if e not in inside and not is_whole_element(mixed, e)]
     if any(e.strip().lower().startswith("pod") for e in others):  # a pod's id it lacks: the whole fabric's error
-        pods_what_if(mixed, [next(e for e in others if e.strip().lower().startswith("pod"))])
+        pods_what_if(mixed, [next(e for e in others if e.strip().lower().startswith("pod"))],
+                     None if names is None else names.naming)
     if others:
         return None
-    losses = pods_what_if(mixed, [e for e in failed if e not in inside])
-    results = inside_what_if(mixed, inside)
+    naming = None if names is None else names.naming  # the exports' naming (--node-prefix, --switch-prefix)
+    losses = pods_what_if(mixed, [e for e in failed if e not in inside], naming)
+    results = inside_what_if(mixed, inside, naming)
     if fmt == "json":
         return to_json({"failed": failed, "pods": [loss.model_dump() for loss in losses],
                         **({"inside": [{"pod": pod, "gpus_cut_off": r.gpus_disconnected,

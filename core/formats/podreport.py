@@ -214,7 +214,7 @@ def pods_failure_html(plan, specs, unit: str, naming=None) -> tuple[str, PodsSce
         return "", None
     good, whole, problems = check_pod_failures(plan, mixed, specs)
     picked, inside = whole_picks(mixed, good, whole)
-    losses, results = pods_what_if(mixed, picked), inside_what_if(mixed, inside)
+    losses, results = pods_what_if(mixed, picked, naming), inside_what_if(mixed, inside, naming)
     rows = loss_rows(losses, unit, cores=mixed.fabric.tiers == 3)
     key = next(iter(rows[0]))
     said = PodElementNames(mixed, naming).name  # as the page's chips: the pods' exports' names
