@@ -396,11 +396,12 @@ def _pack_options(plan, lang: str) -> dict:
     if params is None:
         params = {k: v for k, v in (ss.get(pagestate.LINK_STORE) or {}).items() if resiliencelink.prefix_of(k)}
     resilience, _warnings = resiliencelink.decode(params)
-    pairs, _warnings = resiliencelink.read_hot_links(plan, resilience["fail"], scheme_of(ss.get(state.NAMING_STORE),
-                                                                                          plan))
+    scheme = scheme_of(ss.get(state.NAMING_STORE), plan)  # the hand-off naming: the failure views' names too
+    pairs, _warnings = resiliencelink.read_hot_links(plan, resilience["fail"], scheme)
     resilience["fail"] = tuple(dict.fromkeys(spec for _typed, spec in pairs))
     compare = ss.get(state.COMPARE_LINK) or {}
     return {"job": jobstate.link_values(), "resilience": resilience,
+            **({"naming": scheme.model_dump()} if scheme is not None else {}),
             "compare_link": state.share_url(state.COMPARE_PATH, {**compare, state.LANG_KEY: lang}) if compare else ""}
 
 

@@ -14,8 +14,8 @@ from core import i18n
 from core.analysis import availability as avail
 from core.analysis import failure, load, sparing
 from core.analysis.failure.examples import element_examples
-from core.analysis.failure.podnames import PodElementNames, pod_element_names
-from core.analysis.failure.spec import engine_specs, export_namer
+from core.analysis.failure.podnames import PodElementNames
+from core.analysis.failure.spec import engine_specs, export_namer, failure_namer
 from core.analysis.podinside import inside_spec, inside_what_if
 from core.analysis.spof import headline as spof_headline
 from core.analysis.podload import pods_core_load, pods_spine_load
@@ -86,14 +86,15 @@ def _add(specs: list[str]) -> None:
     _remember_typed(pairs)
     specs = [spec for _typed, spec in pairs]
     mixed = mixed_of(cur.plan)
-    if mixed is not None:  # a design with pods: the CLI's names (spine0, pod2.p0.leaf1) drive both what-ifs
-        specs, whole = split_failures(mixed, specs)
+    if mixed is not None:  # a design with pods: the pods' exports' names (spine001, pod2-leaf002) or the CLI's ids
+        pods = PodElementNames(mixed, scheme)  # (spine0, pod2.p0.leaf1) drive both what-ifs
+        specs, whole = split_failures(mixed, [pods.parse(spec) or spec for spec in specs])
         st.session_state[PODS_EXTRA] = list(dict.fromkeys([*st.session_state.get(PODS_EXTRA, []), *whole]))
-    names = export_namer(cur.plan)  # the exports' names (leaf004, gpu006 nic3, R02-05) kept as their ids
+    names = export_namer(cur.plan, scheme)  # the exports' names (leaf004, gpu006 nic3, R02-05) kept as their ids
     for spec in specs:
         spec = spec.strip().lower()
         if spec and names is not None and not spec.partition(":")[2].strip().isdigit():
-            spec = engine_specs(cur.plan, [spec])[0]
+            spec = engine_specs(cur.plan, [spec], scheme)[0]
         spec = _canonical(spec)
         if not spec or spec in merged:
             continue
@@ -101,7 +102,7 @@ def _add(specs: list[str]) -> None:
             problems.append(_("At most {count} elements can fail at once.").format(count=rl.MAX_FAILED))
             break
         try:
-            failure.resolve_failures(cur.plan, [*merged, spec])
+            failure.resolve_failures(cur.plan, [*merged, spec], scheme)
         except InputError as exc:
             problems.append(str(exc))
             continue
@@ -269,9 +270,16 @@ def _pod_label(names, spec: str) -> str:
     return names.name(spec)
 
 
+def _scheme(plan):
+    """The exports' naming scheme the link holds (the Designer's hand-off naming, ``nm_`` keys) checked against
+    ``plan``; None: the default names."""
+    return scheme_of(st.session_state.get(state.NAMING_STORE), plan)
+
+
 def _export_name(plan):
-    """The exports' name of an element id of ``plan`` (``export_namer``), or the id (a design with pods)."""
-    names = export_namer(plan)
+    """The exports' name of an element id of ``plan`` (``export_namer`` under the link's naming), or the id (a
+    design with pods)."""
+    names = export_namer(plan, _scheme(plan))
     return (lambda element: element) if names is None else names.name
 
 
@@ -343,7 +351,7 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
     c2.number_input(_("Count"), min_value=1, max_value=failure.MAX_FAILURES, step=1, key=W + "count")
     c3.button(_("Fail"), key=W + "add_count", on_click=_on_add_count, width="stretch")
     c4.text_input(_("Element names"), key=W + "names", max_chars=400,
-                  placeholder=", ".join(element_examples(cur.plan, mixed_of(cur.plan))),  # the exports' names
+                  placeholder=", ".join(element_examples(cur.plan, mixed_of(cur.plan), naming=_scheme(cur.plan))),
                   help=(_("Comma-separated, as the exports name them: a node ({node}), a NIC of a node ({nic}) or the "
                           "link bundle between two neighbours ({pair}; {cable} for one cable of it).").format(
                       **HELP_NAMES) if torus else
@@ -364,7 +372,7 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
         st.error(safe.md(problem))
 
     failed = tuple(store["fail"])
-    names = export_namer(cur.plan)  # the chips' labels, fixed here: the widget reads its value back by them
+    names = export_namer(cur.plan, _scheme(cur.plan))  # the chips' labels, fixed here: the widget reads them back
     st.session_state[NAMED] = {} if names is None else {
         spec: names.name(spec) for spec in failed if not spec.partition(":")[2].strip().isdigit()}
     st.session_state[W + "failed"] = list(failed)
@@ -378,7 +386,8 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
     settings_json = _settings_json()
     result = None
     if failed:
-        finished, result = cache.what_if(key, failed, settings_json)
+        scheme = _scheme(cur.plan)  # the notes name elements as the exports do under the link's naming
+        finished, result = cache.what_if(key, failed, settings_json, scheme.model_dump_json() if scheme else "")
         if not finished:
             return
         counts = [(_spec_label(spec, short=True), spec) for spec in failed
@@ -501,7 +510,7 @@ def _pods_whole_fabric(cur, store: dict) -> None:
     picked, _inside = whole_picks(mixed, store["fail"], st.session_state.get(PODS_EXTRA, []))  # as the review pack
     options += [e for e in picked if e not in set(options)]  # a hot link's cable, pasted below
     st.session_state[W + "pods_failed"] = picked
-    label = functools.partial(_pod_label, PodElementNames(mixed))  # the pods' exports' names
+    label = functools.partial(_pod_label, PodElementNames(mixed, _scheme(cur.plan)))  # the pods' exports' names
     st.multiselect(_("Shared cores, pods' spines and leaves to lose") if three else
                    _("Shared spines and pods' leaves to lose"), options, key=W + "pods_failed", format_func=label,
                    on_change=_on_pods_failed, args=(mixed,), placeholder=_("none: the healthy fabric"), wrap=True)
@@ -564,7 +573,7 @@ def _pods_inside(mixed) -> None:
     c1, c2, c3 = st.columns([1.7, 2.5, 1], vertical_alignment="bottom")  # "Pod 1 (H100)" whole at 1,024 px
     c1.selectbox(_("Pod"), list(numbers), key=W + "inside_pod",
                  format_func=lambda n: _("pod {pod}").format(pod=n) + f" ({numbers[n]})")
-    names = PodElementNames(mixed)
+    names = PodElementNames(mixed, _scheme(ss["fp_current"].plan))
     examples = [names.name(e) for e in ("pod1.node5.nic2", "pod1.rack1", "pod1.rack1.feedA", "pod1.node5.nvswitch1")
                 if inside_spec(mixed, e)]  # as the pods' exports name them (pod1-gpu006 nic3, R02-03, ...)
     c2.text_input(_("Its elements"), key=W + "inside_names", max_chars=400, placeholder=", ".join(examples),
@@ -585,7 +594,7 @@ def _pods_inside(mixed) -> None:
         return
     ss[W + "inside_failed"] = inside
     st.multiselect(_("Failed inside the pods"), inside, key=W + "inside_failed", on_change=_on_inside_edit,
-                   args=(mixed,), format_func=functools.partial(_pod_label, PodElementNames(mixed)),
+                   args=(mixed,), format_func=functools.partial(_pod_label, names),
                    help=_("Remove an element to restore it."), wrap=True)
     _typed_caption(inside)
     gpus = {p.index + 1: p.gpus for p in mixed.fabric.pods}
@@ -652,8 +661,10 @@ def _spof_section(cur, key: str, lang: str) -> None:
     finished, result = cache.outcome("spof", jobwork.single_points, key)
     if not finished:
         return
-    names = export_namer(cur.plan) if not cur.plan.design.pods else pod_element_names(cur.plan)  # pods': theirs
-    table, notes = cache.spof_table(key, lang, result, cur.plan.resolved.system, cur.plan.fabric.family, names)
+    scheme = _scheme(cur.plan)  # the exports' names under the link's naming (pods: the whole fabric's)
+    names = failure_namer(cur.plan, scheme)
+    table, notes = cache.spof_table(key, lang, result, cur.plan.resolved.system, cur.plan.fabric.family, names,
+                                    scheme.model_dump_json() if scheme else "")
     if table.empty:
         st.success(spof_headline(0))
     else:

@@ -153,7 +153,7 @@ def test_drawio_has_one_cell_per_drawn_element_and_edge(key):
         geometry = cell.find("mxGeometry")
         assert geometry is not None and float(geometry.get("width")) > 0
     if key == "big":
-        assert aggregated and "aggregated view" in by_id["title"].get("value")
+        assert aggregated and "Aggregated view" in by_id["title"].get("value")  # the diagram subtitle's words
         assert len(cells) <= 2000
 
 

@@ -40,7 +40,7 @@ def test_the_packs_failure_scenario_is_the_pages_table():
     section = _section(report.design_report_html(plan(Design(gpu="H100", nodes=64, pods="B200:32:800")), name="",
                                                  share_link=LINK, resilience={"fail": fail}), "failure-scenario")
     assert _tables(section)[0] == page
-    assert "pod 1 loses" not in section and "spine0, pod2.p0.leaf1" in section
+    assert "pod 1 loses" not in section and "spine001, pod2-leaf002" in section  # as the page's chips name them
     assert page[-1][2].split(" / ")[0] != page[-1][2].split(" / ")[1]  # pod 2 lost its way into the spines
 
 
@@ -51,6 +51,7 @@ def test_the_scenario_reads_the_whole_fabric_and_inside_the_pods(tiers):
     the scenario cuts off."""
     from core.analysis.podinside import inside_what_if
     from core.analysis.podwhatif import loss_rows, pods_what_if
+    from core.analysis.failure.podnames import PodElementNames
     from core.analysis.whole import design_mixed
 
     design = Design(gpu="H100", nodes=64, pods="B200:32:800", **({"tiers": "3"} if tiers == 3 else {}))
@@ -66,3 +67,7 @@ def test_the_scenario_reads_the_whole_fabric_and_inside_the_pods(tiers):
     (pod, result), = inside_what_if(mixed, ["pod2.node5.nic2"])
     assert pod == 2 and tables[1][1][2] == f"{result.gpus_degraded:,}"
     assert "Not failed on the whole fabric: node3.nic1" in unescape(section)
+    failed = unescape(section).split("Failed on the Resilience page: ")[1].split(".</p>")[0]
+    names = PodElementNames(mixed)  # every element as the pods' exports name it, each read back to its id
+    assert failed.split(", ") == [names.name(e) for e in (*whole, "pod2.node5.nic2")]
+    assert "pod2-gpu006 nic3" in failed and not re.search(r"pod\d\.", failed), failed

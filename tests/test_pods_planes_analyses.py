@@ -389,7 +389,7 @@ def test_the_review_packs_scenario_fails_a_shared_spine_of_plane_one():
                        "failure-scenario")
     rows = _tables(section)[0]
     assert rows[-1][1] == "48 / 51.2", rows
-    assert "p1.spine0, pod2.p1.leaf1" in section
+    assert "p2-spine001, pod2-p2-leaf002" in section  # as the page's chips and the pods' exports name them (plane 2)
 
 
 def test_three_tiers_on_per_port_planes_link_load_is_one_planes():

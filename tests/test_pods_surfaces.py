@@ -61,9 +61,10 @@ def test_the_review_pack_holds_every_pods_availability():
     assert f"{page.pods[1].expected_gpus_available:,.1f}" in html
     assert units.percent(page.job_run_fraction) in html
     assert "shared spines" in html  # the single points' whole-fabric note
-    # the scenario on the whole fabric, as the Resilience page shows it: pod 1's leaf 0 under its whole-fabric name
+    # the scenario on the whole fabric, as the Resilience page shows it: pod 1's leaf 0 as the pods' exports and the
+    # page's chips name it (core.analysis.failure.podnames), not its whole-fabric id pod1.p0.leaf0
     text = " ".join(re.sub(r"<[^>]+>", " ", html).split())
-    assert "Failed on the Resilience page: pod1.p0.leaf0." in text and "Every pod under the shared spines" in text
+    assert "Failed on the Resilience page: pod1-leaf001." in text and "Every pod under the shared spines" in text
 
 
 def test_the_failure_command_says_whose_fabric_it_fails(capsys):

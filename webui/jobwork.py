@@ -72,12 +72,14 @@ def _job_of(p, settings_json: str | None):
         return None
 
 
-def what_if(key: str, failures: tuple[str, ...], settings_json: str | None):
-    """``failure.what_if`` of the design ``key`` with ``failures``, with the Performance page's job."""
+def what_if(key: str, failures: tuple[str, ...], settings_json: str | None, naming: str = ""):
+    """``failure.what_if`` of the design ``key`` with ``failures``, with the Performance page's job; its notes name
+    elements under the naming scheme ``naming`` (JSON; "": the default names)."""
     p = _plan(key)
     settings = json.loads(settings_json) if settings_json else {}
+    scheme = NamingScheme.model_validate_json(naming) if naming else None
     with congestion.assumptions(settings.get("rt", "auto"), settings.get("pl", "topo")):
-        return failure.what_if(p, list(failures), job=_job_of(p, settings_json))
+        return failure.what_if(p, list(failures), job=_job_of(p, settings_json), naming=scheme)
 
 
 def single_points(key: str):
@@ -124,11 +126,14 @@ def export_bytes(key: str, name: str, naming: str) -> bytes:
 def design_report(key: str, name: str, link: str, unit: str, options: str = "{}") -> tuple[bytes, bytes | None, str]:
     """The design's review pack: (HTML, PDF or None, why there is no PDF), from one computation of its sections.
     ``options`` (JSON): ``cover`` (the ``core.formats.report.Cover`` fields), ``job`` (the Performance page's
-    settings), ``resilience`` (the Resilience page's values), ``compare_link`` (the Compare page's link)."""
+    settings), ``resilience`` (the Resilience page's values), ``compare_link`` (the Compare page's link), ``naming``
+    (the exports' naming scheme's fields, the failure views' names; absent: the default names)."""
     data = json.loads(options)
+    naming = NamingScheme(**data["naming"]) if data.get("naming") else None
     html, pdf, problem = report.design_report_files(
         _plan(key), name=name, share_link=link, unit=unit, cover=report.Cover(**data.get("cover") or {}),
-        job=data.get("job"), resilience=data.get("resilience"), compare_link=data.get("compare_link") or "")
+        job=data.get("job"), resilience=data.get("resilience"), compare_link=data.get("compare_link") or "",
+        naming=naming)
     return html.encode("utf-8"), pdf, problem
 
 

@@ -44,9 +44,10 @@ def outcome(kind: str, fn, *args) -> tuple[bool, object]:
     return finished, value
 
 
-def what_if(key: str, failures: tuple[str, ...], settings_json: str | None):
-    """(finished, ``FailureResult``) of the Performance page's job (its step time and days too)."""
-    return outcome("failure", jobwork.what_if, key, tuple(failures), settings_json)
+def what_if(key: str, failures: tuple[str, ...], settings_json: str | None, naming: str = ""):
+    """(finished, ``FailureResult``) of the Performance page's job (its step time and days too); its notes under the
+    naming scheme ``naming`` (JSON; "": the default names)."""
+    return outcome("failure", jobwork.what_if, key, tuple(failures), settings_json, naming)
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
@@ -73,10 +74,11 @@ def healthy_vs_failed(key: str, failures: tuple[str, ...], settings_json: str | 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
 def spof_table(key: str, language: str, _result=None, _system=None,
-               _family: str | None = None, _namer=None) -> tuple[pd.DataFrame, tuple[str, ...]]:
+               _family: str | None = None, _namer=None, naming: str = "") -> tuple[pd.DataFrame, tuple[str, ...]]:
     """Single points of failure of ``_result`` (``spof.single_points`` of the design ``key``, whose system is
     ``_system`` and fabric family ``_family``: its tiers in its words), one row each, headers in ``language``; and
-    the notes. ``_namer``: the exports' names the elements are said by (``failure.spec.export_namer``)."""
+    the notes. ``_namer``: the exports' names the elements are said by (``failure.spec.failure_namer``) under the
+    naming scheme ``naming`` (JSON, the cache's key: "" the default names)."""
     with speaking(language):
         result = _result
         rows = [{_("element"): element_name(_family, e.element, _namer), _("tier"): failure.tier_label(e.tier, _system, _family), _("GPUs lost"): e.gpus_lost,

@@ -35,9 +35,12 @@ def inside_spec(mixed: MixedPlan, spec: str) -> tuple[int, str] | None:
     return found if resolved and all(tier in INSIDE_TIERS for tier, _key, _chosen in resolved) else None
 
 
-def inside_what_if(mixed: MixedPlan, specs) -> list[tuple[int, object]]:
+def inside_what_if(mixed: MixedPlan, specs, naming=None) -> list[tuple[int, object]]:
     """``(pod number, its FailureResult)`` of the failures inside each pod among ``specs`` (the others left out), pod
-    by pod: the what-if of the pod's own plan (module docstring)."""
+    by pod: the what-if of the pod's own plan (module docstring), its notes naming elements as the pods' exports do
+    under the naming scheme ``naming`` (None: the default names; each pod's ``pod_scheme``)."""
+    from core.fabric.naming import pod_scheme
+
     from core.analysis.failure import what_if
 
     by_pod: dict[int, list[str]] = {}
@@ -45,18 +48,20 @@ def inside_what_if(mixed: MixedPlan, specs) -> list[tuple[int, object]]:
         found = inside_spec(mixed, spec)
         if found is not None and found[1] not in by_pod.setdefault(found[0], []):
             by_pod[found[0]].append(found[1])
-    return [(mixed.fabric.pods[i].index + 1, _pod_notes(mixed, i, what_if(mixed.plans[i], own)))
+    schemes = [pod_scheme(naming, pod.index + 1) for pod in mixed.fabric.pods]
+    return [(mixed.fabric.pods[i].index + 1,
+             _pod_notes(mixed, i, what_if(mixed.plans[i], own, naming=schemes[i]), naming, schemes[i]))
             for i, own in sorted(by_pod.items())]
 
 
-def _pod_notes(mixed: MixedPlan, i: int, result):
+def _pod_notes(mixed: MixedPlan, i: int, result, naming=None, scheme=None):
     """``result`` (the what-if of the pod at position ``i`` alone) with each element its notes name as the pod alone's
     exports would (``R01-01 feedA``) named as the design's exports do (``R05-01 feedA``: the hall's rack, the pod's
     prefix; ``core.analysis.failure.podnames``)."""
     from core.analysis.failure.names import ElementNames
     from core.analysis.failure.podnames import PodElementNames
 
-    alone, whole = ElementNames(mixed.plans[i]), PodElementNames(mixed)
+    alone, whole = ElementNames(mixed.plans[i], scheme), PodElementNames(mixed, naming)
     prefix = mixed_wiring(mixed, three_tiers=True, planes=True).prefix(i)
     notes = list(result.notes)
     for item in (item for item in result.failed if item.get("redundant")):  # the notes name a redundant feed

@@ -127,7 +127,7 @@ def _cable(wiring, element: str) -> tuple[tuple[int, int, int, int], int] | None
     return link, int(cable)
 
 
-def _lost(mixed: MixedPlan, failed: list[str]) -> tuple[set, list[set], dict]:
+def _lost(mixed: MixedPlan, failed: list[str], naming=None) -> tuple[set, list[set], dict]:
     """The lost shared spines ``(plane, spine)``, each pod's lost leaves ``(plane, leaf)`` and the cables lost of each
     leaf-spine bundle ``(plane, pod position, leaf, spine) -> count`` of ``failed`` ids (a bundle: all its cables);
     ``InputError`` for an id that is not a shared spine, a pod's leaf, a leaf-spine bundle
@@ -153,7 +153,7 @@ def _lost(mixed: MixedPlan, failed: list[str]) -> tuple[set, list[set], dict]:
             from core.analysis.failure.podnames import PodElementNames
 
             last = wiring.planes - 1  # the examples name the last plane: its ids show the plane prefix
-            name = PodElementNames(mixed).name  # as the pods' exports name them (spine001, pod1-leaf001)
+            name = PodElementNames(mixed, naming).name  # as the pods' exports name them (spine001, pod1-leaf001)
             raise InputError(_("Unknown element {element}: a shared spine (such as {spine}), a pod's leaf (such as "
                                "{leaf}), a leaf's bundle to a shared spine (such as {link}) or one cable of it (such "
                                "as {cable}).").format(
@@ -327,11 +327,12 @@ def _three_tiers_what_if(mixed: MixedPlan, wiring, failed: list[str]) -> list[Po
     return _cut_apart(mixed, wiring, parts, groups, out)
 
 
-def pods_what_if(mixed: MixedPlan, failed: list[str]) -> list[PodLoss]:
+def pods_what_if(mixed: MixedPlan, failed: list[str], naming=None) -> list[PodLoss]:
     """What each pod of ``mixed`` loses when the ``failed`` leaves, shared spines and leaf-spine bundles are lost
     (module docstring), in ``mixed.fabric.pods`` order; on several planes each plane's own (summed over the planes,
     a server joined to every plane it has a live leaf in); pods on three tiers: their cores, own spines and bundles
-    too (``core.analysis.podcorewhatif``)."""
+    too (``core.analysis.podcorewhatif``). An unknown element's error gives examples as the pods' exports name them
+    under the naming scheme ``naming`` (None: the default names)."""
     wiring = whatif_wiring(mixed)
     if wiring.three_tiers:
         from core.analysis.failure.podnames import PodElementNames
@@ -340,9 +341,9 @@ def pods_what_if(mixed: MixedPlan, failed: list[str]) -> list[PodLoss]:
         try:
             return _three_tiers_what_if(mixed, wiring, failed)
         except NamedError as exc:  # its examples as the pods' exports name them (core001, pod1-spine001)
-            raise exc.said(PodElementNames(mixed).name) from None
+            raise exc.said(PodElementNames(mixed, naming).name) from None
     f = mixed.fabric
-    lost_spines, lost_leaves, lost_cables = _lost(mixed, failed)
+    lost_spines, lost_leaves, lost_cables = _lost(mixed, failed, naming)
     parts = _Parts()
     groups: list = []  # (pod position, group, connected GPUs, one of its live leaves, degraded) of every leaf group
     out = []

@@ -192,8 +192,7 @@ def _totals(s: dict, mixed: MixedPlan, cost) -> dict:
     s.update({
         "gpus": f.gpus, "nodes": f.nodes, "tiers": f.tiers,  # the shared fabric's: 2 with shared spines, 3 with cores
         "gpu_model": " + ".join(dict.fromkeys(pod.system for pod in f.pods)),
-        "switches": {"leaf": f.leaves * f.planes, "spine": (f.spines + f.own_spines) * f.planes,
-                     "core": f.cores_total, "total": f.switches_total},
+        "switches": _switches(f, pods),
         "links": _sum([pod["links"] for pod in pods]),
         "switch_models": {**s["switch_models"], "leaf": " + ".join(dict.fromkeys(pod.leaf_switch for pod in f.pods)),
                           "spine": _spine_models(f), "core": f.core_switch if f.tiers == 3 else f.spine_switch},
@@ -221,6 +220,15 @@ def _totals(s: dict, mixed: MixedPlan, cost) -> dict:
             s["networks"][name]["links"] = sum(getattr(n, name).link_count for n in whole
                                                if n is not None and getattr(n, name) is not None)
     return s
+
+
+def _switches(f, pods: list[dict]) -> dict:
+    """The mixed fabric ``f``'s switches (the shared spines instead of the pods' own, every plane's) and, as a single
+    design's summary counts them (``Plan.summary``), the switch units of every pod's second NVLink level (``pods``:
+    each pod's ``Plan.summary()``), which the total holds as the capex does."""
+    level2 = sum(pod["switches"].get("nvlink_level2", 0) for pod in pods)
+    return {"leaf": f.leaves * f.planes, "spine": (f.spines + f.own_spines) * f.planes, "core": f.cores_total,
+            **({"nvlink_level2": level2} if level2 else {}), "total": f.switches_total + level2}
 
 
 def _spine_models(f) -> str:

@@ -46,6 +46,9 @@ def register(subparsers) -> None:
     j.add_argument("--job-gpus", type=positive_int, metavar="N", help=_("GPUs of the job (default: every GPU)"))
     j.add_argument("--tp", type=positive_int, default=8, help=_("tensor-parallel degree (default 8)"))
     j.add_argument("--pp", type=positive_int, default=1, help=_("pipeline-parallel degree (default 1)"))
+    from core.cli.export import add_naming_options
+
+    add_naming_options(parser.add_argument_group(_("device names (as the exports name them)")))
     add_format_option(parser)
     add_units_option(parser)
     parser.set_defaults(handler=run)
@@ -172,11 +175,13 @@ def _whole_fabric(design, failed: list[str], fmt: str, unit: str = "Gb/s",
         return None
     others = [e for e in failed if e not in inside and not is_whole_element(mixed, e)]
     if any(e.strip().lower().startswith("pod") for e in others):  # a pod's id it lacks: the whole fabric's error
-        pods_what_if(mixed, [next(e for e in others if e.strip().lower().startswith("pod"))])
+        pods_what_if(mixed, [next(e for e in others if e.strip().lower().startswith("pod"))],
+                     None if names is None else names.naming)
     if others:
         return None
-    losses = pods_what_if(mixed, [e for e in failed if e not in inside])
-    results = inside_what_if(mixed, inside)
+    naming = None if names is None else names.naming  # the exports' naming (--node-prefix, --switch-prefix)
+    losses = pods_what_if(mixed, [e for e in failed if e not in inside], naming)
+    results = inside_what_if(mixed, inside, naming)
     if fmt == "json":
         return to_json({"failed": failed, "pods": [loss.model_dump() for loss in losses],
                         **({"inside": [{"pod": pod, "gpus_cut_off": r.gpus_disconnected,
@@ -202,23 +207,24 @@ def _whole_fabric(design, failed: list[str], fmt: str, unit: str = "Gb/s",
 
 def run(args: argparse.Namespace) -> str:
     from core.analysis.failure import what_if
+    from core.cli.export import naming_from_args
     from core.plan import plan
 
     design = design_from_args(args)
-    planned = None
+    naming_from_args(args)  # a bad prefix is said before the work
+    planned = plan(design)
+    scheme = naming_from_args(args, planned)  # the exports' names under the design's naming (sw-leaf001, n001)
     typed = [(spec, spec) for spec in args.fail]  # echoed as typed (a hot link: its element in brackets)
     if any("->" in spec for spec in args.fail):  # a hot link as the load analysis names it: its element
         from core.formats.linknames import failure_specs
 
-        planned = plan(design)
-        args.fail = failure_specs(planned, args.fail)
+        args.fail = failure_specs(planned, args.fail, scheme)
         typed = [(text, spec) for (text, _same), spec in zip(typed, args.fail)]
     names = None
     if design.pods:  # the pods' exports' names (pod2-leaf002, spine001, R05-01 feedA) as their whole-fabric ids
         from core.analysis.failure.podnames import pod_element_names
 
-        planned = planned or plan(design)
-        names = pod_element_names(planned)
+        names = pod_element_names(planned, scheme)
         if names is not None:
             args.fail = [_pod_spec(names, spec) for spec in args.fail]
             typed = [(text, spec) for (text, _same), spec in zip(typed, args.fail)]
@@ -231,8 +237,7 @@ def run(args: argparse.Namespace) -> str:
         raise as_typed(exc, [text for text, _spec in typed], args.fail) from None
     if whole is not None:
         return whole
-    planned = planned or plan(design)
-    result = what_if(planned, args.fail, job=_job(args))
+    result = what_if(planned, args.fail, job=_job(args), naming=scheme)
     if design.pods:  # not every failed element is a shared spine or a pod's leaf: pod 1's fabric alone, said
         from core.analysis.podwhatif import POD1_NOTE
 
@@ -242,5 +247,5 @@ def run(args: argparse.Namespace) -> str:
         return to_json(data) + "\n"
     from core.analysis.failure.spec import export_namer
 
-    text = render_table(data, planned.resolved.system, bandwidth_unit(args), typed, export_namer(planned))
+    text = render_table(data, planned.resolved.system, bandwidth_unit(args), typed, export_namer(planned, scheme))
     return text + "".join(note + "\n" for note in result.notes)

@@ -63,6 +63,9 @@ def register(subparsers) -> None:
         parser.add_argument(flag, default="", metavar="TEXT",
                             help=_("{what}, on the cover (text, at most {limit} characters shown)").format(
                                 what=what, limit=COVER_TEXT_CHARS))
+    from core.cli.export import add_naming_options
+
+    add_naming_options(parser.add_argument_group(_("device names (as the exports name them)")))
     add_units_option(parser)
     parser.set_defaults(handler=run)
 
@@ -85,8 +88,12 @@ def run(args: argparse.Namespace) -> str:
         check_output(args.output)  # before the work
     if args.format is None:  # review.pdf is a PDF, whatever else is HTML
         args.format = "pdf" if str(args.output or "").lower().endswith(".pdf") else "html"
+    from core.cli.export import naming_from_args
+
     design = design_from_args(args)
+    naming_from_args(args)  # a bad prefix is said before the work
     p = plan(design)
+    naming = naming_from_args(args, p)  # the single points' names as the exports give them
     stdout = sys.stdout
     if args.format == "pdf" and args.output is None and stdout.isatty():
         raise InputError(_("a PDF is binary: give --output FILE or redirect stdout to a file (> review.pdf)"))
@@ -95,10 +102,10 @@ def run(args: argparse.Namespace) -> str:
     cover = report.Cover(customer=args.customer, author=args.author, version=args.version_label, edition=args.edition)
     if args.format == "pdf":
         data = report.design_report_pdf(p, name=name, share_link=link, cover=cover,
-                                         unit=bandwidth_unit(args))
+                                         unit=bandwidth_unit(args), naming=naming)
     else:
         data = report.design_report_html(p, name=name, share_link=link, cover=cover,
-                                          unit=bandwidth_unit(args)).encode("utf-8")
+                                          unit=bandwidth_unit(args), naming=naming).encode("utf-8")
     if args.output is None:
         if args.format == "html":
             return data.decode("utf-8")

@@ -19,25 +19,28 @@ def register(subparsers) -> None:
     add_design_options(parser)
     parser.add_argument("--limit", type=positive_int, default=20,
                         help=_("most elements the table lists (default 20; json lists all)"))
+    from core.cli.export import add_naming_options
+
+    add_naming_options(parser.add_argument_group(_("device names (as the exports name them)")))
     add_format_option(parser)
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> str:
     from core.analysis.failure import tier_label
-    from core.analysis.failure.spec import export_namer
+    from core.analysis.failure.spec import failure_namer
+    from core.cli.export import naming_from_args
     from core.analysis.spof import (SECTION_HEADINGS, degrading_label, degrading_sections, headline, remedy_label,
                                     single_points)
     from core.figures.topology import element_name
     from core.plan import plan
 
-    planned = plan(design_from_args(args))
+    design = design_from_args(args)
+    naming_from_args(args)  # a bad prefix is said before the work
+    planned = plan(design)
     result, system, family = single_points(planned), planned.resolved.system, planned.fabric.family
-    namer = export_namer(planned)  # the exports' switch names, the engine id in brackets
-    if planned.design.pods:  # the pods' exports' names (pod2-leaf001, R05-01 feedA), the whole fabric's id in brackets
-        from core.analysis.failure.podnames import pod_element_names
-
-        namer = pod_element_names(planned)
+    # the exports' names under the design's naming, the engine id in brackets (pods: pod2-leaf001, R05-01 feedA)
+    namer = failure_namer(planned, naming_from_args(args, planned))
     if args.format == "json":
         return to_json(result.to_json()) + "\n"
     lines = [headline(result.count)]  # the page's and the review pack's line

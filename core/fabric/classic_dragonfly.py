@@ -87,6 +87,10 @@ uplink speed)."""
 LINK_CLASS_LABELS = {"local": N_("local")}
 """Words of the link classes only this family has (``core.fabric.families.link_class_label``)."""
 WORDS = {
+    # the drawing's subtitle and the draw.io title (core.figures.topology.view_words): routers, groups
+    "view:each": N_("Every router and server drawn"),
+    "view:grouped": N_("Every router drawn; servers grouped per scalable unit"),
+    "view:aggregated": N_("Aggregated view: routers and servers bundled by group and rail; numbers are counts"),
     "row:leaf": N_("Routers"), "row:spine": N_("Groups"),
     "legend:leaf": N_("Routers ({count} x {switch})"),
     "legend:spine": N_("Dragonfly groups ({count}): their routers' global ports"),

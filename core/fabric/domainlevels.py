@@ -545,11 +545,16 @@ def level2_device_name(device_id: str, resolved: ResolvedDesign, scheme) -> str:
         return f"{scheme.switch_prefix}nvl{rack + 1:0{scheme.digits(racks)}d}-nvsw{tray + 1}"
     head, _dot, unit = device_id.partition(".l2sw")
     if head.startswith("nvl") and head[3:].isdigit() and unit.isdigit():
-        totals = up.totals()
         largest = up.domain_size(up.domain_gpus).level2_switches
-        return (f"{scheme.switch_prefix}nvd{int(head[3:]) + 1:0{scheme.digits(totals['domains'])}d}"
-                f"-l2sw{int(unit) + 1:0{scheme.digits(largest)}d}")
+        return f"{level2_domain_name(int(head[3:]), resolved, scheme)}-l2sw{int(unit) + 1:0{scheme.digits(largest)}d}"
     return device_id
+
+
+def level2_domain_name(index: int, resolved: ResolvedDesign, scheme) -> str:
+    """The exports' name of two-level NVLink domain ``index`` (0-based; ``scheme``: a
+    ``core.fabric.naming.NamingScheme``): ``nvd001``, after the switch prefix, padded over the design's domains, as
+    its level-2 units' names begin (``level2_device_name``: ``nvd001-l2sw007``)."""
+    return f"{scheme.switch_prefix}nvd{index + 1:0{scheme.digits(scaleup_of(resolved).totals()['domains'])}d}"
 
 
 def assumption_lines(resolved: ResolvedDesign) -> list[str]:

@@ -63,7 +63,11 @@ BOM_MODELS = ("spares",)
 rule (N+1 per model and tier, a share of the installed count)."""
 RAIL_LEAVES = True
 """Its leaves are rail leaves, each SU's one per rail (``core.fabric.families.rail_leaves``: the bill's leaf row)."""
-WORDS = {"bom:spines": N_("{groups} Dragonfly+ groups x {spines} spines{plane_note} = {total}"),  # the bill's spine row
+WORDS = {# the drawing's subtitle and the draw.io title (core.figures.topology.view_words): its blocks are its groups
+         "view:grouped": N_("Every switch drawn; servers grouped per scalable unit"),
+         "view:aggregated": N_("Aggregated view: switches and servers bundled by Dragonfly+ group and rail; numbers "
+                               "are counts"),
+         "bom:spines": N_("{groups} Dragonfly+ groups x {spines} spines{plane_note} = {total}"),  # the bill's spine row
          "input:tiers:off": N_("No effect on a Dragonfly+: two tiers in every group (leaves and spines), the groups "
                                "joined by global links."),
          "note:global_share": N_(

@@ -35,7 +35,8 @@ topology family"):
   (``core.physical.media``);
 * ``GROUPS``: groups joined by global links (``core.plan``'s ways out; ``global_groups``: the link load's routing
   between groups);
-* ``WORDS``: its own msgids where a surface's words are a folded Clos's (``words``: the drawing's rows and legend,
+* ``WORDS``: its own msgids where a surface's words are a folded Clos's (``words``: the drawing's rows, legend and
+  view (``view:*``: its subtitle and the draw.io title),
   the key numbers' switch card, the sidebar's sizing inputs, the Resilience page's element names; ``tier_aliases``:
   its one-word tier names taken by the failure specs);
 * ``link_counts(fabric)``: its links in classes ``FabricPlan``'s fields do not count, all planes (``link_counts``:

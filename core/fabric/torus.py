@@ -50,7 +50,10 @@ BOM_MODELS = ("spares",)
 """Analyses read from its bill row by row (``core.fabric.families.require_model``): the spares, one row per NIC, and
 optics and cables of its neighbour links per length (no fabric switch), each row's own rule (N+1 per model and tier,
 a share of the installed count)."""
-WORDS = {"input:tiers:off": N_("No effect on a torus: its nodes are joined node to node, without switch tiers."),
+WORDS = {"view:each": N_("Every node drawn; no switches: nodes joined node to node"),  # the drawing's subtitle and
+         "view:grouped": N_("Every node drawn; no switches: nodes joined node to node"),  # the draw.io title: no
+         # switches, no servers grouped (core.figures.topology.view_words, core.figures.torus)
+         "input:tiers:off": N_("No effect on a torus: its nodes are joined node to node, without switch tiers."),
          # the sidebar's switch-model boxes: shown disabled, their entry saying there is none
          "input:switch:off": N_("No effect on a torus: its nodes are joined node to node, without switches."),
          "input:switch:none": N_("none (no switches)"),

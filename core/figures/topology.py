@@ -520,15 +520,26 @@ def _title(plan, mixed: MixedPlan | None, aggregated: bool) -> str:
     else:
         title = _("Scale-out fabric: {parts}")
     title = title.format(planes=plan.planes, parts=sep().join(parts))
-    if aggregated:
-        sub = _("Aggregated view: switches and servers bundled by block and rail; numbers are counts")
-    elif plan.resolved.nodes <= SERVERS_EACH_MAX:
-        sub = _("Every switch and server drawn")
-    else:
-        sub = _("Every switch drawn; servers grouped per scalable unit / leaf")
+    sub = view_words(f.family, plan.resolved.nodes, aggregated)
     per_rail = f.islands if plan.resolved.plane_mode == "per-rail" else 1
     return title + _subtitle(sub, f.leaves_per_group if f.topology == "rail-optimized" and f.tiers > 1 else 0,
                              per_rail)
+
+
+VIEW_WORDS = {"aggregated": N_("Aggregated view: switches and servers bundled by block and rail; numbers are counts"),
+              "each": N_("Every switch and server drawn"),
+              "grouped": N_("Every switch drawn; servers grouped per scalable unit / leaf")}
+"""What the drawing of a design without pods shows, by view (``view_words``), in a folded Clos's words; a family
+declares its own in its ``WORDS`` (``view:aggregated``, ``view:each``, ``view:grouped``: a torus has no switches,
+leaves or scalable units; a Dragonfly's blocks are its groups)."""
+
+
+def view_words(family: str | None, nodes: int, aggregated: bool) -> str:
+    """What the topology drawing of a design of family ``family`` and ``nodes`` servers shows, in the current
+    language and the family's words (``VIEW_WORDS``): the diagram's subtitle and the draw.io file's title (written
+    in English)."""
+    view = "aggregated" if aggregated else "each" if nodes <= SERVERS_EACH_MAX else "grouped"
+    return words(family, f"view:{view}", VIEW_WORDS[view])
 
 
 def _group_labels(fig, vertices: list[tuple[tuple[float, float], dict]]) -> None:

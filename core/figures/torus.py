@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from core.fabric.families import words
 from core.fabric.torus import bisection_links, diameter, dimension_links
 from core.fabric.wiring import wiring_of
 from core.figures.style import TIER_COLOURS, FigureSpec, base_layout, scatter, sep
@@ -120,7 +121,7 @@ def torus_figure(plan, height: int = 560):
              _("diameter {hops} hops").format(hops=diameter(dims))]
     title = _("Scale-out fabric: {parts}").format(parts=sep().join(parts))
     drawn = "x".join(str(s) for s in shown[:len(dims)])
-    sub = (_("Every node drawn; no switches: nodes joined node to node") if tuple(shown[:len(dims)]) == tuple(dims)
+    sub = (words(f.family, "view:each", None) if tuple(shown[:len(dims)]) == tuple(dims)  # as the draw.io title
            else _("Showing {drawn} of {dims} positions; no switches: nodes joined node to node").format(
                drawn=drawn, dims="x".join(map(str, dims))))
     title += f"<br><sup>{sub}</sup>"

@@ -84,13 +84,12 @@ def _pod_names(plan, graph, naming: NamingScheme | None) -> dict[str, str]:
 def _title(plan, graph, aggregated: bool) -> str:
     """The diagram's title: the design and which view is drawn (a design with pods: every pod and the shared
     spines)."""
-    from core.figures.topology import SERVERS_EACH_MAX
+    from core.figures.topology import view_words
 
     mixed = mixed_of(plan) if graph.graph.get("pods") else None
     nodes = plan.resolved.nodes if mixed is None else mixed.fabric.nodes
-    view = ("aggregated view: switches and servers bundled by block and rail; numbers are counts" if aggregated
-            else "every switch and server drawn" if nodes <= SERVERS_EACH_MAX
-            else "every switch drawn; servers grouped per scalable unit / leaf")
+    with language(DEFAULT_LANGUAGE):  # the diagram's subtitle in English, in the family's words (a torus: no switches)
+        view = view_words(plan.fabric.family, nodes, aggregated)
     if mixed is not None:
         f = mixed.fabric
         pods = ", ".join(f"pod {pod.index + 1}: {pod.gpus:,} x {pod.system}" for pod in f.pods)

@@ -100,6 +100,7 @@ class _Records:
         resolved, fabric = plan.resolved, plan.fabric
         grouped = full_elements(plan) > MAX_ELEMENTS
         self.source = fabric_graph(plan, servers="grouped" if grouped else "each")
+        grouped = grouped and any("nodes" in data for _v, data in self.source.nodes(data=True))  # a torus: never
         up_speed = fabric.uplink_speed_gbps or fabric.port_speed_gbps
         speed = {"server": fabric.port_speed_gbps, "leaf": fabric.port_speed_gbps, "spine": up_speed,
                  "core": up_speed}

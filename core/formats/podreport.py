@@ -194,13 +194,16 @@ class PodsScenario:
         self.gpus_disconnected = gpus_disconnected
 
 
-def pods_failure_html(plan, specs, unit: str) -> tuple[str, PodsScenario | None]:
+def pods_failure_html(plan, specs, unit: str, naming=None) -> tuple[str, PodsScenario | None]:
     """The failure scenario's HTML of the design with pods of ``plan`` for the Resilience page's failed elements
     ``specs`` (its link's, as ``python -m core failure`` names them) and its ``PodsScenario``: the page's whole-fabric
     what-if (``core.formats.resiliencelink.check_pod_failures`` then ``core.analysis.podwhatif.whole_picks``, the
     page's reading; ``pods_what_if`` and ``loss_rows`` a column per pod as the page turns them, bandwidths per
     direction in ``unit``), then the failures inside the pods (``core.analysis.podinside.inside_what_if``, each its
-    pod's own what-if) and the specs neither takes; ("", None) when the pods cannot be planned together."""
+    pod's own what-if) and the specs neither takes; ("", None) when the pods cannot be planned together. Every
+    element is said as the page's chips and the pods' exports name it (``core.analysis.failure.podnames``:
+    ``pod2-leaf002``, ``R05-01 feedA``) under the exports' naming scheme ``naming`` (None: the default names)."""
+    from core.analysis.failure.podnames import PodElementNames
     from core.analysis.podinside import inside_what_if
     from core.analysis.podwhatif import loss_rows, pods_what_if, whatif_wiring, whole_picks
     from core.formats.report import _h3, _list, _p, _table
@@ -211,10 +214,12 @@ def pods_failure_html(plan, specs, unit: str) -> tuple[str, PodsScenario | None]
         return "", None
     good, whole, problems = check_pod_failures(plan, mixed, specs)
     picked, inside = whole_picks(mixed, good, whole)
-    losses, results = pods_what_if(mixed, picked), inside_what_if(mixed, inside)
+    losses, results = pods_what_if(mixed, picked, naming), inside_what_if(mixed, inside, naming)
     rows = loss_rows(losses, unit, cores=mixed.fabric.tiers == 3)
     key = next(iter(rows[0]))
-    body = _p(_("Failed on the Resilience page: {elements}.").format(elements=", ".join(picked + inside) or "-"))
+    said = PodElementNames(mixed, naming).name  # as the page's chips: the pods' exports' names
+    body = _p(_("Failed on the Resilience page: {elements}.").format(
+        elements=", ".join(said(e) for e in picked + inside) or "-"))
     body += _h3(_("Every pod's spines under the shared cores") if mixed.fabric.tiers == 3 else
                 _("Every pod under the shared spines"))
     body += _table([key] + [row[key] for row in rows], [[name] + [row[name] for row in rows]
@@ -236,7 +241,8 @@ def pods_failure_html(plan, specs, unit: str) -> tuple[str, PodsScenario | None]
     left_out = [spec for spec in good if wiring.whole_of_alone(spec) is None]  # as whole_failures leaves them
     if left_out:
         problems = [*problems, _("Not failed on the whole fabric: {elements} (name an element inside a pod under "
-                                 "its prefix: pod1.node5.nic2).").format(elements=", ".join(left_out))]
+                                 "its prefix: {example}).").format(elements=", ".join(left_out),
+                                                                    example=said("pod1.node5.nic2"))]
     body += _list(problems)
     return body, PodsScenario(sum(cut.values()))
 

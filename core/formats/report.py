@@ -1038,10 +1038,11 @@ def _routing(plan, settings: Mapping) -> str:
         return jobform.routing_label(plan)
 
 
-def _resilience(doc: _Doc, plan, resilience: Mapping | None = None) -> tuple:
+def _resilience(doc: _Doc, plan, resilience: Mapping | None = None, naming=None) -> tuple:
     """Single points of failure and the availability the Resilience page shows under its settings
-    (``resilience``: ``core.formats.resiliencelink`` values; None = the page's defaults); returns
-    (``SpofResult`` or None, ``Availability`` or None)."""
+    (``resilience``: ``core.formats.resiliencelink`` values; None = the page's defaults), elements named as the
+    exports name them under ``naming`` (``failure_namer``); returns (``SpofResult`` or None, ``Availability`` or
+    None)."""
     from core.analysis.failure import TIER_LABELS, tier_label
     from core.analysis.spof import headline, remedy_label, single_points
 
@@ -1063,10 +1064,10 @@ def _resilience(doc: _Doc, plan, resilience: Mapping | None = None) -> tuple:
                 for t, es in tiers.items()]
         body += _table([_("tier"), _("elements"), _("GPUs lost (most)"), _("remedy"), _("remedy adds ({fabric} capex)").format(fabric=vocab.compute_fabric())],
                        rows, {1, 2, 4})
-        from core.analysis.failure.spec import export_namer
+        from core.analysis.failure.spec import failure_namer
         from core.figures.topology import element_name
 
-        names = export_namer(plan)  # as the page's table: the exports' names, the id in brackets
+        names = failure_namer(plan, naming)  # as the page's table: the exports' names, the id in brackets
         named = [[element_name(plan.fabric.family, e.element, names), tier(e.tier), number(e.gpus_lost)]
                  for e in result.elements[:MAX_SPOF_ROWS]]
         body += _table([_("element"), _("tier"), _("GPUs lost")], named, {2})
@@ -1132,10 +1133,11 @@ def _monte_carlo_note(trials: int, values: Mapping) -> str:
         else ""), note=True)
 
 
-def _failure_scenario(doc: _Doc, plan, resilience: Mapping | None, job: Mapping | None):
+def _failure_scenario(doc: _Doc, plan, resilience: Mapping | None, job: Mapping | None, naming=None):
     """The Resilience page's failure what-if (its failed elements, ``resilience["fail"]``) and what it does to the
     design; nothing when nothing failed. Returns the ``FailureResult`` (None without one); a design with pods: the
-    page's whole-fabric what-if (``core.formats.podreport.pods_failure_html``) and its ``PodsScenario``."""
+    page's whole-fabric what-if (``core.formats.podreport.pods_failure_html``) and its ``PodsScenario``. Elements
+    are named as the exports name them under ``naming`` (None: the default names)."""
     from core.analysis.failure import what_if
     from core.figures.resilience import failed_vertices, failure_topology_figure, what_if_rows
     from core.formats.resiliencelink import check_failures
@@ -1147,7 +1149,7 @@ def _failure_scenario(doc: _Doc, plan, resilience: Mapping | None, job: Mapping 
     if plan.design.pods:  # the Resilience page's what-if of a design with pods: the whole fabric's
         from core.formats.podreport import pods_failure_html
 
-        body, scenario = pods_failure_html(plan, specs, doc.unit)
+        body, scenario = pods_failure_html(plan, specs, doc.unit, naming)
         if body:
             doc.section("failure-scenario", _("Failure scenario"), body)
         return scenario
@@ -1162,13 +1164,13 @@ def _failure_scenario(doc: _Doc, plan, resilience: Mapping | None, job: Mapping 
                 training = jobform.job_from_settings(plan, settings)
             except FabricPlannerError:
                 training = None
-            result = what_if(plan, list(good), job=training)
+            result = what_if(plan, list(good), job=training, naming=naming)
     except FabricPlannerError as exc:
         doc.section("failure-scenario", _("Failure scenario"), _p(str(exc)))
         return None
     from core.analysis.failure.spec import export_namer
 
-    names = export_namer(plan)
+    names = export_namer(plan, naming)
     said = (lambda element: element) if names is None else names.name  # the exports' names (leaf004, gpu006 nic3)
     body = _p(_("Failed on the Resilience page: {elements}.").format(elements=", ".join(said(g) for g in good)))
     chosen = [said(f["element"]) for f in result.failed if f["chosen"]]
@@ -1276,7 +1278,7 @@ def _assumptions(doc: _Doc, plan) -> None:
 
 def _design_parts(plan, *, name: str, share_link: str, job: Mapping | None = None, generated: datetime | None = None,
                   unit: str = "GB/s", cover: Cover | None = None, resilience: Mapping | None = None,
-                  compare_link: str = "") -> tuple[_Doc, str]:
+                  compare_link: str = "", naming=None) -> tuple[_Doc, str]:
     """The sections of one design's report and its cover, computed once for both the HTML and the PDF (the
     options as ``design_report_html`` takes them); ``core.progress`` hears of each section done."""
     from core import progress
@@ -1291,10 +1293,10 @@ def _design_parts(plan, *, name: str, share_link: str, job: Mapping | None = Non
         facts["pod"] = job_pod(p, job) if p.design.pods else None
 
     def resilience_section(d, p):
-        facts["spof"], facts["availability"] = _resilience(d, p, resilience)
+        facts["spof"], facts["availability"] = _resilience(d, p, resilience, naming)
 
     def scenario(d, p):
-        facts["scenario"] = _failure_scenario(d, p, resilience, job)
+        facts["scenario"] = _failure_scenario(d, p, resilience, job, naming)
 
     steps = (_key_numbers, _topology, _bandwidth, _cost, _networks, _physical, _pods, _growth, performance,
              resilience_section,
@@ -1309,26 +1311,27 @@ def _design_parts(plan, *, name: str, share_link: str, job: Mapping | None = Non
 
 def design_report_html(plan, *, name: str, share_link: str, job: Mapping | None = None,
                        generated: datetime | None = None, unit: str = "GB/s", cover: Cover | None = None,
-                       resilience: Mapping | None = None, compare_link: str = "") -> str:
+                       resilience: Mapping | None = None, compare_link: str = "", naming=None) -> str:
     """The review pack of one design as one self-contained HTML file (module docstring); ``generated`` is the
     date of issue on the cover (now, UTC, by default); bandwidth in ``unit`` ("GB/s" or "Gb/s"); ``name`` the
     title (empty: ``design_title``); ``cover`` customer, author, version and edition (``Cover``: the customer
     edition by default); ``job`` the Performance page's settings; ``resilience`` the Resilience page's
     (``core.formats.resiliencelink`` values: failed elements, job size, failure rates); ``compare_link`` the
-    Compare page's link when the session has a comparison."""
+    Compare page's link when the session has a comparison; ``naming`` the exports' naming scheme the failure views
+    name elements by (a ``core.fabric.naming.NamingScheme``; None: the default names)."""
     doc, title_page = _design_parts(plan, name=name, share_link=share_link, job=job, generated=generated, unit=unit,
-                                    cover=cover, resilience=resilience, compare_link=compare_link)
+                                    cover=cover, resilience=resilience, compare_link=compare_link, naming=naming)
     return doc.render(title_page)
 
 
 def design_report_pdf(plan, *, name: str, share_link: str, job: Mapping | None = None,
                       generated: datetime | None = None, unit: str = "GB/s", cover: Cover | None = None,
-                      resilience: Mapping | None = None, compare_link: str = "") -> bytes:
+                      resilience: Mapping | None = None, compare_link: str = "", naming=None) -> bytes:
     """The review pack of one design as an A4 PDF: the same content with the charts as drawn SVG, printed by
     Chromium, page numbers in the footer and in the table of contents."""
     _warm_printer()
     doc, title_page = _design_parts(plan, name=name, share_link=share_link, job=job, generated=generated, unit=unit,
-                                    cover=cover, resilience=resilience, compare_link=compare_link)
+                                    cover=cover, resilience=resilience, compare_link=compare_link, naming=naming)
     return _pdf(doc, title_page)
 
 

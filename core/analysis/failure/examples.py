@@ -68,15 +68,27 @@ def _torus(plan) -> list[str]:
     return [bundle, t._element(torus, "nic", (min(1, last), torus.nics - 1)), t._element(torus, "node", (last,))]
 
 
-def element_examples(plan, mixed=None, count: int = EXAMPLES) -> list[str]:
-    """Up to ``count`` element names of ``plan``'s design (module docstring); with ``mixed`` (a design with pods,
-    ``core.analysis.pods.MixedPlan``) the first is pod 2's first leaf as the whole fabric names it
-    (``pod2.p0.leaf0``), then the shared layer's first switch (``spine0``; three tiers ``core0`` and
-    ``pod1.p0.spine0``): names the whole-fabric what-if takes."""
+def element_examples(plan, mixed=None, count: int = EXAMPLES, naming=None) -> list[str]:
+    """Up to ``count`` element names of ``plan``'s design (module docstring) as the exports name them under the
+    naming scheme ``naming`` (None: the default names); a design with pods (``mixed``, its
+    ``core.analysis.pods.MixedPlan``, found from ``plan`` when None) as the pods' exports name its whole fabric's
+    elements (``core.analysis.failure.podnames``): pod 2's first leaf (``pod2-leaf001``), the shared layer's first
+    switch (``spine001``; three tiers ``core001`` and ``pod1-spine001``), then a NIC and a rack's power feed inside a
+    pod (``pod2-gpu006 nic3``, ``R05-02 feedA``): names ``python -m core failure`` and the Resilience page take."""
     from core.analysis.failure.spec import _resolved, export_namer
 
+    if mixed is None and getattr(plan.design, "pods", None):
+        from core.analysis.whole import design_mixed
+
+        try:
+            mixed = design_mixed(plan.design)
+        except FabricPlannerError:  # pods that cannot be planned together: pod 1's own names below
+            mixed = None
     if mixed is not None and len(mixed.fabric.pods) > 1:
-        return _whole(mixed)[:count]
+        from core.analysis.failure.podnames import PodElementNames
+
+        names = PodElementNames(mixed, naming)
+        return [names.name(element) for element in _whole(mixed)][:count]
     names = {"node-to-node": _torus, "tiers": _clos, "graph": _graph}[failure_names(plan.fabric.family)](plan)
     good = []
     for name in names:
@@ -85,18 +97,22 @@ def element_examples(plan, mixed=None, count: int = EXAMPLES) -> list[str]:
         except FabricPlannerError:
             continue
         good.append(name)
-    exported = export_namer(plan)  # the exports' names (leaf002, gpu002 nic8, R01-01 feedB)
+    exported = export_namer(plan, naming)  # the exports' names (leaf002, gpu002 nic8, R01-01 feedB)
     return [exported.name(name) if exported is not None else name for name in good[:count]]
 
 
 def _whole(mixed) -> list[str]:
     """A design with pods: pod 2's first leaf, the shared layer's first switch and (three tiers) pod 1's first own
     spine as the whole fabric names them, each one the whole-fabric what-if takes
-    (``core.analysis.podwhatif.is_whole_element``); pod 1's names alone (``p0.core1``) are not the whole fabric's."""
+    (``core.analysis.podwhatif.is_whole_element``); pod 1's names alone (``p0.core1``) are not the whole fabric's;
+    then a NIC and a rack's power feed of pod 2 (``core.analysis.podinside``: its own what-if)."""
+    from core.analysis.podinside import inside_spec
     from core.analysis.podwhatif import is_whole_element, whatif_wiring
     from core.fabric.podwiring import PodsWiring
 
     wiring = whatif_wiring(mixed)  # pods on planes: plane 0's ids
     shared = [wiring.leaf_id(1, 0)]
     shared += [PodsWiring.core_id(0), wiring.own_spine_id(0, 0)] if wiring.three_tiers else [wiring.shared_spine_id(0)]
-    return [name for name in shared if is_whole_element(mixed, name)]
+    inside = [e for e in ("pod2.node5.nic2", "pod2.rack1.feedA", "pod2.node0.nic0", "pod2.rack0.feedA")
+              if inside_spec(mixed, e)]
+    return [name for name in shared if is_whole_element(mixed, name)] + inside[:1] + [e for e in inside if "feed" in e][:1]

@@ -17,10 +17,24 @@ from core.plan import Plan
 from core.units import percent
 
 
-def level2_notes(plan: Plan, elements) -> list[str]:
+def domain_words(plan: Plan, domain, scheme=None) -> str:
+    """A two-level NVLink domain (``domainlevels.Domain``) as the exports name it, with the first-level domains it
+    spans, 1-based (``nvd001 (nvl001 to nvl004)``: its level-2 units' names begin so, the Slurm block export names
+    its first-level domains so; ``scheme``: a ``core.fabric.naming.NamingScheme``, None: the default names)."""
+    from core.analysis.failure.names import ElementNames
+    from core.fabric.domainlevels import level2_domain_name
+
+    names = ElementNames(plan, scheme)
+    first = domain.first_node // max(1, plan.resolved.nvlink_level1_nodes)
+    return _("{domain} ({first} to {last})").format(
+        domain=level2_domain_name(domain.index, plan.resolved, names.scheme), first=names.domain(first),
+        last=names.domain(first + domain.racks - 1))
+
+
+def level2_notes(plan: Plan, elements, scheme=None) -> list[str]:
     """One note per NVLink domain that lost level-2 NVLink switch units among ``elements`` (resolved failure
     elements ``(tier, key, chosen)``; tier ``nvlink2`` keys are ``(domain, unit)``), with its bandwidth left per GPU
-    [GB/s, one direction]."""
+    [GB/s, one direction]; each domain named as the exports name it (``domain_words`` under ``scheme``)."""
     lost = Counter(key[0] for tier, key, _chosen in elements if tier == "nvlink2")
     if not lost:
         return []
@@ -29,11 +43,12 @@ def level2_notes(plan: Plan, elements) -> list[str]:
     notes = []
     for index, count in sorted(lost.items()):
         domain = units[index]
+        named = domain_words(plan, domain, scheme)
         left = domain.level2_switches - count
         if left <= 0:
             notes.append(_("NVLink domain {domain} lost all {units} level-2 NVLink switches: it splits into its {racks} "
                            "first-level domains of {level1} GPUs, which reach each other over the scale-out network "
-                           "only.").format(domain=index, units=domain.level2_switches, racks=domain.racks,
+                           "only.").format(domain=named, units=domain.level2_switches, racks=domain.racks,
                                            level1=up.level1_gpus))
             continue
         share = left / domain.level2_switches
@@ -41,6 +56,6 @@ def level2_notes(plan: Plan, elements) -> list[str]:
                        "keep {share} of their bandwidth to other racks of the domain, {gbytes} of {healthy} GB/s per "
                        "GPU per direction (assumed: the fabric manager spreads traffic over the surviving "
                        "switches).").format(
-            domain=index, lost=count, units=domain.level2_switches, gpus=f"{domain.gpus:,}", share=percent(share),
+            domain=named, lost=count, units=domain.level2_switches, gpus=f"{domain.gpus:,}", share=percent(share),
             gbytes=f"{up.level2_gbytes_per_gpu * share:,.0f}", healthy=f"{up.level2_gbytes_per_gpu:,.0f}"))
     return notes

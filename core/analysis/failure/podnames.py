@@ -47,6 +47,7 @@ class PodElementNames:
     ``shown(id)`` (the name with the id in brackets)."""
 
     def __init__(self, mixed, scheme=None):
+        self.naming = scheme  # the design's naming scheme (None: the default names); each pod's is pod_scheme's
         self.wiring = mixed_wiring(mixed, three_tiers=True, planes=True)
         views = mixed.hall.views if mixed.hall is not None else [None] * len(mixed.plans)
         self.pods = [ElementNames(p if view is None else p.model_copy(update={"layout": view}),

@@ -78,16 +78,27 @@ def _unknown(text: str, shape: Shape | None = None) -> InputError:
     return UnknownElement(text)
 
 
-def unknown_element(plan: Plan, text: str) -> InputError:
+class UnknownNamed(InputError):
+    """``unknown_element``'s error; ``text`` is the name it says (a surface under another naming scheme says it
+    again with that scheme's examples)."""
+
+    def __init__(self, message: str, text: str):
+        super().__init__(message)
+        self.text = text
+
+
+def unknown_element(plan: Plan, text: str, naming=None) -> InputError:
     """The error for ``text``, no element of ``plan``: short, the name escaped, with examples the what-if takes as
-    the exports name them (``core.analysis.failure.examples.element_examples``) and a tier and a count."""
+    the exports name them under the naming scheme ``naming`` (``core.analysis.failure.examples.element_examples``;
+    a design with pods: the pods' exports' names) and a tier and a count."""
     from core.analysis.failure.examples import element_examples
 
     tiers = tiers_for(plan)
     tier = next((t for t in ("global", "spine", "leaf", "node", "nic") if t in tiers), tiers[0])
-    return InputError(_("unknown element {name}; name one as the exports do, like {examples}, or give a tier and a "
-                        "count like {count}").format(name=shown(text), examples=", ".join(element_examples(plan)),
-                                                     count=f"{tier}:2"))
+    examples = element_examples(plan, naming=naming)  # a design with pods: the whole fabric's
+    return UnknownNamed(_("unknown element {name}; name one as the exports do, like {examples}, or give a tier and "
+                          "a count like {count}").format(name=shown(text), examples=", ".join(examples),
+                                                         count=f"{tier}:2"), text)
 
 
 class NamedError(InputError):
@@ -104,10 +115,10 @@ class NamedError(InputError):
         return InputError(self.template.format(**self.fields, **{k: name(v) for k, v in self.elements.items()}))
 
 
-def said(plan: Plan, exc: InputError) -> InputError:
-    """``exc`` with the element ids a ``NamedError`` gives as ``plan``'s exports name them (``export_namer``); any
-    other error, or a plan without the exports' names, as it is."""
-    names = export_namer(plan) if isinstance(exc, NamedError) else None
+def said(plan: Plan, exc: InputError, naming=None) -> InputError:
+    """``exc`` with the element ids a ``NamedError`` gives as ``plan``'s exports name them (``export_namer`` under
+    ``naming``); any other error, or a plan without the exports' names, as it is."""
+    names = export_namer(plan, naming) if isinstance(exc, NamedError) else None
     return exc if names is None else exc.said(names.name)
 
 
@@ -357,18 +368,18 @@ def tiers_for(plan: Plan) -> tuple[str, ...]:
     return tuple(t for t in TIERS if _tier_size(t, shape) > 0)
 
 
-def resolve_failures(plan: Plan, failures) -> list[tuple[str, tuple, bool]]:
-    """``(tier, key, chosen)`` of every element the specs name or choose, by id or by the exports' name
-    (``engine_specs``); ``InputError`` for bad specs (another family than the folded Clos:
-    ``core.analysis.failure.graphwhatif``'s elements)."""
+def resolve_failures(plan: Plan, failures, naming=None) -> list[tuple[str, tuple, bool]]:
+    """``(tier, key, chosen)`` of every element the specs name or choose, by id or by the exports' name under the
+    naming scheme ``naming`` (``engine_specs``; None: the default names); ``InputError`` for bad specs (another
+    family than the folded Clos: ``core.analysis.failure.graphwhatif``'s elements)."""
     failures = list(failures)
-    specs = engine_specs(plan, failures)
+    specs = engine_specs(plan, failures, naming)
     try:
         return _resolved(plan, specs)
     except UnknownElement as exc:
-        raise unknown_element(plan, exc.text) from None
+        raise unknown_element(plan, exc.text, naming) from None
     except InputError as exc:
-        raise as_typed(said(plan, exc), failures, specs) from None
+        raise as_typed(said(plan, exc, naming), failures, specs) from None
 
 
 def as_typed(exc: InputError, failures, specs) -> InputError:
@@ -398,19 +409,34 @@ def _resolved(plan: Plan, failures) -> list[tuple[str, tuple, bool]]:
                     lambda t: _tier_size(t, shape), lambda t: _worst_order(t, shape))
 
 
-def export_namer(plan: Plan):
+def export_namer(plan: Plan, naming=None):
     """The exports' names of ``plan``'s failure elements (``core.analysis.failure.names.ElementNames``: the Hand-off
-    tab's, Slurm's, NetBox's and the cabling plan's names: ``leaf001``, ``gpu006 nic3``, ``R02-05``, 1-based) that
-    the failure what-if and single points of failure read and say (``resolve_failures``,
-    ``core.figures.topology.element_name``); None for a design with pods (their engine ids alone)."""
+    tab's, Slurm's, NetBox's and the cabling plan's names: ``leaf001``, ``gpu006 nic3``, ``R02-05``, 1-based) under
+    the naming scheme ``naming`` (a ``core.fabric.naming.NamingScheme``, the design's hand-off naming: ``sw-leaf001``;
+    None: the default names) that the failure what-if and single points of failure read and say
+    (``resolve_failures``, ``core.figures.topology.element_name``); None for a design with pods (pod 1 alone: its
+    engine ids; the whole fabric's names are ``failure_namer``'s)."""
     from core.analysis.failure.names import element_names
 
-    return element_names(plan)
+    return element_names(plan, naming)
 
 
-def engine_specs(plan: Plan, failures) -> list[str]:
-    """The specs ``failures`` with each element named by the exports (``export_namer``: ``leaf001``,
-    ``tier:gpu006 nic3``) as its id (``p0.leaf0``, ``nic:node5.nic2``); any other spec unchanged."""
+def failure_namer(plan: Plan, naming=None):
+    """The exports' names of the failure elements every failure view of ``plan`` says and reads (the CLI's
+    ``failure`` and ``spof``, the Resilience page, the review pack) under the naming scheme ``naming`` (None: the
+    default names): ``export_namer``'s, or for a design with pods the whole fabric's
+    (``core.analysis.failure.podnames.PodElementNames``: ``spine001``, ``pod2-leaf002``, ``R05-01 feedA``; None when
+    its pods cannot be planned together)."""
+    if getattr(plan.design, "pods", None):
+        from core.analysis.failure.podnames import pod_element_names
+
+        return pod_element_names(plan, naming)
+    return export_namer(plan, naming)
+
+
+def engine_specs(plan: Plan, failures, naming=None) -> list[str]:
+    """The specs ``failures`` with each element named by the exports (``export_namer`` under ``naming``:
+    ``leaf001``, ``tier:gpu006 nic3``) as its id (``p0.leaf0``, ``nic:node5.nic2``); any other spec unchanged."""
     out, names = [], None
     for spec in failures:
         text = str(spec).strip()
@@ -418,7 +444,7 @@ def engine_specs(plan: Plan, failures) -> list[str]:
         if not rest.strip() or rest.strip().isdigit():
             out.append(spec)
             continue
-        names = names or export_namer(plan)
+        names = names or export_namer(plan, naming)
         engine = names.parse(rest) if names is not None else None
         out.append(spec if engine is None else f"{tier}{sep}{engine}")
     return out

@@ -210,26 +210,27 @@ def method_of(plan: Plan) -> str:
     return "groups" if getattr(family(plan.fabric.family), "FAILURE_CLOSED_FORM", None) else "graph"
 
 
-def what_if(plan: Plan, failures, job=None) -> FailureResult:
+def what_if(plan: Plan, failures, job=None, naming=None) -> FailureResult:
     """Fail ``failures`` (specs: ``tier:count``, ``tier:name`` or a name; module docstring) on ``plan``.
 
     ``job`` (a ``core.perf.training.TrainingJob``) adds the training step time, healthy and failed.
     Raises ``InputError`` for an unknown element or tier, or more failures than the tier has. An element may be
-    named by its id or as the exports name it (``core.analysis.failure.spec.engine_specs``).
+    named by its id or as the exports name it under the naming scheme ``naming`` (None: the default names;
+    ``core.analysis.failure.spec.engine_specs``), and the notes and errors name elements so.
     """
     from core.analysis.failure.spec import UnknownElement, as_typed, engine_specs, said, unknown_element
 
     failures = list(failures)
-    specs = engine_specs(plan, failures)
+    specs = engine_specs(plan, failures, naming)
     try:
-        return _what_if(plan, specs, job)
+        return _what_if(plan, specs, job, naming)
     except UnknownElement as exc:
-        raise unknown_element(plan, exc.text) from None
+        raise unknown_element(plan, exc.text, naming) from None
     except InputError as exc:
-        raise as_typed(said(plan, exc), failures, specs) from None
+        raise as_typed(said(plan, exc, naming), failures, specs) from None
 
 
-def _what_if(plan: Plan, failures: list, job=None) -> FailureResult:
+def _what_if(plan: Plan, failures: list, job=None, naming=None) -> FailureResult:
     """``what_if`` of specs by id; ``UnknownElement`` for a name that is no element."""
     if failure_names(plan.fabric.family) == "node-to-node":  # node to node: its own graph what-if
         from core.analysis.failure.toruswhatif import what_if_torus
@@ -247,7 +248,7 @@ def _what_if(plan: Plan, failures: list, job=None) -> FailureResult:
     if not failures:
         raise _nothing_failed(Shape.of(plan).prefix(0, 0) + "leaf0")
     shape = Shape.of(plan)
-    elements = resolve_failures(plan, failures)
+    elements = resolve_failures(plan, failures, naming)
     a = analyse(plan, elements)
     gpus = plan.resolved.gpus
     connected_gpus = gpus - a.nodes_disconnected * shape.gpus_per_node
@@ -256,9 +257,9 @@ def _what_if(plan: Plan, failures: list, job=None) -> FailureResult:
         notes.append(_pxn_note(a.gpus_via_pxn, plan.resolved.system))
     from core.analysis.failure.spec import export_namer
 
-    names = export_namer(plan)  # a note names an element as the exports do (R02-05 feedA)
+    names = export_namer(plan, naming)  # a note names an element as the exports do (R02-05 feedA)
     notes.extend(_scaleup_notes(a, shape, (lambda e: e) if names is None else names.name))
-    notes.extend(level2_notes(plan, elements))  # the second NVLink level (core.analysis.failure.nvlink2)
+    notes.extend(level2_notes(plan, elements, None if names is None else names.scheme))  # the second NVLink level
     degraded = degraded_plan(plan, a.worst_port_fraction, a.worst_leaf_up_fraction, a.worst_spine_up_fraction,
                              a.nvlink_fraction)
     domain = plan.resolved.nvlink_domain_gpus
