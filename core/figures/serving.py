@@ -217,7 +217,7 @@ def fabric_load_note(estimate_) -> str:
     """The fabric-load table's note on its dashes: which tiers the fabric lacks (empty when it has every one)."""
     missing = any(load[tier] is None for load in estimate_.fabric_load.values()
                   for tier in ("leaf_uplinks", "spine_uplinks"))
-    return _("A dash: the fabric has no such uplinks (two tiers have no spine uplinks, one tier no leaf "
+    return _("A dash: the fabric has no such uplinks (a two-tier Clos has no spine uplinks, one tier no leaf "
              "uplinks), so nothing loads them.") if missing else ""
 
 
