@@ -98,11 +98,12 @@ def _power_number(value: float) -> str:
     return f"{value:#.3g}".rstrip(".")  # 99.96 -> "100."
 
 
-def power_in(kw: float, scale: tuple[float, str]) -> str:
+def power_in(kw: float, scale: tuple[float, str], unit: bool = True) -> str:
     """A power given in kW, written in the unit ``scale`` (:func:`power_scale`) chose: ``0.41 MW``, ``20.5 MW``,
-    ``0.410 MW`` for 409.6 kW (:func:`_power_number`)."""
-    divisor, unit = scale
-    return f"{_power_number(kw / divisor)} {unit}"
+    ``0.410 MW`` for 409.6 kW (:func:`_power_number`); without ``unit`` the number alone (a bar's label under an
+    axis that names the unit)."""
+    divisor, name = scale
+    return _power_number(kw / divisor) + (f" {name}" if unit else "")
 
 
 def power(kw: float) -> str:

@@ -132,3 +132,14 @@ def test_the_gb200_power_split_by_network_shows_three_figures():
     for lang, text in (("en", "GPU nodes and compute fabric 1.20 MW"), ("zh", "GPU 节点和计算网络 1.20 MW")):
         with language(lang):
             assert text in {n.key: n.help for n in key_numbers(s)}["it_power"]
+
+
+def test_the_power_charts_bar_labels_are_its_hovers_numbers():
+    """The Cost & power tab's bars wrote ``number`` (40 for 40.02 kW) under hovers in ``power_in`` (40.0 kW): one rule."""
+    from core.figures.cost import power_figure
+
+    bar = power_figure(plan(Design())).data[0]
+    shown = [(text, hover) for text, hover in zip(bar.text, bar.customdata) if text]
+    assert shown and all(hover == f"{text} kW" for text, hover in shown)
+    # 4 DGX H100 x 10.2 kW = 40.8 kW, less their NICs' 0.797 kW on a row of their own: 40.0032 kW, "40.0" (not "40")
+    assert ("40.0", "40.0 kW") in shown
