@@ -64,7 +64,7 @@ rule (N+1 per model and tier, a share of the installed count)."""
 RAIL_LEAVES = True
 """Its leaves are rail leaves, each SU's one per rail (``core.fabric.families.rail_leaves``: the bill's leaf row)."""
 WORDS = {"bom:spines": N_("{groups} Dragonfly+ groups x {spines} spines{plane_note} = {total}"),  # the bill's spine row
-         "load:spine_uplinks": N_("Spine uplinks (global links)"),  # the Inference page's fabric-load table
+         "load:spine_uplinks": N_("Global links"),  # the Inference page's fabric-load table: its spines' uplinks
          "input:tiers:off": N_("No effect on a Dragonfly+: two tiers in every group (leaves and spines), the groups "
                                "joined by global links."),
          "note:global_share": N_(
@@ -82,7 +82,7 @@ WORDS = {"bom:spines": N_("{groups} Dragonfly+ groups x {spines} spines{plane_no
              "fewer switches while its leaves give less bandwidth inside a group, which this table does not show.")}
 """This family's words where a surface's own are a folded Clos's (``core.fabric.families.words``): the sidebar's
 tiers input is shown disabled with this as its help (the tiers asked never change its sizing); the bill's spine
-row says its groups (``core.cost``); the Inference page's fabric-load table names its spine uplinks its global links;
+row says its groups (``core.cost``); the Inference page's fabric-load table calls its spine uplinks what they are, global links;
 the collective's note on the global links names the busiest spine's ratio
 (``core.perf.collectives``: a group's spines carry unequal global links); the leaf what-if's note (``leaf_whatif_note``) says why its rows do not rank as on a folded Clos."""
 """The analyses that work on a Dragonfly+ (``core.fabric.families.require_model``)."""

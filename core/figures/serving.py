@@ -226,7 +226,7 @@ def fabric_load_rows(estimate_, unit: str = "GB/s", system=None, family: str | N
     the NIC, the leaf uplinks and the spine uplinks (``core.perf.serving.fabric_load``), as display text; headers
     in ``system``'s accelerator noun (``core.scaleup.in_noun``; None: GPUs), the uplinks as ``family`` (a
     ``FabricPlan.family``) names them (``load:leaf_uplinks``, ``load:spine_uplinks``: a Dragonfly+'s spine uplinks
-    are its global links, the name the KV-cache card gives the level it crosses)."""
+    are its global links, the KV-cache card's name for the level it crosses)."""
     from core.fabric.families import words
     from core.units import bandwidth, from_gbytes
 
