@@ -53,6 +53,11 @@ def links(n: int) -> str:
     return ngettext("{count} link", "{count} links", n).format(count=_count(n))
 
 
+def transceivers(n: int) -> str:
+    """``1 transceiver`` / ``4 transceivers`` (optical modules; Chinese counts them with 个, links with 条)."""
+    return ngettext("{count} transceiver", "{count} transceivers", n).format(count=_count(n))
+
+
 def scalable_units(n: int) -> str:
     """``1 scalable unit`` / ``4 scalable units``."""
     return ngettext("{count} scalable unit", "{count} scalable units", n).format(count=_count(n))

@@ -9,8 +9,8 @@ One scaling rule everywhere: the value in the chosen unit, with the prefix G, T 
 largest value in it (so the column shares one prefix). Network figures are per direction; a label says
 so. Numbers: three significant figures below 100, whole numbers with separators from 100.
 
-Power, shares and table numbers. :func:`power` writes an electrical power (``687 kW``, ``1.24 MW``: three
-significant figures like money), :func:`kw` its number alone for a template that names ``kW``; :func:`percent`
+Power, shares and table numbers. :func:`power` writes an electrical power (``687 kW``, ``1.24 MW``, ``1.20 MW``:
+three significant figures like money), :func:`kw` its number alone for a template that names ``kW``; :func:`percent`
 a share, a probability or a utilisation such as MFU (``75.1%``, a share of capex ``6.62%``); :func:`days` a duration
 in days; :func:`milliseconds` a latency and :func:`microseconds` a collective's time (``µs``, never ``us``);
 :func:`metres` a length inside its bin; :func:`cell` an engine table's number. tests/test_units.py greps for hand-made
@@ -88,23 +88,35 @@ def power_scale(top_kw: float) -> tuple[float, str]:
     return (1000.0, "MW") if abs(top_kw) >= 1000 else (1.0, "kW")
 
 
-def power_in(kw: float, scale: tuple[float, str]) -> str:
-    """A power given in kW, written in the unit ``scale`` (:func:`power_scale`) chose: ``0.41 MW``, ``20.5 MW``."""
-    divisor, unit = scale
-    return f"{number(kw / divisor)} {unit}"
+def _power_number(value: float) -> str:
+    """A power's number, three significant figures as money writes them (``$5.00 M``): :func:`number`, but with the
+    zeros that rounding put there (1,195.8 kW is ``1.20`` MW, 43.05 kW ``43.0`` kW); a value those figures hold
+    exactly reads as entered (a 60 kW rack limit ``60``, 1,000 kW ``1`` MW)."""
+    text = number(value)
+    if abs(value) >= 100 or not value or abs(value) < 1e-3 or float(text) == value:
+        return text
+    return f"{value:#.3g}".rstrip(".")  # 99.96 -> "100."
+
+
+def power_in(kw: float, scale: tuple[float, str], unit: bool = True) -> str:
+    """A power given in kW, written in the unit ``scale`` (:func:`power_scale`) chose: ``0.41 MW``, ``20.5 MW``,
+    ``0.410 MW`` for 409.6 kW (:func:`_power_number`); without ``unit`` the number alone (a bar's label under an
+    axis that names the unit)."""
+    divisor, name = scale
+    return _power_number(kw / divisor) + (f" {name}" if unit else "")
 
 
 def power(kw: float) -> str:
-    """An electrical power given in kW, three significant figures like money: ``687 kW``, ``41 kW``, ``1.24 MW``,
-    ``23.5 MW`` (MW from 1,000 kW, :func:`power_scale` of its own size): the one power format of cards, charts,
-    tables, the pack and the CLI."""
+    """An electrical power given in kW, three significant figures like money: ``687 kW``, ``41 kW`` (exactly),
+    ``43.0 kW`` (43.05), ``1.24 MW``, ``1.20 MW`` (1,195.8 kW), ``23.5 MW`` (MW from 1,000 kW, :func:`power_scale` of
+    its own size): the one power format of cards, charts, tables, the pack and the CLI."""
     return power_in(kw, power_scale(kw))
 
 
 def kw(kw: float) -> str:
-    """The number alone of a power in kW, as :func:`power` writes it below 1 MW (``41``, ``40.8``, ``1,241``):
-    for a template that names the unit itself (``"{it} kW IT"``) or a column headed [kW]."""
-    return number(kw)
+    """The number alone of a power in kW, as :func:`power` writes it below 1 MW (``41``, ``40.8``, ``43.0``,
+    ``1,241``): for a template that names the unit itself (``"{it} kW IT"``) or a column headed [kW]."""
+    return _power_number(kw)
 
 
 def metres(m: float, below: float = math.inf) -> str:

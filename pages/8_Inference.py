@@ -227,7 +227,7 @@ def _results(cur, plan, store: dict) -> None:
         st.warning(safe.md(warning))
     _split_table(here, system)
     st.markdown("**" + _("Load on the scale-out fabric") + "**")
-    st.dataframe(pd.DataFrame(fabric_load_rows(here, cur.unit, system)), hide_index=True, width="stretch")
+    st.dataframe(pd.DataFrame(fabric_load_rows(here, cur.unit, system, plan.fabric.family)), hide_index=True, width="stretch")
     st.caption(i18n.sentences(in_noun(tidy_spaces(_(
         "Per GPU, one direction: expert dispatch and combine, tensor-parallel and pipeline traffic that leaves the "
         "{domain}, and the KV-cache transfer; as a share of the NIC's line rate and of a GPU's share of the leaf and "

@@ -26,7 +26,7 @@ from core.perf.constants import library_label
 from core.perf.sizes import format_size, parse_size
 from core.design import tidy_spaces
 from core.scaleup import domain_word, link_word
-from core import units
+from core import plurals, units
 from core.units import bandwidth, from_gbytes, microseconds
 
 
@@ -146,7 +146,7 @@ def run(args: argparse.Namespace) -> str:
     last = p["gpus_in_last_nvlink_domain"]
     values = dict(op=result["op"], size=format_size(result["bytes"]), gpus=f"{result['gpus']:,}",
                   domains=f"{p['nvlink_domains']:,}", per_domain=p["gpus_per_nvlink_domain"], last=last,
-                  nodes=ngettext("{count} node", "{count} nodes", p["nodes"]).format(count=f"{p['nodes']:,}"),
+                  nodes=plurals.nodes(p["nodes"]),
                   level=level_label(p["fabric_level"], system),
                   scaleup=domain_word(system))
     if last != p["gpus_per_nvlink_domain"]:

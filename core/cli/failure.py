@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 
+from core import plurals
 from core.cli.common import (
     add_design_options, add_format_option, design_from_args, display_width, pad, positive_int, row, to_json,
 )
@@ -87,8 +88,8 @@ def render_table(out: dict, system=None, unit: str = "GB/s", typed: list[tuple[s
         lines.append(_("(* chosen where the failure hurts most)"))
     if any(f.get("redundant") for f in out["failed"]):
         lines.append(_("(= redundant: no element lost)"))
-    lines.append(row(_("cut off"), _("{gpus} of {total} GPUs ({nodes} nodes)").format(
-        gpus=f"{out['gpus_disconnected']:,}", total=f"{out['gpus']:,}", nodes=f"{out['nodes_disconnected']:,}")))
+    lines.append(row(_("cut off"), _("{gpus} of {total} GPUs ({nodes})").format(
+        gpus=f"{out['gpus_disconnected']:,}", total=f"{out['gpus']:,}", nodes=plurals.nodes(out["nodes_disconnected"]))))
     words = other_words(system)  # the scale-up's link and domain when it is not NVLink
     degraded = out["gpus_degraded"]
     lines.append(row(_("degraded"), (

@@ -105,6 +105,7 @@ WORDS = {
     "ufm:links": N_("UFM appliances to compute routers"),
     "ufm:end": N_("UFM side; the router side uses a spare half of a twin-port cage"),
     "ufm:why": N_("{count} UFM appliances manage the compute fabric (an HA pair), {ports} links to its routers."),
+    "load:leaf_uplinks": N_("Local links"), "load:spine_uplinks": N_("Global links"),  # the fabric-load table
     "link:node-leaf": N_("node-router"),  # its terminal links: the bill, the lengths, the link-load tiers
     "bound:leaf": N_("the local links between a group's routers ({ratio} oversubscription) leave a node {share} of "
                      "its NIC bandwidth"),  # the collective CLI's bound at the stage above the routers' node ports

@@ -68,6 +68,7 @@ WORDS = {# the drawing's subtitle and the draw.io title (core.figures.topology.v
          "view:aggregated": N_("Aggregated view: switches and servers bundled by Dragonfly+ group and rail; numbers "
                                "are counts"),
          "bom:spines": N_("{groups} Dragonfly+ groups x {spines} spines{plane_note} = {total}"),  # the bill's spine row
+         "load:spine_uplinks": N_("Global links"),  # the Inference page's fabric-load table: its spines' uplinks
          "input:tiers:off": N_("No effect on a Dragonfly+: two tiers in every group (leaves and spines), the groups "
                                "joined by global links."),
          "note:global_share": N_(
@@ -85,7 +86,8 @@ WORDS = {# the drawing's subtitle and the draw.io title (core.figures.topology.v
              "fewer switches while its leaves give less bandwidth inside a group, which this table does not show.")}
 """This family's words where a surface's own are a folded Clos's (``core.fabric.families.words``): the sidebar's
 tiers input is shown disabled with this as its help (the tiers asked never change its sizing); the bill's spine
-row says its groups (``core.cost``); the collective's note on the global links names the busiest spine's ratio
+row says its groups (``core.cost``); the Inference page's fabric-load table calls its spine uplinks what they are, global links;
+the collective's note on the global links names the busiest spine's ratio
 (``core.perf.collectives``: a group's spines carry unequal global links); the leaf what-if's note (``leaf_whatif_note``) says why its rows do not rank as on a folded Clos."""
 """The analyses that work on a Dragonfly+ (``core.fabric.families.require_model``)."""
 DESIGN_FIELDS = ("group_leaves", "global_ratio")

@@ -7,7 +7,7 @@ import plotly.graph_objects as go
 
 from core.analysis.whole import whole_summary
 from core.figures.keynumbers import unbilled_by_cards
-from core.units import money_axis, money_unit, number, percent, power as power_text, power_in, power_scale
+from core.units import money_axis, money_unit, percent, power as power_text, power_in, power_scale
 from core.cost import CATEGORY_LABELS, in_category_order, price_sensitivity
 from core.figures.style import CATEGORY_COLOURS, base_layout, plain, text_width, wrap_text
 from core.i18n import N_, _, in_currency, usd
@@ -59,7 +59,7 @@ def power_figure(plan) -> go.Figure:
         x=[category_name(c) for c in labels], y=[v / divisor for v in values],
         marker_color=[CATEGORY_COLOURS.get(c, "#999") for c in labels],
         # the number alone on a bar (its unit is the axis's and the title's): "0.383 MW" ran past a 1,024 px chart
-        text=[number(v / divisor) if v >= 0.05 * top else "" for v in values], textposition="outside",
+        text=[power_in(v, scale, unit=False) if v >= 0.05 * top else "" for v in values], textposition="outside",
         cliponaxis=False, customdata=[power_in(v, scale) for v in values],
         hovertemplate="%{x}: %{customdata}<extra></extra>"))
     base_layout(fig, _("Power by category: IT {it}, facility {facility} at PUE {pue} [{unit}]").format(

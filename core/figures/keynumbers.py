@@ -124,10 +124,12 @@ def unbilled_by_cards(summary: dict) -> tuple[int, int]:
     return max(0, compute.get("links", links) - links), max(0, compute.get("transceivers", xcvr) - xcvr)
 
 
-def _ufm_words(count: int) -> str:
-    """``; not counted: the UFM appliances' 4 (the By network table's compute row has them)`` ("" for none)."""
-    return _("; not counted: the UFM appliances' {count} (the By network table's compute row counts them)").format(
-        count=f"{count:,}") if count else ""
+def _ufm_words(count: int, counted) -> str:
+    """``; not counted: the UFM appliances' 4 links (the By network table's compute row has them)`` ("" for none):
+    ``counted`` the counted noun of ``core.plurals`` (``plurals.links``, ``plurals.transceivers``), so each card
+    names what it leaves out (Chinese counts links with 条 and modules with 个)."""
+    return _("; not counted: the UFM appliances' {counted} (the By network table's compute row counts them)").format(
+        counted=counted(count)) if count else ""
 
 
 def _links_number(summary: dict, links: dict) -> KeyNumber:
@@ -135,7 +137,7 @@ def _links_number(summary: dict, links: dict) -> KeyNumber:
     why = provider_links(summary)
     if why:
         return KeyNumber("links", _("Links"), _("provider's"), why)
-    own, ufm = family_links_text(summary), _ufm_words(unbilled_by_cards(summary)[0])
+    own, ufm = family_links_text(summary), _ufm_words(unbilled_by_cards(summary)[0], plurals.links)
     if own is not None:
         return KeyNumber("links", _("Links"), f"{sum(links.values()):,}", own + level2_links_words(links) + ufm)
     return KeyNumber("links", _("Links"), f"{sum(links.values()):,}",
@@ -221,7 +223,7 @@ def _base_numbers(summary, unit, sw, links, xcvr, bw, cost, power_kw, nvlink_gbi
                        words(summary.get("topology"), "transceivers", N_(  # a torus: no switch side (its WORDS)
                            "switch side {switch_side}, node side {node_side}")).format(
                            switch_side=f"{xcvr['switch_side']:,}", node_side=f"{xcvr['node_side']:,}")
-                       + level2_modules_words(nvl) + _ufm_words(unbilled_by_cards(summary)[1])),
+                       + level2_modules_words(nvl) + _ufm_words(unbilled_by_cards(summary)[1], plurals.transceivers)),
         KeyNumber("bisection", _("Bisection (1 dir)"),
                   bandwidth(from_tbits(bw["bisection_tbits_one_direction"]), unit),
                   _("worst balanced cut of the nodes, one direction; bisection ratio {ratio} (half the injection "
@@ -626,6 +628,7 @@ def kv_key_numbers(kv, unit: str = "GB/s") -> list[KeyNumber]:
     from core.perf.sizes import format_size
 
     level = _("front-end network") if kv.level == "frontend" else level_label(kv.level)
+    bound = _("the fabric's bisection sets it") if kv.bound == "bisection" else _("the smaller pool's NICs set it")
     return [
         KeyNumber("kv_bytes", _("KV cache per request"), format_size(kv.bytes_per_request),
                   _("the prompt's cache, moved from a prefill rank to a decode rank")),
@@ -635,8 +638,9 @@ def kv_key_numbers(kv, unit: str = "GB/s") -> list[KeyNumber]:
                   _("at the deployment's request rate, one direction")),
         KeyNumber("kv_offered", _("Network between the pools (1 dir)"), bandwidth(from_gbytes(kv.network_gbytes_per_s), unit),
                   _("the smaller pool's NIC bandwidth (the cache leaves one pool and enters the other), at most the "
-                    "fabric's bisection; one direction; farthest level crossed: {level}").format(
-                      level=level)),
+                    "fabric's bisection, each at {efficiency} of its line rate (a bulk RDMA transfer's efficiency); here "
+                    "{bound}; one direction; farthest level crossed: {level}").format(
+                      efficiency=units.percent(kv.efficiency), bound=bound, level=level)),
         KeyNumber("kv_load", _("Network load"), units.percent(kv.load) if kv.load != float("inf") else _("unbounded"),
                   _("KV traffic over what the network between the pools offers")),
     ]

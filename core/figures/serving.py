@@ -11,6 +11,7 @@ import math
 
 import plotly.graph_objects as go
 
+from core import plurals
 from core.figures.style import RAIL_COLOURS, base_layout, plain
 from core.i18n import N_, _, ngettext, usd
 from core.perf.serving_search import describe
@@ -165,7 +166,7 @@ def _pool_words(split) -> str:
     """A pool's split as a table cell: its nodes and the degrees above 1 (``2 nodes, tp 4 pp 2``; ``1 node, tp 1``),
     redundant experts when there are any; the hover's ``serving_search.describe`` names every degree."""
     degrees = [f"{name} {getattr(split, name)}" for name in ("tp", "dp", "ep", "pp") if getattr(split, name) > 1]
-    text = ngettext("{count} node", "{count} nodes", split.nodes).format(count=f"{split.nodes:,}")
+    text = plurals.nodes(split.nodes)
     text = _("{nodes}, {degrees}").format(nodes=text, degrees=" ".join(degrees or ["tp 1"]))
     if split.redundant_experts:
         text += _(" ({n} redundant experts)").format(n=split.redundant_experts)
@@ -216,17 +217,21 @@ def fabric_load_note(estimate_) -> str:
     """The fabric-load table's note on its dashes: which tiers the fabric lacks (empty when it has every one)."""
     missing = any(load[tier] is None for load in estimate_.fabric_load.values()
                   for tier in ("leaf_uplinks", "spine_uplinks"))
-    return _("A dash: the fabric has no such uplinks (two tiers have no spine uplinks, one tier no leaf "
+    return _("A dash: the fabric has no such uplinks (a two-tier Clos has no spine uplinks, one tier no leaf "
              "uplinks), so nothing loads them.") if missing else ""
 
 
-def fabric_load_rows(estimate_, unit: str = "GB/s", system=None) -> list[dict]:
+def fabric_load_rows(estimate_, unit: str = "GB/s", system=None, family: str | None = None) -> list[dict]:
     """Each pool's traffic on the scale-out fabric per GPU (in ``unit``, one direction) and the share it takes of
     the NIC, the leaf uplinks and the spine uplinks (``core.perf.serving.fabric_load``), as display text; headers
-    in ``system``'s accelerator noun (``core.scaleup.in_noun``; None: GPUs)."""
+    in ``system``'s accelerator noun (``core.scaleup.in_noun``; None: GPUs), the uplinks as ``family`` (a
+    ``FabricPlan.family``) names them (``load:leaf_uplinks``, ``load:spine_uplinks``: a Dragonfly+'s spine uplinks
+    are its global links, the KV-cache card's name for the level it crosses)."""
+    from core.fabric.families import words
     from core.units import bandwidth, from_gbytes
 
-    headers = [in_noun(_(c), system) for c in LOAD_COLUMNS]
+    headers = [in_noun(_(c), system) for c in LOAD_COLUMNS[:3]] + [
+        words(family, key, column) for key, column in zip(("load:leaf_uplinks", "load:spine_uplinks"), LOAD_COLUMNS[3:])]
     rows = []
     for pool, load in estimate_.fabric_load.items():
         values = [_(POOL_WORDS.get(pool, pool)), bandwidth(from_gbytes(load["gbytes_per_s_per_gpu"]), unit),

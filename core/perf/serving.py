@@ -52,7 +52,7 @@ from core.errors import DesignError, InputError
 from core.fabric.families import node_to_node
 from core.i18n import _
 from core.perf.expert_dispatch import ep_layer
-from core.perf.placement import contention, links, place
+from core.perf.placement import contention, has_pods, links, place
 from core.perf.serving_constants import load_serving_constants
 from core.perf.training import ModelSpec, collective_time, model_preset, precision_peak_tflops
 from core.perf.training_constants import load_training_catalog
@@ -653,7 +653,13 @@ class KvTransfer:
     """Farthest fabric level crossed (``frontend`` in the what-if without the compute fabric)."""
     network_gbytes_per_s: float
     """What the network offers the transfer between the pools [GB/s, one direction]: the NICs of the smaller pool
-    (the cache leaves the one and enters the other), at most the fabric's bisection when it crosses the fabric."""
+    (the cache leaves the one and enters the other), at most the fabric's bisection when it crosses the fabric;
+    both at ``efficiency`` of their line rate."""
+    efficiency: float = 1.0
+    """The share of line rate a bulk RDMA transfer reaches (``serving.toml [kv_transfer] efficiency``), which
+    ``network_gbytes_per_s`` and the transfer time apply."""
+    bound: str = "nics"
+    """What sets ``network_gbytes_per_s``: ``"nics"`` (the smaller pool's) or ``"bisection"`` (the fabric's)."""
 
     @property
     def load(self) -> float:
@@ -662,7 +668,8 @@ class KvTransfer:
 
     def summary(self) -> dict:
         return {"bytes_per_request": self.bytes_per_request, "time_s": self.time_s, "gbytes_per_s": self.gbytes_per_s,
-                "level": self.level, "network_gbytes_per_s": self.network_gbytes_per_s, "load": self.load}
+                "level": self.level, "network_gbytes_per_s": self.network_gbytes_per_s, "load": self.load,
+                "efficiency": self.efficiency, "bound": self.bound}
 
 
 def frontend_gbits_per_node(plan: Plan) -> float:
@@ -700,7 +707,9 @@ def _kv_transfer(plan: Plan, dep: Deployment, prefill: PoolSplit, rate: float) -
             bisection = plan.bandwidth.bisection_tbits_one_direction * 1000 / 8 * k.efficiency
         hops, level = p.hops, p.level
     time = (k.base_latency_us + hops * links(plan).hop_latency_us) * 1e-6 + nbytes / (senders * per_gpu * 1e9)
-    return KvTransfer(nbytes, time, rate * nbytes / 1e9, level, min(pool_gpus * per_gpu, bisection))
+    nics = pool_gpus * per_gpu
+    return KvTransfer(nbytes, time, rate * nbytes / 1e9, level, min(nics, bisection), k.efficiency,
+                      "bisection" if bisection < nics else "nics")
 
 
 # --------------------------------------------------------------------------------------
@@ -975,7 +984,9 @@ def fabric_load(plan: Plan, est: ServingEstimate) -> dict[str, dict[str, float]]
     line rate (``nic``), of a GPU's share of the leaf uplinks (line rate / leaf oversubscription) for the part
     that leaves the leaf group (``leaf_uplinks``), and likewise at the spines (``spine_uplinks``); spread traffic
     leaves a group or pod in proportion to the peers outside it (``placement`` as for the collectives). None for
-    a tier the fabric does not have (one-tier Clos: no leaf uplinks; below three tiers: no spine uplinks).
+    a tier the fabric does not have (one-tier Clos: no leaf uplinks; no spine uplinks where traffic between pods
+    crosses no tier of its own, ``placement.has_pods``, the rule the collectives read: a two-tier Clos has none, a
+    Dragonfly's are its global links between groups, at the spine oversubscription the collectives apply there).
     """
     lk, bw = links(plan), plan.bandwidth
     d = est.deployment
@@ -994,7 +1005,7 @@ def fabric_load(plan: Plan, est: ServingEstimate) -> dict[str, dict[str, float]]
                      "leaf_uplinks": (comm * f1 + kv * kv_f1) * max(1.0, bw.leaf_oversubscription)
                      / lk.nic_per_gpu_line if plan.fabric.tiers >= 2 or node_to_node(plan.fabric.family) else None,
                      "spine_uplinks": (comm * f2 + kv * kv_f2) * max(1.0, bw.spine_oversubscription)
-                     / lk.nic_per_gpu_line if plan.fabric.tiers >= 3 else None}
+                     / lk.nic_per_gpu_line if has_pods(plan.fabric) else None}
     return out
 
 
