@@ -1,10 +1,11 @@
 """A design in words, the one way: ``2-tier QM9700 InfiniBand, rail-optimized, 2:1 at the leaf, 400G ports, 1
 plane`` (the optimizer's labels, the review pack's title and design line all say a design with ``design_words``).
 
-Order: the tiers and the switch model(s) with the fabric, the topology, the leaf's oversubscription (or
-non-blocking), the port speed (and the uplinks' when they run faster: a breakout), the NIC when one is named, the
-planes (and their mode when more than one). Switch and NIC models are catalog ids, as the sidebar and the catalog
-name them. Text in the current language (``core.i18n``).
+Order: the tiers and the switch model(s) with the fabric, the topology, the leaf's oversubscription and, where the
+whole fabric's bisection ratio is another, that ratio (``1:1 at the leaf, bisection ratio 1.5:1``: a Dragonfly+'s
+global links), or non-blocking when both are 1:1 (``taper_words``), the port speed (and the uplinks' when they run
+faster: a breakout), the NIC when one is named, the planes (and their mode when more than one). Switch and NIC
+models are catalog ids, as the sidebar and the catalog name them. Text in the current language (``core.i18n``).
 """
 
 from __future__ import annotations
@@ -20,14 +21,16 @@ sized (0 tiers) says the switches and the fabric alone."""
 
 def design_words(design, tiers: int, *, leaf: str | None = None, spine: str | None = None,
                  nic: str | None = None, uplink_gbps: int | None = None, dims: tuple[int, ...] = (),
-                 transport: str | None = None, speeds: str | None = None) -> str:
+                 transport: str | None = None, speeds: str | None = None, total: str | None = None) -> str:
     """``design`` (a ``core.design.Design``) with ``tiers`` switch tiers in words. ``leaf`` and ``spine``: the
     switch models of the tiers (default: the design's ``leaf_switch``/``spine_switch``, else its ``switch``);
     ``nic``: the NIC model to name (default: the design's, none when it leaves the choice to the engine);
     ``uplink_gbps``: the leaf uplinks' speed (default: the design's, none when it runs at the port speed);
     ``transport``: a cloud instance's transport (``Nic.transport``), named in place of the fabric kind;
     ``speeds``: the port speeds [Gb/s per direction] in words (``400 / 800``: a design with pods; default the
-    design's port speed).
+    design's port speed); ``total``: the end-to-end bisection ratio in words (``core.units.ratio``; a design with
+    pods: ``core.analysis.whole.ratio_words``), which the words name where it is not the leaf's (``taper_words``);
+    None: the leaf's alone (a design not planned).
     A torus has no switches: its dimensions (``dims``, else the design's ``torus_dims``) and fabric are said
     instead of tiers, switch models and oversubscription."""
     from core.design import tidy_spaces
@@ -45,8 +48,7 @@ def design_words(design, tiers: int, *, leaf: str | None = None, spine: str | No
             _("{leaf} leaves and {spine} spines").format(leaf=leaf, spine=spine)
         unsized = N_("{switches} {fabric}")  # a design that was not sized: no tier count to say
         shape = _(TIERED if tiers else unsized).format(count=tiers, switches=switches, fabric=fabric)
-        ratio = _("non-blocking") if d.oversubscription <= 1 else \
-            _("{ratio} at the leaf").format(ratio=units.ratio(d.oversubscription))
+        ratio = taper_words(d.oversubscription, total)
     uplink = uplink_gbps if uplink_gbps is not None else d.uplink_speed_gbps
     speed = _("{speed}G ports").format(speed=speeds or d.port_speed_gbps) \
         if speeds or not uplink or uplink == d.port_speed_gbps else \
@@ -60,11 +62,27 @@ def design_words(design, tiers: int, *, leaf: str | None = None, spine: str | No
     return tidy_spaces(pgettext("between the settings of a design label", ", ").join(parts))
 
 
+def taper_words(leaf: float, total: str | None) -> str:
+    """A design's oversubscription in words, the one rule: ``non-blocking`` when the leaf ratio ``leaf`` (the
+    design's down:up, ``Design.oversubscription``) and the end-to-end bisection ratio ``total`` (in words; None:
+    not known, the leaf's) are both 1:1; ``2:1 at the leaf`` when the whole fabric is as the leaf; else both,
+    ``1:1 at the leaf, bisection ratio 1.5:1`` (a Dragonfly+ whose global links taper, a design with pods whose
+    faster pod's NICs outrun the cut), so a title never says non-blocking beside a 1.5:1 bisection ratio."""
+    own = units.ratio(max(1.0, leaf))
+    at_leaf = _("{ratio} at the leaf").format(ratio=own)
+    if total is None or total == own:
+        return at_leaf if leaf > 1 else _("non-blocking")
+    return pgettext("between the settings of a design label", ", ").join(
+        [at_leaf, _("bisection ratio {ratio}").format(ratio=total)])
+
+
 def plan_words(plan) -> str:
-    """The planned design in words (``design_words`` with the models and tiers the engine chose)."""
+    """The planned design in words (``design_words`` with the models and tiers the engine chose, and the plan's
+    bisection ratio end to end)."""
     r = plan.resolved
     tiers = r.tier_switches
     design = r.design.model_copy(update={"fabric": r.fabric, "port_speed_gbps": r.port_speed_gbps,
                                          "planes": plan.planes})  # per-rail: the islands (Plan.planes)
     return design_words(design, plan.fabric.tiers, leaf=r.switch.id, spine=tiers["spine"].id, nic=r.nic.id,
-                        uplink_gbps=r.uplink_gbps, dims=tuple(plan.fabric.torus_dims or ()), transport=r.nic.transport)
+                        uplink_gbps=r.uplink_gbps, dims=tuple(plan.fabric.torus_dims or ()), transport=r.nic.transport,
+                        total=units.ratio(plan.bandwidth.oversubscription))

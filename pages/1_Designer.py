@@ -125,9 +125,9 @@ def main() -> None:
                 charts.chart(cached.tier_capacity(pod_key, unit, lang), "half", c2, key=f"bw_tiers{i or ''}",
                                 config={"displaylogo": False})
             bw = whole_plan(plan).bandwidth  # pod 1's leaves, with the hops between pods and the design's ratio
-            readout = N_("**Oversubscription** leaf {leaf}, spine {spine}, end to end {total} · **hops** (switches "
-                         "crossed) same rail {same_rail}, cross rail {cross_rail}, cross pod {cross_pod} · **{link} : "
-                         "scale-out** {ratio} per GPU (one direction)")
+            readout = N_("**Oversubscription** leaf {leaf}, spine {spine} · **bisection ratio** {total} · **hops** "
+                         "(switches crossed) same rail {same_rail}, cross rail {cross_rail}, cross pod {cross_pod} · "
+                         "**{link} : scale-out** {ratio} per GPU (one direction)")
             text = bandwidth_readout(plan.fabric.family, plan.resolved.system, bw, unit, "readout:bandwidth", readout,
                                      total=ratio_words(plan))  # with pods: the whole design's, as the CLI's
             if pods:  # the whole design's readout, then pod 1's what-if under its heading

@@ -27,7 +27,7 @@ from core.scaleup import accelerator_noun, domain_word, in_noun
 from core.perf.compute import precision_label
 from core.perf.training import CP_COMMS, OFFLOADS, PRESETS, Precision, scaling, scaling_gpu_counts
 from core.analysis import podjob
-from core.analysis.whole import plan_with_pods, ratio_words
+from core.analysis.whole import plan_with_pods, whole_plan
 from webui import calibration, charts, jobstate, pagestate, podpick, safe, state, tablefit, tables
 
 W = jobstate.W
@@ -128,8 +128,8 @@ def main() -> None:
           "model").format(
             design=design_subtitle(plan), scaleup=domain_word(r.system), domain=r.nvlink_domain_gpus,
             noun=accelerator_noun(r.system, plural=True), library=library_label(r.system.collective_library),
-            nics=r.nics_per_node, ratio=words(plan.fabric.family, "caption:ratio", N_("oversubscription {ratio}"))
-            .format(ratio=ratio_words(whole)))  # a torus: its bisection ratio; pods: the design's (as the CLI's)
+            nics=r.nics_per_node,  # the job's fabric's, as its labels below; pods: the whole design's too
+            ratio=jobform.ratio_caption(plan, whole_plan(whole).bandwidth.oversubscription))
     )
     constants = load_constants()
 

@@ -28,8 +28,9 @@ def test_mixed_pods_ratio_is_the_designs_on_every_surface(capsys):
     """64 H100 nodes (512 GPUs at 400G) and 32 B300 nodes (256 at 800G) under shared spines: half of every GPU's
     injection (512 x 400 + 256 x 800) / 2 = 204.8 Tb/s over the worst cut's 384 H100 GPUs x 400 = 153.6 Tb/s is
     1.33:1; the slower half's own ratio (its 153.6 Tb/s over the cut) is 1:1. The CLI's JSON, the Designer's
-    Bandwidth readout, the Performance caption and the review pack's readout say 1.33:1 and name the 1:1 as the
-    slower half's (each said pod 1's 1:1 as the design's before)."""
+    Bandwidth readout and the review pack's readout say 1.33:1 and name the 1:1 as the slower half's (each said pod
+    1's 1:1 as the design's before). The Performance page describes the job's pod (pod 1 planned alone: 1:1, as its
+    chart labels say) and gives the whole design's 1.33:1 beside it (review47 #5)."""
     from core.analysis.whole import ratio_words
     from tests.pagetest import open_page
 
@@ -40,9 +41,9 @@ def test_mixed_pods_ratio_is_the_designs_on_every_surface(capsys):
     assert ratio_words(mixed) == words
     at = open_page("../pages/1_Designer.py", {**MIXED_LINK, "tab": "Bandwidth"}, timeout=300)
     readout = [m.value for m in at.markdown if m.value.startswith("**Oversubscription**")]
-    assert len(readout) == 1 and f"end to end {words}" in readout[0]
+    assert len(readout) == 1 and f"**bisection ratio** {words}" in readout[0]
     at = open_page("../pages/3_Performance.py", MIXED_LINK, timeout=300)
-    assert any(f"oversubscription {words}" in c.value for c in at.caption)
+    assert any("bisection ratio 1:1 (the job's pod; the whole design's 1.33:1)" in c.value for c in at.caption)
     assert ratio_words(plan(Design(nodes=64))) == "1:1"  # one fabric: its own ratio, no slower half
 
 
@@ -65,7 +66,7 @@ def test_the_review_pack_readout_names_the_slower_half():
 
     doc = _Doc()
     _bandwidth(doc, plan(Design(nodes=64, pods="B300:32:800")))
-    assert "end to end 1.33:1 (the slower half" in doc.sections["bandwidth"]
+    assert "bisection ratio 1.33:1 (the slower half" in doc.sections["bandwidth"]
 
 
 def test_torus_transceivers_are_node_to_node_link_ends(capsys):

@@ -151,7 +151,7 @@ def test_torus_pack_says_its_bisection_ratio_not_tiers_and_leaves():
     assert p.bandwidth.oversubscription == pytest.approx(64 * 6 * 400 / 2 / (32 * 400))
     text = _text(design_report_html(p, name="", share_link=""))
     assert "joined node to node by a torus of InfiniBand links (no switches)" in text and "-tier" not in text
-    assert "bisection ratio 6:1 (half the injection over the bisection)." in text
+    assert "bisection ratio 6:1, half the injection over the bisection." in text
     assert "the bisection ratio is 6:1, so traffic across the torus's cut can slow down" in text
     assert "across leaves" not in text and "node-leaf 0" not in text
     assert "Links 192 torus 192, node to node" in text

@@ -214,7 +214,7 @@ def test_input_error_details():
 def test_whatif_table_headers_and_notes():
     frame = oversubscription_sweep(Design(nodes=64))
     en = sweep_display_table(frame, "Gb/s")
-    assert list(en.columns) == ["leaf oversubscription", "buildable", "cross-fabric per GPU [Gb/s]",
+    assert list(en.columns) == ["leaf oversubscription", "bisection ratio", "buildable", "cross-fabric per GPU [Gb/s]",
                                 "bisection [Tb/s]", "tiers", "switches", "compute fabric capex per GPU [USD]", "note"]
     with language("zh"):
         zh = sweep_display_table(frame, "GB/s")

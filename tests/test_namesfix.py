@@ -85,7 +85,7 @@ def test_pods_pack_names_one_ratio_in_its_summary():
 
     p = plan(Design(nodes=64, pods="B300:32:800"))
     lines = " ".join(_executive_summary(p, "GB/s", {}))
-    assert "1.33:1 end to end" in lines and "no oversubscription" not in lines
+    assert "bisection ratio 1.33:1" in lines and "no oversubscription" not in lines  # one term (review47 #1)
     assert ratio_words(p) == "1.33:1 (the slower half's 1:1)" and ratio_words(p) in lines
 
 

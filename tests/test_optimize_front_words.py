@@ -56,7 +56,7 @@ def test_the_headline_compares_the_answers_bandwidth_with_the_sidebars():
     words = bandwidth_against(answer, sidebar, "GB/s")
     assert words.startswith("Per GPU it has 12.5 GB/s of scale-out bandwidth (one direction), 25% of the sidebar "
                             "design's 50 GB/s.")
-    assert "Oversubscription end to end: " in words and "(the sidebar design's: 1:1)" in words
+    assert "Bisection ratio: 1:1 " in words  # one 64-port 100G switch: no cut crosses an uplink and "(the sidebar design's: 1:1)" in words
     assert "100 Gb/s" in bandwidth_against(answer, sidebar, "Gb/s") and "400 Gb/s" in bandwidth_against(
         answer, sidebar, "Gb/s")
     assert "the same as the sidebar design's" in bandwidth_against(sidebar, sidebar, "GB/s")

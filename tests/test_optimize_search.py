@@ -196,8 +196,8 @@ def test_labels_and_the_review_pack_say_a_design_the_same_way():
                                                           topologies=("rail-only",), oversubscription=(3.0,)),
                       workers=1)
     label = design_label(result.best)
-    assert label.startswith("2-tier QM9700 InfiniBand, rail-only, 3:1 at the leaf, 400G ports")
-    assert label == design_words(result.best.design, result.best.tiers)
+    assert label.startswith("2-tier QM9700 InfiniBand, rail-only, 3:1 at the leaf, bisection ratio 2.67:1, 400G ports")
+    assert label == design_words(result.best.design, result.best.tiers, total="2.67:1")
     p = result.best_plan
     words = plan_words(p)
     assert words.startswith(label.split(", 1 plane")[0]) and report.design_title(p).endswith(words)

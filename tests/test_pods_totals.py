@@ -59,10 +59,10 @@ def test_the_bisection_ratio_follows_its_definition():
     assert b["oversubscription_slower_half"] == 1.0
     cards = {k.key: k for k in key_numbers(s)}
     assert "bisection ratio 1.33:1 (half the injection of all GPUs" in cards["bisection"].help
-    assert "oversubscription 1.33:1" in _cli("plan", "--nodes", "64", "--pods", "B300:32:800", "--format", "table")
+    assert "bisection ratio 1.33:1" in _cli("plan", "--nodes", "64", "--pods", "B300:32:800", "--format", "table")
     assert compare([("mixed", MIXED)], sizes=()).columns[0].values["oversubscription"] == pytest.approx(4 / 3, 1e-3)
     summary = _executive_summary(plan(MIXED), "GB/s", {})
-    assert "oversubscription 1.33:1 end to end" in " ".join(summary)
+    assert "bisection ratio 1.33:1 (the slower half's 1:1), half the injection" in " ".join(summary)
 
 
 def test_the_json_says_every_pods_value_where_they_differ():
@@ -134,7 +134,7 @@ def test_the_packs_bandwidth_readout_says_the_whole_ratio():
 
     doc = Doc()
     _bandwidth(doc, plan(MIXED))
-    assert "end to end 1.33:1" in doc.sections["bandwidth"] and "end to end 1:1" not in doc.sections["bandwidth"]
+    assert "bisection ratio 1.33:1" in doc.sections["bandwidth"] and "bisection ratio 1:1" not in doc.sections["bandwidth"]
 
 
 def test_an_unknown_pod_system_in_a_link_is_echoed_cut():

@@ -17,9 +17,9 @@ MIXED = Design(gpu="H100", nodes=64, pods="B200:32:800")
 def test_rows_that_build_the_same_design_say_so():
     frame = oversubscription_sweep(MIXED).set_index("oversubscription")
     assert frame.loc[3.0, "effective_oversubscription"] == frame.loc[4.0, "effective_oversubscription"]
-    assert frame.loc[3.0, "note"] == "builds 2.67:1 end to end (whole ports and scalable units)"
-    assert frame.loc[4.0, "note"] == "same design as 3:1: the leaves build 2.67:1 end to end"
-    assert frame.loc[8.0, "note"] == "same design as 6:1: the leaves build 4:1 end to end"
+    assert frame.loc[3.0, "note"] == "the leaves build 2.67:1 (whole ports and scalable units)"
+    assert frame.loc[4.0, "note"] == "same design as 3:1: the leaves build 2.67:1"
+    assert frame.loc[8.0, "note"] == "same design as 6:1: the leaves build 4:1"
     assert frame.loc[1.0, "note"] == frame.loc[2.0, "note"] == ""
     table = sweep_display_table(oversubscription_sweep(MIXED), "GB/s")
     assert table["leaf oversubscription"].tolist()[:5] == ["1:1", "1.5:1 → 1.33:1", "2:1", "3:1 → 2.67:1", "4:1 → 2.67:1"]

@@ -118,6 +118,8 @@ def wrapped_table_px(rows: int, row_px: int) -> int:
 
 SWEEP_SHORT = {
     "leaf oversubscription": (N_("leaf ratio"), N_("Leaf oversubscription, down:up")),
+    "bisection ratio": (N_("bisection ratio"), N_("Bisection ratio end to end (half the injection over the bisection) "
+                                                  "of this design planned at that leaf ratio")),
     "cross-fabric per GPU [{unit}]": (N_("per GPU [{unit}]"),
                                       N_("Cross-fabric bandwidth per GPU, one direction, with this design planned at that ratio")),
     "{fabric} capex per GPU [USD]": (N_("fabric/GPU [USD]"), N_("Compute fabric capex per GPU")),
@@ -128,9 +130,9 @@ SWEEP_SHORT = {
 text: (short header, its words in the tooltip). In this order; the note comes after the first ``SWEEP_IN_VIEW``
 of them, the others (buildable, tiers) follow."""
 SWEEP_IN_VIEW = 4
-"""The what-if's leading columns that fit ``MAIN_PX`` whole (the ratio, bandwidth and cost per GPU, switches); the
-note follows them, whole at a 1,280 px window (``MAIN_PX_AT_1280``: it says why a ratio cell reads ``1.5:1 →
-1:1``), then the bisection."""
+"""The what-if's leading columns that fit ``MAIN_PX`` whole (the leaf ratio and the bisection ratio it builds,
+bandwidth and cost per GPU); the note follows them, whole at a 1,280 px window (``MAIN_PX_AT_1280``: it says why a
+ratio cell reads ``1.5:1 → 1.44:1``), then the switches and the bisection."""
 
 
 def sweep_columns(frame: pd.DataFrame, unit: str) -> tuple[list[str], dict]:

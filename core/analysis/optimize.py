@@ -1802,10 +1802,12 @@ BINDING_MARGIN = 0.10
 
 def design_label(c: Candidate) -> str:
     """A candidate in words (``core.designwords.design_words``, the one way a design is said): ``Two-tier QM9700
-    InfiniBand, rail-optimized, 2:1 at the leaf, 400G ports, 1 plane``."""
+    InfiniBand, rail-optimized, 2:1 at the leaf, 400G ports, 1 plane``; a built design its bisection ratio too where
+    it is not the leaf's (``core.designwords.taper_words``)."""
     from core.designwords import design_words
 
-    return design_words(c.design, c.tiers)
+    planned = not math.isnan(c.oversubscription)  # NaN: not planned, the leaf's words alone
+    return design_words(c.design, c.tiers, total=units.ratio(c.oversubscription) if planned else None)
 
 
 def explain(best: Candidate, other: Candidate | None, cands: list[Candidate], constraints: Constraints,

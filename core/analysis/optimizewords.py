@@ -84,7 +84,7 @@ def why_costlier(best: Candidate, other: Candidate, objective: str = "cluster") 
 
 
 def bandwidth_against(best, sidebar, unit: str) -> str:
-    """The winner's scale-out bandwidth per GPU [``unit``, one direction] and end-to-end oversubscription against
+    """The winner's scale-out bandwidth per GPU [``unit``, one direction] and bisection ratio (end to end) against
     the sidebar design's, in one sentence of the current language (the headline says it, so a cheaper answer that
     cuts each GPU's share of the fabric reads as that); ``best`` and ``sidebar`` are plans (``core.plan.Plan``),
     ``sidebar`` None (the sidebar has no plan) gives "". A share is of the sidebar design's per-GPU bandwidth."""
@@ -99,7 +99,7 @@ def bandwidth_against(best, sidebar, unit: str) -> str:
         ours=units.bandwidth(ours.scaleout_gbits_per_gpu, unit), theirs=units.bandwidth(theirs.scaleout_gbits_per_gpu,
                                                                                           unit),
         share=number(share * 100, 0 if share >= 0.1 else 1))
-    return text + " " + _("Oversubscription end to end: {ours} (the sidebar design's: {theirs}).").format(
+    return text + " " + _("Bisection ratio: {ours} (the sidebar design's: {theirs}).").format(  # as every page names it
         ours=units.ratio(ours.oversubscription), theirs=units.ratio(theirs.oversubscription))
 
 

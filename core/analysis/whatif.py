@@ -21,7 +21,7 @@ OVERSUBSCRIPTION_STEPS = (1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0)
 
 SWEEP_COLUMNS = [
     "oversubscription", "feasible", "cross_fabric_gbits_per_gpu", "scaleout_gbits_per_gpu",
-    "bisection_tbits", "effective_oversubscription", "switches", "network_capex_usd",
+    "bisection_tbits", "leaf_oversubscription", "effective_oversubscription", "switches", "network_capex_usd",
     "network_capex_per_gpu_usd", "tiers", "note",
 ]
 
@@ -33,9 +33,12 @@ def oversubscription_sweep(design: Design, values: tuple[float, ...] = OVERSUBSC
     cross-fabric bandwidth [Gb/s, one direction] (scale-out per GPU divided by
     the effective end-to-end oversubscription), bisection [Tb/s], switch count
     (all planes, and a second NVLink level's switch units, as the capex holds them) and network capex [USD]. A value the engine cannot build has
-    ``feasible=False`` and the engine's message in ``note``. A buildable value whose design does not reach that
-    ratio says so in ``note`` (``_achieved_note``): the end-to-end ratio it builds (whole ports, the leaves' down
-    ports capped by the scalable units) and, when it is the design of a lower value, "same design as" that value.
+    ``feasible=False`` and the engine's message in ``note``. A buildable value whose leaves do not reach that
+    ratio says so in ``note`` (``_achieved_note``): the leaf ratio they build (``leaf_oversubscription``: whole
+    ports, the leaves' down ports capped by the scalable units) and, when it is the design of a lower value, "same
+    design as" that value. ``effective_oversubscription`` is the design's bisection ratio end to end, which can
+    differ from the leaves' for another reason than ports (a Dragonfly+'s global links, a tapered spine): the
+    display table's own column, never a note.
     """
     rows = []
     for value in sorted({float(v) for v in values} | {float(design.oversubscription)}):
@@ -52,35 +55,50 @@ def oversubscription_sweep(design: Design, values: tuple[float, ...] = OVERSUBSC
             "cross_fabric_gbits_per_gpu": bw.cross_fabric_gbits_per_gpu,
             "scaleout_gbits_per_gpu": bw.scaleout_gbits_per_gpu,
             "bisection_tbits": bw.bisection_tbits_one_direction,
+            "leaf_oversubscription": leaf_built(result),
             "effective_oversubscription": bw.oversubscription,
             "switches": result.fabric.switch_count_total + result.level2_switches,  # as the capex: NVLink level 2
             "network_capex_usd": result.cost.network_capex_usd,
             "network_capex_per_gpu_usd": result.cost.network_capex_usd / result.resolved.gpus,
             "tiers": result.fabric.tiers,
-            "note": _achieved_note(value, bw.oversubscription, bw.spine_oversubscription, rows),
+            "note": _achieved_note(value, leaf_built(result), rows),
         })
     return pd.DataFrame.from_records(rows, columns=SWEEP_COLUMNS)
 
 
-def _achieved_note(asked: float, achieved: float, spine: float, rows: list[dict]) -> str:
-    """The note of a leaf oversubscription ``asked`` whose design's end-to-end ratio is ``achieved`` (the spines'
-    ``spine`` on top of the leaves'): "" when it is ``asked`` x ``spine`` within 2 %; else the ratio it builds, and the lowest
-    earlier value of ``rows`` (the sweep so far, by value) with the same end-to-end ratio, as "same design as"."""
-    if abs(achieved - asked * spine) <= 0.02 * asked * spine:  # whole ports: 2.98:1 is the 3:1 asked
+def leaf_built(result) -> float:
+    """The leaf ratio the plan ``result`` builds: all NIC ports' injection over the leaves' uplinks as far as their
+    nodes fill them (``core.fabric.bandwidth.tier_capacities_gbits``: whole ports, a partial scalable unit's leaf
+    counting its nodes' share), 1:1 without leaf uplinks (one tier). The leaf stage alone: a Clos's bisection ratio
+    is this times the spines' taper, a Dragonfly+'s is its global links' whatever the leaves (1.5:1 over 1:1
+    leaves at 4,096 H100 GPUs)."""
+    from core.fabric.bandwidth import tier_capacities_gbits
+
+    capacities = tier_capacities_gbits(result.resolved, result.fabric)
+    up = capacities.get("leaf_up", 0.0)
+    return capacities["injection"] / up if up else 1.0
+
+
+def _achieved_note(asked: float, leaf: float, rows: list[dict]) -> str:
+    """The note of a leaf oversubscription ``asked`` whose leaves build ``leaf`` (``leaf_built``): "" when it is ``asked`` within 2 % (whole ports: 2.98:1 is the 3:1 asked), or the
+    leaves have spare uplinks (below 1:1, read as 1:1); else the ratio they build, and the lowest earlier value of
+    ``rows`` (the sweep so far, by value) whose leaves build the same, as "same design as". The leaves' ratio, not the
+    end to end one: a Dragonfly+'s global links set its bisection ratio whatever the leaves (its own column)."""
+    built = max(1.0, leaf)
+    if abs(built - asked) <= 0.02 * asked:
         return ""
-    same = _same_as(achieved, rows)
+    same = _same_as(leaf, rows)
     if same is not None:
-        return _("same design as {ratio}: the leaves build {achieved} end to end").format(
-            ratio=units.ratio(same), achieved=units.ratio(achieved))
-    return _("builds {achieved} end to end (whole ports and scalable units)").format(
-        achieved=units.ratio(achieved))
+        return _("same design as {ratio}: the leaves build {achieved}").format(
+            ratio=units.ratio(same), achieved=units.ratio(built))
+    return _("the leaves build {achieved} (whole ports and scalable units)").format(achieved=units.ratio(built))
 
 
-def _same_as(achieved: float, rows) -> float | None:
-    """The lowest value of ``rows`` (sweep rows so far, by value) that builds the end-to-end ratio ``achieved``:
-    the same design; None when no earlier row does."""
+def _same_as(leaf: float, rows) -> float | None:
+    """The lowest value of ``rows`` (sweep rows so far, by value) whose leaves build the ratio ``leaf``: the same
+    design; None when no earlier row does."""
     return next((r["oversubscription"] for r in rows if r.get("feasible")
-                 and abs(r["effective_oversubscription"] - achieved) <= 1e-9 * achieved), None)
+                 and abs(r["leaf_oversubscription"] - leaf) <= 1e-9 * leaf), None)
 
 
 def _short_notes(frame: pd.DataFrame) -> list[str]:
@@ -93,7 +111,7 @@ def _short_notes(frame: pd.DataFrame) -> list[str]:
         if not row["feasible"] or not row["note"]:
             notes.append(row["note"] or "")
             continue
-        same = _same_as(row["effective_oversubscription"], rows[:i])
+        same = _same_as(row["leaf_oversubscription"], rows[:i])
         notes.append(_("same design as {ratio}").format(ratio=units.ratio(same)) if same is not None
                      else _("whole ports and scalable units"))
     return notes
@@ -110,17 +128,20 @@ def bisection_scale(frame: pd.DataFrame, unit: str) -> tuple[float, str]:
 def sweep_display_table(frame: pd.DataFrame, unit: str) -> pd.DataFrame:
     """The oversubscription sweep as shown to people, bandwidth in ``unit`` ("GB/s" bytes or "Gb/s" bits).
 
-    Cross-fabric bandwidth is per GPU, one direction; bisection is one direction in TB/s or Tb/s. A ratio the
-    design does not reach reads ``4:1 → 2.67:1`` (asked, built end to end; ``oversubscription_sweep``'s note), its
-    note only what the cell does not say (``_short_notes``: "same design as 1:1"), short enough to be read whole.
+    Cross-fabric bandwidth is per GPU, one direction; bisection is one direction in TB/s or Tb/s. A leaf ratio the
+    leaves do not reach reads ``4:1 → 2.67:1`` (asked, built at the leaf; ``oversubscription_sweep``'s note), its
+    note only what the cell does not say (``_short_notes``: "same design as 1:1"), short enough to be read whole;
+    the bisection ratio end to end has its own column (``1.5:1`` on a Dragonfly+ whose leaves are 1:1).
     """
     scale = 1 / 8 if unit == "GB/s" else 1  # the sweep is in bits
     divisor, bisection_unit = bisection_scale(frame, unit)
-    # a value the design does not reach (its note says so): the ratio asked -> the end-to-end ratio built
-    built = [f"{units.ratio(v)} → {units.ratio(e)}" if ok and note else units.ratio(v) for v, e, ok, note in zip(
-        frame["oversubscription"], frame["effective_oversubscription"], frame["feasible"], frame["note"])]
+    # a value the leaves do not reach (its note says so): the ratio asked -> the leaves' ratio built
+    built = [f"{units.ratio(v)} → {units.ratio(max(1.0, e))}" if ok and note else units.ratio(v) for v, e, ok, note
+             in zip(frame["oversubscription"], frame["leaf_oversubscription"], frame["feasible"], frame["note"])]
     return pd.DataFrame({
         _("leaf oversubscription"): built,
+        _("bisection ratio"): [units.ratio(e) if ok else "" for e, ok in zip(frame["effective_oversubscription"],
+                                                                              frame["feasible"])],
         _("buildable"): frame["feasible"],
         _("cross-fabric per GPU [{unit}]").format(unit=unit): (frame["cross_fabric_gbits_per_gpu"] * scale).round(1),
         _("bisection [{unit}]").format(unit=bisection_unit): [units.bandwidth_in(v * 1000, divisor)

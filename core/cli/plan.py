@@ -11,6 +11,7 @@ from core import plurals, scaleup, units, vocab
 from core.fabric import domainlevels
 from core.cli.bwunit import add_units_option, bandwidth_unit
 from core.cli.common import add_design_options, add_format_option, design_from_args, row, to_json
+from core.analysis.whole import ratio_text
 from core.design import tidy_spaces
 from core.i18n import N_, _, ngettext, usd
 from core.fabric.families import summary_rows, words
@@ -123,15 +124,16 @@ def _render_table(summary: dict, tiers: str, pods: dict | None = None, unit: str
         switch_side=f"{t['switch_side']:,}", node_side=f"{t['node_side']:,}")
         + level2_modules_words(summary.get("nvlink", {}))) + "\n")
     b = summary["bandwidth"]
-    w(row(_("bandwidth"), words(summary.get("topology"), "cli:bandwidth", N_(  # a torus: its bisection ratio
+    w(row(_("bandwidth"), _(  # the bisection ratio as every page names it (core.analysis.whole.ratio_text)
         "{link} {nvlink} per GPU (both directions); scale-out {scaleout} per GPU (one direction); bisection "
-        "{bisection} (one direction); oversubscription {oversubscription}")).format(link=scaleup.link_word(nvl),
+        "{bisection} (one direction); bisection ratio {oversubscription}, half the injection over the bisection (one "
+        "direction)").format(link=scaleup.link_word(nvl),
         # a design with pods: every pod's, equal values once, as the Designer's cards (keynumbers.per_pod_value)
         nvlink=per_pod_value(b.get("nvlink_gbytes_per_gpu_bidir_pods"), 8,
                              units.from_gbytes(b["nvlink_gbytes_per_gpu_bidir"]), unit),
         scaleout=per_pod_value(b.get("scaleout_gbits_per_gpu_pods"), 1, b["scaleout_gbits_per_gpu"], unit),
         bisection=units.bandwidth(units.from_tbits(b["bisection_tbits_one_direction"]), unit),
-        oversubscription=units.ratio(b["oversubscription"]))) + "\n")
+        oversubscription=ratio_text(b["oversubscription"], b.get("oversubscription_slower_half")))) + "\n")
     scale = pods["scaleup"] if pods else [scaleup.describe(
         summary["nvlink"], library_label(summary["nvlink"]["collective_library"]), unit)]
     for i, text in enumerate(scale):  # a design with pods: a line per pod under one label

@@ -50,7 +50,7 @@ import numpy as np
 from core import plurals, units
 from core.design import ResolvedDesign
 from core.errors import DesignError
-from core.fabric.dragonfly import Hops, spine_global_links
+from core.fabric.dragonfly import RISK_GLOBAL, Hops, spine_global_links
 from core.fabric.sizing import FabricPlan, SwitchGroup, _speed_ratio, _speeds, _tier
 from core.fabric.wiring import Bundle, Device, Link, Wiring, wiring_of
 from core.i18n import N_, _, ngettext
@@ -136,10 +136,11 @@ WORDS = {
                        "for one cable of a bundle. The engine's ids ({ids}) work too."),
     "failure:click": N_("Click a router to fail it; click it again to restore it."),
     "stage:leaf_up": N_("Router -><br>local and global"),  # the capacity chart's stage of a router's other ports
-    "readout:bandwidth": N_("**Oversubscription** end to end {total} · **hops** (switches crossed) same rail "
+    "readout:bandwidth": N_("**Bisection ratio** {total} · **hops** (switches crossed) same rail "
                             "{same_rail}, in a group {cross_rail}, across groups {cross_pod}, Valiant up to {valiant} "
                             "· **{link} : scale-out** {ratio} per GPU (one direction)"),
-    "report:readout:bandwidth": N_("Oversubscription end to end {total}; switches crossed: same rail {same_rail}, in "
+    "report:risk:oversubscribed": RISK_GLOBAL,  # the pack's main risk: the global links between groups
+    "report:readout:bandwidth": N_("Bisection ratio {total}; switches crossed: same rail {same_rail}, in "
                                    "a group {cross_rail}, across groups {cross_pod}, Valiant up to {valiant}; {link} "
                                    "to scale-out {ratio} per GPU (one direction)."),
     "failure:note": N_("Computed in closed form over the topology's groups (the untouched groups of a plane as one "

@@ -63,12 +63,25 @@ BOM_MODELS = ("spares",)
 rule (N+1 per model and tier, a share of the installed count)."""
 RAIL_LEAVES = True
 """Its leaves are rail leaves, each SU's one per rail (``core.fabric.families.rail_leaves``: the bill's leaf row)."""
+RISK_GLOBAL = N_("the bisection ratio is {ratio}, so traffic between groups, over the global links, can slow down")
+"""The review pack's main risk of a Dragonfly's tapered global links (both Dragonfly families: ``WORDS``)."""
 WORDS = {# the drawing's subtitle and the draw.io title (core.figures.topology.view_words): its blocks are its groups
          "view:grouped": N_("Every switch drawn; servers grouped per scalable unit"),
          "view:aggregated": N_("Aggregated view: switches and servers bundled by Dragonfly+ group and rail; numbers "
                                "are counts"),
          "bom:spines": N_("{groups} Dragonfly+ groups x {spines} spines{plane_note} = {total}"),  # the bill's spine row
          "load:spine_uplinks": N_("Global links"),  # the Inference page's fabric-load table: its spines' uplinks
+         # the Designer's and the pack's bandwidth readouts: its groups, not pods, as the plan command counts hops
+         "readout:bandwidth": N_("**Oversubscription** leaf {leaf}, spine {spine} · **bisection ratio** {total} · "
+                                 "**hops** (switches crossed) same rail {same_rail}, in a group {cross_rail}, across "
+                                 "groups {cross_pod}, Valiant up to {valiant} · **{link} : scale-out** {ratio} per GPU "
+                                 "(one direction)"),
+         "report:readout:bandwidth": N_("Oversubscription leaf {leaf}, spine {spine}; bisection ratio {total}; "
+                                        "switches crossed: same rail {same_rail}, in a group {cross_rail}, across "
+                                        "groups {cross_pod}, Valiant up to {valiant}; {link} to scale-out {ratio} per "
+                                        "GPU (one direction)."),
+         # the pack's main risks when the leaves are 1:1: the taper is the global links between groups
+         "report:risk:oversubscribed": RISK_GLOBAL,
          "input:tiers:off": N_("No effect on a Dragonfly+: two tiers in every group (leaves and spines), the groups "
                                "joined by global links."),
          "note:global_share": N_(

@@ -75,16 +75,10 @@ WORDS = {"view:each": N_("Every node drawn; no switches: nodes joined node to no
          # the transceivers card's help and the plan CLI's transceivers row: no switch side, what they are
          "transceivers": N_("{node_side} in the nodes' cages, at both ends of the optical node-to-node links (no "
                             "switches)"),
-         "cli:bandwidth": N_("{link} {nvlink} per GPU (both directions); scale-out {scaleout} per GPU (one "
-                             "direction); bisection {bisection} (one direction); bisection ratio {oversubscription} "
-                             "(half the injection over the bisection, one direction)"),  # the plan CLI's row
          "report:what": N_("What it is: {size}, joined node to node by a {topology} of {fabric} links (no "
                            "switches) at {speed} per GPU (one direction), {planes}."),  # the pack's summary: no tiers
-         "report:achieves": N_("What it achieves: bisection {bisection} (one direction), bisection ratio {ratio} "
-                               "(half the injection over the bisection)."),
          "report:risk:oversubscribed": N_("the bisection ratio is {ratio}, so traffic across the torus's cut can slow "
                                           "down"),  # no leaves
-         "caption:ratio": N_("bisection ratio {ratio}"),  # the Performance page's caption: no leaves
          "failure:tier": N_("Element"),  # the Resilience form: no tiers, its nodes, NICs and neighbour bundles
          "failure:tier:help": N_("An element kind and a count fail that many elements of that kind, chosen where "
                                  "they hurt most."),

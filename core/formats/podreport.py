@@ -97,8 +97,8 @@ def pods_nvlink_html(mixed) -> str:
 def pods_words(plan) -> str | None:
     """The design with pods of ``plan`` in words (``core.designwords.design_words``): every pod's leaf models and
     the shared spines' model, every pod's port speed [Gb/s per direction] and NIC, as the Designer's subtitle names
-    them (``core.analysis.whole.pods_models``); None without pods or when the pods cannot be planned together."""
-    from core.analysis.whole import pods_models
+    them (``core.analysis.whole.pods_models``), and the whole design's bisection ratio (``ratio_words``); None without pods or when the pods cannot be planned together."""
+    from core.analysis.whole import pods_models, ratio_words
     from core.designwords import design_words
 
     mixed = mixed_of(plan)  # None without pods or when they cannot be planned together
@@ -107,7 +107,7 @@ def pods_words(plan) -> str | None:
     r, models = plan.resolved, pods_models(mixed)
     design = r.design.model_copy(update={"fabric": r.fabric, "planes": plan.planes})  # as plan_words
     return design_words(design, mixed.fabric.tiers, leaf=models["leaves"], spine=models["spine"], nic=models["nic"],
-                        speeds=models["speed"], transport=r.nic.transport)
+                        speeds=models["speed"], transport=r.nic.transport, total=ratio_words(plan))
 
 
 def pods_networks(plan, networks) -> list[tuple[str, object]]:

@@ -469,7 +469,7 @@ def _executive_summary(plan, unit: str, facts: Mapping) -> list[str]:
     """Four sentences from the design: what it is, what it costs, what it achieves, its main risks. ``facts``:
     what the sections computed (``estimate``: the training job's, ``spof``, ``availability``, ``scenario``)."""
     from core import units
-    from core.analysis.whole import whole_plan
+    from core.analysis.whole import ratio_words, whole_plan
     from core.figures.keynumbers import per_pod_value, size_caption
     from core.plan import shown_share
 
@@ -491,9 +491,9 @@ def _executive_summary(plan, unit: str, facts: Mapping) -> list[str]:
         share=units.percent(shown_share(s["cost"]["network_share"])), it_power=units.power(cost.it_kw),
         tco=usd(s["cost"]["tco_usd"]),
         years=f"{cost.tco_years:g}"))
-    achieves = words(family, "report:achieves", N_("What it achieves: bisection {bisection} (one direction), "
-                                                  "oversubscription {ratio} end to end.")).format(bisection=units.bandwidth(units.from_tbits(bw.bisection_tbits_one_direction), unit),
-                                ratio=units.ratio(bw.oversubscription))
+    achieves = _("What it achieves: bisection {bisection} (one direction), bisection ratio {ratio}, half the injection "
+                 "over the bisection.").format(  # the ratio as the CLI, the cards and the title name it
+        bisection=units.bandwidth(units.from_tbits(bw.bisection_tbits_one_direction), unit), ratio=ratio_words(plan))
     estimate = facts.get("estimate")
     if estimate is not None and getattr(estimate, "days_to_train", None):
         pod = facts.get("pod") if whole is not plan else None  # pods planned together: the job runs on one
@@ -531,21 +531,21 @@ def _risks(plan, facts: Mapping) -> list[str]:
 
 
 def _oversubscription_risk(plan) -> str:
-    """The risks' oversubscription words, with the ratio the rest of the pack says (``ratio_words``): a design
-    with pods is oversubscribed when its whole bisection ratio is (``pods_ratios``: the faster pods' NICs count),
-    named with its slower half's where the two differ, so "1.33:1 end to end" is never followed by "no
-    oversubscription"."""
+    """The risks' oversubscription words, with the bisection ratio the rest of the pack says (``ratio_words``: a
+    design with pods its whole ratio, the faster pods' NICs counted, and its slower half's where the two differ, so
+    "1.33:1" is never followed by "no oversubscription"), and where the taper sits: the leaves when a leaf is
+    oversubscribed (any pod's), else the family's cut (``report:risk:oversubscribed``: a Dragonfly's global links
+    between groups, a torus's cut; a folded Clos, or pods under shared spines, the bisection)."""
     from core.analysis.whole import ratio_words
 
-    ratio = _summary(plan)["bandwidth"]["oversubscription"] if plan.design.pods else plan.bandwidth.oversubscription
-    if ratio <= 1.001:
+    b = _summary(plan)["bandwidth"]
+    if b["oversubscription"] <= 1.001:
         return _("no oversubscription")
-    if not plan.design.pods:
-        return words(plan.fabric.family, "report:risk:oversubscribed", N_(
-            "the fabric is oversubscribed {ratio}, so traffic across leaves can slow down")).format(
-            ratio=units.ratio(ratio))
-    return _("the fabric's bisection ratio is {ratio}, so traffic across the bisection can slow down").format(
-        ratio=ratio_words(plan))
+    leaves = b.get("leaf_oversubscription_pods") or [plan.bandwidth.leaf_oversubscription]
+    return (_("the bisection ratio is {ratio}, so traffic across leaves can slow down") if max(leaves) > 1.001 else
+            words(plan.fabric.family, "report:risk:oversubscribed", N_(
+                "the fabric's bisection ratio is {ratio}, so traffic across the bisection can slow down"))
+            ).format(ratio=ratio_words(plan))
 
 
 ALMOST_NEVER = 0.005
@@ -629,7 +629,7 @@ def _bandwidth(doc: _Doc, plan) -> None:
     body = doc.figure(bandwidth_hierarchy_figure(plan, unit=doc.unit), 380)
     capacities = tier_capacities_gbits(plan.resolved, plan.fabric)
     body += doc.figure(tier_capacity_figure(plan, capacities, unit=doc.unit), 360)
-    readout = N_("Oversubscription leaf {leaf}, spine {spine}, end to end {total}; switches crossed: same rail "
+    readout = N_("Oversubscription leaf {leaf}, spine {spine}; bisection ratio {total}; switches crossed: same rail "
                  "{same_rail}, cross rail {cross_rail}, cross pod {cross_pod}; {link} to scale-out {ratio} per GPU "
                  "(one direction).")
     body += _p(bandwidth_readout(plan.fabric.family, plan.resolved.system, bw, doc.unit, "report:readout:bandwidth",

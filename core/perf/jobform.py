@@ -313,6 +313,10 @@ def placement_notes(sweeps: list[Sweep], gpus: int, system_id: str, references: 
         layout = (_("{gpus} GPUs: {domains} of {ranks} (the last holds {last}, and its NICs set the fabric pace), "
                     "{nodes} of the torus; farthest path: {level} ({hops}).") if p.last != p.ranks_per_domain else
                   _("{gpus} GPUs: {domains} of {ranks}, {nodes} of the torus; farthest path: {level} ({hops})."))
+    elif not p.pod_tier:  # no tier between pods (two tiers): no pods to count; "pod" is a design's pod
+        layout = (_("{gpus} GPUs: {domains} of {ranks} (the last holds {last}, and its NICs set the fabric pace), "
+                    "{nodes}, {groups}; farthest path: {level} ({hops}).") if p.last != p.ranks_per_domain else
+                  _("{gpus} GPUs: {domains} of {ranks}, {nodes}, {groups}; farthest path: {level} ({hops})."))
     elif p.last != p.ranks_per_domain:
         layout = _("{gpus} GPUs: {domains} of {ranks} (the last holds {last}, and its NICs set the fabric pace), "
                    "{nodes}, {groups}, {pods}; farthest path: {level} ({hops}).")
@@ -363,17 +367,34 @@ def fabric_name(plan: Plan) -> str:
     return "InfiniBand" if r.fabric == "infiniband" else _("Ethernet RoCE")
 
 
+def job_ratio(plan: Plan) -> str:
+    """The bisection ratio of the fabric a job runs on in words, ``1:1``: ``plan`` is the design's plan, or with pods
+    the pod the job runs on planned alone (``core.analysis.whole.pod_plan``), whose fabric the estimates use. The one
+    ratio the Performance page's caption (``ratio_caption``) and its chart and table labels (``fabric_label``,
+    ``linked_label``) name."""
+    return ratio(plan.bandwidth.oversubscription)
+
+
+def ratio_caption(plan: Plan, whole_ratio: float) -> str:
+    """The Performance caption's ratio: ``bisection ratio 1:1`` of the job's fabric (``job_ratio``), and where the
+    whole design's (``whole_ratio``, a design with pods: ``core.analysis.whole.pods_ratios``) reads otherwise, that
+    too: ``bisection ratio 1:1 (the job's pod; the whole design's 1.33:1)``."""
+    own, whole = job_ratio(plan), ratio(whole_ratio)
+    return _("bisection ratio {ratio}").format(ratio=own if own == whole else _(
+        "{ratio} (the job's pod; the whole design's {whole})").format(ratio=own, whole=whole))
+
+
 def fabric_label(plan: Plan) -> str:
+    """The job's design in a few words, ``This design (InfiniBand, 1:1)`` (the bisection ratio: ``job_ratio``)."""
     return _("This design ({fabric}, {oversubscription})").format(
-        fabric=fabric_name(plan), oversubscription=ratio(plan.bandwidth.oversubscription))
+        fabric=fabric_name(plan), oversubscription=job_ratio(plan))
 
 
 def linked_label(plan: Plan) -> str:
     """The compared design of a pasted share link, in a few words."""
     r = plan.resolved
     return _("Linked design ({gpus} x {system}, {fabric}, {oversubscription})").format(
-        gpus=f"{r.gpus:,}", system=r.system.id, fabric=fabric_name(plan),
-        oversubscription=ratio(plan.bandwidth.oversubscription))
+        gpus=f"{r.gpus:,}", system=r.system.id, fabric=fabric_name(plan), oversubscription=job_ratio(plan))
 
 
 def routing_label(plan: Plan) -> str:

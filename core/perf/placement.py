@@ -63,6 +63,10 @@ class Placement:
     """The pods are Dragonfly+ (or Dragonfly) groups (joined by global links, not cores)."""
     family: str = ""
     """The topology family's name when ``dragonfly`` (``Dragonfly+``, ``Dragonfly``), for the notes."""
+    pod_tier: bool = False
+    """Traffic between pods crosses a tier of its own (``has_pods``: a three-tier Clos's cores, a Dragonfly's global
+    links); else the fabric has no pods to count (two tiers: one leaf-spine block), so the notes name none, and
+    "pod" keeps meaning a design's pods (``Design.pods``)."""
     link_hops: bool = False
     """``hops`` count links, not switches: a node-to-node family (the torus, ``core.fabric.families.node_to_node``)
     with no leaf groups or pods to count."""
@@ -114,7 +118,7 @@ def place(plan: Plan, gpus: int | None = None, stride: int = 1) -> Placement:
     last = n - (m - 1) * d
     return Placement(n, stride, d, m, nodes, groups, pods, nodes_in_group, nodes_in_pod, hops, level, last,
                      f.global_links > 0, vocab.TOPOLOGY.label(f.family) if f.global_links else "",
-                     link_hops=node_to_node(f.family) and m > 1)
+                     pod_tier=has_pods(f), link_hops=node_to_node(f.family) and m > 1)
 
 
 def fabric_hops(plan: Plan, nodes: int, groups: int, pods: int) -> tuple[int, str]:
