@@ -464,9 +464,10 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
                  "the GPUs cut off, a maximum flow between the halves of the groups for the bisection; busbw and step "
                  "time from the collective and training models on a degraded copy of the design.")
                if method == "groups" else
-               _("Method: on the topology's graph (`networkx`): connected components for the GPUs cut off, a maximum "
-                 "flow between the halves of the groups for the bisection; busbw and step time from the collective "
-                 "and training models on a degraded copy of the design."))
+               words(cur.plan.fabric.family, "failure:method", N_(  # a torus: the slabs of its bisection cut
+                   "Method: on the topology's graph (`networkx`): connected components for the GPUs cut off, a "
+                   "maximum flow between the halves of the groups for the bisection; busbw and step time from the "
+                   "collective and training models on a degraded copy of the design.")))
 
 
 def _on_pods_failed(mixed) -> None:
