@@ -443,25 +443,24 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
     st.dataframe({_("number"): [r[0] for r in rows], _("healthy"): [r[1] for r in rows],
                   _("failed"): [r[2] for r in rows]}, hide_index=True, width="stretch",
                  height=cache.table_height(len(rows)))
-    s1, s2 = st.columns(2)
-    with s1:
-        st.markdown("##### " + _("Remaining bisection per stage"))
-        st.dataframe(cache.stage_table(result, unit), hide_index=True, width="stretch")
-        st.caption(_("The damaged half of the worst balanced cut, one direction."))
-    with s2:
-        st.markdown("##### " + _("Unbalanced ECMP groups"))
-        if result.ecmp_unbalanced:
-            for g in result.ecmp_unbalanced:
-                st.markdown("- " + (i18n.ngettext(
-                    "{switches} {tier} switch hashes over {remaining} of {healthy} uplink cables",
-                    "{switches} {tier} switches hash over {remaining} of {healthy} uplink cables",
-                    g["switches"]) if g.get("unit") == "links" else i18n.ngettext(
-                    "{switches} {tier} switch hashes over {remaining} of {healthy} uplink paths",
-                    "{switches} {tier} switches hash over {remaining} of {healthy} uplink paths",
-                    g["switches"])).format(switches=i18n.number(g["switches"]), tier=_(failure.TIER_LABELS[g["tier"]]),
-                                          remaining=g["remaining_paths"], healthy=g["healthy_paths"]))
-        else:
-            st.caption(_("No switch lost only some of its uplink paths."))
+    # full width, as the table above: beside the ECMP groups its stage names and bandwidths were cut off at 1024 px
+    stages = cache.stage_table(result, unit)
+    st.markdown("##### " + _("Remaining bisection per stage"))
+    st.dataframe(stages, hide_index=True, width="stretch", height=cache.table_height(len(stages)))
+    st.caption(_("The damaged half of the worst balanced cut, one direction."))
+    st.markdown("##### " + _("Unbalanced ECMP groups"))
+    if result.ecmp_unbalanced:
+        for g in result.ecmp_unbalanced:
+            st.markdown("- " + (i18n.ngettext(
+                "{switches} {tier} switch hashes over {remaining} of {healthy} uplink cables",
+                "{switches} {tier} switches hash over {remaining} of {healthy} uplink cables",
+                g["switches"]) if g.get("unit") == "links" else i18n.ngettext(
+                "{switches} {tier} switch hashes over {remaining} of {healthy} uplink paths",
+                "{switches} {tier} switches hash over {remaining} of {healthy} uplink paths",
+                g["switches"])).format(switches=i18n.number(g["switches"]), tier=_(failure.TIER_LABELS[g["tier"]]),
+                                      remaining=g["remaining_paths"], healthy=g["healthy_paths"]))
+    else:
+        st.caption(_("No switch lost only some of its uplink paths."))
     for note in result.notes:
         st.info(safe.md(note))
     method = failure.method_of(cur.plan)
@@ -473,9 +472,10 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
                  "the GPUs cut off, a maximum flow between the halves of the groups for the bisection; busbw and step "
                  "time from the collective and training models on a degraded copy of the design.")
                if method == "groups" else
-               _("Method: on the topology's graph (`networkx`): connected components for the GPUs cut off, a maximum "
-                 "flow between the halves of the groups for the bisection; busbw and step time from the collective "
-                 "and training models on a degraded copy of the design."))
+               words(cur.plan.fabric.family, "failure:method", N_(  # a torus: the slabs of its bisection cut
+                   "Method: on the topology's graph (`networkx`): connected components for the GPUs cut off, a "
+                   "maximum flow between the halves of the groups for the bisection; busbw and step time from the "
+                   "collective and training models on a degraded copy of the design.")))
 
 
 def _on_pods_failed(mixed) -> None:

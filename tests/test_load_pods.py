@@ -246,8 +246,8 @@ def test_the_command_line_gives_the_pages_answer(capsys):
 
 def test_the_training_job_is_sized_on_every_pods_gpus(capsys):
     """The ``job`` pattern's training job runs over every pod's GPUs (not pod 1's alone): the command's default job
-    takes all 768 GPUs of the H100 and B200 pods, both pods' GPUs use the fabric, and the note says how it was
-    sized (pod 1's system at every pod's GPUs) and the global batch its traffic was estimated with."""
+    takes all 768 GPUs of the H100 and B200 pods (at tp 8 pp 1 here), both pods' GPUs use the fabric, and the note says how it was
+    sized (pod 1's system at every pod's GPUs); its global batch is train's, a multiple of micro-batch x dp."""
     import json
 
     from core.analysis.loadpods import design_job_plan
@@ -257,12 +257,13 @@ def test_the_training_job_is_sized_on_every_pods_gpus(capsys):
     sizing = design_job_plan(plan(design))
     assert sizing.resolved.gpus == 768 and sizing.resolved.system.id == plan(design).resolved.system.id
     code, out, _err = run_cli(capsys, "--lang", "en", "load", "--gpu", "H100", "--nodes", "64", "--pods",
-                              "B200:32:800", "--pattern", "job", "--format", "json")
+                              "B200:32:800", "--pattern", "job", "--tp", "8", "--pp", "1", "--format", "json")
     data = json.loads(out)
     assert code == 0 and data["job_gpus"] == 768
     assert [p["gpus_on_fabric"] > 0 for p in data["pods"]] == [True, True]
     assert any("768 GPUs of every pod's 768" in note for note in data["notes"])
-    assert any("global batch of 1,056" in note for note in data["notes"])  # 1,024 is no multiple of dp = 96
+    # the command's job takes train's global batch: 1,024 rounded up to 1,056, a multiple of dp = 96, so no note
+    assert not any("is not a multiple of micro-batch x dp" in note for note in data["notes"])
     assert not any("sized on pod 1's system" in note for note in data["notes"])
 
 

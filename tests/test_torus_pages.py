@@ -65,6 +65,16 @@ def test_resilience_page_fails_links_of_a_torus():
     assert "torus links across the cut" in list(at.dataframe[1].value.iloc[:, 0])
     _what_if_speaks_the_collective_and_training_models(at, "all-reduce busbw, 1 GiB",
                                                        "training step [s] (the Performance page's job)")
+    # jobcli47: the method caption measures the bisection between the torus's slabs, not "halves of the groups"
+    captions = " ".join(str(c.value) for c in at.caption)
+    assert "the two slabs of the torus either side of its bisection cut" in captions
+    assert "halves of the groups" not in captions
+    # jobcli47: "Remaining bisection per stage" spans the page as the table above (in a half column it was cut off
+    # at 1024 px); its one stage, the torus's cut, healthy 1.6 TB/s (4x4x4: 2 x 64 / 4 = 32 neighbour pairs, each
+    # joined by one 400G link: 12.8 Tb/s one direction)
+    stage = next(d.value for d in at.dataframe if list(d.value.columns) == ["stage", "healthy", "remaining"])
+    assert list(stage["healthy"]) == ["1.6 TB/s"]
+    assert not any("stage" in d.value.columns for c in at.columns for d in c.dataframe)
     for tab in ("Single points of failure", "Availability", "Overload & imbalance"):
         other = open_page("../pages/6_Resilience.py", {**LINK, "rs_tab": tab}, timeout=180)
         assert not other.error

@@ -273,3 +273,20 @@ def test_summary_of_a_torus_names_no_switch_model(lang, total, words):
     assert numbers[total] == 0 and models[total] == words
     assert not {"Leaf switches", "Spine switches", "Core switches", "叶交换机", "脊交换机", "核心交换机"} & set(numbers)
     assert "QM9700" not in {str(v) for v in models.values()}
+
+
+# jobcli47: a classic Dragonfly's "Tiers" is the one router tier its own words say (core.fabric.families.switch_tiers)
+@pytest.mark.parametrize("lang, tiers", [("en", "Tiers"), ("zh", "层数")])
+def test_summary_of_a_classic_dragonfly_says_one_router_tier(lang, tiers):
+    """1,024 H100s as a classic Dragonfly: each group's routers are one tier (node, local and global ports on the same
+    router; "1 router tier, ... groups, global links"); the Summary said "Tiers 2" (``FabricPlan.tiers``: two switch
+    hops or more). The Optimize column and the plan's summary count the same."""
+    from core.fabric.families import switch_tiers, tier_words
+
+    design = Design(gpu="H100", gpus=1024, topology="classic-dragonfly")
+    p = plan(design)
+    with language("en"):
+        assert tier_words(p.fabric).startswith("1 router tier")
+    assert p.fabric.tiers == 2 and switch_tiers(p.fabric.family, p.fabric.tiers) == p.summary()["tiers"] == 1
+    assert switch_tiers(design.topology, p.fabric.tiers) == 1  # the Optimize page's column (by topology)
+    assert _key_numbers(_whole_book(design, lang))[tiers] == 1

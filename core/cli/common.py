@@ -351,6 +351,33 @@ def job_plan(design: Design, pod: int):
     return pod_plan(plan(design), pod)
 
 
+SPLIT_HELP = N_("{name} degree (default: the fastest split that fits)")
+"""Help of a ``--tp`` / ``--pp`` that ``split_job`` fills in (``python -m core train`` says the same, naming its
+``--explain``)."""
+
+
+def split_job(planned, job, *, tp: int | None, pp: int | None, ep: int | None = None):
+    """``job`` (a ``core.perf.training.TrainingJob`` with its ``gpus`` and the model) at the split
+    ``python -m core train`` takes on ``planned``: the tp and pp not given (None) the fastest that fits
+    (``core.perf.training.default_split``; a mixture of experts' ep too when ``ep`` is None), the global batch
+    rounded up to a multiple of micro-batch x dp (``fitting_split``), so ``failure`` and ``load --pattern job``
+    time the step ``train`` times. When no split fits: ``job`` at the split the search starts from, whose estimate
+    then says why."""
+    from core.errors import DesignError
+    from core.perf.training import default_split, fitting_split
+
+    job = job.model_copy(update={"tp": tp or 1, "pp": pp or 1, "ep": ep or 1})
+    search_ep = ep is None and job.model.is_moe
+    if tp is None or pp is None or search_ep:
+        try:
+            return default_split(planned, job, tp=tp, pp=pp, search_ep=search_ep).best.estimate.job
+        except DesignError:
+            pass
+    split = fitting_split(planned, job.model, cp=job.cp, micro_batch=job.micro_batch, vp=job.vp, job_gpus=job.gpus,
+                          tp=tp, pp=pp, default_global_batch=job.global_batch)
+    return job.model_copy(update=split)
+
+
 _READERS = {"positive_int": positive_int, "non_negative_int": non_negative_int, "number": number,
             "positive_float": positive_float}
 """Parsers a ``Surface.cli`` may name."""

@@ -7,7 +7,8 @@ import argparse
 
 from core import plurals
 from core.cli.common import (
-    add_design_options, add_format_option, design_from_args, display_width, pad, positive_int, row, to_json,
+    SPLIT_HELP, add_design_options, add_format_option, design_from_args, display_width, pad, positive_int, row,
+    split_job, to_json,
 )
 from core.cli.bwunit import add_units_option, bandwidth_unit
 from core.design import tidy_spaces
@@ -45,8 +46,8 @@ def register(subparsers) -> None:
     j = parser.add_argument_group(_("training job (optional: adds the step time)"))
     j.add_argument("--model", type=str.lower, help=_("model preset, e.g. llama3-70b"))
     j.add_argument("--job-gpus", type=positive_int, metavar="N", help=_("GPUs of the job (default: every GPU)"))
-    j.add_argument("--tp", type=positive_int, default=8, help=_("tensor-parallel degree (default 8)"))
-    j.add_argument("--pp", type=positive_int, default=1, help=_("pipeline-parallel degree (default 1)"))
+    for name in ("tp", "pp"):
+        j.add_argument(f"--{name}", type=positive_int, help=_(SPLIT_HELP).format(name=name.upper()))
     from core.cli.export import add_naming_options
 
     add_naming_options(parser.add_argument_group(_("device names (as the exports name them)")))
@@ -55,12 +56,14 @@ def register(subparsers) -> None:
     parser.set_defaults(handler=run)
 
 
-def _job(args):
+def _job(args, planned):
+    """The ``--model`` job on ``planned`` at the split ``train`` takes (``split_job``), None without a model."""
     if not args.model:
         return None
     from core.perf.training import model_preset, parse_job
 
-    return parse_job(dict(model=model_preset(args.model), tp=args.tp, pp=args.pp, gpus=args.job_gpus))
+    job = parse_job(dict(model=model_preset(args.model), gpus=args.job_gpus))
+    return split_job(planned, job, tp=args.tp, pp=args.pp)
 
 
 def render_table(out: dict, system=None, unit: str = "GB/s", typed: list[tuple[str, str]] | None = None,
@@ -238,7 +241,7 @@ def run(args: argparse.Namespace) -> str:
         raise as_typed(exc, [text for text, _spec in typed], args.fail) from None
     if whole is not None:
         return whole
-    result = what_if(planned, args.fail, job=_job(args), naming=scheme)
+    result = what_if(planned, args.fail, job=_job(args, planned), naming=scheme)
     if design.pods:  # not every failed element is a shared spine or a pod's leaf: pod 1's fabric alone, said
         from core.analysis.podwhatif import POD1_NOTE
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 import argparse
 
 from core.cli.bwunit import add_units_option, bandwidth_unit
-from core.cli.common import (MAX_SEED, add_design_options, add_format_option, design_from_args, positive_int, row,
-                             seed, to_json)
+from core.cli.common import (MAX_SEED, SPLIT_HELP, add_design_options, add_format_option, design_from_args,
+                             positive_int, row, seed, split_job, to_json)
 from core.i18n import _
 from core.units import bandwidth, percent
 
@@ -53,19 +53,22 @@ def register(subparsers) -> None:
                           "or valiant (through an intermediate group) (default minimal)"))
     j = parser.add_argument_group(_("training job (pattern job)"))
     j.add_argument("--model", type=str.lower, default="llama3-70b", help=_("model preset (default llama3-70b)"))
-    j.add_argument("--tp", type=positive_int, default=8, help=_("tensor-parallel degree (default 8)"))
-    j.add_argument("--pp", type=positive_int, default=1, help=_("pipeline-parallel degree (default 1)"))
-    j.add_argument("--ep", type=positive_int, default=1, help=_("expert-parallel degree (default 1)"))
+    for name in ("tp", "pp"):
+        j.add_argument(f"--{name}", type=positive_int, help=_(SPLIT_HELP).format(name=name.upper()))
+    j.add_argument("--ep", type=positive_int,
+                   help=_("EP degree (default 1; for a mixture-of-experts model the fastest that fits, searched with "
+                          "the split)"))
     add_format_option(parser)
     add_units_option(parser)
     parser.set_defaults(handler=run)
 
 
 def _job(args, plan):
+    """The job pattern's training job on ``plan`` at the split ``train`` takes (``split_job``)."""
     from core.perf.training import model_preset, parse_job
 
-    gpus = args.job_gpus or (plan.resolved.gpus // (args.tp * args.pp)) * args.tp * args.pp
-    return parse_job(dict(model=model_preset(args.model), tp=args.tp, pp=args.pp, ep=args.ep, gpus=gpus))
+    job = parse_job(dict(model=model_preset(args.model), gpus=args.job_gpus))
+    return split_job(plan, job, tp=args.tp, pp=args.pp, ep=args.ep)
 
 
 def render_table(out: dict, family: str | None = None, names: list[str] | None = None, unit: str = "GB/s") -> str:

@@ -75,6 +75,10 @@ LEAF_WHATIF = False
 """No leaf oversubscription: a router's local and global ports follow from the routers per group and the global
 ratio, so the leaf-oversubscription what-if would plan the same design at every step (``core.fabric.families
 .leaf_whatif``: the Designer's and the report's sweep left out, the sidebar's input shown disabled)."""
+SWITCH_TIERS = 1
+"""Its switch tiers as a design's count says them (``core.fabric.families.switch_tiers``: the summary's and the
+XLSX's "Tiers", the Optimize page's column): one router tier, as ``tier_words`` says (``FabricPlan.tiers`` is 2:
+two switch hops or more)."""
 DESIGN_FIELDS = ("group_leaves", "global_ratio")
 """``Design`` fields only the Dragonflies read (its sizing: the leaves per group and the global ports of a group;
 ``core.fabric.families.unused_fields``: set on another topology, they are said to be ignored)."""

@@ -91,8 +91,9 @@ def node_to_node(name: str) -> bool:
 def switch_tiers(name: str, tiers: int) -> int:
     """Switch tiers of a fabric of family ``name`` (a ``FabricPlan.family`` or ``Design.topology``) sized with
     ``tiers`` (its ``FabricPlan.tiers``) as a design's count says them (``Plan.summary()``'s ``tiers``, the Optimize
-    page's column): 0 for a family without switches (``node_to_node``: a torus), else ``tiers``."""
-    return 0 if node_to_node(name) else tiers
+    page's column), the words ``tier_words`` says: 0 for a family without switches (``node_to_node``: a torus), the
+    family's ``SWITCH_TIERS`` where it declares them (a classic Dragonfly's one router tier), else ``tiers``."""
+    return 0 if node_to_node(name) else getattr(family(name), "SWITCH_TIERS", tiers)
 
 
 def cabled_nics(fabric, nics: int) -> int:

@@ -79,6 +79,12 @@ WORDS = {"view:each": N_("Every node drawn; no switches: nodes joined node to no
                            "switches) at {speed} per GPU (one direction), {planes}."),  # the pack's summary: no tiers
          "report:risk:oversubscribed": N_("the bisection ratio is {ratio}, so traffic across the torus's cut can slow "
                                           "down"),  # no leaves
+         # the Resilience page's method caption (core.analysis.failure.toruswhatif): no groups, the cut's two slabs
+         "failure:method": N_("Method: on the torus's node graph (`networkx`): connected components for the GPUs "
+                              "cut off, a maximum flow between the two slabs of the torus either side of its "
+                              "bisection cut (every ring of the cut dimension cut twice) for the bisection; busbw "
+                              "and step time from the collective and training models on a degraded copy of the "
+                              "design."),
          "failure:tier": N_("Element"),  # the Resilience form: no tiers, its nodes, NICs and neighbour bundles
          "failure:tier:help": N_("An element kind and a count fail that many elements of that kind, chosen where "
                                  "they hurt most."),
