@@ -36,7 +36,7 @@ def test_the_torus_plan_cli_says_its_bisection_ratio(capsys):
     row = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("bandwidth"))
     # 4x4x4 nodes, 192 links of 800 Gb/s: injection 2 x 192 x 800 = 307.2 Tb/s, half 153.6 Tb/s; bisection 32 links
     # = 25.6 Tb/s = 3.2 TB/s: 6:1
-    assert "bisection 3.2 TB/s" in row and "bisection ratio 6:1 (half the injection over the bisection" in row
+    assert "bisection 3.2 TB/s" in row and "bisection ratio 6:1, half the injection over the bisection" in row
     assert "oversubscription" not in row
 
 
