@@ -44,7 +44,7 @@ from core.errors import DesignError, FabricPlannerError
 from core.fabric.families import family as topology_family
 from core import plurals
 from core.i18n import N_, _, ngettext
-from core.memo import FrozenDict, copied, stage, view
+from core.memo import FrozenDict, copied, same_fields, stage, view
 
 Role = Literal["leaf", "spine", "core"]
 ROLE_LABELS = {"leaf": N_("leaf"), "spine": N_("spine"), "core": N_("core")}
@@ -55,6 +55,7 @@ class SwitchGroup(BaseModel):
     """Switches of one role that are cabled alike (ports per switch, per plane)."""
 
     model_config = ConfigDict(frozen=True)
+    __eq__ = same_fields  # compared on each hit of a stage whose key holds a plan (``core.memo.same_fields``)
 
     role: Role
     count: int
@@ -90,6 +91,7 @@ class FabricPlan(BaseModel):
     """The sized fabric. Counts are per plane unless the name ends in ``_total``."""
 
     model_config = ConfigDict(frozen=True)
+    __eq__ = same_fields  # compared on each hit of a stage whose key holds it (``core.memo.same_fields``)
 
     tiers: int
     planes: int
