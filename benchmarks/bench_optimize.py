@@ -179,7 +179,8 @@ alternately, one process, each pair a fresh process): the checks before the floo
 switch as a catalog entry, so switch models of one structure made their own busbw; it now holds the switch as the
 collectives read it (``core.perf.commview.BusbwSwitch``: its id only where a SHARP entry names it, its ASIC and the
 NIC's id only where they pair as Spectrum-X, ``core.perf.congestion.spectrum_x``, folded once per view by
-``core.memo.view(fold=)``): 2,717 busbw computations of 6,383 checks instead of 3,668. The folded Clos sizing is keyed
+``core.memo.view(fold=)``): 2,717 busbw computations of 6,383 checks instead of 3,668 (B300: 5,418 of 9,527
+instead of 5,423, its ConnectX-8 pairing with the Spectrum-4 switches as Spectrum-X). The folded Clos sizing is keyed
 with stand-in port speeds too (``core.fabric.sizing._ANY_DOWN``, ``_ANY_UP``): 1,867 sizings instead of 2,499. Fabric
 plans and switch groups in stage keys compare by their fields' dict (``core.memo.same_fields``, 6.7 us for a
 three-tier plan against pydantic's 16.5 us): pydantic ``__eq__`` 124k calls in a warm search down to 38k. Default
