@@ -174,6 +174,25 @@ then sizing, the first floors and busbw, each a per-candidate Python call. The n
 name: the counts, the first floors and the refined floors' inputs as arrays per fabric shape (sizing's leaf
 down-port choice and the priced rows are linear in the counts), with only the survivors planned one by one.
 
+Then (2026-12-06, 21:40-21:51 UTC, load average 14-21 on 2 cores from other sessions; 775d4ee and this revision
+alternately, one process, each pair a fresh process): the checks before the floors (busbw47). ``BusbwPlan`` held the
+switch as a catalog entry, so switch models of one structure made their own busbw; it now holds the switch as the
+collectives read it (``core.perf.commview.BusbwSwitch``: its id only where a SHARP entry names it, its ASIC and the
+NIC's id only where they pair as Spectrum-X, ``core.perf.congestion.spectrum_x``, folded once per view by
+``core.memo.view(fold=)``): 2,717 busbw computations of 6,383 checks instead of 3,668 (B300: 5,418 of 9,527
+instead of 5,423, its ConnectX-8 pairing with the Spectrum-4 switches as Spectrum-X). The folded Clos sizing is keyed
+with stand-in port speeds too (``core.fabric.sizing._ANY_DOWN``, ``_ANY_UP``): 1,867 sizings instead of 2,499. Fabric
+plans and switch groups in stage keys compare by their fields' dict (``core.memo.same_fields``, 6.7 us for a
+three-tier plan against pydantic's 16.5 us): pydantic ``__eq__`` 124k calls in a warm search down to 38k. Default
+grid: cold 8.94, 9.56, 10.23 s CPU vs 9.34, 10.40, 10.46 s (0.92-0.98x), warm 3.98-4.25 s vs 3.59-4.22 s (the same
+within the load's noise; cProfile of a warm search 11.6 s vs 11.7 s). ``--only default --runs 3``, two pairs
+alternately (22:00-22:04 UTC, load average 6-9): median 9.78 and 16.48 s wall, 8.92 and 9.29 s CPU, against 30.10
+and 19.15 s, 10.88 and 9.48 s CPU (the wall the load's). Same answers: the summary, explanation and every
+candidate's reason, floors, capex, busbw, tiers, hops and switches compared for H100 and B300 on the default grid
+and H100 on the large grid (109,560 candidates). Both targets still MISS: the busbw computations left are distinct
+(fabric and bandwidth views: 1,889 and 385), and the sizings left are the island's leaf down-port choices
+(``_best_leaf_down``, 1,867 distinct ``IslandNumbers``), which were already shared by numbers alone.
+
 Earlier history of the ``bench`` workload:
 
 Measured (2026-12-01, the same minutes, load average 0.9-1.5 on 2 cores, 3 runs each twice): before the

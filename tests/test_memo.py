@@ -591,3 +591,42 @@ def test_copied_is_model_copy_and_frozen_dicts_hash_once():
     assert hash(table) == hash(table) == hash(frozenset(table.items()))
     again = pickle.loads(pickle.dumps(table))
     assert again == table and hash(again) == hash(table) and type(again) is FrozenDict
+
+
+def test_models_compared_by_their_fields_dict_are_equal_as_pydantic_says():
+    """``core.memo.same_fields`` (the ``__eq__`` of ``FabricPlan`` and ``SwitchGroup``, in stage keys) answers as
+    ``BaseModel.__eq__`` for equal copies, plans that differ in one count, in one group or only in their switch
+    models, a group and its plan, and anything else; those models have no extra fields, private attributes or
+    cached properties (what it assumes)."""
+    import functools
+
+    from pydantic import BaseModel
+
+    from core.design import resolve_design
+    from core.fabric.sizing import FabricPlan, SwitchGroup, size_fabric
+    from core.memo import copied, same_fields
+
+    for model in (FabricPlan, SwitchGroup):
+        assert model.__eq__ is same_fields and model.model_config.get("extra") in (None, "ignore")
+        assert not model.__private_attributes__ and not any(
+            isinstance(v, functools.cached_property) for v in vars(model).values())
+    catalog = load_catalog()
+    plans = [size_fabric(resolve_design(Design(gpu="H100", gpus=16384, fabric="ethernet", tiers=3,
+                                                      oversubscription=2.0, switch=switch),
+                                        catalog), words=False) for switch in ("TH5", "SN5600")]
+    plans.append(size_fabric(resolve_design(Design(gpu="H100", gpus=1024), catalog)))
+    a = plans[0]
+    copy = copied(a, {"switch_groups": tuple(copied(g, {}) for g in a.switch_groups)})
+    one_count = copied(a, {"spine_count": a.spine_count + 1})
+    one_group = copied(a, {"switch_groups": (copied(a.switch_groups[0], {"count": a.switch_groups[0].count + 1}),
+                                             *a.switch_groups[1:])})
+    others = [a, copy, one_count, one_group, *plans, a.switch_groups[0], copy.switch_groups[0],
+              one_group.switch_groups[0], None, 3, (a,)]
+    compared = 0
+    for x in others:
+        for y in others:
+            if isinstance(x, BaseModel):
+                assert (x == y) is BaseModel.__eq__(x, y) if isinstance(y, BaseModel) else x != y, (x, y)
+                compared += 1
+    assert a == copy and a is not copy and a != one_count and a != one_group and a != plans[1]
+    assert compared > 60

@@ -291,10 +291,11 @@ def test_a_run_reads_its_candidates_alike():
 
 
 def test_clos_sizings_of_switch_models_alike_are_one():
-    """``size_fabric(words=False)`` sizes with stand-ins for the switch models (``core.fabric.sizing._sized_clos``):
-    designs whose switches differ but whose numbers agree (TH5 and SN5600, 64 x 800G) share one sizing, and each
-    plan is still its own design's, field for field (its groups' ``switch_id`` its models'); a design that cannot be
-    sized raises its own error, naming its switch."""
+    """``size_fabric(words=False)`` sizes with stand-ins for the switch models and port speeds
+    (``core.fabric.sizing._sized_clos``): designs whose switches or speeds differ but whose numbers agree (TH5 and
+    SN5600, 64 x 800G; TH4, 64 x 400G) share one sizing, and each plan is still its own design's, field for field
+    (its groups' ``switch_id`` its models', its speeds its own); a design that cannot be sized raises its own error,
+    naming its switch."""
     from core.design import Design
     from core.fabric import sizing
     from core.memo import uncached
@@ -310,6 +311,17 @@ def test_clos_sizings_of_switch_models_alike_are_one():
             assert plans[switch] == sizing._size_clos(resolved, words=False)
         assert {g.switch_id for g in plans[switch].switch_groups} == {switch}
     assert len(sizing._sized_clos.cache) == 1 and sizing._sized_clos.cache.info()["hits"] == 1
+    # speeds apart too (the stand-ins ``_ANY_DOWN``, ``_ANY_UP``): TH4 at 200G sizes as TH5 and SN5600 at 400G
+    # (128 ports each)
+    resolved = resolve_design(Design(gpu="H100", gpus=16384, fabric="ethernet", switch="TH4", nic="CX7",
+                                     port_speed_gbps=200, tiers=3, oversubscription=2.0), catalog)
+    th4 = sizing.size_fabric(resolved, words=False)
+    with uncached():
+        assert th4 == sizing._size_clos(resolved, words=False)
+    assert (th4.port_speed_gbps, th4.uplink_speed_gbps, th4.radix) == (200, 200, 128) and th4 != plans["TH5"]
+    assert {(g.switch_id, g.down_speed_gbps, g.up_speed_gbps) for g in th4.switch_groups} == {("TH4", 200, 200)}
+    assert plans["TH5"].port_speed_gbps == 400 and plans["TH5"].radix == 128
+    assert len(sizing._sized_clos.cache) == 1 and sizing._sized_clos.cache.info()["hits"] == 2
     resolved = resolve_design(Design(gpu="H100", gpus=16384, fabric="ethernet", switch="SN5600", tiers=1), catalog)
     with pytest.raises(DesignError, match="SN5600"):
         sizing.size_fabric(resolved, words=False)

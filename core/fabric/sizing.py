@@ -44,7 +44,7 @@ from core.errors import DesignError, FabricPlannerError
 from core.fabric.families import family as topology_family
 from core import plurals
 from core.i18n import N_, _, ngettext
-from core.memo import FrozenDict, copied, stage, view
+from core.memo import FrozenDict, copied, same_fields, stage, view
 
 Role = Literal["leaf", "spine", "core"]
 ROLE_LABELS = {"leaf": N_("leaf"), "spine": N_("spine"), "core": N_("core")}
@@ -55,6 +55,7 @@ class SwitchGroup(BaseModel):
     """Switches of one role that are cabled alike (ports per switch, per plane)."""
 
     model_config = ConfigDict(frozen=True)
+    __eq__ = same_fields  # compared on each hit of a stage whose key holds a plan (``core.memo.same_fields``)
 
     role: Role
     count: int
@@ -90,6 +91,7 @@ class FabricPlan(BaseModel):
     """The sized fabric. Counts are per plane unless the name ends in ``_total``."""
 
     model_config = ConfigDict(frozen=True)
+    __eq__ = same_fields  # compared on each hit of a stage whose key holds it (``core.memo.same_fields``)
 
     tiers: int
     planes: int
@@ -374,13 +376,20 @@ def size_fabric(resolved: ResolvedDesign, words: bool = True) -> FabricPlan:
     if not words and not resolved.grow_to:  # the optimizer's: cached by what it reads, the planes and models apart
         sizing = ClosSizing.of(resolved)
         try:
-            plan = _sized_clos(sizing._replace(planes=1, switch=_ANY_SWITCH, tier_switches=_ANY_TIERS))
-        except FabricPlannerError:  # its message names the models: sized again with them, to raise it
+            plan = _sized_clos(sizing._replace(planes=1, switch=_ANY_SWITCH, tier_switches=_ANY_TIERS,
+                                               port_speed_gbps=_ANY_DOWN, uplink_gbps=_ANY_UP))
+        except FabricPlannerError:  # its message names the models and speeds: sized again with them, to raise it
             return _size_clos(sizing, words=False)
         ids = {_ANY_SWITCH.id: sizing.switch.id,
                **{_ANY_TIERS[role].id: model.id for role, model in sizing.tier_switches.items()}}
-        groups = tuple(copied(g, {"switch_id": ids.get(g.switch_id, g.switch_id)}) for g in plan.switch_groups)
-        return copied(plan, {"switch_groups": groups, "planes": resolved.planes})
+        speeds = {_ANY_DOWN: sizing.port_speed_gbps, _ANY_UP: sizing.uplink_gbps}
+        groups = tuple(copied(g, {"switch_id": ids.get(g.switch_id, g.switch_id),
+                                  "down_speed_gbps": speeds.get(g.down_speed_gbps, g.down_speed_gbps),
+                                  "up_speed_gbps": speeds.get(g.up_speed_gbps, g.up_speed_gbps)})
+                       for g in plan.switch_groups)
+        return copied(plan, {"switch_groups": groups, "planes": resolved.planes,
+                             "port_speed_gbps": speeds.get(plan.port_speed_gbps, plan.port_speed_gbps),
+                             "uplink_speed_gbps": speeds.get(plan.uplink_speed_gbps, plan.uplink_speed_gbps)})
     return _size_clos(resolved, words)
 
 
@@ -410,7 +419,8 @@ ClosSizing = view("ClosSizing", "nodes nics_per_node islands rails_per_island gr
                   tier_switches=FrozenDict)
 """What sizing a folded Clos without words reads of a resolved design (``core.memo.view``; the error messages too):
 its numbers and switch models. ``planes`` is read only to be copied into ``FabricPlan.planes``, so ``size_fabric``
-keys it at 1 and sets it after (the planes of a per-port design share one sizing)."""
+keys it at 1 and sets it after (the planes of a per-port design share one sizing), and the switch models and port
+speeds at stand-ins (``_ANY_SWITCH``, ``_ANY_TIERS``, ``_ANY_DOWN``, ``_ANY_UP``)."""
 
 
 def _clos_bytes(plan: FabricPlan) -> int:
@@ -433,6 +443,14 @@ _ANY_TIERS = FrozenDict({role: _AnySwitch(f"\0{role}") for role in ("leaf", "spi
 agree share one sizing (2,500 sizings of a default search's 4,700 ``ClosSizing``s); their groups take the models' ids
 after (``SwitchGroup.switch_id``), and a sizing that raises is sized again with the models, whose ids its message
 names."""
+
+_ANY_DOWN, _ANY_UP = -1, -2
+"""Stand-ins for the leaf down and the uplink port speeds [Gb/s] in the ``ClosSizing`` key of ``_sized_clos``:
+sizing reads the speeds only to record them (``FabricPlan.port_speed_gbps``, ``uplink_speed_gbps``, the switch
+groups' ``down_speed_gbps`` and ``up_speed_gbps``) and in its errors' words, counting ports by the view's numbers
+(``switch_ports``, ``spine_radix``, ``core_radix``, ``leaf_speed_ratio``, ``leaf_uplink_cost``): designs whose speeds
+differ but whose numbers agree (400G and 800G on the same 64 ports) share one sizing, the plan taking the speeds
+after."""
 
 
 @stage(0.15, _clos_bytes, max_entries=1 << 14)  # a default search's 2,500 distinct sizings, 20 MB: a warm one hits

@@ -46,28 +46,50 @@ PerfBandwidth = view("PerfBandwidth", "bisection_tbits_one_direction hops_cross_
 PerfCalibration = view("PerfCalibration", "calibration")
 
 BusbwNic = view("BusbwNic", "transport id")
-"""What a collective reads of the NIC (``_busbw_nic``)."""
+"""What a collective reads of the NIC: its cloud transport (``core.perf.placement.fabric_class``) and its id, read
+only by the Spectrum-X pairing (``core.perf.congestion.spectrum_x``; ``_paired`` keeps it only where that holds)."""
+
+BusbwSwitch = view("BusbwSwitch", "id asic")
+"""What a collective reads of the switch model: its id, read only for its SHARP (``_busbw_switch``), and its ASIC,
+read only by the Spectrum-X pairing (``_paired``)."""
 
 
-def _busbw_nic(nic) -> BusbwNic:
-    """``nic`` as a collective reads it: its cloud transport (``core.perf.placement.fabric_class``) and its id only
-    where the id decides something, a Spectrum-X SuperNIC's (``core.perf.congestion.fabric_class``: whether the
-    Spectrum-X pairing holds); any other NIC's id reads as "", so the NICs of one port speed share a collective."""
-    from core.perf.congestion import load_constants
+def _busbw_switch(switch) -> BusbwSwitch:
+    """``switch`` as a collective reads it: its id where a SHARP entry names it (``collectives.toml``'s ``[[sharp]]``,
+    the same in every library's and calibration's constants: ``core.perf.placement.sharp_case`` and ``links`` read
+    whether and which SHARP its switches offer), else "" (no SHARP, as for any switch no entry names); its ASIC as it
+    is (``_paired`` keeps it only where it pairs)."""
+    from core.perf.constants import load_constants
 
-    return BusbwNic(nic.transport, nic.id if nic.id in load_constants().spectrum_x_nics else "")
+    return BusbwSwitch(switch.id if load_constants().sharp_entry(switch.id) is not None else "",
+                       getattr(switch, "asic", "") or "")
 
 
-BusbwResolved = view("BusbwResolved", " ".join(f for f in PerfResolved._fields if f not in ("nic", "design")),
-                     design=PerfDesign, nic=_busbw_nic)
-"""``PerfResolved`` with the NIC as a collective reads it (``BusbwNic``)."""
+def _paired(resolved):
+    """A ``BusbwResolved`` whose switch ASIC and NIC id read "" unless they pair as Spectrum-X
+    (``core.perf.congestion.spectrum_x``, the one rule ``fabric_class`` applies, and the only one that reads them):
+    the switch models of one structure and the NIC models of one transport share a collective, but for that
+    pairing. A design without switches (a torus: ``switch`` None) keeps None."""
+    from core.perf.congestion import spectrum_x
+
+    switch, nic = resolved.switch, resolved.nic
+    asic = switch is not None and switch.asic
+    if (not asic and not nic.id) or spectrum_x(switch, nic):
+        return resolved
+    return resolved._replace(switch=switch and switch._replace(asic=""), nic=nic._replace(id=""))
+
+
+BusbwResolved = view("BusbwResolved", " ".join(f for f in PerfResolved._fields if f not in ("nic", "switch", "design")),
+                     fold=_paired, design=PerfDesign, nic=BusbwNic, switch=_busbw_switch)
+"""``PerfResolved`` with the switch and NIC as a collective reads them (``BusbwSwitch``, ``BusbwNic``: the SHARP
+switch's id, and the Spectrum-X pair's ASIC and NIC id, ``_paired``)."""
 
 BusbwPlan = view("BusbwPlan", "", design=PerfCalibration, resolved=BusbwResolved, fabric=PerfFabric,
                  bandwidth=PerfBandwidth)
 """What a collective reads of a plan (``core.perf.collectives.sweep`` and ``busbw_at``: the placement, its links
 and contention, the collective constants): ``PerfPlan`` without the networks and the cost, so plans that differ
-only in prices, optics, other networks, switch models of the same structure or NIC models of the same transport
-(``BusbwNic``) share one collective time."""
+only in prices, optics, other networks, switch models of the same structure (and SHARP) or NIC models of the same
+transport (``BusbwSwitch``, ``BusbwNic``: but for a Spectrum-X pair) share one collective time."""
 
 
 def busbw_plan_bytes(plan: BusbwPlan) -> int:

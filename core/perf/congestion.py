@@ -147,11 +147,17 @@ def fabric_class(resolved) -> str:
         return "ib-ar"
     if resolved.nic.transport == "efa":
         return "srd"
+    return "spectrum-x" if spectrum_x(resolved.switch, resolved.nic) else "ecmp"
+
+
+def spectrum_x(switch, nic) -> bool:
+    """Whether ``switch`` and ``nic`` pair as Spectrum-X (``fabric_class``): a Spectrum-4 (or later Spectrum-X) ASIC
+    and a SuperNIC (``congestion.toml``'s ``spectrum_x_switch_asics`` and ``spectrum_x_nics``); reads the switch's
+    ``asic`` and the NIC's ``id`` (catalog entries, or a collective's views of them,
+    ``core.perf.commview.BusbwResolved``)."""
     c = load_constants()
-    asic = getattr(resolved.switch, "asic", "") or ""
-    if any(asic.startswith(a) for a in c.spectrum_x_switch_asics) and resolved.nic.id in c.spectrum_x_nics:
-        return "spectrum-x"
-    return "ecmp"
+    asic = getattr(switch, "asic", "") or ""
+    return any(asic.startswith(a) for a in c.spectrum_x_switch_asics) and nic.id in c.spectrum_x_nics
 
 
 def routing_class(resolved) -> str:
