@@ -728,9 +728,9 @@ def _cost(doc: _Doc, plan) -> None:
     body += doc.figure(price_sensitivity_figure(plan), 360)
     doc.section("cost", _("Cost and power"), body)
     body = _p(_("Part names are the catalog's, quoted as published. Capex {capex}, at {basis} prices (range {low} to "
-                "{high}); IT power {power} kW.").format(
+                "{high}); IT power {power}.").format(
         capex=usd(plan.cost.capex_usd), basis=vocab.PRICE_BASES.label(plan.cost.price_basis), low=usd(plan.cost.capex_usd_low),
-        high=usd(plan.cost.capex_usd_high), power=units.kw(plan.cost.it_kw)), note=True)
+        high=usd(plan.cost.capex_usd_high), power=units.power(plan.cost.it_kw)), note=True)
     if plan.cost.spares_capex_usd:  # Design.spares: spare rows follow each network's installed rows
         body += _p(_("Capex includes {usd} of spares (sparing policy {policy}): their rows follow the installed "
                      "ones, each with its rule in its why, at no power (on a shelf).").format(
