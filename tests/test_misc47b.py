@@ -28,3 +28,18 @@ def test_the_packs_cost_note_writes_it_power_as_the_card_does(lang):
     assert card == units.power(p.cost.it_kw) == "5.79 MW"
     assert card in text
     assert units.kw(p.cost.it_kw) + " kW" not in text
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_torus_failure_note_names_the_training_step_only_when_it_prints_one(capsys, lang):
+    """Torus of 512 H100s: without --model no step row, so the note says busbw alone; with llama3-70b and a link
+    failed, the step row (16.460 -> 17.007 s, as the Performance page) and the note's "training step" are both there."""
+    from tests.conftest import run_cli
+
+    step = {"en": "training step", "zh": "训练步时"}[lang]
+    code, out, _err = run_cli(capsys, "--lang", lang, "failure", "--topology", "torus", "--gpus", "512",
+                              "--fail", "node:1")
+    assert code == 0 and "16.460" not in out and step not in out
+    code, out, _err = run_cli(capsys, "--lang", lang, "failure", "--topology", "torus", "--gpus", "512",
+                              "--fail", "link:1", "--model", "llama3-70b")
+    assert code == 0 and "17.007" in out and "16.460" in out and step in out

@@ -196,11 +196,16 @@ def what_if_torus(plan, failures, job=None) -> FailureResult:
     gpus, connected = plan.resolved.gpus, len(main) * gpn
     rings, cut_share = degraded_plan(plan, ring, 1.0, 1.0), degraded_plan(plan, share, 1.0, 1.0)
     alive = len(main) >= 2
-    notes = [_("Torus: busbw and the training step on a degraded copy of the design whose NIC rate keeps the rings "
-               "per dimension's surviving share ({ring}; a ring that lost a node or a whole bundle runs as a line, at "
-               "half), all-to-all at the bisection's ({cut}).").format(ring=percent(ring), cut=percent(share))]
+    # the training step only with a job (the CLI without --model computes none, so its note does not name one)
+    notes = [(_("Torus: busbw and the training step on a degraded copy of the design whose NIC rate keeps the rings "
+                "per dimension's surviving share ({ring}; a ring that lost a node or a whole bundle runs as a line, at "
+                "half), all-to-all at the bisection's ({cut}).") if job is not None else
+              _("Torus: busbw on a degraded copy of the design whose NIC rate keeps the rings per dimension's "
+                "surviving share ({ring}; a ring that lost a node or a whole bundle runs as a line, at half), "
+                "all-to-all at the bisection's ({cut}).")).format(ring=percent(ring), cut=percent(share))]
     method = ("networkx node graph; cut off by components; bisection: max-flow between the slabs of the cut dimension, "
-              "failed / healthy; core.perf all-reduce (and all-to-all) of 1 GiB and the training step on the connected "
+              "failed / healthy; core.perf all-reduce (and all-to-all) of 1 GiB"
+              + (" and the training step" if job is not None else "") + " on the connected "
               f"GPUs, NIC rate scaled to the rings per dimension's surviving share ({ring:.3f}; all-to-all: the "
               f"bisection's, {share:.3f})")
     healthy_run = failed_run = None
