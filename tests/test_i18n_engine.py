@@ -123,7 +123,7 @@ def test_english_explanations_stay_as_before():
     with language("zh"):
         zh = plan(Design(nodes=128))
     assert zh.fabric.explanation[0] == ("轨道优化：一个可扩展单元为 32 个节点（1:1 时每节点占一个叶交换机下行端口），"
-                                        "每条轨道一台叶交换机（8 条轨道）：4 个 SU × 8 = 32 台叶交换机。")
+                                        "每条轨道一台叶交换机（8 条轨道）：4 个可扩展单元 × 8 = 32 台叶交换机。")
     assert next(r for r in zh.bom if r.category == "switch").item.endswith("（叶交换机）")
 
 

@@ -43,3 +43,28 @@ def test_the_torus_failure_note_names_the_training_step_only_when_it_prints_one(
     code, out, _err = run_cli(capsys, "--lang", lang, "failure", "--topology", "torus", "--gpus", "512",
                               "--fail", "link:1", "--model", "llama3-70b")
     assert code == 0 and "17.007" in out and "16.460" in out and step in out
+
+
+@pytest.mark.parametrize("design", [dict(gpu="GB200-NVL72", nodes=144, nvlink_domain_gpus=144), dict(gpu="H100", nodes=64)],
+                         ids=["gb200-two-level", "h100"])
+def test_the_chinese_cards_put_a_space_between_a_latin_word_and_chinese(design):
+    """rev47b #12: the GB200 switch cards' hover read "2 层及第二级 NVLink共 110 台交换机" (and "…NVLink中没有核心交换机层"):
+    the tier words end in a Latin word, so the total comes first and the tiers in brackets after it."""
+    s = plan(Design(**design)).summary()
+    with language("zh"):
+        numbers = key_numbers(s)
+    glued = [(k.key, m.group()) for k in numbers for text in (k.label, k.value, k.help)
+             for m in re.finditer(r"[A-Za-z][\u4e00-\u9fff]", text)]
+    assert not glued
+    helps = {k.key: k.help for k in numbers}
+    if design["gpu"] == "GB200-NVL72":
+        assert "共 110 台交换机（2 层及第二级 NVLink）" in helps["switches_leaf"]
+
+
+def test_a_gb200_sizing_line_counts_scalable_units_in_chinese_as_the_dragonflies_do(capsys):
+    """rev47b #12: "6 个 SU × 4 = 24 台叶交换机" beside the Dragonfly's "16 个可扩展单元 × 8" (the glossary's 可扩展单元)."""
+    from tests.conftest import run_cli
+
+    code, out, _err = run_cli(capsys, "--lang", "zh", "plan", "--gpu", "GB200-NVL72", "--nodes", "144",
+                              "--nvlink-domain", "144")
+    assert code == 0 and "6 个可扩展单元 × 4 = 24 台叶交换机" in out and "个 SU" not in out

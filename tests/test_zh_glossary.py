@@ -38,6 +38,8 @@ GLOSSARY = (
      r"\[[^\]]*\bUSD\b|\S+ USD(?:（|$)"),
     # the "list" price basis: 标价, apart from 目录 = the tool's catalog (its 目录价格 = the catalog's prices)
     (r"(?i)\blist price|^list$|\blist = high|\blist \((?:the )?high|\bstreet, list\b", "标价", r"目录价(?!格)"),
+    # a count of scalable units in a sizing line ("{sus} SU x 4"): the glossary's 可扩展单元, as the Dragonflies' lines
+    (r"(?<![\w-])SU (?:x|=) ", _TERMS["scalable unit (SU)"], r"个 ?SU(?![\w）)])"),
     # NCCL's algorithm names as NCCL writes them (the glossary's "NCCL algorithm names")
     (r"(?i)(?<![\w-])nvls(?![\w-])", "NVLS", r"(?<![\w-])nvls(?![\w-])"),
 )
@@ -91,7 +93,8 @@ def test_the_glossary_catches_a_stray_term():
                                   "all-reduce": "1 GiB 全归约", "all-to-all": "全对全", "收敛": "超订比",
                                   "中央机柜排": "中心机柜排", "单向": "对分带宽（单方向）", "第一级": "两个一级域",
                                   "第二级": "无二级交换机", "美元": "资本支出 [USD]", "NVLS": "nvls 算法",
-                                  "标价": "目录价（区间高端）", "send/recv": "点对点收发"}[chinese])
+                                  "标价": "目录价（区间高端）", "send/recv": "点对点收发",
+                                  "可扩展单元": "6 个 SU × 4"}[chinese])
     assert not re.search(GLOSSARY[0][2], "网卡（NIC）模式") and not re.search(GLOSSARY[0][2], "BlueField SuperNIC")
 
 
