@@ -18,3 +18,28 @@ def test_a_counted_noun_of_core_plurals_has_no_second_copy():
               if path.name != "plurals.py" for word in words
               if f"ngettext({word}" in path.read_text(encoding="utf-8")]
     assert not copies, copies
+
+
+def test_the_floor_plans_dots_read_the_power_rule():
+    """H100, 64 nodes: the management rack draws 9.896 kW; its dot read "10" (``i18n.number``, a whole kW) where its
+    hover, the elevation and every card read the power rule's three figures, "9.90"; the network rack 5.976 kW
+    "5.98" (was "6"), a compute rack 40.8 kW "40.8" (was "41")."""
+    from core.design import Design
+    from core.figures.racks import floor_plan_figure
+    from core.plan import plan
+
+    layout = plan(Design(gpu="H100", nodes=64)).layout
+    text = {t.name: set(t.text) for t in floor_plan_figure(layout).data}
+    assert {r.kind for r in layout.racks if round(r.kw, 3) == 9.896} == {"management"}
+    assert text["management"] == {"9.90"} and text["network"] == {"5.98"} and text["compute"] == {"40.8"}, text
+
+
+def test_the_optimize_fronts_facility_power_column_reads_the_power_rule():
+    """The Pareto front's "Facility power [kW]" column wrote ``i18n.number`` (1,195.8 kW "1,196" but 43.05 kW "43"
+    where the cards read "43.0 kW"): it writes ``units.kw``, the power rule's number for a column headed [kW]."""
+    from core import units
+
+    assert units.kw(43.05) == "43.0" and units.kw(1195.8) == "1,196" and units.kw(9.896) == "9.90"
+    source = (ROOT / "pages" / "7_Optimize.py").read_text(encoding="utf-8")
+    cell = source.split('_("Facility power [kW]"):', 1)[1].split("}", 1)[0]
+    assert cell.strip().startswith("units.kw("), cell
