@@ -43,3 +43,41 @@ def test_the_optimize_fronts_facility_power_column_reads_the_power_rule():
     source = (ROOT / "pages" / "7_Optimize.py").read_text(encoding="utf-8")
     cell = source.split('_("Facility power [kW]"):', 1)[1].split("}", 1)[0]
     assert cell.strip().startswith("units.kw("), cell
+
+
+def _bandwidth_section(html: str) -> str:
+    return html.split('id="bandwidth"', 1)[1].split("<section", 1)[0]
+
+
+def test_a_two_tier_clos_has_no_pods_to_cross_in_its_bandwidth_readout():
+    """H100, 64 nodes, two tiers: leaf, spine, leaf is its longest path (3 switches); there is no tier between pods,
+    so the Designer's Bandwidth tab and the review pack said "cross pod 3" of pods it does not have. It now says
+    "farthest pair 3" (the torus readout's words for its longest path), chosen by ``has_pods``, the rule the
+    collectives caption reads; 16,384 GPUs in three tiers keep "cross pod 5" (leaf, spine, core, spine, leaf)."""
+    from core.analysis.whole import whole_plan
+    from core.design import Design
+    from core.figures.bandwidth import bandwidth_readout, clos_readout
+    from core.formats import report
+    from core.i18n import language
+    from core.plan import plan
+
+    two, three = plan(Design(gpu="H100", nodes=64)), plan(Design(gpu="H100", gpus=16384))
+    assert (two.fabric.tiers, two.bandwidth.hops_cross_pod, three.fabric.tiers, three.bandwidth.hops_cross_pod) == (
+        2, 3, 3, 5)
+
+    def readout(p, key):
+        whole = whole_plan(p)
+        return bandwidth_readout(p.fabric.family, p.resolved.system, whole.bandwidth, "GB/s", key,
+                                 clos_readout(key, p))
+
+    for key in ("readout:bandwidth", "report:readout:bandwidth"):
+        assert "cross rail 3, farthest pair 3" in readout(two, key) and "pod" not in readout(two, key)
+        assert "cross pod 5" in readout(three, key)
+    with language("zh"):
+        assert "最远的一对 3" in readout(two, "readout:bandwidth") and "Pod" not in readout(two, "readout:bandwidth")
+    html = _bandwidth_section(report.design_report_html(two, name="t", share_link="https://example.org/?v=1"))
+    assert "farthest pair 3" in html and "cross pod" not in html
+    designer = (ROOT / "pages" / "1_Designer.py").read_text(encoding="utf-8")
+    assert 'clos_readout("readout:bandwidth", plan)' in designer
+    mixed = plan(Design(gpu="H100", nodes=64, pods="B200:32:800"))  # a design's pods: leaf, shared spine, leaf
+    assert "cross pod 3" in readout(mixed, "report:readout:bandwidth")
