@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -81,3 +83,50 @@ def test_a_two_tier_clos_has_no_pods_to_cross_in_its_bandwidth_readout():
     assert 'clos_readout("readout:bandwidth", plan)' in designer
     mixed = plan(Design(gpu="H100", nodes=64, pods="B200:32:800"))  # a design's pods: leaf, shared spine, leaf
     assert "cross pod 3" in readout(mixed, "report:readout:bandwidth")
+
+
+def test_a_torus_what_if_shows_no_ecmp_switch_groups():
+    """512 GPUs of torus, one node failed: the Resilience page said "Unbalanced ECMP groups" / "No switch lost only
+    some of its uplink paths." of a fabric with no switches; a family without switches (``node_to_node``) has no
+    such section, and a Clos keeps it."""
+    from tests import pagetest
+
+    torus = pagetest.open_page("../pages/6_Resilience.py", {"t": "tr", "ng": "512", "rs_fail": "node:1"})
+    headings = " ".join(str(m.value) for m in torus.markdown)
+    captions = " ".join(str(c.value) for c in torus.caption)
+    assert "Remaining bisection per stage" in headings  # the what-if ran
+    assert "ECMP" not in headings and "uplink paths" not in captions
+    clos = pagetest.open_page("../pages/6_Resilience.py", {"n": "64", "rs_fail": "spine:1"})
+    assert "Unbalanced ECMP groups" in " ".join(str(m.value) for m in clos.markdown)
+
+
+def test_a_level_2_nvlink_switch_fails_by_count_from_the_link_the_form_and_the_cli(capsys):
+    """GB200 NVL72, 144 nodes in 144-GPU NVLink domains (two racks each, joined by 18 level-2 NVLink switch units,
+    ``core.fabric.domainlevels``): ``rs_fail=nvlink2:1`` was refused by the link ("not an element name or a tier")
+    though the page's tier select offers the tier and ``failure --fail nvlink2:1`` runs; the CLI help did not list
+    it. Hand count: each GPU's 18 NVLink 5 links (900 GB/s per direction) reach the other rack over the 18 units, so
+    one unit lost leaves 17/18: 850 of 900 GB/s, 94.4%, for the 144 GPUs of that domain; no GPU is cut off."""
+    from core.analysis.failure import count_tiers, spec_words
+    from core.formats import resiliencelink as rl
+    from tests import pagetest
+    from tests.conftest import run_cli
+
+    assert "nvlink2" in count_tiers() and {"node", "global", "router", "tor"} <= set(spec_words())
+    assert rl.decode({"rs_fail": "nvlink2:1,node:2,router:1"})[1] == []
+    assert rl.decode({"rs_fail": "xyz:1"})[1]  # a word no family declares is still refused
+    assert 900 * 17 / 18 == 850 and f"{17 / 18:.1%}" == "94.4%"
+    at = pagetest.open_page("../pages/6_Resilience.py", {"g": "GB200-NVL72", "n": "144", "nvd": "144",
+                                                         "rs_fail": "nvlink2:1"})
+    assert not at.warning, [w.value for w in at.warning]
+    assert "level-2 NVLink switch" in at.selectbox(key="rs_w_tier").options  # the tier select offers it
+    notes = " ".join(str(i.value) for i in at.info).replace("\\", "").replace("\u2060", "").replace("\u00a0", " ")
+    assert "lost 1 of its 18 level-2 NVLink switches" in notes and "94.4%" in notes, notes
+    assert "850 of 900 GB/s per GPU per direction" in notes
+    from core.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["failure", "--help"])
+    assert "nvlink2:1" in " ".join(capsys.readouterr().out.split())
+    code, out, _err = run_cli(capsys, "failure", "--gpu", "GB200-NVL72", "--nodes", "144", "--nvlink-domain", "144",
+                              "--fail", "nvlink2:1")
+    assert code == 0 and "cut off       0 of 576 GPUs" in out and "850 of 900 GB/s" in out
