@@ -130,3 +130,14 @@ def test_a_level_2_nvlink_switch_fails_by_count_from_the_link_the_form_and_the_c
     code, out, _err = run_cli(capsys, "failure", "--gpu", "GB200-NVL72", "--nodes", "144", "--nvlink-domain", "144",
                               "--fail", "nvlink2:1")
     assert code == 0 and "cut off       0 of 576 GPUs" in out and "850 of 900 GB/s" in out
+
+
+def test_the_level_2_note_in_chinese(capsys):
+    """The same hand count in Chinese (``failure --lang zh``): 18 units, 1 lost, 850 / 900 GB/s, 94.4%."""
+    from tests.conftest import run_cli
+
+    code, out, _err = run_cli(capsys, "--lang", "zh", "failure", "--gpu", "GB200-NVL72", "--nodes", "144",
+                              "--nvlink-domain", "144", "--fail", "nvlink2:1")
+    line = " ".join(out.split())
+    assert code == 0 and "失去其 18 台第二级 NVLink 交换机中的 1 台" in line, line
+    assert "94.4%" in line and "850 / 900 GB/s" in line
