@@ -13,7 +13,7 @@ from core.design import MAX_DESIGN_FILE_BYTES, Design, resolve_design
 from core.errors import DesignError, FabricPlannerError, InputError, shown
 from core.fabric.families import leaf_whatif, leaf_whatif_note, node_to_node
 from core.fabric.naming import NamingError, NamingScheme, naming_scheme
-from core.figures.bandwidth import bandwidth_readout
+from core.figures.bandwidth import bandwidth_readout, clos_readout
 from core.figures.cost import networks_figure, networks_note, networks_rows, price_sensitivity_figure
 from core.figures.keynumbers import cards_html, cost_key_numbers, key_numbers, whatif_capex_note
 from core.figures.style import sep
@@ -125,9 +125,7 @@ def main() -> None:
                 charts.chart(cached.tier_capacity(pod_key, unit, lang), "half", c2, key=f"bw_tiers{i or ''}",
                                 config={"displaylogo": False})
             bw = whole_plan(plan).bandwidth  # pod 1's leaves, with the hops between pods and the design's ratio
-            readout = N_("**Oversubscription** leaf {leaf}, spine {spine} · **bisection ratio** {total} · **hops** "
-                         "(switches crossed) same rail {same_rail}, cross rail {cross_rail}, cross pod {cross_pod} · "
-                         "**{link} : scale-out** {ratio} per GPU (one direction)")
+            readout = clos_readout("readout:bandwidth", plan)  # "cross pod" where it has pods, else "farthest pair"
             text = bandwidth_readout(plan.fabric.family, plan.resolved.system, bw, unit, "readout:bandwidth", readout,
                                      total=ratio_words(plan))  # with pods: the whole design's, as the CLI's
             if pods:  # the whole design's readout, then pod 1's what-if under its heading

@@ -448,19 +448,20 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
     st.markdown("##### " + _("Remaining bisection per stage"))
     st.dataframe(stages, hide_index=True, width="stretch", height=cache.table_height(len(stages)))
     st.caption(_("The damaged half of the worst balanced cut, one direction."))
-    st.markdown("##### " + _("Unbalanced ECMP groups"))
-    if result.ecmp_unbalanced:
-        for g in result.ecmp_unbalanced:
-            st.markdown("- " + (i18n.ngettext(
-                "{switches} {tier} switch hashes over {remaining} of {healthy} uplink cables",
-                "{switches} {tier} switches hash over {remaining} of {healthy} uplink cables",
-                g["switches"]) if g.get("unit") == "links" else i18n.ngettext(
-                "{switches} {tier} switch hashes over {remaining} of {healthy} uplink paths",
-                "{switches} {tier} switches hash over {remaining} of {healthy} uplink paths",
-                g["switches"])).format(switches=i18n.number(g["switches"]), tier=_(failure.TIER_LABELS[g["tier"]]),
-                                      remaining=g["remaining_paths"], healthy=g["healthy_paths"]))
-    else:
-        st.caption(_("No switch lost only some of its uplink paths."))
+    if not node_to_node(cur.plan.fabric.family):  # ECMP hashes over a switch's uplinks: a torus has no switches
+        st.markdown("##### " + _("Unbalanced ECMP groups"))
+        if result.ecmp_unbalanced:
+            for g in result.ecmp_unbalanced:
+                st.markdown("- " + (i18n.ngettext(
+                    "{switches} {tier} switch hashes over {remaining} of {healthy} uplink cables",
+                    "{switches} {tier} switches hash over {remaining} of {healthy} uplink cables",
+                    g["switches"]) if g.get("unit") == "links" else i18n.ngettext(
+                    "{switches} {tier} switch hashes over {remaining} of {healthy} uplink paths",
+                    "{switches} {tier} switches hash over {remaining} of {healthy} uplink paths",
+                    g["switches"])).format(switches=i18n.number(g["switches"]), tier=_(failure.TIER_LABELS[g["tier"]]),
+                                          remaining=g["remaining_paths"], healthy=g["healthy_paths"]))
+        else:
+            st.caption(_("No switch lost only some of its uplink paths."))
     for note in result.notes:
         st.info(safe.md(note))
     method = failure.method_of(cur.plan)

@@ -239,7 +239,7 @@ def _tables(result) -> None:
         performance: safe.md(i18n.usd(r["performance_usd"], cents=True)) if money_metric else
         i18n.number(r["performance"], 1),
         _("Tiers"): str(r["tiers"]), _("Switches"): i18n.number(r["switches"]),
-        _("Facility power [kW]"): i18n.number(r["power_kw"])} for r in rows]), hide_index=True, border="horizontal")
+        _("Facility power [kW]"): units.kw(r["power_kw"])} for r in rows]), hide_index=True, border="horizontal")
     st.markdown("#### " + _("Switch families"))
     st.caption(_("Each family is a fabric, a leaf switch model and a topology; a family with no design that meets "
                  "every constraint shows what ruled most of it out."))

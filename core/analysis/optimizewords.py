@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from core import units, vocab
-from core.i18n import _, join, ngettext, number, pgettext, usd
+from core import plurals, units, vocab
+from core.i18n import _, join, number, pgettext, usd
 
 if TYPE_CHECKING:
     from core.analysis.optimize import Candidate, OptimizeResult
@@ -45,12 +45,11 @@ def _what_differs(best: Candidate, other: Candidate) -> str:
     the two designs have as many tiers and switches."""
     theirs, ours = [], []
     if other.tiers != best.tiers:
-        theirs.append(ngettext("{count} tier", "{count} tiers", other.tiers).format(count=number(other.tiers)))
-        ours.append(ngettext("{count} tier", "{count} tiers", best.tiers).format(count=number(best.tiers)))
+        theirs.append(plurals.tiers(other.tiers))
+        ours.append(plurals.tiers(best.tiers))
     if other.switches != best.switches:
-        theirs.append(ngettext("{count} switch", "{count} switches", other.switches).format(
-            count=number(other.switches)))
-        ours.append(ngettext("{count} switch", "{count} switches", best.switches).format(count=number(best.switches)))
+        theirs.append(plurals.switches(other.switches))
+        ours.append(plurals.switches(best.switches))
     if not theirs:
         return ""
     return _(" ({theirs}; this design: {ours})").format(theirs=join(theirs), ours=join(ours))

@@ -20,6 +20,8 @@ from core.units import bandwidth, from_gbytes, from_tbits
 
 def register(subparsers) -> None:
     """Add the ``failure`` sub-command."""
+    from core.analysis.failure import count_tiers  # the tiers the failure-spec language declares
+
     parser = subparsers.add_parser(
         "failure", help=_("what if switches, links, NVLink switches, planes, NICs or rack power fail"),
         description=_("Fail elements of the design and compare with the healthy design: GPUs cut off and "
@@ -36,8 +38,7 @@ def register(subparsers) -> None:
                                                                    "pod2.p0.leaf1",
                                                          inside="'pod2-gpu006 nic3' R05-02 'R05-02 feedA' "
                                                                 "pod2.node5.nic2",
-                       counts="[spine:2 leaf:1 tor:1 nic:1 plane:1 core:1 rack:1 link:1 nvswitch:1 tray:1 feed:1 "
-                              "global:1]",
+                       counts="[" + " ".join(f"{tier}:1" for tier in count_tiers()) + "]",  # every family's
                        names="[leaf004 leaf:leaf004 p2-spine002 su1-rail3 'plane 2' 'gpu006 nic3' R02-05 "
                              "'R02-05 feedA' 'leaf004 -> spine002' 'leaf004 -> spine002 #3' 'spine003 -> core006' "
                              "'spine001 -> spine021' 'gpu006 nvswitch2' nvl004-nvsw3]")

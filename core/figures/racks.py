@@ -13,7 +13,7 @@ import math
 import plotly.graph_objects as go
 
 from core.figures.style import base_layout
-from core.i18n import N_, _, number
+from core.i18n import N_, _
 from core.units import kw
 from core.physical.layout import Layout, Rack
 
@@ -163,7 +163,7 @@ def floor_plan_figure(layout: Layout, row_tags: dict[int, str] | None = None) ->
             d = by_kind.setdefault(rack.kind, {"x": [], "y": [], "text": [], "hover": [], "fill": []})
             d["x"].append(rack.position + 1)
             d["y"].append(line)
-            d["text"].append(number(rack.kw))  # a whole kW fits the floor plan's dot
+            d["text"].append(_kw(rack.kw))  # the power rule: three figures ("40.8", "5.98") fit the dot
             d["fill"].append(min(1.0, rack.kw / rack.kw_limit) if rack.kw_limit else 0)
             devices = ", ".join(f"{s.count} x {s.model}" for s in rack.slots) or _("empty")
             d["hover"].append(_("{rack} ({kind}){also}<br>{kw} of {limit} kW, {used} of {units}U<br>{devices}").format(

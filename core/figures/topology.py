@@ -152,7 +152,7 @@ def server_text(plan, graph: nx.Graph, v: str, drawn: int) -> str:
     """The label under a server vertex: ``node 3``, ``SU 2: 32 nodes`` (shorter when many are drawn)."""
     data = graph.nodes[v]
     count = data.get("count", data.get("nodes", 1))
-    nodes = ngettext("{count} node", "{count} nodes", count).format(count=f"{count:,}")
+    nodes = plurals.nodes(count)
     if data.get("label"):  # aggregated: "pods 1-3: 1944 nodes"
         span = data.get("span") or data["label"].split(":")[0]
         return f"{span}<br>{nodes}" if drawn <= 4 else f"{span}<br>{count:,}" if drawn <= 7 else f"{count:,}"

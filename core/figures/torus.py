@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from core import plurals
 from core.fabric.families import words
 from core.fabric.torus import bisection_links, diameter, dimension_links
 from core.fabric.wiring import wiring_of
 from core.figures.style import TIER_COLOURS, FigureSpec, base_layout, scatter, sep
-from core.i18n import N_, _, ngettext
+from core.i18n import N_, _
 
 MAX_SIDE = 16
 """Most positions of dimensions 1 and 2 drawn (``MAX_SIDE_3D`` with a third dimension)."""
@@ -116,7 +117,7 @@ def torus_figure(plan, height: int = 560):
                                       symbol="square", line=dict(width=1, color="white"))))
     links = sum(dimension_links(dims)) * f.torus_width
     parts = [_("torus {dims}").format(dims="x".join(map(str, dims))),
-             ngettext("{count} link", "{count} links", links).format(count=f"{links:,}"),
+             plurals.links(links),
              _("bisection {links} links").format(links=f"{bisection_links(dims) * f.torus_width:,}"),
              _("diameter {hops} hops").format(hops=diameter(dims))]
     title = _("Scale-out fabric: {parts}").format(parts=sep().join(parts))

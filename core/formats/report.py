@@ -619,7 +619,8 @@ def _topology(doc: _Doc, plan) -> None:
 def _bandwidth(doc: _Doc, plan) -> None:
     from core.analysis.whatif import oversubscription_sweep, sweep_display_table
     from core.fabric.bandwidth import tier_capacities_gbits
-    from core.figures.bandwidth import bandwidth_hierarchy_figure, bandwidth_readout, oversubscription_figure
+    from core.figures.bandwidth import bandwidth_hierarchy_figure, bandwidth_readout, clos_readout
+    from core.figures.bandwidth import oversubscription_figure
     from core.figures.bandwidth import tier_capacity_figure
     from core.analysis.whole import ratio_words, whole_plan
     from core.figures.keynumbers import whatif_capex_note
@@ -629,9 +630,7 @@ def _bandwidth(doc: _Doc, plan) -> None:
     body = doc.figure(bandwidth_hierarchy_figure(plan, unit=doc.unit), 380)
     capacities = tier_capacities_gbits(plan.resolved, plan.fabric)
     body += doc.figure(tier_capacity_figure(plan, capacities, unit=doc.unit), 360)
-    readout = N_("Oversubscription leaf {leaf}, spine {spine}; bisection ratio {total}; switches crossed: same rail "
-                 "{same_rail}, cross rail {cross_rail}, cross pod {cross_pod}; {link} to scale-out {ratio} per GPU "
-                 "(one direction).")
+    readout = clos_readout("report:readout:bandwidth", plan)  # "cross pod" where it has pods, else "farthest pair"
     body += _p(bandwidth_readout(plan.fabric.family, plan.resolved.system, bw, doc.unit, "report:readout:bandwidth",
                                  readout, total=ratio_words(plan)))
     if not leaf_whatif(plan.fabric.family):  # no leaves to oversubscribe (a torus)

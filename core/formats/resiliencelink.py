@@ -27,6 +27,7 @@ elements against a design: an element the design does not have is a warning and 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Mapping
 
 from core.errors import InputError, shown
@@ -41,12 +42,20 @@ TABS = (N_("Failure what-if"), N_("Single points of failure"), N_("Availability"
 """The page's sections (English; the first is the default, never written)."""
 SPARE_KEYS = {"switch": "switch", "transceiver": "transceiver", "cable": "cable", "nic": "NIC"}
 """Link key suffix -> BOM category of ``core.analysis.sparing``."""
-_SPEC = re.compile(r"^(?:(leaf|tor|spine|core|plane|nic|rack|link|bundle|global|nvswitch|nvlink-switch|tray|feed):)?"
-                   r"([a-z0-9.\-]{1,40}(?:#\d{1,3})?)$")
 _HOT = re.compile(r"^[A-Za-z0-9_.# -]{1,40}->[A-Za-z0-9_.# -]{1,40}$")
 """A hot link as typed (``leaf002 -> spine003 #1``, ``pod2-gpu004 nic1 -> pod2-leaf001``, ``p0.leaf1 -> p0.spine2#0``,
 a Dragonfly's ``router 2 -> router 3``): export names (``core.fabric.naming.PREFIX``), NICs and cables, one ``->``."""
 _RATE_CLASSES = ("gpu_node", "nic", "link", "switch", "transceiver", "cable")
+
+
+@lru_cache(maxsize=1)
+def _spec() -> re.Pattern:
+    """A failed element or ``tier:count`` as the link keeps it: its tier word one the failure-spec language declares
+    (``core.analysis.failure.spec_words``: ``nvlink2``, a torus's ``node``, a classic Dragonfly's ``router`` too)."""
+    from core.analysis.failure import spec_words
+
+    words = "|".join(re.escape(w) for w in sorted(spec_words(), key=len, reverse=True))
+    return re.compile(rf"^(?:({words}):)?([a-z0-9.\-]{{1,40}}(?:#\d{{1,3}})?)$")
 
 
 def _item(text: str) -> str:
@@ -56,7 +65,7 @@ def _item(text: str) -> str:
 
 
 def _well_formed(item: str) -> bool:
-    return bool(_HOT.match(item) if "->" in item else _SPEC.match(item))
+    return bool(_HOT.match(item) if "->" in item else _spec().match(item))
 
 
 def keeps_typed(text: str) -> bool:

@@ -304,7 +304,7 @@ def placement_notes(sweeps: list[Sweep], gpus: int, system_id: str, references: 
     values = dict(gpus=f"{gpus:,}", ranks=p.ranks_per_domain, last=p.last, pods=pods,
                   domains=ngettext("{count} {scaleup}", "{count} {scaleup}s", p.domains).format(
                       count=f"{p.domains:,}", scaleup=scaleup),
-                  nodes=ngettext("{count} node", "{count} nodes", p.nodes).format(count=f"{p.nodes:,}"),
+                  nodes=plurals.nodes(p.nodes),
                   groups=ngettext("{count} leaf group", "{count} leaf groups", p.groups).format(count=f"{p.groups:,}"),
                   level=level_label(p.level, system),
                   hops=(ngettext("{count} link hop", "{count} link hops", p.hops) if p.link_hops else

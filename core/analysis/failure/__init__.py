@@ -111,7 +111,7 @@ from core.analysis.failure.power import _feed_table, _feeds_for, rack_power_feed
 from core.analysis.failure.shape import NVL_TRAYS, NVSWITCH_SOURCES, Shape, _pair_links
 from core.analysis.failure.spec import (
     MAX_FAILURES, TIER_ALIASES, TIER_LABELS, TIERS, tier_label, _element, _no_nvswitch, _parse_bundle, _tier_size, _unknown,
-    _worst_order, parse_name, resolve_failures, tiers_for,
+    _worst_order, count_tiers, parse_name, resolve_failures, spec_words, tiers_for,
 )
 from core.analysis.failure.switches import _Fabric, _Union
 from core.analysis.failure.whatif import (
@@ -119,5 +119,5 @@ from core.analysis.failure.whatif import (
     what_if,
 )
 
-__all__ = ["FailureResult", "NVSWITCH_SOURCES", "Shape", "TIERS", "analyse", "degraded_plan", "method_of",
-           "parse_name", "rack_power_feeds", "resolve_failures", "stand_in_note", "tier_label", "tiers_for", "what_if"]
+__all__ = ["FailureResult", "NVSWITCH_SOURCES", "Shape", "TIERS", "analyse", "count_tiers", "degraded_plan",
+           "method_of", "parse_name", "spec_words", "rack_power_feeds", "resolve_failures", "stand_in_note", "tier_label", "tiers_for", "what_if"]

@@ -29,6 +29,25 @@ SCALEUP_SWITCH_LABELS = {"nvswitch": N_("{link} switch chip"), "tray": N_("{link
 ``{link}`` is the system's link word (``core.scaleup.link_word``)."""
 
 
+def count_tiers() -> tuple[str, ...]:
+    """Every tier a ``tier:count`` spec fails in some family, each once: the folded Clos's (``TIERS``: its level-2
+    NVLink switches ``nvlink2`` too), the graph families' (``graphwhatif.TIERS``: ``global``), the torus's
+    (``toruswhatif.TIERS``: ``node``). The one list ``failure --fail``'s help shows and the Resilience link reads
+    (``spec_words``); a design has the ones ``tiers_for`` gives."""
+    from core.analysis.failure import graphwhatif, toruswhatif
+
+    return tuple(dict.fromkeys((*TIERS, *graphwhatif.TIERS, *toruswhatif.TIERS)))
+
+
+def spec_words() -> tuple[str, ...]:
+    """Every word a spec may start with (``word:count``, ``word:name``): ``count_tiers``, ``TIER_ALIASES`` and each
+    family's own tier words (``core.fabric.families.tier_aliases``: a classic Dragonfly's ``router``)."""
+    from core.fabric.families import FAMILIES, tier_aliases
+
+    own = [word for name in FAMILIES for word in tier_aliases(name)]
+    return tuple(dict.fromkeys((*count_tiers(), *TIER_ALIASES, *own)))
+
+
 def tier_label(tier: str, system=None, family: str | None = None) -> str:
     """A failure tier in words, in the request's language; the scale-up switch tiers in ``system``'s own words when
     it is not NVLink (``SCALEUP_SWITCH_LABELS``; a ``core.catalog.System``, or None: NVLink's); the fabric tiers in
