@@ -295,7 +295,7 @@ def check_pod_failures(plan, mixed, specs, naming=None) -> tuple[tuple[str, ...]
     alone does not have) is failed on the whole fabric only, without a warning."""
     from core.analysis.failure.podnames import PodElementNames
     from core.analysis.failure.spec import engine_specs
-    from core.analysis.podwhatif import split_failures, whatif_wiring
+    from core.analysis.podwhatif import pod_examples, split_failures, whatif_wiring
 
     names = PodElementNames(mixed, naming)
     alone, whole = split_failures(mixed, [names.parse(spec) or spec for spec in specs])
@@ -313,19 +313,9 @@ def check_pod_failures(plan, mixed, specs, naming=None) -> tuple[tuple[str, ...]
     for spec in counts:  # the page fails no element of pod 1 alone (standalone_hidden_note): said, not dropped
         kept.append(_("Link parameter 'rs_fail' (failed elements): {item} was ignored: on a design with pods the "
                       "page fails named elements of the whole fabric; name one, such as {example}.").format(
-                          item=shown(spec, 40), example=", ".join(_pod_examples(mixed, names))))
+                          item=shown(spec, 40), example=", ".join(pod_examples(mixed, names))))
     return tuple(spec for spec in good if spec not in counts), whole, kept
 
-
-def _pod_examples(mixed, names) -> list[str]:
-    """Two whole-fabric elements of a design with pods as its exports name them (``names``): a shared spine and
-    pod 1's first leaf (``spine001, pod1-leaf001``; under the link's naming ``sw-spine001, pod1-sw-leaf001``)."""
-    from core.analysis.podwhatif import whole_choices
-
-    choices = whole_choices(mixed)
-    picks = [next((c for c in choices if not c.startswith("pod")), None), next(
-        (c for c in choices if c.startswith("pod1.")), None)]
-    return [names.name(c) for c in picks if c is not None]
 
 __all__ = ["AVAILABILITY_SEED", "DEFAULTS", "MAX_FAILED", "RS", "TABS", "availability_of", "check_failures", "check_pod_failures", "decode", "encode", "parse_failures",
            "keeps_typed", "policy", "rate_overrides", "read_hot_links"]
