@@ -316,6 +316,9 @@ def test_a_link_under_its_naming_fails_and_shows_the_names_the_page_shows():
     assert failed.value == ["p0.leaf0"] and failed.options == ["sw-leaf001"]
     old = open_page({**named, "rs_fail": "leaf001"})  # a link written before: its chip in the link's names
     assert old.multiselect(key="rs_w_failed").options == ["sw-leaf001"]
+    unknown = open_page({**named, "rs_fail": "sw-leaf099"})
+    warned = "\n".join(w.value for w in unknown.warning).replace("\\", "")
+    assert "unknown element 'sw-leaf099'" in warned and "like sw-spine002" in warned and "p0." not in warned
     pods = open_page({**named, "pods": "B300:32:800", "rs_fail": "pod2-sw-leaf001"})
     assert not pods.warning, [w.value for w in pods.warning]
     assert pods.multiselect(key="rs_w_pods_failed").value == ["pod2.p0.leaf0"]

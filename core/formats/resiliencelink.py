@@ -276,7 +276,7 @@ def check_failures(plan, specs, naming=None) -> tuple[tuple[str, ...], list[str]
         if element == spec and naming is not None:  # a link written under the default names (leaf001): its id
             element = engine_specs(plan, [spec])[0]
         try:
-            resolve_failures(plan, [*good, element], naming)
+            resolve_failures(plan, [*good, spec], naming)  # said as typed (sw-leaf099, not p0.leaf98)
         except InputError as exc:
             warnings.append(_("Link parameter 'rs_fail' (failed elements): {item} was ignored: {problem}").format(
                 item=shown(spec, 40), problem=str(exc)))
