@@ -117,16 +117,16 @@ def _check_failures(plan, store: dict) -> tuple[tuple[str, ...], list[str]]:
     splits them as the CLI reads them (``rl.check_pod_failures``), the whole-fabric-only ones in ``PODS_EXTRA``. A hot
     link the link kept as typed is read back as its element first (``rl.read_hot_links``), and shown as typed."""
     typed_problems = []
+    scheme = _scheme(plan)  # the link's naming: its names are the chips' and the warnings' (sw-leaf001)
     if any("->" in spec for spec in store["fail"]):
-        scheme = scheme_of(st.session_state.get(state.NAMING_STORE), plan)  # as when it was typed: the link's naming
         pairs, typed_problems = rl.read_hot_links(plan, store["fail"], scheme)
         _remember_typed(pairs)
         store["fail"] = tuple(dict.fromkeys(spec for _typed, spec in pairs))
     mixed = mixed_of(plan)
     if mixed is None:
-        good, problems = rl.check_failures(plan, store["fail"])
+        good, problems = rl.check_failures(plan, store["fail"], scheme)
     else:
-        good, whole, problems = rl.check_pod_failures(plan, mixed, store["fail"])
+        good, whole, problems = rl.check_pod_failures(plan, mixed, store["fail"], scheme)
         if whole:
             ss = st.session_state
             ss[PODS_EXTRA] = list(dict.fromkeys([*ss.get(PODS_EXTRA, []), *whole]))

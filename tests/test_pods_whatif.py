@@ -178,3 +178,22 @@ def test_one_selection_splits_as_the_cli_reads_it_and_back():
     back = link_failures(mixed, alone, whole)
     assert back == ("spine0", "pod1.p0.leaf3", "node5.nic2", "spine1", "pod2.p0.leaf1")
     assert split_failures(mixed, back) == (alone, whole)
+
+
+def test_the_failure_command_names_pod_one_s_chosen_element_as_the_pods_exports_do(capsys):
+    """rev47b #3: ``failure --pods ... --fail leaf:1`` fails one of pod 1's leaves; the element it chose and the note's
+    examples are named as the pods' exports name them under ``--switch-prefix`` (``pod1-sw-leaf001``,
+    ``sw-spine001``), never by pod 1 alone's id (``p0.leaf0``) or the default names; the name read back fails the same
+    leaf on the whole fabric."""
+    from conftest import run_cli
+
+    pods = ("--nodes", "64", "--pods", "B300:32:800")
+    code, out, _err = run_cli(capsys, "failure", *pods, "--fail", "leaf:1")
+    assert code == 0 and "failed: leaf:1 (pod1-leaf001 *)" in out and "p0.leaf0" not in out
+    assert "(spine001, pod1-leaf001)" in out
+    named = ("--node-prefix", "n", "--switch-prefix", "sw-")
+    code, out, _err = run_cli(capsys, "failure", *pods, "--fail", "leaf:1", *named)
+    assert code == 0 and "failed: leaf:1 (pod1-sw-leaf001 *)" in out and "(sw-spine001, pod1-sw-leaf001)" in out
+    assert "11.2 TB/s of 12.8 TB/s" in out  # by hand: the leaf's 32 GPU ports x 400 Gb/s = 1.6 TB/s less
+    code, out, _err = run_cli(capsys, "failure", *pods, "--fail", "pod1-sw-leaf001", *named)
+    assert code == 0 and "pod 1 (H100)" in out

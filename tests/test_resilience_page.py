@@ -303,3 +303,28 @@ def test_failure_rates_show_three_significant_figures_and_a_part_moves_the_link(
     assert at.number_input(key="rs_w_afr_link").value == pytest.approx(10.001368)
     assert at.number_input(key="rs_w_afr_nic").value == pytest.approx(0.00289)
     assert {m.label: m.value for m in at.metric}["Job can run"] != before
+
+
+def test_a_link_under_its_naming_fails_and_shows_the_names_the_page_shows():
+    """rev47b #1, #9, #10: under the link's naming (``nm_sp=sw-``) the page reads the names it shows (``sw-leaf001``,
+    ``pod2-sw-leaf001``) and its chip says them; a tier and a count on a design with pods is said, not dropped; the
+    link's bad-item example is an export name, not an engine id."""
+    named = {**DESIGN, "nm_np": "n", "nm_sp": "sw-"}
+    at = open_page({**named, "rs_fail": "sw-leaf001"})
+    assert not at.warning, [w.value for w in at.warning]
+    failed = at.multiselect(key="rs_w_failed")
+    assert failed.value == ["p0.leaf0"] and failed.options == ["sw-leaf001"]
+    old = open_page({**named, "rs_fail": "leaf001"})  # a link written before: its chip in the link's names
+    assert old.multiselect(key="rs_w_failed").options == ["sw-leaf001"]
+    unknown = open_page({**named, "rs_fail": "sw-leaf099"})
+    warned = "\n".join(w.value for w in unknown.warning).replace("\\", "")
+    assert "unknown element 'sw-leaf099'" in warned and "like sw-spine002" in warned and "p0." not in warned
+    pods = open_page({**named, "pods": "B300:32:800", "rs_fail": "pod2-sw-leaf001"})
+    assert not pods.warning, [w.value for w in pods.warning]
+    assert pods.multiselect(key="rs_w_pods_failed").value == ["pod2.p0.leaf0"]
+    counted = open_page({**DESIGN, "pods": "B300:32:800", "rs_fail": "leaf:1"})
+    warned = "\n".join(w.value for w in counted.warning).replace("\\", "")
+    assert "'leaf:1' was ignored" in warned and "spine001, pod1-leaf001" in warned
+    bad = open_page({**DESIGN, "rs_fail": "nvlink2:1"})
+    warned = "\n".join(w.value for w in bad.warning).replace("\\", "")
+    assert "nvlink2:1" in warned and "p0." not in warned and "leaf001, spine:2" in warned

@@ -41,7 +41,7 @@ from core.i18n import N_, _
 
 POD1_NOTE = N_("A design with pods: this scenario fails elements of pod 1's fabric and shows what pod 1 loses. "
                "The Resilience page's \"Every pod under the shared spines\" and python -m core failure with the "
-               "shared spines and pods' leaves (spine001, pod2-leaf002) show what every pod loses.")
+               "shared spines and pods' leaves ({examples}) show what every pod loses.")
 """Said wherever a failure what-if of a design with pods is pod 1's alone (the review pack's failure scenario,
 ``python -m core failure``)."""
 
@@ -161,6 +161,17 @@ def _lost(mixed: MixedPlan, failed: list[str], naming=None) -> tuple[set, list[s
                 link=name(wiring.link_id(0, 0, 0, last)), cable=name(wiring.link_id(0, 0, 0, last) + "#0")))
         lost_leaves[found[0]].add((q, parsed[3]))
     return lost_spines, lost_leaves, {link: len(lost) for link, lost in cables.items()}
+
+
+def pod_examples(mixed: MixedPlan, names) -> list[str]:
+    """Two whole-fabric elements of a design with pods as its exports name them (``names``:
+    ``core.analysis.failure.podnames.PodElementNames`` under the design's naming): a shared spine (pods on three
+    tiers: a core) and pod 1's first leaf (spine): ``spine001, pod1-leaf001``; under ``sw-``: ``sw-spine001,
+    pod1-sw-leaf001``. The examples of what the whole-fabric what-if reads, wherever one is asked for."""
+    choices = whole_choices(mixed)
+    picks = [next((c for c in choices if not c.startswith("pod")), None),
+             next((c for c in choices if c.startswith("pod1.")), None)]
+    return [names.name(c) for c in picks if c is not None]
 
 
 def whole_choices(mixed: MixedPlan) -> list[str]:

@@ -68,12 +68,13 @@ def _job(args, planned):
 
 
 def render_table(out: dict, system=None, unit: str = "GB/s", typed: list[tuple[str, str]] | None = None,
-                 names=None) -> str:
+                 name=None) -> str:
     """The human summary of ``FailureResult.to_json()`` (``out``) in the current language, bandwidths in ``unit``
     ("GB/s" or "Gb/s", ``--units``; ``core.units.bandwidth``); the scale-up rows named after ``system``'s links
     (None: NVLink's words); ``typed``: the ``--fail`` specs as typed and read (``core.formats.linknames
-    .typed_failures``: echoed as typed, the element in brackets), else the elements; ``names``: the exports' names of
-    the elements (``core.analysis.failure.spec.export_namer``), said for the elements a count chose."""
+    .typed_failures``: echoed as typed, the element in brackets), else the elements; ``name``: an element id's exports'
+    name (``core.analysis.failure.spec.export_namer``'s, a design with pods' ``_pod1_alone``), said for the elements
+    a count chose."""
     from core.formats.linknames import typed_failures
 
     def _tb(tbits: float) -> str:
@@ -87,7 +88,7 @@ def render_table(out: dict, system=None, unit: str = "GB/s", typed: list[tuple[s
 
     typed = typed or [(f["element"], f["element"]) for f in out["failed"]]
     lines = [_("failed: {elements}").format(elements=", ".join(typed_failures(
-        typed, out["failed"], mark, name=None if names is None else names.name)))]
+        typed, out["failed"], mark, name=name)))]
     if any(f["chosen"] for f in out["failed"]):
         lines.append(_("(* chosen where the failure hurts most)"))
     if any(f.get("redundant") for f in out["failed"]):
@@ -210,6 +211,24 @@ def _whole_fabric(design, failed: list[str], fmt: str, unit: str = "Gb/s",
     return "\n".join(lines) + "\n"
 
 
+def _pod1_alone(design, names, result):
+    """A design with pods whose failure what-if is pod 1's fabric alone: ``result`` with the note that says so
+    (``POD1_NOTE``, its examples the whole fabric's elements under the design's naming: ``pod_examples``) first, and
+    the name of one of pod 1's elements as the pods' exports name it (``pod1-sw-leaf001``, never pod 1 alone's id
+    ``p0.leaf0``: ``PodsWiring.whole_of_alone``, then ``names``), or None (the ids) when ``names`` is None."""
+    from core.analysis.podwhatif import POD1_NOTE, pod_examples, whatif_wiring
+    from core.analysis.whole import design_mixed
+
+    if names is None:  # its pods cannot be planned together
+        return result.model_copy(update={"notes": (_(POD1_NOTE).format(examples="spine0, pod2.p0.leaf1"),
+                                                   *result.notes)}), None
+    mixed = design_mixed(design)
+    wiring = whatif_wiring(mixed)
+    note = _(POD1_NOTE).format(examples=", ".join(pod_examples(mixed, names)))
+    return (result.model_copy(update={"notes": (note, *result.notes)}),
+            lambda element: names.name(wiring.whole_of_alone(element) or element))
+
+
 def run(args: argparse.Namespace) -> str:
     from core.analysis.failure import what_if
     from core.cli.export import naming_from_args
@@ -244,13 +263,13 @@ def run(args: argparse.Namespace) -> str:
         return whole
     result = what_if(planned, args.fail, job=_job(args, planned), naming=scheme)
     if design.pods:  # not every failed element is a shared spine or a pod's leaf: pod 1's fabric alone, said
-        from core.analysis.podwhatif import POD1_NOTE
+        result, name = _pod1_alone(design, names, result)
+    else:
+        from core.analysis.failure.spec import export_namer
 
-        result = result.model_copy(update={"notes": (_(POD1_NOTE), *result.notes)})
+        name = export_namer(planned, scheme).name
     data = result.to_json()
     if args.format == "json":
         return to_json(data) + "\n"
-    from core.analysis.failure.spec import export_namer
-
-    text = render_table(data, planned.resolved.system, bandwidth_unit(args), typed, export_namer(planned, scheme))
+    text = render_table(data, planned.resolved.system, bandwidth_unit(args), typed, name)
     return text + "".join(note + "\n" for note in result.notes)

@@ -233,7 +233,7 @@ def decode(params: Mapping[str, str | list[str]]) -> tuple[dict, list[str]]:
             if not _well_formed(item):
                 problems.append(_("Link parameter 'rs_fail' (failed elements): {item} was ignored: it is not an "
                                   "element name or a tier and a count (e.g. {example}).").format(
-                                      item=shown(item, 40), example="p0.spine3, leaf:2"))
+                                      item=shown(item, 40), example="leaf001, spine:2"))
             elif len(good) >= MAX_FAILED:
                 problems.append(_("Link parameter 'rs_fail' (failed elements) names more than {count} elements; "
                                   "the first {count} apply.").format(count=MAX_FAILED))
@@ -270,43 +270,61 @@ def read_hot_links(plan, items, scheme=None) -> tuple[list[tuple[str, str]], lis
     return pairs, warnings
 
 
-def check_failures(plan, specs) -> tuple[tuple[str, ...], list[str]]:
-    """The failure specs that ``plan`` has (in order) and one warning per spec it has not, or that fails more
-    elements than the tier holds; the warning names the element and what the design accepts."""
+def check_failures(plan, specs, naming=None) -> tuple[tuple[str, ...], list[str]]:
+    """The failure specs that ``plan`` has (in order; an element named as the exports name it under the naming
+    scheme ``naming``, ``sw-leaf001``, as its id: ``core.analysis.failure.spec.engine_specs``) and one warning per
+    spec it has not, or that fails more elements than the tier holds; the warning names the element and what the
+    design accepts, in the names of ``naming`` (None: the default names)."""
     from core.analysis.failure import resolve_failures
+    from core.analysis.failure.spec import engine_specs
 
     good: list[str] = []
     warnings = []
     for spec in specs:
+        element = engine_specs(plan, [spec], naming)[0]
+        if element == spec and naming is not None:  # a link written under the default names (leaf001): its id
+            element = engine_specs(plan, [spec])[0]
         try:
-            resolve_failures(plan, [*good, spec])
+            resolve_failures(plan, [*good, spec], naming)  # said as typed (sw-leaf099, not p0.leaf98)
         except InputError as exc:
             warnings.append(_("Link parameter 'rs_fail' (failed elements): {item} was ignored: {problem}").format(
                 item=shown(spec, 40), problem=str(exc)))
             continue
-        good.append(spec)
+        good.append(element)
     return tuple(good), warnings
 
 
 
-def check_pod_failures(plan, mixed, specs) -> tuple[tuple[str, ...], list[str], list[str]]:
-    """A design with pods: ``(pod 1's specs that plan has, whole-fabric-only specs, warnings)``. The specs are
+def check_pod_failures(plan, mixed, specs, naming=None) -> tuple[tuple[str, ...], list[str], list[str]]:
+    """A design with pods: ``(pod 1's specs that plan has, whole-fabric-only specs, warnings)``. An element named as
+    the pods' exports name it under the naming scheme ``naming`` (``pod2-sw-leaf001``:
+    ``core.analysis.failure.podnames.PodElementNames``) is read as its id first; the specs are
     split as ``python -m core failure`` reads them (``core.analysis.podwhatif.split_failures``); a pod-1 spec that
     ``plan`` (pod 1 alone) lacks but the whole fabric has (``PodsWiring.whole_of_alone``: a shared spine pod 1
     alone does not have) is failed on the whole fabric only, without a warning."""
-    from core.analysis.podwhatif import split_failures, whatif_wiring
+    from core.analysis.failure.podnames import PodElementNames
+    from core.analysis.failure.spec import engine_specs
+    from core.analysis.podwhatif import pod_examples, split_failures, whatif_wiring
 
-    alone, whole = split_failures(mixed, specs)
-    good, problems = check_failures(plan, alone)
+    names = PodElementNames(mixed, naming)
+    alone, whole = split_failures(mixed, [names.parse(spec) or spec for spec in specs])
+    good, problems = check_failures(plan, alone, naming)
     wiring = whatif_wiring(mixed)
     kept = []
-    for spec, problem in zip([spec for spec in alone if spec not in good], problems):  # in the warnings' order
+    bad = [spec for spec in alone if engine_specs(plan, [spec], naming)[0] not in good]
+    for spec, problem in zip(bad, problems):  # in the warnings' order
         target = wiring.whole_of_alone(spec)
         if target is None:
             kept.append(problem)
         else:
             whole.append(target)
-    return good, whole, kept
+    counts = [spec for spec in good if spec.partition(":")[2].strip().isdigit()]  # leaf:1: pod 1 alone's choice
+    for spec in counts:  # the page fails no element of pod 1 alone (standalone_hidden_note): said, not dropped
+        kept.append(_("Link parameter 'rs_fail' (failed elements): {item} was ignored: on a design with pods the "
+                      "page fails named elements of the whole fabric; name one, such as {example}.").format(
+                          item=shown(spec, 40), example=", ".join(pod_examples(mixed, names))))
+    return tuple(spec for spec in good if spec not in counts), whole, kept
+
 
 __all__ = ["AVAILABILITY_SEED", "DEFAULTS", "MAX_FAILED", "RS", "TABS", "availability_of", "check_failures", "check_pod_failures", "decode", "encode", "parse_failures",
            "keeps_typed", "policy", "rate_overrides", "read_hot_links"]

@@ -395,8 +395,12 @@ def resolve_failures(plan: Plan, failures, naming=None) -> list[tuple[str, tuple
     specs = engine_specs(plan, failures, naming)
     try:
         return _resolved(plan, specs)
-    except UnknownElement as exc:
-        raise unknown_element(plan, exc.text, naming) from None
+    except UnknownElement as exc:  # said as typed (sw-leaf099), not as the id its name reads as (p0.leaf98)
+        def element(spec) -> str:
+            return str(spec).partition(":")[2] if ":" in str(spec) else str(spec)
+
+        typed = {element(spec): element(text) for spec, text in zip(specs, failures)}
+        raise unknown_element(plan, typed.get(exc.text, exc.text), naming) from None
     except InputError as exc:
         raise as_typed(said(plan, exc, naming), failures, specs) from None
 
