@@ -508,8 +508,10 @@ def _resolve(failures, tiers: tuple[str, ...], parse, size, order,
         total = size(tier)
         taken = sum(1 for t, _k in seen if t == tier)
         if count + taken > total or count > MAX_FAILURES:
-            raise InputError(_("cannot fail {count} {tier} elements: the design has {size} ({taken} already "
-                               "named)").format(count=count, tier=tier, size=total, taken=taken))
+            raise InputError(ngettext("cannot fail {count} {tier} element: the design has {size} ({taken} already "
+                                      "named)", "cannot fail {count} {tier} elements: the design has {size} ({taken} "
+                                      "already named)", count).format(count=count, tier=tier, size=total,
+                                                                      taken=taken))
         for key in order(tier):
             if count == 0:
                 break
