@@ -1,0 +1,42 @@
+"""rev47b findings 2, 4, 5, 6 and 7: a family's own words on every surface that names its switches, its tiers and
+its taper. A classic Dragonfly has one router tier and no leaves: its title says "1-tier ... bisection ratio", never
+"2-tier" nor "at the leaf" (the sidebar calls its oversubscription "not used by this topology").
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from core.design import Design
+from core.i18n import language
+from core.plan import plan
+
+DFC = Design(topology="classic-dragonfly", gpus=4096)
+
+
+@pytest.fixture(scope="module")
+def dfc():
+    return plan(DFC)
+
+
+def test_taper_words_without_leaves():
+    from core.designwords import taper_words
+
+    assert taper_words(1.0, "1.73:1", leaves=False) == "bisection ratio 1.73:1"
+    assert taper_words(2.0, "1:1", leaves=False) == taper_words(1.0, None, leaves=False) == "non-blocking"
+    assert taper_words(1.0, "1.73:1") == "1:1 at the leaf, bisection ratio 1.73:1"  # a family with leaves: both
+
+
+def test_classic_dragonfly_title_one_router_tier(dfc):
+    from core.designwords import plan_words
+    from core.formats import report
+    from core import units
+
+    assert dfc.summary()["tiers"] == dfc.switch_tiers == 1 and not dfc.leaf_ratio
+    words = plan_words(dfc)
+    ratio = units.ratio(dfc.bandwidth.oversubscription)
+    assert words.startswith(f"1-tier QM9700 InfiniBand, Dragonfly, bisection ratio {ratio}, "), words
+    assert "at the leaf" not in report.design_title(dfc)
+    with language("zh"):
+        zh = plan_words(dfc)
+    assert zh.startswith("1 层") and "叶交换机" not in zh, zh
