@@ -40,3 +40,20 @@ def test_classic_dragonfly_title_one_router_tier(dfc):
     with language("zh"):
         zh = plan_words(dfc)
     assert zh.startswith("1 层") and "叶交换机" not in zh, zh
+
+
+@pytest.mark.parametrize("family, leaf, spine", [("dragonfly", "Leaf uplinks", "Global links"),
+                                                  ("classic-dragonfly", "Local links", "Global links"),
+                                                  ("rail-optimized", "Leaf uplinks", "Spine uplinks")])
+def test_inference_load_caption_names_the_columns(dfc, family, leaf, spine):
+    """Finding 5: the fabric-load caption names the uplink columns as the table does (one rule, ``uplink_columns``),
+    never "spine uplinks (after oversubscription)" under a Dragonfly's global links; zh too."""
+    from core.figures.serving import fabric_load_caption, uplink_columns
+
+    assert uplink_columns(family) == (leaf, spine)
+    caption = fabric_load_caption(dfc.resolved.system, family)
+    assert f"the columns {leaf} and {spine}" in caption and "oversubscription" not in caption, caption
+    with language("zh"):
+        zh_leaf, zh_spine = uplink_columns(family)
+        zh = fabric_load_caption(dfc.resolved.system, family)
+    assert zh_leaf in zh and zh_spine in zh and "收敛比" not in zh, zh
