@@ -57,3 +57,20 @@ def test_inference_load_caption_names_the_columns(dfc, family, leaf, spine):
         zh_leaf, zh_spine = uplink_columns(family)
         zh = fabric_load_caption(dfc.resolved.system, family)
     assert zh_leaf in zh and zh_spine in zh and "收敛比" not in zh, zh
+
+
+@pytest.mark.parametrize("placement", ["topo", "scatter"])
+def test_dragonfly_routing_sentence_names_the_global_links(dfc, placement):
+    """Finding 7: on a Dragonfly+ with 1:1 leaves (and on a classic Dragonfly's routers) the collectives caption does
+    not blame "oversubscription" or "the oversubscribed uplinks": the taper is the global links (bisection ratio)."""
+    from core.perf import jobform
+    from core.perf.placement import place
+
+    df = plan(Design(topology="dragonfly", gpus=4096))
+    for p, group in ((df, "Dragonfly+ group"), (dfc, "Dragonfly group")):
+        assert p.bandwidth.leaf_oversubscription == pytest.approx(1.0)
+        sweeps = [type("S", (), {"placement": place(p), "curves": {}})()]
+        routing = jobform.placement_notes(sweeps, p.resolved.gpus, p.resolved.system.id, [], "adaptive", placement,
+                                          family=p.fabric.family)[1]
+        assert routing.startswith("Routing: adaptive; ") and group in routing and "global links" in routing, routing
+        assert "oversubscribed" not in routing and "oversubscription mostly" not in routing, routing

@@ -280,7 +280,8 @@ ROUTING_NOTES = {
     "scatter": N_("Routing: {routing}; ranks spread over the cluster's leaf groups, so ring, tree and all-to-all "
                   "traffic all cross the oversubscribed uplinks.")}
 """The busbw chart's routing sentence by rank placement (``congestion.PLACEMENTS``); a family without leaf groups
-declares its own (``core.fabric.families.words``, ``perf:routing:<placement>``: the torus)."""
+declares its own (``core.fabric.families.words``, ``perf:routing:<placement>``: the torus; the Dragonflies, whose
+taper is the global links' bisection ratio)."""
 PLACEMENT_NOTES = {
     "topo": N_("Placement packed: ranks follow the topology (nodes in order, as a topology-aware scheduler places "
                "them), so ring and tree traffic leaves a leaf group only between neighbouring groups; pipeline "
