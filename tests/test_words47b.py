@@ -74,3 +74,21 @@ def test_dragonfly_routing_sentence_names_the_global_links(dfc, placement):
                                           family=p.fabric.family)[1]
         assert routing.startswith("Routing: adaptive; ") and group in routing and "global links" in routing, routing
         assert "oversubscribed" not in routing and "oversubscription mostly" not in routing, routing
+
+
+def test_compare_names_a_classic_dragonflys_routers():
+    """Finding 4: Compare's switch rows in each family's words (``switch_label``, as the cards and the XLSX):
+    a classic Dragonfly's "Routers", no empty spine and core rows; beside a Clos both words; zh too."""
+    from core.analysis.compare import compare, metric_label
+
+    clos = Design(gpus=1024)
+    dfc = Design(topology="classic-dragonfly", gpus=1024)
+    alone = compare([("a", dfc), ("b", dfc.model_copy(update={"gpus": 2048}))])
+    labels = {m.key: metric_label(m, alone.level2, alone.families) for m in alone.rows}
+    assert labels["switches_leaf"] == "Routers" and "switches_spine" not in labels and "switches_core" not in labels
+    both = compare([("clos", clos), ("dfc", dfc)])
+    labels = {m.key: metric_label(m, both.level2, both.families) for m in both.rows}
+    assert labels["switches_leaf"] == "Leaf switches / Routers" and labels["switches_spine"] == "Spine switches"
+    with language("zh"):
+        zh = [metric_label(m, alone.level2, alone.families) for m in alone.rows if m.key == "switches_leaf"]
+    assert zh and "叶交换机" not in zh[0], zh
