@@ -11,8 +11,8 @@ import streamlit as st
 
 from core import i18n, units
 from core.figures.keynumbers import cards_html, kv_key_numbers, serving_key_numbers, size_caption
-from core.figures.serving import (TABLE_COLUMNS, comparison_rows, fabric_load_caption, fabric_load_note, fabric_load_rows,
-                                  time_figure)
+from core.figures.serving import (TABLE_COLUMNS, comparison_rows, fabric_load_caption, fabric_load_note,
+                                  fabric_load_rows, time_figure)
 from core.formats import inferencelink as link
 from core.formats.serving_exports import serving_export_file_name, serving_exports
 from core.i18n import N_, _

@@ -92,3 +92,21 @@ def test_compare_names_a_classic_dragonflys_routers():
     with language("zh"):
         zh = [metric_label(m, alone.level2, alone.families) for m in alone.rows if m.key == "switches_leaf"]
     assert zh and "叶交换机" not in zh[0], zh
+
+
+def test_sizing_table_names_a_classic_dragonflys_routers():
+    """Finding 4: the pack's "How the fabric was sized" table (and the Designer's, ``webui.cached.switch_groups``)
+    name a switch group's role in the family's words (``core.cost.role_words``): "router", not "leaf"; zh 路由器."""
+    import re
+
+    from core.cost import role_words
+    from core.formats.report import design_report_html
+
+    p = plan(Design(topology="classic-dragonfly", gpus=1024))
+    assert [g.role for g in p.fabric.switch_groups] == ["leaf"]
+    assert role_words("leaf", p.fabric.family) == "router" and role_words("leaf") == "leaf"
+    html = design_report_html(p, name="dfc", share_link="")
+    topology = html[html.index("How the fabric was sized"):]
+    assert re.search(r"<td[^>]*>router</td>", topology) and not re.search(r"<td[^>]*>leaf</td>", topology)
+    with language("zh"):
+        assert role_words("leaf", p.fabric.family) != role_words("leaf")
