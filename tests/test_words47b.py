@@ -110,3 +110,17 @@ def test_sizing_table_names_a_classic_dragonflys_routers():
     assert re.search(r"<td[^>]*>router</td>", topology) and not re.search(r"<td[^>]*>leaf</td>", topology)
     with language("zh"):
         assert role_words("leaf", p.fabric.family) != role_words("leaf")
+
+
+def test_compared_fabric_says_its_bisection_ratio():
+    """Finding 6: "This design (InfiniBand, 1.5:1)" is the bisection ratio; the compared fabric's label says its
+    bisection ratio too (``jobform.alternative_label``), not the 2:1 leaf setting the choice names: on a Dragonfly+
+    of 4,096 H100 at 2:1 leaves on Ethernet, the plan's bisection ratio reads 1.97:1."""
+    from core.perf import jobform
+
+    df = plan(Design(topology="dragonfly", gpus=4096))
+    eth = plan(Design(topology="dragonfly", gpus=4096, fabric="ethernet", oversubscription=2.0))
+    assert jobform.fabric_label(df) == "This design (InfiniBand, 1.5:1)"
+    assert jobform.alternative_label(eth) == f"Ethernet RoCE ({jobform.job_ratio(eth)})" == "Ethernet RoCE (1.97:1)"
+    with language("zh"):
+        assert "1.97:1" in jobform.alternative_label(eth)

@@ -386,9 +386,17 @@ def ratio_caption(plan: Plan, whole_ratio: float) -> str:
 
 
 def fabric_label(plan: Plan) -> str:
-    """The job's design in a few words, ``This design (InfiniBand, 1:1)`` (the bisection ratio: ``job_ratio``)."""
+    """The job's design in a few words, ``This design (InfiniBand, 1:1)`` (the bisection ratio: ``job_ratio``; the
+    compared fabric's: ``alternative_label``)."""
     return _("This design ({fabric}, {oversubscription})").format(
         fabric=fabric_name(plan), oversubscription=job_ratio(plan))
+
+
+def alternative_label(plan: Plan) -> str:
+    """The compared fabric's design (``plan``: the Performance page's other fabric, planned) in a few words as
+    ``fabric_label`` says this design's, ``Ethernet RoCE (1.97:1)``: its bisection ratio (``job_ratio``), not the
+    leaf setting the comparison's choice names (``Ethernet RoCE 2:1``), which on a Dragonfly+ is another number."""
+    return _("{fabric} ({oversubscription})").format(fabric=fabric_name(plan), oversubscription=job_ratio(plan))
 
 
 def linked_label(plan: Plan) -> str:
