@@ -124,3 +124,15 @@ def test_compared_fabric_says_its_bisection_ratio():
     assert jobform.alternative_label(eth) == f"Ethernet RoCE ({jobform.job_ratio(eth)})" == "Ethernet RoCE (1.97:1)"
     with language("zh"):
         assert "1.97:1" in jobform.alternative_label(eth)
+
+
+def test_optimizer_label_of_a_classic_dragonfly(dfc):
+    """Finding 2 (the optimizer's labels, the same words): a classic Dragonfly candidate is 1-tier, no leaf ratio."""
+    from core.analysis.optimize import Candidate, design_label
+
+    c = Candidate(0, DFC, tiers=dfc.fabric.tiers, oversubscription=dfc.bandwidth.oversubscription)
+    label = design_label(c)  # the grid's designs name their switch and speed; this one leaves them to the engine
+    assert label.startswith("1-tier ") and ", Dragonfly, bisection ratio 1.73:1, " in label, label
+    assert "at the leaf" not in label
+    clos = design_label(Candidate(0, Design(gpus=1024, oversubscription=2.0), tiers=2, oversubscription=2.0))
+    assert clos.startswith("2-tier ") and ", rail-optimized, 2:1 at the leaf, " in clos, clos
