@@ -411,10 +411,11 @@ def _leaf_item(fabric: FabricPlan, switch) -> str:
             _("{name} (leaf)").format(name=switch.name))
 
 
-def _role_words(role: str, family: str | None = None) -> str:
-    """A switch role (``ROLE_LABELS``) in words, translated: in ``family``'s own where it declares them (its
-    ``WORDS``' ``tier:<role>``: a classic Dragonfly's routers), else the folded Clos's."""
-    return family_words(family, f"tier:{role}", ROLE_LABELS[role])
+def role_words(role: str, family: str | None = None) -> str:
+    """A switch role (``ROLE_LABELS``; another role as it is) in words, translated: in ``family``'s own where it
+    declares them (its ``WORDS``' ``tier:<role>``: a classic Dragonfly's routers), else the folded Clos's. The
+    bill's switch rows and the sizing tables (the Designer's, the review pack's) read it."""
+    return family_words(family, f"tier:{role}", ROLE_LABELS.get(role, role))
 
 
 def link_class_words(link_class: str, family: str | None = None) -> str:
@@ -1207,7 +1208,7 @@ def switch_module_counts(resolved: ResolvedDesign, fabric: FabricPlan, words: bo
                 counts[link_class] += math.ceil(ports / per_cage) * group.count * planes
                 if words:
                     terms[link_class].append(_("{count} {role} x ceil({ports}/{per_cage})").format(
-                        count=group.count * planes, role=_role_words(group.role, fabric.family), ports=ports,
+                        count=group.count * planes, role=role_words(group.role, fabric.family), ports=ports,
                         per_cage=per_cage))
     return counts, terms
 

@@ -21,7 +21,8 @@ sized (0 tiers) says the switches and the fabric alone."""
 
 def design_words(design, tiers: int, *, leaf: str | None = None, spine: str | None = None,
                  nic: str | None = None, uplink_gbps: int | None = None, dims: tuple[int, ...] = (),
-                 transport: str | None = None, speeds: str | None = None, total: str | None = None) -> str:
+                 transport: str | None = None, speeds: str | None = None, total: str | None = None,
+                 leaves: bool = True) -> str:
     """``design`` (a ``core.design.Design``) with ``tiers`` switch tiers in words. ``leaf`` and ``spine``: the
     switch models of the tiers (default: the design's ``leaf_switch``/``spine_switch``, else its ``switch``);
     ``nic``: the NIC model to name (default: the design's, none when it leaves the choice to the engine);
@@ -30,7 +31,8 @@ def design_words(design, tiers: int, *, leaf: str | None = None, spine: str | No
     ``speeds``: the port speeds [Gb/s per direction] in words (``400 / 800``: a design with pods; default the
     design's port speed); ``total``: the end-to-end bisection ratio in words (``core.units.ratio``; a design with
     pods: ``core.analysis.whole.ratio_words``), which the words name where it is not the leaf's (``taper_words``);
-    None: the leaf's alone (a design not planned).
+    None: the leaf's alone (a design not planned); ``leaves``: whether the family has leaves whose oversubscription
+    the design sets (``Plan.leaf_ratio``; False: a classic Dragonfly's routers, no "at the leaf" ratio).
     A torus has no switches: its dimensions (``dims``, else the design's ``torus_dims``) and fabric are said
     instead of tiers, switch models and oversubscription."""
     from core.design import tidy_spaces
@@ -48,7 +50,7 @@ def design_words(design, tiers: int, *, leaf: str | None = None, spine: str | No
             _("{leaf} leaves and {spine} spines").format(leaf=leaf, spine=spine)
         unsized = N_("{switches} {fabric}")  # a design that was not sized: no tier count to say
         shape = _(TIERED if tiers else unsized).format(count=tiers, switches=switches, fabric=fabric)
-        ratio = taper_words(d.oversubscription, total)
+        ratio = taper_words(d.oversubscription, total, leaves)
     uplink = uplink_gbps if uplink_gbps is not None else d.uplink_speed_gbps
     speed = _("{speed}G ports").format(speed=speeds or d.port_speed_gbps) \
         if speeds or not uplink or uplink == d.port_speed_gbps else \
@@ -62,12 +64,17 @@ def design_words(design, tiers: int, *, leaf: str | None = None, spine: str | No
     return tidy_spaces(pgettext("between the settings of a design label", ", ").join(parts))
 
 
-def taper_words(leaf: float, total: str | None) -> str:
+def taper_words(leaf: float, total: str | None, leaves: bool = True) -> str:
     """A design's oversubscription in words, the one rule: ``non-blocking`` when the leaf ratio ``leaf`` (the
     design's down:up, ``Design.oversubscription``) and the end-to-end bisection ratio ``total`` (in words; None:
     not known, the leaf's) are both 1:1; ``2:1 at the leaf`` when the whole fabric is as the leaf; else both,
     ``1:1 at the leaf, bisection ratio 1.5:1`` (a Dragonfly+ whose global links taper, a design with pods whose
-    faster pod's NICs outrun the cut), so a title never says non-blocking beside a 1.5:1 bisection ratio."""
+    faster pod's NICs outrun the cut), so a title never says non-blocking beside a 1.5:1 bisection ratio.
+    ``leaves`` False (a family without leaves to oversubscribe, ``Plan.leaf_ratio``: a classic Dragonfly): the
+    bisection ratio alone, or non-blocking at 1:1, never a leaf setting the family ignores."""
+    if not leaves:
+        return _("non-blocking") if total in (None, units.ratio(1.0)) else \
+            _("bisection ratio {ratio}").format(ratio=total)
     own = units.ratio(max(1.0, leaf))
     at_leaf = _("{ratio} at the leaf").format(ratio=own)
     if total is None or total == own:
@@ -77,12 +84,13 @@ def taper_words(leaf: float, total: str | None) -> str:
 
 
 def plan_words(plan) -> str:
-    """The planned design in words (``design_words`` with the models and tiers the engine chose, and the plan's
-    bisection ratio end to end)."""
+    """The planned design in words (``design_words`` with the models the engine chose, the switch tiers as every
+    surface counts them (``Plan.switch_tiers``: a classic Dragonfly's one router tier), the plan's bisection ratio
+    end to end, and a leaf ratio only where the family has leaves (``Plan.leaf_ratio``))."""
     r = plan.resolved
     tiers = r.tier_switches
     design = r.design.model_copy(update={"fabric": r.fabric, "port_speed_gbps": r.port_speed_gbps,
                                          "planes": plan.planes})  # per-rail: the islands (Plan.planes)
-    return design_words(design, plan.fabric.tiers, leaf=r.switch.id, spine=tiers["spine"].id, nic=r.nic.id,
+    return design_words(design, plan.switch_tiers, leaf=r.switch.id, spine=tiers["spine"].id, nic=r.nic.id,
                         uplink_gbps=r.uplink_gbps, dims=tuple(plan.fabric.torus_dims or ()), transport=r.nic.transport,
-                        total=units.ratio(plan.bandwidth.oversubscription))
+                        total=units.ratio(plan.bandwidth.oversubscription), leaves=plan.leaf_ratio)

@@ -47,7 +47,7 @@ from core.memo import bounded, spoken, stage, text_bytes
 from core.processes import env_int
 from core.i18n import _, current, ngettext
 from core.i18n import language as speaking
-from core.fabric.families import family as topology_family, link_counts, switch_tiers
+from core.fabric.families import family as topology_family, leaf_whatif, link_counts, switch_tiers
 from core.fabric import domainlevels
 from core.fabric.sizing import FabricPlan, size_fabric
 from core.networks import NETWORKS, ClusterNetworks, size_networks
@@ -144,6 +144,18 @@ class Plan(BaseModel):
         """The design's planes, as every surface names them: per-rail planes are the fabric's islands (the engine
         sizes them as one structure of ``fabric.planes`` = 1)."""
         return self.fabric.islands if self.resolved.plane_mode == "per-rail" else self.fabric.planes
+
+    @property
+    def switch_tiers(self) -> int:
+        """The switch tiers as every surface counts them (``core.fabric.families.switch_tiers``: a torus 0, a
+        classic Dragonfly its one router tier; ``summary()``'s ``tiers``, the design's words)."""
+        return switch_tiers(self.fabric.family, self.fabric.tiers)
+
+    @property
+    def leaf_ratio(self) -> bool:
+        """Whether the design's leaf oversubscription is a setting of this fabric (``core.fabric.families
+        .leaf_whatif``; a classic Dragonfly's routers and a torus have none), so words say "2:1 at the leaf"."""
+        return leaf_whatif(self.fabric.family)
 
     def bom_frame(self) -> pd.DataFrame:
         """The bill of materials as a pandas DataFrame (one row per item)."""
@@ -258,7 +270,7 @@ class Plan(BaseModel):
             },
             "nics_per_node": resolved.nics_per_node,
             "planes": self.planes,
-            "tiers": switch_tiers(fabric.family, fabric.tiers),  # a torus: no switch tier
+            "tiers": self.switch_tiers,  # a torus: no switch tier
             "scalable_units": fabric.group_count if resolved.topology != "top-of-rack" else None,
             "pods": fabric.pod_count if fabric.tiers == 3 else None,
             "switches": {

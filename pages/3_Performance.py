@@ -302,8 +302,8 @@ def main() -> None:
             alt_plan = podjob.linked_alternative(alt_design, settings["pod"])
             alt_label = jobform.linked_label(alt_plan)
         else:
-            alt_label, what_if = jobform.bought_what_if(plan, joblink.compare_label(choice, plan.fabric.family))
             alt_plan = podjob.fabric_alternative(whole, COMPARE_FABRICS[choice][1], settings["pod"])
+            alt_label, what_if = jobform.bought_what_if(plan, jobform.alternative_label(alt_plan))
             what_if = " ".join(filter(None, [what_if, jobform.buildable_alternative(
                 whole.design, COMPARE_FABRICS[choice][1], whole.resolved.fabric)[1]]))  # a way out taken
         other = jobform.estimate_under(alt_plan, job, settings)

@@ -11,7 +11,8 @@ import streamlit as st
 
 from core import i18n, units
 from core.figures.keynumbers import cards_html, kv_key_numbers, serving_key_numbers, size_caption
-from core.figures.serving import TABLE_COLUMNS, comparison_rows, fabric_load_note, fabric_load_rows, time_figure
+from core.figures.serving import (TABLE_COLUMNS, comparison_rows, fabric_load_caption, fabric_load_note,
+                                  fabric_load_rows, time_figure)
 from core.formats import inferencelink as link
 from core.formats.serving_exports import serving_export_file_name, serving_exports
 from core.i18n import N_, _
@@ -228,11 +229,7 @@ def _results(cur, plan, store: dict) -> None:
     _split_table(here, system)
     st.markdown("**" + _("Load on the scale-out fabric") + "**")
     st.dataframe(pd.DataFrame(fabric_load_rows(here, cur.unit, system, plan.fabric.family)), hide_index=True, width="stretch")
-    st.caption(i18n.sentences(in_noun(tidy_spaces(_(
-        "Per GPU, one direction: expert dispatch and combine, tensor-parallel and pipeline traffic that leaves the "
-        "{domain}, and the KV-cache transfer; as a share of the NIC's line rate and of a GPU's share of the leaf and "
-        "spine uplinks (after oversubscription).").format(domain=domain_word(system))), system),
-        fabric_load_note(here)))
+    st.caption(i18n.sentences(fabric_load_caption(system, plan.fabric.family), fabric_load_note(here)))
     _search_box(plan, store, served)
     if here.kv is not None:
         st.subheader(_("KV-cache transfer"))

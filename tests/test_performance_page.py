@@ -78,7 +78,7 @@ def test_compare_with_a_pasted_share_link():
     assert str(at.query_params["perf_cmp"]) == "url" and "g=H100" in str(at.query_params["perf_cmpl"])
     # the presets stay quick choices
     at.selectbox(key="perf_w_cmp").set_value("eth1").run()
-    assert not at.error and _compare_table(at).iloc[1, 0] == "Ethernet RoCE 1:1"
+    assert not at.error and _compare_table(at).iloc[1, 0] == "Ethernet RoCE (1:1)"  # its bisection ratio
 
 
 def test_bad_comparison_link_warns_escaped_and_keeps_the_page():

@@ -19,8 +19,8 @@ import streamlit as st
 from core import figures
 from core.i18n import N_, _, language as speaking
 from core.fabric.bandwidth import tier_capacities_gbits
-from core.fabric.sizing import ROLE_LABELS
 from core.catalog import load_catalog
+from core.cost import role_words
 from core.design import Design
 from core.fabric.naming import NamingScheme
 from core.plan import plan
@@ -133,7 +133,7 @@ def switch_groups(key: str, language: str) -> pd.DataFrame:
         p = _plan(key)
         role, count, down, up, free, radix, cabling = (_(c) for c in SWITCH_GROUP_COLUMNS)
         return pd.DataFrame([
-            {role: _(ROLE_LABELS.get(g.role, g.role)), count: g.count, down: g.down_ports_used, up: g.up_ports_used,
+            {role: role_words(g.role, p.fabric.family), count: g.count, down: g.down_ports_used, up: g.up_ports_used,
              free: g.ports_free, radix: g.radix, cabling: g.description}
             for g in p.fabric.switch_groups
         ])

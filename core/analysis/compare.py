@@ -25,7 +25,7 @@ from core import vocab
 from core.cost import CATEGORY_LABELS
 from core.design import Design
 from core.errors import FabricPlannerError, joined
-from core.fabric.families import node_to_node
+from core.fabric.families import SWITCH_LABELS, node_to_node, switch_label
 from core.i18n import N_, _, in_currency
 from core.perf import congestion, jobform
 from core.perf.collectives import sweep
@@ -66,9 +66,7 @@ GROUPS = {"design": N_("Design"), "cost": N_("Cost and power"), "collectives": N
 
 _KEY_METRICS = (
     Metric("gpus", N_("GPUs"), None, "count", "design"),
-    Metric("switches_leaf", N_("Leaf switches"), LOWER, "count", "design"),
-    Metric("switches_spine", N_("Spine switches"), LOWER, "count", "design"),
-    Metric("switches_core", N_("Core switches"), LOWER, "count", "design"),
+    *(Metric(f"switches_{tier}", SWITCH_LABELS[tier], LOWER, "count", "design") for tier in ("leaf", "spine", "core")),
     Metric("switches_total", N_("Switches in total"), LOWER, "count", "design"),
     Metric("tiers", N_("Tiers"), LOWER, "count", "design"),
     Metric("links", N_("Links"), LOWER, "count", "design"),
@@ -121,9 +119,19 @@ FABRIC_KINDS = {"network_capex_usd": "capex_usd", "network_share": "share"}
 """The compute fabric's money rows -> their ``vocab.compute_fabric`` label kind."""
 
 
-def metric_label(metric: Metric, level2: bool = False) -> str:
+SWITCH_KEYS = {f"switches_{tier}": tier for tier in ("leaf", "spine", "core")}
+"""The switch rows -> their tier: named as each compared design's family names it (``switch_label``)."""
+
+
+def metric_label(metric: Metric, level2: bool = False, families: Sequence[str] = ()) -> str:
     """The metric's name in the current language; ``level2`` when a compared design's compute-fabric figures hold
-    a second NVLink level's parts (``Comparison.level2``): their rows then say so, as the Designer's cards do."""
+    a second NVLink level's parts (``Comparison.level2``): their rows then say so, as the Designer's cards do;
+    ``families``: the compared designs' (``Comparison.families``), whose words name a switch row
+    (``core.fabric.families.switch_label``: a classic Dragonfly's "Routers"; two families' words: "Leaf switches /
+    Routers")."""
+    if metric.key in SWITCH_KEYS and families:
+        labels = [switch_label(f, SWITCH_KEYS[metric.key]) for f in families]
+        return " / ".join(dict.fromkeys(label for label in labels if label is not None)) or _(metric.label)
     if metric.key in FABRIC_KINDS:
         return in_currency(vocab.compute_fabric(FABRIC_KINDS[metric.key], level2))
     if metric.key.startswith("busbw_gbytes_"):
@@ -271,6 +279,11 @@ class Comparison:
     rows: tuple[Metric, ...]
 
     @property
+    def families(self) -> tuple[str, ...]:
+        """The planned designs' families (``FabricPlan.family``), in column order: ``metric_label``'s ``families``."""
+        return tuple(c.plan.fabric.family for c in self.columns if c.plan is not None)
+
+    @property
     def level2(self) -> bool:
         """Whether a compared design's compute-fabric capex holds a second NVLink level's parts
         (``CostSummary.scaleup_capex_usd``): ``metric_label``'s ``level2``."""
@@ -378,8 +391,11 @@ def compare(designs: Sequence[tuple[str, Design]], baseline: int = 0, settings: 
     sizes = tuple(int(s) for s in sizes)
     columns = [_evaluate(name, design, sizes, settings, planner, fit, defaults, serving) for name, design in designs]
     baseline = min(max(0, int(baseline)), max(0, len(columns) - 1))
+    families = [c.plan.fabric.family for c in columns if c.plan is not None]
     rows = tuple(m for m in metrics(sizes)  # the hops row of a kind no design has (switch or node hops) left out
-                 if m.key not in HOPS_KEYS.values() or any(m.key in c.values for c in columns))
+                 if (m.key not in HOPS_KEYS.values() or any(m.key in c.values for c in columns))
+                 and not (m.key in SWITCH_KEYS and families  # a tier no compared family has (no spine, no core)
+                          and all(switch_label(f, SWITCH_KEYS[m.key]) is None for f in families)))
     return Comparison(columns, baseline, sizes, rows)
 
 

@@ -1805,9 +1805,12 @@ def design_label(c: Candidate) -> str:
     InfiniBand, rail-optimized, 2:1 at the leaf, 400G ports, 1 plane``; a built design its bisection ratio too where
     it is not the leaf's (``core.designwords.taper_words``)."""
     from core.designwords import design_words
+    from core.fabric.families import leaf_whatif, switch_tiers
 
     planned = not math.isnan(c.oversubscription)  # NaN: not planned, the leaf's words alone
-    return design_words(c.design, c.tiers, total=units.ratio(c.oversubscription) if planned else None)
+    topology = c.design.topology  # a classic Dragonfly: one router tier, no leaf ratio (as ``Plan.switch_tiers``)
+    return design_words(c.design, switch_tiers(topology, c.tiers) if c.tiers else 0,
+                        total=units.ratio(c.oversubscription) if planned else None, leaves=leaf_whatif(topology))
 
 
 def explain(best: Candidate, other: Candidate | None, cands: list[Candidate], constraints: Constraints,

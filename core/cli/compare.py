@@ -92,7 +92,8 @@ def comparison_json(comparison, files: list[str]) -> dict:
                        for key, d in deltas[i].items()}})
     changes = bom_changes([c.plan for c in comparison.columns], comparison.baseline)
     return {"baseline": comparison.baseline + 1, "sizes_bytes": list(comparison.sizes),
-            "metrics": [{"key": m.key, "label": metric_label(m, comparison.level2), "better": m.better,
+            "metrics": [{"key": m.key, "label": metric_label(m, comparison.level2, comparison.families),
+                         "better": m.better,
                          "kind": m.kind, "group": m.group} for m in comparison.rows],
             "columns": columns,
             "bom_changes": [{"category": c.category, "item": c.item, "catalog_id": c.catalog_id, "end": c.end,

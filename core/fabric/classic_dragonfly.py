@@ -110,6 +110,12 @@ WORDS = {
     "ufm:end": N_("UFM side; the router side uses a spare half of a twin-port cage"),
     "ufm:why": N_("{count} UFM appliances manage the compute fabric (an HA pair), {ports} links to its routers."),
     "load:leaf_uplinks": N_("Local links"), "load:spine_uplinks": N_("Global links"),  # the fabric-load table
+    # the Performance page's routing sentence (core.perf.jobform): routers, no leaves to oversubscribe
+    "perf:routing:topo": N_("Routing: {routing}; ranks packed in topology order, so ring and tree traffic leaves a "
+                            "Dragonfly group only between neighbouring groups, and the global links' taper (the "
+                            "bisection ratio) mostly affects all-to-all (MoE)."),
+    "perf:routing:scatter": N_("Routing: {routing}; ranks spread over the cluster's Dragonfly groups, so ring, tree "
+                               "and all-to-all traffic all cross the global links between groups."),
     "link:node-leaf": N_("node-router"),  # its terminal links: the bill, the lengths, the link-load tiers
     "bound:leaf": N_("the local links between a group's routers ({ratio} oversubscription) leave a node {share} of "
                      "its NIC bandwidth"),  # the collective CLI's bound at the stage above the routers' node ports

@@ -80,6 +80,15 @@ WORDS = {# the drawing's subtitle and the draw.io title (core.figures.topology.v
                                         "switches crossed: same rail {same_rail}, in a group {cross_rail}, across "
                                         "groups {cross_pod}, Valiant up to {valiant}; {link} to scale-out {ratio} per "
                                         "GPU (one direction)."),
+         # the Performance page's routing sentence (core.perf.jobform): its taper can be the leaves' or the global
+         # links' (the bisection ratio), not the leaves' "oversubscription" alone
+         "perf:routing:topo": N_("Routing: {routing}; ranks packed in topology order, so ring and tree traffic "
+                                 "leaves a leaf group or a Dragonfly+ group only between neighbouring ones, and the "
+                                 "taper (the leaves' oversubscription, the global links' bisection ratio) mostly "
+                                 "affects all-to-all (MoE)."),
+         "perf:routing:scatter": N_("Routing: {routing}; ranks spread over the cluster's Dragonfly+ groups, so ring, "
+                                    "tree and all-to-all traffic all cross the leaf uplinks and the global links "
+                                    "between groups."),
          # the pack's main risks when the leaves are 1:1: the taper is the global links between groups
          "report:risk:oversubscribed": RISK_GLOBAL,
          "input:tiers:off": N_("No effect on a Dragonfly+: two tiers in every group (leaves and spines), the groups "

@@ -68,6 +68,7 @@ from functools import lru_cache
 from types import ModuleType
 
 from core import vocab  # ground floor: vocabularies
+from core.i18n import N_
 
 CLOS = "clos"
 CLOS_TOPOLOGIES = ("rail-optimized", "top-of-rack", "rail-only")
@@ -244,6 +245,17 @@ def words(name: str | None, key: str, default: str | None) -> str | None:
     module = family(name) if name else None
     msgid = getattr(module, "WORDS", {}).get(key, default)
     return None if msgid is None else _(msgid)
+
+
+SWITCH_LABELS = {"leaf": N_("Leaf switches"), "spine": N_("Spine switches"), "core": N_("Core switches")}
+"""A folded Clos's switch tiers by name (English, marked); a family's own words replace them (``switch_label``)."""
+
+
+def switch_label(name: str | None, tier: str) -> str | None:
+    """Switch tier ``tier`` ("leaf", "spine", "core") of family ``name`` by name, translated: the family's
+    ``card:<tier>`` (a classic Dragonfly's "Routers"), None for a tier it lacks (its spine and core, a torus's every
+    tier), else ``SWITCH_LABELS``'. The key-number cards, the XLSX Summary and the Compare rows read it."""
+    return words(name, f"card:{tier}", SWITCH_LABELS[tier])
 
 
 def unused_fields(design) -> list[str]:

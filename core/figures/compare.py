@@ -180,7 +180,8 @@ def comparison_rows(comparison: Comparison, unit: str = "GB/s") -> tuple[list[di
     # the metric's group (Design, Cost and power, ...), not the communicator group size "group" of core.perf
     metric_header, group_header = _("metric"), pgettext("comparison table", "group")
     for m in comparison.rows:
-        row = {group_header: _(GROUPS[m.group]), metric_header: metric_label(m, comparison.level2)}
+        row = {group_header: _(GROUPS[m.group]),
+               metric_header: metric_label(m, comparison.level2, comparison.families)}
         verdict = {group_header: None, metric_header: None}
         for i, col in enumerate(comparison.columns):
             head = design_header(i, col.name)

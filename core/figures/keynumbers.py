@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from core import plurals, units, vocab
 from core.catalog import load_catalog
-from core.fabric.families import words
+from core.fabric.families import SWITCH_LABELS, switch_label, words
 from core.figures.style import CJK_FONTS, sep
 from core.text import html_text
 from core.units import bandwidth, from_gbytes, from_tbits, kw, power, ratio
@@ -188,7 +188,7 @@ def switch_cards(topology: str | None) -> list[tuple[str, str]]:
     a family declares None for a tier it lacks (``card:<tier>``; a classic Dragonfly: its routers alone, a torus:
     none). The key-number cards and the XLSX Summary's switch rows (``core.formats.xlsx``) read it."""
     return [(t, label) for t in ("leaf", "spine", "core")
-            if (label := words(topology, f"card:{t}", SWITCH_LABELS[t])) is not None]
+            if (label := switch_label(topology, t)) is not None]
 
 
 def _scaleup_value(bw: dict, nvlink_gbits: float, unit: str) -> str:
@@ -381,7 +381,6 @@ def _growth_note(summary: dict) -> str:
     return _("; grows to {most} nodes without recabling").format(most=f"{growth['max_nodes_without_recabling']:,}")
 
 
-SWITCH_LABELS = {"leaf": N_("Leaf switches"), "spine": N_("Spine switches"), "core": N_("Core switches")}
 SWITCH_HELP = N_("{switches}, all {planes}; {total} in {tiers}")
 """The switch cards' tooltip (``{switches}``: :func:`_tier_switches`, ``{total}``: ``core.plurals.switches``)."""
 SWITCH_NONE = {"spine": N_("none: no spine layer in {tiers}; {total} in all"),

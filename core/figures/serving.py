@@ -221,17 +221,39 @@ def fabric_load_note(estimate_) -> str:
              "uplinks), so nothing loads them.") if missing else ""
 
 
+def uplink_columns(family: str | None) -> tuple[str, str]:
+    """The fabric-load table's two uplink columns as family ``family`` (a ``FabricPlan.family``; None: a Clos) names
+    them (``load:leaf_uplinks``, ``load:spine_uplinks``; translated), the one rule its headers and caption read."""
+    from core.fabric.families import words
+
+    return tuple(words(family, key, column)
+                 for key, column in zip(("load:leaf_uplinks", "load:spine_uplinks"), LOAD_COLUMNS[3:]))
+
+
+def fabric_load_caption(system, family: str | None) -> str:
+    """The fabric-load table's caption: what a row counts and what its shares are of, the uplink columns named as
+    the table names them (``uplink_columns``: a Dragonfly's local and global links), in ``system``'s accelerator
+    noun (``core.scaleup.in_noun``) and its scale-up domain's word."""
+    from core.design import tidy_spaces
+    from core.scaleup import domain_word
+
+    leaf, spine = uplink_columns(family)
+    return in_noun(tidy_spaces(_(
+        "Per GPU, one direction: expert dispatch and combine, tensor-parallel and pipeline traffic that leaves the "
+        "{domain}, and the KV-cache transfer; as a share of the NIC's line rate and of a GPU's share of the links in "
+        "the columns {leaf} and {spine}, as built (a taper above the NIC lowers that share).").format(
+            domain=domain_word(system), leaf=leaf, spine=spine)), system)
+
+
 def fabric_load_rows(estimate_, unit: str = "GB/s", system=None, family: str | None = None) -> list[dict]:
     """Each pool's traffic on the scale-out fabric per GPU (in ``unit``, one direction) and the share it takes of
     the NIC, the leaf uplinks and the spine uplinks (``core.perf.serving.fabric_load``), as display text; headers
     in ``system``'s accelerator noun (``core.scaleup.in_noun``; None: GPUs), the uplinks as ``family`` (a
     ``FabricPlan.family``) names them (``load:leaf_uplinks``, ``load:spine_uplinks``: a Dragonfly+'s spine uplinks
     are its global links, the KV-cache card's name for the level it crosses)."""
-    from core.fabric.families import words
     from core.units import bandwidth, from_gbytes
 
-    headers = [in_noun(_(c), system) for c in LOAD_COLUMNS[:3]] + [
-        words(family, key, column) for key, column in zip(("load:leaf_uplinks", "load:spine_uplinks"), LOAD_COLUMNS[3:])]
+    headers = [in_noun(_(c), system) for c in LOAD_COLUMNS[:3]] + list(uplink_columns(family))
     rows = []
     for pool, load in estimate_.fabric_load.items():
         values = [_(POOL_WORDS.get(pool, pool)), bandwidth(from_gbytes(load["gbytes_per_s_per_gpu"]), unit),

@@ -593,7 +593,7 @@ def _key_numbers(doc: _Doc, plan) -> None:
 
 
 def _topology(doc: _Doc, plan) -> None:
-    from core.fabric.sizing import ROLE_LABELS
+    from core.cost import role_words
     from core.figures.scaleup import scaleup_figure
     from core.figures.topology import count_drawn_elements, is_aggregated, topology_figure
 
@@ -607,7 +607,7 @@ def _topology(doc: _Doc, plan) -> None:
     from core.formats.podreport import pods_sizing
 
     lines, rows = pods_sizing(plan, doc.unit) or (plan.fabric.explanation, [
-        [_(ROLE_LABELS.get(g.role, g.role)), number(g.count), number(g.down_ports_used), number(g.up_ports_used),
+        [role_words(g.role, plan.fabric.family), number(g.count), number(g.down_ports_used), number(g.up_ports_used),
          number(g.ports_free), number(g.radix), g.description] for g in plan.fabric.switch_groups])
     body += _h3(_("How the fabric was sized")) + _list(lines)
     headers = [_("role"), _("switches per plane"), _("down ports"), _("up ports"), _("free ports"), _("radix"),

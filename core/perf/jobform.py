@@ -280,7 +280,8 @@ ROUTING_NOTES = {
     "scatter": N_("Routing: {routing}; ranks spread over the cluster's leaf groups, so ring, tree and all-to-all "
                   "traffic all cross the oversubscribed uplinks.")}
 """The busbw chart's routing sentence by rank placement (``congestion.PLACEMENTS``); a family without leaf groups
-declares its own (``core.fabric.families.words``, ``perf:routing:<placement>``: the torus)."""
+declares its own (``core.fabric.families.words``, ``perf:routing:<placement>``: the torus; the Dragonflies, whose
+taper is the global links' bisection ratio)."""
 PLACEMENT_NOTES = {
     "topo": N_("Placement packed: ranks follow the topology (nodes in order, as a topology-aware scheduler places "
                "them), so ring and tree traffic leaves a leaf group only between neighbouring groups; pipeline "
@@ -385,9 +386,17 @@ def ratio_caption(plan: Plan, whole_ratio: float) -> str:
 
 
 def fabric_label(plan: Plan) -> str:
-    """The job's design in a few words, ``This design (InfiniBand, 1:1)`` (the bisection ratio: ``job_ratio``)."""
+    """The job's design in a few words, ``This design (InfiniBand, 1:1)`` (the bisection ratio: ``job_ratio``; the
+    compared fabric's: ``alternative_label``)."""
     return _("This design ({fabric}, {oversubscription})").format(
         fabric=fabric_name(plan), oversubscription=job_ratio(plan))
+
+
+def alternative_label(plan: Plan) -> str:
+    """The compared fabric's design (``plan``: the Performance page's other fabric, planned) in a few words as
+    ``fabric_label`` says this design's, ``Ethernet RoCE (1.97:1)``: its bisection ratio (``job_ratio``), not the
+    leaf setting the comparison's choice names (``Ethernet RoCE 2:1``), which on a Dragonfly+ is another number."""
+    return _("{fabric} ({oversubscription})").format(fabric=fabric_name(plan), oversubscription=job_ratio(plan))
 
 
 def linked_label(plan: Plan) -> str:
