@@ -382,16 +382,9 @@ def _cell_pairs(ends: LinkEnds, routing, prefixes: list[str], a_end: tuple, b_en
         return None  # few links per pair of cells: counting link by link is as fast
     (type_a, types_a), (type_b, types_b) = _count_types(counts_a), _count_types(counts_b)
     pa, pb = rack_a[ai], rack_b[bi]
-    tray_um = np.abs(ends.x_um[pa] - ends.x_um[pb]) + np.abs(ends.y_um[pa] - ends.y_um[pb])
-    route = np.where(ends.row[pa] == ends.row[pb], 1, 2)
-    route[pa == pb] = 0
-    classes, of_class = _unique_inverse(tray_um * 3 + route)
+    classes, of_class, route = _pair_classes(ends, pa, pb)
     # the climbs and in-rack runs of every height pair, and their distinct values (the kinds of link of a class)
-    ha, hb = np.repeat(heights_a, len(heights_b)), np.tile(heights_b, len(heights_a))
-    in_rack, climbs = _vertical(routing, ha.real, ha.imag, hb.real, hb.imag)
-    in_rack, in_rack_of = np.unique(in_rack, return_inverse=True)
-    climbs, climbs_of = np.unique(climbs, return_inverse=True)
-    kinds = max(len(in_rack), len(climbs))
+    in_rack, in_rack_of, climbs, climbs_of, kinds = _height_kinds(routing, heights_a, heights_b)
     # cell pairs per (class, A type, B type, inside one rack or not)
     triple = ((of_class * len(types_a) + type_a[ai]) * len(types_b) + type_b[bi]) * 2 + (route == 0)
     times = np.bincount(triple)
@@ -444,11 +437,7 @@ def _compacted(ends: LinkEnds, routing, prefixes: list[str], a_role: str, a: np.
     # the distinct values of each
     heights_a, of_a = _heights(ends.top[rack_a], centre_a)
     heights_b, of_b = _heights(ends.top[rack_b], centre_b)
-    ha, hb = np.repeat(heights_a, len(heights_b)), np.tile(heights_b, len(heights_a))
-    in_rack, climbs = _vertical(routing, ha.real, ha.imag, hb.real, hb.imag)
-    in_rack, in_rack_of = np.unique(in_rack, return_inverse=True)
-    climbs, climbs_of = np.unique(climbs, return_inverse=True)
-    kinds = max(len(in_rack), len(climbs))
+    in_rack, in_rack_of, climbs, climbs_of, kinds = _height_kinds(routing, heights_a, heights_b)
     span = 1 << (len(heights_a) * len(heights_b) - 1).bit_length()  # height pairs, up to a power of two
     bits = span.bit_length() - 1
     # each link's pair of racks and height pair as one number, pair << bits | height pair, a piece of _PIECE links
@@ -462,10 +451,7 @@ def _compacted(ends: LinkEnds, routing, prefixes: list[str], a_role: str, a: np.
     used = np.flatnonzero(seen)
     pair_a, pair_b = racks_a[used // len(racks_b)], racks_b[used % len(racks_b)]
     # classes of the rack pairs the links join: (distance along the trays [um], route), as _tray_m and _lengths say
-    tray_um = np.abs(ends.x_um[pair_a] - ends.x_um[pair_b]) + np.abs(ends.y_um[pair_a] - ends.y_um[pair_b])
-    route = np.where(ends.row[pair_a] == ends.row[pair_b], 1, 2)
-    route[pair_a == pair_b] = 0
-    classes, of_used = _unique_inverse(tray_um * 3 + route)
+    classes, of_used, _route = _pair_classes(ends, pair_a, pair_b)
     if len(classes) * kinds > most:
         return None
     class_of = np.zeros(len(racks_a) * len(racks_b), dtype=np.int32)  # (classes x kinds <= most: 32 bits hold it)
@@ -553,16 +539,9 @@ def _ranged(ends: LinkEnds, routing, prefixes: list[str], a_role: str, a: np.nda
     start = np.maximum(low[which], run_first[run])
     size = np.minimum(high[which], run_last[run]) - start
     pa, pb = rack_a[dev_a[which]], rack_b[start]
-    tray_um = np.abs(ends.x_um[pa] - ends.x_um[pb]) + np.abs(ends.y_um[pa] - ends.y_um[pb])
-    route = np.where(ends.row[pa] == ends.row[pb], 1, 2)
-    route[pa == pb] = 0
-    classes, of_class = _unique_inverse(tray_um * 3 + route)
+    classes, of_class, _route = _pair_classes(ends, pa, pb)
     # the kinds of link of every height pair, as _compacted: the climbs and in-rack runs (_vertical), distinct
-    ha, hb = np.repeat(heights_a, len(heights_b)), np.tile(heights_b, len(heights_a))
-    in_rack, climbs = _vertical(routing, ha.real, ha.imag, hb.real, hb.imag)
-    in_rack, in_rack_of = np.unique(in_rack, return_inverse=True)
-    climbs, climbs_of = np.unique(climbs, return_inverse=True)
-    kinds = max(len(in_rack), len(climbs))
+    in_rack, in_rack_of, climbs, climbs_of, kinds = _height_kinds(routing, heights_a, heights_b)
     n_a, n_b = len(heights_a), len(heights_b)
     # the pieces of one row (class, A height) added up per B height: each piece's links from its first B height on,
     # taken off past its last (a difference along the row), then summed along it
@@ -583,6 +562,28 @@ def _ranged(ends: LinkEnds, routing, prefixes: list[str], a_role: str, a: np.nda
         kind[inside] = in_rack_of[pair[inside]]
     counts = np.bincount(np.repeat(cls, n_b) * kinds + kind, weights=table.ravel(), minlength=len(classes) * kinds)
     return _class_lengths(routing, counts, classes, kinds, climbs, in_rack)
+
+
+def _pair_classes(ends: LinkEnds, pa: np.ndarray, pb: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The classes of the rack pairs ``pa``-``pb`` (rack indices): (distance along the trays [um], route: 0 inside one
+    rack, 1 along a row, 2 across rows), as ``_tray_m`` and ``_lengths`` say; (the distinct classes as
+    ``tray_um * 3 + route``, each pair's place among them, each pair's route)."""
+    tray_um = np.abs(ends.x_um[pa] - ends.x_um[pb]) + np.abs(ends.y_um[pa] - ends.y_um[pb])
+    route = np.where(ends.row[pa] == ends.row[pb], 1, 2)
+    route[pa == pb] = 0
+    classes, of_class = _unique_inverse(tray_um * 3 + route)
+    return classes, of_class, route
+
+
+def _height_kinds(routing, heights_a: np.ndarray, heights_b: np.ndarray):
+    """The kinds of link of every height pair (``heights_a`` x ``heights_b``, A-major: ``_heights``' complex (rack
+    height, U centre) values): the distinct in-rack runs and climbs (``_vertical``) and each pair's place among each;
+    (in_rack, in_rack_of, climbs, climbs_of, kinds), kinds the larger count."""
+    ha, hb = np.repeat(heights_a, len(heights_b)), np.tile(heights_b, len(heights_a))
+    in_rack, climbs = _vertical(routing, ha.real, ha.imag, hb.real, hb.imag)
+    in_rack, in_rack_of = np.unique(in_rack, return_inverse=True)
+    climbs, climbs_of = np.unique(climbs, return_inverse=True)
+    return in_rack, in_rack_of, climbs, climbs_of, max(len(in_rack), len(climbs))
 
 
 _PIECE = 1 << 15
