@@ -65,7 +65,8 @@ RAIL_LEAVES = True
 """Its leaves are rail leaves, each SU's one per rail (``core.fabric.families.rail_leaves``: the bill's leaf row)."""
 RISK_GLOBAL = N_("the bisection ratio is {ratio}, so traffic between groups, over the global links, can slow down")
 """The review pack's main risk of a Dragonfly's tapered global links (both Dragonfly families: ``WORDS``)."""
-WORDS = {# the drawing's subtitle and the draw.io title (core.figures.topology.view_words): its blocks are its groups
+WORDS = {"card:core": None,  # leaves and spines in each group, the groups joined by global links: no core tier
+         # the drawing's subtitle and the draw.io title (core.figures.topology.view_words): its blocks are its groups
          "view:grouped": N_("Every switch drawn; servers grouped per scalable unit"),
          "view:aggregated": N_("Aggregated view: switches and servers bundled by Dragonfly+ group and rail; numbers "
                                "are counts"),

@@ -51,11 +51,12 @@ _RATE_CLASSES = ("gpu_node", "nic", "link", "switch", "transceiver", "cable")
 @lru_cache(maxsize=1)
 def _spec() -> re.Pattern:
     """A failed element or ``tier:count`` as the link keeps it: its tier word one the failure-spec language declares
-    (``core.analysis.failure.spec_words``: ``nvlink2``, a torus's ``node``, a classic Dragonfly's ``router`` too)."""
+    (``core.analysis.failure.spec_words``: ``nvlink2``, a torus's ``node``, a classic Dragonfly's ``router`` too); an
+    export name of two words (a NIC ``pod1-gpu006 nic3``, a feed ``r05-02 feeda``, a chip ``gpu006 nvswitch2``) too."""
     from core.analysis.failure import spec_words
 
     words = "|".join(re.escape(w) for w in sorted(spec_words(), key=len, reverse=True))
-    return re.compile(rf"^(?:({words}):)?([a-z0-9.\-]{{1,40}}(?:#\d{{1,3}})?)$")
+    return re.compile(rf"^(?:({words}):)?([a-z0-9.\-]{{1,40}}(?: [a-z0-9.\-]{{1,20}})?(?:#\d{{1,3}})?)$")
 
 
 def _item(text: str) -> str:
