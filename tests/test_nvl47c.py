@@ -101,3 +101,16 @@ def test_the_resilience_page_table_says_850_and_144(lang, words):
     rows = {a: (b, c) for a, b, c in zip(frame[number], frame[healthy], frame[failed])}
     assert rows[per_gpu] == ("900 GB/s", "850 GB/s"), rows
     assert rows[gpus] == ("0", "144"), rows
+
+
+def test_a_gpu_hit_at_both_levels_counts_once():
+    """A level-2 unit and a first-level tray of the same domain's rack nvl001 (36 GPUs, 8 of 9 trays left: 800 GB/s):
+    the domain's 144 GPUs have less NVLink, the rack's 36 among them, so 144 (not 180) at the lower 800 GB/s; a tray
+    of nvl005, in the next domain, adds its 36: 180."""
+    from core.analysis.failure import what_if
+
+    p = plan(Design(**GB200))
+    same = what_if(p, ["nvlink2:1", "tray:1"])
+    assert same.gpus_nvlink_degraded == 144 and abs(same.nvlink_gbytes_per_gpu_one_direction - 900 * 8 / 9) < 1e-9
+    other = what_if(p, ["nvlink2:1", "nvl005-nvsw1"])
+    assert other.gpus_nvlink_degraded == 144 + 36

@@ -42,6 +42,8 @@ class Level2Loss:
     """A GPU's healthy bandwidth to other racks of its domain (``ScaleUp.level2_gbytes_per_gpu``)."""
     worst_gbytes: float
     """The worst such domain's bandwidth left per GPU to its other racks (0: split into its racks)."""
+    both_gpus: int = 0
+    """GPUs among ``gpus`` whose first-level domain lost switch chips too (counted once with the first level's)."""
 
 
 def _lost_domains(plan: Plan, elements):
@@ -64,8 +66,12 @@ def level2_loss(plan: Plan, elements) -> Level2Loss | None:
     domains = _lost_domains(plan, elements)
     if not domains:
         return None
-    return Level2Loss(sum(d.gpus for d, _count, _left in domains), scaleup_of(plan.resolved).level2_gbytes_per_gpu,
-                      min(left for _d, _count, left in domains))
+    up = scaleup_of(plan.resolved)
+    hit = {d.index for d, _count, _left in domains}
+    racks = {key[0] for tier, key, _chosen in elements if tier in ("tray", "nvswitch")} if up.level1_nodes > 1 else ()
+    both = sum(up.level1_gpus for rack in racks if up.domain_of_node(rack * up.level1_nodes) in hit)
+    return Level2Loss(sum(d.gpus for d, _count, _left in domains), up.level2_gbytes_per_gpu,
+                      min(left for _d, _count, left in domains), both)
 
 
 def level2_notes(plan: Plan, elements, scheme=None) -> list[str]:

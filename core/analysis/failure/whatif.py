@@ -316,10 +316,10 @@ def _with_level2(loss, nvl, healthy_nvl, gpus_degraded):
     level-2 loss the worst domain's figure is its bandwidth per GPU to its other racks (healthy: the level-2
     bandwidth, ``min(first level, uplinks x link rate)``; failed: the lower of the level-2 bandwidth left and the
     first level's, a GPU's traffic to other racks leaving over its own links); the GPUs of the
-    domains that lost level-2 units are added (a GPU hit at both levels is counted twice, an upper bound)."""
+    domains that lost level-2 units are added, a GPU hit at both levels once."""
     if loss is None or healthy_nvl is None:
         return nvl, healthy_nvl, gpus_degraded
-    return min(nvl, loss.worst_gbytes), loss.healthy_gbytes, gpus_degraded + loss.gpus
+    return min(nvl, loss.worst_gbytes), loss.healthy_gbytes, gpus_degraded + loss.gpus - loss.both_gpus
 
 
 def _scaleup_notes(a: Analysis, shape: Shape, name=lambda element: element) -> list[str]:
