@@ -10,6 +10,7 @@ manager reroutes over the surviving level-2 switches (NVIDIA published no failur
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 
 from core.fabric.domainlevels import scaleup_of
 from core.i18n import _
@@ -31,18 +32,58 @@ def domain_words(plan: Plan, domain, scheme=None) -> str:
         last=names.domain(first + domain.racks - 1))
 
 
-def level2_notes(plan: Plan, elements, scheme=None) -> list[str]:
-    """One note per NVLink domain that lost level-2 NVLink switch units among ``elements`` (resolved failure
-    elements ``(tier, key, chosen)``; tier ``nvlink2`` keys are ``(domain, unit)``), with its bandwidth left per GPU
-    [GB/s, one direction]; each domain named as the exports name it (``domain_words`` under ``scheme``)."""
+@dataclass(frozen=True)
+class Level2Loss:
+    """What lost level-2 NVLink switch units leave (``level2_loss``), per GPU, one direction [GB/s]."""
+
+    gpus: int
+    """GPUs of the NVLink domains that lost level-2 units (their bandwidth to other racks of the domain fell)."""
+    healthy_gbytes: float
+    """A GPU's healthy bandwidth to other racks of its domain (``ScaleUp.level2_gbytes_per_gpu``)."""
+    worst_gbytes: float
+    """The worst such domain's bandwidth left per GPU to its other racks (0: split into its racks)."""
+    both_gpus: int = 0
+    """GPUs among ``gpus`` whose first-level domain lost switch chips too (counted once with the first level's)."""
+
+
+def _lost_domains(plan: Plan, elements):
+    """(domain, level-2 units lost, bandwidth left per GPU to its other racks [GB/s, one direction]) per NVLink
+    domain that lost level-2 units among ``elements``: ``(S - k) / S`` of the healthy level-2 bandwidth (module
+    docstring), 0 when all ``S`` are lost."""
     lost = Counter(key[0] for tier, key, _chosen in elements if tier == "nvlink2")
     if not lost:
         return []
     up = scaleup_of(plan.resolved)
     units = {d.index: d for d in up.domains() if d.index in lost}
+    return [(units[index], count,
+             up.level2_gbytes_per_gpu * max(0, units[index].level2_switches - count) / units[index].level2_switches)
+            for index, count in sorted(lost.items())]
+
+
+def level2_loss(plan: Plan, elements) -> Level2Loss | None:
+    """The GPUs whose bandwidth to other racks fell and the worst domain's bandwidth left (``Level2Loss``) when
+    ``elements`` lose level-2 NVLink switch units, else None; the same rule as ``level2_notes``."""
+    domains = _lost_domains(plan, elements)
+    if not domains:
+        return None
+    up = scaleup_of(plan.resolved)
+    hit = {d.index for d, _count, _left in domains}
+    racks = {key[0] for tier, key, _chosen in elements if tier in ("tray", "nvswitch")} if up.level1_nodes > 1 else ()
+    both = sum(up.level1_gpus for rack in racks if up.domain_of_node(rack * up.level1_nodes) in hit)
+    return Level2Loss(sum(d.gpus for d, _count, _left in domains), up.level2_gbytes_per_gpu,
+                      min(left for _d, _count, left in domains), both)
+
+
+def level2_notes(plan: Plan, elements, scheme=None) -> list[str]:
+    """One note per NVLink domain that lost level-2 NVLink switch units among ``elements`` (resolved failure
+    elements ``(tier, key, chosen)``; tier ``nvlink2`` keys are ``(domain, unit)``), with its bandwidth left per GPU
+    [GB/s, one direction]; each domain named as the exports name it (``domain_words`` under ``scheme``)."""
+    domains = _lost_domains(plan, elements)
+    if not domains:
+        return []
+    up = scaleup_of(plan.resolved)
     notes = []
-    for index, count in sorted(lost.items()):
-        domain = units[index]
+    for domain, count, gbytes in domains:
         named = domain_words(plan, domain, scheme)
         left = domain.level2_switches - count
         if left <= 0:
@@ -57,5 +98,5 @@ def level2_notes(plan: Plan, elements, scheme=None) -> list[str]:
                        "GPU per direction (assumed: the fabric manager spreads traffic over the surviving "
                        "switches).").format(
             domain=named, lost=count, units=domain.level2_switches, gpus=f"{domain.gpus:,}", share=percent(share),
-            gbytes=f"{up.level2_gbytes_per_gpu * share:,.0f}", healthy=f"{up.level2_gbytes_per_gpu:,.0f}"))
+            gbytes=f"{gbytes:,.0f}", healthy=f"{up.level2_gbytes_per_gpu:,.0f}"))
     return notes

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict
 
 from core.analysis.failure.connectivity import Analysis, analyse
-from core.analysis.failure.nvlink2 import level2_notes
+from core.analysis.failure.nvlink2 import level2_loss, level2_notes
 from core.analysis.failure.shape import Shape
 from core.analysis.failure.spec import _element, resolve_failures
 from core.errors import DesignError, InputError
@@ -269,6 +269,12 @@ def _what_if(plan: Plan, failures: list, job=None, naming=None) -> FailureResult
         domain_busbw = _busbw(degraded, domain)
     else:
         nvl, domain_busbw = healthy_nvl, healthy_domain
+    loss = level2_loss(plan, elements)
+    if loss is not None and healthy_nvl:  # the domain's all-reduce crosses its racks: the second level left bounds it
+        domain_busbw = _busbw(degraded_plan(plan, a.worst_port_fraction, a.worst_leaf_up_fraction,
+                                            a.worst_spine_up_fraction,
+                                            min(a.nvlink_fraction, loss.worst_gbytes / healthy_nvl)), domain)
+    nvl, healthy_nvl, gpus_nvl = _with_level2(loss, nvl, healthy_nvl, a.gpus_nvlink_degraded)
     healthy_busbw = _busbw(plan, gpus)
     busbw = _busbw(degraded, connected_gpus) if a.worst_port_fraction > 0 else None
     healthy_a2a = _busbw(plan, gpus, "all-to-all")
@@ -298,10 +304,22 @@ def _what_if(plan: Plan, failures: list, job=None, naming=None) -> FailureResult
         step_time_s=failed_run and failed_run.step_time_s, healthy_step_time_s=healthy_run and healthy_run.step_time_s,
         days_to_train=failed_run and failed_run.days_to_train,
         healthy_days_to_train=healthy_run and healthy_run.days_to_train, ecmp_unbalanced=tuple(a.ecmp),
-        gpus_nvlink_degraded=a.gpus_nvlink_degraded, nvlink_gbytes_per_gpu_one_direction=nvl,
+        gpus_nvlink_degraded=gpus_nvl, nvlink_gbytes_per_gpu_one_direction=nvl,
         healthy_nvlink_gbytes_per_gpu_one_direction=healthy_nvl, domain_busbw_gbytes=domain_busbw,
         healthy_domain_busbw_gbytes=healthy_domain, notes=tuple(notes),
     )
+
+
+def _with_level2(loss, nvl, healthy_nvl, gpus_degraded):
+    """(NVLink per GPU of the worst domain, its healthy value [GB/s, one direction], GPUs with less NVLink) with the
+    second NVLink level's losses (``nvlink2.level2_loss``, the rule its notes use) added to the first level's: with a
+    level-2 loss the worst domain's figure is its bandwidth per GPU to its other racks (healthy: the level-2
+    bandwidth, ``min(first level, uplinks x link rate)``; failed: the lower of the level-2 bandwidth left and the
+    first level's, a GPU's traffic to other racks leaving over its own links); the GPUs of the
+    domains that lost level-2 units are added, a GPU hit at both levels once."""
+    if loss is None or healthy_nvl is None:
+        return nvl, healthy_nvl, gpus_degraded
+    return min(nvl, loss.worst_gbytes), loss.healthy_gbytes, gpus_degraded + loss.gpus - loss.both_gpus
 
 
 def _scaleup_notes(a: Analysis, shape: Shape, name=lambda element: element) -> list[str]:
