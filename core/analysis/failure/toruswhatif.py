@@ -32,7 +32,7 @@ import networkx as nx
 import numpy as np
 
 from core.analysis.failure.spec import _NIC
-from core.analysis.failure.whatif import BUSBW_BYTES, FailureResult, _busbw, _nothing_failed, _step, degraded_plan
+from core.analysis.failure.whatif import BUSBW_BYTES, FailureResult, _busbw, _nothing_failed, _steps, degraded_plan
 from core.errors import InputError, shown
 from core.fabric import torus
 from core.fabric.wiring import Wiring, wiring_of
@@ -208,11 +208,7 @@ def what_if_torus(plan, failures, job=None) -> FailureResult:
               + (" and the training step" if job is not None else "") + " on the connected "
               f"GPUs, NIC rate scaled to the rings per dimension's surviving share ({ring:.3f}; all-to-all: the "
               f"bisection's, {share:.3f})")
-    healthy_run = failed_run = None
-    if job is not None:
-        healthy_run, _why = _step(plan, job, gpus)
-        failed_run, why = _step(rings, job, connected)
-        notes += [why] if why else []
+    healthy_run, failed_run = _steps(plan, rings, job, gpus, connected, notes)
     return FailureResult(
         failed=tuple({"element": _element(t, tier, key), "tier": tier, "chosen": chosen, "redundant": False}
                      for tier, key, chosen in elements),

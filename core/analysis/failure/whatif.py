@@ -155,6 +155,18 @@ def _step(plan: Plan, job, gpus_available: int):
         return None, str(exc)
 
 
+def _steps(plan: Plan, degraded: Plan, job, gpus: int, connected: int, notes: list[str]):
+    """(healthy, failed) ``TrainingEstimate`` of ``job`` (None, None without a job): on ``plan`` with its ``gpus`` and
+    on the ``degraded`` copy with the ``connected`` GPUs; why the failed one is missing is added to ``notes``."""
+    if job is None:
+        return None, None
+    healthy_run, _why = _step(plan, job, gpus)
+    failed_run, why = _step(degraded, job, connected)
+    if why:
+        notes.append(why)
+    return healthy_run, failed_run
+
+
 def _nothing_failed(example: str) -> InputError:
     """The ``InputError`` of a what-if without failures (``example``: a leaf's name)."""
     return InputError(_("name at least one element to fail, like spine:1 or {example}").format(example=example))
@@ -283,12 +295,7 @@ def _what_if(plan: Plan, failures: list, job=None, naming=None) -> FailureResult
               f"node's surviving ports ({a.worst_port_fraction:.3f}); leaf/spine oversubscription divided by the "
               f"worst live switch's surviving uplinks ({a.worst_leaf_up_fraction:.3f} / "
               f"{a.worst_spine_up_fraction:.3f})")
-    healthy_run = failed_run = None
-    if job is not None:
-        healthy_run, _why = _step(plan, job, gpus)
-        failed_run, why = _step(degraded, job, connected_gpus)
-        if why:
-            notes.append(why)
+    healthy_run, failed_run = _steps(plan, degraded, job, gpus, connected_gpus, notes)
     redundant = set(a.redundant)
     return FailureResult(
         failed=tuple({"element": _element(t, k, shape), "tier": t, "chosen": c, "redundant": (t, k) in redundant}
