@@ -276,16 +276,14 @@ def _what_if(plan: Plan, failures: list, job=None, naming=None) -> FailureResult
                              a.nvlink_fraction)
     domain = plan.resolved.nvlink_domain_gpus
     healthy_nvl, healthy_domain = _healthy_nvlink(plan)
-    if a.nvlink_fraction < 1:
-        nvl = healthy_nvl * a.nvlink_fraction
-        domain_busbw = _busbw(degraded, domain)
-    else:
-        nvl, domain_busbw = healthy_nvl, healthy_domain
+    nvl = healthy_nvl * a.nvlink_fraction if a.nvlink_fraction < 1 else healthy_nvl
     loss = level2_loss(plan, elements)
-    if loss is not None and healthy_nvl:  # the domain's all-reduce crosses its racks: the second level left bounds it
-        domain_busbw = _busbw(degraded_plan(plan, a.worst_port_fraction, a.worst_leaf_up_fraction,
-                                            a.worst_spine_up_fraction,
-                                            min(a.nvlink_fraction, loss.worst_gbytes / healthy_nvl)), domain)
+    fraction = a.nvlink_fraction  # the domain's all-reduce crosses its racks: the second level left bounds it too
+    if loss is not None and healthy_nvl:
+        fraction = min(fraction, loss.worst_gbytes / healthy_nvl)
+    crossing = degraded if fraction == a.nvlink_fraction else degraded_plan(
+        plan, a.worst_port_fraction, a.worst_leaf_up_fraction, a.worst_spine_up_fraction, fraction)
+    domain_busbw = healthy_domain if fraction >= 1 else _busbw(crossing, domain)
     nvl, healthy_nvl, gpus_nvl = _with_level2(loss, nvl, healthy_nvl, a.gpus_nvlink_degraded)
     healthy_busbw = _busbw(plan, gpus)
     busbw = _busbw(degraded, connected_gpus) if a.worst_port_fraction > 0 else None
