@@ -281,7 +281,7 @@ class Comparison:
     @property
     def families(self) -> tuple[str, ...]:
         """The planned designs' families (``FabricPlan.family``), in column order: ``metric_label``'s ``families``."""
-        return tuple(c.plan.fabric.family for c in self.columns if c.plan is not None)
+        return _families(self.columns)
 
     @property
     def level2(self) -> bool:
@@ -375,6 +375,11 @@ def _evaluate(name: str, design: Design, sizes: Sequence[int], settings: Mapping
     return col
 
 
+def _families(columns) -> tuple[str, ...]:
+    """The planned columns' families (``FabricPlan.family``), in column order (a column whose plan failed: none)."""
+    return tuple(c.plan.fabric.family for c in columns if c.plan is not None)
+
+
 def compare(designs: Sequence[tuple[str, Design]], baseline: int = 0, settings: Mapping | None = None,
             sizes: Sequence[int] = DEFAULT_SIZES, planner: Callable[[Design], Plan] = make_plan,
             fit: Collection[str] = (), defaults: Mapping | None = None,
@@ -391,7 +396,7 @@ def compare(designs: Sequence[tuple[str, Design]], baseline: int = 0, settings: 
     sizes = tuple(int(s) for s in sizes)
     columns = [_evaluate(name, design, sizes, settings, planner, fit, defaults, serving) for name, design in designs]
     baseline = min(max(0, int(baseline)), max(0, len(columns) - 1))
-    families = [c.plan.fabric.family for c in columns if c.plan is not None]
+    families = _families(columns)
     rows = tuple(m for m in metrics(sizes)  # the hops row of a kind no design has (switch or node hops) left out
                  if (m.key not in HOPS_KEYS.values() or any(m.key in c.values for c in columns))
                  and not (m.key in SWITCH_KEYS and families  # a tier no compared family has (no spine, no core)
