@@ -233,6 +233,44 @@ def split_failures(mixed: MixedPlan, specs) -> tuple[list[str], list[str]]:
     return alone, whole
 
 
+COUNT_NOTE = N_("{spec} fails {elements} on pod 1: on a design with pods a tier and a count chooses pod 1's "
+                "elements, where they hurt most on pod 1's fabric.")
+"""Said wherever a tier and a count of a design with pods is failed (``pod1_counts``): the Resilience page, python -m
+core failure."""
+
+
+def pod1_counts(mixed: MixedPlan, specs, naming=None) -> list[tuple[str, list[str]]]:
+    """The rule by which a design with pods fails a tier and a count (``leaf:1``), in python -m core failure and on
+    the Resilience page: ``(spec, whole-fabric ids)`` of each tier-and-count spec of ``specs`` (the others left
+    out), its elements chosen on pod 1, where they hurt most on pod 1's fabric (``plan``: pod 1 planned alone;
+    ``core.analysis.failure.spec.chosen_elements``), each as the whole fabric has it: a leaf ``pod1.p0.leaf0``, a
+    spine the shared spine (``PodsWiring.whole_of_alone``), a NIC, rack or scale-up part inside pod 1
+    (``pod1.node0.nic0``, ``core.analysis.podinside``). ``InputError`` for a count pod 1 cannot give, and (with the
+    whole fabric's examples under ``naming``) for a choice the whole fabric does not have."""
+    from core.analysis.failure.podnames import PodElementNames
+    from core.analysis.failure.spec import chosen_elements
+    from core.analysis.podinside import inside_spec
+
+    wiring = whatif_wiring(mixed)
+    out = []
+    for spec in (str(s).strip().lower() for s in specs):
+        if not spec.partition(":")[2].strip().isdigit():
+            continue
+        whole = []
+        for element in chosen_elements(mixed.plans[0], [spec]):
+            found = wiring.whole_of_alone(element) or (f"pod1.{element}" if inside_spec(mixed, f"pod1.{element}")
+                                                       else None)
+            if found is None:
+                raise InputError(_("{spec}: on a design with pods a tier and a count chooses pod 1's elements, and "
+                                   "pod 1's {element} is not one the whole fabric has; name one, such as "
+                                   "{example}.").format(spec=shown(spec), element=shown(element),
+                                                        example=", ".join(pod_examples(
+                                                            mixed, PodElementNames(mixed, naming)))))
+            whole.append(found)
+        out.append((spec, whole))
+    return out
+
+
 def whole_picks(mixed: MixedPlan, alone, extra) -> tuple[list[str], list[str]]:
     """One failure selection of a design with pods as the Resilience page reads it: ``(the whole-fabric what-if's
     failed elements, the failures inside the pods)``. ``alone``: pod 1's own specs (``split_failures``' first list,

@@ -163,13 +163,14 @@ def _pod_spec(names, spec: str) -> str:
 
 
 def _whole_fabric(design, failed: list[str], fmt: str, unit: str = "Gb/s",
-                  typed: list[tuple[str, str]] | None = None, names=None) -> str | None:
+                  typed: list[tuple[str, str]] | None = None, names=None, chosen=()) -> str | None:
     """A design with pods whose ``failed`` are all shared spines and pods' leaves (``spine0``, ``pod2.p0.leaf1``; pods
     on three tiers: shared cores, pods' spines and leaves and their bundles, ``core0``, ``pod2.p0.spine0-core1``)
     or failures inside one pod (``pod2.node5.nic2``: ``core.analysis.podinside``, each its pod's own what-if):
     what each pod loses on the whole fabric (``core.analysis.podwhatif``), as text (bandwidths in ``unit``) or JSON,
     each element echoed as typed with its name or id in brackets (``names``: the pods' exports' names,
-    ``core.analysis.failure.podnames``); None otherwise (the what-if then analyses pod 1 alone)."""
+    ``core.analysis.failure.podnames``; ``chosen``: the elements a tier and a count chose, marked `` *``); None
+    otherwise (the what-if then analyses pod 1 alone)."""
     from core.analysis.podinside import inside_spec, inside_what_if
     from core.analysis.podwhatif import is_whole_element, loss_rows, pods_what_if
     from core.analysis.whole import design_mixed
@@ -194,10 +195,12 @@ def _whole_fabric(design, failed: list[str], fmt: str, unit: str = "Gb/s",
                                         "gpus_degraded": r.gpus_degraded, "notes": list(r.notes)}
                                        for pod, r in results]} if results else {}),
                         "units": "Gb/s per direction"}) + "\n"
-    named = [{"element": e, "chosen": False} for e in failed]
+    named = [{"element": e, "chosen": e in chosen} for e in failed]
     echoed = typed_failures(typed or [(e, e) for e in failed], named,  # as typed, an element's id or name in brackets
-                            name=None if names is None else names.name)
+                            lambda f: " *" if f["chosen"] else "", name=None if names is None else names.name)
     lines = [_("failed: {elements}").format(elements=", ".join(echoed))]
+    if chosen:
+        lines.append(_("(* chosen where the failure hurts most)"))
     rows = loss_rows(losses, unit, cores=mixed.fabric.tiers == 3)
     width = max(display_width(name) for name in rows[0]) + 2
     for entry in rows:
@@ -209,6 +212,25 @@ def _whole_fabric(design, failed: list[str], fmt: str, unit: str = "Gb/s",
             pod=pod, lost=f"{result.gpus_disconnected:,}", degraded=f"{result.gpus_degraded:,}"))
         lines += ["  " + note for note in result.notes]
     return "\n".join(lines) + "\n"
+
+
+def _pods_counted(design, planned, args, typed, names, scheme) -> str | None:
+    """``_whole_fabric`` of a design with pods, each tier and count among ``args.fail`` (``leaf:1``) first read as
+    the elements it chooses on pod 1 (``core.analysis.podwhatif.pod1_counts``, the rule the Resilience page reads
+    too), echoed as typed with its elements in brackets and said (``COUNT_NOTE``); None when the what-if is pod 1's
+    fabric alone (``_whole_fabric``: an element the whole fabric does not have)."""
+    from core.analysis.podwhatif import COUNT_NOTE, pod1_counts
+    from core.analysis.whole import design_mixed
+
+    mixed = design_mixed(design)
+    counts = dict(pod1_counts(mixed, args.fail, scheme)) if names is not None else {}
+    failed = [e for spec in args.fail for e in counts.get(spec.strip().lower(), [spec])]
+    chosen = {e for elements in counts.values() for e in elements}
+    out = _whole_fabric(design, failed, args.format, bandwidth_unit(args), typed, names, chosen)
+    if out is None or not counts or args.format == "json":
+        return out
+    return out + "".join(_(COUNT_NOTE).format(spec=spec, elements=", ".join(names.name(e) for e in chosen)) + "\n"
+                         for spec, chosen in counts.items())
 
 
 def _pod1_alone(design, names, result):
@@ -253,8 +275,7 @@ def run(args: argparse.Namespace) -> str:
             args.fail = [_pod_spec(names, spec) for spec in args.fail]
             typed = [(text, spec) for (text, _same), spec in zip(typed, args.fail)]
     try:
-        whole = _whole_fabric(design, args.fail, args.format, bandwidth_unit(args), typed, names) if design.pods \
-            else None
+        whole = _pods_counted(design, planned, args, typed, names, scheme) if design.pods else None
     except InputError as exc:  # echoed as typed (pod2-leaf099, not pod2.p0.leaf98)
         from core.analysis.failure.spec import as_typed
 

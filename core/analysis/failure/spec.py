@@ -432,6 +432,14 @@ def _resolved(plan: Plan, failures) -> list[tuple[str, tuple, bool]]:
                     lambda t: _tier_size(t, shape), lambda t: _worst_order(t, shape))
 
 
+def chosen_elements(plan: Plan, failures, naming=None) -> list[str]:
+    """The element ids the tier-and-count specs among ``failures`` choose where they hurt most on the folded Clos
+    ``plan`` (``resolve_failures``'s chosen elements, as the what-if names them: ``leaf:1`` -> ``p0.leaf0``), in the
+    order chosen; ``InputError`` as ``resolve_failures``."""
+    shape = Shape.of(plan)
+    return [_element(tier, key, shape) for tier, key, chosen in resolve_failures(plan, failures, naming) if chosen]
+
+
 def export_namer(plan: Plan, naming=None):
     """The exports' names of ``plan``'s failure elements (``core.analysis.failure.names.ElementNames``: the Hand-off
     tab's, Slurm's, NetBox's and the cabling plan's names: ``leaf001``, ``gpu006 nic3``, ``R02-05``, 1-based) under
