@@ -20,8 +20,8 @@ from core.analysis.podinside import inside_spec, inside_what_if
 from core.analysis.spof import headline as spof_headline
 from core.analysis.podload import pods_core_load, pods_spine_load
 from core.analysis.podwhatif import (
-    is_whole_element, link_failures, loss_rows, pods_what_if, split_failures, standalone_hidden_note, whatif_wiring,
-    whole_choices, whole_picks,
+    count_notes, is_whole_element, link_failures, loss_rows, pod1_counts, pods_what_if, split_failures,
+    standalone_hidden_note, whatif_wiring, whole_choices, whole_picks,
 )
 from core.analysis.whole import design_mixed, whole_plan  # a design with pods: its totals in the size caption
 from core.spares import policy_words
@@ -51,6 +51,7 @@ CONFIG = {"displaylogo": False}
 NAMED = "fp_rs_named"  # {element id: its export name} of the chips drawn last: one label per chip between runs
 TYPED = "fp_rs_typed"  # {element: (the hot link typed for it, the naming it was read under)}: shown and linked as typed
 PODS_EXTRA = "fp_rs_pods_extra"  # a design with pods: another pod's leaves lost on the whole fabric only
+COUNTED = "fp_rs_counted"  # a design with pods: [(note, whole-fabric ids)] of the link's tiers and counts
 
 
 # This session's settings in the link (webui.pagestate)
@@ -120,12 +121,22 @@ def _check_failures(plan, store: dict) -> tuple[tuple[str, ...], list[str]]:
     scheme = _scheme(plan)  # the link's naming: its names are the chips' and the warnings' (sw-leaf001)
     if any("->" in spec for spec in store["fail"]):
         pairs, typed_problems = rl.read_hot_links(plan, store["fail"], scheme)
-        _remember_typed(pairs)
+        names = failure_namer(plan, scheme)  # a bundle the link names as the chips do (leaf004 -> spine002): no hot link
+        _remember_typed([(text, spec) for text, spec in pairs
+                         if names is None or text.lower() != names.name(spec).lower()])
         store["fail"] = tuple(dict.fromkeys(spec for _typed, spec in pairs))
     mixed = mixed_of(plan)
     if mixed is None:
         good, problems = rl.check_failures(plan, store["fail"], scheme)
     else:
+        counted = []  # a tier and a count: pod 1's elements on the whole fabric, as the CLI (said in _pods_whole_fabric)
+        for spec in (s for s in store["fail"] if s.partition(":")[2].strip().isdigit()):
+            try:
+                counted += pod1_counts(mixed, [spec], scheme)
+            except InputError:
+                pass  # said by check_pod_failures
+        if counted:
+            st.session_state[COUNTED] = list(zip(count_notes(mixed, counted, scheme), (c for _s, c in counted)))
         good, whole, problems = rl.check_pod_failures(plan, mixed, store["fail"], scheme)
         if whole:
             ss = st.session_state
@@ -141,18 +152,20 @@ def _canonical(spec: str) -> str:
 
 
 def _link_values(plan, store: dict) -> dict:
-    """The settings the share link writes: a design with pods names its failed elements as the CLI does
-    (``link_failures``: ``spine0``, ``pod2.p0.leaf1``), the whole-fabric-only ones too; a hot link typed under the
-    naming the link holds is written as typed (``rl.read_hot_links`` reads it back), so a reopened link shows it."""
+    """The settings the share link writes: the failed elements by the exports' names under the link's naming, as the
+    chips show them and the CLI reads them (``rl.named_failures``: ``leaf004``, ``sw-leaf004``; a design with pods
+    the whole fabric's, ``link_failures``: ``spine001``, ``pod2-leaf002``), the whole-fabric-only ones too; a hot link
+    typed under the naming the link holds is written as typed (``rl.read_hot_links`` reads it back), so a reopened
+    link shows it."""
     mixed = mixed_of(plan)
     failed = store["fail"]
     if mixed is not None:
         whole, inside = whole_picks(mixed, (), st.session_state.get(PODS_EXTRA, []))  # as the what-if reads them
         failed = link_failures(mixed, store["fail"], whole + inside)
     typed, naming = st.session_state.get(TYPED, {}), _naming_key()
-    return {**store, "fail": tuple(dict.fromkeys(
+    return {**store, "fail": rl.named_failures(plan, [  # the exports' names (leaf004, pod2-leaf002), as the chips
         typed[spec][0] if typed.get(spec, ("", ""))[1] == naming and rl.keeps_typed(typed[spec][0]) else spec
-        for spec in failed))}
+        for spec in failed], _scheme(plan))}
 
 
 def _naming_key() -> str:
@@ -179,6 +192,7 @@ def _on_failed_edit() -> None:
 def _on_clear() -> None:
     st.session_state[STORE]["fail"] = ()
     st.session_state[PODS_EXTRA] = []
+    st.session_state[COUNTED] = []
 
 
 def _on_click(chart_key: str) -> None:
@@ -508,7 +522,7 @@ def _pods_whole_fabric(cur, store: dict) -> None:
     st.markdown("##### " + (_("Every pod's spines under the shared cores") if three else
                             _("Every pod under the shared spines")))
     options = whole_choices(mixed)
-    picked, _inside = whole_picks(mixed, store["fail"], st.session_state.get(PODS_EXTRA, []))  # as the review pack
+    picked, inside = whole_picks(mixed, store["fail"], st.session_state.get(PODS_EXTRA, []))  # as the review pack
     options += [e for e in picked if e not in set(options)]  # a hot link's cable, pasted below
     st.session_state[W + "pods_failed"] = picked
     label = functools.partial(_pod_label, PodElementNames(mixed, _scheme(cur.plan)))  # the pods' exports' names
@@ -525,6 +539,10 @@ def _pods_whole_fabric(cur, store: dict) -> None:
                  "spines (a max-flow), which traffic between pods crosses. Bandwidths: failed / healthy, one "
                  "direction."))
     tables.show_turned(loss_rows(pods_what_if(mixed, picked), cur.unit, cores=three), _("Pod"))  # 1,024 px
+    failed = {*picked, *inside}
+    for note, elements in st.session_state.get(COUNTED, []):  # the link's leaf:1, while its elements stay failed
+        if elements and failed.issuperset(elements):
+            st.info(safe.md(note))
     st.info(safe.md(standalone_hidden_note(mixed, cur.plan)))
     _pods_inside(mixed)
 

@@ -271,6 +271,16 @@ def pod1_counts(mixed: MixedPlan, specs, naming=None) -> list[tuple[str, list[st
     return out
 
 
+def count_notes(mixed: MixedPlan, counts, naming=None) -> list[str]:
+    """``COUNT_NOTE`` of each ``(spec, whole-fabric ids)`` of ``pod1_counts``, its elements as the pods' exports name
+    them under the naming scheme ``naming`` (``pod1-leaf001``, ``R02-01``): which pod a tier and a count failed."""
+    from core.analysis.failure.podnames import PodElementNames
+
+    names = PodElementNames(mixed, naming)
+    return [_(COUNT_NOTE).format(spec=spec, elements=", ".join(names.name(e) for e in elements))
+            for spec, elements in counts]
+
+
 def whole_picks(mixed: MixedPlan, alone, extra) -> tuple[list[str], list[str]]:
     """One failure selection of a design with pods as the Resilience page reads it: ``(the whole-fabric what-if's
     failed elements, the failures inside the pods)``. ``alone``: pod 1's own specs (``split_failures``' first list,

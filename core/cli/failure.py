@@ -217,9 +217,9 @@ def _whole_fabric(design, failed: list[str], fmt: str, unit: str = "Gb/s",
 def _pods_counted(design, planned, args, typed, names, scheme) -> str | None:
     """``_whole_fabric`` of a design with pods, each tier and count among ``args.fail`` (``leaf:1``) first read as
     the elements it chooses on pod 1 (``core.analysis.podwhatif.pod1_counts``, the rule the Resilience page reads
-    too), echoed as typed with its elements in brackets and said (``COUNT_NOTE``); None when the what-if is pod 1's
+    too), echoed as typed with its elements in brackets and said (``count_notes``); None when the what-if is pod 1's
     fabric alone (``_whole_fabric``: an element the whole fabric does not have)."""
-    from core.analysis.podwhatif import COUNT_NOTE, pod1_counts
+    from core.analysis.podwhatif import count_notes, pod1_counts
     from core.analysis.whole import design_mixed
 
     mixed = design_mixed(design)
@@ -229,8 +229,7 @@ def _pods_counted(design, planned, args, typed, names, scheme) -> str | None:
     out = _whole_fabric(design, failed, args.format, bandwidth_unit(args), typed, names, chosen)
     if out is None or not counts or args.format == "json":
         return out
-    return out + "".join(_(COUNT_NOTE).format(spec=spec, elements=", ".join(names.name(e) for e in chosen)) + "\n"
-                         for spec, chosen in counts.items())
+    return out + "".join(note + "\n" for note in count_notes(mixed, counts.items(), scheme))
 
 
 def _pod1_alone(design, names, result):

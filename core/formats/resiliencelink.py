@@ -52,16 +52,17 @@ _RATE_CLASSES = ("gpu_node", "nic", "link", "switch", "transceiver", "cable")
 def _spec() -> re.Pattern:
     """A failed element or ``tier:count`` as the link keeps it: its tier word one the failure-spec language declares
     (``core.analysis.failure.spec_words``: ``nvlink2``, a torus's ``node``, a classic Dragonfly's ``router`` too); an
-    export name of two words (a NIC ``pod1-gpu006 nic3``, a feed ``r05-02 feeda``, a chip ``gpu006 nvswitch2``) too."""
+    export name of up to four words as ``python -m core failure --fail`` reads it (a NIC ``pod1-gpu006 nic3`` or
+    ``gpu006 nic 3``, a feed ``r05-02 feeda`` or ``r05-02 feed a``, a chip ``gpu006 nvswitch2``) too."""
     from core.analysis.failure import spec_words
 
     words = "|".join(re.escape(w) for w in sorted(spec_words(), key=len, reverse=True))
-    return re.compile(rf"^(?:({words}):)?([a-z0-9.\-]{{1,40}}(?: [a-z0-9.\-]{{1,20}})?(?:#\d{{1,3}})?)$")
+    return re.compile(rf"^(?:({words}):)?([a-z0-9.\-]{{1,40}}(?: [a-z0-9.\-]{{1,20}}){{0,3}}(?: ?#\d{{1,3}})?)$")
 
 
 def _item(text: str) -> str:
     """One failed element as the link keeps it: a hot link as typed (``_HOT``), anything else lower case."""
-    text = text.strip()
+    text = " ".join(str(text).split())  # spaces as the failure names read them: one between words
     return text if "->" in text else text.lower()
 
 
@@ -271,6 +272,25 @@ def read_hot_links(plan, items, scheme=None) -> tuple[list[tuple[str, str]], lis
     return pairs, warnings
 
 
+def named_failures(plan, specs, naming=None) -> tuple[str, ...]:
+    """The failed elements ``specs`` (the what-if's ids; a design with pods: the whole fabric's,
+    ``core.analysis.podwhatif.link_failures``) as the share link writes them: each element by its exports' name under
+    the naming scheme ``naming`` (``core.analysis.failure.spec.failure_namer``: ``leaf004``, ``sw-leaf004``, ``gpu006
+    nic3``, ``pod2-leaf002``, ``leaf004 -> spine002 #3``), the names the page shows and python -m core failure --fail
+    reads; a tier and a count, a hot link as typed, and an id without a name the link can keep, as they are."""
+    from core.analysis.failure.spec import failure_namer
+
+    names = failure_namer(plan, naming)
+
+    def named(spec: str) -> str:
+        tier, sep, rest = spec.partition(":") if ":" in spec else ("", "", spec)
+        if names is None or "->" in spec or not rest.strip() or rest.strip().isdigit():
+            return spec
+        name = f"{tier}{sep}{names.name(rest)}"
+        return name if _well_formed(_item(name)) else spec
+    return tuple(dict.fromkeys(named(spec) for spec in specs))
+
+
 def check_failures(plan, specs, naming=None) -> tuple[tuple[str, ...], list[str]]:
     """The failure specs that ``plan`` has (in order; an element named as the exports name it under the naming
     scheme ``naming``, ``sw-leaf001``, as its id: ``core.analysis.failure.spec.engine_specs``) and one warning per
@@ -302,13 +322,17 @@ def check_pod_failures(plan, mixed, specs, naming=None) -> tuple[tuple[str, ...]
     ``core.analysis.failure.podnames.PodElementNames``) is read as its id first; the specs are
     split as ``python -m core failure`` reads them (``core.analysis.podwhatif.split_failures``); a pod-1 spec that
     ``plan`` (pod 1 alone) lacks but the whole fabric has (``PodsWiring.whole_of_alone``: a shared spine pod 1
-    alone does not have) is failed on the whole fabric only, without a warning."""
+    alone does not have) is failed on the whole fabric only, without a warning; a tier and a count (``leaf:1``) fails
+    the elements it chooses on pod 1 on the whole fabric (``core.analysis.podwhatif.pod1_counts``, as python -m core
+    failure does: ``count_notes`` says them)."""
     from core.analysis.failure.podnames import PodElementNames
     from core.analysis.failure.spec import engine_specs
-    from core.analysis.podwhatif import pod_examples, split_failures, whatif_wiring
+    from core.analysis.podwhatif import pod1_counts, split_failures, whatif_wiring
 
     names = PodElementNames(mixed, naming)
     alone, whole = split_failures(mixed, [names.parse(spec) or spec for spec in specs])
+    counts = [spec for spec in alone if spec.partition(":")[2].strip().isdigit()]  # leaf:1: pod 1's, as the CLI
+    alone = [spec for spec in alone if spec not in counts]
     good, problems = check_failures(plan, alone, naming)
     wiring = whatif_wiring(mixed)
     kept = []
@@ -319,13 +343,14 @@ def check_pod_failures(plan, mixed, specs, naming=None) -> tuple[tuple[str, ...]
             kept.append(problem)
         else:
             whole.append(target)
-    counts = [spec for spec in good if spec.partition(":")[2].strip().isdigit()]  # leaf:1: pod 1 alone's choice
-    for spec in counts:  # the page fails no element of pod 1 alone (standalone_hidden_note): said, not dropped
-        kept.append(_("Link parameter 'rs_fail' (failed elements): {item} was ignored: on a design with pods the "
-                      "page fails named elements of the whole fabric; name one, such as {example}.").format(
-                          item=shown(spec, 40), example=", ".join(pod_examples(mixed, names))))
-    return tuple(spec for spec in good if spec not in counts), whole, kept
+    for spec in counts:  # the page fails no element of pod 1 alone (standalone_hidden_note): pod 1's on the whole
+        try:
+            whole += [e for e in pod1_counts(mixed, [spec], naming)[0][1] if e not in whole]
+        except InputError as exc:
+            kept.append(_("Link parameter 'rs_fail' (failed elements): {item} was ignored: {problem}").format(
+                item=shown(spec, 40), problem=str(exc)))
+    return tuple(good), whole, kept
 
 
-__all__ = ["AVAILABILITY_SEED", "DEFAULTS", "MAX_FAILED", "RS", "TABS", "availability_of", "check_failures", "check_pod_failures", "decode", "encode", "parse_failures",
+__all__ = ["AVAILABILITY_SEED", "DEFAULTS", "MAX_FAILED", "RS", "TABS", "availability_of", "check_failures", "check_pod_failures", "decode", "encode", "named_failures", "parse_failures",
            "keeps_typed", "policy", "rate_overrides", "read_hot_links"]
