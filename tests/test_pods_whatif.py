@@ -123,8 +123,8 @@ def test_the_failure_command_of_a_design_with_pods_reads_the_whole_fabric(capsys
     assert data["pods"] == [loss.model_dump() for loss in expected]
     code, out, _err = run_cli(capsys, "failure", *pods, "--fail", "pod2.p0.leaf1")
     assert code == 0 and "pod 2 (B200)" in out and "Servers degraded" in out
-    code, out, _err = run_cli(capsys, "failure", *pods, "--fail", "leaf:1")  # pod 1's own what-if, as before
-    assert code == 0 and "cut off" in out and "pod 2" not in out
+    code, out, _err = run_cli(capsys, "failure", *pods, "--fail", "leaf:1")  # pod 1's leaf on the whole fabric (left48)
+    assert code == 0 and "pod 2 (B200)" in out and "on pod 1" in out
 
 
 def test_pod_one_alone_ids_map_to_the_whole_fabric_and_back():
@@ -190,10 +190,10 @@ def test_the_failure_command_names_pod_one_s_chosen_element_as_the_pods_exports_
     pods = ("--nodes", "64", "--pods", "B300:32:800")
     code, out, _err = run_cli(capsys, "failure", *pods, "--fail", "leaf:1")
     assert code == 0 and "failed: leaf:1 (pod1-leaf001 *)" in out and "p0.leaf0" not in out
-    assert "(spine001, pod1-leaf001)" in out
+    assert "leaf:1 fails pod1-leaf001 on pod 1" in out  # left48: on the whole fabric, the pod said
     named = ("--node-prefix", "n", "--switch-prefix", "sw-")
     code, out, _err = run_cli(capsys, "failure", *pods, "--fail", "leaf:1", *named)
-    assert code == 0 and "failed: leaf:1 (pod1-sw-leaf001 *)" in out and "(sw-spine001, pod1-sw-leaf001)" in out
-    assert "11.2 TB/s of 12.8 TB/s" in out  # by hand: the leaf's 32 GPU ports x 400 Gb/s = 1.6 TB/s less
+    assert code == 0 and "failed: leaf:1 (pod1-sw-leaf001 *)" in out and "leaf:1 fails pod1-sw-leaf001 on pod 1" in out
+    assert "24 / 25.6" in out  # by hand: the leaf's 32 GPU ports x 400 Gb/s = 1.6 TB/s of pod 1's 25.6 TB/s less
     code, out, _err = run_cli(capsys, "failure", *pods, "--fail", "pod1-sw-leaf001", *named)
     assert code == 0 and "pod 1 (H100)" in out

@@ -232,17 +232,28 @@ def _pods_counted(design, planned, args, typed, names, scheme) -> str | None:
     return out + "".join(note + "\n" for note in count_notes(mixed, counts.items(), scheme))
 
 
-def _pod1_alone(design, names, result):
+def _pod1_alone(design, names, result, naming=None):
     """A design with pods whose failure what-if is pod 1's fabric alone: ``result`` with the note that says so
     (``POD1_NOTE``, its examples the whole fabric's elements under the design's naming: ``pod_examples``) first, and
     the name of one of pod 1's elements as the pods' exports name it (``pod1-sw-leaf001``, never pod 1 alone's id
-    ``p0.leaf0``: ``PodsWiring.whole_of_alone``, then ``names``), or None (the ids) when ``names`` is None."""
+    ``p0.leaf0``: ``PodsWiring.whole_of_alone``, then ``names``); when ``names`` is None (the pods cannot be planned
+    together) both by the naming rule the pods' exports follow under ``naming`` (``core.fabric.naming.pod_scheme``:
+    ``spine001, pod2-leaf002``, ``pod1-leaf001``), never engine ids."""
+    from core.plan import plan
+
     from core.analysis.podwhatif import POD1_NOTE, pod_examples, whatif_wiring
     from core.analysis.whole import design_mixed
 
-    if names is None:  # its pods cannot be planned together
-        return result.model_copy(update={"notes": (_(POD1_NOTE).format(examples="spine0, pod2.p0.leaf1"),
-                                                   *result.notes)}), None
+    if names is None:  # its pods cannot be planned together: the names the pods' exports give them, by their rule
+        from core.analysis.failure.names import ElementNames
+        from core.fabric.naming import Namer, pod_scheme
+
+        planned = plan(design)
+        examples = [Namer.of(planned, naming).switch("spine", 0), Namer.of(planned, pod_scheme(naming, 2)).switch(
+            "leaf", 1)]
+        return (result.model_copy(update={"notes": (_(POD1_NOTE).format(examples=", ".join(examples)),
+                                                    *result.notes)}),
+                ElementNames(planned, pod_scheme(naming, 1)).name)
     mixed = design_mixed(design)
     wiring = whatif_wiring(mixed)
     note = _(POD1_NOTE).format(examples=", ".join(pod_examples(mixed, names)))
@@ -283,7 +294,7 @@ def run(args: argparse.Namespace) -> str:
         return whole
     result = what_if(planned, args.fail, job=_job(args, planned), naming=scheme)
     if design.pods:  # not every failed element is a shared spine or a pod's leaf: pod 1's fabric alone, said
-        result, name = _pod1_alone(design, names, result)
+        result, name = _pod1_alone(design, names, result, scheme)
     else:
         from core.analysis.failure.spec import export_namer
 
