@@ -62,8 +62,9 @@ def test_link_keeps_a_pods_two_word_export_names():
 
     values, warnings = rl.decode({"rs_fail": ",".join(INSIDE)})
     assert values["fail"] == ("pod1-gpu006 nic3", "r05-02", "r05-02 feeda", "pod2-gpu006 nic3") and not warnings
-    values, warnings = rl.decode({"rs_fail": "gpu006 nic3,leaf 1 2 3"})  # a plain design's NIC; three words: said
-    assert values["fail"] == ("gpu006 nic3",) and len(warnings) == 1 and "leaf 1 2 3" in warnings[0]
+    values, warnings = rl.decode({"rs_fail": "gpu006 nic3,gpu006 nic 3,leaf 1 2 3 4"})  # up to four words, as the
+    assert values["fail"] == ("gpu006 nic3", "gpu006 nic 3") and len(warnings) == 1  # CLI reads (left48); five: said
+    assert "leaf 1 2 3 4" in warnings[0]
 
 
 def test_check_pod_failures_sends_the_inside_ones_to_their_pod():
