@@ -50,14 +50,14 @@ def test_clicking_a_spine_fails_it_and_clicking_again_restores_it(server, page):
     settle(page, 90)
     assert page.get_by_text("Nothing has failed").count() == 1
     _click_spine(page, 1)
-    _wait(page, lambda: query(page).get("rs_fail") == "p0.spine1", 90)
-    assert query(page).get("rs_fail") == "p0.spine1"
+    _wait(page, lambda: query(page).get("rs_fail") == "spine002", 90)  # the exports' name (left48)
+    assert query(page).get("rs_fail") == "spine002"
     settle(page, 90)
     shown = metric_values(page)
     assert shown["GPUs cut off"] == "0" and shown["Bisection (1 dir)"].endswith(" TB/s")
     names = page.evaluate("() => document.querySelector('.js-plotly-plot')._fullData.map(t => t.name)")
     assert "failed (1)" in names
-    assert "rs_fail=p0.spine1" in page.locator("[data-testid='stSidebar'] [data-testid='stCode']").inner_text()
+    assert "rs_fail=spine002" in page.locator("[data-testid='stSidebar'] [data-testid='stCode']").inner_text()
     page.screenshot(path=str(ARTIFACTS / "e2e-resilience-failed.png"), full_page=True)
     _click_spine(page, 1)
     _wait(page, lambda: "rs_fail" not in query(page), 90)
