@@ -22,33 +22,31 @@ def _scaled(values: list[float], unit: str, prefix: bool = True) -> tuple[list[f
 
 
 CLOS_READOUTS = {
-    "readout:bandwidth": (
-        N_("**Oversubscription** leaf {leaf}, spine {spine} · **bisection ratio** {total} · **hops** "
-           "(switches crossed) same rail {same_rail}, cross rail {cross_rail}, cross pod {cross_pod} · "
-           "**{link} : scale-out** {ratio} per GPU (one direction)"),
-        N_("**Oversubscription** leaf {leaf}, spine {spine} · **bisection ratio** {total} · **hops** "
-           "(switches crossed) same rail {same_rail}, cross rail {cross_rail}, farthest pair {cross_pod} · "
-           "**{link} : scale-out** {ratio} per GPU (one direction)")),
-    "report:readout:bandwidth": (
-        N_("Oversubscription leaf {leaf}, spine {spine}; bisection ratio {total}; switches crossed: same rail "
-           "{same_rail}, cross rail {cross_rail}, cross pod {cross_pod}; {link} to scale-out {ratio} per GPU "
-           "(one direction)."),
-        N_("Oversubscription leaf {leaf}, spine {spine}; bisection ratio {total}; switches crossed: same rail "
-           "{same_rail}, cross rail {cross_rail}, farthest pair {cross_pod}; {link} to scale-out {ratio} per GPU "
-           "(one direction)."))}
+    "readout:bandwidth": N_(
+        "**Oversubscription** leaf {leaf}, spine {spine} · **bisection ratio** {total} · **hops** (switches crossed) "
+        "same rail {same_rail}, cross rail {cross_rail}, {longest} {cross_pod} · **{link} : scale-out** {ratio} per "
+        "GPU (one direction)"),
+    "report:readout:bandwidth": N_(
+        "Oversubscription leaf {leaf}, spine {spine}; bisection ratio {total}; switches crossed: same rail "
+        "{same_rail}, cross rail {cross_rail}, {longest} {cross_pod}; {link} to scale-out {ratio} per GPU (one "
+        "direction).")}
 """A folded Clos's bandwidth readout (the Designer's ``readout:bandwidth``, the review pack's
-``report:readout:bandwidth``): (a tier between pods, none)."""
+``report:readout:bandwidth``); ``{longest}`` is its longest path's words (``CLOS_LONGEST``)."""
+CLOS_LONGEST = (N_("cross pod"), N_("farthest pair"))
+"""The words of a folded Clos's longest path in its readout: (a tier between pods, none)."""
 
 
 def clos_readout(key: str, plan) -> str:
-    """A folded Clos's readout for ``key`` (``CLOS_READOUTS``) of ``plan``: its longest path is "cross pod" where
-    it has pods to cross, a design's pods (``Design.pods``: leaf, shared spine, leaf on two tiers) or a tier between
-    pods (``core.perf.placement.has_pods``: the cores of three tiers, the rule the collectives caption reads), else
-    "farthest pair": a plain one- or two-tier Clos has no pods."""
+    """A folded Clos's readout for ``key`` (``CLOS_READOUTS``) of ``plan``, translated, its longest path
+    (``CLOS_LONGEST``) "cross pod" where it has pods to cross, a design's pods (``Design.pods``: leaf, shared spine,
+    leaf on two tiers) or a tier between pods (``core.perf.placement.has_pods``: the cores of three tiers, the rule
+    the collectives caption reads), else "farthest pair": a plain one- or two-tier Clos has no pods. The other
+    placeholders are ``bandwidth_readout``'s."""
     from core.perf.placement import has_pods
 
-    with_pods, without = CLOS_READOUTS[key]
-    return with_pods if plan.design.pods or has_pods(plan.fabric) else without
+    with_pods, without = CLOS_LONGEST
+    longest = with_pods if plan.design.pods or has_pods(plan.fabric) else without
+    return _(CLOS_READOUTS[key]).replace("{longest}", _(longest))
 
 
 def bandwidth_readout(family: str | None, system, bw, unit: str, key: str, default: str, total: str | None = None

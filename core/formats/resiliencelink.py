@@ -2,10 +2,12 @@
 
 Keys (short and stable; only values that differ from the defaults are written):
 
-* ``rs_fail``: the failed elements, comma-separated failure specs of ``core.analysis.failure``
-  (``p0.spine3``, ``leaf:2``, ``p1``, ``node5.nic2``, ``rack3``, ``su1-rail3``, ``p0.leaf3-spine1``,
-  ``p0.leaf3-spine1#2``, ``node5.nvswitch1``, ``rack3.nvswitch-tray2``, ``rack3.feeda``, ``tray:1``), at most
-  ``MAX_FAILED`` items; a hot link the user typed (``leaf002 -> spine003 #1``, as Overload & imbalance names it,
+* ``rs_fail``: the failed elements, comma-separated: written by the exports' names under the link's naming, as the
+  page's chips show them and ``python -m core failure --fail`` reads them (``named_failures``: ``spine004``,
+  ``leaf:2``, ``plane 2``, ``gpu006 nic3``, ``R02-04``, ``leaf004 -> spine002 #3``, ``nvl002-nvsw3``, ``sw-leaf001``,
+  ``pod2-leaf002``); read as any name the CLI reads (up to four words: ``gpu006 nic 3``) or a failure spec of
+  ``core.analysis.failure`` (``p0.spine3``, ``node5.nic2``, ``rack3.feeda``, ``p0.leaf3-spine1#2``: links written
+  before), at most ``MAX_FAILED`` items; a hot link the user typed (``leaf002 -> spine003 #1``, as Overload & imbalance names it,
   ``python -m core failure --fail`` reads it too) is kept as typed in place of its element, so a reopened link
   shows what was typed (``read_hot_links`` reads it back under the design's names);
 * ``rs_sp_switch``, ``rs_sp_transceiver``, ``rs_sp_cable``, ``rs_sp_nic``: the sparing rule of a BOM
@@ -187,7 +189,7 @@ def _params():
     params = [
         P("fail", N_("failed elements"), parse_failures, ",".join, (),
           lambda: _("comma-separated element names or tier:count, e.g. {example}").format(
-              example="p0.spine3,leaf:2")),
+              example="spine004,leaf:2")),
         P("rate", N_("failure rates"), parse_rates, format_rates, (),
           lambda: _("comma-separated CLASS.afr=NUMBER or CLASS.mttr=NUMBER, classes {classes}").format(
               classes=", ".join(_RATE_CLASSES))),
