@@ -99,3 +99,19 @@ def test_pods_that_cannot_be_planned_together_are_named_as_their_exports():
         shown, name = _pod1_alone(design, None, result, naming)
         assert f"({spine}, {leaf})" in shown.notes[0] and "p0." not in shown.notes[0]
         assert name("node5.nic2") == nic
+
+
+def test_a_pods_names_of_three_words_fail_inside_their_pod_in_the_link_and_the_cli(capsys):
+    from core.analysis.whole import design_mixed
+
+    design = Design(nodes=64, switch="QM9700", pods="B300:32:800")
+    values, warnings = rl.decode({"rs_fail": "pod2-gpu006 nic 3,R05-02 feed A"})
+    assert not warnings
+    assert rl.check_pod_failures(plan(design), design_mixed(design), values["fail"]) == (
+        (), ["pod2.node5.nic2", "pod2.rack1.feeda"], [])
+    out = _cli(capsys, "--pods", "B300:32:800", "--fail", "pod2-gpu006 nic 3", "--fail", "R05-02 feed A")
+    assert "pod 2, inside: 0 GPUs cut off, 1 degraded" in out
+    at = open_page({**DESIGN, "pods": "B300:32:800", "rs_fail": "pod2-gpu006 nic 3,R05-02 feed A"})
+    assert not at.warning, [w.value for w in at.warning]
+    table = at.dataframe[-1].value.to_dict("list")
+    assert table["pod 2 (B300)"] == ["0 of 256", "1"]  # GPUs cut off, degraded: as the CLI

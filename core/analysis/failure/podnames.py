@@ -120,8 +120,9 @@ class PodElementNames:
 
     def _pod_named(self, i: int, text: str, own: str) -> bool:
         """Whether ``text`` names the element ``own`` of the pod at position ``i`` under that pod's names (a rack's
-        hall name is one pod's; a switch or server name carries the pod's prefix)."""
-        return self.pods[i].name(own).lower() == text.lower()
+        hall name is one pod's; a switch or server name carries the pod's prefix); spaces aside, as the names read
+        (``pod2-gpu006 nic 3``, ``R05-02 feed A``)."""
+        return "".join(self.pods[i].name(own).split()).lower() == "".join(text.split()).lower()
 
 
 def pod_element_names(plan, scheme=None) -> PodElementNames | None:
