@@ -307,7 +307,8 @@ def test_failure_rates_show_three_significant_figures_and_a_part_moves_the_link(
 
 def test_a_link_under_its_naming_fails_and_shows_the_names_the_page_shows():
     """rev47b #1, #9, #10: under the link's naming (``nm_sp=sw-``) the page reads the names it shows (``sw-leaf001``,
-    ``pod2-sw-leaf001``) and its chip says them; a tier and a count on a design with pods is said, not dropped; the
+    ``pod2-sw-leaf001``) and its chip says them; a tier and a count on a design with pods fails pod 1's element as
+    the CLI does (left48: it was said, not applied); the
     link's bad-item example is an export name, not an engine id."""
     named = {**DESIGN, "nm_np": "n", "nm_sp": "sw-"}
     at = open_page({**named, "rs_fail": "sw-leaf001"})

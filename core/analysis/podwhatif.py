@@ -242,8 +242,9 @@ core failure."""
 def pod1_counts(mixed: MixedPlan, specs, naming=None) -> list[tuple[str, list[str]]]:
     """The rule by which a design with pods fails a tier and a count (``leaf:1``), in python -m core failure and on
     the Resilience page: ``(spec, whole-fabric ids)`` of each tier-and-count spec of ``specs`` (the others left
-    out), its elements chosen on pod 1, where they hurt most on pod 1's fabric (``plan``: pod 1 planned alone;
-    ``core.analysis.failure.spec.chosen_elements``), each as the whole fabric has it: a leaf ``pod1.p0.leaf0``, a
+    out), its elements chosen on pod 1, where they hurt most on pod 1's fabric as the design builds it (its plan in
+    ``mixed``, not pod 1 planned alone: ``core.analysis.failure.spec.chosen_elements``), each as the whole fabric has
+    it: a leaf ``pod1.p0.leaf0``, a
     spine the shared spine (``PodsWiring.whole_of_alone``), a NIC, rack or scale-up part inside pod 1
     (``pod1.node0.nic0``, ``core.analysis.podinside``). ``InputError`` for a count pod 1 cannot give, and (with the
     whole fabric's examples under ``naming``) for a choice the whole fabric does not have."""

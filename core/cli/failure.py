@@ -239,14 +239,13 @@ def _pod1_alone(design, names, result, naming=None):
     ``p0.leaf0``: ``PodsWiring.whole_of_alone``, then ``names``); when ``names`` is None (the pods cannot be planned
     together) both by the naming rule the pods' exports follow under ``naming`` (``core.fabric.naming.pod_scheme``:
     ``spine001, pod2-leaf002``, ``pod1-leaf001``), never engine ids."""
-    from core.plan import plan
-
     from core.analysis.podwhatif import POD1_NOTE, pod_examples, whatif_wiring
     from core.analysis.whole import design_mixed
 
     if names is None:  # its pods cannot be planned together: the names the pods' exports give them, by their rule
         from core.analysis.failure.names import ElementNames
         from core.fabric.naming import Namer, pod_scheme
+        from core.plan import plan
 
         planned = plan(design)
         examples = [Namer.of(planned, naming).switch("spine", 0), Namer.of(planned, pod_scheme(naming, 2)).switch(
