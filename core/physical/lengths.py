@@ -19,10 +19,12 @@ add up to the fabric's link counts (summed over planes).
 every link: the node-leaf links once per SU template, counted once per SU of it (``_node_leaf_blocks``); a
 Dragonfly's links inside its groups once per class of groups that stand alike (``_group_blocks``); a Clos's
 leaf-spine links per pair of rack cells (plane, pod, rack) with their counts per port height (``_cell_pairs``); the
-other classes (spine-core, the Dragonflies' global links, a rail-only fabric's) once per kind of link, a class of rack
+other classes (spine-core, a rail-only fabric's) once per kind of link, a class of rack
 pairs (distance along the trays, route) times a pair of port heights, counted in integers (``_compacted``: still a
 pass over the links, but no length per link; a Clos's spine-core links and its islands' leaf-spine links per piece
-of a range of consecutive switches, ``_ranged``: the same counts). A layout built whole,
+of a range of consecutive switches, ``_ranged``: the same counts); the Dragonflies' global links per distance between
+two groups and pair of group places when the groups stand alike (``_pair_blocks``: a pass over the pairs of groups,
+not their links). A layout built whole,
 and ``link_arrays``, measure every link of the fabric's bundles (``core.fabric.wiring.Wiring.bundle_arrays``): the
 reference the blocks equal (``tests/test_physical_closed.py``). Two rules make them equal in every bit: the run
 along the trays is added in whole micrometres and rounded once (``_tray_m``: the same for a block wherever it stands),
@@ -260,7 +262,8 @@ def _link_arrays(wiring: Wiring, ends: LinkEnds, routing, places: RackPlaces | N
     (prefix ``p{plane}.`` or ``p{plane}.i{island}.``, ``Wiring.prefix``); the servers are in every plane. With the
     ``places`` the ends were read from, the node-leaf links come per SU template times its SUs (``_node_leaf_blocks``:
     the same lengths and links, one entry per distinct link of a template instead of one per link) and the links
-    inside the Dragonfly groups per class of groups that stand alike (``_group_links``); without them (a layout built
+    inside the Dragonfly groups per class of groups that stand alike (``_group_links``) and the links between them per
+    distance and pair of group places (``_pair_links``); without them (a layout built
     whole) every link is measured, the reference the blocks equal (``tests/test_physical_closed.py``). Without
     ``node_leaf`` the node-leaf class is left out (the caller has its lengths: ``placed_link_lengths``)."""
     prefixes = [wiring.prefix(plane, island) for plane, island in wiring.plane_islands()]
