@@ -837,10 +837,11 @@ def _group_blocks(ends: LinkEnds, routing, prefixes: list[str], groups: int, a_e
 def _pair_links(wiring, link_class: str, ends: LinkEnds, routing, prefixes: list[str]):
     """The links between groups as ``_pair_blocks`` counts them, as the family's wiring declares them
     (``Wiring.pair_blocks``: both Dragonflies' global links), plane by plane; ``None`` for any other class or family,
-    or where a plane's groups do not stand alike (measured link by link)."""
+    for few links (``_FEW_LINKS``: measuring each costs less) or where a plane's groups do not stand alike (measured
+    link by link)."""
     declared = getattr(wiring, "pair_blocks", None)
     blocks = declared(link_class) if declared is not None else None
-    if blocks is None:
+    if blocks is None or int((blocks[1] - blocks[3]).sum()) * len(prefixes) <= _FEW_LINKS:
         return None
     parts = []
     for prefix in prefixes:
