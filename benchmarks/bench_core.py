@@ -38,11 +38,12 @@ places when the groups stand alike, not link by link (``core.fabric.wiring.Wirin
 ``core.physical.lengths._pair_blocks``: one pass over the pairs of groups, 32,640 for the classic Dragonfly's 65,280
 links at 131,072 GPUs; the same lengths, so the same numbers). Cold at 131,072 GPUs, on against off alternately in one
 process (CPU, medians of 7, 5 rounds, load average 12-20): Dragonfly+ 8.9 vs 13.3 ms (0.67x), classic Dragonfly 11.3
-vs 19.2 ms (0.59x). Four rounds alternately with 102dc75 (CPU, medians of 9, load average 9-17), 64 / 131,072 GPUs:
-Dragonfly+ 3.8-5.4 / 8.2-10.4 ms, 1.9-2.2x (102dc75 3.2-4.9 / 11.8-15.3 ms, 3.1-3.7x), classic Dragonfly 3.4-4.4 /
-9.2-11.6 ms, 2.5-2.7x (3.1-5.1 / 16.7-18.5 ms, 3.7-5.3x); the eight folded Clos designs unchanged within the noise,
-2.5-5.0x. MISS (1.3x): a Clos's (class of rack pairs, kind of link) entries still grow with the hall, and a bin's mean
-is the exact sum of each kind's own rounded float length, which a closed form over rows does not give bit for bit
+vs 19.2 ms (0.59x); counted by pairs past 4,096 links only (``_FEW_LINKS``): no slower at 1,024-4,096 GPUs
+(0.95-1.01x). Six rounds alternately with 102dc75 (CPU, medians of 9, load average 9-17), 64 / 131,072 GPUs (medians
+of the rounds): Dragonfly+ 4.2 / 9.5 ms, 1.9-2.5x (102dc75 3.9 / 13.8 ms, 3.0-3.7x), classic Dragonfly 4.2 / 10.5 ms,
+2.1-2.7x (3.9 / 18.1 ms, 3.7-5.3x); the eight folded Clos designs unchanged within the noise, 2.6-5.0x. MISS
+(1.3x): a Clos's (class of rack pairs, kind of link) entries still grow with the hall, and a bin's mean is the exact
+sum of each kind's own rounded float length, which a closed form over rows does not give bit for bit
 (docs/performance.md).
 """
 
