@@ -32,6 +32,19 @@ off alternately in one process (CPU, load average 12-17): rail-only 22.4 vs 24.6
 (0.92x), 2 planes 0.95x, the others 0.97-1.01x; 131,072 over 64 GPUs 2.9-4.2x. MISS (1.3x): the (class of rack pairs,
 kind of link) entries of every switch-to-switch class still grow with the hall, and the Dragonflies' global links are
 one pass (docs/performance.md).
+
+2026-12-07 (bins48): both Dragonflies' global links are counted per distance between two groups and pair of group
+places when the groups stand alike, not link by link (``core.fabric.wiring.Wiring.pair_blocks``,
+``core.physical.lengths._pair_blocks``: one pass over the pairs of groups, 32,640 for the classic Dragonfly's 65,280
+links at 131,072 GPUs; the same lengths, so the same numbers). Cold at 131,072 GPUs, on against off alternately in one
+process (CPU, medians of 7, 5 rounds, load average 12-20): Dragonfly+ 8.9 vs 13.3 ms (0.67x), classic Dragonfly 11.3
+vs 19.2 ms (0.59x); counted by pairs past 4,096 links only (``_FEW_LINKS``): no slower at 1,024-4,096 GPUs
+(0.95-1.01x). Six rounds alternately with 102dc75 (CPU, medians of 9, load average 9-17), 64 / 131,072 GPUs (medians
+of the rounds): Dragonfly+ 4.2 / 9.5 ms, 1.9-2.5x (102dc75 3.9 / 13.8 ms, 3.0-3.7x), classic Dragonfly 4.2 / 10.5 ms,
+2.1-2.7x (3.9 / 18.1 ms, 3.7-5.3x); the eight folded Clos designs unchanged within the noise, 2.6-5.0x. MISS
+(1.3x): a Clos's (class of rack pairs, kind of link) entries still grow with the hall, and a bin's mean is the exact
+sum of each kind's own rounded float length, which a closed form over rows does not give bit for bit
+(docs/performance.md).
 """
 
 from __future__ import annotations

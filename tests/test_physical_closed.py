@@ -275,3 +275,72 @@ def test_ranges_count_the_lengths_link_by_link_measures(arranged):
     measured = lengths._measured(ends, routing, prefixes, *expanded)
     assert int(found[1].sum()) == int(measured[1].sum())
     assert lengths.bin_lengths("spine-core", *found) == lengths.bin_lengths("spine-core", *measured)
+
+
+@st.composite
+def _group_pairs(draw):
+    """A random small arrangement of groups that stand alike (``LinkEnds`` made by hand: each group's racks one
+    template's, at a random place along and across the rows; each device in the same rack of its group's and slot
+    as the first group's) and random links between groups (``Wiring.pair_blocks``: per entry a distance and the two
+    devices' offsets), in one plane; sometimes one device moved, so the groups no longer stand alike."""
+    import numpy as np
+
+    from core.physical.lengths import LinkEnds
+
+    rng = np.random.default_rng(draw(st.integers(0, 2 ** 32 - 1)))
+    groups, size, template = draw(st.integers(2, 14)), draw(st.integers(1, 6)), draw(st.integers(1, 3))
+    along = rng.integers(0, 6, template) * 0.6  # the template's racks: along and across (rows) from its first
+    rows = rng.integers(0, 2, template)
+    along[0], rows[0] = 0.0, 0
+    tops = rng.choice([42.0, 48.0], template)
+    base_x = rng.integers(0, 8, groups) * 0.6 + rng.integers(0, 3, groups) * 0.001
+    base_row = rng.integers(0, 5, groups)
+    ends = LinkEnds.__new__(LinkEnds)
+    ends.layout, ends._located = None, {}
+    ends.x = (base_x[:, None] + along[None, :]).ravel()
+    ends.row = (base_row[:, None] + rows[None, :]).ravel()
+    ends.y = ends.row * 2.4
+    ends.top = np.tile(tops, groups)
+    rack = rng.integers(0, template, size)  # each device's rack of its group and its slot's first U
+    rack[0] = 0
+    first_u = rng.integers(1, 30, size).astype(float)
+    where = (np.arange(groups)[:, None] * template + rack[None, :]).ravel()
+    first = np.tile(first_u, groups)
+    if draw(st.booleans()):  # one device elsewhere: the groups no longer stand alike
+        first[int(rng.integers(size, groups * size)) if groups * size > size else 0] += 1
+    ends._tables = {"p0.spine": (np.arange(groups * size), where, first, np.ones(groups * size))}
+    entries = draw(st.integers(1, 3 * groups))
+    d = np.sort(rng.integers(1, groups, entries))
+    offset_a, offset_b = rng.integers(0, size, entries), rng.integers(0, size, entries)
+    return ends, groups, size, d.astype(np.int64), offset_a.astype(np.int64), offset_b.astype(np.int64)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_group_pairs())
+def test_links_between_groups_counted_per_place_give_the_per_link_bins(arranged):
+    """``_pair_blocks`` (the links between groups counted per distance between the groups and pair of group places,
+    each kind measured once) gives the same bins as every link measured (``_measured``) on random arrangements of
+    groups that stand alike, and declines (``None``) where they do not."""
+    import numpy as np
+
+    import core.physical.lengths as lengths
+    from core.physical.racks import load_racks
+
+    ends, groups, size, d, offset_a, offset_b = arranged
+    routing = load_racks().routing
+    found = lengths._pair_blocks(ends, routing, "p0.", "spine", groups, size, d, offset_a, offset_b)
+    each = np.repeat(np.arange(len(d)), groups - d)  # every link: entry by entry, group by group
+    group = np.arange(len(each)) - np.repeat(np.cumsum(groups - d) - (groups - d), groups - d)
+    a, b = group * size + offset_a[each], (group + d[each]) * size + offset_b[each]
+    measured = lengths._measured(ends, routing, ["p0."], "spine", a, "spine", b, np.ones(len(a), dtype=np.int64))
+    racks = ends.locate_all(["p0.spine"], groups * size)[0][0].reshape(groups, size)
+    centres = ends.locate_all(["p0.spine"], groups * size)[1][0].reshape(groups, size)
+    if not (centres == centres[0]).all():
+        assert found is None
+        return
+    assert found is not None and int(found[1].sum()) == len(a)
+    assert lengths.bin_lengths("global", *found) == lengths.bin_lengths("global", *measured)
+    # link by link: the same (length, route) of every link, bit for bit
+    expanded = sorted(zip(np.repeat(found[0], found[1]).tolist(), np.repeat(found[2], found[1]).tolist()))
+    assert expanded == sorted(zip(measured[0].tolist(), measured[2].tolist()))
+    assert racks.shape == (groups, size)

@@ -116,6 +116,9 @@ def test_the_link_pattern_keeps_every_bundle_and_measures_the_same_lengths(name)
             assert x == y if isinstance(x, str) else np.array_equal(x, y)
         blocks, found = wiring.group_blocks(kind), pattern.group_blocks(kind)
         assert (blocks is None) == (found is None) and (blocks is None or blocks[:3] == found[:3])
+        pairs, paired = wiring.pair_blocks(kind), pattern.pair_blocks(kind)  # the links between groups: the same
+        assert (pairs is None) == (paired is None) and (pairs is None or (
+            pairs[:3] == paired[:3] and all(np.array_equal(x, y) for x, y in zip(pairs[3:], paired[3:], strict=True))))
     clos = getattr(wiring, "clos", wiring)
     faster = dataclasses.replace(clos, port_gbps=2 * clos.port_gbps + 1, up_gbps=3 * clos.up_gbps + 1,
                                  leaf_uplinks=clos.leaf_uplinks + 1)

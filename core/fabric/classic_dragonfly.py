@@ -50,7 +50,7 @@ import numpy as np
 from core import plurals, units
 from core.design import ResolvedDesign
 from core.errors import DesignError
-from core.fabric.dragonfly import RISK_GLOBAL, Hops, spine_global_links
+from core.fabric.dragonfly import RISK_GLOBAL, Hops, global_port_pairs, spine_global_links
 from core.fabric.sizing import FabricPlan, SwitchGroup, _speed_ratio, _speeds, _tier
 from core.fabric.wiring import Bundle, Device, Link, Wiring, wiring_of
 from core.i18n import N_, _, ngettext
@@ -540,10 +540,21 @@ class DragonflyWiring:
         groups, lam, a = self.pods, self.global_pair_links, self.routers_per_group
         sizes = np.minimum(a, self.clos.leaves - np.arange(groups) * a)  # routers of each group
         first, second = np.triu_indices(groups, 1)
+        _d, qa, qb = global_port_pairs(groups, lam)
+        k = ((second - first - 1)[:, None] * lam + np.arange(lam)).ravel()  # each link's (distance, c)
         first, second = np.repeat(first, lam), np.repeat(second, lam)
-        c = np.tile(np.arange(lam), len(first) // lam if lam else 0)
-        qa, qb = (second - first - 1) * lam + c, (groups - (second - first) - 1) * lam + c
-        return first * a + qa % sizes[first], second * a + qb % sizes[second]
+        return first * a + qa[k] % sizes[first], second * a + qb[k] % sizes[second]
+
+    def pair_blocks(self, link_class: str):
+        """``Wiring.pair_blocks``: the global links, router ``qa mod a`` of group ``G`` to router ``qb mod a`` of
+        group ``G + d`` for every ``(d, qa, qb)`` of ``global_port_pairs`` and every group ``G`` below ``groups -
+        d`` (``global_routers``' links, counted per distance) when every group is full; None otherwise and for the
+        other classes."""
+        a = self.routers_per_group
+        if link_class != "global" or self.clos.leaves != self.pods * a:
+            return None
+        d, qa, qb = global_port_pairs(self.pods, self.global_pair_links)
+        return "leaf", self.pods, a, d, qa % a, qb % a
 
     def bundle_arrays(self, kind: str) -> tuple[str, np.ndarray, str, np.ndarray, np.ndarray]:
         """``Wiring.bundle_arrays``: local links one by one, global links one by one, node-leaf from ``clos``."""

@@ -374,6 +374,15 @@ def _explain(sized: _Sized) -> tuple[str, ...]:
 
 
 # ------------------------------------------------------------------------------------------------- wiring
+def global_port_pairs(groups: int, lam: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The global ports that join every two groups ``G`` and ``G + d`` (``global_ends``' rule, both Dragonflies'):
+    per distance ``d = 1 .. groups - 1`` and link ``c = 0 .. lam - 1`` of the pair, ``d``-major, ``(d, the port of
+    G, the port of G + d)``: ``(d - 1) lam + c`` and ``(groups - d - 1) lam + c``."""
+    d = np.repeat(np.arange(1, max(groups, 1), dtype=np.int64), lam)
+    c = np.tile(np.arange(lam, dtype=np.int64), max(groups - 1, 0))
+    return d, (d - 1) * lam + c, (groups - d - 1) * lam + c
+
+
 @dataclass(frozen=True)
 class DragonflyWiring:
     """How one sized Dragonfly+ is wired: ``Wiring``'s interface (ids, look-ups, links, bundles), ``family``
@@ -461,11 +470,20 @@ class DragonflyWiring:
         ``global_ends`` and ``spine_of_port`` at once, for consumers that measure every link)."""
         groups, lam, s = self.clos.pods, self.global_pair_links, self.clos.spines_per_pod
         a, b = np.triu_indices(groups, 1)
-        c = np.arange(lam)
+        _d, qa, qb = global_port_pairs(groups, lam)
+        k = ((b - a - 1)[:, None] * lam + np.arange(lam)).ravel()  # each link's (distance, c) in their order
         a, b = np.repeat(a, lam), np.repeat(b, lam)
-        c = np.tile(c, len(a) // lam if lam else 0)
-        qa, qb = (b - a - 1) * lam + c, (groups - (b - a) - 1) * lam + c
-        return a * s + qa % s, b * s + qb % s
+        return a * s + qa[k] % s, b * s + qb[k] % s
+
+    def pair_blocks(self, link_class: str):
+        """``Wiring.pair_blocks``: the global links, spine ``qa mod s`` of group ``G`` to spine ``qb mod s`` of group
+        ``G + d`` for every ``(d, qa, qb)`` of ``global_port_pairs`` and every group ``G`` below ``groups - d``
+        (``global_spines``' links, counted per distance); None for the other classes."""
+        groups, s = self.clos.pods, self.clos.spines_per_pod
+        if link_class != "global" or self.clos.spines != groups * s:
+            return None
+        d, qa, qb = global_port_pairs(groups, self.global_pair_links)
+        return "spine", groups, s, d, qa % s, qb % s
 
     def bundle_arrays(self, kind: str) -> tuple[str, np.ndarray, str, np.ndarray, np.ndarray]:
         """``Wiring.bundle_arrays``: the global links one by one (``global_spines``, one link each) for class

@@ -155,6 +155,14 @@ class Wiring:
         Clos: its leaf-spine links are counted per pair of rack cells instead)."""
         return None
 
+    def pair_blocks(self, link_class: str):
+        """The links of ``link_class`` that join every two groups the same way, for measuring them per distance
+        between the groups and pair of group places (``core.physical.lengths``): ``(role, groups, devices per group,
+        d, offset_a, offset_b)``, one link from device ``offset_a`` of group ``G`` to device ``offset_b`` of group
+        ``G + d`` for every entry and every ``G`` below ``groups - d``; None where the class is not so (the
+        Dragonflies' global links are)."""
+        return None
+
     @property
     def link_classes(self) -> tuple[str, ...]:
         """Link classes present, from the bottom up."""

@@ -19,10 +19,12 @@ add up to the fabric's link counts (summed over planes).
 every link: the node-leaf links once per SU template, counted once per SU of it (``_node_leaf_blocks``); a
 Dragonfly's links inside its groups once per class of groups that stand alike (``_group_blocks``); a Clos's
 leaf-spine links per pair of rack cells (plane, pod, rack) with their counts per port height (``_cell_pairs``); the
-other classes (spine-core, the Dragonflies' global links, a rail-only fabric's) once per kind of link, a class of rack
+other classes (spine-core, a rail-only fabric's) once per kind of link, a class of rack
 pairs (distance along the trays, route) times a pair of port heights, counted in integers (``_compacted``: still a
 pass over the links, but no length per link; a Clos's spine-core links and its islands' leaf-spine links per piece
-of a range of consecutive switches, ``_ranged``: the same counts). A layout built whole,
+of a range of consecutive switches, ``_ranged``: the same counts); the Dragonflies' global links per distance between
+two groups and pair of group places when the groups stand alike (``_pair_blocks``: a pass over the pairs of groups,
+not their links). A layout built whole,
 and ``link_arrays``, measure every link of the fabric's bundles (``core.fabric.wiring.Wiring.bundle_arrays``): the
 reference the blocks equal (``tests/test_physical_closed.py``). Two rules make them equal in every bit: the run
 along the trays is added in whole micrometres and rounded once (``_tray_m``: the same for a block wherever it stands),
@@ -260,7 +262,8 @@ def _link_arrays(wiring: Wiring, ends: LinkEnds, routing, places: RackPlaces | N
     (prefix ``p{plane}.`` or ``p{plane}.i{island}.``, ``Wiring.prefix``); the servers are in every plane. With the
     ``places`` the ends were read from, the node-leaf links come per SU template times its SUs (``_node_leaf_blocks``:
     the same lengths and links, one entry per distinct link of a template instead of one per link) and the links
-    inside the Dragonfly groups per class of groups that stand alike (``_group_links``); without them (a layout built
+    inside the Dragonfly groups per class of groups that stand alike (``_group_links``) and the links between them per
+    distance and pair of group places (``_pair_links``); without them (a layout built
     whole) every link is measured, the reference the blocks equal (``tests/test_physical_closed.py``). Without
     ``node_leaf`` the node-leaf class is left out (the caller has its lengths: ``placed_link_lengths``)."""
     prefixes = [wiring.prefix(plane, island) for plane, island in wiring.plane_islands()]
@@ -271,6 +274,8 @@ def _link_arrays(wiring: Wiring, ends: LinkEnds, routing, places: RackPlaces | N
         found = None if places is None else _node_leaf_blocks(wiring, ends, routing, places, prefixes) \
             if link_class == "node-leaf" else _group_links(wiring, link_class, ends, routing, prefixes) \
             if not clos_tiers(wiring.family) else _clos_links(wiring, link_class, ends, routing, prefixes)
+        if found is None and places is not None:
+            found = _pair_links(wiring, link_class, ends, routing, prefixes)
         if found is None and places is not None and link_class in _RANGED and clos_tiers(wiring.family):
             found = _ranged(ends, routing, prefixes, *wiring.bundle_ranges(link_class))
         if found is None:
@@ -827,6 +832,90 @@ def _group_blocks(ends: LinkEnds, routing, prefixes: list[str], groups: int, a_e
             parts.append(_measured(ends, routing, prefixes, a_role, a[i], b_role, b[j],
                                    np.asarray(links, dtype=np.int64) * times))
     return tuple(np.concatenate(column) for column in zip(*parts)) if parts else None
+
+
+def _pair_links(wiring, link_class: str, ends: LinkEnds, routing, prefixes: list[str]):
+    """The links between groups as ``_pair_blocks`` counts them, as the family's wiring declares them
+    (``Wiring.pair_blocks``: both Dragonflies' global links), plane by plane; ``None`` for any other class or family,
+    for few links (``_FEW_LINKS``: measuring each costs less) or where a plane's groups do not stand alike (measured
+    link by link)."""
+    declared = getattr(wiring, "pair_blocks", None)
+    blocks = declared(link_class) if declared is not None else None
+    if blocks is None or int((blocks[1] - blocks[3]).sum()) * len(prefixes) <= _FEW_LINKS:
+        return None
+    parts = []
+    for prefix in prefixes:
+        found = _pair_blocks(ends, routing, prefix, *blocks)
+        if found is None:
+            return None
+        parts.append(found)
+    return tuple(np.concatenate(column) for column in zip(*parts))
+
+
+def _pair_blocks(ends: LinkEnds, routing, prefix: str, role: str, groups: int, size: int, d: np.ndarray,
+                 offset_a: np.ndarray, offset_b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """(lengths [m], links, route codes) of the links between groups of one plane and island (``prefix``): for every
+    entry of ``d``, ``offset_a``, ``offset_b`` and every group ``G`` below ``groups - d``, one link from device
+    ``G x size + offset_a`` of ``role`` to device ``(G + d) x size + offset_b`` (``Wiring.pair_blocks``).
+
+    Counted per distance between the groups and pair of group places, not link by link: when every group stands
+    as the first (each device in a rack the same distance along and across, in micrometres, and rows from the
+    group's first device's rack, as high, at the same U centre) and no rack holds devices of two groups, a link's
+    run along the trays is ``|dX + x_b - x_a| + |dY + y_b - y_a|`` (``dX``, ``dY``: between the two groups' first
+    racks; ``x_a``, ``x_b``: its devices' offsets in their groups, exact whole micrometres, ``_tray_m``), it stays in
+    a row when ``dRow + row_b - row_a`` is 0, and its heights are the first group's: so its length and route depend
+    only on its entry and (``dX``, ``dY``, ``dRow``). The group pairs are counted per (distance, ``dX``, ``dY``,
+    ``dRow``) in one pass over the pairs of groups (not their links), and each (kind, entry) measured once by the one
+    rule (``_run``). ``None`` (measure link by link) when the groups do not stand so."""
+    if groups < 2 or not len(d):
+        return None
+    racks, centres = (m[0].reshape(groups, size) for m in ends.locate_all([prefix + role], groups * size))
+    base = racks[:, 0]
+    x, y = ends.x_um[racks] - ends.x_um[base][:, None], ends.y_um[racks] - ends.y_um[base][:, None]
+    row, top = ends.row[racks] - ends.row[base][:, None], ends.top[racks]
+    if not all((m == m[0]).all() for m in (x, y, row, top, centres)):
+        return None  # groups that stand otherwise
+    if len(_distinct(racks.ravel(), len(ends.top))[0]) != groups * len(_distinct(racks[0], len(ends.top))[0]):
+        return None  # a rack shared by two groups: a link could run inside it
+    # the first racks' places along and across the rows, and the distinct differences between every two of each;
+    # the rows apart as far as the devices' own rows could make up (``reach``; farther is alike: never one row)
+    columns, column_of = np.unique(ends.x_um[base], return_inverse=True)
+    lines, line_of = np.unique(ends.y_um[base], return_inverse=True)
+    dx, dx_of = np.unique(columns[None, :] - columns[:, None], return_inverse=True)
+    dy, dy_of = np.unique(lines[None, :] - lines[:, None], return_inverse=True)
+    dx_of, dy_of = dx_of.reshape(len(columns), len(columns)), dy_of.reshape(len(lines), len(lines))
+    reach = int(np.abs(row[0]).max()) * 2 + 1
+    # every pair of groups G < G' as (distance, dX, dY, dRow), counted
+    first, second = np.triu_indices(groups, 1)
+    key = (second - first) * len(dx) + dx_of[column_of[first], column_of[second]]
+    key *= len(dy)
+    key += dy_of[line_of[first], line_of[second]]
+    key *= 2 * reach + 1
+    key += np.clip(ends.row[base][second] - ends.row[base][first], -reach, reach) + reach
+    span = groups * len(dx) * len(dy) * (2 * reach + 1)
+    if span <= 16 * len(key):
+        times = np.bincount(key, minlength=span)
+        kinds = np.flatnonzero(times)
+        times = times[kinds]
+    else:
+        codes, kinds = pd.factorize(key, sort=False)
+        times = np.bincount(codes, minlength=len(kinds))
+    rest, delta_row = np.divmod(kinds, 2 * reach + 1)
+    rest, which_dy = np.divmod(rest, len(dy))
+    distance, which_dx = np.divmod(rest, len(dx))
+    # each kind with every entry of its distance (the entries sorted by distance)
+    order = np.argsort(d, kind="stable")
+    per = np.bincount(d, minlength=groups)
+    starts = np.cumsum(per) - per
+    reps = per[distance]
+    kind = np.repeat(np.arange(len(kinds)), reps)
+    entry = order[starts[distance][kind] + (np.arange(len(kind)) - np.repeat(np.cumsum(reps) - reps, reps))]
+    oa, ob = offset_a[entry], offset_b[entry]
+    tray_um = np.abs(dx[which_dx[kind]] + x[0, ob] - x[0, oa]) + np.abs(dy[which_dy[kind]] + y[0, ob] - y[0, oa])
+    route = np.where(delta_row[kind] - reach + row[0, ob] - row[0, oa] == 0, 1, 2)
+    same = np.zeros(len(kind), dtype=bool)
+    length = _run(routing, top[0, oa], centres[0, oa], top[0, ob], centres[0, ob], tray_um / 1e6, same)
+    return length, times[kind].astype(np.int64), route
 
 
 def bin_lengths(link_class: str, lengths: np.ndarray, weights: np.ndarray, routes: np.ndarray) -> LinkLengths:
