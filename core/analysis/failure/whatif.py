@@ -110,22 +110,30 @@ def _r(value: float | None, digits: int) -> float | None:
 
 
 def degraded_plan(plan: Plan, worst_port_fraction: float, leaf_up_fraction: float, spine_up_fraction: float,
-                  nvlink_fraction: float = 1.0) -> Plan:
+                  nvlink_fraction: float = 1.0, level2_gbytes: float | None = None) -> Plan:
     """A copy of ``plan`` with the failed state's slowest NIC share, worst switch oversubscription and NVLink.
 
     The NIC rate per port is scaled by ``worst_port_fraction`` (the slowest connected node's surviving
     ports: a collective runs at its slowest rank's pace, and PXN puts a lost rail's share on another NIC);
     leaf and spine oversubscription are divided by the worst live switch's surviving uplink share; the
     NVLink bandwidth per GPU is scaled by ``nvlink_fraction`` (the worst connected NVLink domain's surviving
-    links; at 0 the domain has no NVLink left and GPUs talk over PCIe and the NICs).
+    links; at 0 the domain has no NVLink left and GPUs talk over PCIe and the NICs). ``level2_gbytes`` (None: as
+    built) is the bandwidth per GPU the worst two-level domain's surviving level-2 NVLink switches leave toward its
+    other racks (``nvlink2.Level2Loss.worst_gbytes``): the collectives whose ranks span racks of the domain
+    (``core.perf.placement.spans_level2``) run at it; at 0 the domain splits into its first-level domains.
     ``plan`` itself is not changed.
     """
-    update = {"port_speed_gbps": plan.resolved.port_speed_gbps * worst_port_fraction}
+    r = plan.resolved
+    update = {"port_speed_gbps": r.port_speed_gbps * worst_port_fraction}
+    if level2_gbytes is not None and level2_gbytes > 0:
+        update["nvlink_level2_gbytes_per_gpu"] = level2_gbytes
+    elif level2_gbytes is not None:  # no level-2 switch left: NVLink domains of one rack
+        update.update(nvlink_domain_gpus=r.nvlink_level1_gpus, nvlink_rack_gpus=0, nvlink_domain_sizes=())
     if nvlink_fraction < 1:
-        update["nvlink_gbytes_per_gpu_bidir"] = plan.resolved.nvlink_gbytes_per_gpu_bidir * nvlink_fraction
+        update["nvlink_gbytes_per_gpu_bidir"] = r.nvlink_gbytes_per_gpu_bidir * nvlink_fraction
         if nvlink_fraction <= 0:
             update["nvlink_domain_gpus"] = 1
-    resolved = plan.resolved.model_copy(update=update)
+    resolved = r.model_copy(update=update)
     bw = plan.bandwidth
     bandwidth = bw.model_copy(update={
         "leaf_oversubscription": bw.leaf_oversubscription / max(leaf_up_fraction, 1e-9),
@@ -272,18 +280,14 @@ def _what_if(plan: Plan, failures: list, job=None, naming=None) -> FailureResult
     names = export_namer(plan, naming)  # a note names an element as the exports do (R02-05 feedA)
     notes.extend(_scaleup_notes(a, shape, (lambda e: e) if names is None else names.name))
     notes.extend(level2_notes(plan, elements, None if names is None else names.scheme))  # the second NVLink level
+    loss = level2_loss(plan, elements)
     degraded = degraded_plan(plan, a.worst_port_fraction, a.worst_leaf_up_fraction, a.worst_spine_up_fraction,
-                             a.nvlink_fraction)
+                             a.nvlink_fraction, None if loss is None else loss.worst_gbytes)
     domain = plan.resolved.nvlink_domain_gpus
     healthy_nvl, healthy_domain = _healthy_nvlink(plan)
     nvl = healthy_nvl * a.nvlink_fraction if a.nvlink_fraction < 1 else healthy_nvl
-    loss = level2_loss(plan, elements)
-    fraction = a.nvlink_fraction  # the domain's all-reduce crosses its racks: the second level left bounds it too
-    if loss is not None and healthy_nvl:
-        fraction = min(fraction, loss.worst_gbytes / healthy_nvl)
-    crossing = degraded if fraction == a.nvlink_fraction else degraded_plan(
-        plan, a.worst_port_fraction, a.worst_leaf_up_fraction, a.worst_spine_up_fraction, fraction)
-    domain_busbw = healthy_domain if fraction >= 1 else _busbw(crossing, domain)
+    # the domain's all-reduce crosses its racks: the degraded copy's second level bounds it too
+    domain_busbw = healthy_domain if a.nvlink_fraction >= 1 and loss is None else _busbw(degraded, domain)
     nvl, healthy_nvl, gpus_nvl = _with_level2(loss, nvl, healthy_nvl, a.gpus_nvlink_degraded)
     healthy_busbw = _busbw(plan, gpus)
     busbw = _busbw(degraded, connected_gpus) if a.worst_port_fraction > 0 else None
