@@ -399,10 +399,12 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
         m1.metric(_("GPUs cut off"), i18n.number(result.gpus_disconnected),
                   help=_("{nodes} nodes outside the part of the fabric holding the most nodes").format(
                       nodes=i18n.number(result.nodes_disconnected)))
-        m2.metric(_("GPUs degraded"), i18n.number(result.gpus_degraded),
+        m2.metric(_("GPUs degraded"), i18n.number(result.degraded_gpus),
                   help=_("GPUs of connected nodes whose NIC lost a port; {pxn} of them lost every port and "
                          "reach the fabric over NVLink through another rail's NIC (PXN)").format(
-                      pxn=i18n.number(result.gpus_via_pxn)))
+                      pxn=i18n.number(result.gpus_via_pxn)) if not result.gpus_nvlink_degraded
+                  else failure.degraded_words(result.gpus_degraded, result.gpus_via_pxn, result.gpus_nvlink_degraded,
+                                              result.degraded_gpus, cur.plan.resolved.system))
         unit = cur.unit
         m3.metric(_("Bisection (1 dir)"), units.bandwidth(from_tbits(result.bisection_tbits_one_direction), unit),
                   help=_("One direction; healthy {healthy}").format(
@@ -604,7 +606,7 @@ def _pods_inside(mixed) -> None:
         rows.append({_("Pod"): _("pod {pod}").format(pod=pod) + f" ({numbers[pod]})",
                      _("GPUs cut off"): _("{lost} of {gpus}").format(lost=i18n.number(result.gpus_disconnected),
                                                                     gpus=i18n.number(gpus[pod])),
-                     _("GPUs degraded"): i18n.number(result.gpus_degraded)})
+                     _("GPUs degraded"): i18n.number(result.degraded_gpus)})
         notes += [_("{label}: {note}").format(label=_("pod {pod}").format(pod=pod), note=note) for note in result.notes]
     tables.show_turned(rows, _("Pod"))
     for note in notes:

@@ -139,6 +139,7 @@ def what_if_rows(result: FailureResult, unit: str = "GB/s", system=None) -> list
     """The numbers of a failure what-if as (what, healthy, failed) texts, bandwidth in ``unit`` ("GB/s" or "Gb/s",
     one direction): the Resilience page's table and the review pack's failure scenario; the scale-up rows named
     after ``system``'s links."""
+    from core.analysis.failure.nvlink2 import level2_scope
     from core.i18n import number
 
     def gbytes(value: float | None) -> str:
@@ -147,7 +148,7 @@ def what_if_rows(result: FailureResult, unit: str = "GB/s", system=None) -> list
     rows = [
         (_("GPUs cut off"), "0", number(result.gpus_disconnected)),
         (_("nodes cut off"), "0", number(result.nodes_disconnected)),
-        (_("GPUs on a degraded path"), "0", number(result.gpus_degraded)),
+        (_("GPUs degraded"), "0", number(result.degraded_gpus)),  # NIC or NVLink, each once
         (_("bisection, one direction"), units.bandwidth(from_tbits(result.healthy_bisection_tbits_one_direction), unit),
          units.bandwidth(from_tbits(result.bisection_tbits_one_direction), unit)),
     ]
@@ -158,7 +159,10 @@ def what_if_rows(result: FailureResult, unit: str = "GB/s", system=None) -> list
                      gbytes(result.alltoall_busbw_gbytes)))
     if result.healthy_nvlink_gbytes_per_gpu_one_direction is not None:
         words = other_words(system)
-        rows.append((_("NVLink per GPU, worst domain, one direction") if words is None else
+        rows.append((_("NVLink per GPU, worst domain, one direction") if words is None and not result.nvlink_level2_of
+                     else _("NVLink per GPU {scope}, worst domain, one direction").format(scope=level2_scope(
+                         result.nvlink_level2_of, system.gpus_per_node if system else 1,
+                         gbytes(result.nvlink_inside_gbytes_per_gpu_one_direction))) if words is None else
                      _("{link} per GPU, worst domain, one direction").format(link=words[0]),
                      gbytes(result.healthy_nvlink_gbytes_per_gpu_one_direction),
                      gbytes(result.nvlink_gbytes_per_gpu_one_direction or 0)))
