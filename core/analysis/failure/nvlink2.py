@@ -141,9 +141,9 @@ def step_note(plan: Plan, run, loss: Level2Loss) -> str:
     where, one = (_("racks"), _("rack")) if racks else (_("nodes"), _("node"))
     words = []
     if crossing and loss.worst_gbytes > 0:
-        words.append(_("Training step: the {parts} groups span {where} of an NVLink domain, so their collectives "
-                       "cross the second NVLink level and run at what it has left, {gbytes} of {healthy} GB/s per "
-                       "GPU per direction.").format(
+        words.append(_("Training step: the {parts} groups span {where} of an NVLink domain, so their traffic "
+                       "between {where} crosses the second NVLink level, which has {gbytes} of {healthy} GB/s per "
+                       "GPU per direction left.").format(
             parts=join([parallelism_label(k) for k in crossing]), where=where, gbytes=f"{loss.worst_gbytes:,.0f}",
             healthy=f"{loss.healthy_gbytes:,.0f}"))
     elif crossing:
