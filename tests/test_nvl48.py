@@ -146,6 +146,7 @@ def test_a_tapered_second_level_row_says_it_is_the_second_levels_figure():
     """H100 NVLink Switch System, 1 of 18 level-2 units lost: the row's healthy 225 GB/s is a GPU's bandwidth to
     other nodes over the second level, the 450 inside a node beside it; in both languages."""
     from core.analysis.failure import what_if
+    from core.analysis.failure.nvlink2 import level2_scope
     from core.figures.resilience import what_if_rows
     from core.i18n import language
 
@@ -153,13 +154,14 @@ def test_a_tapered_second_level_row_says_it_is_the_second_levels_figure():
     result = what_if(p, ["nvlink2:1"])
     assert result.nvlink_level2_of == 8 and result.nvlink_inside_gbytes_per_gpu_one_direction == 450
     rows = {r[0]: r[1:] for r in what_if_rows(result, "GB/s", p.resolved.system)}
-    label = ("NVLink per GPU to other nodes of its domain, over the second NVLink level (450 GB/s inside a node), "
-             "worst domain, one direction")
-    assert rows[label] == ("225 GB/s", "212 GB/s"), rows
+    assert rows["NVLink per GPU across nodes, worst domain, one direction"] == ("225 GB/s", "212 GB/s"), rows
     with language("zh"):
         rows = {r[0]: r[1:] for r in what_if_rows(result, "GB/s", p.resolved.system)}
-    assert rows["每 GPU NVLink 带宽（到本域其他节点，经第二级 NVLink（节点内为 450 GB/s）），最差域，单向"] == (
-        "225 GB/s", "212 GB/s"), rows
+        scope = level2_scope(8, 8, "450 GB/s")
+    assert rows["每 GPU 跨节点 NVLink 带宽，最差域，单向"] == ("225 GB/s", "212 GB/s"), rows
+    assert scope == "到本域其他节点，经第二级 NVLink（节点内为 450 GB/s）"
+    assert level2_scope(36, 4, "900 GB/s") == ("to other racks of its domain, over the second NVLink level (900 GB/s "
+                                               "inside a rack)")
     # a first-level loss alone keeps the plain row: its figures are the first level's
     tray = what_if(plan(Design(**GB200)), ["tray:1"])
     assert tray.nvlink_level2_of == 0
@@ -176,3 +178,13 @@ def test_the_resilience_card_counts_the_nvlink_gpus(lang, label):
     assert not at.warning, [w.value for w in at.warning]
     card = next(m for m in at.metric if m.label == label)
     assert card.value == "144", card.value
+
+
+def test_the_page_says_what_the_nvlink_row_is_under_its_table():
+    from tests import pagetest
+
+    at = pagetest.open_page("../pages/6_Resilience.py", {"g": "H100", "n": "64", "nvd": "256", "rs_fail": "nvlink2:1"})
+    assert not at.warning, [w.value for w in at.warning]
+    captions = [c.value for c in at.caption]
+    assert ("NVLink per GPU, worst domain: to other nodes of its domain, over the second NVLink level (450 GB/s inside "
+            "a node).") in captions, captions

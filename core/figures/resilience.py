@@ -21,6 +21,7 @@ import re
 import plotly.graph_objects as go
 
 from core.analysis.failure import FailureResult
+from core.analysis.failure.nvlink2 import level2_row
 from core.analysis.load import DIRECTION_LABELS, LoadResult, tier_label as load_tier_label
 from core import units
 from core.design import tidy_spaces
@@ -111,8 +112,9 @@ def healthy_vs_failed_figure(result: FailureResult, height: int = 420, unit: str
                      from_gbytes(result.alltoall_busbw_gbytes or 0.0), gbits))
     if result.healthy_nvlink_gbytes_per_gpu_one_direction and result.gpus_nvlink_degraded:
         words = other_words(system)
-        rows.append((_("NVLink per GPU, worst domain") if words is None else
-                     _("{link} per GPU, worst domain").format(link=words[0]), from_gbytes(result.healthy_nvlink_gbytes_per_gpu_one_direction),
+        rows.append((_("NVLink per GPU, worst domain") if words is None and not result.nvlink_level2_of
+                     else level2_row(result.nvlink_level2_of, system.gpus_per_node if system else 1, chart=True)
+                     if words is None else _("{link} per GPU, worst domain").format(link=words[0]), from_gbytes(result.healthy_nvlink_gbytes_per_gpu_one_direction),
                      from_gbytes(result.nvlink_gbytes_per_gpu_one_direction or 0.0), gbits))
     if result.healthy_step_time_s and result.step_time_s:
         # speed (1 / step time): lower is worse, like the other bars
@@ -139,7 +141,6 @@ def what_if_rows(result: FailureResult, unit: str = "GB/s", system=None) -> list
     """The numbers of a failure what-if as (what, healthy, failed) texts, bandwidth in ``unit`` ("GB/s" or "Gb/s",
     one direction): the Resilience page's table and the review pack's failure scenario; the scale-up rows named
     after ``system``'s links."""
-    from core.analysis.failure.nvlink2 import level2_scope
     from core.i18n import number
 
     def gbytes(value: float | None) -> str:
@@ -160,10 +161,8 @@ def what_if_rows(result: FailureResult, unit: str = "GB/s", system=None) -> list
     if result.healthy_nvlink_gbytes_per_gpu_one_direction is not None:
         words = other_words(system)
         rows.append((_("NVLink per GPU, worst domain, one direction") if words is None and not result.nvlink_level2_of
-                     else _("NVLink per GPU {scope}, worst domain, one direction").format(scope=level2_scope(
-                         result.nvlink_level2_of, system.gpus_per_node if system else 1,
-                         gbytes(result.nvlink_inside_gbytes_per_gpu_one_direction))) if words is None else
-                     _("{link} per GPU, worst domain, one direction").format(link=words[0]),
+                     else level2_row(result.nvlink_level2_of, system.gpus_per_node if system else 1)
+                     if words is None else _("{link} per GPU, worst domain, one direction").format(link=words[0]),
                      gbytes(result.healthy_nvlink_gbytes_per_gpu_one_direction),
                      gbytes(result.nvlink_gbytes_per_gpu_one_direction or 0)))
         rows.append((_("GPUs with less NVLink bandwidth") if words is None else
