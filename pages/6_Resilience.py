@@ -448,7 +448,7 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
     if result.nvlink_level2_of:  # the NVLink row is the second level's figure: which, and the first level's beside
         from core.analysis.failure.nvlink2 import level2_scope
 
-        st.caption(_("NVLink per GPU, worst domain: {scope}.").format(scope=level2_scope(
+        st.caption(_("NVLink per GPU, level 2: {scope}.").format(scope=level2_scope(
             result.nvlink_level2_of, cur.plan.resolved.gpus_per_node,
             units.bandwidth(from_gbytes(result.nvlink_inside_gbytes_per_gpu_one_direction), unit))))
     # full width, as the table above: beside the ECMP groups its stage names and bandwidths were cut off at 1024 px

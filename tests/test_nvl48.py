@@ -154,11 +154,11 @@ def test_a_tapered_second_level_row_says_it_is_the_second_levels_figure():
     result = what_if(p, ["nvlink2:1"])
     assert result.nvlink_level2_of == 8 and result.nvlink_inside_gbytes_per_gpu_one_direction == 450
     rows = {r[0]: r[1:] for r in what_if_rows(result, "GB/s", p.resolved.system)}
-    assert rows["NVLink per GPU across nodes, worst domain, one direction"] == ("225 GB/s", "212 GB/s"), rows
+    assert rows["NVLink per GPU, level 2, worst domain, one direction"] == ("225 GB/s", "212 GB/s"), rows
     with language("zh"):
         rows = {r[0]: r[1:] for r in what_if_rows(result, "GB/s", p.resolved.system)}
         scope = level2_scope(8, 8, "450 GB/s")
-    assert rows["每 GPU 跨节点 NVLink 带宽，最差域，单向"] == ("225 GB/s", "212 GB/s"), rows
+    assert rows["每 GPU 第二级 NVLink 带宽，最差域，单向"] == ("225 GB/s", "212 GB/s"), rows
     assert scope == "到本域其他节点，经第二级 NVLink（节点内为 450 GB/s）"
     assert level2_scope(36, 4, "900 GB/s") == ("to other racks of its domain, over the second NVLink level (900 GB/s "
                                                "inside a rack)")
@@ -186,5 +186,5 @@ def test_the_page_says_what_the_nvlink_row_is_under_its_table():
     at = pagetest.open_page("../pages/6_Resilience.py", {"g": "H100", "n": "64", "nvd": "256", "rs_fail": "nvlink2:1"})
     assert not at.warning, [w.value for w in at.warning]
     captions = [c.value for c in at.caption]
-    assert ("NVLink per GPU, worst domain: to other nodes of its domain, over the second NVLink level (450 GB/s inside "
+    assert ("NVLink per GPU, level 2: to other nodes of its domain, over the second NVLink level (450 GB/s inside "
             "a node).") in captions, captions

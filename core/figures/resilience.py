@@ -113,7 +113,7 @@ def healthy_vs_failed_figure(result: FailureResult, height: int = 420, unit: str
     if result.healthy_nvlink_gbytes_per_gpu_one_direction and result.gpus_nvlink_degraded:
         words = other_words(system)
         rows.append((_("NVLink per GPU, worst domain") if words is None and not result.nvlink_level2_of
-                     else level2_row(result.nvlink_level2_of, system.gpus_per_node if system else 1, chart=True)
+                     else level2_row(chart=True)
                      if words is None else _("{link} per GPU, worst domain").format(link=words[0]), from_gbytes(result.healthy_nvlink_gbytes_per_gpu_one_direction),
                      from_gbytes(result.nvlink_gbytes_per_gpu_one_direction or 0.0), gbits))
     if result.healthy_step_time_s and result.step_time_s:
@@ -161,7 +161,7 @@ def what_if_rows(result: FailureResult, unit: str = "GB/s", system=None) -> list
     if result.healthy_nvlink_gbytes_per_gpu_one_direction is not None:
         words = other_words(system)
         rows.append((_("NVLink per GPU, worst domain, one direction") if words is None and not result.nvlink_level2_of
-                     else level2_row(result.nvlink_level2_of, system.gpus_per_node if system else 1)
+                     else level2_row()
                      if words is None else _("{link} per GPU, worst domain, one direction").format(link=words[0]),
                      gbytes(result.healthy_nvlink_gbytes_per_gpu_one_direction),
                      gbytes(result.nvlink_gbytes_per_gpu_one_direction or 0)))

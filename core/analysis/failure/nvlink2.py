@@ -162,7 +162,7 @@ def level2_scope(level1_gpus: int, gpus_per_node: int, inside: str) -> str:
     """What a what-if's NVLink figures are once a level-2 loss sets them (``FailureResult.nvlink_level2_of``): a
     GPU's bandwidth to the other first-level domains of its NVLink domain (racks, or nodes when a first-level domain
     of ``level1_gpus`` is one node of ``gpus_per_node``), not the ``inside`` figure (a bandwidth, formatted) within
-    its own, in words the CLI's line and the page's caption share (``level2_row`` the table's row)."""
+    its own, in words the CLI's line and the page's caption under the table share (``level2_row``: the table's row)."""
     if level1_gpus > gpus_per_node:
         return _("to other racks of its domain, over the second NVLink level ({inside} inside a rack)").format(
             inside=inside)
@@ -170,11 +170,9 @@ def level2_scope(level1_gpus: int, gpus_per_node: int, inside: str) -> str:
         inside=inside)
 
 
-def level2_row(level1_gpus: int, gpus_per_node: int, chart: bool = False) -> str:
-    """The failure table's NVLink row once a level-2 loss sets its figures (``level2_scope``, short enough for the
-    table's first column): across racks, or nodes; ``chart``: the bar chart's shorter label (no direction: a share)."""
-    if level1_gpus > gpus_per_node:
-        return _("NVLink per GPU across racks, worst domain") if chart else _(
-            "NVLink per GPU across racks, worst domain, one direction")
-    return _("NVLink per GPU across nodes, worst domain") if chart else _(
-        "NVLink per GPU across nodes, worst domain, one direction")
+def level2_row(chart: bool = False) -> str:
+    """The failure table's NVLink row once a level-2 loss sets its figures (``level2_scope`` says what they are, under
+    the table), short enough for the table's first column at 1,024 px; ``chart``: the bar chart's label (no
+    direction: a share)."""
+    return _("NVLink per GPU, level 2, worst domain") if chart else _(
+        "NVLink per GPU, level 2, worst domain, one direction")
