@@ -5,6 +5,10 @@ Model: a first-level domain's level-2 links spread evenly over its domain's leve
 domains (traffic inside a rack does not touch the second level); losing all ``S`` splits the domain into its
 first-level domains, which then reach each other over the scale-out network only. Assumed: the NVLink fabric
 manager reroutes over the surviving level-2 switches (NVIDIA published no failure behaviour of the second level).
+
+The what-if's degraded copy of the design carries the worst domain's level-2 bandwidth left
+(``whatif.degraded_plan``), so the collectives and the training step whose ranks span first-level domains run at it
+(``core.perf.placement.spans_level2``); ``step_note`` says which of the job's collectives do.
 """
 
 from __future__ import annotations
@@ -96,10 +100,14 @@ def level2_notes(plan: Plan, elements, scheme=None) -> list[str]:
                                            level1=up.level1_gpus))
             continue
         share = left / domain.level2_switches
-        notes.append(_("NVLink domain {domain} lost {lost} of its {units} level-2 NVLink switches: its {gpus} GPUs "
-                       "keep {share} of their bandwidth to other racks of the domain, {gbytes} of {healthy} GB/s per "
-                       "GPU per direction (assumed: the fabric manager spreads traffic over the surviving "
-                       "switches).").format(
+        text = (_("NVLink domain {domain} lost {lost} of its {units} level-2 NVLink switches: its {gpus} GPUs keep "
+                  "{share} of their bandwidth to other racks of the domain, {gbytes} of {healthy} GB/s per GPU per "
+                  "direction (assumed: the fabric manager spreads traffic over the surviving switches).")
+                if up.level1_gpus > up.gpus_per_node else  # first-level domains of one node (HGX): nodes
+                _("NVLink domain {domain} lost {lost} of its {units} level-2 NVLink switches: its {gpus} GPUs keep "
+                  "{share} of their bandwidth to other nodes of the domain, {gbytes} of {healthy} GB/s per GPU per "
+                  "direction (assumed: the fabric manager spreads traffic over the surviving switches)."))
+        notes.append(text.format(
             domain=named, lost=count, units=domain.level2_switches, gpus=f"{domain.gpus:,}", share=percent(share),
             gbytes=f"{gbytes:,.0f}", healthy=f"{up.level2_gbytes_per_gpu:,.0f}"))
     return notes
