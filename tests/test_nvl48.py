@@ -34,6 +34,7 @@ def test_a_tp_group_across_racks_runs_at_seventeen_eighteenths_and_one_inside_a_
     everywhere (the level-2 traffic is all of it: a ring across racks runs at the second level's pace); a TP group of
     4 inside a rack keeps its healthy TP time to the bit, the 17/18 factor on the level-2 traffic only."""
     from core.analysis.failure import what_if
+    from core.analysis.failure.nvlink2 import crossing_parts
     from core.perf.training import estimate
 
     p = plan(Design(**GB200))
@@ -55,6 +56,15 @@ def test_a_tp_group_across_racks_runs_at_seventeen_eighteenths_and_one_inside_a_
             assert result.step_time_s > result.healthy_step_time_s
         else:
             assert failed == healthy and hand > healthy  # all NVLink at 850 would slow it
+        # every part: a collective whose groups span racks at 850 (the all-850 copy's time), the rest as healthy
+        failed_run, healthy_run, hand_run = (estimate(_failed_copy(p, ["nvlink2:1"]), job), estimate(p, job),
+                                             estimate(slower, job))
+        crossing, inside = crossing_parts(p, failed_run)
+        assert ("TP" in crossing) is crosses and "DP" in crossing
+        for part, was, hand_part in zip(failed_run.comm, healthy_run.comm, hand_run.comm):
+            expected = hand_part.time_s if part.kind in crossing else was.time_s
+            assert part.time_s == pytest.approx(expected, rel=1e-12), part.kind
+        assert failed_run.step_time_s == pytest.approx(result.step_time_s, rel=1e-12)
         note = next(n for n in result.notes if n.startswith("Training step"))
         assert ("the TP and DP groups span racks" in note) is crosses, note
         assert ("The TP groups stay inside one rack" in note) is (not crosses), note
