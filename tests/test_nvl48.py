@@ -198,3 +198,21 @@ def test_the_page_says_what_the_nvlink_row_is_under_its_table():
     captions = [c.value for c in at.caption]
     assert ("NVLink per GPU, level 2: to other nodes of its domain, over the second NVLink level (450 GB/s inside "
             "a node).") in captions, captions
+
+
+def test_every_level_2_unit_lost_splits_the_step_into_racks():
+    """All 18 units of nvd001 lost: the degraded copy's NVLink domains are its 36-GPU racks, so a TP group of 64 leaves
+    its rack over the NICs (slower), a TP group of 4 stays inside one, its DP crossing racks over the scale-out
+    network; the domain's all-reduce row has no figure (no 144-GPU NVLink domain is left)."""
+    from core.analysis.failure import what_if
+
+    p = plan(Design(**GB200))
+    small = what_if(p, ["nvlink2:18"], _job(p, 4))
+    assert small.domain_busbw_gbytes is None and small.healthy_domain_busbw_gbytes is not None
+    assert small.step_time_s is not None and small.step_time_s >= small.healthy_step_time_s
+    assert any("lost its second NVLink level, so their traffic between racks goes over the scale-out network" in n
+               for n in small.notes), small.notes
+    large = what_if(p, ["nvlink2:18"], _job(p, 64))  # its TP groups of 64 now leave the rack over the NICs
+    assert large.step_time_s > large.healthy_step_time_s
+    assert any("the TP and DP groups span racks of an NVLink domain that lost its second NVLink level" in n
+               for n in large.notes), large.notes

@@ -323,11 +323,11 @@ def _what_if(plan: Plan, failures: list, job=None, naming=None) -> FailureResult
     domain = plan.resolved.nvlink_domain_gpus
     healthy_nvl, healthy_domain = _healthy_nvlink(plan)
     nvl = healthy_nvl * a.nvlink_fraction if a.nvlink_fraction < 1 else healthy_nvl
-    # the domain's all-reduce crosses its racks: the degraded copy's second level bounds it too. Its failed links are
-    # a subset of the healthy domain's, so it is no faster: a domain split into its racks (every level-2 unit lost)
-    # would read NVLS inside them, which the healthy figure leaves off across the second level (``links``)
+    # the domain's all-reduce crosses its racks: the degraded copy's second level bounds it too. A domain split into
+    # its racks (every level-2 unit lost) is no NVLink domain of that size any more: no figure ("-"), as its note says
+    split = loss is not None and loss.worst_gbytes <= 0
     domain_busbw = (healthy_domain if a.nvlink_fraction >= 1 and loss is None
-                    else _at_most(_busbw(degraded, domain), healthy_domain))
+                    else None if split else _busbw(degraded, domain))
     inside = healthy_nvl if loss is not None else None  # the first level's, before the row reads the second's
     nvl, healthy_nvl, gpus_nvl = _with_level2(loss, nvl, healthy_nvl, a.gpus_nvlink_degraded)
     healthy_busbw = _busbw(plan, gpus)
@@ -372,11 +372,6 @@ def _degraded_any(a: Analysis, loss, gpus_nvl: int) -> int:
     racks = a.nvlink_domains_degraded | (loss.racks if loss is not None else frozenset())
     both = sum(a.nic_degraded_by_domain.get(rack, 0) for rack in racks)
     return a.gpus_degraded + gpus_nvl - both
-
-
-def _at_most(value: float | None, healthy: float | None) -> float | None:
-    """``value`` no higher than ``healthy`` (either None: ``value``)."""
-    return value if value is None or healthy is None else min(value, healthy)
 
 
 def _with_level2(loss, nvl, healthy_nvl, gpus_degraded):
