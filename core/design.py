@@ -1276,6 +1276,10 @@ class ResolvedDesign(BaseModel):
     nvlink_rack_gpus: int = 0
     """GPUs of one first-level NVLink domain (a rack's or node's own NVSwitches); 0 = the whole NVLink domain
     (one level). Below ``nvlink_domain_gpus``, a second NVSwitch level joins them (``core.fabric.domainlevels``)."""
+    nvlink_level2_gbytes_per_gpu: float = 0.0
+    """A GPU's bandwidth to other first-level domains of its NVLink domain [GB/s, one direction]; 0 = as built
+    (``core.fabric.domainlevels.ScaleUp.level2_gbytes_per_gpu``). Set only on a failure what-if's degraded copy:
+    what the worst domain's surviving level-2 NVLink switches leave (``core.analysis.failure.nvlink2``)."""
     nvlink_domain_sizes: tuple[int, ...] = ()
     """``Design.nvlink_domains``: the sizes of the first NVLink domains [GPUs]; the rest are
     ``nvlink_domain_gpus`` (the largest of all)."""

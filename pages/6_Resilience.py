@@ -413,10 +413,12 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
         m1.metric(_("GPUs cut off"), i18n.number(result.gpus_disconnected),
                   help=_("{nodes} nodes outside the part of the fabric holding the most nodes").format(
                       nodes=i18n.number(result.nodes_disconnected)))
-        m2.metric(_("GPUs degraded"), i18n.number(result.gpus_degraded),
+        m2.metric(_("GPUs degraded"), i18n.number(result.degraded_gpus),
                   help=_("GPUs of connected nodes whose NIC lost a port; {pxn} of them lost every port and "
                          "reach the fabric over NVLink through another rail's NIC (PXN)").format(
-                      pxn=i18n.number(result.gpus_via_pxn)))
+                      pxn=i18n.number(result.gpus_via_pxn)) if not result.gpus_nvlink_degraded
+                  else failure.degraded_words(result.gpus_degraded, result.gpus_via_pxn, result.gpus_nvlink_degraded,
+                                              result.degraded_gpus, cur.plan.resolved.system))
         unit = cur.unit
         m3.metric(_("Bisection (1 dir)"), units.bandwidth(from_tbits(result.bisection_tbits_one_direction), unit),
                   help=_("One direction; healthy {healthy}").format(
@@ -457,6 +459,12 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
     st.dataframe({_("number"): [r[0] for r in rows], _("healthy"): [r[1] for r in rows],
                   _("failed"): [r[2] for r in rows]}, hide_index=True, width="stretch",
                  height=cache.table_height(len(rows)))
+    if result.nvlink_level2_of:  # the NVLink row is the second level's figure: which, and the first level's beside
+        from core.analysis.failure.nvlink2 import level2_scope
+
+        st.caption(_("NVLink per GPU, level 2: {scope}.").format(scope=level2_scope(
+            result.nvlink_level2_of, cur.plan.resolved.gpus_per_node,
+            units.bandwidth(from_gbytes(result.nvlink_inside_gbytes_per_gpu_one_direction), unit))))
     # full width, as the table above: beside the ECMP groups its stage names and bandwidths were cut off at 1024 px
     stages = cache.stage_table(result, unit)
     st.markdown("##### " + _("Remaining bisection per stage"))
@@ -622,7 +630,7 @@ def _pods_inside(mixed) -> None:
         rows.append({_("Pod"): _("pod {pod}").format(pod=pod) + f" ({numbers[pod]})",
                      _("GPUs cut off"): _("{lost} of {gpus}").format(lost=i18n.number(result.gpus_disconnected),
                                                                     gpus=i18n.number(gpus[pod])),
-                     _("GPUs degraded"): i18n.number(result.gpus_degraded)})
+                     _("GPUs degraded"): i18n.number(result.degraded_gpus)})
         notes += [_("{label}: {note}").format(label=_("pod {pod}").format(pod=pod), note=note) for note in result.notes]
     tables.show_turned(rows, _("Pod"))
     for note in notes:

@@ -28,7 +28,7 @@ def test_a_lost_level_2_unit_lowers_the_worst_domains_nvlink_row_as_its_note_say
     assert abs(result.nvlink_gbytes_per_gpu_one_direction - 900 * 17 / 18) < 1e-9  # 850
     assert result.gpus_nvlink_degraded == 144
     rows = {r[0]: r[1:] for r in what_if_rows(result, "GB/s", p.resolved.system)}
-    assert rows["NVLink per GPU, worst domain, one direction"] == ("900 GB/s", "850 GB/s")
+    assert rows["NVLink per GPU, level 2, worst domain, one direction"] == ("900 GB/s", "850 GB/s")  # nvl48
     assert rows["GPUs with less NVLink bandwidth"] == ("0", "144")
     # the domain's all-reduce crosses its racks: it runs on the second level left, below the healthy figure
     assert result.domain_busbw_gbytes < result.healthy_domain_busbw_gbytes
@@ -87,9 +87,9 @@ def test_cli_table_json_and_chinese_agree(capsys):
 
 
 @pytest.mark.parametrize("lang, words", [
-    ("en", ("number", "healthy", "failed", "NVLink per GPU, worst domain, one direction",
+    ("en", ("number", "healthy", "failed", "NVLink per GPU, level 2, worst domain, one direction",
             "GPUs with less NVLink bandwidth")),
-    ("zh", ("指标", "健康", "故障", "每 GPU NVLink 带宽，最差域，单向", "NVLink 带宽降低的 GPU"))])
+    ("zh", ("指标", "健康", "故障", "每 GPU 第二级 NVLink 带宽，最差域，单向", "NVLink 带宽降低的 GPU"))])
 def test_the_resilience_page_table_says_850_and_144(lang, words):
     from tests import pagetest
 

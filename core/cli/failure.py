@@ -75,6 +75,8 @@ def render_table(out: dict, system=None, unit: str = "GB/s", typed: list[tuple[s
     .typed_failures``: echoed as typed, the element in brackets), else the elements; ``name``: an element id's exports'
     name (``core.analysis.failure.spec.export_namer``'s, a design with pods' ``_pod1_alone``), said for the elements
     a count chose."""
+    from core.analysis.failure.nvlink2 import level2_scope
+    from core.analysis.failure.whatif import degraded_words
     from core.formats.linknames import typed_failures
 
     def _tb(tbits: float) -> str:
@@ -96,14 +98,8 @@ def render_table(out: dict, system=None, unit: str = "GB/s", typed: list[tuple[s
     lines.append(row(_("cut off"), _("{gpus} of {total} GPUs ({nodes})").format(
         gpus=f"{out['gpus_disconnected']:,}", total=f"{out['gpus']:,}", nodes=plurals.nodes(out["nodes_disconnected"]))))
     words = other_words(system)  # the scale-up's link and domain when it is not NVLink
-    degraded = out["gpus_degraded"]
-    lines.append(row(_("degraded"), (
-        ngettext("{gpus} GPU lost a NIC port ({pxn} over PXN via NVLink)",
-                 "{gpus} GPUs lost a NIC port ({pxn} over PXN via NVLink)", degraded) if words is None
-        else ngettext("{gpus} GPU lost a NIC port ({pxn} through a peer over {link})",
-                      "{gpus} GPUs lost a NIC port ({pxn} through a peer over {link})", degraded)).format(
-        link=words[0] if words else "",
-        gpus=f"{out['gpus_degraded']:,}", pxn=f"{out['gpus_via_pxn']:,}")))
+    lines.append(row(_("degraded"), degraded_words(out["gpus_degraded"], out["gpus_via_pxn"],
+                                                   out["gpus_nvlink_degraded"], out["gpus_degraded_any"], system)))
     lines.append(row(_("bisection"), _("{now} of {healthy}, one direction").format(
         now=_tb(out["bisection_tbits_one_direction"]), healthy=_tb(out["healthy"]["bisection_tbits_one_direction"]))))
     from core.analysis.failure import STAGE_LABELS
@@ -129,6 +125,9 @@ def render_table(out: dict, system=None, unit: str = "GB/s", typed: list[tuple[s
                                   "{gpus} GPUs at {now} per GPU, one direction (healthy {healthy})",
                                   out["gpus_nvlink_degraded"])
                          .format(gpus=f"{out['gpus_nvlink_degraded']:,}", now=_gb(nvl), healthy=_gb(healthy_nvl))))
+        if out["nvlink_level2_of"]:  # the figures are the second level's: say so, and the first level's beside
+            lines.append(row("", level2_scope(out["nvlink_level2_of"], system.gpus_per_node if system else 1,
+                                              _gb(out["healthy"]["nvlink_inside_gbytes_per_gpu_one_direction"]))))
         if out["domain_busbw_gbytes"] is not None and out["healthy"]["domain_busbw_gbytes"] is not None:
             text = (_("all-reduce 1 GiB inside one NVLink domain: {now} (healthy {healthy})") if words is None
                     else _("all-reduce 1 GiB inside one {domain}: {now} (healthy {healthy})"))
@@ -192,7 +191,8 @@ def _whole_fabric(design, failed: list[str], fmt: str, unit: str = "Gb/s",
     if fmt == "json":
         return to_json({"failed": failed, "pods": [loss.model_dump() for loss in losses],
                         **({"inside": [{"pod": pod, "gpus_cut_off": r.gpus_disconnected,
-                                        "gpus_degraded": r.gpus_degraded, "notes": list(r.notes)}
+                                        "gpus_degraded": r.gpus_degraded, "gpus_degraded_any": r.degraded_gpus,
+                                        "notes": list(r.notes)}
                                        for pod, r in results]} if results else {}),
                         "units": "Gb/s per direction"}) + "\n"
     named = [{"element": e, "chosen": e in chosen} for e in failed]
@@ -209,7 +209,7 @@ def _whole_fabric(design, failed: list[str], fmt: str, unit: str = "Gb/s",
         lines += ["  " + pad(name, width) + value for name, value in rest]
     for pod, result in results:  # each pod's own what-if (core.analysis.podinside)
         lines.append(_("pod {pod}, inside: {lost} GPUs cut off, {degraded} degraded").format(
-            pod=pod, lost=f"{result.gpus_disconnected:,}", degraded=f"{result.gpus_degraded:,}"))
+            pod=pod, lost=f"{result.gpus_disconnected:,}", degraded=f"{result.degraded_gpus:,}"))
         lines += ["  " + note for note in result.notes]
     return "\n".join(lines) + "\n"
 

@@ -153,6 +153,9 @@ class ScaleUp:
     """NVLink per GPU inside a first-level domain, one direction [GB/s]."""
     link_gbytes: float
     """One NVLink, one direction [GB/s]."""
+    level2_left: float = 0.0
+    """``ResolvedDesign.nvlink_level2_gbytes_per_gpu``: a failure what-if's level-2 bandwidth left per GPU [GB/s,
+    one direction]; 0 = as built."""
 
     @property
     def level1_nodes(self) -> int:
@@ -167,10 +170,11 @@ class ScaleUp:
     @property
     def level2_gbytes_per_gpu(self) -> float:
         """Per-GPU bandwidth to GPUs of other first-level domains of the same NVLink domain, one direction
-        [GB/s]: ``min(first level, uplinks x link rate)``; 0 without a second level."""
+        [GB/s]: ``min(first level, uplinks x link rate)``, or the first level and ``level2_left`` when a failure
+        what-if set it; 0 without a second level."""
         if not self.two_level or self.level2 is None:
             return 0.0
-        return min(self.level1_gbytes_per_gpu, self.level2.uplinks_per_gpu * self.link_gbytes)
+        return min(self.level1_gbytes_per_gpu, self.level2_left or self.level2.uplinks_per_gpu * self.link_gbytes)
 
     @property
     def taper(self) -> float:
@@ -261,7 +265,8 @@ def scaleup_of(resolved: ResolvedDesign) -> ScaleUp:
         level1_gpus=max(1, resolved.nvlink_level1_gpus), gpus_per_node=resolved.gpus_per_node,
         domain_gpus=resolved.nvlink_domain_gpus, runs=domain_runs(resolved),
         level2=level2_for(resolved.system) if resolved.nvlink_rack_gpus else None,
-        level1_gbytes_per_gpu=resolved.nvlink_gbytes_per_gpu_bidir / 2, link_gbytes=link)
+        level1_gbytes_per_gpu=resolved.nvlink_gbytes_per_gpu_bidir / 2, link_gbytes=link,
+        level2_left=resolved.nvlink_level2_gbytes_per_gpu)
 
 
 def check_scaleup(resolved: ResolvedDesign) -> None:

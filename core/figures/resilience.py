@@ -21,6 +21,7 @@ import re
 import plotly.graph_objects as go
 
 from core.analysis.failure import FailureResult
+from core.analysis.failure.nvlink2 import level2_row
 from core.analysis.load import DIRECTION_LABELS, LoadResult, tier_label as load_tier_label
 from core import units
 from core.design import tidy_spaces
@@ -111,8 +112,9 @@ def healthy_vs_failed_figure(result: FailureResult, height: int = 420, unit: str
                      from_gbytes(result.alltoall_busbw_gbytes or 0.0), gbits))
     if result.healthy_nvlink_gbytes_per_gpu_one_direction and result.gpus_nvlink_degraded:
         words = other_words(system)
-        rows.append((_("NVLink per GPU, worst domain") if words is None else
-                     _("{link} per GPU, worst domain").format(link=words[0]), from_gbytes(result.healthy_nvlink_gbytes_per_gpu_one_direction),
+        rows.append((_("NVLink per GPU, worst domain") if words is None and not result.nvlink_level2_of
+                     else level2_row(chart=True)
+                     if words is None else _("{link} per GPU, worst domain").format(link=words[0]), from_gbytes(result.healthy_nvlink_gbytes_per_gpu_one_direction),
                      from_gbytes(result.nvlink_gbytes_per_gpu_one_direction or 0.0), gbits))
     if result.healthy_step_time_s and result.step_time_s:
         # speed (1 / step time): lower is worse, like the other bars
@@ -147,7 +149,7 @@ def what_if_rows(result: FailureResult, unit: str = "GB/s", system=None) -> list
     rows = [
         (_("GPUs cut off"), "0", number(result.gpus_disconnected)),
         (_("nodes cut off"), "0", number(result.nodes_disconnected)),
-        (_("GPUs on a degraded path"), "0", number(result.gpus_degraded)),
+        (_("GPUs degraded"), "0", number(result.degraded_gpus)),  # NIC or NVLink, each once
         (_("bisection, one direction"), units.bandwidth(from_tbits(result.healthy_bisection_tbits_one_direction), unit),
          units.bandwidth(from_tbits(result.bisection_tbits_one_direction), unit)),
     ]
@@ -158,8 +160,9 @@ def what_if_rows(result: FailureResult, unit: str = "GB/s", system=None) -> list
                      gbytes(result.alltoall_busbw_gbytes)))
     if result.healthy_nvlink_gbytes_per_gpu_one_direction is not None:
         words = other_words(system)
-        rows.append((_("NVLink per GPU, worst domain, one direction") if words is None else
-                     _("{link} per GPU, worst domain, one direction").format(link=words[0]),
+        rows.append((_("NVLink per GPU, worst domain, one direction") if words is None and not result.nvlink_level2_of
+                     else level2_row()
+                     if words is None else _("{link} per GPU, worst domain, one direction").format(link=words[0]),
                      gbytes(result.healthy_nvlink_gbytes_per_gpu_one_direction),
                      gbytes(result.nvlink_gbytes_per_gpu_one_direction or 0)))
         rows.append((_("GPUs with less NVLink bandwidth") if words is None else

@@ -21,7 +21,8 @@ the storage ports (``core.fabric.domainlevels.domain_runs``, ``core.networks.sto
 
 PerfResolved = view(
     "PerfResolved", "fabric gpus gpus_per_node host_gbits_per_nic nic nics_per_node nodes nvlink_domain_gpus nvlink_domain_sizes "
-    "nvlink_gbytes_per_gpu_bidir nvlink_generation nvlink_level1_gpus nvlink_rack_gpus plane_mode planes "
+    "nvlink_gbytes_per_gpu_bidir nvlink_generation nvlink_level1_gpus nvlink_level2_gbytes_per_gpu "
+    "nvlink_rack_gpus plane_mode planes "
     "port_speed_gbps switch system", design=PerfDesign)
 """What the estimates read of the resolved design (the system, switch and NIC as catalog entries)."""
 

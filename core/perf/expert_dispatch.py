@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, get_args
 
-from core.perf.placement import contention, links, place
+from core.perf.placement import contention, links, place, spans_level2
 from core.perf.serving_constants import load_serving_constants
 from core.plan import Plan
 
@@ -57,7 +57,9 @@ def ep_layer(plan: Plan, ranks: int, tokens: float, top_k: int, hidden: int, ker
     (dispatch, combine) bytes per value; default the inference kernels' FP8 dispatch with its scales and BF16
     combine (``serving.toml [expert_parallel]``). The remote share is that of the destination ranks outside the
     sender's NVLink domain (low-latency: every expert copy goes on its own; normal: a token goes once per remote
-    domain and is forwarded over NVLink).
+    domain and is forwarded over NVLink). In a two-level NVLink domain whose ranks span racks
+    (``core.perf.placement.spans_level2``) the local bytes also wait for their share to other racks over the second
+    level (``_local_s``).
     """
     if kernel not in get_args(Kernel):
         raise ValueError(f"kernel must be one of {get_args(Kernel)}, not {kernel!r}")
@@ -70,6 +72,7 @@ def ep_layer(plan: Plan, ranks: int, tokens: float, top_k: int, hidden: int, ker
     values = tokens * top_k * hidden
     share = contention(plan, p, "uniform") if remote else 1.0
     nic = lk.nic_per_gpu_line * share * k.rdma_efficiency * 1e9
+    local_s = _local_s(plan, p, lk.nvlink)
     bases = ((k.low_latency_dispatch_base_us, k.low_latency_combine_base_us) if kernel == "low-latency"
              else (k.normal_base_us, k.normal_base_us))
     per_values = bytes_per_value or (k.dispatch_bytes_per_value, k.combine_bytes_per_value)
@@ -77,7 +80,7 @@ def ep_layer(plan: Plan, ranks: int, tokens: float, top_k: int, hidden: int, ker
     for base_us, per_value in zip(bases, per_values):
         nbytes = values * per_value
         fixed = (base_us + (p.hops * lk.hop_latency_us if remote else 0.0)) * 1e-6
-        local, far = nbytes * (1 - remote) / (lk.nvlink * 1e9), nbytes * remote / nic
+        local, far = local_s(nbytes * (1 - remote)), nbytes * remote / nic
         if far >= local:  # NVLink and RDMA copies run at once: the slower sets the pace
             fab += fixed + far
         else:
@@ -85,3 +88,17 @@ def ep_layer(plan: Plan, ranks: int, tokens: float, top_k: int, hidden: int, ker
             fab += fixed if remote else 0.0
         times.append(fixed + max(local, far))
     return EpLayer(times[0], times[1], nvl, fab, remote, p.level, values * sum(per_values))
+
+
+def _local_s(plan: Plan, p, nvlink: float):
+    """The time [s] of a GPU's bytes to the ranks of its own NVLink domain, as a function of those bytes, over
+    ``nvlink`` [GB/s, one direction, effective]; when the domain's ranks of placement ``p`` span racks of a
+    two-level NVLink domain (``spans_level2``), the share bound for other racks (their ranks' share, experts spread
+    evenly) crosses the second level at its bandwidth (``links`` with the placement) and the slower of the two sets
+    the pace (every byte leaves over the GPU's own links)."""
+    if not spans_level2(plan, p):
+        return lambda nbytes: nbytes / (nvlink * 1e9)
+    in_rack = max(1, min(p.ranks_per_domain, plan.resolved.nvlink_rack_gpus // max(1, p.stride)))
+    other = 1 - in_rack / p.ranks_per_domain
+    level2 = links(plan, placement=p).nvlink
+    return lambda nbytes: max(nbytes / (nvlink * 1e9), nbytes * other / (level2 * 1e9))

@@ -115,9 +115,10 @@ from core.analysis.failure.spec import (
 )
 from core.analysis.failure.switches import _Fabric, _Union
 from core.analysis.failure.whatif import (
-    BUSBW_BYTES, FailureResult, _busbw, _r, _scaleup_notes, _step, degraded_plan, method_of, stand_in_note,
-    what_if,
+    BUSBW_BYTES, FailureResult, _busbw, _r, _scaleup_notes, _step, degraded_plan, degraded_words, method_of,
+    stand_in_note, what_if,
 )
 
 __all__ = ["FailureResult", "NVSWITCH_SOURCES", "Shape", "TIERS", "analyse", "count_tiers", "degraded_plan",
+           "degraded_words",
            "method_of", "parse_name", "spec_words", "rack_power_feeds", "resolve_failures", "stand_in_note", "tier_label", "tiers_for", "what_if"]

@@ -7,7 +7,7 @@ are cut off. ``analyse`` adds the bisection and ECMP of the failed state.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from core.analysis.failure.bisection import _bisection
 from core.analysis.failure.dead import _dead_of
@@ -134,6 +134,10 @@ class Analysis:
     """Failed elements whose loss lost nothing (a rack feed whose partner lives)."""
     gpus_mesh_degraded: int = 0
     """GPUs that lost a direct-mesh link (counted in ``gpus_nvlink_degraded`` too)."""
+    nic_degraded_by_domain: dict = field(default_factory=dict)
+    """First-level NVLink domain (rack) index -> its GPUs among ``gpus_degraded`` (domains of several nodes only)."""
+    nvlink_domains_degraded: frozenset = frozenset()
+    """First-level NVLink domains (rack indices) whose GPUs are in ``gpus_nvlink_degraded`` for lost switch chips."""
 
 
 def mesh_loss(shape: Shape, dead) -> tuple[float, int]:
@@ -186,6 +190,7 @@ def analyse(plan: Plan, elements) -> Analysis:
     total_ports = shape.nics * shape.planes
     nvlink_fraction = 1.0
     nvl_degraded: dict = {}
+    nic_by_domain: dict = {}
     for units, _n, domain in pieces:
         labels = [lab for u in units for lab in u.labels]
         if main is None or not labels or union.find(labels[0]) != main:
@@ -206,6 +211,8 @@ def analyse(plan: Plan, elements) -> Analysis:
             for nics in gpu_nics:
                 if any(lost[n][0] for n in nics):
                     degraded += u.count
+                    if domain is not None:
+                        nic_by_domain[domain] = nic_by_domain.get(domain, 0) + u.count
                     if all(lost[n][0] == lost[n][1] for n in nics):
                         pxn += u.count
 
@@ -217,4 +224,5 @@ def analyse(plan: Plan, elements) -> Analysis:
     redundant = tuple((t, k) for t, k, _c in elements if t == "feed" and k[0] not in dead.racks_down)
     return Analysis(nodes_disconnected, degraded, pxn, worst_fraction, stages, bisection, healthy, ecmp,
                     leaf_frac, spine_frac, nvlink_fraction, sum(nvl_degraded.values()),
-                    len(dead.nodes_without_nvswitch), redundant, mesh_gpus)
+                    len(dead.nodes_without_nvswitch), redundant, mesh_gpus, nic_by_domain,
+                    frozenset(d for d in nvl_degraded if d != "mesh"))

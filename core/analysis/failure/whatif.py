@@ -9,7 +9,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict
 
 from core.analysis.failure.connectivity import Analysis, analyse
-from core.analysis.failure.nvlink2 import level2_loss, level2_notes
+from core.analysis.failure.nvlink2 import level2_loss, level2_notes, step_note
 from core.analysis.failure.shape import Shape
 from core.analysis.failure.spec import _element, resolve_failures
 from core.errors import DesignError, InputError
@@ -37,6 +37,10 @@ class FailureResult(BaseModel):
     nodes_disconnected: int
     gpus_degraded: int
     """GPUs of connected nodes whose NIC lost at least one port."""
+    gpus_degraded_any: int | None = None
+    """GPUs of connected nodes with less bandwidth of any kind, each once: a NIC port lost (``gpus_degraded``) or
+    less NVLink at either level (``gpus_nvlink_degraded``); None where a what-if counts no NVLink loss (then it is
+    ``gpus_degraded``): read ``degraded_gpus``."""
     gpus_via_pxn: int
     """Of those, GPUs whose NIC lost every port: their traffic crosses NVLink to another rail's NIC (PXN)."""
     bisection_tbits_one_direction: float
@@ -62,11 +66,22 @@ class FailureResult(BaseModel):
     nvlink_gbytes_per_gpu_one_direction: float | None = None
     healthy_nvlink_gbytes_per_gpu_one_direction: float | None = None
     """NVLink line rate per GPU [GB/s, one direction]: the worst connected domain's, and healthy."""
+    nvlink_level2_of: int = 0
+    """With a level-2 NVLink loss, the GPUs of one first-level domain (a rack's 36, a node's 8): the NVLink figures
+    are then a GPU's bandwidth to the other first-level domains of its domain, over the second level
+    (``nvlink2.level2_scope``); 0: within its first-level domain."""
+    nvlink_inside_gbytes_per_gpu_one_direction: float | None = None
+    """With ``nvlink_level2_of``, a GPU's healthy NVLink inside its first-level domain [GB/s, one direction]."""
     domain_busbw_gbytes: float | None = None
     healthy_domain_busbw_gbytes: float | None = None
     """All-reduce of ``BUSBW_BYTES`` inside one NVLink domain (a tensor-parallel group) [GB/s]: the worst
     connected domain, and healthy (None without a multi-GPU NVLink domain)."""
     notes: tuple[str, ...] = ()
+
+    @property
+    def degraded_gpus(self) -> int:
+        """The "GPUs degraded" the card, the CLI and the pack say: ``gpus_degraded_any``, else ``gpus_degraded``."""
+        return self.gpus_degraded if self.gpus_degraded_any is None else self.gpus_degraded_any
 
     def to_json(self) -> dict:
         """Machine-readable keys (English), as ``python -m core failure --format json`` prints them."""
@@ -77,6 +92,7 @@ class FailureResult(BaseModel):
             "gpus_disconnected": self.gpus_disconnected,
             "nodes_disconnected": self.nodes_disconnected,
             "gpus_degraded": self.gpus_degraded,
+            "gpus_degraded_any": self.degraded_gpus,
             "gpus_via_pxn": self.gpus_via_pxn,
             "bisection_tbits_one_direction": round(self.bisection_tbits_one_direction, 6),
             "stages_tbits_one_direction": {k: {kk: round(vv, 6) for kk, vv in v.items()}
@@ -91,6 +107,7 @@ class FailureResult(BaseModel):
             "gpus_nvlink_degraded": self.gpus_nvlink_degraded,
             "nvlink_gbytes_per_gpu_one_direction": _r(self.nvlink_gbytes_per_gpu_one_direction, 3),
             "domain_busbw_gbytes": _r(self.domain_busbw_gbytes, 3),
+            "nvlink_level2_of": self.nvlink_level2_of,
             "healthy": {
                 "bisection_tbits_one_direction": round(self.healthy_bisection_tbits_one_direction, 6),
                 "busbw_gbytes": None if self.healthy_busbw_gbytes is None else round(self.healthy_busbw_gbytes, 3),
@@ -99,6 +116,7 @@ class FailureResult(BaseModel):
                 "step_time_s": None if self.healthy_step_time_s is None else round(self.healthy_step_time_s, 6),
                 "days_to_train": _r(self.healthy_days_to_train, 4),
                 "nvlink_gbytes_per_gpu_one_direction": _r(self.healthy_nvlink_gbytes_per_gpu_one_direction, 3),
+                "nvlink_inside_gbytes_per_gpu_one_direction": _r(self.nvlink_inside_gbytes_per_gpu_one_direction, 3),
                 "domain_busbw_gbytes": _r(self.healthy_domain_busbw_gbytes, 3),
             },
             "notes": list(self.notes),
@@ -110,22 +128,30 @@ def _r(value: float | None, digits: int) -> float | None:
 
 
 def degraded_plan(plan: Plan, worst_port_fraction: float, leaf_up_fraction: float, spine_up_fraction: float,
-                  nvlink_fraction: float = 1.0) -> Plan:
+                  nvlink_fraction: float = 1.0, level2_gbytes: float | None = None) -> Plan:
     """A copy of ``plan`` with the failed state's slowest NIC share, worst switch oversubscription and NVLink.
 
     The NIC rate per port is scaled by ``worst_port_fraction`` (the slowest connected node's surviving
     ports: a collective runs at its slowest rank's pace, and PXN puts a lost rail's share on another NIC);
     leaf and spine oversubscription are divided by the worst live switch's surviving uplink share; the
     NVLink bandwidth per GPU is scaled by ``nvlink_fraction`` (the worst connected NVLink domain's surviving
-    links; at 0 the domain has no NVLink left and GPUs talk over PCIe and the NICs).
+    links; at 0 the domain has no NVLink left and GPUs talk over PCIe and the NICs). ``level2_gbytes`` (None: as
+    built) is the bandwidth per GPU the worst two-level domain's surviving level-2 NVLink switches leave toward its
+    other racks (``nvlink2.Level2Loss.worst_gbytes``): the collectives whose ranks span racks of the domain
+    (``core.perf.placement.spans_level2``) run at it; at 0 the domain splits into its first-level domains.
     ``plan`` itself is not changed.
     """
-    update = {"port_speed_gbps": plan.resolved.port_speed_gbps * worst_port_fraction}
+    r = plan.resolved
+    update = {"port_speed_gbps": r.port_speed_gbps * worst_port_fraction}
+    if level2_gbytes is not None and level2_gbytes > 0:
+        update["nvlink_level2_gbytes_per_gpu"] = level2_gbytes
+    elif level2_gbytes is not None:  # no level-2 switch left: NVLink domains of one rack
+        update.update(nvlink_domain_gpus=r.nvlink_level1_gpus, nvlink_rack_gpus=0, nvlink_domain_sizes=())
     if nvlink_fraction < 1:
-        update["nvlink_gbytes_per_gpu_bidir"] = plan.resolved.nvlink_gbytes_per_gpu_bidir * nvlink_fraction
+        update["nvlink_gbytes_per_gpu_bidir"] = r.nvlink_gbytes_per_gpu_bidir * nvlink_fraction
         if nvlink_fraction <= 0:
             update["nvlink_domain_gpus"] = 1
-    resolved = plan.resolved.model_copy(update=update)
+    resolved = r.model_copy(update=update)
     bw = plan.bandwidth
     bandwidth = bw.model_copy(update={
         "leaf_oversubscription": bw.leaf_oversubscription / max(leaf_up_fraction, 1e-9),
@@ -170,6 +196,25 @@ def _steps(plan: Plan, degraded: Plan, job, gpus: int, connected: int, notes: li
 def _nothing_failed(example: str) -> InputError:
     """The ``InputError`` of a what-if without failures (``example``: a leaf's name)."""
     return InputError(_("name at least one element to fail, like spine:1 or {example}").format(example=example))
+
+
+def degraded_words(nic: int, pxn: int, nvlink: int, total: int, system=None) -> str:
+    """The "GPUs degraded" of a what-if in words (``FailureResult.degraded_gpus``: ``total``), the one text the CLI's
+    row and the Resilience page's card say: ``nic`` GPUs lost a NIC port (``pxn`` of them every port: PXN, or another
+    library's peer over ``system``'s scale-up links), and ``nvlink`` have less NVLink (either level), a GPU in both
+    counted once."""
+    words = other_words(system)  # the scale-up's link and domain when it is not NVLink
+    text = (ngettext("{gpus} GPU lost a NIC port ({pxn} over PXN via NVLink)",
+                     "{gpus} GPUs lost a NIC port ({pxn} over PXN via NVLink)", nic) if words is None
+            else ngettext("{gpus} GPU lost a NIC port ({pxn} through a peer over {link})",
+                          "{gpus} GPUs lost a NIC port ({pxn} through a peer over {link})", nic)).format(
+        link=words[0] if words else "", gpus=f"{nic:,}", pxn=f"{pxn:,}")
+    if not nvlink:
+        return text
+    less = ngettext("{gpus} GPU has less {link} bandwidth", "{gpus} GPUs have less {link} bandwidth", nvlink).format(
+        gpus=f"{nvlink:,}", link=words[0] if words else "NVLink")
+    return _("{total} in all, a GPU in both counted once: {nic}; {nvlink}").format(
+        total=f"{total:,}", nic=text, nvlink=less)
 
 
 def _pxn_note(gpus: int, system=None) -> str:
@@ -272,18 +317,18 @@ def _what_if(plan: Plan, failures: list, job=None, naming=None) -> FailureResult
     names = export_namer(plan, naming)  # a note names an element as the exports do (R02-05 feedA)
     notes.extend(_scaleup_notes(a, shape, (lambda e: e) if names is None else names.name))
     notes.extend(level2_notes(plan, elements, None if names is None else names.scheme))  # the second NVLink level
+    loss = level2_loss(plan, elements)
     degraded = degraded_plan(plan, a.worst_port_fraction, a.worst_leaf_up_fraction, a.worst_spine_up_fraction,
-                             a.nvlink_fraction)
+                             a.nvlink_fraction, None if loss is None else loss.worst_gbytes)
     domain = plan.resolved.nvlink_domain_gpus
     healthy_nvl, healthy_domain = _healthy_nvlink(plan)
     nvl = healthy_nvl * a.nvlink_fraction if a.nvlink_fraction < 1 else healthy_nvl
-    loss = level2_loss(plan, elements)
-    fraction = a.nvlink_fraction  # the domain's all-reduce crosses its racks: the second level left bounds it too
-    if loss is not None and healthy_nvl:
-        fraction = min(fraction, loss.worst_gbytes / healthy_nvl)
-    crossing = degraded if fraction == a.nvlink_fraction else degraded_plan(
-        plan, a.worst_port_fraction, a.worst_leaf_up_fraction, a.worst_spine_up_fraction, fraction)
-    domain_busbw = healthy_domain if fraction >= 1 else _busbw(crossing, domain)
+    # the domain's all-reduce crosses its racks: the degraded copy's second level bounds it too. A domain split into
+    # its racks (every level-2 unit lost) is no NVLink domain of that size any more: no figure ("-"), as its note says
+    split = loss is not None and loss.worst_gbytes <= 0
+    domain_busbw = (healthy_domain if a.nvlink_fraction >= 1 and loss is None
+                    else None if split else _busbw(degraded, domain))
+    inside = healthy_nvl if loss is not None else None  # the first level's, before the row reads the second's
     nvl, healthy_nvl, gpus_nvl = _with_level2(loss, nvl, healthy_nvl, a.gpus_nvlink_degraded)
     healthy_busbw = _busbw(plan, gpus)
     busbw = _busbw(degraded, connected_gpus) if a.worst_port_fraction > 0 else None
@@ -294,13 +339,15 @@ def _what_if(plan: Plan, failures: list, job=None, naming=None) -> FailureResult
               f"worst live switch's surviving uplinks ({a.worst_leaf_up_fraction:.3f} / "
               f"{a.worst_spine_up_fraction:.3f})")
     healthy_run, failed_run = _steps(plan, degraded, job, gpus, connected_gpus, notes)
+    if loss is not None and failed_run is not None:  # which of its collectives cross the second NVLink level
+        notes.append(step_note(plan, failed_run, loss))
     redundant = set(a.redundant)
     return FailureResult(
         failed=tuple({"element": _element(t, k, shape), "tier": t, "chosen": c, "redundant": (t, k) in redundant}
                      for t, k, c in elements),
         gpus=gpus, nodes=shape.nodes,
         gpus_disconnected=a.nodes_disconnected * shape.gpus_per_node, nodes_disconnected=a.nodes_disconnected,
-        gpus_degraded=a.gpus_degraded, gpus_via_pxn=a.gpus_via_pxn,
+        gpus_degraded=a.gpus_degraded, gpus_degraded_any=_degraded_any(a, loss, gpus_nvl), gpus_via_pxn=a.gpus_via_pxn,
         bisection_tbits_one_direction=a.bisection_gbits / 1000,
         healthy_bisection_tbits_one_direction=a.healthy_bisection_gbits / 1000,
         stages_tbits={k: {"healthy": v[0] / 1000, "remaining": v[1] / 1000} for k, v in a.stages_gbits.items()},
@@ -311,8 +358,20 @@ def _what_if(plan: Plan, failures: list, job=None, naming=None) -> FailureResult
         healthy_days_to_train=healthy_run and healthy_run.days_to_train, ecmp_unbalanced=tuple(a.ecmp),
         gpus_nvlink_degraded=gpus_nvl, nvlink_gbytes_per_gpu_one_direction=nvl,
         healthy_nvlink_gbytes_per_gpu_one_direction=healthy_nvl, domain_busbw_gbytes=domain_busbw,
+        nvlink_level2_of=plan.resolved.nvlink_level1_gpus if inside else 0,
+        nvlink_inside_gbytes_per_gpu_one_direction=inside,
         healthy_domain_busbw_gbytes=healthy_domain, notes=tuple(notes),
     )
+
+
+def _degraded_any(a: Analysis, loss, gpus_nvl: int) -> int:
+    """GPUs with a NIC port lost or less NVLink (``gpus_nvl``: either level, each GPU once), each once: the NIC's
+    GPUs inside the racks whose NVLink fell (``Analysis.nic_degraded_by_domain`` of the racks that lost switch chips
+    and of the two-level domains that lost level-2 units) are not counted again. A direct mesh's GPUs are not matched
+    to their NICs: one that lost a mesh link and a NIC port counts twice (switch domains are matched)."""
+    racks = a.nvlink_domains_degraded | (loss.racks if loss is not None else frozenset())
+    both = sum(a.nic_degraded_by_domain.get(rack, 0) for rack in racks)
+    return a.gpus_degraded + gpus_nvl - both
 
 
 def _with_level2(loss, nvl, healthy_nvl, gpus_degraded):
