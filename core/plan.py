@@ -43,14 +43,14 @@ from core.design import (
     resolved_of,
 )
 from core.errors import DesignError, FabricPlannerError, GpuLimitError, joined
-from core.memo import bounded, spoken, stage, text_bytes
+from core.memo import bounded, bypassed, spoken, stage, text_bytes
 from core.processes import env_int
 from core.i18n import _, current, ngettext
 from core.i18n import language as speaking
 from core.fabric.families import family as topology_family, leaf_whatif, link_counts, switch_tiers
 from core.fabric import domainlevels
 from core.fabric.sizing import FabricPlan, size_fabric
-from core.networks import NETWORKS, ClusterNetworks, size_networks
+from core.networks import NETWORKS, ClusterNetworks, resize_networks, size_networks
 from core.physical.layout import Arrangement, Layout, devices_to_place
 from core.physical.lengths import LinkLengths, arranged_racks, placed_lengths
 from core.physical.media import MediaBin, select_media
@@ -692,7 +692,9 @@ def as_built(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, fie
         racks = built_counts(arrangement)
         if racks == sized_for:
             break
-        sized = size_networks(resolved, fabric, catalog, racks)
+        # afresh (``core.memo.bypassed``): the storage fabric and UFMs kept, the racks' networks sized again
+        sized = (resize_networks(networks, resolved, fabric, catalog, racks) if bypassed()
+                 else size_networks(resolved, fabric, catalog, racks))
         devices = tuple(devices_to_place(resolved, sized))
         if devices != placed:  # the devices the arrangement places changed: arranged again
             arrangement, placed = arranged(devices), devices
