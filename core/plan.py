@@ -51,7 +51,7 @@ from core.fabric.families import family as topology_family, leaf_whatif, link_co
 from core.fabric import domainlevels
 from core.fabric.sizing import FabricPlan, size_fabric
 from core.networks import NETWORKS, ClusterNetworks, resize_networks, size_networks
-from core.physical.layout import Arrangement, Layout, devices_to_place
+from core.physical.layout import Arrangement, Layout, device_rack_count, devices_to_place
 from core.physical.lengths import LinkLengths, arranged_racks, placed_lengths
 from core.physical.media import MediaBin, select_media
 from core.physical.racks import load_racks
@@ -670,7 +670,11 @@ def as_built(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, fie
     uplinks) those of the racks as the layout builds them (``built_counts``), not the estimate made before it
     (``core.networks.management.rack_estimate``). The layout holds the networks' switches (management racks), so
     the two are repeated until the racks the networks are sized for are the racks the layout builds (a fixed
-    point, at most ``AS_BUILT_ROUNDS`` rounds; arranged again only when the networks' devices to place changed).
+    point, at most ``AS_BUILT_ROUNDS`` rounds). The networks change only the arrangement's management and storage
+    racks (``core.physical.layout.device_rack_count``), so the racks each round's devices build are counted without
+    arranging them (``_racks_of``), and the racks are arranged twice at most: with the first sizing's devices
+    (the estimate's) and, when they changed, with the last's. Each round after the first sizes only the in-band and
+    out-of-band networks again when the stages run afresh (``core.networks.resize_networks``).
     As the pods' ``core.analysis.podmgmt.with_shared_management`` counts a pod's racks in the hall; the optimizer
     bills its candidates with it (``core.analysis.optimize``), so its costs are the plan's. Each arrangement is the
     cached stage ``arranged_racks`` (keyed by ``fields``, the resolved design's, and ``language``: made here when not
@@ -687,19 +691,38 @@ def as_built(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, fie
     arrangement = arranged(placed)
     if networks.oob is None or resolved.nic.transport:  # no out-of-band network bought, no PDU of it
         return AsBuilt(networks, arrangement, None)
-    sized_for = None
+    counted = _racks_of(arrangement, placed)  # None: a device goes one per rack, each round's devices arranged
+    sized_for, devices = None, placed
     for _round in range(AS_BUILT_ROUNDS):
-        racks = built_counts(arrangement)
+        racks = built_counts(arrangement) if counted is None else counted(devices)
         if racks == sized_for:
             break
-        # afresh (``core.memo.bypassed``): the storage fabric and UFMs kept, the racks' networks sized again
-        sized = (resize_networks(networks, resolved, fabric, catalog, racks) if bypassed()
-                 else size_networks(resolved, fabric, catalog, racks))
-        devices = tuple(devices_to_place(resolved, sized))
-        if devices != placed:  # the devices the arrangement places changed: arranged again
+        networks = (resize_networks(networks, resolved, fabric, catalog, racks) if bypassed()
+                    else size_networks(resolved, fabric, catalog, racks))
+        devices, sized_for = tuple(devices_to_place(resolved, networks)), racks
+        if counted is None and devices != placed:
             arrangement, placed = arranged(devices), devices
-        networks, sized_for = sized, racks
+    if devices != placed:  # the last round's devices, arranged once
+        arrangement = arranged(devices)
     return AsBuilt(networks, arrangement, sized_for)
+
+
+def _racks_of(arrangement: Arrangement, devices: tuple) -> Callable[[tuple], tuple[int, int]] | None:
+    """A function of the other networks' devices to place giving ``built_counts`` of their arrangement, counted
+    without arranging them: ``arrangement``'s (of ``devices``) less its management and storage racks
+    (``device_rack_count``) plus theirs; None when a device goes one per rack (not counted so)."""
+    own = device_rack_count(devices, load_racks())
+    if own is None:
+        return None
+    compute, other = built_counts(arrangement)
+
+    def counted(extra: tuple) -> tuple[int, int]:
+        racks = device_rack_count(extra, load_racks())
+        if racks is None:
+            raise ValueError("as_built's devices went one per rack after its first round")
+        return compute, other - own + racks
+
+    return counted
 
 
 def _reserved(resolved: ResolvedDesign, bom: tuple[BomRow, ...], catalog: Catalog) -> tuple[BomRow, ...]:
