@@ -715,12 +715,15 @@ def _racks_of(arrangement: Arrangement, devices: tuple) -> Callable[[tuple], tup
     if own is None:
         return None
     compute, other = built_counts(arrangement)
+    last = [devices, own]  # the last devices counted and their racks (a round's devices are counted twice)
 
     def counted(extra: tuple) -> tuple[int, int]:
-        racks = device_rack_count(extra, load_racks())
-        if racks is None:
-            raise ValueError("as_built's devices went one per rack after its first round")
-        return compute, other - own + racks
+        if extra != last[0]:
+            racks = device_rack_count(extra, load_racks())
+            if racks is None:
+                raise ValueError("as_built's devices went one per rack after its first round")
+            last[:] = extra, racks
+        return compute, other - own + last[1]
 
     return counted
 

@@ -630,8 +630,9 @@ def device_rack_count(extra, racks: RackCatalog) -> int | None:
     holds; None when a device goes one per rack (its racks then depend on the others)."""
     if any(device.per_rack for device in extra):
         return None
+    preset = racks.network
     return sum(draft.times if isinstance(draft, _Repeat) else 1
-               for draft in _device_racks(extra, lambda kind: _network_rack(racks.network, kind)))
+               for draft in _device_racks(extra, lambda kind: _network_rack(preset, kind)))
 
 
 def _network_rack(preset: RackPreset, kind: str = "network") -> _RackDraft:
