@@ -670,11 +670,14 @@ def as_built(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, fie
     uplinks) those of the racks as the layout builds them (``built_counts``), not the estimate made before it
     (``core.networks.management.rack_estimate``). The layout holds the networks' switches (management racks), so
     the two are repeated until the racks the networks are sized for are the racks the layout builds (a fixed
-    point, at most ``AS_BUILT_ROUNDS`` rounds). The networks change only the arrangement's management and storage
-    racks (``core.physical.layout.device_rack_count``), so the racks each round's devices build are counted without
-    arranging them (``_racks_of``), and the racks are arranged twice at most: with the first sizing's devices
-    (the estimate's) and, when they changed, with the last's. Each round after the first sizes only the in-band and
-    out-of-band networks again when the stages run afresh (``core.networks.resize_networks``).
+    point, at most ``AS_BUILT_ROUNDS`` rounds). When the stages run afresh (``core.memo.bypassed``: a cold plan)
+    each round costs less: the networks change only the arrangement's management and storage racks
+    (``core.physical.layout.device_rack_count``), so the racks each round's devices build are counted without
+    arranging them (``_racks_of``; the racks are arranged twice at most: with the first sizing's devices, the
+    estimate's, and, when they changed, with the last round's), and the rounds after the first size only the
+    in-band and out-of-band networks again (``core.networks.resize_networks``). With the caches each round's
+    sizing and arrangement are the cached stages' (``size_networks``, ``arranged_racks``: a hit costs less than a
+    count).
     As the pods' ``core.analysis.podmgmt.with_shared_management`` counts a pod's racks in the hall; the optimizer
     bills its candidates with it (``core.analysis.optimize``), so its costs are the plan's. Each arrangement is the
     cached stage ``arranged_racks`` (keyed by ``fields``, the resolved design's, and ``language``: made here when not
@@ -691,13 +694,14 @@ def as_built(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, fie
     arrangement = arranged(placed)
     if networks.oob is None or resolved.nic.transport:  # no out-of-band network bought, no PDU of it
         return AsBuilt(networks, arrangement, None)
-    counted = _racks_of(arrangement, placed)  # None: a device goes one per rack, each round's devices arranged
+    afresh = bypassed()  # a cold plan: each round's racks counted (else its arrangement, a cached stage's)
+    counted = _racks_of(arrangement, placed) if afresh else None  # None: each round's devices arranged
     sized_for, devices = None, placed
     for _round in range(AS_BUILT_ROUNDS):
         racks = built_counts(arrangement) if counted is None else counted(devices)
         if racks == sized_for:
             break
-        networks = (resize_networks(networks, resolved, fabric, catalog, racks) if bypassed()
+        networks = (resize_networks(networks, resolved, fabric, catalog, racks) if afresh
                     else size_networks(resolved, fabric, catalog, racks))
         devices, sized_for = tuple(devices_to_place(resolved, networks)), racks
         if counted is None and devices != placed:
