@@ -60,7 +60,7 @@ def test_the_closed_form_counts_are_the_built_sizings(name):
     heads, nfs = head_nodes(sus), nfs_systems(resolved.nodes)
     _choice, radix = inband_switch(resolved, catalog)
     for oob in (0, 1, 2, 7, 48, 49, 300, 2000):
-        assert inband_switch_count(inband_ports(resolved, heads, nfs, oob), radix) == \
+        assert inband_switch_count(sum(inband_ports(resolved, heads, nfs, oob)), radix) == \
             size_inband(resolved, catalog, heads, nfs, oob).switch_count
     for built in (None, (3, 2), (4096, 608)):
         for others in (0, 5, 90):

@@ -182,7 +182,7 @@ def _oob_fixed_point(resolved, fabric, catalog: Catalog, racks: tuple[int, int] 
     oob_switches = 0
     for _round in range(10):
         sized_for = oob_switches
-        inband = inband_switch_count(inband_ports(resolved, heads, nfs, sized_for), radix)
+        inband = inband_switch_count(sum(inband_ports(resolved, heads, nfs, sized_for)), radix)
         oob_switches = oob_switch_count(resolved, fabric, catalog, sus=sus, other_switches=storage_switches + inband,
                                         heads=heads, ufms=ufms, storage_systems=storage_systems, nfs=nfs, built=racks)
         if oob_switches == sized_for:

@@ -73,11 +73,11 @@ def inband_switch(resolved: ResolvedDesign, catalog: Catalog) -> tuple[SwitchCho
     return choice, choice.switch.ports_at(speed) or 64
 
 
-def inband_ports(resolved: ResolvedDesign, heads: int, nfs: int, oob_switches: int) -> int:
-    """In-band ports: the nodes', the ``heads`` head nodes', the ``nfs`` NFS systems' and the ``oob_switches``
-    out-of-band switches' uplinks."""
-    return (resolved.nodes * ipolicy("inband_ports_per_node") + heads * ipolicy("head_node_inband_ports")
-            + nfs * ipolicy("nfs_inband_ports") + oob_switches * ipolicy("oob_uplinks_per_switch"))
+def inband_ports(resolved: ResolvedDesign, heads: int, nfs: int, oob_switches: int) -> tuple[int, int, int, int]:
+    """In-band ports ``(the nodes', the heads head nodes', the nfs NFS systems', the oob_switches out-of-band
+    switches' uplinks)``: the in-band network's ports are their sum."""
+    return (resolved.nodes * ipolicy("inband_ports_per_node"), heads * ipolicy("head_node_inband_ports"),
+            nfs * ipolicy("nfs_inband_ports"), oob_switches * ipolicy("oob_uplinks_per_switch"))
 
 
 def inband_pairs(ports: int, radix: int) -> tuple[int, int, int]:
@@ -104,11 +104,8 @@ def size_inband(resolved: ResolvedDesign, catalog: Catalog, heads: int, nfs: int
     choice, radix = inband_switch(resolved, catalog)
     switch = choice.switch
     per_node = ipolicy("inband_ports_per_node")
-    node_ports = resolved.nodes * per_node
-    head_ports = heads * ipolicy("head_node_inband_ports")
-    nfs_ports = nfs * ipolicy("nfs_inband_ports")
-    oob_ports = oob_switches * ipolicy("oob_uplinks_per_switch")
-    ports = inband_ports(resolved, heads, nfs, oob_switches)
+    node_ports, head_ports, nfs_ports, oob_ports = inband_ports(resolved, heads, nfs, oob_switches)
+    ports = node_ports + head_ports + nfs_ports + oob_ports
     up = ipolicy("inband_leaf_uplinks")
     isl = ipolicy("inband_isl_per_pair")
     site_per_top = ipolicy("inband_site_uplinks_per_spine")
@@ -206,14 +203,22 @@ def _oob_device_ports(catalog: Catalog, *, heads: int, ufms: int, storage_system
         nfs * catalog.appliance(NFS_STORAGE).oob_ports
 
 
+def _oob_ports(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, *, sus: int, other_switches: int,
+               heads: int, ufms: int, storage_systems: int, nfs: int,
+               built: tuple[int, int] | None) -> tuple[int, int, int, int]:
+    """``size_oob``'s ports ``(node BMCs, switch management ports, appliance ports, rack PDUs)`` (its arguments)."""
+    return (resolved.nodes, fabric.switch_count_total + other_switches,
+            _oob_device_ports(catalog, heads=heads, ufms=ufms, storage_systems=storage_systems, nfs=nfs),
+            rack_pdus(rack_estimate(resolved, sus) if built is None else built))
+
+
 def oob_switch_count(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, *, sus: int,
                      other_switches: int, heads: int, ufms: int, storage_systems: int, nfs: int,
                      built: tuple[int, int] | None = None) -> int:
     """Switches of ``size_oob`` with these arguments, ``ceil(ports / radix)``, without building its sizing."""
-    pdus = rack_pdus(rack_estimate(resolved, sus) if built is None else built)
-    ports = resolved.nodes + fabric.switch_count_total + other_switches + pdus + _oob_device_ports(
-        catalog, heads=heads, ufms=ufms, storage_systems=storage_systems, nfs=nfs)
-    return math.ceil(ports / ipolicy("oob_switch_ports"))
+    return math.ceil(sum(_oob_ports(resolved, fabric, catalog, sus=sus, other_switches=other_switches, heads=heads,
+                                    ufms=ufms, storage_systems=storage_systems, nfs=nfs, built=built))
+                     / ipolicy("oob_switch_ports"))
 
 
 def size_oob(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, *, sus: int, other_switches: int,
@@ -225,15 +230,13 @@ def size_oob(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, *, 
     choice = management_switch(resolved, catalog, 1)
     switch = choice.switch
     radix = ipolicy("oob_switch_ports")
-    bmc = resolved.nodes
-    switch_mgmt = fabric.switch_count_total + other_switches
-    device_mgmt = _oob_device_ports(catalog, heads=heads, ufms=ufms, storage_systems=storage_systems, nfs=nfs)
+    bmc, switch_mgmt, device_mgmt, pdus = _oob_ports(resolved, fabric, catalog, sus=sus, other_switches=other_switches,
+                                                     heads=heads, ufms=ufms, storage_systems=storage_systems, nfs=nfs,
+                                                     built=built)
     compute_racks, other_racks = rack_estimate(resolved, sus)
     estimate = rack_pdus((compute_racks, other_racks))
-    pdus = estimate if built is None else rack_pdus(built)
     ports = bmc + switch_mgmt + device_mgmt + pdus
-    count = oob_switch_count(resolved, fabric, catalog, sus=sus, other_switches=other_switches, heads=heads,
-                             ufms=ufms, storage_systems=storage_systems, nfs=nfs, built=built)
+    count = math.ceil(ports / radix)
     uplinks = count * ipolicy("oob_uplinks_per_switch")
     b2b = ufms // 2
     terms = dict(switch=switch.id, bmc=f"{bmc:,}", switches=f"{switch_mgmt:,}", devices=device_mgmt,
