@@ -33,20 +33,12 @@ off alternately in one process (CPU, load average 12-17): rail-only 22.4 vs 24.6
 kind of link) entries of every switch-to-switch class still grow with the hall, and the Dragonflies' global links are
 one pass (docs/performance.md).
 
-2026-12-07 (round48): ``core.plan.as_built``'s rounds cost less when the stages run afresh, with the same fixed point
-(``tools.equivalence``: 0 of 648 and 0 of 868 outputs differ, cached and afresh). A large design takes an extra round
-because the first sizing counts the PDUs of the estimated racks (258 other racks at 131,072 H100 on SN5600; the layout
-builds 607): its out-of-band switches grow (822 -> 837), which adds a management rack (608). Now each round's racks
-are counted without arranging them (``core.physical.layout.device_rack_count``: the networks change only the
-management and storage racks; arranged at most twice, rail-only 3 -> 2), the rounds after the first size only the
-in-band and out-of-band networks (``core.networks.resize_networks``) and one sizing's in-band/out-of-band fixed point
-runs on counts in closed form (each network built once). ``as_built`` alone, CPU medians of 15, two rounds
-alternately with 102dc75 at load average 6-10: 0.63-0.89 / 1.58-3.56 ms at 64 / 131,072 GPUs (102dc75 0.73-1.31 /
-1.89-5.18 ms). The whole cold plan: 131,072 over 64 GPUs 2.7-5.2x (102dc75 2.5-5.0x), a 64-GPU plan a little cheaper
-too; the differences at 131,072 GPUs are within the load's noise but rail-only's (15.4-15.9 vs 16.5-18.6 ms, minima
-of 25). MISS (1.3x): the cable lengths, the bill's link rows and HPN's growth reserve (the grown design planned
-again: its lengths) still grow with the hall. A single arrangement would need the fabric's own racks counted before
-the first one (no closed form of them yet).
+2026-12-07 (round48): one sizing's in-band/out-of-band fixed point runs on counts in closed form (each network built
+once; 0 of 648 and 0 of 868 outputs differ). A large design's ``as_built`` takes an extra round (the first sizing
+counts the PDUs of the estimated racks, 258 at 131,072 H100 on SN5600; the layout builds 607; the out-of-band switches
+grow 822 -> 837, adding a management rack). Counting the later rounds' racks without arranging them was 5-15% cheaper
+cold but only helps when the caches are bypassed (done always, warm plans at 131,072 GPUs 0.5 -> 0.85 ms): not kept.
+MISS (1.3x cold).
 """
 
 from __future__ import annotations

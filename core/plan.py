@@ -43,15 +43,15 @@ from core.design import (
     resolved_of,
 )
 from core.errors import DesignError, FabricPlannerError, GpuLimitError, joined
-from core.memo import bounded, bypassed, spoken, stage, text_bytes
+from core.memo import bounded, spoken, stage, text_bytes
 from core.processes import env_int
 from core.i18n import _, current, ngettext
 from core.i18n import language as speaking
 from core.fabric.families import family as topology_family, leaf_whatif, link_counts, switch_tiers
 from core.fabric import domainlevels
 from core.fabric.sizing import FabricPlan, size_fabric
-from core.networks import NETWORKS, ClusterNetworks, resize_networks, size_networks
-from core.physical.layout import Arrangement, Layout, device_rack_count, devices_to_place
+from core.networks import NETWORKS, ClusterNetworks, size_networks
+from core.physical.layout import Arrangement, Layout, devices_to_place
 from core.physical.lengths import LinkLengths, arranged_racks, placed_lengths
 from core.physical.media import MediaBin, select_media
 from core.physical.racks import load_racks
@@ -670,14 +670,7 @@ def as_built(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, fie
     uplinks) those of the racks as the layout builds them (``built_counts``), not the estimate made before it
     (``core.networks.management.rack_estimate``). The layout holds the networks' switches (management racks), so
     the two are repeated until the racks the networks are sized for are the racks the layout builds (a fixed
-    point, at most ``AS_BUILT_ROUNDS`` rounds). When the stages run afresh (``core.memo.bypassed``: a cold plan)
-    each round costs less: the networks change only the arrangement's management and storage racks
-    (``core.physical.layout.device_rack_count``), so the racks each round's devices build are counted without
-    arranging them (``_racks_of``; the racks are arranged twice at most: with the first sizing's devices, the
-    estimate's, and, when they changed, with the last round's), and the rounds after the first size only the
-    in-band and out-of-band networks again (``core.networks.resize_networks``). With the caches each round's
-    sizing and arrangement are the cached stages' (``size_networks``, ``arranged_racks``: a hit costs less than a
-    count).
+    point, at most ``AS_BUILT_ROUNDS`` rounds; arranged again only when the networks' devices to place changed).
     As the pods' ``core.analysis.podmgmt.with_shared_management`` counts a pod's racks in the hall; the optimizer
     bills its candidates with it (``core.analysis.optimize``), so its costs are the plan's. Each arrangement is the
     cached stage ``arranged_racks`` (keyed by ``fields``, the resolved design's, and ``language``: made here when not
@@ -694,42 +687,17 @@ def as_built(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, fie
     arrangement = arranged(placed)
     if networks.oob is None or resolved.nic.transport:  # no out-of-band network bought, no PDU of it
         return AsBuilt(networks, arrangement, None)
-    afresh = bypassed()  # a cold plan: each round's racks counted (else its arrangement, a cached stage's)
-    counted = _racks_of(arrangement, placed) if afresh else None  # None: each round's devices arranged
-    sized_for, devices = None, placed
+    sized_for = None
     for _round in range(AS_BUILT_ROUNDS):
-        racks = built_counts(arrangement) if counted is None else counted(devices)
+        racks = built_counts(arrangement)
         if racks == sized_for:
             break
-        networks = (resize_networks(networks, resolved, fabric, catalog, racks) if afresh
-                    else size_networks(resolved, fabric, catalog, racks))
-        devices, sized_for = tuple(devices_to_place(resolved, networks)), racks
-        if counted is None and devices != placed:
+        sized = size_networks(resolved, fabric, catalog, racks)
+        devices = tuple(devices_to_place(resolved, sized))
+        if devices != placed:  # the devices the arrangement places changed: arranged again
             arrangement, placed = arranged(devices), devices
-    if devices != placed:  # the last round's devices, arranged once
-        arrangement = arranged(devices)
+        networks, sized_for = sized, racks
     return AsBuilt(networks, arrangement, sized_for)
-
-
-def _racks_of(arrangement: Arrangement, devices: tuple) -> Callable[[tuple], tuple[int, int]] | None:
-    """A function of the other networks' devices to place giving ``built_counts`` of their arrangement, counted
-    without arranging them: ``arrangement``'s (of ``devices``) less its management and storage racks
-    (``device_rack_count``) plus theirs; None when a device goes one per rack (not counted so)."""
-    own = device_rack_count(devices, load_racks())
-    if own is None:
-        return None
-    compute, other = built_counts(arrangement)
-    last = [devices, own]  # the last devices counted and their racks (a round's devices are counted twice)
-
-    def counted(extra: tuple) -> tuple[int, int]:
-        if extra != last[0]:
-            racks = device_rack_count(extra, load_racks())
-            if racks is None:
-                raise ValueError("as_built's devices went one per rack after its first round")
-            last[:] = extra, racks
-        return compute, other - own + last[1]
-
-    return counted
 
 
 def _reserved(resolved: ResolvedDesign, bom: tuple[BomRow, ...], catalog: Catalog) -> tuple[BomRow, ...]:

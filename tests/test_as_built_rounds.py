@@ -1,11 +1,10 @@
-"""``core.plan.as_built``'s rounds made cheaper, with the same fixed point (round48).
+"""``core.plan.as_built``'s rounds: the other networks' sizing in closed form, the same fixed point (round48).
 
 * The in-band <-> out-of-band fixed point of ``core.networks`` runs on counts in closed form
   (``management.inband_switch_count``, ``oob_switch_count``): they are the switch counts of the sizings built.
-* ``core.networks.resize_networks`` (the rounds after the first, when the stages run afresh) is ``size_networks``.
 * The other networks change only an arrangement's management and storage racks
-  (``core.physical.layout.device_rack_count``): the racks of any devices are the arrangement's of others less theirs
-  plus these, so ``as_built`` counts each round's racks without arranging them and arranges at most twice.
+  (``core.physical.layout.device_rack_count``, read by the central racks' arrangement): the racks of any devices are
+  the arrangement's of others less theirs plus these.
 * A cold plan (``core.memo.uncached``) is the cached one.
 """
 
@@ -18,7 +17,7 @@ from core.design import Design, resolve_design
 from core.errors import DesignError, InputError
 from core.fabric.sizing import size_fabric
 from core.memo import uncached
-from core.networks import resize_networks, size_networks
+from core.networks import size_networks
 from core.networks.management import (head_nodes, inband_ports, inband_switch, inband_switch_count, nfs_systems,
                                       oob_switch_count, size_inband, size_oob)
 from core.networks.storage import scalable_units
@@ -70,23 +69,6 @@ def test_the_closed_form_counts_are_the_built_sizings(name):
 
 
 @pytest.mark.parametrize("name", list(DESIGNS))
-def test_resized_networks_are_the_sized_ones(name):
-    """``resize_networks`` of a sizing for other racks (or the estimate) is ``size_networks`` for these racks, in
-    either language."""
-    from core.i18n import language
-
-    resolved, fabric, catalog = _planned(DESIGNS[name])
-    for lang in ("en", "zh"):
-        with language(lang), uncached():
-            first = size_networks(resolved, fabric, catalog)
-            for racks in ((16, 5), (4096, 608), (4096, 609)):
-                again = size_networks(resolved, fabric, catalog, racks)
-                assert resize_networks(first, resolved, fabric, catalog, racks) == again
-                assert resize_networks(again, resolved, fabric, catalog, (16, 5)) == \
-                    size_networks(resolved, fabric, catalog, (16, 5))
-
-
-@pytest.mark.parametrize("name", list(DESIGNS))
 def test_the_devices_add_only_their_own_racks(name):
     """An arrangement's racks are those of the arrangement without the other networks' devices plus the racks
     ``device_rack_count`` gives them, for the plan's devices and for twice and half as many out-of-band and in-band
@@ -105,34 +87,10 @@ def test_the_devices_add_only_their_own_racks(name):
         assert built == (bare[0], bare[1] + device_rack_count(scaled, racks))
 
 
-def test_rounds_whose_devices_change_twice_arrange_twice(monkeypatch):
-    """Rail-only 16,384 H100 (su 16, pod 16, 1:2 leaves): its out-of-band switches go 191 (the estimate's racks) ->
-    157 (216 other racks as built) -> 157 (215 racks): the racks of the second sizing's devices are counted, not
-    arranged, so the racks are arranged twice (the estimate's devices, the last round's), not three times; the
-    plan is the one arranged every round gave (``tests/test_pdus.py``: the fixed point holds)."""
-    from core.physical import lengths as lengths_module
-
-    arranged = []
-    real = lengths_module.arrange_devices
-
-    def counted(*args, **kwargs):
-        arranged.append(sum(d.count for d in args[2] if d.prefix == "oob.switch"))
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(lengths_module, "arrange_devices", counted)
-    design = Design(**DESIGNS["rail-only 16384"])
-    with uncached():
-        cold = plan_module._plan(design, load_catalog())
-    assert arranged == [191, 157]
-    assert built_counts(cold.layout) == (512, 215) and cold.networks.oob.switch_count == 157
-    assert cold.networks.oob.devices_of("pdu") == 512 * 3 + 215 * 2
-
-
 @pytest.mark.parametrize("name", ["rail-only 16384", "3-tier 1100", "top-of-rack ethernet", "SN5600 16384",
                                   "Dragonfly+ 4096"])
 def test_a_cold_plan_is_the_cached_plan(name):
-    """Every stage afresh (``resize_networks``' rounds, the counted racks) or from the caches (``size_networks``'
-    rounds): the same plan."""
+    """Every stage afresh or from the caches: the same plan."""
     design, catalog = Design(**DESIGNS[name]), load_catalog()
     warm = plan_module._plan(design, catalog)
     with uncached():

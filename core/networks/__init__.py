@@ -27,8 +27,7 @@ from core.fabric.sizing import FabricPlan
 from core.errors import FabricPlannerError
 from core.i18n import current as current_language
 from core.memo import spoken, stage, text_bytes, view
-from core.networks.management import (compute_ufm, head_nodes, inband_ports, inband_switch, inband_switch_count,
-                                      nfs_systems, oob_switch_count, size_inband, size_oob)
+from core.networks.management import compute_ufm, head_nodes, nfs_systems, size_inband, size_oob
 from core.networks.model import (
     NETWORK_LABELS,
     NETWORKS,
@@ -42,7 +41,7 @@ from core.networks.model import (
 from core.networks.storage import scalable_units, size_storage
 
 __all__ = ["NETWORKS", "NETWORK_LABELS", "ClusterNetworks", "DeviceSet", "LinkSet", "NetworkSizing", "SwitchSet",
-           "TransceiverUse", "resize_networks", "size_networks", "sized_networks"]
+           "TransceiverUse", "size_networks", "sized_networks"]
 
 
 NetworkDesign = view("NetworkDesign", "management storage storage_ports_per_node storage_port_speed_gbps "
@@ -133,88 +132,42 @@ def _size_networks(resolved, fabric, catalog: Catalog, racks: tuple[int, int] | 
     if storage is not None and storage_ufm:  # storage UFMs number after the compute fabric's
         moved = tuple(d.model_copy(update={"first": first}) if d.kind == "ufm" else d for d in storage.devices)
         storage = storage.model_copy(update={"devices": moved})
-    inband, oob = _management(resolved, fabric, catalog, racks, storage, ufms=first + sum(d.count for d in storage_ufm))
+    sus = scalable_units(resolved, fabric)
+    heads = head_nodes(sus)
+    nfs = nfs_systems(resolved.nodes)
+    ufms = first + sum(d.count for d in storage_ufm)
+    systems = storage.devices_of("storage") if storage is not None else 0
+    storage_switches = storage.switch_count if storage is not None else 0
+    oob_switches = 0
+    for _round in range(10):  # in-band <-> OOB: a fixed point, reached in two or three rounds
+        inband = _inband_of(inputs, catalog, heads, nfs, oob_switches, current_language())
+        oob, _uplinks = size_oob(resolved, fabric, catalog, sus=sus, other_switches=storage_switches + inband.switch_count,
+                                 heads=heads, ufms=ufms, storage_systems=systems, nfs=nfs, built=racks)
+        if oob.switch_count == oob_switches:
+            break
+        oob_switches = oob.switch_count
     return _physical(ClusterNetworks(storage=storage, inband=inband, oob=oob, compute_devices=compute_devices,
                                      compute_links=compute_links, compute_explanation=compute_why), catalog)
 
 
-def resize_networks(networks: ClusterNetworks, resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
-                    racks: tuple[int, int]) -> ClusterNetworks:
-    """``size_networks(resolved, fabric, catalog, racks)`` from ``networks``, ``size_networks`` of the same design
-    for other racks (or none): the racks change only the rack PDUs, so the storage fabric and the compute fabric's
-    UFMs are kept and the in-band and out-of-band networks sized again (``core.plan.as_built``'s rounds when the
-    stages run afresh, ``core.memo.bypassed``: not the storage fabric again each round). Uncached."""
-    if networks.oob is None:  # no management networks: nothing reads the racks
-        return size_networks(resolved, fabric, catalog, racks)
-    storage = networks.storage
-    ufms = sum(d.count for d in networks.compute_devices) + (storage.devices_of("ufm") if storage is not None else 0)
-    inband, oob = _management(NetworkInputs.of(resolved), NetworkFabric.of(fabric), catalog, racks, storage,
-                              ufms=ufms)
-    return networks.model_copy(update={"inband": _physical_sizing(inband, catalog),
-                                       "oob": _physical_sizing(oob, catalog)})
-
-
-def _management(resolved, fabric, catalog: Catalog, racks: tuple[int, int] | None, storage: NetworkSizing | None, *,
-                ufms: int) -> tuple[NetworkSizing, NetworkSizing]:
-    """``(in-band, out-of-band)`` networks of the views of a resolved design and its fabric plan, for ``racks``
-    (None: the estimate), beside the ``storage`` fabric and ``ufms`` UFM appliances (the compute and storage
-    fabrics'), in the current language."""
-    sus = scalable_units(resolved, fabric)
-    heads = head_nodes(sus)
-    nfs = nfs_systems(resolved.nodes)
-    systems = storage.devices_of("storage") if storage is not None else 0
-    storage_switches = storage.switch_count if storage is not None else 0
-    oob_switches = _oob_fixed_point(resolved, fabric, catalog, racks, sus=sus, storage_switches=storage_switches,
-                                    heads=heads, ufms=ufms, storage_systems=systems, nfs=nfs)
-    inband = _inband_of(NetworkInputs.of(resolved), catalog, heads, nfs, oob_switches, current_language())
-    oob, _uplinks = size_oob(resolved, fabric, catalog, sus=sus, other_switches=storage_switches + inband.switch_count,
-                             heads=heads, ufms=ufms, storage_systems=systems, nfs=nfs, built=racks)
-    return inband, oob
-
-
-def _oob_fixed_point(resolved, fabric, catalog: Catalog, racks: tuple[int, int] | None, *, sus: int,
-                     storage_switches: int, heads: int, ufms: int, storage_systems: int, nfs: int) -> int:
-    """The out-of-band switches the in-band network is sized for: in-band and out-of-band depend on each other (OOB
-    uplinks take in-band ports, in-band switches take OOB ports), so their counts are repeated from no OOB switch
-    until they stop changing (two or three rounds, at most 10: the last round's input then), in closed form
-    (``management.inband_switch_count``, ``oob_switch_count``) before either network is built once."""
-    _choice, radix = inband_switch(resolved, catalog)
-    oob_switches = 0
-    for _round in range(10):
-        sized_for = oob_switches
-        inband = inband_switch_count(sum(inband_ports(resolved, heads, nfs, sized_for)), radix)
-        oob_switches = oob_switch_count(resolved, fabric, catalog, sus=sus, other_switches=storage_switches + inband,
-                                        heads=heads, ufms=ufms, storage_systems=storage_systems, nfs=nfs, built=racks)
-        if oob_switches == sized_for:
-            break
-    return sized_for
-
-
 def _physical(networks: ClusterNetworks, catalog: Catalog) -> ClusterNetworks:
     """Fill each switch and device set's rack units [U] and typical power [W] from the catalog."""
-    return networks.model_copy(update={"storage": _physical_sizing(networks.storage, catalog),
-                                       "inband": _physical_sizing(networks.inband, catalog),
-                                       "oob": _physical_sizing(networks.oob, catalog),
-                                       "compute_devices": tuple(_device_set(d, catalog)
-                                                                for d in networks.compute_devices)})
-
-
-def _physical_sizing(network: NetworkSizing | None, catalog: Catalog) -> NetworkSizing | None:
-    """``network`` with each switch and device set's rack units [U] and typical power [W] from the catalog."""
-    if network is None:
-        return None
-
     def switch_set(group: SwitchSet) -> SwitchSet:
         entry = catalog.switch(group.model)
         return group.model_copy(update={"height_u": entry.rack_units, "watts_each": entry.power_w})
 
-    return network.model_copy(update={"switches": tuple(map(switch_set, network.switches)),
-                                      "devices": tuple(_device_set(d, catalog) for d in network.devices)})
+    def device_set(group: DeviceSet) -> DeviceSet:
+        if not group.model:
+            return group
+        entry = catalog.appliance(group.model)
+        return group.model_copy(update={"height_u": entry.rack_units, "watts_each": entry.power_w})
 
+    def sized(network: NetworkSizing | None) -> NetworkSizing | None:
+        if network is None:
+            return None
+        return network.model_copy(update={"switches": tuple(map(switch_set, network.switches)),
+                                          "devices": tuple(map(device_set, network.devices))})
 
-def _device_set(group: DeviceSet, catalog: Catalog) -> DeviceSet:
-    """A device set with its appliance's rack units [U] and typical power [W] (none for a set without a model)."""
-    if not group.model:
-        return group
-    entry = catalog.appliance(group.model)
-    return group.model_copy(update={"height_u": entry.rack_units, "watts_each": entry.power_w})
+    return networks.model_copy(update={"storage": sized(networks.storage), "inband": sized(networks.inband),
+                                       "oob": sized(networks.oob),
+                                       "compute_devices": tuple(map(device_set, networks.compute_devices))})
