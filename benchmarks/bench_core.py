@@ -45,6 +45,12 @@ of the rounds): Dragonfly+ 4.2 / 9.5 ms, 1.9-2.5x (102dc75 3.9 / 13.8 ms, 3.0-3.
 (1.3x): a Clos's (class of rack pairs, kind of link) entries still grow with the hall, and a bin's mean is the exact
 sum of each kind's own rounded float length, which a closed form over rows does not give bit for bit
 (docs/performance.md).
+2026-12-07 (round48): one sizing's in-band/out-of-band fixed point runs on counts in closed form (each network built
+once; 0 of 648 and 0 of 868 outputs differ). A large design's ``as_built`` takes an extra round (the first sizing
+counts the PDUs of the estimated racks, 258 at 131,072 H100 on SN5600; the layout builds 607; the out-of-band switches
+grow 822 -> 837, adding a management rack). Counting the later rounds' racks without arranging them was 5-15% cheaper
+cold but only helps when the caches are bypassed (done always, warm plans at 131,072 GPUs 0.5 -> 0.85 ms): not kept.
+MISS (1.3x cold).
 """
 
 from __future__ import annotations

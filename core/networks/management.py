@@ -65,23 +65,52 @@ def nfs_systems(nodes: int) -> int:
     return math.ceil(nodes / ipolicy("nodes_per_nfs"))
 
 
+def inband_switch(resolved: ResolvedDesign, catalog: Catalog) -> tuple[SwitchChoice, int]:
+    """The in-band switch ``size_inband`` buys (``management_switch``) and its ports at the in-band port speed (64
+    when the catalog lists none)."""
+    speed = ipolicy("inband_port_speed_gbps")
+    choice = management_switch(resolved, catalog, speed)
+    return choice, choice.switch.ports_at(speed) or 64
+
+
+def inband_ports(resolved: ResolvedDesign, heads: int, nfs: int, oob_switches: int) -> tuple[int, int, int, int]:
+    """In-band ports ``(the nodes', the heads head nodes', the nfs NFS systems', the oob_switches out-of-band
+    switches' uplinks)``: the in-band network's ports are their sum."""
+    return (resolved.nodes * ipolicy("inband_ports_per_node"), heads * ipolicy("head_node_inband_ports"),
+            nfs * ipolicy("nfs_inband_ports"), oob_switches * ipolicy("oob_uplinks_per_switch"))
+
+
+def inband_pairs(ports: int, radix: int) -> tuple[int, int, int]:
+    """``(leaf pairs, leaf pairs per pod, pods)`` of an in-band network of ``ports`` ports on ``radix``-port
+    switches (closed form): leaves take ``radix - uplinks - ISL`` ports; one pair needs no spine (one pod)."""
+    up = ipolicy("inband_leaf_uplinks")
+    pairs = max(1, math.ceil(ports / (2 * (radix - up - ipolicy("inband_isl_per_pair")))))
+    if pairs == 1:
+        return 1, 1, 1
+    pairs_per_pod = max(1, (radix - ipolicy("inband_site_uplinks_per_spine")) * 2 // (2 * up))  # two spines take
+    return pairs, pairs_per_pod, math.ceil(pairs / pairs_per_pod)  # (2 x up) links per leaf pair
+
+
+def inband_switch_count(ports: int, radix: int) -> int:
+    """Switches of ``size_inband`` for ``ports`` ports on ``radix``-port switches: its leaves and spines (2 a pod
+    when more than one pair), without building its sizing."""
+    pairs, _per_pod, pods = inband_pairs(ports, radix)
+    return 2 * pairs + (2 * pods if pairs > 1 else 0)
+
+
 def size_inband(resolved: ResolvedDesign, catalog: Catalog, heads: int, nfs: int, oob_switches: int) -> NetworkSizing:
     """The in-band management network for the nodes, head nodes, NFS storage and OOB uplinks."""
     speed = ipolicy("inband_port_speed_gbps")
-    choice = management_switch(resolved, catalog, speed)
+    choice, radix = inband_switch(resolved, catalog)
     switch = choice.switch
-    radix = switch.ports_at(speed) or 64
     per_node = ipolicy("inband_ports_per_node")
-    node_ports = resolved.nodes * per_node
-    head_ports = heads * ipolicy("head_node_inband_ports")
-    nfs_ports = nfs * ipolicy("nfs_inband_ports")
-    oob_ports = oob_switches * ipolicy("oob_uplinks_per_switch")
+    node_ports, head_ports, nfs_ports, oob_ports = inband_ports(resolved, heads, nfs, oob_switches)
     ports = node_ports + head_ports + nfs_ports + oob_ports
     up = ipolicy("inband_leaf_uplinks")
     isl = ipolicy("inband_isl_per_pair")
     site_per_top = ipolicy("inband_site_uplinks_per_spine")
     down_max = radix - up - isl
-    pairs = max(1, math.ceil(ports / (2 * down_max)))
+    pairs, pairs_per_pod, pods = inband_pairs(ports, radix)
     leaves = 2 * pairs
     why = [_("In-band management ({switch}, {speed}GbE): {nodes} nodes x {per_node} + {heads} head nodes x {head_each} "
              "+ {nfs_ports} NFS storage ports + {oob_ports} OOB uplinks = {ports} ports.").format(
@@ -92,7 +121,7 @@ def size_inband(resolved: ResolvedDesign, catalog: Catalog, heads: int, nfs: int
     links: list[LinkSet] = []
     down = math.ceil(ports / leaves)
     if pairs == 1:
-        spines, pods, site = 0, 1, site_per_top * leaves
+        spines, site = 0, site_per_top * leaves
         why.append(_("One leaf pair ({down} ports each, {isl} ISL cables) uplinked to the site network with {site} "
                      "links.").format(down=down, isl=isl, site=site))
         switches.append(SwitchSet(role="leaf", model=switch.id, count=2, id_prefix="inband.leaf", down_ports_used=down,
@@ -100,9 +129,6 @@ def size_inband(resolved: ResolvedDesign, catalog: Catalog, heads: int, nfs: int
                                   port_speed_gbps=speed, description=_("in-band leaf")))
         leaf_spine = 0
     else:
-        spine_down_max = radix - site_per_top
-        pairs_per_pod = max(1, spine_down_max * 2 // (2 * up))  # two spines take (2 x up) links per leaf pair
-        pods = math.ceil(pairs / pairs_per_pod)
         spines = 2 * pods
         site = site_per_top * spines
         leaf_spine = leaves * up
@@ -171,6 +197,30 @@ def rack_pdus(racks: tuple[int, int]) -> int:
     return racks[0] * ipolicy("pdus_per_compute_rack") + racks[1] * ipolicy("pdus_per_other_rack")
 
 
+def _oob_device_ports(catalog: Catalog, *, heads: int, ufms: int, storage_systems: int, nfs: int) -> int:
+    """Out-of-band ports of the appliances: one per UFM and head node, the storage systems' and NFS systems'."""
+    return ufms + heads + storage_systems * ipolicy("storage_array_oob_ports") + \
+        nfs * catalog.appliance(NFS_STORAGE).oob_ports
+
+
+def _oob_ports(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, *, sus: int, other_switches: int,
+               heads: int, ufms: int, storage_systems: int, nfs: int,
+               built: tuple[int, int] | None) -> tuple[int, int, int, int]:
+    """``size_oob``'s ports ``(node BMCs, switch management ports, appliance ports, rack PDUs)`` (its arguments)."""
+    return (resolved.nodes, fabric.switch_count_total + other_switches,
+            _oob_device_ports(catalog, heads=heads, ufms=ufms, storage_systems=storage_systems, nfs=nfs),
+            rack_pdus(rack_estimate(resolved, sus) if built is None else built))
+
+
+def oob_switch_count(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, *, sus: int,
+                     other_switches: int, heads: int, ufms: int, storage_systems: int, nfs: int,
+                     built: tuple[int, int] | None = None) -> int:
+    """Switches of ``size_oob`` with these arguments, ``ceil(ports / radix)``, without building its sizing."""
+    return math.ceil(sum(_oob_ports(resolved, fabric, catalog, sus=sus, other_switches=other_switches, heads=heads,
+                                    ufms=ufms, storage_systems=storage_systems, nfs=nfs, built=built))
+                     / ipolicy("oob_switch_ports"))
+
+
 def size_oob(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, *, sus: int, other_switches: int,
              heads: int, ufms: int, storage_systems: int, nfs: int,
              built: tuple[int, int] | None = None) -> tuple[NetworkSizing, int]:
@@ -180,13 +230,11 @@ def size_oob(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, *, 
     choice = management_switch(resolved, catalog, 1)
     switch = choice.switch
     radix = ipolicy("oob_switch_ports")
-    bmc = resolved.nodes
-    switch_mgmt = fabric.switch_count_total + other_switches
-    device_mgmt = ufms + heads + storage_systems * ipolicy("storage_array_oob_ports") + \
-        nfs * catalog.appliance(NFS_STORAGE).oob_ports
+    bmc, switch_mgmt, device_mgmt, pdus = _oob_ports(resolved, fabric, catalog, sus=sus, other_switches=other_switches,
+                                                     heads=heads, ufms=ufms, storage_systems=storage_systems, nfs=nfs,
+                                                     built=built)
     compute_racks, other_racks = rack_estimate(resolved, sus)
     estimate = rack_pdus((compute_racks, other_racks))
-    pdus = estimate if built is None else rack_pdus(built)
     ports = bmc + switch_mgmt + device_mgmt + pdus
     count = math.ceil(ports / radix)
     uplinks = count * ipolicy("oob_uplinks_per_switch")

@@ -607,13 +607,37 @@ def _central_racks(wiring: Wiring, extra, network_rack, models: dict, watts: dic
                   wiring.count(role), models[role].rack_units, watts[role], repeat=True)
         central.extend(role_racks)
     central.extend(level2)
+    central.extend(_device_racks(extra, network_rack))
+    return central
+
+
+def _device_racks(extra, network_rack) -> list:
+    """The central racks of the management, then the storage devices of ``extra`` that are not one per rack, each
+    kind from a new rack (drafts and ``_Repeat``s)."""
+    out: list = []
     for kind in ("management", "storage"):
         kind_racks: list[_RackDraft] = []
         for device in (d for d in extra if d.kind == kind and not d.per_rack):
             _fill(kind_racks, lambda k=kind: network_rack(k), kind, device.model or device.prefix, device.prefix, 0,
                   device.count, device.height_u, device.watts_each, repeat=True)
-        central.extend(kind_racks)
-    return central
+        out.extend(kind_racks)
+    return out
+
+
+def device_rack_count(extra, racks: RackCatalog) -> int | None:
+    """Racks the other networks' devices ``extra`` (``devices_to_place``) take in an arrangement
+    (``arrange_devices``): its management and storage racks, the rest of its racks the same whatever ``extra``
+    holds; None when a device goes one per rack (its racks then depend on the others)."""
+    if any(device.per_rack for device in extra):
+        return None
+    preset = racks.network
+    return sum(draft.times if isinstance(draft, _Repeat) else 1
+               for draft in _device_racks(extra, lambda kind: _network_rack(preset, kind)))
+
+
+def _network_rack(preset: RackPreset, kind: str = "network") -> _RackDraft:
+    """An empty network rack (``preset``, the rack catalog's network rack) holding racks of ``kind``."""
+    return _RackDraft(kind, preset, preset.rack_units, preset.power_kw)
 
 
 def _row_blocks(su_runs: list, templates: dict, central: list, max_row: int, groups: list) -> list[RowBlock]:
@@ -783,7 +807,6 @@ def arrange_devices(resolved: ResolvedDesign, fabric: FabricPlan, extra: list, r
     models = {role: _switch(resolved, role) for role in ("leaf", "spine", "core")}
     watts = {role: _watts(resolved, sw.id, sw.power_w) for role, sw in models.items()}
     leaf_sw, leaf_w = models["leaf"], watts["leaf"]
-    net_limit = net_preset.power_kw
     notes: list[str] = []
     wanted = resolved.nodes_per_rack
     if not nvl and wanted > per_rack:
@@ -798,7 +821,7 @@ def arrange_devices(resolved: ResolvedDesign, fabric: FabricPlan, extra: list, r
         return _RackDraft("compute", preset, units, limit)
 
     def network_rack(kind="network"):
-        return _RackDraft(kind, net_preset, net_preset.rack_units, net_limit)
+        return _network_rack(net_preset, kind)
 
     trays = domainlevels.level1_trays(resolved)  # ids nvsw<first node + t> (domainlevels.level1_tray_id)
 
