@@ -958,6 +958,24 @@ def network_floor_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Ca
     return network_floor_rows_of(NetworkInputs.of(resolved), Pricing.of(resolved), fabric, catalog, least, racks)
 
 
+def least_racks(resolved: ResolvedDesign) -> tuple[int, int]:
+    """``(compute racks, other racks)`` at most as many as the layout builds (``core.plan.built_counts``), before it
+    exists: a compute rack holds at most ``compute_rack_fit``'s nodes per rack, so at least ``ceil(nodes / that)``
+    compute racks; other racks none. ``network_floor_rows``' PDUs for them are a lower bound on the exact rows' (the
+    out-of-band switches for the PDUs' ports and the in-band network for their uplinks never fall as the PDUs
+    grow); (0, 0) when the racks fit raises (the layout raises then too) or the networks are a cloud provider's
+    (``Nic.transport``: ``core.plan.as_built`` sizes them for no built racks)."""
+    from core.physical.layout import compute_rack_fit
+
+    if resolved.nic.transport:
+        return 0, 0
+    try:
+        per_rack = compute_rack_fit(resolved)[3]
+    except FabricPlannerError:
+        return 0, 0
+    return math.ceil(resolved.nodes / max(1, per_rack)), 0
+
+
 def network_floor_rows_of(network_inputs: NetworkInputs, pricing: Pricing, fabric: FabricPlan, catalog: Catalog,
                           least: bool = False, racks: tuple[int, int] = (0, 0)) -> tuple:
     """``network_floor_rows`` from the resolved design's views (``NetworkInputs``, ``Pricing``): the optimizer's, whose

@@ -434,3 +434,30 @@ def test_node_links_within_a_reach_bound_su_by_su():
         assert 0 <= within <= by_leaf
         lower.append(within < by_leaf)
     assert any(lower) and len(lower) > 5
+
+
+@pytest.mark.parametrize("gpu,gpus,step", [("H100", 8192, 389), ("GB200-NVL72", 1152, 97), ("B300", 2048, 211)])
+def test_least_racks_never_exceed_the_layouts(gpu, gpus, step):
+    """``core.cost.least_racks`` (the first floor's racks for the other networks' PDUs, before any layout) is, part by
+    part, at most the racks the plan's layout builds (``core.plan.built_counts``), with any nodes per rack, and the
+    other networks' floor rows for them are at most the exact rows of the plan's racks: total by total, lower than
+    those for no racks for some designs (their PDUs counted)."""
+    from core.cost import least_racks
+    from core.plan import built_counts
+
+    catalog = load_catalog()
+    raised = 0
+    for design in candidate_designs(gpu, gpus, Constraints(), Grid())[::step]:
+        for per_rack in (None, 3):
+            try:
+                p = plan(design if per_rack is None else design.model_copy(update={"nodes_per_rack": per_rack}))
+            except FabricPlannerError:
+                continue
+            least, built = least_racks(p.resolved), built_counts(p.layout)
+            assert least[0] <= built[0] and least[1] <= built[1], (design, per_rack)
+            floor = _row_totals(network_floor_rows(p.resolved, p.fabric, catalog, least=True, racks=least))
+            exact = _row_totals(network_floor_rows(p.resolved, p.fabric, catalog, racks=built))
+            for key, totals in floor.items():
+                assert all(a <= b + 1e-6 * max(1.0, b) for a, b in zip(totals, exact[key])), key
+            raised += floor != _row_totals(network_floor_rows(p.resolved, p.fabric, catalog, least=True))
+    assert raised, "no design's rows for its least racks differ from those for none: the test checks nothing"
