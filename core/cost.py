@@ -718,12 +718,12 @@ def _node_links_within(resolved: ResolvedDesign, fabric: FabricPlan, wiring, len
     (``_devices_within``); each node has ``links_per_node_leaf`` links to one leaf. ``rack_fit()``: the design's
     ``compute_rack_fit``, None when it raised. ``links`` when the wiring or the racks give no bound.
 
-    A folded Clos of two or three tiers or a Dragonfly+ (``_SU_ROWS``) also bounds them SU by SU: a node links only to the leaves of
-    its own group (``Wiring.leaf_of``), and an SU's leaf racks stand in one block amid its compute racks, the SU
-    whole in one row (``core.physical.layout``: ``su_block``; rows hold whole SUs), so a node near enough to a leaf
-    of its SU stands on that row within the reach of the block's end racks (``_devices_within`` on its own line),
-    with all its links (``rails`` per plane and island) at most: per SU at most that many nodes' links, however
-    many leaves the SU has."""
+    A folded Clos of two or three tiers or a Dragonfly+ (``_SU_ROWS``) also bounds them SU by SU: a node links only
+    to the leaves of its own group (``Wiring.leaf_of``), and an SU's leaf racks stand in one block amid its compute
+    racks, the SU whole in one row (``core.physical.layout``: ``su_block``; rows hold whole SUs), so a node near
+    enough to a leaf of its SU stands on that row within the reach of the block's end racks (``_devices_within`` on
+    its own line), with all its links (``rails`` per plane and island) at most: per SU at most that many nodes'
+    links, however many leaves the SU has."""
     per_node = getattr(wiring, "links_per_node_leaf", None)
     fit = rack_fit()
     if per_node is None or wiring.tor or fit is None:
