@@ -203,7 +203,8 @@ the first floor's other networks are priced for the fewest racks the layout may 
 671 refinements instead of 773, 163 costed instead of 173 (B300: 142 instead of 159), the same answers (summary,
 explanation and every candidate's fields but the floors and the capex of the 10 (17) candidates pruned now, none a
 family's cheapest). Cold CPU 7.58, 8.51, 8.12 s against 7.29, 7.33, 8.56 s at load 9-22 (the noise is larger than the
-0.5 s the refinements and network sizings save, measured per stage). ``--only default --runs 3``: median 58.1 s wall,
+0.5 s the refinements and network sizings save, measured per stage); two more pairs at load 4.0-4.4 (01:03 UTC):
+5.16 and 5.42 s against 5.50 and 5.88 s (0.92-0.94x). ``--only default --runs 3``: median 58.1 s wall,
 best 38.6 s, 8.15 s CPU over all processes at load average 14.3: MISS, as is ``large`` (not measured). What a
 further cut needs: the leaf-spine links' share of short reaches, which only the central rows' placement bounds.
 
