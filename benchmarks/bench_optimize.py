@@ -193,6 +193,21 @@ and H100 on the large grid (109,560 candidates). Both targets still MISS: the bu
 (fabric and bandwidth views: 1,889 and 385), and the sizings left are the island's leaf down-port choices
 (``_best_leaf_down``, 1,867 distinct ``IslandNumbers``), which were already shared by numbers alone.
 
+Then (2026-12-07, 00:02-01:10 UTC, load average 9-22 on 2 cores from other sessions; 102dc75 and this revision
+alternately, one process, cold): fewer refinements (refine48). Of the 773 candidates whose floor the rack arrangement
+raised before costing, 600 were then pruned; the raise was 96% compute links (node-leaf 44%, leaf-spine 35%) and 3%
+the other networks' PDUs. Reordering the queue cannot save one (every possible witness costs less than a candidate's
+counts' floor, so it is costed first); only a tighter counts' floor can. Node-leaf links within a cable reach are now
+counted SU by SU (``core.cost._node_links_within``: a node's leaves stand in its SU's leaf block on its own row) and
+the first floor's other networks are priced for the fewest racks the layout may build (``core.cost.least_racks``):
+671 refinements instead of 773, 163 costed instead of 173 (B300: 142 instead of 159), the same answers (summary,
+explanation and every candidate's fields but the floors and the capex of the 10 (17) candidates pruned now, none a
+family's cheapest). Cold CPU 7.58, 8.51, 8.12 s against 7.29, 7.33, 8.56 s at load 9-22 (the noise is larger than the
+0.5 s the refinements and network sizings save, measured per stage); two more pairs at load 4.0-4.4 (01:03 UTC):
+5.16 and 5.42 s against 5.50 and 5.88 s (0.92-0.94x). ``--only default --runs 3``: median 58.1 s wall,
+best 38.6 s, 8.15 s CPU over all processes at load average 14.3: MISS, as is ``large`` (not measured). What a
+further cut needs: the leaf-spine links' share of short reaches, which only the central rows' placement bounds.
+
 Earlier history of the ``bench`` workload:
 
 Measured (2026-12-01, the same minutes, load average 0.9-1.5 on 2 cores, 3 runs each twice): before the

@@ -716,14 +716,33 @@ def _node_links_within(resolved: ResolvedDesign, fabric: FabricPlan, wiring, len
     stand side by side (centres at least the narrowest width apart), the lines a pitch apart (at least the
     shallowest depth and the two half aisles, ``core.physical.layout``), so few racks are near any leaf
     (``_devices_within``); each node has ``links_per_node_leaf`` links to one leaf. ``rack_fit()``: the design's
-    ``compute_rack_fit``, None when it raised. ``links`` when the wiring or the racks give no bound."""
+    ``compute_rack_fit``, None when it raised. ``links`` when the wiring or the racks give no bound.
+
+    A folded Clos of two or three tiers or a Dragonfly+ (``_SU_ROWS``) also bounds them SU by SU: a node links only
+    to the leaves of its own group (``Wiring.leaf_of``), and an SU's leaf racks stand in one block amid its compute
+    racks, the SU whole in one row (``core.physical.layout``: ``su_block``; rows hold whole SUs), so a node near
+    enough to a leaf of its SU stands on that row within the reach of the block's end racks (``_devices_within`` on
+    its own line), with all its links (``rails`` per plane and island) at most: per SU at most that many nodes'
+    links, however many leaves the SU has."""
     per_node = getattr(wiring, "links_per_node_leaf", None)
     fit = rack_fit()
     if per_node is None or wiring.tor or fit is None:
         return links
     _preset, _kw, units, per_rack = fit
-    nodes = _devices_within(_node_height(resolved, units, per_rack), per_rack, resolved.switch.rack_units, length_m)
-    return min(links, fabric.leaf_count_total * per_node * nodes)
+    height = _node_height(resolved, units, per_rack)
+    nodes = _devices_within(height, per_rack, resolved.switch.rack_units, length_m)
+    most = fabric.leaf_count_total * per_node * nodes
+    if wiring.family in _SU_ROWS and wiring.tiers > 1:
+        along = _devices_within(height, per_rack, resolved.switch.rack_units, length_m, own_line=True)
+        node_links = wiring.rails * wiring.islands * fabric.planes * per_node
+        most = min(most, max(1, wiring.groups) * along * node_links)
+    return min(links, most)
+
+
+_SU_ROWS = ("clos", "dragonfly")
+"""Topology families whose scalable units stand whole in one row, each SU's leaves in one block of racks amid its
+compute racks or, top of rack, in its first compute rack (``core.physical.layout``'s SU blocks; a Dragonfly+'s
+groups are the pods of its folded Clos, ``core.fabric.dragonfly``), a node linked only to its SU's leaves."""
 
 
 def _node_height(resolved: ResolvedDesign, units: int, per_rack: int) -> float:
@@ -751,7 +770,9 @@ def _tor_links_within(resolved: ResolvedDesign, fabric: FabricPlan, wiring, leng
     height = (length_m - 2 * routing.slack_end_m) / (1 + routing.slack_fraction) - routing.in_rack_m \
         - leaf_units * routing.u_mm / 2000  # between the leaf's edge and a node's U centre
     in_rack = 0 if height < node_m / 2 else min(per_rack, 2 * (math.floor(height / node_m - 0.5) + 1))
-    others = _devices_within(node_m, per_rack, leaf_units, length_m)
+    # an SU stands whole in one row (``_SU_ROWS``): its leaf reaches its nodes on that row
+    own_line = wiring.family in _SU_ROWS and wiring.tiers > 1
+    others = _devices_within(node_m, per_rack, leaf_units, length_m, own_line=own_line)
     return min(links, fabric.leaf_count_total * per_node * (in_rack + others))
 
 
@@ -799,7 +820,8 @@ def _switch_links_within(resolved: ResolvedDesign, fabric: FabricPlan, wiring, l
 
 
 @lru_cache(maxsize=4096)
-def _devices_within(far_m: float, per_rack: int, near_units: float, length_m: float, rows_apart: bool = False) -> int:
+def _devices_within(far_m: float, per_rack: int, near_units: float, length_m: float, rows_apart: bool = False,
+                    own_line: bool = False) -> int:
     """At most how many devices ``far_m`` [m] high, ``per_rack`` at most in a rack, in racks other than its own, a
     link ``length_m`` [m] long or shorter can reach from one device of ``near_units`` [U] (the bundled racks'
     geometry and routing, ``load_racks``; cached by these arguments). The link climbs from both ports to the tray
@@ -808,7 +830,8 @@ def _devices_within(far_m: float, per_rack: int, near_units: float, length_m: fl
     line stand side by side (centres at least the narrowest width apart, the ``k``-th nearest on either side at
     least ``k`` widths), the lines a pitch apart (at least the shallowest depth and the two half aisles,
     ``core.physical.layout``). With ``rows_apart`` the far devices stand in other rows than the near one: on its
-    own line only in another column's rows, beyond two end aisles."""
+    own line only in another column's rows, beyond two end aisles. With ``own_line`` only the far devices on the near
+    one's own line (a row of it) count."""
     racks = load_racks()
     r, u_m = racks.routing, racks.routing.u_mm / 1000
     width = min(p.width_mm for p in racks.presets) / 1000
@@ -828,6 +851,8 @@ def _devices_within(far_m: float, per_rack: int, near_units: float, length_m: fl
             devices += (2 if line == 0 else 4) * fit(budget - line * pitch - (start + step * width))
             step += 1
         line += 1
+        if own_line:
+            break
     return devices
 
 
@@ -931,6 +956,24 @@ def network_floor_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Ca
     fabric is sized from the fabric's shape alone), so it raises as the exact rows do
     (``tests/test_optimize_bounds.py`` checks both)."""
     return network_floor_rows_of(NetworkInputs.of(resolved), Pricing.of(resolved), fabric, catalog, least, racks)
+
+
+def least_racks(resolved: ResolvedDesign) -> tuple[int, int]:
+    """``(compute racks, other racks)`` at most as many as the layout builds (``core.plan.built_counts``), before it
+    exists: a compute rack holds at most ``compute_rack_fit``'s nodes per rack, so at least ``ceil(nodes / that)``
+    compute racks; other racks none. ``network_floor_rows``' PDUs for them are a lower bound on the exact rows' (the
+    out-of-band switches for the PDUs' ports and the in-band network for their uplinks never fall as the PDUs
+    grow); (0, 0) when the racks fit raises (the layout raises then too) or the networks are a cloud provider's
+    (``Nic.transport``: ``core.plan.as_built`` sizes them for no built racks)."""
+    from core.physical.layout import compute_rack_fit
+
+    if resolved.nic.transport:
+        return 0, 0
+    try:
+        per_rack = compute_rack_fit(resolved)[3]
+    except FabricPlannerError:
+        return 0, 0
+    return math.ceil(resolved.nodes / max(1, per_rack)), 0
 
 
 def network_floor_rows_of(network_inputs: NetworkInputs, pricing: Pricing, fabric: FabricPlan, catalog: Catalog,

@@ -400,3 +400,64 @@ def test_switch_links_within_a_reach_bound_some_fabrics():
         assert 0 <= within <= links
         counted.append(within < links)
     assert any(counted) and len(counted) > 5
+
+
+def test_node_links_within_a_reach_bound_su_by_su():
+    """``_node_links_within`` bounds a folded Clos's node-leaf links SU by SU (a node links only to its SU's leaves,
+    whose racks stand in one block amid the SU's compute racks on one row): never above the leaf-by-leaf count
+    (each leaf reaching the nodes of every line), and below it for some rail-optimized fabrics at 5 m (an active
+    copper cable's reach), so the floor prices more of them above copper. Hand count of the nodes near one SU's
+    leaf block: DGX H100 (8U) four to a rack, a 1U leaf, 5 m: the climbs and the tray run leave
+    (5 - 2 x 0.5) / 1.1 - 2 x 0.3 - 1U / 2 = 3.014 m; the k-th rack on either side (k x 0.6 m along the row) holds
+    the nodes whose climb ((i + 1/2) x 8U, i from the top) fits what is left: 4, 4, 3 and 2 (k = 1..4), 13 a side,
+    26 nodes, each with all its links (8 rails) at most."""
+    from core.cost import _devices_within, _node_links_within
+    from core.fabric.wiring import wiring_of
+    from core.physical.layout import compute_rack_fit
+
+    assert _devices_within(8 * 0.04445, 4, 1, 5.0, own_line=True) == 26
+    lower = []
+    for design in _DESIGNS[8192][::31]:
+        try:
+            p = plan(design)
+        except FabricPlannerError:
+            continue
+        wiring = wiring_of(p.fabric, p.resolved.nodes, p.resolved.nics_per_node)
+        if wiring.tor or p.fabric.tiers < 2:
+            continue
+        fit = compute_rack_fit(p.resolved)
+        links = p.fabric.node_leaf_links * p.fabric.planes
+        within = _node_links_within(p.resolved, p.fabric, wiring, 5.0, links, "node-leaf", lambda: fit)
+        nodes = _devices_within(min(p.resolved.system.node_rack_units, fit[2] / fit[3]) * 0.04445, fit[3],
+                                p.resolved.switch.rack_units, 5.0)
+        by_leaf = min(links, p.fabric.leaf_count_total * wiring.links_per_node_leaf * nodes)
+        assert 0 <= within <= by_leaf
+        lower.append(within < by_leaf)
+    assert any(lower) and len(lower) > 5
+
+
+@pytest.mark.parametrize("gpu,gpus,step", [("H100", 8192, 389), ("GB200-NVL72", 1152, 97), ("B300", 2048, 211)])
+def test_least_racks_never_exceed_the_layouts(gpu, gpus, step):
+    """``core.cost.least_racks`` (the first floor's racks for the other networks' PDUs, before any layout) is, part by
+    part, at most the racks the plan's layout builds (``core.plan.built_counts``), with any nodes per rack, and the
+    other networks' floor rows for them are at most the exact rows of the plan's racks: total by total, lower than
+    those for no racks for some designs (their PDUs counted)."""
+    from core.cost import least_racks
+    from core.plan import built_counts
+
+    catalog = load_catalog()
+    raised = 0
+    for design in candidate_designs(gpu, gpus, Constraints(), Grid())[::step]:
+        for per_rack in (None, 3):
+            try:
+                p = plan(design if per_rack is None else design.model_copy(update={"nodes_per_rack": per_rack}))
+            except FabricPlannerError:
+                continue
+            least, built = least_racks(p.resolved), built_counts(p.layout)
+            assert least[0] <= built[0] and least[1] <= built[1], (design, per_rack)
+            floor = _row_totals(network_floor_rows(p.resolved, p.fabric, catalog, least=True, racks=least))
+            exact = _row_totals(network_floor_rows(p.resolved, p.fabric, catalog, racks=built))
+            for key, totals in floor.items():
+                assert all(a <= b + 1e-6 * max(1.0, b) for a, b in zip(totals, exact[key])), key
+            raised += floor != _row_totals(network_floor_rows(p.resolved, p.fabric, catalog, least=True))
+    assert raised, "no design's rows for its least racks differ from those for none: the test checks nothing"

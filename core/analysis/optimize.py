@@ -34,7 +34,8 @@ Exactness: nothing is approximated. Speed comes from structure that does not cha
   share them) and the media per length bin (``core.physical.media.chosen_media``);
 * bounds before detail (``bounded``): each candidate's capex floor (``core.cost.cost_floor``: its counts priced,
   and the compute links at the least their media can cost from the rack geometry alone, ``core.cost.links_floor``;
-  when only ``_decide`` reads it, the other networks at their least, ``core.cost.network_floor_rows``, and the
+  when only ``_decide`` reads it, the other networks at their least, ``core.cost.network_floor_rows``, their PDUs
+  those of the fewest racks the layout may build, ``core.cost.least_racks``, and the
   links added only to a candidate the floor without them does not decide, ``_Evaluator.link``: two in three)
   orders the costing, and a feasible candidate that a costed one dominates by it is decided without its physical
   layer and bill (``_decide``; the workers of a parallel search share their costed candidates, ``_Witnesses``);
@@ -91,8 +92,8 @@ from typing import Iterable, NamedTuple
 
 from core import plurals, units, vocab
 from core.catalog import Catalog, load_catalog
-from core.cost import (Pricing, build_bom, cost_floor, in_compute_fabric, links_cost_floor, network_floor_rows,
-                       network_floor_rows_of,
+from core.cost import (Pricing, build_bom, cost_floor, in_compute_fabric, least_racks, links_cost_floor,
+                       network_floor_rows, network_floor_rows_of,
                        priced_network_rows, summarize_cost)
 from core.design import Design, DesignFields, field_bounds, offered_port_speeds, resolved_design, tidy_spaces
 from core import progress
@@ -651,7 +652,8 @@ class _Evaluator:
         if self.bounded and not full:
             try:  # the other networks raise as when the physical layer sizes them (``physical_of``)
                 floor = cost_floor(resolved, fabric, self.catalog,
-                                   network_floor_rows_of(run.network, run.pricing, fabric, self.catalog, least=first),
+                                   network_floor_rows_of(run.network, run.pricing, fabric, self.catalog, least=first,
+                                                         racks=run.racks),
                                    links=not counted)
             except FabricPlannerError as exc:
                 cand.reason = _reason(exc)
@@ -875,11 +877,13 @@ class _Run(NamedTuple):
     busbw: BusbwResolved
     network: NetworkInputs
     pricing: Pricing
+    racks: tuple[int, int]
+    """The fewest racks the layout may build (``core.cost.least_racks``): the first floor's other networks' PDUs."""
 
     @classmethod
     def of(cls, resolved) -> "_Run":
         return cls(PerfCalibration.of(resolved.design), BusbwResolved.of(resolved), NetworkInputs.of(resolved),
-                   Pricing.of(resolved))
+                   Pricing.of(resolved), least_racks(resolved))
 
 
 def _raise_floors(cand: Candidate, floor) -> None:
