@@ -39,7 +39,7 @@ def register(subparsers) -> None:
     add_format_option(parser, ("table", "json", "csv"),
                       _("table: readable summary; json: every count and the re-terminated cables (first 1,000); "
                         "csv: one row per re-terminated cable, named as the cabling plan names it (cable ID, racks)"))
-    add_naming_options(parser.add_argument_group(_("device names")))
+    add_naming_options(parser.add_argument_group(_("device names (as the exports name them)")))
     parser.set_defaults(handler=run)
 
 
