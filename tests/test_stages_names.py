@@ -15,7 +15,7 @@ from core.design import Design
 from core.fabric.naming import NamingScheme
 from core.formats.cabling import write_csv
 from core.formats.podnetbox import mixed_cabling_rows
-from core.formats.stagecabling import named_moves
+from core.formats.stagecabling import MOVE_COLUMNS, NamedMove, named_moves
 from core.physical.cabling import CABLE_COLUMNS, cabling_rows
 from core.plan import plan
 
@@ -34,6 +34,7 @@ def test_moves_are_the_cabling_plans_cables_by_id_name_and_rack():
     """Every re-terminated cable, looked up by its cable ID in the stage before's cabling plan, has the end that
     stays and the old end with their racks; by its new ID in the stage after's, the end that stays and the new
     end. A custom switch prefix names them (no engine id)."""
+    assert NamedMove._fields == MOVE_COLUMNS
     naming = NamingScheme(switch_prefix="sw-")
     deltas = growth(GROWN)
     moves = named_moves(GROWN, deltas, naming)

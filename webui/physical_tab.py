@@ -197,10 +197,9 @@ def _none_listed(key: str, language: str, table: pd.DataFrame) -> str:
 
 
 MOVE_TITLES = {
-    "step": N_("Step [nodes]"), "link_class": N_("Link class"), "cable_id": N_("Cable ID"),
-    "kept_rack": N_("Rack of the end that stays"), "kept_end": N_("End that stays"), "before_rack": N_("Rack before"),
-    "before": N_("Before"), "after_rack": N_("Rack after"), "after": N_("After"),
-    "new_cable_id": N_("Cable ID after"),
+    "step": N_("Step [nodes]"), "cable_id": N_("Cable ID"), "kept_end": N_("End that stays"), "before": N_("Before"),
+    "after": N_("After"), "new_cable_id": N_("Cable ID after"), "kept_rack": N_("Rack of the end that stays"),
+    "before_rack": N_("Rack before"), "after_rack": N_("Rack after"), "link_class": N_("Link class"),
 }
 """Column titles of the re-terminated cables (``core.formats.stagecabling.MOVE_COLUMNS``)."""
 

@@ -33,30 +33,32 @@ from core.plan import Plan
 STAGE_COLUMN = "stage"
 """The cabling plan's last column when the design grows (module docstring)."""
 
-MOVE_COLUMNS = ("step", "link_class", "cable_id", "kept_rack", "kept_end", "before_rack", "before", "after_rack",
-                "after", "new_cable_id")
-"""Columns of a re-terminated cable (``NamedMove``), in order (the ``stages`` CSV, the Racks & cabling tab)."""
+MOVE_COLUMNS = ("step", "cable_id", "kept_end", "before", "after", "new_cable_id", "kept_rack", "before_rack",
+                "after_rack", "link_class")
+"""Columns of a re-terminated cable (``NamedMove``), in order (the ``stages`` CSV, the Racks & cabling tab): what to
+unplug and re-plug first, the columns a narrow window still shows."""
 
 
 class NamedMove(NamedTuple):
-    """One re-terminated cable as the cabling plans name it (``device port``, the exports' names)."""
+    """One re-terminated cable as the cabling plans name it (``device port``, the exports' names); fields in
+    ``MOVE_COLUMNS`` order."""
 
     step: str
     """The growth step (``core.analysis.stages.step_text``)."""
-    link_class: str
     cable_id: str
     """The cable's ID in the cabling plan of the stage before."""
-    kept_rack: str
     kept_end: str
     """The end that stays: ``device port``."""
-    before_rack: str
     before: str
     """The other end before the step."""
-    after_rack: str
     after: str
     """The other end after the step."""
     new_cable_id: str
     """The cable's ID in the cabling plan of the stage after (each stage's plan numbers its own cables)."""
+    kept_rack: str
+    before_rack: str
+    after_rack: str
+    link_class: str
 
 
 def compute_rows(p, naming: NamingScheme | None = None) -> Iterator[CableRow]:
@@ -105,8 +107,8 @@ def named_moves(design: Design, deltas: list[StageDelta], naming: NamingScheme |
             kept_rack, kept = _side(old, m.kept, m.kept_a_before)
             before_rack, before = _side(old, m.before, not m.kept_a_before)
             after_rack, after = _side(new, m.after, not m.kept_a_after)
-            out.append(NamedMove(step_text(d), m.kind, old.cable_id, kept_rack, kept, before_rack, before,
-                                 after_rack, after, new.cable_id))
+            out.append(NamedMove(step_text(d), old.cable_id, kept, before, after, new.cable_id, kept_rack,
+                                 before_rack, after_rack, m.kind))
     return out
 
 
