@@ -42,7 +42,7 @@ DEFAULT_VALUES: dict[str, tuple] = {
     "nics_per_node": (2, 4, 8),
     "global_ratio": (0.5, 1.0, 2.0),
     "group_leaves": (8, 16, 32),
-    "torus_dims": ("8x8x8", "4x8x16", "16x32"),  # shapes of 512 nodes (the torus's example link)
+    "torus_dims": ("4x4x4", "2x4x8", "8x8"),  # shapes of 64 nodes (512 GPUs of 8: the torus's example link)
     "nvlink_domain": (72, 144, 288, 576),
     "nvlink_rack": (36, 72),
 }
