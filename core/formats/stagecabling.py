@@ -27,6 +27,7 @@ from core.errors import FabricPlannerError
 from core.fabric.naming import NamingScheme
 from core.fabric.pods import pod_stages
 from core.formats.podnetbox import mixed_cabling_rows
+from core.formats.podslurm import mixed_of
 from core.physical.cabling import CableRow, cabling_rows
 from core.plan import Plan
 
@@ -116,6 +117,8 @@ def staged_plans(plan) -> list | None:
     """The plans of ``plan``'s design at each growth stage (``core.analysis.stages.growth_plans``), None when it
     does not grow."""
     design = plan.design
+    if design.pods and mixed_of(plan) is None:  # pods that cannot be planned together: the plan is pod 1's
+        return None
     grows = len(pod_stages(design)) > 1 if design.pods else has_stages(design, plan.resolved.nodes)
     return growth_plans(design) if grows else None
 
