@@ -109,3 +109,13 @@ def test_stages_command_takes_grow_to_alone_and_a_design_file(tmp_path, capsys):
     path.write_text(Design(gpu="H100", nodes=64, grow_to=256).model_dump_json())
     assert cli_main(["stages", "--design", str(path), "--format", "json"]) == 0
     assert [(x["from_nodes"], x["to_nodes"]) for x in json.loads(capsys.readouterr().out)] == [(64, 256)]
+
+
+def test_stages_json_names_the_moves_as_the_csv(capsys):
+    assert cli_main(["stages", "--gpu", "H100", "--nodes", "64", "--switch", "QM9700", "--stages", "128,256",
+                     "--format", "json", "--switch-prefix", "sw-"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    deltas = growth(GROWN)
+    assert [len(x["moves"]) for x in data] == [len(d.moves) for d in deltas]
+    assert data[0]["moves"][0] == named_moves(GROWN, deltas, NamingScheme(switch_prefix="sw-"))[0]._asdict()
+    assert data[0]["moves"][0]["kept_end"] == "sw-leaf001 1/18/1" and data[1]["moves"][0]["step"] == "128 → 256"

@@ -7,7 +7,7 @@ Plans the design at its ``--nodes`` and at each node count of ``--stages`` (a de
 when it is beyond them; ``core.analysis.stages``) and prints,
 per step, the capex added, the switches added and removed, and the compute fabric's cables kept, added,
 re-terminated (one end moved), changed in speed and removed; ``--format json`` lists the re-terminated cables
-(the first 1,000; counts are complete), ``csv`` writes one row per re-terminated cable as the stages' cabling
+(the first 1,000 a step; counts are complete) as ``csv`` names them, ``csv`` writes one row per re-terminated cable as the stages' cabling
 plans name it (``core.formats.stagecabling.named_moves``: cable IDs, racks, names under ``--node-prefix``,
 ``--switch-prefix``, ``--min-digits``). ``--grow-to`` alone (or a ``--design`` file's ``grow_to``) is one stage.
 """
@@ -84,15 +84,21 @@ def run(args: argparse.Namespace) -> str:
     naming_from_args(args)  # a bad prefix is said before the work
     design = design_from_args(args)
     deltas = growth(design)
-    if args.format == "json":
-        return to_json([{**d.model_dump(), "recabled": d.recabled, "transceivers_bought": d.transceivers_bought}
-                        for d in deltas]) + "\n"
-    if args.format == "csv":
+    if args.format in ("json", "csv"):
         from core.formats.stagecabling import named_moves
         from core.plan import plan
 
         with language(DEFAULT_LANGUAGE):  # the steps' words, as the cabling plan's: English in every --lang
-            return _csv(named_moves(design, deltas, naming_from_args(args, plan(design))))
+            moves = named_moves(design, deltas, naming_from_args(args, plan(design)))
+        if args.format == "csv":
+            return _csv(moves)
+        out, first = [], 0
+        for d in deltas:  # each step's moves as the cabling plans name them (named_moves keeps the steps' order)
+            out.append({**d.model_dump(exclude={"moves"}), "recabled": d.recabled,
+                        "transceivers_bought": d.transceivers_bought,
+                        "moves": [m._asdict() for m in moves[first:first + len(d.moves)]]})
+            first += len(d.moves)
+        return to_json(out) + "\n"
     if design.pods:
         from core.analysis.pods import added_pods
 
