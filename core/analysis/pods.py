@@ -281,6 +281,13 @@ def pod_plans(design: Design) -> list[MixedPlan]:
     return [mixed_plan(design, stage) for stage in stages]
 
 
+def pod_growth(design: Design) -> list[StageDelta]:
+    """The deltas of growing a mixed ``design`` through its pods' stages, one per step (``InputError`` when every
+    pod is built now)."""
+    plans = pod_plans(design)
+    return [pod_delta(a, b) for a, b in zip(plans, plans[1:])]
+
+
 def added_pods(design: Design) -> list[tuple[int, str]]:
     """(stage, ``SYSTEM x NODES`` words of the pods it adds) per later stage of a mixed ``design``."""
     specs = pod_specs(design)

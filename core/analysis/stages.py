@@ -48,7 +48,7 @@ class Move(BaseModel):
     kind: str
     """Link class (``node-leaf``, ``leaf-spine``, ``spine-core``)."""
     kept: str
-    """The end that stays: ``device port`` (engine ids; the exports' names: ``core.formats.cabling.named_moves``)."""
+    """The end that stays: ``device port`` (engine ids; the exports' names: ``core.formats.stagecabling.named_moves``)."""
     before: str
     after: str
     before_index: int
@@ -232,11 +232,11 @@ def new_cables(before, after) -> set[int]:
 def growth(design: Design) -> list[StageDelta]:
     """The deltas of growing ``design`` through its stages (``stage_counts``; a design with ``pods``: its pods'
     stages, ``core.analysis.pods``), one per step."""
-    plans = growth_plans(design)
     if design.pods:
-        from core.analysis.pods import pod_delta
+        from core.analysis.pods import pod_growth  # it builds on this module
 
-        return [pod_delta(a, b) for a, b in zip(plans, plans[1:])]
+        return pod_growth(design)
+    plans = growth_plans(design)
     return [stage_delta(a, b) for a, b in zip(plans, plans[1:])]
 
 
