@@ -21,10 +21,16 @@ def test_gb200_nvl576_class_level2_units_degrade_by_hand_count():
     assert (d.count, d.gpus_affected, d.effect) == (72, 144, "level2_bandwidth")
     assert abs(d.share_left - 17 / 18) < 1e-9
     assert "144 GPUs" in degrading_label(d) and "94.4%" in degrading_label(d)
+    # a level-2 cable (4 NVLinks, catalog ``links_per_cable``) of a first-level NVL36 domain: 36 x 18 = 648 level-2
+    # links, 648 / 4 = 162 cables a rack, 576 / 36 = 16 racks: 2,592 cables; one lost leaves 644 / 648
+    (cable,) = [d for d in single_points(p).degrading if d.tier == "nvlink2-cable"]
+    assert (cable.count, cable.gpus_affected, cable.effect) == (16 * 162, 36, "level2_cable") == (2592, 36,
+                                                                                                   "level2_cable")
+    assert abs(cable.share_left - 644 / 648) < 1e-9 and "99.4%" in degrading_label(cable)
     text = "\n".join(what_if(p, ["nvlink2:1"]).notes)
     assert "850 of 900 GB/s" in text and "94.4%" in text
 
 
 def test_one_level_nvlink_has_no_level2_class():
     p = plan(Design(gpu="GB200-NVL72", nodes=18))
-    assert not [d for d in single_points(p).degrading if d.tier == "nvlink2"]
+    assert not [d for d in single_points(p).degrading if d.tier in ("nvlink2", "nvlink2-cable")]

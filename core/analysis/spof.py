@@ -98,6 +98,8 @@ EFFECT_LABELS = {
     "mesh_link": N_("lowers the scale-up bandwidth of its {gpus} GPUs to {share}; cuts off no GPU"),
     "level2_bandwidth": N_("lowers the NVLink bandwidth of its domain's {gpus} GPUs to the domain's other racks to "
                            "{share}; cuts off no GPU"),
+    "level2_cable": N_("lowers the level-2 NVLink bandwidth of the {gpus} GPUs of its first-level domain to {share}; "
+                       "cuts off no GPU"),
     "node_unusable": N_("leaves its node's {gpus} GPUs unusable (Fabric Manager's default): part of the node, "
                         "like its GPUs"),
     "uplink_capacity": N_("lowers its leaf's uplinks to {share}; cuts off no GPU"),
@@ -452,9 +454,29 @@ def _level2_degrading(plan: Plan, shape: Shape) -> tuple[Degrading, ...]:
 
     worst = min((i for i, units in enumerate(shape.level2) if units), key=lambda i: shape.level2[i])
     loss = level2_loss(plan, [("nvlink2", (worst, 0), False)])
-    return (Degrading(tier="nvlink2", example=_element("nvlink2", (worst, 0), shape), count=sum(shape.level2),
-                      effect="level2_bandwidth", gpus_affected=loss.gpus,
-                      share_left=loss.worst_gbytes / loss.healthy_gbytes),)
+    unit = Degrading(tier="nvlink2", example=_element("nvlink2", (worst, 0), shape), count=sum(shape.level2),
+                     effect="level2_bandwidth", gpus_affected=loss.gpus,
+                     share_left=loss.worst_gbytes / loss.healthy_gbytes)
+    return unit, *_level2_cable(plan, shape, worst)
+
+
+def _level2_cable(plan: Plan, shape: Shape, worst: int) -> tuple[Degrading, ...]:
+    """A level-2 NVLink cable's loss, by the same spreading assumption (``core.analysis.failure.nvlink2``): its
+    first-level domain's GPUs keep ``(L - c) / L`` of their level-2 links, ``c`` the NVLinks of one cable
+    (``Level2.links_per_cable``), ``L`` the first-level domain's level-2 links, in the domain with the fewest units
+    (``worst``); the example is a cable from the first switch tray (node) of its first rack to its first unit
+    (``tray-unit``), the count every level-2 cable to a level-2 switch (a pair cabled rack to rack has no unit)."""
+    up = scaleup_of(plan.resolved)
+    domains = [d for d in up.domains() if d.level2_switches]
+    domain = next(d for d in domains if d.index == worst)
+    links = domain.level2_links // domain.racks
+    if links <= up.level2.links_per_cable:
+        return ()
+    rack = domain.first_node // up.level1_nodes
+    lower = _element("tray", (rack, 0), shape) if shape.trays else Wiring.node_id(domain.first_node)
+    return (Degrading(tier="nvlink2-cable", example=f"{lower}-{_element('nvlink2', (worst, 0), shape)}",
+                      count=sum(d.level2_cables for d in domains), effect="level2_cable",
+                      gpus_affected=up.level1_gpus, share_left=1 - up.level2.links_per_cable / links),)
 
 
 def _degrading(plan: Plan, shape: Shape) -> tuple[Degrading, ...]:
