@@ -69,8 +69,9 @@ def _axis_controls(store: dict, axis: str, column, optional: bool) -> None:
     if not chosen:
         return
     setting = sw.SETTINGS[chosen]
-    if setting.kind == sw.CATEGORICAL:  # ids as values, words in the current language as labels
-        choices = list(setting.choices())
+    choices = setting.values() if setting.kind == sw.CATEGORICAL else None  # None: numbers or free text (torus)
+    if choices is not None:  # ids as values, words in the current language as labels
+        choices = list(choices)
         if W + values_key not in ss:
             ss[W + values_key] = [v for v in store[values_key] if v in choices]
         picked = column.multiselect(_("Values"), choices, key=W + values_key,

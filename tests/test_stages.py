@@ -97,9 +97,12 @@ def test_cli_stages_table_json_csv_and_bad_input(capsys):
     assert data[0]["to_gpus"] == 1024 and data[0]["transceivers_bought"] > 0
     assert cli_main(["stages", "--nodes", "64", "--switch", "QM9700", "--stages", "128", "--format", "csv"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "from_nodes,to_nodes,kind,kept_end,before,after" and len(lines) > 1
+    assert lines[0] == ("step,cable_id,kept_end,before,after,new_cable_id,kept_rack,before_rack,after_rack,"
+                        "link_class") and len(lines) > 1
+    assert lines[1].startswith("64 → 128,C000") and ",leaf001 1/" in lines[1] and "p0." not in lines[1]
     assert cli_main(["stages", "--nodes", "64", "--stages", "x"]) == 2
-    assert cli_main(["stages", "--nodes", "64", "--grow-to", "128"]) == 2  # --stages is what the command is about
+    assert cli_main(["stages", "--nodes", "64"]) == 2  # no stages, no grow_to: the way out is said
+    assert cli_main(["stages", "--nodes", "64", "--stages", "128", "--pods", "B200:32:800@1"]) == 2  # one of the two
     assert cli_main(["stages", "--nodes", "64", "--stages", "32"]) == 3  # a design with ways out
     assert cable_count(plan(Design(gpu="H100", nodes=64))) > 0
 

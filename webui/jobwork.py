@@ -113,9 +113,15 @@ def link_load(key: str, pattern: str, placement: str, group: int, settings_json:
                                      global_routing=global_routing)
 
 
-def growth(key: str):
-    """``stages.growth`` of the design ``key``: what each growth stage buys and which cables move."""
-    return stages.growth(Design.model_validate_json(key))
+def growth(key: str, naming: str = ""):
+    """``stages.growth`` of the design ``key`` (what each growth stage buys and which cables move) and its
+    re-terminated cables as the cabling plans name them under the naming scheme ``naming`` (JSON; "": the default
+    names; ``core.formats.stagecabling.named_moves``)."""
+    from core.formats.stagecabling import named_moves
+
+    design = Design.model_validate_json(key)
+    deltas = stages.growth(design)
+    return deltas, named_moves(design, deltas, NamingScheme.model_validate_json(naming) if naming else None)
 
 
 def export_bytes(key: str, name: str, naming: str) -> bytes:

@@ -17,7 +17,7 @@ from core.design import Design
 from core.figures import racks as rack_figures
 from core.figures.keynumbers import cards_html, rack_key_numbers
 from core.errors import FabricPlannerError
-from core.i18n import _, language as speaking, usd
+from core.i18n import N_, _, language as speaking, usd
 from core.physical.cabling import nvlink_summary
 from core.physical.media import KIND_LABELS, NVLINK_CLASS_LABELS
 from core.physical.racks import load_racks
@@ -196,6 +196,29 @@ def _none_listed(key: str, language: str, table: pd.DataFrame) -> str:
     return ", ".join(words)
 
 
+MOVE_TITLES = {
+    "step": N_("Step [nodes]"), "cable_id": N_("Cable ID"), "kept_end": N_("End that stays"), "before": N_("Before"),
+    "after": N_("After"), "new_cable_id": N_("Cable ID after"), "kept_rack": N_("Rack of the end that stays"),
+    "before_rack": N_("Rack before"), "after_rack": N_("Rack after"), "link_class": N_("Link class"),
+}
+"""Column titles of the re-terminated cables (``core.formats.stagecabling.MOVE_COLUMNS``)."""
+
+
+def _naming_json(cur) -> str:
+    """The exports' naming scheme the session keeps (the Hand-off tab's; ``webui.state.NAMING_STORE``) as JSON; ""
+    for the default names or a scheme this design refuses (the Hand-off tab says why)."""
+    from core.fabric.naming import NamingError, naming_scheme
+    from webui.state import NAMING_STORE
+
+    store = st.session_state.get(NAMING_STORE)
+    if not store:
+        return ""
+    try:
+        return naming_scheme(store["np"], store["sp"], int(store["nd"]), cur.plan).model_dump_json()
+    except (NamingError, KeyError, ValueError):
+        return ""
+
+
 def growth_section(cur, key: str) -> None:
     """Growth stages (``Design.stages`` and ``grow_to``): per step what is bought and which cables move, the
     re-terminated cables listed and downloadable (a job: ``webui.jobs``)."""
@@ -209,22 +232,28 @@ def growth_section(cur, key: str) -> None:
     st.caption(note)
     from webui import jobwork  # the jobs' functions (the engine, Playwright): imported when a job is asked for
 
-    finished, deltas = jobs.result("stages", key, jobwork.growth, key, what=_("Planning the stages"))
+    naming = _naming_json(cur)
+    finished, found = jobs.result("stages", key + naming, jobwork.growth, key, naming, what=_("Planning the stages"))
     if not finished:
         return
-    if isinstance(deltas, FabricPlannerError):
-        st.warning(safe.md(str(deltas)))
+    if isinstance(found, FabricPlannerError):
+        st.warning(safe.md(str(found)))
         return
+    deltas, named = found
     headers = stage_headers()
     numbers = {headers[c]: st.column_config.NumberColumn(format="localized")
                for c, (_header, kind) in STAGE_COLUMNS.items() if kind == "count"}
     rows = [{headers[c]: usd(v) if STAGE_COLUMNS[c][1] == "usd" else v for c, v in row.items()}
             for row in stage_rows(deltas)]
     show_wide(pd.DataFrame(rows), hide_index=True, width="stretch", column_config=numbers)
-    moves = [{_("Step [nodes]"): step_text(d), _("Link class"): _(LINK_CLASS_LABELS[m.kind]),
-              _("End that stays"): m.kept, _("Before"): m.before, _("After"): m.after} for d in deltas for m in d.moves]
-    if moves:
+    if named:
+        titles = {column: _(title) for column, title in MOVE_TITLES.items()}
+        moves = [{**{titles[c]: v for c, v in m._asdict().items()},
+                  titles["link_class"]: _(LINK_CLASS_LABELS[m.link_class])} for m in named]
         with st.expander(_("Re-terminated cables ({count})").format(count=f"{sum(d.cables_moved for d in deltas):,}")):
+            st.caption(_("Named as the cabling plan names them (the Hand-off tab's names): the cable ID in the "
+                         "cabling plan of the stage before and of the stage after, and the racks of its ends. The "
+                         "cabling plan's stage column says which stage lays or re-terminates each cable."))
             frame = pd.DataFrame(moves)
             st.dataframe(frame, hide_index=True, width="stretch")
             st.download_button(_("Download as CSV"), frame.to_csv(index=False).encode("utf-8"),

@@ -231,7 +231,7 @@ def mixed_links(mixed: MixedPlan) -> Iterator[tuple[str, str, str, str, str, int
 
 def _switch_ids(mixed: MixedPlan) -> set[str]:
     """The switches of ``mixed`` as a stage comparison tells them apart: the pods' leaves by id and the shared
-    spines by id and model (``_cables``)."""
+    spines by id and model (``mixed_cables``)."""
     f = mixed.fabric
     model = f.core_switch if f.tiers == 3 else f.spine_switch
     ids = {f"{shared}:{model}" for shared in mixed_wiring(mixed, three_tiers=True, planes=True).shared_ids()}
@@ -241,7 +241,7 @@ def _switch_ids(mixed: MixedPlan) -> set[str]:
     return ids
 
 
-def _cables(mixed: MixedPlan) -> dict:
+def mixed_cables(mixed: MixedPlan) -> dict:
     """Every compute-fabric cable of ``mixed``: (A end, Z end) -> (link class, speed [Gb/s]); a shared spine end (a
     shared core's on three tiers) is its id and model (``spine0:Q3400``), so a layer of another model re-terminates
     the cables it takes over."""
@@ -262,7 +262,7 @@ def pod_delta(before: MixedPlan, after: MixedPlan) -> StageDelta:
         to_gpus=after.fabric.gpus, capex_usd=after.capex_usd - before.capex_usd, bought=bought,
         switches_added=len(ids_after - ids_before), switches_removed=len(ids_before - ids_after),
         tiers=(before.fabric.tiers, after.fabric.tiers), pods=_pod_steps(before, after),
-        **cable_delta(_cables(before), _cables(after)))
+        **cable_delta(mixed_cables(before), mixed_cables(after)))
 
 
 def _pod_steps(before: MixedPlan, after: MixedPlan) -> tuple[PodStep, ...]:
@@ -272,14 +272,19 @@ def _pod_steps(before: MixedPlan, after: MixedPlan) -> tuple[PodStep, ...]:
                  for pod in after.fabric.pods)
 
 
-def pod_growth(design: Design) -> list[StageDelta]:
-    """The deltas of growing a mixed ``design`` through its pods' stages, one per step (``InputError`` when every
-    pod is built now)."""
+def pod_plans(design: Design) -> list[MixedPlan]:
+    """The mixed plan of ``design`` at each of its pods' stages (``InputError`` when every pod is built now)."""
     stages = pod_stages(design)
     if len(stages) < 2:
         raise InputError(_("No growth stages: add pods at later stages, such as {example}.").format(
             example="B200:32@1"))
-    plans = [mixed_plan(design, stage) for stage in stages]
+    return [mixed_plan(design, stage) for stage in stages]
+
+
+def pod_growth(design: Design) -> list[StageDelta]:
+    """The deltas of growing a mixed ``design`` through its pods' stages, one per step (``InputError`` when every
+    pod is built now)."""
+    plans = pod_plans(design)
     return [pod_delta(a, b) for a, b in zip(plans, plans[1:])]
 
 

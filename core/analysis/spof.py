@@ -96,6 +96,10 @@ EFFECT_LABELS = {
     "nvlink_bandwidth": N_("lowers the NVLink bandwidth of its domain's {gpus} GPUs to {share}; cuts off no GPU"),
     "scaleup_bandwidth": N_("lowers the scale-up bandwidth of its domain's {gpus} GPUs to {share}; cuts off no GPU"),
     "mesh_link": N_("lowers the scale-up bandwidth of its {gpus} GPUs to {share}; cuts off no GPU"),
+    "level2_bandwidth": N_("lowers the NVLink bandwidth of its domain's {gpus} GPUs to the domain's other racks to "
+                           "{share}; cuts off no GPU"),
+    "level2_cable": N_("lowers the level-2 NVLink bandwidth of the {gpus} GPUs of its first-level domain to {share}; "
+                       "cuts off no GPU"),
     "node_unusable": N_("leaves its node's {gpus} GPUs unusable (Fabric Manager's default): part of the node, "
                         "like its GPUs"),
     "uplink_capacity": N_("lowers its leaf's uplinks to {share}; cuts off no GPU"),
@@ -439,6 +443,42 @@ def _local_degrading(shape: Shape, cuts) -> tuple[Degrading, ...]:
                       effect="local_capacity", gpus_affected=gpus, share_left=(per_router - 1) / per_router),)
 
 
+def _level2_degrading(plan: Plan, shape: Shape) -> tuple[Degrading, ...]:
+    """A level-2 NVLink switch unit's loss (a two-level NVLink domain, ``core.fabric.domainlevels``), by the failure
+    what-if's rule (``core.analysis.failure.nvlink2.level2_loss``): its domain's GPUs keep ``(S - 1) / S`` of their
+    bandwidth to the domain's other racks, ``S`` the domain's units; the example is a unit of the domain with the
+    fewest (the worst loss), the count every unit of the cluster."""
+    if not sum(shape.level2):
+        return ()
+    from core.analysis.failure.nvlink2 import level2_loss
+
+    worst = min((i for i, units in enumerate(shape.level2) if units), key=lambda i: shape.level2[i])
+    loss = level2_loss(plan, [("nvlink2", (worst, 0), False)])
+    unit = Degrading(tier="nvlink2", example=_element("nvlink2", (worst, 0), shape), count=sum(shape.level2),
+                     effect="level2_bandwidth", gpus_affected=loss.gpus,
+                     share_left=loss.worst_gbytes / loss.healthy_gbytes)
+    return unit, *_level2_cable(plan, shape, worst)
+
+
+def _level2_cable(plan: Plan, shape: Shape, worst: int) -> tuple[Degrading, ...]:
+    """A level-2 NVLink cable's loss, by the same spreading assumption (``core.analysis.failure.nvlink2``): its
+    first-level domain's GPUs keep ``(L - c) / L`` of their level-2 links, ``c`` the NVLinks of one cable
+    (``Level2.links_per_cable``), ``L`` the first-level domain's level-2 links, in the domain with the fewest units
+    (``worst``); the example is a cable from the first switch tray (node) of its first rack to its first unit
+    (``tray-unit``), the count every level-2 cable to a level-2 switch (a pair cabled rack to rack has no unit)."""
+    up = scaleup_of(plan.resolved)
+    domains = [d for d in up.domains() if d.level2_switches]
+    domain = next(d for d in domains if d.index == worst)
+    links = domain.level2_links // domain.racks
+    if links <= up.level2.links_per_cable:
+        return ()
+    rack = domain.first_node // up.level1_nodes
+    lower = _element("tray", (rack, 0), shape) if shape.trays else Wiring.node_id(domain.first_node)
+    return (Degrading(tier="nvlink2-cable", example=f"{lower}-{_element('nvlink2', (worst, 0), shape)}",
+                      count=sum(d.level2_cables for d in domains), effect="level2_cable",
+                      gpus_affected=up.level1_gpus, share_left=1 - up.level2.links_per_cable / links),)
+
+
 def _degrading(plan: Plan, shape: Shape) -> tuple[Degrading, ...]:
     """Classes of elements whose single loss cuts no GPU off but lowers bandwidth (or takes only its node)."""
     out = []
@@ -460,6 +500,7 @@ def _degrading(plan: Plan, shape: Shape) -> tuple[Degrading, ...]:
         out.append(Degrading(tier="nvswitch", example=_element("nvswitch", (0, 0), shape),
                              count=shape.nodes * shape.nvl_chips, effect="node_unusable",
                              gpus_affected=shape.gpus_per_node, share_left=0.0))
+    out.extend(_level2_degrading(plan, shape))
     if shape.mesh_per_peer:  # a direct-mesh link: its two GPUs lose the links to each other
         out.append(Degrading(tier="meshlink", example=_element("meshlink", (0, 0, 1), shape),
                              count=shape.nodes * shape.mesh_gpus * (shape.mesh_gpus - 1) // 2,

@@ -48,9 +48,18 @@ class Move(BaseModel):
     kind: str
     """Link class (``node-leaf``, ``leaf-spine``, ``spine-core``)."""
     kept: str
-    """The end that stays: ``device port``."""
+    """The end that stays: ``device port`` (engine ids; the exports' names: ``core.formats.stagecabling.named_moves``)."""
     before: str
     after: str
+    before_index: int
+    """Position of the cable among the compute-fabric cables of the stage before (``stage_cables`` order, which is
+    the order of the compute cables of that stage's cabling plan)."""
+    after_index: int
+    """Position of the re-terminated cable among the compute-fabric cables of the stage after."""
+    kept_a_before: bool
+    """Whether the end that stays is the cable's A end (the lower tier's) before the step."""
+    kept_a_after: bool
+    """Whether it is the A end after the step."""
 
 
 class Bought(BaseModel):
@@ -145,14 +154,16 @@ def cable_delta(before: dict, after: dict) -> dict:
     """Counts and moves between two cable sets, each (A end, Z end) -> (link class, speed [Gb/s]) (module
     docstring); the ``StageDelta`` fields they give."""
     ends_after: dict[tuple[str, str], tuple] = {}
-    for cable in after:
+    at_after: dict[tuple, int] = {}
+    for index, cable in enumerate(after):
         ends_after[cable[0]] = cable
         ends_after[cable[1]] = cable
+        at_after[cable] = index
     kept = speed = moved = removed = 0
     matched: set = set()
     moves: list[Move] = []
     by_kind: dict[str, int] = {}
-    for cable, (kind, gbps) in before.items():
+    for index, (cable, (kind, gbps)) in enumerate(before.items()):
         if cable in after:
             matched.add(cable)
             kept += after[cable][1] == gbps
@@ -169,7 +180,9 @@ def cable_delta(before: dict, after: dict) -> dict:
             stay = cable[0] if cable[0] in other else cable[1]
             old = cable[1] if stay == cable[0] else cable[0]
             new = other[1] if stay == other[0] else other[0]
-            moves.append(Move(kind=kind, kept=" ".join(stay), before=" ".join(old), after=" ".join(new)))
+            moves.append(Move(kind=kind, kept=" ".join(stay), before=" ".join(old), after=" ".join(new),
+                              before_index=index, after_index=at_after[other], kept_a_before=stay == cable[0],
+                              kept_a_after=stay == other[0]))
     return dict(cables_kept=kept, cables_speed_changed=speed, cables_moved=moved, cables_removed=removed,
                 cables_added=len(after) - len(matched), moved_by_kind=by_kind, moves=tuple(moves))
 
@@ -189,6 +202,33 @@ def stage_delta(before: Plan, after: Plan) -> StageDelta:
         tiers=(before.fabric.tiers, after.fabric.tiers), **cable_delta(_cables(before), _cables(after)))
 
 
+def growth_plans(design: Design) -> list:
+    """The plan of ``design`` at each of its stages, first the design as built (``stage_designs``; a design with
+    ``pods``: a ``core.analysis.pods.MixedPlan`` per pod stage)."""
+    if design.pods:
+        from core.analysis.pods import pod_plans  # it builds on this module
+
+        return pod_plans(design)
+    return [plan(d) for d in stage_designs(design)]
+
+
+def stage_cables(p) -> dict:
+    """The compute-fabric cables of one stage's plan (a ``Plan`` or, with pods, a ``MixedPlan``): (A end, Z end) ->
+    (link class, speed [Gb/s]), in the order of the stage's cabling plan's compute cables."""
+    if isinstance(p, Plan):
+        return _cables(p)
+    from core.analysis.pods import mixed_cables
+
+    return mixed_cables(p)
+
+
+def new_cables(before, after) -> set[int]:
+    """Positions (``stage_cables`` order) of the cables of stage plan ``after`` that stage plan ``before`` does
+    not have at the same two ends and speed: added, re-terminated and speed-changed (what the stage cables)."""
+    had = stage_cables(before)
+    return {index for index, (cable, value) in enumerate(stage_cables(after).items()) if had.get(cable) != value}
+
+
 def growth(design: Design) -> list[StageDelta]:
     """The deltas of growing ``design`` through its stages (``stage_counts``; a design with ``pods``: its pods'
     stages, ``core.analysis.pods``), one per step."""
@@ -196,7 +236,7 @@ def growth(design: Design) -> list[StageDelta]:
         from core.analysis.pods import pod_growth  # it builds on this module
 
         return pod_growth(design)
-    plans = [plan(d) for d in stage_designs(design)]
+    plans = growth_plans(design)
     return [stage_delta(a, b) for a, b in zip(plans, plans[1:])]
 
 

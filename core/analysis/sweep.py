@@ -24,6 +24,8 @@ Metrics (``METRICS``) carry their unit in the key: ``*_usd`` US dollars, ``*_kw`
 
 from __future__ import annotations
 
+import math
+import typing
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
@@ -31,7 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from core.analysis import compare as cmp
 from core.catalog import load_catalog
-from core.design import MAX_GPUS, Design, parse_design
+from core.design import Design, field_bounds, parse_design
 from core import progress, vocab
 from core.errors import DesignError, FabricPlannerError, InputError
 from core.i18n import N_, _, in_currency
@@ -56,8 +58,11 @@ class Setting:
     label    English, marked ``N_``; show ``_(label)``.
     kind     ``numeric`` (line chart) or ``categorical`` (grouped bars).
     whole    numeric values are whole numbers.
-    low, high  bounds of a numeric value (the ``Design`` field's).
-    choices  the values of a categorical setting (a function: some come from the catalog).
+    choices  the values of a categorical setting (a function: some come from the catalog); None: the ``Design``
+             field's declared values (its ``Literal``), or for a field of free text (``torus_dims``) any value the
+             design accepts (a point it refuses keeps the engine's reason).
+
+    A numeric setting's bounds are its ``Design`` field's (``bounds``): one truth, declared beside the field.
     """
 
     key: str
@@ -65,9 +70,33 @@ class Setting:
     label: str
     kind: str
     whole: bool = True
-    low: float = 0
-    high: float = 0
     choices: Callable[[], tuple[str, ...]] | None = None
+
+    @property
+    def bounds(self) -> tuple[float, float, bool]:
+        """(low, high, low_open) of a numeric value: the ``Design`` field's bounds (``core.design.field_bounds``);
+        a whole number above an open bound starts at the next whole number."""
+        low, high, low_open, _high_open = field_bounds(self.field)
+        if self.whole and low_open:
+            return math.floor(low) + 1, high, False
+        return low, high, low_open
+
+    def values(self) -> tuple[str, ...] | None:
+        """The values of a categorical setting: ``choices``, else its ``Design`` field's declared ones (None: free
+        text, ``torus_dims``)."""
+        if self.choices is not None:
+            return self.choices()
+        return field_choices(self.field)
+
+
+def field_choices(field: str) -> tuple[str, ...] | None:
+    """The values a ``Design`` field declares (its ``Literal``, as text: ``tiers`` ``auto``, ``1``, ...), None for a
+    field of free text."""
+    annotation = Design.model_fields[field].annotation
+    for arg in (annotation, *typing.get_args(annotation)):
+        if typing.get_origin(arg) is typing.Literal:
+            return tuple(str(v) for v in typing.get_args(arg))
+    return None
 
 
 def _systems() -> tuple[str, ...]:
@@ -83,24 +112,29 @@ def _nics() -> tuple[str, ...]:
 
 
 SETTINGS: dict[str, Setting] = {s.key: s for s in (
-    Setting("nodes", "nodes", N_("Nodes"), NUMERIC, True, 1, MAX_GPUS),
-    Setting("gpus", "gpus", N_("GPUs"), NUMERIC, True, 1, MAX_GPUS),
-    Setting("oversubscription", "oversubscription", N_("Leaf oversubscription [:1]"), NUMERIC, False, 0.25, 16),
-    Setting("spine_oversubscription", "spine_oversubscription", N_("Spine oversubscription [:1]"), NUMERIC, False,
-            1, 16),
-    Setting("port_speed", "port_speed_gbps", N_("Port speed [Gb/s]"), NUMERIC, True, 1, 100_000),
-    Setting("uplink_speed", "uplink_speed_gbps", N_("Uplink speed [Gb/s]"), NUMERIC, True, 1, 100_000),
-    Setting("planes", "planes", N_("Planes"), NUMERIC, True, 1, 8),
-    Setting("nics_per_node", "nics_per_node", N_("NICs per node"), NUMERIC, True, 1, 16),
+    Setting("nodes", "nodes", N_("Nodes"), NUMERIC),
+    Setting("gpus", "gpus", N_("GPUs"), NUMERIC),
+    Setting("oversubscription", "oversubscription", N_("Leaf oversubscription [:1]"), NUMERIC, False),
+    Setting("spine_oversubscription", "spine_oversubscription", N_("Spine oversubscription [:1]"), NUMERIC, False),
+    Setting("port_speed", "port_speed_gbps", N_("Port speed [Gb/s]"), NUMERIC),
+    Setting("uplink_speed", "uplink_speed_gbps", N_("Uplink speed [Gb/s]"), NUMERIC),
+    Setting("planes", "planes", N_("Planes"), NUMERIC),
+    Setting("nics_per_node", "nics_per_node", N_("NICs per node"), NUMERIC),
     Setting("switch", "switch", N_("Switch model"), CATEGORICAL, choices=_switches),
-    Setting("fabric", "fabric", N_("Fabric"), CATEGORICAL, choices=lambda: ("infiniband", "ethernet")),
-    Setting("topology", "topology", N_("Topology"), CATEGORICAL,
-            choices=lambda: ("rail-optimized", "top-of-rack", "rail-only")),
-    Setting("tiers", "tiers", N_("Tiers"), CATEGORICAL, choices=lambda: ("auto", "1", "2", "3")),
+    Setting("fabric", "fabric", N_("Fabric"), CATEGORICAL),
+    Setting("topology", "topology", N_("Topology"), CATEGORICAL),
+    Setting("tiers", "tiers", N_("Tiers"), CATEGORICAL),
     Setting("gpu", "gpu", N_("GPU model"), CATEGORICAL, choices=_systems),
     Setting("nic", "nic", N_("NIC model"), CATEGORICAL, choices=_nics),
-    Setting("plane_mode", "plane_mode", N_("Plane mode"), CATEGORICAL, choices=lambda: ("per-port", "per-rail")),
+    Setting("plane_mode", "plane_mode", N_("Plane mode"), CATEGORICAL),
+    # the families' sizing inputs (their DESIGN_FIELDS): both Dragonflies', a torus's, two NVLink levels'
+    Setting("global_ratio", "global_ratio", N_("Dragonfly global ratio"), NUMERIC, False),
+    Setting("group_leaves", "group_leaves", N_("Leaves per Dragonfly+ group"), NUMERIC),
+    Setting("torus_dims", "torus_dims", N_("Torus dimensions"), CATEGORICAL),
+    Setting("nvlink_domain", "nvlink_domain_gpus", N_("NVLink domain [GPUs]"), NUMERIC),
+    Setting("nvlink_rack", "nvlink_rack_gpus", N_("First NVLink level [GPUs]"), NUMERIC),
 )}
+"""The settings a sweep can vary, by key; bounds and categorical values are the ``Design`` fields' (``Setting``)."""
 
 
 @dataclass(frozen=True)
@@ -251,11 +285,17 @@ def check_values(key: str, values: Sequence[Value]) -> tuple[Value, ...]:
     out: list[Value] = []
     for value in values:
         if s.kind == CATEGORICAL:
-            table = {c.casefold(): c for c in s.choices()}
-            found = table.get(str(value).strip().casefold())
+            choices = s.values()
+            text = str(value).strip()
+            if choices is None:  # free text (torus dimensions): the design checks each point
+                if not text:
+                    raise InputError(_("give at least one value of {setting}").format(setting=key))
+                out.append(text[:40])
+                continue
+            found = {c.casefold(): c for c in choices}.get(text.casefold())
             if found is None:
                 raise InputError(_("{value} is not a value of {setting}; choose from {choices}.").format(
-                    value=repr(str(value)[:40]), setting=key, choices=", ".join(s.choices())))
+                    value=repr(text[:40]), setting=key, choices=", ".join(choices)))
             out.append(found)
             continue
         try:
@@ -265,10 +305,12 @@ def check_values(key: str, values: Sequence[Value]) -> tuple[Value, ...]:
                 value=repr(str(value)[:40]), setting=key)) from None
         if s.whole and not number.is_integer():
             raise InputError(_("{setting} takes whole numbers, not {value}").format(setting=key, value=f"{number:g}"))
-        if not s.low <= number <= s.high:
-            raise InputError(_("{setting} must be from {low} to {high}, not {value}").format(
-                setting=key, low=f"{s.low:g}", high=f"{s.high:,.0f}" if s.high >= 1000 else f"{s.high:g}",
-                value=f"{number:g}"))
+        low, high, low_open = s.bounds
+        if not (low < number if low_open else low <= number) or number > high:
+            message = (_("{setting} must be above {low} and at most {high}, not {value}") if low_open else
+                       _("{setting} must be from {low} to {high}, not {value}"))
+            raise InputError(message.format(setting=key, low=f"{low:g}", value=f"{number:g}",
+                                            high=f"{high:,.0f}" if high >= 1000 else f"{high:g}"))
         out.append(int(number) if s.whole else number)
     if len(set(out)) != len(out):
         raise InputError(_("a value of {setting} is given twice").format(setting=key))

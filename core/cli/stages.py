@@ -7,7 +7,9 @@ Plans the design at its ``--nodes`` and at each node count of ``--stages`` (a de
 when it is beyond them; ``core.analysis.stages``) and prints,
 per step, the capex added, the switches added and removed, and the compute fabric's cables kept, added,
 re-terminated (one end moved), changed in speed and removed; ``--format json`` lists the re-terminated cables
-(the first 1,000; counts are complete), ``csv`` writes one row per re-terminated cable.
+(the first 1,000 a step; counts are complete) as ``csv`` names them, ``csv`` writes one row per re-terminated cable as the stages' cabling
+plans name it (``core.formats.stagecabling.named_moves``: cable IDs, racks, names under ``--node-prefix``,
+``--switch-prefix``, ``--min-digits``). ``--grow-to`` alone (or a ``--design`` file's ``grow_to``) is one stage.
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ import csv
 import io
 
 from core.cli.common import add_design_options, add_format_option, design_from_args, row, to_json
-from core.i18n import _, usd
+from core.cli.export import add_naming_options, naming_from_args
+from core.i18n import DEFAULT_LANGUAGE, _, language, usd
 
 
 def register(subparsers) -> None:
@@ -29,13 +32,14 @@ def register(subparsers) -> None:
                       "moved), changed in speed or removed. With --grow-to the upper layers are installed for the "
                       "final size from the start."))
     add_design_options(parser)
-    # what the command is about, one of the two (the last stage may be --grow-to): the stages as node counts, or
-    # pods added at later stages
-    either = parser.add_mutually_exclusive_group(required=True)
+    # what the command is about, at most one of the two: the stages as node counts (the last may be --grow-to, or
+    # --grow-to alone; or those of a --design file), or pods added at later stages; none: growth says the way out
+    either = parser.add_mutually_exclusive_group()
     either._group_actions += [a for a in parser._actions if a.dest in ("stages", "pods")]
     add_format_option(parser, ("table", "json", "csv"),
                       _("table: readable summary; json: every count and the re-terminated cables (first 1,000); "
-                        "csv: one row per re-terminated cable"))
+                        "csv: one row per re-terminated cable, named as the cabling plan names it (cable ID, racks)"))
+    add_naming_options(parser.add_argument_group(_("device names (as the exports name them)")))
     parser.set_defaults(handler=run)
 
 
@@ -64,26 +68,37 @@ def _table(deltas) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _csv(deltas) -> str:
+def _csv(moves) -> str:
+    from core.formats.stagecabling import MOVE_COLUMNS
+
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["from_nodes", "to_nodes", "kind", "kept_end", "before", "after"])
-    for d in deltas:
-        for move in d.moves:
-            writer.writerow([d.from_nodes, d.to_nodes, move.kind, move.kept, move.before, move.after])
+    writer.writerow(MOVE_COLUMNS)
+    writer.writerows(moves)
     return out.getvalue()
 
 
 def run(args: argparse.Namespace) -> str:
     from core.analysis.stages import growth
 
+    naming_from_args(args)  # a bad prefix is said before the work
     design = design_from_args(args)
     deltas = growth(design)
-    if args.format == "json":
-        return to_json([{**d.model_dump(), "recabled": d.recabled, "transceivers_bought": d.transceivers_bought}
-                        for d in deltas]) + "\n"
-    if args.format == "csv":
-        return _csv(deltas)
+    if args.format in ("json", "csv"):
+        from core.formats.stagecabling import named_moves
+        from core.plan import plan
+
+        with language(DEFAULT_LANGUAGE):  # the steps' words, as the cabling plan's: English in every --lang
+            moves = named_moves(design, deltas, naming_from_args(args, plan(design)))
+        if args.format == "csv":
+            return _csv(moves)
+        out, first = [], 0
+        for d in deltas:  # each step's moves as the cabling plans name them (named_moves keeps the steps' order)
+            out.append({**d.model_dump(exclude={"moves"}), "recabled": d.recabled,
+                        "transceivers_bought": d.transceivers_bought,
+                        "moves": [m._asdict() for m in moves[first:first + len(d.moves)]]})
+            first += len(d.moves)
+        return to_json(out) + "\n"
     if design.pods:
         from core.analysis.pods import added_pods
 

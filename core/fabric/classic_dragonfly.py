@@ -90,6 +90,9 @@ LINK_CLASS_SWITCH = {"local": "leaf"}
 uplink speed)."""
 LINK_CLASS_LABELS = {"local": N_("local")}
 """Words of the link classes only this family has (``core.fabric.families.link_class_label``)."""
+EXPORT_WORDS = {"role:leaf": "Router", "leaf": "router", "leaves": "routers"}
+"""The exports' English words for its routers (``core.fabric.families.export_word``: NetBox's role, the Slurm tree's
+comments), untranslated as the exports are."""
 WORDS = {
     # the drawing's subtitle and the draw.io title (core.figures.topology.view_words): routers, groups
     "view:each": N_("Every router and server drawn"),
@@ -102,6 +105,8 @@ WORDS = {
     "cli:switches": N_("routers {leaf}  total {total}"),  # the plan CLI's switches row
     "card:links:help": N_("node-router {node_leaf}, local {local}, global {global_}{all_planes}"),
     "name:leaf": N_("router {n}"),  # a router by its number, as the drawing's hover and the hottest links name it
+    "graph:rail": N_("{span} rail {rail}: {count} routers"),  # the aggregated drawing's boxes (draw.io, Topology)
+    "graph:leaves": N_("{span} routers: {count} routers"),
     "tier:leaf": N_("router"),  # the Resilience page's tier list and the single points' tier column
     "tier:link": N_("local link bundle"),
     # the compute fabric's UFM rows (core.networks.management): its management links land on routers

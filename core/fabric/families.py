@@ -43,6 +43,8 @@ topology family"):
   the summary's links and the key numbers' links card);
 * ``tier_words(fabric, counts=False)``: its switch tiers in words (``tier_words``: the Designer's caption, the
   drawing's title), instead of ``N tiers``;
+* ``EXPORT_WORDS``: the English words the exports write of its switches where a folded Clos's say leaf (``export_word``:
+  NetBox's role, the Slurm tree's comments: a classic Dragonfly's routers), untranslated as the exports are;
 * ``LEAF_WHATIF``: False when it has no leaves to oversubscribe (``leaf_whatif``: the Designer and the report
   leave the leaf-oversubscription what-if out; ``oversubscription_input``: the sidebar shows the input disabled);
 * ``RAIL_LEAVES``: True when its leaves are rail leaves, each group's one per rail (``rail_leaves``: the bill's
@@ -245,6 +247,13 @@ def words(name: str | None, key: str, default: str | None) -> str | None:
     module = family(name) if name else None
     msgid = getattr(module, "WORDS", {}).get(key, default)
     return None if msgid is None else _(msgid)
+
+
+def export_word(name: str | None, key: str, default: str) -> str:
+    """The English word family ``name`` declares for ``key`` in its ``EXPORT_WORDS`` (``role:leaf``, ``leaf``,
+    ``leaves``), else ``default``: what the English exports (NetBox's roles, the Slurm tree's comments) call it."""
+    module = family(name) if name else None
+    return getattr(module, "EXPORT_WORDS", {}).get(key, default)
 
 
 SWITCH_LABELS = {"leaf": N_("Leaf switches"), "spine": N_("Spine switches"), "core": N_("Core switches")}

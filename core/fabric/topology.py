@@ -21,9 +21,10 @@ from typing import Iterable
 
 import networkx as nx
 
+from core.fabric.families import words
 from core.fabric.sizing import FabricPlan
 from core.fabric.wiring import Bundle, Device, Wiring
-from core.i18n import _
+from core.i18n import N_, _
 
 MAX_BLOCKS = 12
 """Most blocks (SUs or pods) the aggregated graph draws before bundling them."""
@@ -236,7 +237,8 @@ def wiring_aggregated(wiring, max_blocks: int = MAX_BLOCKS) -> nx.Graph:
             spine = "spines"
         for r in range(rails):
             leaf = f"leaf{bundle}.{r}"
-            label = (_("{span} rail {rail}: {count} leaves") if rails > 1 else _("{span} leaves: {count} leaves"))
+            label = (words(wiring.family, "graph:rail", N_("{span} rail {rail}: {count} leaves")) if rails > 1
+                     else words(wiring.family, "graph:leaves", N_("{span} leaves: {count} leaves")))
             add(leaf, role="leaf", count=groups, label=label.format(span=span, rail=r + 1, count=groups),
                 span=span, block=bundle, rail=r if rails > 1 else -1)
             link(servers, leaf, node_count * wiring.links_per_node_leaf)

@@ -48,10 +48,19 @@ _WIDTHS = {"cable_id": 12, "network": 10, "link_class": 12, "a_rack": 10, "a_u":
 
 
 def write_csv(plan, out: TextIO, naming: NamingScheme | None = None) -> None:
-    """Stream the cabling plan of ``plan`` to ``out`` as CSV (header ``CABLE_COLUMNS``; empty = unknown)."""
+    """Stream the cabling plan of ``plan`` to ``out`` as CSV (header ``CABLE_COLUMNS``; empty = unknown); a design
+    that grows has a last column ``stage`` and, without pods, the later stages' cables after its own
+    (``core.formats.stagecabling``)."""
+    from core.formats.stagecabling import STAGE_COLUMN, staged_plans, staged_rows
+
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CABLE_COLUMNS)
-    writer.writerows(plan_cabling_rows(plan, naming))  # csv writes None as an empty field
+    plans = staged_plans(plan)
+    if plans is None:
+        writer.writerow(CABLE_COLUMNS)
+        writer.writerows(plan_cabling_rows(plan, naming))  # csv writes None as an empty field
+        return
+    writer.writerow((*CABLE_COLUMNS, STAGE_COLUMN))
+    writer.writerows(staged_rows(plan, plan_cabling_rows(plan, naming), plans, naming))
 
 
 EXPORTS = (Export(name="cabling", write=write_csv, suffix=".csv", mime="text/csv",

@@ -35,6 +35,7 @@ from core.catalog import Switch, System, load_catalog
 from core.errors import FabricPlannerError, InputError, shown
 from core.formats.asbuilt import FoundEnd, FoundLink, bounded_lines, check_count, checked_name, decoded
 from core.fabric import domainlevels
+from core.fabric.families import export_word
 from core.fabric.naming import Namer, NamingScheme
 from core.fabric.wiring import LINK_CLASSES, Wiring
 from core.formats.exports import Export
@@ -57,6 +58,8 @@ CABLE_FIELDS = ("side_a_device", "side_a_type", "side_a_name", "side_b_device", 
 """Columns of the cables CSV, all ``CableImportForm`` fields."""
 
 ROLES = {"server": "GPU server", "leaf": "Leaf switch", "spine": "Spine switch", "core": "Core switch"}
+"""NetBox roles of the compute fabric's devices by tier; a family's own words replace a tier's
+(``core.fabric.families.export_word``'s ``role:<tier>``: a classic Dragonfly's routers are ``Router``)."""
 NETWORK_ROLE_WORDS = {"storage": "Storage", "inband": "In-band", "oob": "OOB", "compute": "Compute"}
 SWITCH_ROLE_WORDS = {"leaf": "leaf", "spine": "spine", "switch": "", "storage-leaf": "target leaf"}
 """A switch role of ``core.networks.model.SwitchRole`` -> its words in a NetBox role name (``<network> <words>
@@ -121,7 +124,7 @@ def devices(plan, naming: NamingScheme | None = None, site: str = DEFAULT_SITE) 
         yield (namer.node(n), *server, "planned", site, *where(vertex), vertex)
     for role in wiring.roles:
         switch = resolved.tier_switches[role]
-        kind = (ROLES[role], manufacturer(switch), device_type(switch))
+        kind = (export_word(wiring.family, f"role:{role}", ROLES[role]), manufacturer(switch), device_type(switch))
         for plane, island in wiring.plane_islands():
             for device in wiring.devices(role, plane, island):
                 yield (namer.switch(role, device.index, plane, island), *kind, "planned", site, *where(device.id),

@@ -63,7 +63,7 @@ from typing import Iterable, Iterator, TextIO
 
 from core import vocab
 from core.errors import InputError
-from core.fabric.families import words
+from core.fabric.families import export_word, words
 from core.fabric.naming import Namer, NamingScheme
 from core.fabric.wiring import Wiring
 from core.formats.exports import Export
@@ -276,12 +276,14 @@ def slurm_tree(plan, naming: NamingScheme | None = None) -> SlurmTree:
     switches.append(top)
     if not grouped:
         return SlurmTree(switches, notes)
+    family = plan.fabric.family
     return SlurmTree(switches, notes, GROUPS_MAPPING.format(
-        above="the spines" if wiring.count("spine") else "the routers", family=vocab.TOPOLOGY.label(plan.fabric.family)))
+        above="the spines" if wiring.count("spine") else "the routers", family=vocab.TOPOLOGY.label(family),
+        leaves=export_word(family, "leaves", "leaves")))
 
 
 GROUPS_MAPPING = ("Slurm's tree plugin needs a tree; the {family} fabric is mapped onto it by locality: the rail\n"
-                  "leaves of one scalable unit (SU) are one Slurm switch, {above} of one group one switch above\n"
+                  "{leaves} of one scalable unit (SU) are one Slurm switch, {above} of one group one switch above\n"
                   "them, and one top switch stands for the global links between the groups.")
 """The tree's comment of a family whose groups are joined by global links (a Dragonfly's)."""
 

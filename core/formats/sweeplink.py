@@ -40,18 +40,20 @@ DEFAULT_VALUES: dict[str, tuple] = {
     "uplink_speed": (400, 800),
     "planes": (1, 2, 4),
     "nics_per_node": (2, 4, 8),
-    "fabric": ("infiniband", "ethernet"),
-    "topology": ("rail-optimized", "top-of-rack", "rail-only"),
-    "tiers": ("auto", "1", "2", "3"),
-    "plane_mode": ("per-port", "per-rail"),
+    "global_ratio": (0.5, 1.0, 2.0),
+    "group_leaves": (8, 16, 32),
+    "torus_dims": ("4x4x4", "2x4x8", "8x8"),  # shapes of 64 nodes (512 GPUs of 8: the torus's example link)
+    "nvlink_domain": (72, 144, 288, 576),
+    "nvlink_rack": (36, 72),
 }
-"""Values a setting sweeps when none are given (categorical settings not listed: every choice)."""
+"""Values a setting sweeps when none are given (categorical settings not listed: every choice, the ``Design``
+field's declared values for fabric, topology, tiers and plane mode)."""
 
 
 def default_values(setting: str) -> tuple:
     if setting in DEFAULT_VALUES:
         return DEFAULT_VALUES[setting]
-    return tuple(SETTINGS[setting].choices())[:MAX_POINTS]
+    return tuple(SETTINGS[setting].values() or ())[:MAX_POINTS]
 
 
 _SPLIT = re.compile(r"[,;\s]+")

@@ -22,7 +22,7 @@ TIER_LABELS = {"leaf": N_("leaf"), "spine": N_("spine"), "core": N_("core"), "pl
                "rack": N_("rack"), "link": N_("link bundle"), "nvswitch": N_("NVSwitch chip"),
                "tray": N_("NVLink switch tray"), "feed": N_("rack power feed"),
                "global": N_("global link bundle"), "meshlink": N_("scale-up mesh link"),
-               "nvlink2": N_("level-2 NVLink switch"), "node": N_("node")}
+               "nvlink2": N_("level-2 NVLink switch"), "nvlink2-cable": N_("level-2 NVLink cable"), "node": N_("node")}
 SCALEUP_SWITCH_LABELS = {"nvswitch": N_("{link} switch chip"), "tray": N_("{link} switch tray"),
                          "nvlink2": N_("level-2 {link} switch")}
 """The scale-up switch tiers' words on a system whose switch chips are not NVLink's (CloudMatrix 384's Unified Bus):
