@@ -740,9 +740,10 @@ def tier_words(fabric: FabricPlan, counts: bool = False) -> str:
 
 def ways_out(design) -> list[tuple[str, dict]]:
     """Candidate changes for ``core.plan.ways_out``: the balanced 3D, 2D and ring shapes of the nodes, the nodes
-    of the dimensions asked, no OCS cube. Each is re-planned there; only those that build are offered."""
+    of the dimensions asked, no OCS cube. Each is re-planned there; only those that build are offered. The nodes are
+    the resolved design's (``_planned_nodes``), so a design sized in GPUs gets the same ways out as in nodes."""
     out = []
-    nodes = design.nodes
+    nodes = _planned_nodes(design)
     dims = parse(design.torus_dims)
     if nodes:
         for n in (3, 2, 1):
@@ -756,3 +757,16 @@ def ways_out(design) -> list[tuple[str, dict]]:
     if design.torus_cube is not None:
         out.append((_("drop the OCS cubes"), {"torus_cube": None}))
     return out
+
+
+def _planned_nodes(design) -> int | None:
+    """The nodes ``design`` plans, sized in nodes or in GPUs (``core.design.resolve_design``'s count); its
+    ``nodes`` field when it does not resolve (then no balanced shape is offered for a count it does not have)."""
+    from core.errors import FabricPlannerError
+
+    try:
+        from core.design import resolve_design
+
+        return resolve_design(design).nodes
+    except FabricPlannerError:
+        return design.nodes
