@@ -405,7 +405,8 @@ def size(resolved: ResolvedDesign) -> FabricPlan:
     ------
     DesignError
         A dimension under 2, dimensions whose product is not the nodes, fewer NIC ports than neighbours, a cube
-        edge that does not divide every dimension, per-rail planes or growth asked.
+        edge that does not divide every dimension, per-rail planes, or growth asked (a growth target or stages:
+        one rule).
     """
     design = resolved.design
     dims = parse(design.torus_dims) or default_dims(resolved.nodes)
@@ -458,9 +459,10 @@ def _check(resolved: ResolvedDesign, dims: tuple[int, ...]) -> None:
     if resolved.planes > 1:
         raise DesignError(_("a torus takes one port of each NIC (one plane), not {planes} planes.").format(
             planes=resolved.planes), _("Use one plane."))
-    if resolved.grow_to:
-        raise DesignError(_("growth targets are not planned for a torus yet (a larger torus rewires every ring)."),
-                          _("Drop the growth target."))
+    if resolved.grow_to or design.stages:  # one rule for a growth target and stages (review48 #11)
+        raise DesignError(_("growth (a growth target or stages) is not planned for a torus yet: a larger torus "
+                            "rewires every ring."),
+                          _("Drop the growth target and the stages, and plan each size as a torus of its own."))
     if not dims or min(dims) < 2:
         raise DesignError(_("every torus dimension needs at least 2 nodes (dimensions {dims} for {nodes} nodes).")
                           .format(dims=_dims_text(dims) or "-", nodes=f"{nodes:,}"),
