@@ -134,6 +134,12 @@ logical switches are groups of nodes, not leaf switches (``slurm:*``)."""
 DESIGN_FIELDS = ("torus_dims", "torus_cube")
 """``Design`` fields only a torus reads (``core.fabric.families.unused_fields``: set on another topology, they are
 said to be ignored)."""
+IGNORED_FIELDS = ("switch", "leaf_switch", "spine_switch", "core_switch", "oversubscription",
+                  "spine_oversubscription", "tiers")
+"""The folded Clos's fields a torus does not read (``core.fabric.families.ignored_fields``): no switch, so no switch
+model, leaf or spine oversubscription or tier count; set, they are said to be ignored (the CLI, the Designer, a
+sweep), and ``core.design.resolve_design`` does not read the switch models (the storage and management networks
+take the fabric's default switch's vendor, as with no switch given)."""
 FAILURE_NAMES = "node-to-node"
 """Its failure elements are named by ``core.analysis.failure.toruswhatif`` (nodes, NICs, bundles between two
 neighbours; ``core.fabric.families.failure_names``)."""
@@ -144,6 +150,9 @@ torus at every step (``core.fabric.families.leaf_whatif``)."""
 (``core.analysis.failure.toruswhatif``)."""
 ROLES: tuple[str, ...] = ()
 LINK_CLASSES = ("torus",)
+LINK_CLASS_ENDS = {"torus": "node"}
+"""Its link class joins two nodes' NIC cages, no switch (``core.physical.media.family_node_classes``): its optics
+and cables are chosen by the NICs at both ends, never by a switch field the torus does not read."""
 UNMODELLED = N_("{what}: closed forms of the folded Clos (leaf, spine and core tiers) that do not model a torus yet "
                 "(its nodes joined node to node). Run the failure what-if on it, or take the topology (GraphML "
                 "export) to a graph tool.")
