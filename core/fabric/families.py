@@ -11,6 +11,8 @@ A family is one module of ``core.fabric`` with ``FAMILY`` (its id, also its ``De
 * ``GRAPH_MODELS``: the analyses that work on its wiring's graph (``"spof"``, ``"availability"``, ``"load"``);
   the others say they do not model it (``require_model``); ``graph_model`` tells a consumer to run its graph
   analysis instead of the folded Clos's closed forms (``clos_tiers``);
+* ``CLOSED_MODELS``: the analyses that model it in closed form of its own (a torus's ``"spof"``, ``"availability"``,
+  ``"load"`` over its rings); ``require_model`` lets them through;
 * ``BOM_MODELS``: the analyses that read its bill of materials row by row, each device role its own row
   (``"spares"``: ``core.analysis.sparing``); ``require_model`` refuses the others, on the page and the CLI alike;
 * optionally ``capacities_gbits(resolved, fabric)``: its stages' capacities when it has no leaves (the torus;
@@ -199,7 +201,8 @@ def require_model(fabric, model: str, what: str) -> None:
     ``model`` (``"spof"``, ``"availability"``, ``"load"``) in its ``GRAPH_MODELS`` or (``"spares"``) in its
     ``BOM_MODELS``: ``what`` is the analysis in words."""
     module = family(fabric.family)
-    if module is None or model in module.GRAPH_MODELS or model in getattr(module, "BOM_MODELS", ()):
+    if module is None or model in module.GRAPH_MODELS or model in getattr(module, "BOM_MODELS", ()) \
+            or model in getattr(module, "CLOSED_MODELS", ()):
         return
     require_clos(fabric, what)
 

@@ -46,6 +46,9 @@ from core.i18n import N_, _, ngettext
 
 FAMILY = "torus"
 GRAPH_MODELS: tuple[str, ...] = ()
+CLOSED_MODELS = ("spof", "availability", "load")
+"""Analyses that model it in closed form over its rings, not on a switch graph (``core.fabric.families.require_model``;
+``core.analysis.torusspof``, ``core.analysis.availability``'s node-to-node links, ``core.analysis.torusload``)."""
 BOM_MODELS = ("spares",)
 """Analyses read from its bill row by row (``core.fabric.families.require_model``): the spares, one row per NIC, and
 optics and cables of its neighbour links per length (no fabric switch), each row's own rule (N+1 per model and tier,
