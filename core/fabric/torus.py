@@ -74,6 +74,13 @@ WORDS = {"view:each": N_("Every node drawn; no switches: nodes joined node to no
                                         "(minimal routing): to a neighbour {same_rail}, farthest pair {cross_pod}; "
                                         "{link} to scale-out {ratio} per GPU (one direction)."),
          "card:leaf": None, "card:spine": None, "card:core": None,  # no switch tier: no switch card
+         # the link load's heatmap blocks and method caption (core.analysis.torusload): its dimensions, no uplinks
+         "load:blocks": N_("block: layers of the torus's last dimension, left to right"),
+         "load:caption": N_("Loads are offered traffic over capacity with every GPU sending at its share of its "
+                            "node's cabled ports, routed dimension by dimension over the rings. Adaptive routing "
+                            "spreads a bundle's traffic evenly over its links and splits a half-way-round connection "
+                            "both ways; static ECMP hashes every flow onto one way and one link of each bundle "
+                            "(seeded); a flow gets the smallest share along its path."),
          "cli:switches": N_("none: nodes joined node to node"),  # the plan CLI's switches row
          # the transceivers card's help and the plan CLI's transceivers row: no switch side, what they are
          "transceivers": N_("{node_side} in the nodes' cages, at both ends of the optical node-to-node links (no "
