@@ -156,8 +156,8 @@ neighbours; ``core.fabric.families.failure_names``)."""
 LEAF_WHATIF = False
 """No leaves to oversubscribe: the leaf-oversubscription what-if (``core.analysis.whatif``) would re-plan the same
 torus at every step (``core.fabric.families.leaf_whatif``)."""
-"""No single-point, availability or link-load model reads a torus yet; its failure what-if runs on its graph
-(``core.analysis.failure.toruswhatif``)."""
+"""Its single points, availability and link load are closed forms of its own (``CLOSED_MODELS``); its failure what-if
+runs on its graph (``core.analysis.failure.toruswhatif``)."""
 ROLES: tuple[str, ...] = ()
 LINK_CLASSES = ("torus",)
 LINK_CLASS_ENDS = {"torus": "node"}
