@@ -63,7 +63,7 @@ def test_single_points_equal_networkx_and_the_what_if(nodes, dims, nics):
                 assert what_if(p, [d.example]).gpus_disconnected == 0
 
 
-@pytest.mark.parametrize("dims,per_rack", [((4, 4), 3), ((4, 4, 4), 4), ((3, 5), 4), ((6,), 2), ((2, 6), 4),
+@pytest.mark.parametrize("dims,per_rack", [((4, 4), 3), ((4, 4, 4), 4), ((3, 5), 4), ((6,), 2), ((2, 6), 4), ((2, 2, 2), 3),
                                             ((2, 3, 4), 5), ((4, 4, 4), 8), ((5,), 1), ((8, 8), 8)])
 def test_a_racks_nodes_lost_cut_off_as_networkx_finds(dims, per_rack):
     """A rack's only feed takes its rack's consecutive nodes (folded order) and those they part from the larger rest:
