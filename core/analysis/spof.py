@@ -357,7 +357,8 @@ def _single_points_torus(plan: Plan) -> SpofResult:
     from core.analysis.torusspof import single_points_torus
 
     shape = Shape.build(plan)
-    points, degrading, notes = single_points_torus(plan, _degrading(plan, shape))
+    points, degrading, notes = single_points_torus(plan, _degrading(plan, shape),
+                                                   lambda rack: _element("feed", (rack, 0), shape))
     capex = None  # more NIC ports per node: no variant of the same system to price it by
     return SpofResult(elements=tuple(SpofElement(element=e, tier=t, gpus_lost=g, remedy=remedy, remedy_capex_usd=capex)
                                      for e, t, g, remedy in points),

@@ -28,7 +28,7 @@ Closed forms (``L = w x neighbours`` links per node, ``core.fabric.torus.ports_p
 
 from __future__ import annotations
 
-from core.analysis.failure import Shape, _element
+from core.analysis.failure import Shape
 from core.fabric import torus
 from core.fabric.wiring import Wiring, wiring_of
 from core.i18n import N_, _
@@ -57,9 +57,11 @@ REMEDY = N_("more NIC ports per node, so each neighbour is joined by two links o
 """The remedy of a torus's single link (``core.analysis.spof.REMEDY_LABELS``' ``torus_width``)."""
 
 
-def single_points_torus(plan, degrading_common: tuple) -> tuple[list[tuple[str, str, int, str]], tuple, tuple[str, ...]]:
+def single_points_torus(plan, degrading_common: tuple, feed_name) -> tuple[list[tuple[str, str, int, str]], tuple,
+                                                                          tuple[str, ...]]:
     """The single points ``(element, tier, GPUs lost, remedy)``, the degrading rows (``degrading_common``, the scale-up
-    domain's and the feeds' from ``core.analysis.spof``, then the torus's) and the notes of ``plan``'s torus."""
+    domain's and the feeds' from ``core.analysis.spof``, then the torus's) and the notes of ``plan``'s torus;
+    ``feed_name(rack)`` names a rack's only feed as the failure specs do."""
     from core.analysis.spof import Degrading  # it dispatches here
 
     fabric, r = plan.fabric, plan.resolved
@@ -81,7 +83,7 @@ def single_points_torus(plan, degrading_common: tuple) -> tuple[list[tuple[str, 
             start = rack * shape.nodes_per_rack
             nodes = min(shape.nodes_per_rack, shape.nodes - start)
             lost = nodes if nodes < kappa else nodes + cut_off(w, start, nodes)
-            out.append((_element("feed", (rack, 0), shape), "feed", lost * gpn, "feed"))
+            out.append((feed_name(rack), "feed", lost * gpn, "feed"))
     rows = list(degrading_common)
     if per_node > 1:
         healthy = torus.bisection_links(dims) * width
