@@ -87,3 +87,25 @@ def test_a_racks_nodes_lost_cut_off_as_networkx_finds(dims, per_rack):
         parted += expected
     if dims in ((6,), (2, 6)):
         assert parted > 0  # the folded order's racks do part a ring
+
+
+def test_one_feed_racks_on_a_torus_list_their_feed_with_the_nodes_they_part(monkeypatch):
+    """A one-feed room: each rack's feed is a single point; its blast radius is its rack's nodes and those they part
+    from the rest, as networkx finds on the node graph (a ring of 6 racked 2 to a rack: the middle rack parts it; the
+    torus's failure what-if does not take feeds)."""
+    from core.analysis import failure
+
+    monkeypatch.setattr(failure.power, "_feeds_for", lambda preset: (1, "N"))
+    for dims, nodes in (("6", 6), ("4x4", 16)):
+        p = plan(Design(gpu="H100", nodes=nodes, topology="torus", torus_dims=dims, nics_per_node=4,
+                        nodes_per_rack=2))
+        feeds = [e for e in single_points(p).elements if e.tier == "feed"]
+        assert len(feeds) == nodes // 2
+        g = nx.Graph(_multigraph(p))
+        for rack, e in enumerate(feeds):
+            rest = g.copy()
+            rest.remove_nodes_from([f"node{2 * rack}", f"node{2 * rack + 1}"])
+            parted = rest.number_of_nodes() - max(len(c) for c in nx.connected_components(rest))
+            assert e.gpus_lost == (2 + parted) * 8
+        if dims == "6":
+            assert sorted(e.gpus_lost for e in feeds) == [16, 16, 32]  # positions 1 and 4 lost part 0,5 from 2,3
