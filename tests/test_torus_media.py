@@ -67,3 +67,14 @@ def test_cli_plan_and_sweep_warn():
     out = subprocess.run(run + ["sweep", "--gpu", "H100", "--nodes", "64", "--topology", "torus",
                                 "--set", "oversubscription=1,2"], capture_output=True, text=True)
     assert out.returncode == 0 and "no effect on a torus" in out.stderr
+
+
+def test_sweep_page_says_a_swept_setting_does_nothing_on_a_torus():
+    from tests import pagetest
+
+    open_page = pagetest.opener("../pages/5_Sweep.py")
+    at = open_page({"n": "64", "t": "tr", "sw_x": "oversubscription", "sw_xv": "1,2"})
+    assert not at.exception
+    assert any("no effect on a torus" in str(i.value) for i in at.info)
+    plain = open_page({"n": "64", "sw_x": "oversubscription", "sw_xv": "1,2"})
+    assert not any("no effect on a" in str(i.value) for i in plain.info)
