@@ -1496,6 +1496,20 @@ def tier_switch(catalog: Catalog, switch_id: str, fabric: str, speed_gbps: int, 
 TIER_WORDS = {"leaf": N_("leaf"), "spine": N_("spine"), "core": N_("core")}
 
 
+SWITCH_FIELDS = ("switch", "leaf_switch", "spine_switch", "core_switch")
+"""The ``Design`` fields that choose the compute fabric's switch models."""
+
+
+def _switch_fields(design: Design) -> Design:
+    """``design`` as the switch models are read from it: on a topology without switches
+    (``core.vocab.NODE_TO_NODE``: a torus, whose family declares these fields ignored,
+    ``core.fabric.families.ignored_fields``) with none set, so a model given there changes nothing (the default
+    switch, as with none given, only names the storage and management networks' vendor)."""
+    if design.topology not in vocab.NODE_TO_NODE or not any(getattr(design, f) for f in SWITCH_FIELDS):
+        return design
+    return design.model_copy(update=dict.fromkeys(SWITCH_FIELDS))
+
+
 def _resolve_tiers(catalog: Catalog, design: Design, fabric: str, port_speed: int, leaf: Switch,
                    leaf_ports: int) -> dict:
     """Spine and core models, the uplink speed and each tier's port count at it (``ResolvedDesign`` fields)."""
@@ -1698,10 +1712,11 @@ def resolve_design(design: Design, catalog: Catalog | None = None) -> ResolvedDe
     if nic.transport is not None:
         notes.append(provider_fabric_note(nic.transport))
 
-    if design.leaf_switch:
-        switch = tier_switch(catalog, design.leaf_switch, fabric, port_speed, "leaf")
-    elif design.switch:
-        switch = catalog.switch(design.switch)
+    asked = _switch_fields(design)  # a family without switches reads none of their models
+    if asked.leaf_switch:
+        switch = tier_switch(catalog, asked.leaf_switch, fabric, port_speed, "leaf")
+    elif asked.switch:
+        switch = catalog.switch(asked.switch)
         if switch.fabric != fabric:
             raise InputError(tidy_spaces(_("switch {switch} is {switch_fabric}, but the fabric is {fabric}").format(
                 switch=switch.id, switch_fabric=fabric_word(switch.fabric), fabric=fabric_word(fabric))))
@@ -1727,7 +1742,7 @@ def resolve_design(design: Design, catalog: Catalog | None = None) -> ResolvedDe
             or design.nvlink_rack_gpus or level1 < domain):  # NVL36 racks: 9 trays each
         nodes_per_rack = nodes_per_domain
 
-    tiers = _resolve_tiers(catalog, design, fabric, port_speed, switch, switch_ports)
+    tiers = _resolve_tiers(catalog, asked, fabric, port_speed, switch, switch_ports)
     if design.plane_mode == "per-rail" and design.planes == 1:  # NIC i in plane i mod 1: not planes at all
         raise DesignError(
             _("Plane mode per-rail with 1 plane puts every NIC in the same plane: one ordinary fabric, not "

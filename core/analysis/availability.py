@@ -49,7 +49,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from core.errors import InputError
-from core.fabric.families import require_model
+from core.fabric.families import node_to_node, require_model
 from core.fabric.sizing import FabricPlan
 from core.fabric.wiring import Wiring
 from core.i18n import _
@@ -63,6 +63,8 @@ METHOD = ("steady-state Poisson failures with repair (q = r/(1+r), r = afr x mtt
           "Carlo over nodes, NICs, links and switches (binomial closed form when no shared switch fails)")
 GLOBAL_METHOD = ("; Dragonfly+: groups as pods, global links a tier of their own (up when the link and both end "
                  "spines are)")
+TORUS_METHOD = ("; torus: node to node, no switch; a link works when it, the NIC ports at both ends and both nodes "
+                "are up; a node is usable with its own ports and cables whole (a lost neighbour is routed around)")
 ROUTER_METHOD = ("; Dragonfly: routers as leaves, local and global links two tiers of their own (up when the link and "
                  "both end routers are)")
 
@@ -156,6 +158,9 @@ class Shape(BaseModel):
     local_links: tuple[tuple[int, int], ...] = ()
     """Routers (the model's leaf numbers) at the two ends of every local link of a Dragonfly (two routers of a
     group); empty for the others."""
+    torus_links: tuple[tuple[int, int, int, int], ...] = ()
+    """A torus's node-to-node links (``core.fabric.torus``): ``(node a, its port, node b, its port)``, the port one of
+    the node's ``links_per_node`` cabled NIC ports; empty for a fabric with switches."""
 
     @property
     def leaves(self) -> int:
@@ -170,6 +175,8 @@ def shape_of(plan) -> Shape:
     have fewer, ``FabricPlan.spine_uplinks_in_pod``), so its spines count a few more links, each a little less
     likely to matter."""
     require_model(plan.fabric, "availability", _("The availability model"))
+    if node_to_node(plan.fabric.family):
+        return _torus_shape(plan)
     w = Wiring.of(plan)
     copies = w.planes * w.islands
     per_group = max(1, min(w.nodes_per_group, w.nodes))
@@ -186,6 +193,25 @@ def shape_of(plan) -> Shape:
         global_links=_switch_links(w, "global", copies) if grouped else (),
         local_links=_switch_links(w, "local", copies) if "local" in w.link_classes else (),
     )
+
+
+def _torus_shape(plan) -> Shape:
+    """``shape_of`` a torus: its nodes, each with its cabled NIC ports (``links_per_node``, one link each), and its
+    links by their two ends (``torus_links``); no switch."""
+    from core.fabric.wiring import wiring_of
+
+    r = plan.resolved
+    w = wiring_of(plan.fabric, r.nodes, r.nics_per_node)
+    dims, a, b = w.pair_arrays()
+    ends = []
+    for lane in range(w.width):
+        plus = np.array([w.port(i, 1, lane) for i in range(len(w.dims))])[dims]
+        minus = np.array([w.port(i, -1, lane) for i in range(len(w.dims))])[dims]
+        ends += zip(a.tolist(), plus.tolist(), b.tolist(), minus.tolist())
+    return Shape(nodes=w.nodes, gpus_per_node=r.gpus_per_node, links_per_node=w.width * len(set(
+        p for e in ends for p in (e[1], e[3]))), nodes_per_group=w.nodes, leaves_per_group=0, groups=1,
+        leaf_uplinks=0, spines_per_pod=0, groups_per_pod=1, spines=0, spine_uplinks=0, cores_per_group=0, cores=0,
+        bisection_tbits_one_direction=plan.bandwidth.bisection_tbits_one_direction, torus_links=tuple(ends))
 
 
 def _switch_links(w, kind: str, copies: int) -> tuple[tuple[int, int], ...]:
@@ -207,6 +233,9 @@ def _switch_links(w, kind: str, copies: int) -> tuple[tuple[int, int], ...]:
 
 def element_counts(shape: Shape) -> dict[str, int]:
     """Elements per class the model fails."""
+    if shape.torus_links:  # node to node: a NIC port at each end of every link, no switch
+        return {"gpu_node": shape.nodes, "nic": shape.nodes * shape.links_per_node, "link": len(shape.torus_links),
+                "switch": 0}
     return {
         "gpu_node": shape.nodes,
         "nic": shape.nodes * shape.links_per_node,
@@ -365,6 +394,8 @@ def _simulate(shape: Shape, trials: int, seed: int, unavailability: tuple[float,
     second job on the same cluster (the review pack's spare-node row) reads the same draws."""
     q = dict(zip(CLASSES, unavailability))
     rng = np.random.default_rng(seed)
+    if shape.torus_links:
+        return _simulate_torus(shape, trials, rng, q)
     n, k = shape.nodes, shape.links_per_node
     link_leaf, up_spine, up_core = wiring(shape)
     ends = np.asarray(shape.global_links, dtype=np.int64).reshape(-1, 2).T
@@ -423,6 +454,52 @@ def _simulate(shape: Shape, trials: int, seed: int, unavailability: tuple[float,
     return _Trials(counts, usable_sum, cut_sum, degraded_sum, share_sum, down_sum)
 
 
+def _simulate_torus(shape: Shape, trials: int, rng: np.random.Generator, q: dict) -> _Trials:
+    """``_simulate`` of a torus (``Shape.torus_links``): per trial every node, its cabled NIC ports and every link up
+    or down. A link works when it, the NIC ports at both ends and both nodes are up. A node is usable when it is up
+    and every one of its links works but for a neighbour being down (its own ports and cables whole: a lost port or
+    cable drains it, as a lost rail does on a fabric with switches; a lost neighbour is routed around); it is cut off
+    when it is down or none of its links works. Bandwidth: the share of links working."""
+    n, k = shape.nodes, shape.links_per_node
+    ends = np.asarray(shape.torus_links, dtype=np.int64).reshape(-1, 4)
+    m = len(ends)
+    node_link = np.zeros((n, k), dtype=np.int64)  # the link on every node's port
+    node_link[ends[:, 0], ends[:, 1]] = np.arange(m)
+    node_link[ends[:, 2], ends[:, 3]] = np.arange(m)
+    far = np.zeros((n, k), dtype=np.int64)  # the NIC port (node x k + port) at the link's other end
+    far[ends[:, 0], ends[:, 1]] = ends[:, 2] * k + ends[:, 3]
+    far[ends[:, 2], ends[:, 3]] = ends[:, 0] * k + ends[:, 1]
+    chunk = max(1, min(trials, 2_000_000 // max(1, 3 * n * k + m)))
+    usable_counts = []
+    usable_sum = cut_sum = degraded_sum = share_sum = 0.0
+    down_sum = dict.fromkeys(CLASSES, 0.0)
+    done = 0
+    while done < trials:
+        t = min(chunk, trials - done)
+        node_down = _down(rng, (t, n), q["gpu_node"])
+        nic_down = _down(rng, (t, n * k), q["nic"])
+        cable_down = _down(rng, (t, m), q["link"])
+        link_ok = (~cable_down & ~node_down[:, ends[:, 0]] & ~node_down[:, ends[:, 2]]
+                   & ~nic_down[:, ends[:, 0] * k + ends[:, 1]] & ~nic_down[:, ends[:, 2] * k + ends[:, 3]])
+        own_lost = (nic_down.reshape(t, n, k) | cable_down[:, node_link] | nic_down[:, far]).any(axis=2)
+        works = link_ok[:, node_link]
+        usable = ~node_down & ~own_lost
+        cut = node_down | ~works.any(axis=2)
+        n_usable = usable.sum(axis=1)
+        usable_counts.append(n_usable)
+        usable_sum += n_usable.sum()
+        cut_sum += cut.sum()
+        degraded_sum += (~cut & ~works.all(axis=2)).sum()
+        share_sum += link_ok.mean(axis=1).sum()
+        down_sum["gpu_node"] += float(node_down.sum())
+        down_sum["nic"] += float(nic_down.sum())
+        down_sum["link"] += float(cable_down.sum())
+        done += t
+    counts = np.concatenate(usable_counts)
+    counts.setflags(write=False)
+    return _Trials(counts, usable_sum, cut_sum, degraded_sum, share_sum, down_sum)
+
+
 def _global_share(rng: np.random.Generator, spine_down: np.ndarray, ends: np.ndarray, q_link: float,
                   down: dict) -> np.ndarray:
     """Per trial, the share of links between switches (global links, a Dragonfly's local links) up with both end
@@ -474,9 +551,11 @@ def availability(plan_or_shape, job_gpus: int | None = None, trials: int = 1000,
     counts = element_counts(shape)
     if notes:
         counts = {name: 0 if name in PROVIDER_CLASSES else count for name, count in counts.items()}
-    shared_zero = q["switch"] == 0
+    # a torus's links and the NIC ports at their far ends are shared by two nodes: Binomial only with nodes failing
+    shared_zero = q["switch"] == 0 and (not shape.torus_links or q["link"] == q["nic"] == 0)
     return Availability(
-        method=METHOD + (ROUTER_METHOD if shape.local_links else GLOBAL_METHOD if shape.global_links else ""),
+        method=METHOD + (ROUTER_METHOD if shape.local_links else GLOBAL_METHOD if shape.global_links else
+                         TORUS_METHOD if shape.torus_links else ""),
         trials=trials, seed=seed, job_gpus=job_gpus, elements=counts,
         expected_down={name: counts[name] * q[name] for name in CLASSES},
         mean_down_sampled={name: down_sum[name] / trials for name in ("gpu_node", "switch")},

@@ -84,7 +84,8 @@ from pydantic import BaseModel, ConfigDict
 from core import vocab  # ground floor: vocabularies
 from core.analysis.failure import Shape
 from core.errors import DesignError, InputError, shown
-from core.fabric.families import graph_model, load_notes, require_model, words
+from core.analysis.torusload import DIRECTION_LABELS as TORUS_DIRECTION_LABELS, TIER_LABELS as TORUS_TIER_LABELS
+from core.fabric.families import graph_model, load_notes, node_to_node, require_model, words
 from core.fabric.wiring import Wiring
 from core.i18n import N_, _
 from core.perf import congestion
@@ -101,7 +102,7 @@ PLACEMENT_LABELS = {"node": N_("by node (each GPU on its own NIC)"), "rail": N_(
                     "random": N_("random nodes, rail-aligned")}
 TIERS = ("node_leaf", "leaf_spine", "spine_core", "local", "global")
 TIER_LABELS = {"node_leaf": N_("node-leaf"), "leaf_spine": N_("leaf-spine"), "spine_core": N_("spine-core"),
-               "local": N_("local"), "global": N_("global")}
+               "local": N_("local"), "global": N_("global"), **TORUS_TIER_LABELS}
 
 
 def tier_label(tier: str, family: str | None = None) -> str:
@@ -126,7 +127,7 @@ GLOBAL_ROUTINGS = ("minimal", "valiant")
 GLOBAL_ROUTING_LABELS = {"minimal": N_("minimal (direct global links)"),
                          "valiant": N_("Valiant (through an intermediate group)")}
 DIRECTIONS = ("up", "down")
-DIRECTION_LABELS = {"up": N_("up"), "down": N_("down")}
+DIRECTION_LABELS = {"up": N_("up"), "down": N_("down"), **TORUS_DIRECTION_LABELS}
 ROUTING_LABELS = {"ar": N_("adaptive routing"), "ecmp": N_("static ECMP")}
 DEFAULT_ALLTOALL_GROUP = 8
 """Expert-parallel group [GPUs]; spaced a node apart by default (tensor parallel inside the node, Megatron)."""
@@ -797,6 +798,11 @@ def _link_load(plan: Plan, pattern: str, placement: str, *, job_gpus: int | None
         raise InputError(_("unknown routing between groups {value}; use one of {choices}").format(
             value=shown(global_routing), choices=", ".join(GLOBAL_ROUTINGS)))
     require_model(plan.fabric, "load", _("The link-load analysis"))
+    if node_to_node(plan.fabric.family):  # no switch: the pattern routed over its rings (core.analysis.torusload)
+        from core.analysis.torusload import torus_link_load
+
+        return torus_link_load(plan, pattern, placement, job_gpus=job_gpus, group=group, stride=stride, seed=seed,
+                               job=job, arrays=arrays)
     r = plan.resolved
     shape = Shape.build(plan) if graph_model(plan.fabric.family, "load") else Shape.of(plan)
     nics, planes = r.nics_per_node, max(1, r.planes)

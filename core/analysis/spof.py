@@ -52,10 +52,11 @@ from collections import Counter
 
 from core.analysis.failure import Shape, _element, analyse
 from core.analysis.spof_graph import cut_points
+from core.analysis.torusspof import EFFECT_LABELS as TORUS_EFFECTS, REMEDY as TORUS_REMEDY
 from core import scaleup
 from core.errors import FabricPlannerError
 from core.fabric.domainlevels import scaleup_of
-from core.fabric.families import bisection_share_without, family, graph_model, require_model
+from core.fabric.families import bisection_share_without, family, graph_model, node_to_node, require_model
 from core.fabric.wiring import Wiring
 from core.i18n import N_, _
 from core.i18n import language as speaking
@@ -68,6 +69,7 @@ REMEDY_LABELS = {
     "feed": N_("a second power feed with N+N supplies"),
     "n_plus_1_group": N_("one more spine in every group, every plane, with its leaf links"),
     "global": N_("a higher global ratio: more global links between every two groups"),
+    "torus_width": TORUS_REMEDY,
 }
 GRAPH_REMEDIES = {"leaf": "plane", "nic": "plane", "link": "plane", "spine": "n_plus_1_group", "global": "global"}
 """Remedy of a single point of another family than the folded Clos, by tier."""
@@ -110,6 +112,7 @@ EFFECT_LABELS = {
                                          "{share} and does not lower the bisection; cuts off no GPU"),
     "local_capacity": N_("lowers the local links of its two routers ({gpus} GPUs) to {share}: their traffic to each "
                          "other takes a third router of the group; cuts off no GPU"),
+    **TORUS_EFFECTS,
 }
 
 
@@ -287,6 +290,8 @@ def single_points(plan: Plan) -> SpofResult:
             mixed = None
         if mixed is not None:
             return pods_single_points(mixed)
+    if node_to_node(plan.fabric.family):  # no switch: closed forms over its rings (core.analysis.torusspof)
+        return _provider_scope(plan, _single_points_torus(plan))
     if graph_model(plan.fabric.family, "spof"):
         return _provider_scope(plan, _single_points_graph(plan))
     return _provider_scope(plan, _single_points_clos(plan))
@@ -348,6 +353,20 @@ def _single_points_graph(plan: Plan) -> SpofResult:
                                    remedy="feed", remedy_capex_usd=None))
     degrading = _degrading(plan, shape) + _local_degrading(shape, cuts) + _global_degrading(plan, shape, cuts)
     return SpofResult(elements=tuple(out), notes=(not_modelled(plan), _(GRAPH_NOTE)), degrading=degrading)
+
+
+def _single_points_torus(plan: Plan) -> SpofResult:
+    """``single_points`` of a family that joins its nodes node to node (a torus): ``core.analysis.torusspof``'s closed
+    forms, with the scale-up domain's and the feeds' degrading rows of every family (``_degrading``)."""
+    from core.analysis.torusspof import single_points_torus
+
+    shape = Shape.build(plan)
+    points, degrading, notes = single_points_torus(plan, _degrading(plan, shape),
+                                                   lambda rack: _element("feed", (rack, 0), shape))
+    capex = None  # more NIC ports per node: no variant of the same system to price it by
+    return SpofResult(elements=tuple(SpofElement(element=e, tier=t, gpus_lost=g, remedy=remedy, remedy_capex_usd=capex)
+                                     for e, t, g, remedy in points),
+                      notes=(not_modelled(plan), *notes), degrading=degrading)
 
 
 def not_modelled(plan: Plan) -> str:

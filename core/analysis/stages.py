@@ -111,7 +111,8 @@ class StageDelta(BaseModel):
     moves: tuple[Move, ...]
     """The first ``MAX_LISTED`` re-terminated cables."""
     tiers: tuple[int, int]
-    """Switch tiers before and after."""
+    """Switch tiers before and after, as every surface counts them (``Plan.switch_tiers``: a torus 0, a classic
+    Dragonfly 1)."""
     pods: tuple[PodStep, ...] = ()
     """A design with pods: every pod after the step (``from_nodes`` and ``to_nodes`` are then the pods' nodes
     added up, of different systems: ``step_text`` says the step per pod)."""
@@ -199,7 +200,7 @@ def stage_delta(before: Plan, after: Plan) -> StageDelta:
         to_gpus=after.resolved.gpus,
         capex_usd=after.cost.capex_usd - before.cost.capex_usd, bought=bought,
         switches_added=len(ids_after - ids_before), switches_removed=len(ids_before - ids_after),
-        tiers=(before.fabric.tiers, after.fabric.tiers), **cable_delta(_cables(before), _cables(after)))
+        tiers=(before.switch_tiers, after.switch_tiers), **cable_delta(_cables(before), _cables(after)))
 
 
 def growth_plans(design: Design) -> list:

@@ -11,6 +11,8 @@ A family is one module of ``core.fabric`` with ``FAMILY`` (its id, also its ``De
 * ``GRAPH_MODELS``: the analyses that work on its wiring's graph (``"spof"``, ``"availability"``, ``"load"``);
   the others say they do not model it (``require_model``); ``graph_model`` tells a consumer to run its graph
   analysis instead of the folded Clos's closed forms (``clos_tiers``);
+* ``CLOSED_MODELS``: the analyses that model it in closed form of its own (a torus's ``"spof"``, ``"availability"``,
+  ``"load"`` over its rings); ``require_model`` lets them through;
 * ``BOM_MODELS``: the analyses that read its bill of materials row by row, each device role its own row
   (``"spares"``: ``core.analysis.sparing``); ``require_model`` refuses the others, on the page and the CLI alike;
 * optionally ``capacities_gbits(resolved, fabric)``: its stages' capacities when it has no leaves (the torus;
@@ -33,6 +35,8 @@ topology family"):
   than one class above it (``core.cost``);
 * ``LINK_CLASS_SWITCH``: the switch role at the ends of a switch-to-switch class only it has
   (``core.physical.media``);
+* ``LINK_CLASS_ENDS``: ``"node"`` for a class only it has whose two ends are nodes' NIC cages, no switch (a
+  torus's): its media are chosen by the NICs (``core.physical.media.family_node_classes``), no switch field read;
 * ``GROUPS``: groups joined by global links (``core.plan``'s ways out; ``global_groups``: the link load's routing
   between groups);
 * ``WORDS``: its own msgids where a surface's words are a folded Clos's (``words``: the drawing's rows, legend and
@@ -51,6 +55,10 @@ topology family"):
   leaf row);
 * ``DESIGN_FIELDS``: the ``Design`` fields only it reads (``unused_fields``: the CLI and the Designer say one set on
   another topology is ignored, not lose it silently);
+* ``IGNORED_FIELDS``: the folded Clos's ``Design`` fields it does not read (a torus's switch models, leaf
+  oversubscription and tiers: it has no switch; ``ignored_fields``): set, they are said to be ignored as another
+  family's ``DESIGN_FIELDS`` are (``unused_fields``), a sweep of one says it does nothing (``swept_ignored``), and
+  ``core.design.resolve_design`` does not read its switch models;
 * ``FAILURE_NAMES``: the failure-spec language that names its elements (``failure_names``: ``"node-to-node"``,
   the torus's nodes, NICs and neighbour bundles), instead of the graph what-if's (its switches, link bundles, NICs);
 * ``FAILURE_CLOSED_FORM``: the module (a dotted name, imported by ``core.analysis.failure.whatif``) whose
@@ -195,7 +203,8 @@ def require_model(fabric, model: str, what: str) -> None:
     ``model`` (``"spof"``, ``"availability"``, ``"load"``) in its ``GRAPH_MODELS`` or (``"spares"``) in its
     ``BOM_MODELS``: ``what`` is the analysis in words."""
     module = family(fabric.family)
-    if module is None or model in module.GRAPH_MODELS or model in getattr(module, "BOM_MODELS", ()):
+    if module is None or model in module.GRAPH_MODELS or model in getattr(module, "BOM_MODELS", ()) \
+            or model in getattr(module, "CLOSED_MODELS", ()):
         return
     require_clos(fabric, what)
 
@@ -267,10 +276,22 @@ def switch_label(name: str | None, tier: str) -> str | None:
     return words(name, f"card:{tier}", SWITCH_LABELS[tier])
 
 
+def ignored_fields(name: str | None) -> tuple[str, ...]:
+    """The folded Clos's ``Design`` fields family ``name`` (a ``Design.topology``) does not read: its module's
+    ``IGNORED_FIELDS`` (a torus's switch models, leaf oversubscription and tiers); none for the others."""
+    return tuple(getattr(family(name), "IGNORED_FIELDS", ())) if name else ()
+
+
+IGNORED_TEXT = N_("{field} has no effect on a {topology}: it has no switches or switch tiers (its nodes are joined "
+                  "node to node), so it is ignored (leave the field out, or choose a topology with switches)")
+"""What the CLI, the Designer and a sweep say of a field the design's own family ignores (``ignored_fields``)."""
+
+
 def unused_fields(design) -> list[str]:
     """Sentences, translated, for each field of ``design`` set away from its default that only other families read
     (their ``DESIGN_FIELDS``), so its topology ignores it: ``torus_dims`` on a rail-optimized design,
-    ``global_ratio`` (read by both Dragonflies) on a torus, one sentence naming every family that reads it."""
+    ``global_ratio`` (read by both Dragonflies) on a torus, one sentence naming every family that reads it; then
+    each field its own family ignores (``ignored_fields``: a leaf switch on a torus)."""
     from core.design import FIELDS, Design, or_list
     from core.i18n import _
 
@@ -280,11 +301,26 @@ def unused_fields(design) -> list[str]:
     for name in FAMILIES:
         for field in getattr(family(name), "DESIGN_FIELDS", ()):
             readers.setdefault(field, []).append(vocab.TOPOLOGY.label(name))
-    return [_("{field} is used only by the {family} topology; this design is {topology}, so it is ignored (set the "
-              "topology to {family}, or leave the field out)").format(
+    out = [_("{field} is used only by the {family} topology; this design is {topology}, so it is ignored (set the "
+             "topology to {family}, or leave the field out)").format(
         field=f"{FIELDS[field].title()} ({field})", family=or_list(names),
         topology=vocab.TOPOLOGY.label(design.topology))
         for field, names in readers.items() if field not in own and getattr(design, field) != getattr(default, field)]
+    return out + [_(IGNORED_TEXT).format(field=f"{FIELDS[field].title()} ({field})",
+                                         topology=vocab.TOPOLOGY.word(design.topology))
+                  for field in ignored_fields(design.topology) if getattr(design, field) != getattr(default, field)]
+
+
+def swept_ignored(design, field: str) -> str | None:
+    """What a sweep of ``Design`` field ``field`` on ``design`` says when its family ignores it
+    (``ignored_fields``: oversubscription on a torus, every point the same), translated; None when it is read."""
+    if field not in ignored_fields(design.topology):
+        return None
+    from core.design import FIELDS
+    from core.i18n import _
+
+    return _(IGNORED_TEXT).format(field=f"{FIELDS[field].title()} ({field})",
+                                  topology=vocab.TOPOLOGY.word(design.topology))
 
 
 def tier_aliases(name: str) -> dict[str, str]:

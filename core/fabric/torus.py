@@ -46,6 +46,9 @@ from core.i18n import N_, _, ngettext
 
 FAMILY = "torus"
 GRAPH_MODELS: tuple[str, ...] = ()
+CLOSED_MODELS = ("spof", "availability", "load")
+"""Analyses that model it in closed form over its rings, not on a switch graph (``core.fabric.families.require_model``;
+``core.analysis.torusspof``, ``core.analysis.availability``'s node-to-node links, ``core.analysis.torusload``)."""
 BOM_MODELS = ("spares",)
 """Analyses read from its bill row by row (``core.fabric.families.require_model``): the spares, one row per NIC, and
 optics and cables of its neighbour links per length (no fabric switch), each row's own rule (N+1 per model and tier,
@@ -71,6 +74,13 @@ WORDS = {"view:each": N_("Every node drawn; no switches: nodes joined node to no
                                         "(minimal routing): to a neighbour {same_rail}, farthest pair {cross_pod}; "
                                         "{link} to scale-out {ratio} per GPU (one direction)."),
          "card:leaf": None, "card:spine": None, "card:core": None,  # no switch tier: no switch card
+         # the link load's heatmap blocks and method caption (core.analysis.torusload): its dimensions, no uplinks
+         "load:blocks": N_("block: layers of the torus's last dimension, left to right"),
+         "load:caption": N_("Loads are offered traffic over capacity with every GPU sending at its share of its "
+                            "node's cabled ports, routed dimension by dimension over the rings. Adaptive routing "
+                            "spreads a bundle's traffic evenly over its links and splits a half-way-round connection "
+                            "both ways; static ECMP hashes every flow onto one way and one link of each bundle "
+                            "(seeded); a flow gets the smallest share along its path."),
          "cli:switches": N_("none: nodes joined node to node"),  # the plan CLI's switches row
          # the transceivers card's help and the plan CLI's transceivers row: no switch side, what they are
          "transceivers": N_("{node_side} in the nodes' cages, at both ends of the optical node-to-node links (no "
@@ -134,16 +144,25 @@ logical switches are groups of nodes, not leaf switches (``slurm:*``)."""
 DESIGN_FIELDS = ("torus_dims", "torus_cube")
 """``Design`` fields only a torus reads (``core.fabric.families.unused_fields``: set on another topology, they are
 said to be ignored)."""
+IGNORED_FIELDS = ("switch", "leaf_switch", "spine_switch", "core_switch", "oversubscription",
+                  "spine_oversubscription", "tiers")
+"""The folded Clos's fields a torus does not read (``core.fabric.families.ignored_fields``): no switch, so no switch
+model, leaf or spine oversubscription or tier count; set, they are said to be ignored (the CLI, the Designer, a
+sweep), and ``core.design.resolve_design`` does not read the switch models (the storage and management networks
+take the fabric's default switch's vendor, as with no switch given)."""
 FAILURE_NAMES = "node-to-node"
 """Its failure elements are named by ``core.analysis.failure.toruswhatif`` (nodes, NICs, bundles between two
 neighbours; ``core.fabric.families.failure_names``)."""
 LEAF_WHATIF = False
 """No leaves to oversubscribe: the leaf-oversubscription what-if (``core.analysis.whatif``) would re-plan the same
 torus at every step (``core.fabric.families.leaf_whatif``)."""
-"""No single-point, availability or link-load model reads a torus yet; its failure what-if runs on its graph
-(``core.analysis.failure.toruswhatif``)."""
+"""Its single points, availability and link load are closed forms of its own (``CLOSED_MODELS``); its failure what-if
+runs on its graph (``core.analysis.failure.toruswhatif``)."""
 ROLES: tuple[str, ...] = ()
 LINK_CLASSES = ("torus",)
+LINK_CLASS_ENDS = {"torus": "node"}
+"""Its link class joins two nodes' NIC cages, no switch (``core.physical.media.family_node_classes``): its optics
+and cables are chosen by the NICs at both ends, never by a switch field the torus does not read."""
 UNMODELLED = N_("{what}: closed forms of the folded Clos (leaf, spine and core tiers) that do not model a torus yet "
                 "(its nodes joined node to node). Run the failure what-if on it, or take the topology (GraphML "
                 "export) to a graph tool.")
@@ -405,7 +424,8 @@ def size(resolved: ResolvedDesign) -> FabricPlan:
     ------
     DesignError
         A dimension under 2, dimensions whose product is not the nodes, fewer NIC ports than neighbours, a cube
-        edge that does not divide every dimension, per-rail planes or growth asked.
+        edge that does not divide every dimension, per-rail planes, or growth asked (a growth target or stages:
+        one rule).
     """
     design = resolved.design
     dims = parse(design.torus_dims) or default_dims(resolved.nodes)
@@ -458,9 +478,10 @@ def _check(resolved: ResolvedDesign, dims: tuple[int, ...]) -> None:
     if resolved.planes > 1:
         raise DesignError(_("a torus takes one port of each NIC (one plane), not {planes} planes.").format(
             planes=resolved.planes), _("Use one plane."))
-    if resolved.grow_to:
-        raise DesignError(_("growth targets are not planned for a torus yet (a larger torus rewires every ring)."),
-                          _("Drop the growth target."))
+    if resolved.grow_to or design.stages:  # one rule for a growth target and stages (review48 #11)
+        raise DesignError(_("growth (a growth target or stages) is not planned for a torus yet: a larger torus "
+                            "rewires every ring."),
+                          _("Drop the growth target and the stages, and plan each size as a torus of its own."))
     if not dims or min(dims) < 2:
         raise DesignError(_("every torus dimension needs at least 2 nodes (dimensions {dims} for {nodes} nodes).")
                           .format(dims=_dims_text(dims) or "-", nodes=f"{nodes:,}"),
@@ -740,9 +761,10 @@ def tier_words(fabric: FabricPlan, counts: bool = False) -> str:
 
 def ways_out(design) -> list[tuple[str, dict]]:
     """Candidate changes for ``core.plan.ways_out``: the balanced 3D, 2D and ring shapes of the nodes, the nodes
-    of the dimensions asked, no OCS cube. Each is re-planned there; only those that build are offered."""
+    of the dimensions asked, no OCS cube. Each is re-planned there; only those that build are offered. The nodes are
+    the resolved design's (``_planned_nodes``), so a design sized in GPUs gets the same ways out as in nodes."""
     out = []
-    nodes = design.nodes
+    nodes = _planned_nodes(design)
     dims = parse(design.torus_dims)
     if nodes:
         for n in (3, 2, 1):
@@ -756,3 +778,16 @@ def ways_out(design) -> list[tuple[str, dict]]:
     if design.torus_cube is not None:
         out.append((_("drop the OCS cubes"), {"torus_cube": None}))
     return out
+
+
+def _planned_nodes(design) -> int | None:
+    """The nodes ``design`` plans, sized in nodes or in GPUs (``core.design.resolve_design``'s count); its
+    ``nodes`` field when it does not resolve (then no balanced shape is offered for a count it does not have)."""
+    from core.errors import FabricPlannerError
+
+    try:
+        from core.design import resolve_design
+
+        return resolve_design(design).nodes
+    except FabricPlannerError:
+        return design.nodes

@@ -210,8 +210,9 @@ def load_heatmap_figure(result: LoadResult, routing: str = "ecmp", height: int =
     for b in result.blocks:
         rows.setdefault((b.get("pod", 0), b["tier"], b["direction"]), []).append(b)
     pods = sorted({p for p, _t, _d in rows}, reverse=True)  # drawn bottom up: pod 1 on top
-    order = [(p, t, d) for p in pods for t in ("global", "local", "spine_core", "leaf_spine", "node_leaf")
-             for d in ("down", "up") if (p, t, d) in rows]
+    order = [(p, t, d) for p in pods for t in ("global", "local", "spine_core", "leaf_spine", "node_leaf", "dim3",
+                                               "dim2", "dim1")
+             for d in ("down", "up", "minus", "plus") if (p, t, d) in rows]  # a torus's dimensions, both ways
     width = max((len(v) for v in rows.values()), default=0)
     z, text, ylabels = [], [], []
     for p, t, d in order:

@@ -139,11 +139,12 @@ def transceiver_options(catalog: Catalog, fabric: str, speed: int, end: str, por
 
 
 def choose_media(catalog: Catalog, resolved: ResolvedDesign, length_m: float, policy: str, *, cage_ports: int,
-                 cage: str, link_class: str = "") -> MediaChoice:
+                 cage: str, link_class: str = "", end: str = "switch") -> MediaChoice:
     """The first media of ``policy`` whose reach covers ``length_m`` [m] at ``resolved``'s port speed.
 
-    ``cage_ports`` and ``cage`` describe the switch end (links per cage, cage family). Raises
-    ``DesignError`` when nothing in the catalog reaches.
+    ``cage_ports`` and ``cage`` describe the module's end (links per cage, cage family): a switch's, or with
+    ``end`` ``"node"`` a node's NIC cage (a node-to-node link's, both ends alike). Raises ``DesignError`` when
+    nothing in the catalog reaches.
     """
     for kind in POLICIES.get(policy, POLICIES["auto"]):
         if kind in ("dac", "acc", "aoc"):
@@ -151,7 +152,7 @@ def choose_media(catalog: Catalog, resolved: ResolvedDesign, length_m: float, po
             if cable is not None:
                 return MediaChoice(kind=kind, cable=cable)
         else:
-            module = pick_transceiver(catalog, resolved, "switch", cage_ports, length_m, media=kind, cage=cage,
+            module = pick_transceiver(catalog, resolved, end, cage_ports, length_m, media=kind, cage=cage,
                                       strict=True)
             if module is not None:
                 return MediaChoice(kind=kind, module=module)
@@ -214,6 +215,14 @@ LinkSpeed = view("LinkSpeed", "fabric port_speed_gbps")
 of a design."""
 
 
+def family_node_classes() -> frozenset[str]:
+    """Link classes whose two ends are both nodes' NIC cages, no switch (a torus's ``torus``: its family module's
+    ``LINK_CLASS_ENDS``, ``core.fabric.families``): their media are chosen by the NICs' cages at both ends."""
+    from core.fabric.families import declared  # the families are above this module's callers
+
+    return frozenset(c for c, ends in declared("LINK_CLASS_ENDS").items() if ends == "node")
+
+
 def class_speeds(resolved: ResolvedDesign) -> dict[str, LinkSpeed]:
     """Link class -> its fabric and port speed (``LinkSpeed``; uplinks at the uplink speed)."""
     down, up = LinkSpeed(resolved.fabric, resolved.port_speed_gbps), LinkSpeed(resolved.fabric, resolved.uplink_gbps)
@@ -222,11 +231,11 @@ def class_speeds(resolved: ResolvedDesign) -> dict[str, LinkSpeed]:
 
 
 def class_switches(resolved: ResolvedDesign) -> dict:
-    """Link class -> the switch model at its switch end (the upper tier for uplinks)."""
+    """Link class -> the switch model at its switch end (the upper tier for uplinks); none for a class joining two
+    nodes (``family_node_classes``: a torus link has no switch end, its media are the NICs' cages')."""
     return {"node-leaf": resolved.switch, "leaf-spine": resolved.tier_switches["spine"],
             "spine-core": resolved.tier_switches["core"], "global": resolved.tier_switches["spine"],
-            "torus": resolved.switch, **{c: resolved.tier_switches[role] for c, role in family_link_switches().items()}}
-"""(A torus link has no switch end: its optics are chosen as for a node-leaf link, node modules at both ends.)"""
+            **{c: resolved.tier_switches[role] for c, role in family_link_switches().items()}}
 
 
 MediaDesign = view("MediaDesign", "cable_media")
@@ -247,7 +256,9 @@ def select_media(catalog: Catalog, resolved: ResolvedDesign, lengths) -> tuple[M
 
     A bin takes the first media of ``Design.cable_media``'s order whose reach covers the bin's
     longest link. Optical node-leaf bins also name the node-end module (the NIC's cage family, the
-    switch module's media). Cached by what it reads (``chosen_media``).
+    switch module's media). A class joining two nodes (``family_node_classes``: a torus's) has its media chosen by
+    the NICs' cages at both ends, no switch read: its node module at both ends (``switch_module_id`` and
+    ``node_module_id`` the same). Cached by what it reads (``chosen_media``).
     """
     return chosen_media(catalog, MediaInputs.of(resolved), tuple(lengths))
 
@@ -260,22 +271,27 @@ def chosen_media(catalog: Catalog, resolved: MediaInputs, lengths: tuple) -> tup
     speeds, switches = class_speeds(resolved), class_switches(resolved)
     out: list[MediaBin] = []
     system, nic = resolved.system, resolved.nic
+    per_xcvr = max(system.node_ports_per_transceiver, resolved.planes)  # a NIC's cage carries all its planes
+    node_classes = family_node_classes()
     for lengths_of in lengths:
         c = lengths_of.link_class
         at = speeds[c]
-        cage_ports = switches[c].ports_per_cage(at.port_speed_gbps)
-        cage = form_factor_family(switches[c].cage_type)
+        if c in node_classes:  # node to node: the NICs' cages at both ends choose
+            end, cage_ports, cage = "node", per_xcvr, form_factor_family(nic.cage_type)
+        else:
+            end, cage_ports = "switch", switches[c].ports_per_cage(at.port_speed_gbps)
+            cage = form_factor_family(switches[c].cage_type)
         for b in lengths_of.bins:
-            choice = choose_media(catalog, at, b.max_m, policy, cage_ports=cage_ports, cage=cage, link_class=c)
+            choice = choose_media(catalog, at, b.max_m, policy, cage_ports=cage_ports, cage=cage, link_class=c,
+                                  end=end)
             fields = dict(link_class=c, low_m=b.low_m, high_m=b.high_m, links=b.links, max_m=b.max_m,
                           mean_m=b.mean_m, route=b.route, kind=choice.kind, reach_m=choice.reach_m)
             if choice.cable is not None:
                 out.append(MediaBin(**fields, cable_id=choice.cable.id))
                 continue
             module = choice.module
-            node_id = ""
-            if c in ("node-leaf", "torus"):
-                per_xcvr = max(system.node_ports_per_transceiver, resolved.planes)
+            node_id = module.id if end == "node" else ""
+            if c == "node-leaf":
                 node = pick_transceiver(catalog, resolved, "node", per_xcvr, b.max_m, media=module.media,
                                         cage=form_factor_family(nic.cage_type))
                 node_id = node.id

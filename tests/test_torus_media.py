@@ -1,0 +1,80 @@
+"""A torus's media come from the NIC cages at both ends; the leaf fields a torus does not read are said to be
+ignored and change nothing (review48 #3, media and fields)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from core.catalog import form_factor_family, load_catalog
+from core.design import Design
+from core.fabric.families import ignored_fields, swept_ignored, unused_fields
+from core.physical.media import class_switches, family_node_classes
+from core.plan import plan
+
+BASE = dict(gpu="H100", gpus=512, fabric="ethernet", port_speed_gbps=400, topology="torus")
+
+
+def _bill(p):
+    return sorted((r.category, r.catalog_id, r.quantity) for r in p.bom)
+
+
+def test_torus_link_class_is_node_to_node_and_has_no_switch_end():
+    assert family_node_classes() == {"torus"}
+    resolved = plan(Design(**BASE)).resolved
+    assert "torus" not in class_switches(resolved)
+
+
+@pytest.mark.parametrize("fields", [{"leaf_switch": "TH5", "spine_switch": "SN5600", "core_switch": "SN5600"},
+                                    {"leaf_switch": "TH6"}, {"switch": "TH5"}, {"oversubscription": 2.0},
+                                    {"tiers": "3"}])
+def test_switch_fields_change_nothing_on_a_torus(fields):
+    bare = plan(Design(**BASE))
+    other = plan(Design(**BASE, **fields))
+    assert other.cost.capex_usd == bare.cost.capex_usd
+    assert _bill(other) == _bill(bare)
+
+
+def test_torus_optics_are_the_nics_cage_modules_at_both_ends():
+    p = plan(Design(**BASE, leaf_switch="TH5"))
+    catalog = load_catalog()
+    nic_cage = form_factor_family(p.resolved.nic.cage_type)
+    rows = [r for r in p.bom if r.category == "transceiver" and "torus" in r.item]
+    assert rows, "the 512-GPU torus has optical links between rows"
+    for r in rows:
+        module = catalog.transceiver(r.catalog_id)
+        assert r.end == "node" and form_factor_family(module.form_factor) == nic_cage
+        assert module.end in ("node", "any")  # a node-end module, chosen for the NIC's cage, not a switch's
+
+
+def test_ignored_fields_are_declared_and_said():
+    assert {"leaf_switch", "spine_switch", "core_switch", "oversubscription", "tiers"} <= set(ignored_fields("torus"))
+    assert ignored_fields("rail-optimized") == ()
+    said = unused_fields(Design(**BASE, leaf_switch="TH5", oversubscription=2.0))
+    assert len(said) == 2 and all("no effect on a torus" in s for s in said)
+    assert unused_fields(Design(**{**BASE, "topology": "rail-optimized"}, oversubscription=2.0)) == []
+    assert "no effect on a torus" in swept_ignored(Design(**BASE), "oversubscription")
+    assert swept_ignored(Design(**BASE), "nodes") is None
+
+
+def test_cli_plan_and_sweep_warn():
+    run = [sys.executable, "-m", "core"]
+    out = subprocess.run(run + ["plan", "--gpu", "H100", "--nodes", "64", "--topology", "torus",
+                                "--oversubscription", "2"], capture_output=True, text=True)
+    assert out.returncode == 0 and "oversubscription" in out.stderr and "no effect on a torus" in out.stderr
+    out = subprocess.run(run + ["sweep", "--gpu", "H100", "--nodes", "64", "--topology", "torus",
+                                "--set", "oversubscription=1,2"], capture_output=True, text=True)
+    assert out.returncode == 0 and "no effect on a torus" in out.stderr
+
+
+def test_sweep_page_says_a_swept_setting_does_nothing_on_a_torus():
+    from tests import pagetest
+
+    open_page = pagetest.opener("../pages/5_Sweep.py")
+    at = open_page({"n": "64", "t": "tr", "sw_x": "oversubscription", "sw_xv": "1,2"})
+    assert not at.exception
+    assert any("no effect on a torus" in str(i.value) for i in at.info)
+    plain = open_page({"n": "64", "sw_x": "oversubscription", "sw_xv": "1,2"})
+    assert not any("no effect on a" in str(i.value) for i in plain.info)
