@@ -228,6 +228,19 @@ def bisection_share_without(resolved, fabric, lost_links: int) -> float:
     return bisection(*args, lost_links=lost_links) / healthy if healthy else 1.0
 
 
+CLASS_FIELDS = {"node-leaf": "node_leaf_links", "leaf-spine": "leaf_spine_links", "spine-core": "spine_core_links",
+                "global": "global_links", "torus": "torus_links"}
+"""Link class -> the ``FabricPlan`` field counting its links in one plane (the classes the folded Clos, Dragonfly+
+and torus wire); a family's other classes are its ``link_counts`` hook's (a classic Dragonfly's ``local``)."""
+
+
+def class_link_counts(fabric) -> dict[str, int]:
+    """Links of every link class of ``fabric`` (a ``FabricPlan``), all planes: ``CLASS_FIELDS``' and its family's
+    ``link_counts`` (``core.cost.class_links`` prices each class its wiring declares; ``tests/test_family_capabilities.py``
+    checks every class any family wires is here)."""
+    return {**{c: getattr(fabric, name) * fabric.planes for c, name in CLASS_FIELDS.items()}, **link_counts(fabric)}
+
+
 def link_counts(fabric) -> dict[str, int]:
     """Links of ``fabric`` (a ``FabricPlan``) in classes its fields do not count, by class, all planes: its
     family's ``link_counts`` hook (a Dragonfly's local links); none for the others."""
