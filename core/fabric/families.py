@@ -47,6 +47,8 @@ topology family"):
   leave the leaf-oversubscription what-if out; ``oversubscription_input``: the sidebar shows the input disabled);
 * ``RAIL_LEAVES``: True when its leaves are rail leaves, each group's one per rail (``rail_leaves``: the bill's
   leaf row);
+* ``IGNORED_FIELDS``: the ``Design`` fields a folded Clos reads that it does not, and ``ONE_VALUE_FIELDS``: those
+  it takes at their defaults only (``unsearched_fields``: the optimizer tries each of its designs once);
 * ``DESIGN_FIELDS``: the ``Design`` fields only it reads (``unused_fields``: the CLI and the Designer say one set on
   another topology is ignored, not lose it silently);
 * ``FAILURE_NAMES``: the failure-spec language that names its elements (``failure_names``: ``"node-to-node"``,
@@ -289,6 +291,15 @@ def unused_fields(design) -> list[str]:
         field=f"{FIELDS[field].title()} ({field})", family=or_list(names),
         topology=vocab.TOPOLOGY.label(design.topology))
         for field, names in readers.items() if field not in own and getattr(design, field) != getattr(default, field)]
+
+
+def unsearched_fields(name: str) -> tuple[str, ...]:
+    """The ``Design`` fields family ``name`` (a ``Design.topology``) does not read (its module's ``IGNORED_FIELDS``)
+    or takes at their defaults only (``ONE_VALUE_FIELDS``: it refuses any other value), so a search tries each of
+    its designs once, at the base design's values of these (``core.analysis.optimize.candidate_designs``: a torus
+    once per fabric, port speed and NIC); none for the folded Clos."""
+    module = family(name)
+    return (*getattr(module, "IGNORED_FIELDS", ()), *getattr(module, "ONE_VALUE_FIELDS", ()))
 
 
 def tier_aliases(name: str) -> dict[str, str]:
