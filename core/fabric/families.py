@@ -47,8 +47,9 @@ topology family"):
   leave the leaf-oversubscription what-if out; ``oversubscription_input``: the sidebar shows the input disabled);
 * ``RAIL_LEAVES``: True when its leaves are rail leaves, each group's one per rail (``rail_leaves``: the bill's
   leaf row);
-* ``IGNORED_FIELDS``: the ``Design`` fields a folded Clos reads that it does not, and ``ONE_VALUE_FIELDS``: those
-  it takes at their defaults only (``unsearched_fields``: the optimizer tries each of its designs once);
+* ``IGNORED_FIELDS``: the ``Design`` fields a folded Clos reads that it does not, and ``FIXED_FIELDS``: the others
+  a search takes at the base design's values, ignored or refused away from their defaults (``unsearched_fields``:
+  the optimizer tries each of its designs once);
 * ``DESIGN_FIELDS``: the ``Design`` fields only it reads (``unused_fields``: the CLI and the Designer say one set on
   another topology is ignored, not lose it silently);
 * ``FAILURE_NAMES``: the failure-spec language that names its elements (``failure_names``: ``"node-to-node"``,
@@ -238,8 +239,8 @@ and torus wire); a family's other classes are its ``link_counts`` hook's (a clas
 
 def class_link_counts(fabric) -> dict[str, int]:
     """Links of every link class of ``fabric`` (a ``FabricPlan``), all planes: ``CLASS_FIELDS``' and its family's
-    ``link_counts`` (``core.cost.class_links`` prices each class its wiring declares; ``tests/test_family_capabilities.py``
-    checks every class any family wires is here)."""
+    ``link_counts`` (``core.cost.class_links`` prices each class its wiring declares;
+    ``tests/test_family_capabilities.py`` checks every class any family wires is here)."""
     return {**{c: getattr(fabric, name) * fabric.planes for c, name in CLASS_FIELDS.items()}, **link_counts(fabric)}
 
 
@@ -294,12 +295,13 @@ def unused_fields(design) -> list[str]:
 
 
 def unsearched_fields(name: str) -> tuple[str, ...]:
-    """The ``Design`` fields family ``name`` (a ``Design.topology``) does not read (its module's ``IGNORED_FIELDS``)
-    or takes at their defaults only (``ONE_VALUE_FIELDS``: it refuses any other value), so a search tries each of
-    its designs once, at the base design's values of these (``core.analysis.optimize.candidate_designs``: a torus
-    once per fabric, port speed and NIC); none for the folded Clos."""
+    """The ``Design`` fields a search of family ``name`` (a ``Design.topology``) does not vary: those it does not
+    read (its module's ``IGNORED_FIELDS``) and its ``FIXED_FIELDS`` (others it ignores, or refuses away from their
+    defaults), so a search tries each of its designs once, at the base design's values of these
+    (``core.analysis.optimize.candidate_designs``: a torus once per fabric, port speed and NIC); none for the
+    folded Clos."""
     module = family(name)
-    return (*getattr(module, "IGNORED_FIELDS", ()), *getattr(module, "ONE_VALUE_FIELDS", ()))
+    return tuple(dict.fromkeys((*getattr(module, "IGNORED_FIELDS", ()), *getattr(module, "FIXED_FIELDS", ()))))
 
 
 def tier_aliases(name: str) -> dict[str, str]:

@@ -134,12 +134,13 @@ logical switches are groups of nodes, not leaf switches (``slurm:*``)."""
 DESIGN_FIELDS = ("torus_dims", "torus_cube")
 """``Design`` fields only a torus reads (``core.fabric.families.unused_fields``: set on another topology, they are
 said to be ignored)."""
-IGNORED_FIELDS = ("leaf_switch", "spine_switch", "core_switch", "uplink_speed_gbps", "tiers", "oversubscription")
-"""``Design`` fields a folded Clos reads that a torus does not (``core.fabric.families.unsearched_fields``): it has
-no switches, so no switch models, uplinks, tiers or leaf ratio; its links' media are chosen by its NICs."""
-ONE_VALUE_FIELDS = ("planes", "plane_mode")
-"""``Design`` fields it takes at their defaults only, refusing any other value (one plane, every NIC: ``size``):
-``core.fabric.families.unsearched_fields``."""
+IGNORED_FIELDS = ("switch", "leaf_switch", "spine_switch", "core_switch", "oversubscription",
+                  "spine_oversubscription", "tiers")
+"""The folded Clos's fields a torus does not read (``core.fabric.families.unsearched_fields``): no switch, so no
+switch model, leaf or spine oversubscription or tier count."""
+FIXED_FIELDS = ("uplink_speed_gbps", "planes", "plane_mode")
+"""``Design`` fields a search takes at the base design's values (``core.fabric.families.unsearched_fields``): no
+uplinks (no switch), and one plane with every NIC (``size`` refuses others)."""
 FAILURE_NAMES = "node-to-node"
 """Its failure elements are named by ``core.analysis.failure.toruswhatif`` (nodes, NICs, bundles between two
 neighbours; ``core.fabric.families.failure_names``)."""
