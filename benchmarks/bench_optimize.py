@@ -4,11 +4,12 @@ Run: ``make bench`` (or ``python benchmarks/bench_optimize.py [--runs N] [--only
 Targets on a 2-core machine (medians of repeated runs, each candidate decided exactly: costed, or decided by
 its bounds, ``core.analysis.optimize._decide``):
 
-* ``default``: ``python -m core optimize --gpu H100 --gpus 16384``'s search, the default grid (18,120 candidates:
-  16,308 Clos and 1,812 Dragonfly+), no constraint: within 1 s;
-* ``large``: the default grid with every catalog NIC (109,560 candidates: per-tier switch mixes, port and uplink
-  speeds, 8 NICs, 1-2 planes per-port and per-rail, 4 topologies with Dragonfly+, tiers 1-3, 4 oversubscriptions;
-  98,604 before Dragonfly+ joined the grid): within 5 s;
+* ``default``: ``python -m core optimize --gpu H100 --gpus 16384``'s search, the default grid (17,516 candidates:
+  16,308 Clos and 1,208 Dragonfly+, which takes no per-rail planes since opt48; 18,120 before), no constraint: within
+  1 s;
+* ``large``: the default grid with every catalog NIC (105,908 candidates since opt48, 109,560 before: per-tier
+  switch mixes, port and uplink speeds, 8 NICs, 1-2 planes per-port and per-rail, 4 topologies with Dragonfly+,
+  tiers 1-3, 4 oversubscriptions; 98,604 before Dragonfly+ joined the grid): within 5 s;
 * ``open``: opening the default search's winner on the Designer (AppTest of the Designer with the winner's link,
   as the Optimize page's button opens it, cold: its plan not cached): within 1 s;
 * ``bench``: the earlier workload (11,448 candidates, 5 switches, 5 NICs, busbw >= 350 GB/s): within 2 s.

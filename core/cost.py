@@ -43,7 +43,7 @@ from core.catalog import PRICE_POINT, Catalog, System, form_factor_family
 from core.design import ResolvedDesign
 from core.errors import FabricPlannerError
 from core.fabric import domainlevels
-from core.fabric.families import cabled_nics, declared, family as topology_family
+from core.fabric.families import cabled_nics, class_link_counts, declared, family as topology_family
 from core.fabric.families import rail_leaves, words as family_words
 from core.fabric.sizing import ROLE_LABELS, FabricPlan
 from core.fabric.wiring import wiring_of
@@ -862,15 +862,12 @@ def _bundled() -> Catalog:
     return load_catalog()
 
 
-_CLASS_LINKS = {"node-leaf": "node_leaf_links", "leaf-spine": "leaf_spine_links", "spine-core": "spine_core_links",
-                "global": "global_links", "torus": "torus_links"}
-"""Link class -> the ``FabricPlan`` field counting its links in one plane."""
-
-
 def class_links(fabric: FabricPlan, wiring) -> list[tuple[str, int]]:
     """(link class, links over every plane) of each class of ``wiring`` (``core.fabric.wiring``): the links
-    ``core.physical.lengths`` bins and ``link_rows`` counts (``tests/test_optimize_bounds.py`` checks the two)."""
-    return [(c, getattr(fabric, _CLASS_LINKS[c]) * fabric.planes) for c in wiring.link_classes]
+    ``core.physical.lengths`` bins and ``link_rows`` counts (``tests/test_optimize_bounds.py`` checks the two), as
+    ``core.fabric.families.class_link_counts`` counts every class of every family."""
+    counts = class_link_counts(fabric)
+    return [(c, counts[c]) for c in wiring.link_classes]
 
 
 def media_prices(catalog: Catalog, fabric: str, speed: int, cage_ports: int, cage: str, policy: str, length_m: float,

@@ -33,15 +33,17 @@ def design_words(design, tiers: int, *, leaf: str | None = None, spine: str | No
     pods: ``core.analysis.whole.ratio_words``), which the words name where it is not the leaf's (``taper_words``);
     None: the leaf's alone (a design not planned); ``leaves``: whether the family has leaves whose oversubscription
     the design sets (``Plan.leaf_ratio``; False: a classic Dragonfly's routers, no "at the leaf" ratio).
-    A torus has no switches: its dimensions (``dims``, else the design's ``torus_dims``) and fabric are said
-    instead of tiers, switch models and oversubscription."""
+    A torus has no switches: its dimensions (``dims``, else the design's ``torus_dims``; none when neither, as an
+    optimizer candidate's, which the sizing chooses) and fabric are said instead of tiers, switch models and
+    oversubscription. No label starts with a space or holds two in a row (``tests/test_optimize_words.py``)."""
     from core.design import tidy_spaces
 
     d = design
     fabric = vocab.fabric_label(d.fabric, transport)
     if d.topology in vocab.NODE_TO_NODE:
-        size = "x".join(map(str, dims)) if dims else (d.torus_dims or "")
-        shape = _("{dims} {fabric} torus, node to node without switches").format(dims=size, fabric=fabric)
+        size = "x".join(map(str, dims)) if dims else d.torus_dims
+        shape = _("{dims} {fabric} torus, node to node without switches").format(dims=size, fabric=fabric) if size \
+            else _("{fabric} torus, node to node without switches").format(fabric=fabric)  # dimensions not chosen
         ratio = None
     else:
         leaf = leaf or d.leaf_switch or d.switch or ""
@@ -61,7 +63,8 @@ def design_words(design, tiers: int, *, leaf: str | None = None, spine: str | No
     nic = nic or d.nic
     parts = [shape, *([] if ratio is None else [vocab.TOPOLOGY.word(d.topology), ratio]), speed,
              *([_("NIC {nic}").format(nic=nic)] if nic else []), planes]
-    return tidy_spaces(pgettext("between the settings of a design label", ", ").join(parts))
+    text = pgettext("between the settings of a design label", ", ").join(parts)
+    return tidy_spaces(" ".join(text.split()))  # a part left empty (no switch model, no dimensions): no stray space
 
 
 def taper_words(leaf: float, total: str | None, leaves: bool = True) -> str:

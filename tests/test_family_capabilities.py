@@ -49,3 +49,37 @@ def test_the_failure_method_is_named_by_the_failure_names_not_a_family_id(design
     from core.analysis.failure import method_of
 
     assert method_of(plan(Design(**design))) == method
+
+
+FAMILY_DESIGNS = [dict(gpu="H100", gpus=512, switch="QM9700"), dict(gpu="H100", gpus=512, switch="QM9700", tiers=3),
+                  dict(gpu="H100", gpus=1024, switch="QM9700", topology="dragonfly"),
+                  dict(gpu="H100", gpus=512, switch="QM9700", topology="classic-dragonfly"),
+                  dict(gpu="B300", gpus=512, topology="torus")]
+
+
+def test_every_link_class_any_family_wires_is_counted_and_priced_by_the_floor():
+    """Every link class a family declares (its module's ``LINK_CLASSES``, the folded Clos's) has a count in
+    ``class_link_counts``, so the optimizer's links floor (``core.cost.class_links``) prices it: a new family's class
+    missing there fails here, not in a search (a classic Dragonfly's ``local`` links raised ``KeyError`` there)."""
+    from core.cost import class_links, links_floor
+    from core.catalog import load_catalog
+    from core.fabric import wiring as clos_wiring
+    from core.fabric.families import FAMILIES, class_link_counts, family
+    from core.fabric.wiring import wiring_of
+
+    declared = set(clos_wiring.LINK_CLASSES)
+    for name in FAMILIES:
+        declared |= set(family(name).LINK_CLASSES)
+    seen: set = set()
+    for fields in FAMILY_DESIGNS:
+        p = plan(Design(**fields))
+        wiring = wiring_of(p.fabric, p.resolved.nodes, p.resolved.nics_per_node)
+        assert set(class_link_counts(p.fabric)) >= set(wiring.link_classes)  # every class it wires, counted
+        links = dict(class_links(p.fabric, wiring))
+        # the counts are the plan's own: the summary's links, class by class
+        summary = p.summary()["links"]
+        assert {c: n for c, n in links.items() if n} == \
+            {c: summary[c.replace("-", "_")] for c in wiring.link_classes if summary.get(c.replace("-", "_"))}
+        assert links_floor(p.resolved, p.fabric, load_catalog()) >= 0
+        seen |= set(wiring.link_classes)
+    assert seen == declared  # the designs above wire every declared class

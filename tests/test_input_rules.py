@@ -84,7 +84,7 @@ def _optimize_args(*flags: str):
 def test_optimize_takes_the_designs_size_when_gpus_is_not_given(flags, expected):
     from core.cli.optimize import _searched_size
 
-    assert _searched_size(_optimize_args(*flags)) == expected
+    assert _searched_size(_optimize_args(*flags)) == (*expected, None)  # no design file: no base design
 
 
 def test_optimize_takes_a_design_files_size_and_nodes_over_it(tmp_path):
@@ -92,8 +92,9 @@ def test_optimize_takes_a_design_files_size_and_nodes_over_it(tmp_path):
 
     path = tmp_path / "d.json"
     path.write_text(Design(gpu="B200", nodes=8).to_json())
-    assert _searched_size(_optimize_args("--design", str(path))) == ("B200", 64)
-    assert _searched_size(_optimize_args("--design", str(path), "--nodes", "2")) == ("B200", 16)
+    assert _searched_size(_optimize_args("--design", str(path)))[:2] == ("B200", 64)
+    assert _searched_size(_optimize_args("--design", str(path), "--nodes", "2"))[:2] == ("B200", 16)
+    assert _searched_size(_optimize_args("--design", str(path)))[2] == Design(gpu="B200", nodes=8)  # the search's base
 
 
 def test_optimize_without_a_size_answers(capsys):

@@ -624,7 +624,7 @@ def test_rail_only_winner_is_warned_with_the_cheapest_design_that_joins_the_rail
     assert result.best.design.topology == "rail-only"
     text = " ".join(result.explanation)
     assert "If the job has expert-parallel all-to-all" in text and "it is rail-only" in text  # no job: a note
-    assert "joins every rail through its switches and is 1:1 at the leaf" in text and "Warning" not in text
+    assert "joins every rail and is non-blocking (bisection ratio 1:1)" in text and "Warning" not in text
     joined = min((c for c in result.candidates if c.feasible and c.design.topology != "rail-only"),
                  key=lambda c: c.capex_usd)
     assert design_label(joined) in text
@@ -648,7 +648,7 @@ def test_a_job_with_all_to_all_gets_a_warning_and_the_nearest_design_that_carrie
     result, feasible = _rail_only_pair()
     best = result.best
     assert best.design.topology == "rail-only"
-    able = min((c for c in feasible if c.design.topology != "rail-only" and c.design.oversubscription <= 1),
+    able = min((c for c in feasible if c.design.topology != "rail-only" and units.ratio(c.oversubscription) == "1:1"),
                key=capex_of)
     moe, dense = parse_job({"model": "mixtral-8x7b"}), parse_job({"model": "llama3-70b", "pp": 1})
     assert job_cross_traffic(moe, None) == ["expert-parallel all-to-all"] and job_cross_traffic(dense, None) == []
@@ -677,10 +677,40 @@ def test_oversubscribed_leaves_are_warned_for_all_to_all():
                       and c.design.oversubscription == 3.0), key=lambda c: c.capex_usd)
     text = " ".join(explain(dense_tree, None, result.candidates, Constraints(job=parse_job({"model": "mixtral-8x7b"})),
                             "days"))
-    assert "its leaves are 3:1, so traffic that leaves a leaf gets 1/3" in text and "rail-only (no spine" not in text
-    assert "Warning" not in " ".join(explain(replace(dense_tree, design=dense_tree.design.model_copy(
-        update={"oversubscription": 1.0})), None, result.candidates, Constraints(job=parse_job(
-            {"model": "mixtral-8x7b"})), "days"))
+    # the plan's bisection ratio, end to end (the headline's), not the leaves' 3:1 setting: 8/3 = 2.67:1
+    assert units.ratio(dense_tree.oversubscription) == "2.67:1"
+    assert "its bisection ratio is 2.67:1, so traffic across the fabric (all-to-all, between nodes far apart) gets " \
+           "as little as 37.5% of the injection bandwidth" in text and "rail-only (no spine" not in text
+    # the rule reads the plan's bisection ratio (the headline's), not the design's leaf setting
+    moe = Constraints(job=parse_job({"model": "mixtral-8x7b"}))
+    assert "Warning" not in " ".join(explain(replace(dense_tree, oversubscription=1.0), None, result.candidates, moe,
+                                             "days"))
+    assert "Warning" in " ".join(explain(replace(dense_tree, design=dense_tree.design.model_copy(
+        update={"oversubscription": 1.0})), None, result.candidates, moe, "days"))
+
+
+def test_a_torus_winner_is_warned_by_its_bisection_ratio_with_the_nearest_design_that_carries_all_traffic():
+    """A torus has no leaves (its design's leaf ratio is 1:1) but its cut is 6:1 (review48 #2: no warning): a MoE
+    job is warned by the bisection ratio the headline prints, with the cheapest non-blocking design that joins the
+    rails, never another torus."""
+    from core.analysis.optimize import capex_of, explain
+    from core.perf.training import parse_job
+
+    grid = Grid(fabrics=("ethernet",), port_speeds=(400,), planes=(1,), topologies=("torus", "rail-optimized"),
+                oversubscription=(1.0,))
+    result = optimize("H100", 512, Constraints(), grid, workers=1)
+    best = result.best
+    assert best.design.topology == "torus" and best.design.oversubscription == 1.0
+    # 64 nodes as 4x4x4, 6 of 8 NIC ports cabled (one per neighbour): half the injection 64 x 6 x 400 / 2 = 76.8 Tb/s
+    # over the cut's 2 x 4 x 4 = 32 links of 400 Gb/s = 12.8 Tb/s: 6:1
+    assert units.ratio(best.oversubscription) == "6:1"
+    text = " ".join(explain(best, None, result.candidates, Constraints(job=parse_job({"model": "deepseek-v3"})),
+                            "days"))
+    able = min((c for c in result.candidates if c.costed and c.design.topology == "rail-optimized"
+                and units.ratio(c.oversubscription) == "1:1"), key=capex_of)
+    assert "Warning: the training job has expert-parallel all-to-all, and its bisection ratio is 6:1" in text
+    assert "16.7% of the injection bandwidth" in text
+    assert f"non-blocking (bisection ratio 1:1): {design_label(able)}, {usd(able.capex_usd)}" in text
 
 
 def test_a_cheaper_design_ruled_out_by_a_far_limit_does_not_make_it_binding():
@@ -777,3 +807,67 @@ def test_pipeline_stages_across_rails_count_as_cross_rail_traffic(monkeypatch):
     for pp, crosses in ((8, True), (4, False), (1, False)):  # stages of 12, 24 and 96 GPUs
         monkeypatch.setattr(opt, "_searched_split_job", lambda _p, job, pp=pp: job.model_copy(update={"pp": pp}))
         assert ("pipeline stages on different rails" in opt.job_cross_traffic(dense, p)) is crosses
+
+
+def test_a_classic_dragonfly_search_is_costed():
+    """Every classic Dragonfly candidate used to raise ``KeyError: 'local'`` in the links floor (review48 #1): the
+    search answers, each candidate costed or ruled out with a reason, its routers the only switch model."""
+    result = optimize("H100", 512, Constraints(), Grid(topologies=("classic-dragonfly",)), workers=1)
+    assert result.best is not None and result.best.design.topology == "classic-dragonfly"
+    assert all(c.feasible or c.reason for c in result.candidates)
+    assert all(c.design.spine_switch is None and c.design.core_switch is None for c in result.candidates)
+    assert "  " not in design_label(result.best) and "Dragonfly" in design_label(result.best)
+
+
+def test_a_search_over_every_family_answers_and_tries_each():
+    from core import vocab
+
+    grid = Grid(port_speeds=(400,), planes=(1,), topologies=tuple(vocab.TOPOLOGY.ids), oversubscription=(1.0, 2.0))
+    result = optimize("H100", 512, Constraints(), grid, workers=1)
+    assert result.best is not None
+    costed = {c.design.topology for c in result.candidates if c.costed}
+    assert costed == set(vocab.TOPOLOGY.ids)  # every family costed at least once (no crash, none all refused)
+
+
+def test_a_family_is_tried_once_per_field_it_reads():
+    """A torus has no switches, tiers or leaf ratio and takes one plane (``core.fabric.families.unsearched_fields``):
+    the grid tries it once per fabric, port speed and NIC (it tried 1,812 at 512 H100: every leaf and upper switch
+    model, uplink, plane and leaf ratio); a classic Dragonfly once per router model, uplink speed and plane count;
+    a Dragonfly+ without per-rail planes, which it refuses."""
+    from core.fabric.families import unsearched_fields
+
+    def designs(topology):
+        return candidate_designs("H100", 512, Constraints(), Grid(topologies=(topology,)))
+
+    clos = designs("rail-optimized")
+    torus = designs("torus")
+    assert len(torus) == len({(d.fabric, d.port_speed_gbps, d.nic) for d in torus}) \
+        == len({(d.fabric, d.port_speed_gbps) for d in clos}) == 7  # InfiniBand 200/400/800G, Ethernet 100-800G
+    assert all(d.leaf_switch is None and d.spine_switch is None and d.tiers == "auto" and d.oversubscription == 1.0
+               and d.planes == 1 for d in torus)
+    classic = designs("classic-dragonfly")
+    assert len(classic) == len({(d.fabric, d.port_speed_gbps, d.leaf_switch, d.uplink_speed_gbps, d.planes)
+                                for d in clos if d.plane_mode == "per-port"}) == 66
+    plus = designs("dragonfly")
+    assert {d.plane_mode for d in plus} == {"per-port"} and all(d.core_switch is None for d in plus)
+    assert len(plus) == len({(d.fabric, d.port_speed_gbps, d.leaf_switch, d.spine_switch, d.uplink_speed_gbps,
+                              d.planes, d.oversubscription) for d in clos if d.plane_mode == "per-port"}) == 1208
+    assert unsearched_fields("rail-optimized") == ()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_no_design_label_starts_with_a_space_or_doubles_one(lang):
+    """Every family's label, with and without its sizing's dimensions (an optimizer candidate has none: the torus's
+    label began " Ethernet RoCE torus", and the page's bold marker then showed as text: review48 #4)."""
+    from core import vocab
+    from core.designwords import design_words
+    from core.design import Design
+
+    with language(lang):
+        for topology in vocab.TOPOLOGY.ids:
+            for fabric in ("infiniband", "ethernet"):
+                for tiers in (0, 1, 2):
+                    for dims in ((), (4, 4, 4)):
+                        d = Design(gpu="H100", gpus=512, topology=topology, fabric=fabric, port_speed_gbps=400)
+                        text = design_words(d, tiers, dims=dims)
+                        assert text == text.strip() and "  " not in text, (topology, text)

@@ -34,3 +34,33 @@ def test_a_design_file_with_pods_is_refused(tmp_path, capsys):
     with pytest.raises(InputError, match="pods"):
         _searched_size(SimpleNamespace(design=str(path), gpu=None, gpus=None, nodes=None, budget_usd=None,
                                        max_power_kw=None))
+
+
+def test_a_two_level_nvlink_design_file_is_searched_as_the_page_searches_the_sidebar(tmp_path, capsys):
+    """The file's fields the search does not set are every candidate's, as the Optimize page keeps the sidebar's
+    (review48 #8: the CLI dropped the GB200 design's 144-GPU two-level NVLink domain, 418 GB/s instead of the page's
+    526): the CLI's best is the page's, design, capex and busbw."""
+    from core.formats import sharelink
+    from core.i18n import usd
+    from tests import pagetest
+    from tests.test_optimize_page import unescaped
+
+    params = {"v": "1", "g": "GB200-NVL72", "n": "144", "nvd": "144"}
+    design, warnings = sharelink.decode(params)
+    assert not warnings and design.nvlink_domain_gpus == 144
+    path = tmp_path / "nvl.json"
+    path.write_text(design.to_json(), encoding="utf-8")
+    code, out, _err = run_cli(capsys, "optimize", "--design", str(path), "--topologies", "rail-optimized",
+                              "--format", "json")
+    assert code == 0, out
+    best = json.loads(out)["best"]
+    assert best["design"]["nvlink_domain_gpus"] == 144 and best["summary"]["gpus"] == 576
+    at = pagetest.open_page("../pages/7_Optimize.py", {**params, "opt_top": "rail-optimized", "opt_run": "1"},
+                            timeout=300)
+    front = at.table[0].value
+    capex = front["Capex, whole cluster [USD]"].iloc[0]
+    assert unescaped(capex) == usd(best["metrics"]["capex_usd"]) == "$48.5 M"  # the front's first: the cheapest
+    assert round(best["metrics"]["busbw_gbytes"]) == 526  # two NVLink levels (one level: 418)
+    assert any(unescaped(str(v)).startswith("526") for v in front.iloc[0].values)
+    link = next(b.proto.url for b in at.get("link_button"))
+    assert "nvd=144" in link

@@ -369,3 +369,12 @@ def test_the_default_topologies_are_listed_with_the_languages_list_separator():
     assert "、" in label and ", " not in label, label
     at = open_page({"ng": "64"})
     assert "rail-optimized, top-of-rack, rail-only and Dragonfly+" in at.multiselect(key="opt_w_top").label
+
+
+def test_a_torus_is_one_switch_family_per_fabric_named_without_a_switch():
+    """A torus has no switches: one family per fabric (it was one per leaf model, "Ethernet RoCE TH5, torus",
+    "TH6, torus", ... at different prices: review48 #3), named by its fabric and topology alone."""
+    result = optimize("H100", 512, Constraints(), Grid(port_speeds=(400,), topologies=("torus",)), workers=1)
+    with language("en"):
+        names = sorted(r["family"] for r in family_rows(result))
+    assert names == ["Ethernet RoCE, torus", "InfiniBand, torus"] and result.considered == 2

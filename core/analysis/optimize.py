@@ -108,7 +108,7 @@ from core.processes import die_with_parent, usable_cpus
 from core.errors import DesignError, FabricPlannerError, InputError, shown
 from core.fabric import domainlevels
 from core.fabric.bandwidth import compute_bandwidth
-from core.fabric.families import FAMILIES
+from core.fabric.families import FAMILIES, unsearched_fields
 from core.fabric.sizing import size_fabric
 from core.physical.lengths import arranged_link_lengths
 from core.physical.media import select_media
@@ -424,7 +424,9 @@ def candidate_designs(gpu: str, gpus: int, constraints: Constraints, grid: Grid 
                       catalog: Catalog | None = None, base: Design | None = None) -> list[Design]:
     """Every design of ``grid`` for ``gpus`` x ``gpu`` that the constraints' fabric and switch lists
     allow, in a fixed order (the brute-force reference and the optimizer use this same list); each is
-    ``base_design(gpu, gpus, base)`` with the grid's fields set."""
+    ``base_design(gpu, gpus, base)`` with the grid's fields set. A family's design (a Dragonfly, a torus) takes the
+    fields it does not search (``core.fabric.families.unsearched_fields``: a torus's switch models, uplinks, tiers,
+    leaf ratio and planes) at the base's values, once: a torus once per fabric, port speed and NIC."""
     grid = grid or Grid()
     catalog = catalog or load_catalog()
     system = catalog.system(gpu)
@@ -439,6 +441,8 @@ def candidate_designs(gpu: str, gpus: int, constraints: Constraints, grid: Grid 
     base_data = base.model_dump()
     checked: set[tuple] = set()
     inner_checked = False
+    unsearched: dict[str, tuple[str, ...]] = {}  # topology -> the fields its family does not search
+    tried: set[tuple] = set()  # a family's designs with those fields at the base's values, each once
 
     def check(**fields) -> None:
         """Run each field's validators once per distinct value (they read no other field)."""
@@ -497,15 +501,21 @@ def candidate_designs(gpu: str, gpus: int, constraints: Constraints, grid: Grid 
                                     grid.oversubscription):
                                 if planes == 1 and mode == "per-rail":
                                     continue  # the same fabric as per-port with one plane
-                                if topology in FAMILY_TOPOLOGIES:  # sized by its family: no tier count to try
-                                    if tiers != grid.tiers[0]:
-                                        continue
-                                    tiers = "auto"
-                                out.append(design(
+                                fields = dict(
                                     fabric=fabric, port_speed_gbps=speed, nic=nic.id if nic else None,
                                     leaf_switch=leaf.id, spine_switch=upper.id, core_switch=upper.id,
                                     uplink_speed_gbps=uplink, planes=planes, plane_mode=mode, topology=topology,
-                                    tiers=tiers, oversubscription=float(over)))
+                                    tiers=tiers, oversubscription=float(over))
+                                unread = unsearched.get(topology)
+                                if unread is None:
+                                    unread = unsearched[topology] = unsearched_fields(topology)
+                                if unread:  # a family: the fields it does not search at the base's values, once
+                                    fields.update((name, base_data[name]) for name in unread)
+                                    key = tuple(fields.values())
+                                    if key in tried:
+                                        continue
+                                    tried.add(key)
+                                out.append(design(**fields))
     return out
 
 
@@ -1903,9 +1913,16 @@ def _binding(best: Candidate, cands: list[Candidate], constraints: Constraints, 
 
 
 def _serves_all_traffic(c: Candidate) -> bool:
-    """One fabric per plane (not rail-only, no per-rail planes: ``Candidate.islands``) and non-blocking at the leaf
-    (1:1): every GPU reaches every other through the switches at its NIC rate."""
-    return c.islands <= 1 and c.design.oversubscription <= 1
+    """One fabric per plane (not rail-only, no per-rail planes: ``Candidate.islands``) and non-blocking end to end:
+    its bisection ratio (``Candidate.oversubscription``, the number its label and the Optimize page's headline
+    print, ``core.units.ratio``) reads 1:1, so every GPU reaches every other at its NIC rate, whatever the family
+    (a 3:1 leaf, a Dragonfly's tapered global links, a torus's 6:1 cut all fail it)."""
+    return c.islands <= 1 and not _tapered(c)
+
+
+def _tapered(c: Candidate) -> bool:
+    """Whether ``c``'s bisection ratio, as printed (``core.units.ratio``), is above 1:1."""
+    return units.ratio(c.oversubscription) != units.ratio(1.0)
 
 
 def job_cross_traffic(job, plan: Plan | None) -> list[str]:
@@ -1931,8 +1948,9 @@ def job_cross_traffic(job, plan: Plan | None) -> list[str]:
 
 def _traffic_caveats(best: Candidate, cands: list[Candidate], objective: str, job=None,
                      plan: Plan | None = None) -> list[str]:
-    """What the winner cannot carry at full rate (rail-only or per-rail planes: no switch joins the rails; leaves
-    above 1:1): a warning
+    """What the winner cannot carry at full rate (rail-only or per-rail planes: no switch joins the rails; a
+    bisection ratio above 1:1, the one the headline prints, whatever tapers it: the leaves, global links, a torus's
+    cut): a warning
     when the training ``job`` has such traffic (``job_cross_traffic``), a note when there is no job, nothing when
     the job has none; with the cheapest feasible design that is neither (``_serves_all_traffic``)."""
     d = best.design
@@ -1943,9 +1961,10 @@ def _traffic_caveats(best: Candidate, cands: list[Candidate], objective: str, jo
     elif best.islands > 1:
         limits.append(_("its per-rail planes are separate fabrics (no switch joins them, so traffic between planes "
                         "first crosses NVLink inside a node, PXN, and shares that node's NICs)"))
-    if d.oversubscription > 1:
-        limits.append(_("its leaves are {ratio}:1, so traffic that leaves a leaf gets 1/{ratio} of the injection "
-                        "bandwidth").format(ratio=f"{d.oversubscription:g}"))
+    if _tapered(best):
+        limits.append(_("its bisection ratio is {ratio}, so traffic across the fabric (all-to-all, between "
+                        "nodes far apart) gets as little as {share} of the injection bandwidth").format(
+            ratio=units.ratio(best.oversubscription), share=units.percent(1 / best.oversubscription)))
     traffic = job_cross_traffic(job, plan)
     if not limits or (job is not None and not traffic):
         return []
@@ -1959,13 +1978,13 @@ def _traffic_caveats(best: Candidate, cands: list[Candidate], objective: str, jo
     able = [c for c in cands if c.costed and _serves_all_traffic(c)]
     if able:
         near = min(able, key=lambda c: _order(c, objective))
-        lines.append(_("The cheapest design that meets every constraint, joins every rail through its switches "
-                       "and is 1:1 at the leaf: {design}, {capex} (+{more}).").format(
+        lines.append(_("The cheapest design that meets every constraint, joins every rail and is non-blocking "
+                       "(bisection ratio 1:1): {design}, {capex} (+{more}).").format(
             design=design_label(near), capex=usd(capex_of(near, objective)),
             more=usd(capex_of(near, objective) - capex_of(best, objective))))
     else:
-        lines.append(_("No design the search kept meets every constraint, joins every rail through its switches "
-                       "and is 1:1 at the leaf."))
+        lines.append(_("No design the search kept meets every constraint, joins every rail and is non-blocking "
+                       "(bisection ratio 1:1)."))
     return lines
 
 

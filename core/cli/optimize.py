@@ -35,8 +35,10 @@ def register(subparsers) -> None:
                       "and plane mode, topology, tiers and leaf oversubscription, and print the cheapest design "
                       "that meets every constraint and the Pareto front of capex against performance."))
     op.add_argument("--design", metavar=DESIGN_FILE,
-                    help=_("take the GPU/system model and the GPU count from a design JSON file (as plan --design "
-                           "reads it, at most 1 MB); --gpu and --gpus override them, the search chooses the rest"))
+                    help=_("start from a design JSON file (as plan --design reads it, at most 1 MB), as the "
+                           "Optimize page starts from the sidebar: its GPU/system model, GPU count and every field "
+                           "the search does not set (NVLink domain, nodes per rack, prices, ...); --gpu and --gpus "
+                           "override the first two, the search chooses the fabric"))
     op.add_argument("--gpu", type=model_name, help=_("GPU/system model (default H100, or the --design file's)"))
     op.add_argument("--gpus", type=positive_int,
                     help=_("total GPU count (default: the design's size, as plan takes it: --nodes, else the --design "
@@ -170,12 +172,15 @@ def _grid(args: argparse.Namespace):
     return Grid(oversubscription=values, mixed_tiers=not args.single_model, topologies=topologies)
 
 
-def _searched_size(args: argparse.Namespace) -> tuple[str, int | None]:
-    """The search's GPU model and count: ``--gpu`` and ``--gpus`` (or ``--nodes`` of the model), else the ``--design``
-    file's (read as every command reads it, ``core.formats.design_file``), else H100 and the default design's size (4
-    nodes, as ``plan`` and the web page take it); no count with ``--budget-usd`` or ``--max-power-kw`` alone (the most
-    GPUs that fit are searched). The optimizer chooses the fabric, so
-    the file's other fields are not read; a design with pods has several GPU models, which one search cannot."""
+def _searched_size(args: argparse.Namespace):
+    """The search's GPU model, count and base design: ``--gpu`` and ``--gpus`` (or ``--nodes`` of the model), else
+    the ``--design`` file's (read as every command reads it, ``core.formats.design_file``), else H100 and the default
+    design's size (4 nodes, as ``plan`` and the web page take it); no count with ``--budget-usd`` or
+    ``--max-power-kw`` alone (the most GPUs that fit are searched). The base is the file's design (its GPU model
+    ``--gpu``'s), whose fields the search does not set every candidate keeps (``core.analysis.optimize.base_design``,
+    as the Optimize page starts from the sidebar's design: a two-level NVLink domain stays two levels), else None;
+    a design with pods has several GPU models, which one search cannot."""
+    from core.catalog import load_catalog
     from core.design import Design, resolve_design
     from core.errors import InputError
     from core.formats.design_file import read_design_file
@@ -184,16 +189,17 @@ def _searched_size(args: argparse.Namespace) -> tuple[str, int | None]:
     if not args.design:
         gpu = args.gpu or "H100"
         if sized and args.nodes is None:
-            return gpu, args.gpus
-        return gpu, args.gpus or resolve_design(Design(gpu=gpu, nodes=args.nodes or Design().nodes)).gpus
+            return gpu, args.gpus, None
+        return gpu, args.gpus or resolve_design(Design(gpu=gpu, nodes=args.nodes or Design().nodes)).gpus, None
     design = read_design_file(args.design)
     if design.pods:
         raise InputError(_("the optimizer searches one GPU model; the design file has pods ({pods}): give --gpu and "
                            "--gpus for the pod to search").format(pods=design.pods))
-    gpu = args.gpu or design.gpu
+    gpu = load_catalog().system(args.gpu or design.gpu).id
+    base = design if gpu == design.gpu else Design.model_validate({**design.model_dump(), "gpu": gpu})
     if args.gpus is None and args.nodes is not None:
-        return gpu, resolve_design(design.model_copy(update={"gpu": gpu, "nodes": args.nodes, "gpus": None})).gpus
-    return gpu, args.gpus or resolve_design(design).gpus
+        return gpu, resolve_design(base.model_copy(update={"nodes": args.nodes, "gpus": None})).gpus, base
+    return gpu, args.gpus or resolve_design(base).gpus, base
 
 
 def run(args: argparse.Namespace) -> str:
@@ -205,7 +211,7 @@ def run(args: argparse.Namespace) -> str:
     from core.figures.optimize import metric_value
 
     envelope = None
-    args.gpu, args.gpus = _searched_size(args)
+    args.gpu, args.gpus, base = _searched_size(args)
     bar = ProgressBar(sys.stderr) if args.format != "json" and sys.stderr.isatty() else None
     if args.workers is not None and args.workers > usable_cpus():
         print(_("note: --workers {asked} is more than the {cpus} CPUs this process may use; using {cpus}").format(
@@ -214,7 +220,7 @@ def run(args: argparse.Namespace) -> str:
     if args.gpus is None:  # --budget-usd or --max-power-kw without a size: the most GPUs that fit
         try:
             envelope = largest_within(args.gpu, _constraints(args), _grid(args), workers=args.workers,
-                                      objective=args.objective, on_progress=bar)
+                                      objective=args.objective, base=base, on_progress=bar)
         finally:
             if bar is not None:
                 bar.close()
@@ -222,7 +228,7 @@ def run(args: argparse.Namespace) -> str:
     else:
         try:
             result = optimize(args.gpu, args.gpus, _constraints(args), _grid(args), workers=args.workers,
-                              objective=args.objective, on_progress=bar)
+                              objective=args.objective, base=base, on_progress=bar)
         finally:
             if bar is not None:
                 bar.close()

@@ -82,6 +82,11 @@ two switch hops or more)."""
 DESIGN_FIELDS = ("group_leaves", "global_ratio")
 """``Design`` fields only the Dragonflies read (its sizing: the leaves per group and the global ports of a group;
 ``core.fabric.families.unused_fields``: set on another topology, they are said to be ignored)."""
+FIXED_FIELDS = ("tiers", "oversubscription", "spine_switch", "core_switch", "plane_mode")
+"""``Design`` fields a search takes at the base design's values (``core.fabric.families.unsearched_fields``): the
+tiers and leaf ratio it does not read (one router tier, its ports split by the routers per group and the global
+ratio), and those it refuses away from their defaults (a spine or core model other than the router's, per-rail
+planes: ``size``)."""
 FAILURE_CLOSED_FORM = "core.analysis.failure.classicwhatif"
 """The module of its failure what-if in closed form over its groups, global links between routers (its
 ``what_if_closed``; ``core.analysis.failure.whatif`` imports it by this name), not on its graph."""

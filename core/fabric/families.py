@@ -53,6 +53,9 @@ topology family"):
   leave the leaf-oversubscription what-if out; ``oversubscription_input``: the sidebar shows the input disabled);
 * ``RAIL_LEAVES``: True when its leaves are rail leaves, each group's one per rail (``rail_leaves``: the bill's
   leaf row);
+* ``IGNORED_FIELDS``: the ``Design`` fields a folded Clos reads that it does not, and ``FIXED_FIELDS``: the others
+  a search takes at the base design's values, ignored or refused away from their defaults (``unsearched_fields``:
+  the optimizer tries each of its designs once);
 * ``DESIGN_FIELDS``: the ``Design`` fields only it reads (``unused_fields``: the CLI and the Designer say one set on
   another topology is ignored, not lose it silently);
 * ``IGNORED_FIELDS``: the folded Clos's ``Design`` fields it does not read (a torus's switch models, leaf
@@ -239,6 +242,19 @@ def bisection_share_without(resolved, fabric, lost_links: int) -> float:
     return bisection(*args, lost_links=lost_links) / healthy if healthy else 1.0
 
 
+CLASS_FIELDS = {"node-leaf": "node_leaf_links", "leaf-spine": "leaf_spine_links", "spine-core": "spine_core_links",
+                "global": "global_links", "torus": "torus_links"}
+"""Link class -> the ``FabricPlan`` field counting its links in one plane (the classes the folded Clos, Dragonfly+
+and torus wire); a family's other classes are its ``link_counts`` hook's (a classic Dragonfly's ``local``)."""
+
+
+def class_link_counts(fabric) -> dict[str, int]:
+    """Links of every link class of ``fabric`` (a ``FabricPlan``), all planes: ``CLASS_FIELDS``' and its family's
+    ``link_counts`` (``core.cost.class_links`` prices each class its wiring declares;
+    ``tests/test_family_capabilities.py`` checks every class any family wires is here)."""
+    return {**{c: getattr(fabric, name) * fabric.planes for c, name in CLASS_FIELDS.items()}, **link_counts(fabric)}
+
+
 def link_counts(fabric) -> dict[str, int]:
     """Links of ``fabric`` (a ``FabricPlan``) in classes its fields do not count, by class, all planes: its
     family's ``link_counts`` hook (a Dragonfly's local links); none for the others."""
@@ -321,6 +337,15 @@ def swept_ignored(design, field: str) -> str | None:
 
     return _(IGNORED_TEXT).format(field=f"{FIELDS[field].title()} ({field})",
                                   topology=vocab.TOPOLOGY.word(design.topology))
+
+
+def unsearched_fields(name: str) -> tuple[str, ...]:
+    """The ``Design`` fields a search of family ``name`` (a ``Design.topology``) does not vary: those it does not
+    read (its module's ``IGNORED_FIELDS``) and its ``FIXED_FIELDS`` (others it ignores, or refuses away from their
+    defaults), so a search tries each of its designs once, at the base design's values of these
+    (``core.analysis.optimize.candidate_designs``: a torus once per fabric, port speed and NIC); none for the
+    folded Clos."""
+    return tuple(dict.fromkeys((*ignored_fields(name), *getattr(family(name), "FIXED_FIELDS", ()))))
 
 
 def tier_aliases(name: str) -> dict[str, str]:

@@ -146,10 +146,13 @@ DESIGN_FIELDS = ("torus_dims", "torus_cube")
 said to be ignored)."""
 IGNORED_FIELDS = ("switch", "leaf_switch", "spine_switch", "core_switch", "oversubscription",
                   "spine_oversubscription", "tiers")
-"""The folded Clos's fields a torus does not read (``core.fabric.families.ignored_fields``): no switch, so no switch
-model, leaf or spine oversubscription or tier count; set, they are said to be ignored (the CLI, the Designer, a
-sweep), and ``core.design.resolve_design`` does not read the switch models (the storage and management networks
-take the fabric's default switch's vendor, as with no switch given)."""
+"""The folded Clos's fields a torus does not read (``core.fabric.families.ignored_fields``; a search holds them,
+``unsearched_fields``): no switch, so no switch model, leaf or spine oversubscription or tier count; set, they are
+said to be ignored (the CLI, the Designer, a sweep), and ``core.design.resolve_design`` does not read the switch models
+(the storage and management networks take the fabric's default switch's vendor, as with no switch given)."""
+FIXED_FIELDS = ("uplink_speed_gbps", "planes", "plane_mode")
+"""``Design`` fields a search takes at the base design's values (``core.fabric.families.unsearched_fields``): no
+uplinks (no switch), and one plane with every NIC (``size`` refuses others)."""
 FAILURE_NAMES = "node-to-node"
 """Its failure elements are named by ``core.analysis.failure.toruswhatif`` (nodes, NICs, bundles between two
 neighbours; ``core.fabric.families.failure_names``)."""

@@ -163,9 +163,10 @@ def family_rows(result: OptimizeResult) -> list[dict]:
     constraint, or what ruled the family out."""
     rows = []
     for f in families(result.candidates, result.objective):
+        words = dict(fabric=vocab.FABRIC.label(f.fabric), switch=f.switch, topology=vocab.TOPOLOGY.word(f.topology))
         rows.append({
-            "family": _("{fabric} {switch}, {topology}").format(  # zh: a full-width comma, as in design labels
-                fabric=vocab.FABRIC.label(f.fabric), switch=f.switch, topology=vocab.TOPOLOGY.word(f.topology)),
+            "family": (_("{fabric} {switch}, {topology}") if f.switch  # zh: a full-width comma, as in design labels
+                       else _("{fabric}, {topology}")).format(**words),  # a torus: no switch model
             "considered": f.considered, "feasible": f.feasible,
             "cheapest": money_text(f.cheapest, result.objective) if f.cheapest else "",
             "cheapest_index": f.cheapest.index if f.cheapest else None,
