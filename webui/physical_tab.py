@@ -10,8 +10,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from core.analysis.stages import (POD_STAGES_ONLY, STAGE_COLUMNS, has_stages, stage_headers, stage_rows, stages_note,
-                                  step_text)
+from core.analysis.stages import POD_STAGES_ONLY, STAGE_COLUMNS, has_stages, stage_headers, stage_rows, stages_note
 from core.cost import LINK_CLASS_LABELS, ROUTE_LABELS
 from core.design import Design
 from core.figures import racks as rack_figures
