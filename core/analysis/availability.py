@@ -403,12 +403,8 @@ def _simulate(shape: Shape, trials: int, seed: int, unavailability: tuple[float,
     lu, su = shape.leaf_uplinks, shape.spine_uplinks
     chunk = max(1, min(trials, 2_000_000 // max(1, n * k + shape.leaves * lu + shape.spines * su
                                                 + len(shape.global_links) + len(shape.local_links))))
-    usable_counts = []
-    usable_sum = cut_sum = degraded_sum = share_sum = 0.0
-    down_sum = dict.fromkeys(CLASSES, 0.0)
-    done = 0
-    while done < trials:
-        t = min(chunk, trials - done)
+
+    def draw(t: int) -> tuple:
         node_down = _down(rng, (t, n), q["gpu_node"])
         path_down = _down(rng, (t, n, k), q["nic"]) | _down(rng, (t, n, k), q["link"])
         leaf_down = _down(rng, (t, shape.leaves), q["switch"])
@@ -416,11 +412,6 @@ def _simulate(shape: Shape, trials: int, seed: int, unavailability: tuple[float,
         any_lost, all_lost = lost.any(axis=2), lost.all(axis=2)
         usable = ~node_down & ~any_lost
         cut = node_down | all_lost
-        n_usable = usable.sum(axis=1)
-        usable_counts.append(n_usable)
-        usable_sum += n_usable.sum()
-        cut_sum += cut.sum()
-        degraded_sum += (~cut & any_lost).sum()
         down = {"gpu_node": node_down.sum(), "nic": 0, "link": 0, "switch": leaf_down.sum()}
         share = np.ones(t)
         if shape.spines:
@@ -445,13 +436,9 @@ def _simulate(shape: Shape, trials: int, seed: int, unavailability: tuple[float,
                     share = np.minimum(share, _global_share(rng, leaf_down, router_ends, q["link"], down))
         else:  # one tier: a node's bandwidth share is its live links
             share = np.minimum(share, 1.0 - lost.mean(axis=(1, 2)))
-        share_sum += share.sum()
-        for name in CLASSES:
-            down_sum[name] += float(down[name])
-        done += t
-    counts = np.concatenate(usable_counts)
-    counts.setflags(write=False)
-    return _Trials(counts, usable_sum, cut_sum, degraded_sum, share_sum, down_sum)
+        return usable, cut, ~cut & any_lost, share, down
+
+    return _accumulated(trials, chunk, draw)
 
 
 def _simulate_torus(shape: Shape, trials: int, rng: np.random.Generator, q: dict) -> _Trials:
@@ -470,12 +457,8 @@ def _simulate_torus(shape: Shape, trials: int, rng: np.random.Generator, q: dict
     far[ends[:, 0], ends[:, 1]] = ends[:, 2] * k + ends[:, 3]
     far[ends[:, 2], ends[:, 3]] = ends[:, 0] * k + ends[:, 1]
     chunk = max(1, min(trials, 2_000_000 // max(1, 3 * n * k + m)))
-    usable_counts = []
-    usable_sum = cut_sum = degraded_sum = share_sum = 0.0
-    down_sum = dict.fromkeys(CLASSES, 0.0)
-    done = 0
-    while done < trials:
-        t = min(chunk, trials - done)
+
+    def draw(t: int) -> tuple:
         node_down = _down(rng, (t, n), q["gpu_node"])
         nic_down = _down(rng, (t, n * k), q["nic"])
         cable_down = _down(rng, (t, m), q["link"])
@@ -485,15 +468,31 @@ def _simulate_torus(shape: Shape, trials: int, rng: np.random.Generator, q: dict
         works = link_ok[:, node_link]
         usable = ~node_down & ~own_lost
         cut = node_down | ~works.any(axis=2)
+        return (usable, cut, ~cut & ~works.all(axis=2), link_ok.mean(axis=1),
+                {"gpu_node": node_down.sum(), "nic": nic_down.sum(), "link": cable_down.sum()})
+
+    return _accumulated(trials, chunk, draw)
+
+
+def _accumulated(trials: int, chunk: int, draw) -> _Trials:
+    """``trials`` Monte Carlo trials drawn ``chunk`` at a time by ``draw(t)`` (``t`` trials: per trial and node
+    whether it is usable, cut off and degraded, per trial the bandwidth share, and the elements drawn down per
+    class), summed into a ``_Trials``."""
+    usable_counts = []
+    usable_sum = cut_sum = degraded_sum = share_sum = 0.0
+    down_sum = dict.fromkeys(CLASSES, 0.0)
+    done = 0
+    while done < trials:
+        t = min(chunk, trials - done)
+        usable, cut, degraded, share, down = draw(t)
         n_usable = usable.sum(axis=1)
         usable_counts.append(n_usable)
         usable_sum += n_usable.sum()
         cut_sum += cut.sum()
-        degraded_sum += (~cut & ~works.all(axis=2)).sum()
-        share_sum += link_ok.mean(axis=1).sum()
-        down_sum["gpu_node"] += float(node_down.sum())
-        down_sum["nic"] += float(nic_down.sum())
-        down_sum["link"] += float(cable_down.sum())
+        degraded_sum += degraded.sum()
+        share_sum += share.sum()
+        for name, value in down.items():
+            down_sum[name] += float(value)
         done += t
     counts = np.concatenate(usable_counts)
     counts.setflags(write=False)
