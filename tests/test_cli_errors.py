@@ -32,6 +32,9 @@ SMALL = ["--gpus", "64"]
 FAST = {"--oversubscription-grid": ["1"], "--single-model": [], "--fabric": ["infiniband"], "--max-tiers": ["1"],
         "--trials": ["20"]}
 """Options that keep a valid call quick, given to every sub-command that has them (a smaller search, fewer trials)."""
+NEEDS = {"stages": ["--stages", "16,32"]}
+"""Options a valid call of a sub-command needs that argparse does not require (``stages``: later stages or a growth
+target, either)."""
 
 
 def _subcommands() -> dict[str, argparse.ArgumentParser]:
@@ -66,6 +69,7 @@ def _base(sub: argparse.ArgumentParser) -> list[str]:
         if group.required:
             flag = group._group_actions[0].option_strings[0]
             argv += [flag, EXAMPLES[flag]]
+    argv += NEEDS.get(sub.prog.rsplit(" ", 1)[-1], [])
     options = _options(sub)
     for flag, values in FAST.items():
         if flag in options:
