@@ -377,7 +377,7 @@ def test_links_within_a_reach_never_exceed_the_layouts(gpus, pick, per_rack, rea
             within = _tor_links_within if wiring.tor else _node_links_within
             assert short <= within(p.resolved, p.fabric, wiring, reach, total, link_class, fit)
         elif link_class in _SWITCH_ENDS.get(wiring.family, ()):
-            assert short <= _switch_links_within(p.resolved, p.fabric, wiring, reach, total, link_class)
+            assert short <= _switch_links_within(p.resolved, p.fabric, wiring, reach, total, link_class, fit)
 
 
 def test_switch_links_within_a_reach_bound_some_fabrics():
