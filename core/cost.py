@@ -827,14 +827,14 @@ def _central_leaf_links(resolved: ResolvedDesign, fabric: FabricPlan, wiring, le
     rows of their SUs (``su_row_leaves``), so a leaf reaches a spine only from a row near a spine row
     (``_rows_within``), each with its ``pair_links`` links to each of its spines (``Wiring.spines_of_leaf``).
     ``rack_fit()``: the design's ``compute_rack_fit``, None when it raised (then no bound: ``math.inf``)."""
-    from core.physical.layout import central_role_rows, su_row_leaves
+    from core.physical.layout import central_role_rows, lowest_climb_u, su_row_leaves
 
     fit = rack_fit() if rack_fit is not None else None
     if fit is None:
         return math.inf
     racks = load_racks()
-    models = resolved.tier_switches
-    near = _rows_within(length_m, models["spine"].rack_units, models["leaf"].rack_units * racks.routing.u_mm / 1000)
+    climbs = sum(lowest_climb_u(resolved, fabric, role, fit[2], racks) for role in ("leaf", "spine"))
+    near = _rows_within(length_m, climbs * racks.routing.u_mm / 1000)
     if not near:
         return 0
     leaves = min(fabric.leaf_count_total, central_role_rows(resolved, fabric, "spine", racks) * near
@@ -896,15 +896,16 @@ def _tray_budget(length_m: float, near_units: float) -> float:
 
 
 @lru_cache(maxsize=1024)
-def _rows_within(length_m: float, near_units: float, far_m: float) -> int:
+def _rows_within(length_m: float, climbs_m: float) -> int:
     """At most how many rows other than its own hold a rack a link ``length_m`` [m] long or shorter reaches from a
-    device of ``near_units`` [U] to one ``far_m`` [m] high (``_devices_within``'s routing and hall): rows stand in
+    device when its two ends climb at least ``climbs_m`` [m] to the tops of their racks (``_devices_within``'s
+    routing and hall): rows stand in
     columns (``core.physical.layout``: row ``i`` on line ``i mod rows per column`` of column ``i // rows per
     column``), so a rack reaches the rows of lines ``j`` pitches away (``j`` >= 0) in its own column (not its own
     row) and in the columns ``k`` >= 1 away, ``apart`` and ``k - 1`` more spans of a row (``_hall_steps``) beyond.
     Cached by these arguments."""
     width, pitch, apart = _hall_steps()
-    budget = _tray_budget(length_m, near_units) - far_m / 2
+    budget = _tray_budget(length_m, 0) - climbs_m
     rows, line = 0, 0
     while budget - line * pitch >= 0:
         left = budget - line * pitch

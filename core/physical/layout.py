@@ -636,6 +636,30 @@ def central_role_rows(resolved: ResolvedDesign, fabric: FabricPlan, role: str, r
     return -(-count // max_row) + (0 if role == wiring.roles[1] else 1) if count else 0
 
 
+def lowest_climb_u(resolved: ResolvedDesign, fabric: FabricPlan, role: str, compute_units: int,
+                   racks: RackCatalog | None = None) -> float:
+    """The least climb [U] from the U centre of a ``role`` switch (leaf, or a folded Clos's central spine or core)
+    to the top of its rack (``core.physical.lengths``: a rack's top is its height): racks fill from U1
+    (``_RackDraft``), so a rack of ``u`` [U] holding ``m`` devices ``h`` [U] high has its highest centre at
+    ``(m - 1/2) h``. A central rack (``_central_racks``) and a leaf rack (``su_block``) are network racks holding at
+    most their usable units of that role, a leaf rack at most its SU's leaves (``_su_runs``, every plane and
+    island); top-of-rack leaves stand first in their group's compute rack (``compute_units`` [U] high), one per
+    plane and island."""
+    racks = racks or load_racks()
+    wiring = wiring_of(fabric, resolved.nodes, resolved.nics_per_node)
+    height = _switch(resolved, role).rack_units
+    preset = racks.network
+    top, most = preset.rack_units, math.floor((preset.rack_units - min(preset.reserved_u, preset.rack_units - 1))
+                                              / height + 1e-9)
+    if role == "leaf":
+        planes = len(wiring.plane_islands())
+        if wiring.tor:
+            top, most = compute_units, planes
+        else:
+            most = min(most, max(per * planes for (_count, per), *_rest in _su_runs(wiring)))
+    return max(height / 2, top - (most - 0.5) * height)
+
+
 def su_row_leaves(wiring: Wiring, per_rack: int, max_row: int) -> int:
     """At most how many leaves (every plane and island) a row of SUs holds: rows hold whole SUs up to ``max_row``
     racks, an SU longer than that alone (``core.physical.rowblocks.pack_sus``); an SU (``_su_runs``: its nodes and
