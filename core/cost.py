@@ -818,7 +818,30 @@ def _switch_links_within(resolved: ResolvedDesign, fabric: FabricPlan, wiring, l
                getattr(fabric, upper_count) * reached(b_units, a_units)) * per_pair
     if link_class == "leaf-spine" and wiring.family == "clos" and not wiring.spines_with_pods:
         most = min(most, _central_leaf_links(resolved, fabric, wiring, length_m, _rack_fit))
+    if link_class == "spine-core" and wiring.family == "clos":
+        most = min(most, _spine_core_links(resolved, fabric, wiring, length_m))
     return min(links, most)
+
+
+def _spine_core_links(resolved: ResolvedDesign, fabric: FabricPlan, wiring, length_m: float) -> float:
+    """At most how many of a folded Clos's spine-core links are ``length_m`` [m] long or shorter, from where the
+    layout stands them (``core.physical.layout._central_racks``): every plane's spine racks in one run, then the
+    cores' from a new rack, in the central rows, racks filled from U1 (``lowest_climb_u``). When what is left for the
+    tray run is shorter than a line pitch and than two end aisles and a rack (``_hall_steps``), a spine reaches a core
+    only along its own row, so only the spine racks within that run of the first core rack (the ``k``-th before it
+    at least ``k`` rack widths away), each with at most ``network_rack_holds`` spines of ``Wiring.spine_up_ports``
+    links each; ``math.inf`` (no bound) otherwise."""
+    from core.physical.layout import lowest_climb_u, network_rack_holds
+
+    racks = load_racks()
+    width, pitch, apart = _hall_steps()
+    climbs = sum(lowest_climb_u(resolved, fabric, role, 0, racks) for role in ("spine", "core"))
+    budget = _tray_budget(length_m, 0) - climbs * racks.routing.u_mm / 1000
+    if budget >= min(pitch, apart):
+        return math.inf
+    near = max(0, math.floor(budget / width + 1e-9))
+    spine = resolved.tier_switches["spine"].rack_units
+    return near * network_rack_holds(spine, racks) * wiring.spine_up_ports(fabric)
 
 
 def _central_leaf_links(resolved: ResolvedDesign, fabric: FabricPlan, wiring, length_m: float, rack_fit) -> float:

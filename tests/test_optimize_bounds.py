@@ -445,6 +445,23 @@ def test_leaf_spine_links_within_a_reach_bound_by_the_spine_rows():
     assert sum(counted) > len(counted) / 2 and len(counted) > 10
 
 
+def test_spine_core_links_within_a_short_reach_bound_along_the_row():
+    """A folded Clos's spine racks stand in one run and the cores' from the next rack (``core.physical.layout``), so
+    when a link is too short to cross to another line of rows, only the spine racks next to the first core rack
+    reach one (``core.cost._spine_core_links``). Hand count, 16,384 H100 on three tiers of TH5 (2U): a full network
+    rack holds 25 in its 50 usable U, so a spine and a core each climb at least 52 - 24.5 x 2 = 3U; a 3 m link leaves
+    2 / 1.1 - 0.6 - 6 x 0.04445 = 0.951 m of tray: one spine rack (0.6 m away) of 25 spines with 64 up ports each,
+    1,600 links; at 5 m (2.77 m of tray, beyond a 2.4 m line pitch) no bound."""
+    from core.cost import _spine_core_links
+    from core.fabric.wiring import wiring_of
+
+    p = plan(Design(gpu="H100", gpus=16384, fabric="ethernet", switch="TH5", tiers=3))
+    wiring = wiring_of(p.fabric, p.resolved.nodes, p.resolved.nics_per_node)
+    assert wiring.spine_up_ports(p.fabric) == 64
+    assert _spine_core_links(p.resolved, p.fabric, wiring, 3.0) == 1 * 25 * 64
+    assert _spine_core_links(p.resolved, p.fabric, wiring, 5.0) == math.inf
+
+
 def test_node_links_within_a_reach_bound_su_by_su():
     """``_node_links_within`` bounds a folded Clos's node-leaf links SU by SU (a node links only to its SU's leaves,
     whose racks stand in one block amid the SU's compute racks on one row): never above the leaf-by-leaf count

@@ -648,9 +648,7 @@ def lowest_climb_u(resolved: ResolvedDesign, fabric: FabricPlan, role: str, comp
     racks = racks or load_racks()
     wiring = wiring_of(fabric, resolved.nodes, resolved.nics_per_node)
     height = _switch(resolved, role).rack_units
-    preset = racks.network
-    top, most = preset.rack_units, math.floor((preset.rack_units - min(preset.reserved_u, preset.rack_units - 1))
-                                              / height + 1e-9)
+    top, most = racks.network.rack_units, network_rack_holds(height, racks)
     if role == "leaf":
         planes = len(wiring.plane_islands())
         if wiring.tor:
@@ -658,6 +656,12 @@ def lowest_climb_u(resolved: ResolvedDesign, fabric: FabricPlan, role: str, comp
         else:
             most = min(most, max(per * planes for (_count, per), *_rest in _su_runs(wiring)))
     return max(height / 2, top - (most - 0.5) * height)
+
+
+def network_rack_holds(height_u: float, racks: RackCatalog | None = None) -> int:
+    """At most how many devices ``height_u`` [U] high a network rack holds: its usable units (``_RackDraft.room``)."""
+    preset = (racks or load_racks()).network
+    return math.floor((preset.rack_units - min(preset.reserved_u, preset.rack_units - 1)) / height_u + 1e-9)
 
 
 def su_row_leaves(wiring: Wiring, per_rack: int, max_row: int) -> int:
