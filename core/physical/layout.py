@@ -659,9 +659,9 @@ def lowest_climb_u(resolved: ResolvedDesign, fabric: FabricPlan, role: str, comp
 
 
 def network_rack_holds(height_u: float, racks: RackCatalog | None = None) -> int:
-    """At most how many devices ``height_u`` [U] high a network rack holds: its usable units (``_RackDraft.room``)."""
-    preset = (racks or load_racks()).network
-    return math.floor((preset.rack_units - min(preset.reserved_u, preset.rack_units - 1)) / height_u + 1e-9)
+    """At most how many devices ``height_u`` [U] high an empty network rack holds (``_RackDraft.room`` by its
+    usable units alone: power can only make it fewer)."""
+    return _network_rack((racks or load_racks()).network).room(height_u, 0.0)
 
 
 def su_row_leaves(wiring: Wiring, per_rack: int, max_row: int) -> int:
