@@ -797,7 +797,9 @@ def _switch_links_within(resolved: ResolvedDesign, fabric: FabricPlan, wiring, l
     count of devices of the other end (a rack holds at most the tallest preset's units of them), each by at most
     the most links a pair of them has (``Wiring.pair_links``, the most of ``Wiring.spine_core_pairs``, or a
     Dragonfly+'s global links per pair of groups, at most a spine's global ports). The least of the two ends'
-    products, and ``links``."""
+    products, and ``links``; a folded Clos's leaf-spine links also at most ``_central_leaf_links`` (the rows near
+    its spine rows, with ``rack_fit``: the design's ``compute_rack_fit``) and its spine-core links
+    ``_spine_core_links`` (the spine racks next to the first core rack, on a reach too short to cross rows)."""
     lower, upper, lower_count, upper_count = _SWITCH_ENDS[wiring.family][link_class]
     if link_class == "global":
         per_pair = min(wiring.global_pair_links, wiring.global_ports)
