@@ -209,6 +209,21 @@ family's cheapest). Cold CPU 7.58, 8.51, 8.12 s against 7.29, 7.33, 8.56 s at lo
 best 38.6 s, 8.15 s CPU over all processes at load average 14.3: MISS, as is ``large`` (not measured). What a
 further cut needs: the leaf-spine links' share of short reaches, which only the central rows' placement bounds.
 
+Then (2026-12-07, 01:05-01:24 UTC, load average 3.8-5.6; 2a3d738 and this revision alternately, one process,
+cold): the leaf-spine links' floor (refine48b). A folded Clos's spines stand in central rows and racks fill from U1,
+so a leaf-spine link within a cable's reach joins a spine row to a row near it (``core.cost._rows_within``: lines a
+pitch apart, columns a row span apart) and climbs at least the leaf's and spine's empty units above them
+(``core.physical.layout.lowest_climb_u``); the leaves of a row are at most ``su_row_leaves`` and the spine rows
+``central_role_rows`` (``core.cost._central_leaf_links``). On a reach too short to cross rows, a spine-core link
+joins a core to one of the spine racks next to the first core rack (``_spine_core_links``). Refinements 671 -> 425
+(B300: 794 -> 480), costed 163 (B300: 142 -> 141, the one pruned now not its family's cheapest), the same answers
+(summary, explanation and every candidate's fields but its floors). Cold CPU 4.69, 4.59, 4.21 s against 5.20, 4.94,
+5.06 s (about 0.9x). ``--only default --runs 3`` (two workers): median 6.46 s, best 6.04 s, 5.46 s CPU over all
+processes at load average 4.6: MISS. The layouts measured put no leaf-spine link under 8 m at 16,384 GPUs, and an
+oracle that counts none of them within 8 m decides no more candidates than this bound: what is left of the gap is
+the node-leaf links, the spine-core links on longer reaches (an oracle counting none within 8 m: 381) and the
+Dragonfly+'s global links (403).
+
 Earlier history of the ``bench`` workload:
 
 Measured (2026-12-01, the same minutes, load average 0.9-1.5 on 2 cores, 3 runs each twice): before the

@@ -797,7 +797,9 @@ def _switch_links_within(resolved: ResolvedDesign, fabric: FabricPlan, wiring, l
     count of devices of the other end (a rack holds at most the tallest preset's units of them), each by at most
     the most links a pair of them has (``Wiring.pair_links``, the most of ``Wiring.spine_core_pairs``, or a
     Dragonfly+'s global links per pair of groups, at most a spine's global ports). The least of the two ends'
-    products, and ``links``."""
+    products, and ``links``; a folded Clos's leaf-spine links also at most ``_central_leaf_links`` (the rows near
+    its spine rows, with ``rack_fit``: the design's ``compute_rack_fit``) and its spine-core links
+    ``_spine_core_links`` (the spine racks next to the first core rack, on a reach too short to cross rows)."""
     lower, upper, lower_count, upper_count = _SWITCH_ENDS[wiring.family][link_class]
     if link_class == "global":
         per_pair = min(wiring.global_pair_links, wiring.global_ports)
@@ -815,8 +817,54 @@ def _switch_links_within(resolved: ResolvedDesign, fabric: FabricPlan, wiring, l
 
     a_units, b_units = models[lower].rack_units, models[upper].rack_units
     most = min(getattr(fabric, lower_count) * reached(a_units, b_units),
-               getattr(fabric, upper_count) * reached(b_units, a_units))
-    return min(links, most * per_pair)
+               getattr(fabric, upper_count) * reached(b_units, a_units)) * per_pair
+    if link_class == "leaf-spine" and wiring.family == "clos" and not wiring.spines_with_pods:
+        most = min(most, _central_leaf_links(resolved, fabric, wiring, length_m, _rack_fit))
+    if link_class == "spine-core" and wiring.family == "clos":
+        most = min(most, _spine_core_links(resolved, fabric, wiring, length_m))
+    return min(links, most)
+
+
+def _spine_core_links(resolved: ResolvedDesign, fabric: FabricPlan, wiring, length_m: float) -> float:
+    """At most how many of a folded Clos's spine-core links are ``length_m`` [m] long or shorter, from where the
+    layout stands them (``core.physical.layout._central_racks``): every plane's spine racks in one run, then the
+    cores' from a new rack, in the central rows, racks filled from U1 (``lowest_climb_u``). When what is left for the
+    tray run is shorter than a line pitch and than two end aisles and a rack (``_hall_steps``), a spine reaches a core
+    only along its own row, so only the spine racks within that run of the first core rack (the ``k``-th before it
+    at least ``k`` rack widths away), each with at most ``network_rack_holds`` spines of ``Wiring.spine_up_ports``
+    links each; ``math.inf`` (no bound) otherwise."""
+    from core.physical.layout import lowest_climb_u, network_rack_holds
+
+    racks = load_racks()
+    width, pitch, apart = _hall_steps()
+    climbs = sum(lowest_climb_u(resolved, fabric, role, 0, racks) for role in ("spine", "core"))
+    budget = _tray_budget(length_m, 0) - climbs * racks.routing.u_mm / 1000
+    if budget >= min(pitch, apart):
+        return math.inf
+    near = max(0, math.floor(budget / width + 1e-9))
+    spine = resolved.tier_switches["spine"].rack_units
+    return near * network_rack_holds(spine, racks) * wiring.spine_up_ports(fabric)
+
+
+def _central_leaf_links(resolved: ResolvedDesign, fabric: FabricPlan, wiring, length_m: float, rack_fit) -> float:
+    """At most how many of a folded Clos's leaf-spine links are ``length_m`` [m] long or shorter, from where the
+    layout stands its spines (``core.physical.layout``): in central rows (``central_role_rows``), the leaves in the
+    rows of their SUs (``su_row_leaves``), so a leaf reaches a spine only from a row near a spine row
+    (``_rows_within``), each with its ``pair_links`` links to each of its spines (``Wiring.spines_of_leaf``).
+    ``rack_fit()``: the design's ``compute_rack_fit``, None when it raised (then no bound: ``math.inf``)."""
+    from core.physical.layout import central_role_rows, lowest_climb_u, su_row_leaves
+
+    fit = rack_fit() if rack_fit is not None else None
+    if fit is None:
+        return math.inf
+    racks = load_racks()
+    climbs = sum(lowest_climb_u(resolved, fabric, role, fit[2], racks) for role in ("leaf", "spine"))
+    near = _rows_within(length_m, climbs * racks.routing.u_mm / 1000)
+    if not near:
+        return 0
+    leaves = min(fabric.leaf_count_total, central_role_rows(resolved, fabric, "spine", racks) * near
+                 * su_row_leaves(wiring, fit[3], racks.hall.max_racks_per_row))
+    return leaves * wiring.pair_links * len(wiring.spines_of_leaf(0))
 
 
 @lru_cache(maxsize=4096)
@@ -832,13 +880,9 @@ def _devices_within(far_m: float, per_rack: int, near_units: float, length_m: fl
     ``core.physical.layout``). With ``rows_apart`` the far devices stand in other rows than the near one: on its
     own line only in another column's rows, beyond two end aisles. With ``own_line`` only the far devices on the near
     one's own line (a row of it) count."""
-    racks = load_racks()
-    r, u_m = racks.routing, racks.routing.u_mm / 1000
-    width = min(p.width_mm for p in racks.presets) / 1000
-    pitch = min(p.depth_mm for p in racks.presets) / 1000 + (racks.hall.hot_aisle_mm + racks.hall.cold_aisle_mm) / 2000
-    first = width + 2 * racks.hall.end_aisle_mm / 1000 if rows_apart else width  # the nearest on its own line
-    budget = (length_m - 2 * r.slack_end_m) / (1 + r.slack_fraction) - 2 * r.tray_above_rack_m \
-        - near_units * u_m / 2  # the climbs and tray run a link this short may have
+    width, pitch, apart = _hall_steps()
+    first = apart if rows_apart else width  # the nearest on its own line
+    budget = _tray_budget(length_m, near_units)
 
     def fit(left: float) -> int:
         """Far devices of one rack whose climb fits ``left`` [m]."""
@@ -854,6 +898,46 @@ def _devices_within(far_m: float, per_rack: int, near_units: float, length_m: fl
         if own_line:
             break
     return devices
+
+
+def _hall_steps() -> tuple[float, float, float]:
+    """(width, pitch, apart) [m] of the bundled racks (``load_racks``, ``core.physical.layout``): at least the
+    distance between neighbouring rack centres of a row (the narrowest width), between neighbouring lines of rows (the
+    shallowest depth and the two half aisles), and between the centres of two racks of neighbouring rows on one line
+    (each row's end aisle and at least a width: a row's span is at least one rack and its two end aisles)."""
+    racks = load_racks()
+    width = min(p.width_mm for p in racks.presets) / 1000
+    pitch = min(p.depth_mm for p in racks.presets) / 1000 + (racks.hall.hot_aisle_mm + racks.hall.cold_aisle_mm) / 2000
+    return width, pitch, width + 2 * racks.hall.end_aisle_mm / 1000
+
+
+def _tray_budget(length_m: float, near_units: float) -> float:
+    """The tray run and far climb [m] a link ``length_m`` [m] long or shorter may have from a device of
+    ``near_units`` [U] (``core.physical.lengths``' routing: run x (1 + slack) + two service loops; the run climbs
+    to the tray above both racks, at least half the near device's height)."""
+    r = load_racks().routing
+    return (length_m - 2 * r.slack_end_m) / (1 + r.slack_fraction) - 2 * r.tray_above_rack_m \
+        - near_units * r.u_mm / 2000
+
+
+@lru_cache(maxsize=1024)
+def _rows_within(length_m: float, climbs_m: float) -> int:
+    """At most how many rows other than its own hold a rack a link ``length_m`` [m] long or shorter reaches from a
+    device when its two ends climb at least ``climbs_m`` [m] to the tops of their racks (``_devices_within``'s
+    routing and hall): rows stand in
+    columns (``core.physical.layout``: row ``i`` on line ``i mod rows per column`` of column ``i // rows per
+    column``), so a rack reaches the rows of lines ``j`` pitches away (``j`` >= 0) in its own column (not its own
+    row) and in the columns ``k`` >= 1 away, ``apart`` and ``k - 1`` more spans of a row (``_hall_steps``) beyond.
+    Cached by these arguments."""
+    width, pitch, apart = _hall_steps()
+    budget = _tray_budget(length_m, 0) - climbs_m
+    rows, line = 0, 0
+    while budget - line * pitch >= 0:
+        left = budget - line * pitch
+        columns = 0 if left < apart else 1 + math.floor((left - apart) / apart)  # a span is at least ``apart``
+        rows += (1 if line == 0 else 2) * (2 * columns + (line > 0))
+        line += 1
+    return rows
 
 
 def _bundled() -> Catalog:

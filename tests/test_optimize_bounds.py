@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -372,12 +373,14 @@ def test_links_within_a_reach_never_exceed_the_layouts(gpus, pick, per_rack, rea
     fit = lambda: compute_rack_fit(p.resolved)  # noqa: E731
     for link_class, (lengths, links, _routes) in link_arrays(p.resolved, p.fabric, p.layout).items():
         total = int(links.sum())
-        short = int(links[lengths <= reach].sum())
-        if link_class == "node-leaf":
-            within = _tor_links_within if wiring.tor else _node_links_within
-            assert short <= within(p.resolved, p.fabric, wiring, reach, total, link_class, fit)
-        elif link_class in _SWITCH_ENDS.get(wiring.family, ()):
-            assert short <= _switch_links_within(p.resolved, p.fabric, wiring, reach, total, link_class)
+        # the drawn reach, and the shortest and median links' lengths (a reach some links are within)
+        for length in {reach, *(float(np.quantile(lengths, q)) for q in (0, 0.5) if len(lengths))}:
+            short = int(links[lengths <= length].sum())
+            if link_class == "node-leaf":
+                within = _tor_links_within if wiring.tor else _node_links_within
+                assert short <= within(p.resolved, p.fabric, wiring, length, total, link_class, fit)
+            elif link_class in _SWITCH_ENDS.get(wiring.family, ()):
+                assert short <= _switch_links_within(p.resolved, p.fabric, wiring, length, total, link_class, fit)
 
 
 def test_switch_links_within_a_reach_bound_some_fabrics():
@@ -400,6 +403,63 @@ def test_switch_links_within_a_reach_bound_some_fabrics():
         assert 0 <= within <= links
         counted.append(within < links)
     assert any(counted) and len(counted) > 5
+
+
+def test_leaf_spine_links_within_a_reach_bound_by_the_spine_rows():
+    """A folded Clos's spines stand in central rows (``core.physical.layout``), so a leaf-spine link within a reach
+    joins a leaf of a row near a spine row (``core.cost._central_leaf_links``): never above the count from the rack
+    geometry alone, and below it for most 16,384-GPU fabrics at 5 and 7 m (active copper's reaches). Hand counts:
+    racks fill from U1, so a 1U leaf in a 52U leaf rack holding its SU's 8 leaves climbs at least 52 - 7.5 = 44.5U,
+    a 2U spine in a full network rack (25 in its 50 usable U) at least 52 - 49 = 3U, 47.5U together (the TH5 leaf
+    is 2U: 52 - 15 = 37U); a 7 m link then leaves
+    (7 - 2 x 0.5) / 1.1 - 2 x 0.3 - 47.5 x 0.04445 = 2.743 m of tray: the two rows a line pitch (1.2 m deep + 1.2 m
+    of aisles) away in its own column, not one two lines away (4.8 m) nor on its own line in another column (two
+    1.2 m end aisles and a 0.6 m rack: 3.0 m); at 10 m (5.470 m of tray), lines 0, 1 and 2: 2 x 1 + 2 x 3 + 2 x 1."""
+    from core.cost import _central_leaf_links, _rows_within, _switch_links_within
+    from core.fabric.wiring import wiring_of
+    from core.physical.layout import compute_rack_fit, lowest_climb_u
+
+    u_m = 0.04445
+    assert _rows_within(7.0, 47.5 * u_m) == 2
+    assert _rows_within(10.0, 47.5 * u_m) == 10
+    assert _rows_within(3.0, 47.5 * u_m) == 0
+    p = plan(Design(gpu="H100", gpus=16384, fabric="ethernet", switch="TH5", topology="rail-optimized"))
+    assert lowest_climb_u(p.resolved, p.fabric, "leaf", 48) == 52 - 7.5 * p.resolved.tier_switches["leaf"].rack_units
+    counted = []
+    for design in candidate_designs("H100", 16384, Constraints(), Grid())[::97]:
+        try:
+            p = plan(design)
+        except FabricPlannerError:
+            continue
+        wiring = wiring_of(p.fabric, p.resolved.nodes, p.resolved.nics_per_node)
+        if wiring.family != "clos" or p.fabric.tiers < 2:
+            continue
+        fit = compute_rack_fit(p.resolved)
+        links = p.fabric.leaf_spine_links * p.fabric.planes
+        for reach in (5.0, 7.0):
+            geometry = _switch_links_within(p.resolved, p.fabric, wiring, reach, links, "leaf-spine")
+            within = _switch_links_within(p.resolved, p.fabric, wiring, reach, links, "leaf-spine", lambda: fit)
+            assert 0 <= within <= geometry
+            assert within == min(geometry, _central_leaf_links(p.resolved, p.fabric, wiring, reach, lambda: fit))
+            counted.append(within < geometry)
+    assert sum(counted) > len(counted) / 2 and len(counted) > 10
+
+
+def test_spine_core_links_within_a_short_reach_bound_along_the_row():
+    """A folded Clos's spine racks stand in one run and the cores' from the next rack (``core.physical.layout``), so
+    when a link is too short to cross to another line of rows, only the spine racks next to the first core rack
+    reach one (``core.cost._spine_core_links``). Hand count, 16,384 H100 on three tiers of TH5 (2U): a full network
+    rack holds 25 in its 50 usable U, so a spine and a core each climb at least 52 - 24.5 x 2 = 3U; a 3 m link leaves
+    2 / 1.1 - 0.6 - 6 x 0.04445 = 0.951 m of tray: one spine rack (0.6 m away) of 25 spines with 64 up ports each,
+    1,600 links; at 5 m (2.77 m of tray, beyond a 2.4 m line pitch) no bound."""
+    from core.cost import _spine_core_links
+    from core.fabric.wiring import wiring_of
+
+    p = plan(Design(gpu="H100", gpus=16384, fabric="ethernet", switch="TH5", tiers=3))
+    wiring = wiring_of(p.fabric, p.resolved.nodes, p.resolved.nics_per_node)
+    assert wiring.spine_up_ports(p.fabric) == 64
+    assert _spine_core_links(p.resolved, p.fabric, wiring, 3.0) == 1 * 25 * 64
+    assert _spine_core_links(p.resolved, p.fabric, wiring, 5.0) == math.inf
 
 
 def test_node_links_within_a_reach_bound_su_by_su():

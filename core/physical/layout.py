@@ -601,14 +601,81 @@ def _central_racks(wiring: Wiring, extra, network_rack, models: dict, watts: dic
     ``watts``: role -> [W]."""
     central: list[_RackDraft] = []
     for role in wiring.roles[1:] if not wiring.spines_with_pods else ():
-        role_racks: list[_RackDraft] = []
-        for plane, island in wiring.plane_islands():
-            _fill(role_racks, network_rack, role, models[role].id, wiring.prefix(plane, island) + role, 0,
-                  wiring.count(role), models[role].rack_units, watts[role], repeat=True)
-        central.extend(role_racks)
+        central.extend(_role_racks(wiring, role, network_rack, models, watts))
     central.extend(level2)
     central.extend(_device_racks(extra, network_rack))
     return central
+
+
+def _role_racks(wiring: Wiring, role: str, network_rack, models: dict, watts: dict) -> list:
+    """The central racks of the switches of ``role`` (spines or cores) of every plane and island, from a new rack
+    (drafts and ``_Repeat``s; ``_central_racks``' arguments)."""
+    role_racks: list[_RackDraft] = []
+    for plane, island in wiring.plane_islands():
+        _fill(role_racks, network_rack, role, models[role].id, wiring.prefix(plane, island) + role, 0,
+              wiring.count(role), models[role].rack_units, watts[role], repeat=True)
+    return role_racks
+
+
+def central_role_rows(resolved: ResolvedDesign, fabric: FabricPlan, role: str, racks: RackCatalog | None = None
+                      ) -> int:
+    """At most how many rows hold the central racks of ``role`` (a folded Clos's spines or cores, not a
+    Dragonfly+'s: ``Wiring.spines_with_pods``), 0 without them: ``_central_racks`` puts them in order, the first
+    role above the leaves from the first central rack, each role from a new rack, and the central rows take at most
+    ``max_racks_per_row`` racks each in that order (``core.physical.rowblocks.central_blocks``), so ``n`` racks of
+    the first role fill ``ceil(n / max_row)`` rows, of a later one at most one more."""
+    racks = racks or load_racks()
+    wiring = wiring_of(fabric, resolved.nodes, resolved.nics_per_node)
+    if wiring.spines_with_pods or role not in wiring.roles[1:]:
+        return 0
+    models = {r: _switch(resolved, r) for r in wiring.roles[1:]}
+    watts = {r: _watts(resolved, sw.id, sw.power_w) for r, sw in models.items()}
+    drafts = _role_racks(wiring, role, lambda: _network_rack(racks.network), models, watts)
+    count = sum(d.times if isinstance(d, _Repeat) else 1 for d in drafts)
+    max_row = racks.hall.max_racks_per_row
+    return -(-count // max_row) + (0 if role == wiring.roles[1] else 1) if count else 0
+
+
+def lowest_climb_u(resolved: ResolvedDesign, fabric: FabricPlan, role: str, compute_units: int,
+                   racks: RackCatalog | None = None) -> float:
+    """The least climb [U] from the U centre of a ``role`` switch (leaf, or a folded Clos's central spine or core)
+    to the top of its rack (``core.physical.lengths``: a rack's top is its height): racks fill from U1
+    (``_RackDraft``), so a rack of ``u`` [U] holding ``m`` devices ``h`` [U] high has its highest centre at
+    ``(m - 1/2) h``. A central rack (``_central_racks``) and a leaf rack (``su_block``) are network racks holding at
+    most their usable units of that role, a leaf rack at most its SU's leaves (``_su_runs``, every plane and
+    island); top-of-rack leaves stand first in their group's compute rack (``compute_units`` [U] high), one per
+    plane and island."""
+    racks = racks or load_racks()
+    wiring = wiring_of(fabric, resolved.nodes, resolved.nics_per_node)
+    height = _switch(resolved, role).rack_units
+    top, most = racks.network.rack_units, network_rack_holds(height, racks)
+    if role == "leaf":
+        planes = len(wiring.plane_islands())
+        if wiring.tor:
+            top, most = compute_units, planes
+        else:
+            most = min(most, max(per * planes for (_count, per), *_rest in _su_runs(wiring)))
+    return max(height / 2, top - (most - 0.5) * height)
+
+
+def network_rack_holds(height_u: float, racks: RackCatalog | None = None) -> int:
+    """At most how many devices ``height_u`` [U] high an empty network rack holds (``_RackDraft.room`` by its
+    usable units alone: power can only make it fewer)."""
+    return _network_rack((racks or load_racks()).network).room(height_u, 0.0)
+
+
+def su_row_leaves(wiring: Wiring, per_rack: int, max_row: int) -> int:
+    """At most how many leaves (every plane and island) a row of SUs holds: rows hold whole SUs up to ``max_row``
+    racks, an SU longer than that alone (``core.physical.rowblocks.pack_sus``); an SU (``_su_runs``: its nodes and
+    its leaves per plane and island) takes at least its nodes' compute racks at ``per_rack`` nodes a rack, and,
+    without top-of-rack leaves, a leaf rack of its own (``arrange_devices``: ``su_block``)."""
+    planes = len(wiring.plane_islands())
+    most = 0.0
+    for (count, per), *_rest in _su_runs(wiring):
+        leaves = per * planes
+        racks = -(-count // max(1, per_rack)) + (0 if wiring.tor or not per else 1)
+        most = max(most, leaves, leaves * max_row / max(1, racks))
+    return math.floor(most)
 
 
 def _device_racks(extra, network_rack) -> list:
