@@ -10,18 +10,20 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from core.analysis.stages import POD_STAGES_ONLY, STAGE_COLUMNS, has_stages, stage_headers, stage_rows, stages_note
+from core.analysis.stages import (POD_STAGES_ONLY, STAGE_COLUMNS, cut_note, has_stages, stage_headers, stage_rows,
+                                  stages_note)
 from core.cost import LINK_CLASS_LABELS, ROUTE_LABELS
 from core.design import Design
 from core.figures import racks as rack_figures
 from core.figures.keynumbers import cards_html, rack_key_numbers
 from core.errors import FabricPlannerError
+from core.formats.stagecabling import RACKS_NOTE
 from core.i18n import N_, _, language as speaking, usd
 from core.physical.cabling import nvlink_summary
 from core.physical.media import KIND_LABELS, NVLINK_CLASS_LABELS
 from core.physical.racks import load_racks
 from core.plan import plan as plan_of
-from core.units import percent
+from core.units import number, percent
 from webui import charts, jobs, safe, tablefit
 from webui.tables import show_wide
 
@@ -249,10 +251,14 @@ def growth_section(cur, key: str) -> None:
         titles = {column: _(title) for column, title in MOVE_TITLES.items()}
         moves = [{**{titles[c]: v for c, v in m._asdict().items()},
                   titles["link_class"]: _(LINK_CLASS_LABELS[m.link_class])} for m in named]
-        with st.expander(_("Re-terminated cables ({count})").format(count=f"{sum(d.cables_moved for d in deltas):,}")):
-            st.caption(_("Named as the cabling plan names them (the Hand-off tab's names): the cable ID in the "
-                         "cabling plan of the stage before and of the stage after, and the racks of its ends. The "
-                         "cabling plan's stage column says which stage lays or re-terminates each cable."))
+        listed, total = len(named), sum(d.cables_moved for d in deltas)
+        title = _("Re-terminated cables ({count})").format(count=number(total)) if listed == total else _(
+            "Re-terminated cables (first {listed} of {total})").format(listed=number(listed), total=number(total))
+        with st.expander(title):
+            st.caption(" ".join(filter(None, (
+                _("Named as the cabling plan names them (the Hand-off tab's names): the cable ID before and after "
+                  "the step in the cabling plan with its stage column, which says which stage lays or "
+                  "re-terminates each cable, and the racks of its ends."), _(RACKS_NOTE), cut_note(deltas)))))
             frame = pd.DataFrame(moves)
             st.dataframe(frame, hide_index=True, width="stretch")
             st.download_button(_("Download as CSV"), frame.to_csv(index=False).encode("utf-8"),

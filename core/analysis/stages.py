@@ -35,6 +35,7 @@ from core.fabric.wiring import Wiring
 from core.i18n import N_, _
 from core.physical.cabling import compute_links
 from core.plan import Plan, plan
+from core.units import number
 
 MAX_LISTED = 1_000
 """Most re-terminated cables a ``StageDelta`` lists one by one (the counts are always complete)."""
@@ -126,6 +127,18 @@ class StageDelta(BaseModel):
     def transceivers_bought(self) -> int:
         """Transceivers the stage buys (the rise of the BOM's ``transceiver`` rows, every network)."""
         return sum(b.quantity for b in self.bought if b.category == "transceiver")
+
+
+CUT_NOTE = N_("Listed: the first {listed} of {total} re-terminated cables (at most {limit} a step); the counts are "
+             "complete.")
+"""What every list of the re-terminated cables says when ``MAX_LISTED`` cut it (``cut_note``)."""
+
+
+def cut_note(deltas: list[StageDelta]) -> str | None:
+    """``CUT_NOTE`` in the current language when a step re-terminates more cables than it lists, else None."""
+    listed, total = sum(len(d.moves) for d in deltas), sum(d.cables_moved for d in deltas)
+    return None if listed == total else _(CUT_NOTE).format(listed=number(listed), total=number(total),
+                                                             limit=number(MAX_LISTED))
 
 
 def stage_counts(design: Design) -> tuple[int, ...]:

@@ -7,9 +7,11 @@ Plans the design at its ``--nodes`` and at each node count of ``--stages`` (a de
 when it is beyond them; ``core.analysis.stages``) and prints,
 per step, the capex added, the switches added and removed, and the compute fabric's cables kept, added,
 re-terminated (one end moved), changed in speed and removed; ``--format json`` lists the re-terminated cables
-(the first 1,000 a step; counts are complete) as ``csv`` names them, ``csv`` writes one row per re-terminated cable as the stages' cabling
-plans name it (``core.formats.stagecabling.named_moves``: cable IDs, racks, names under ``--node-prefix``,
-``--switch-prefix``, ``--min-digits``). ``--grow-to`` alone (or a ``--design`` file's ``grow_to``) is one stage.
+(the first 1,000 a step, ``moves_listed``; counts are complete) as ``csv`` names them, ``csv`` writes one row per
+re-terminated cable as the stages' cabling plans name it (``core.formats.stagecabling.named_moves``: cable IDs,
+racks, names under ``--node-prefix``, ``--switch-prefix``, ``--min-digits``); a cut list is said in the table and on
+stderr (``core.analysis.stages.cut_note``), and each stage's racks are those of its own layout (``RACKS_NOTE``).
+``--grow-to`` alone (or a ``--design`` file's ``grow_to``) is one stage.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from __future__ import annotations
 import argparse
 import csv
 import io
+import sys
 
 from core.cli.common import add_design_options, add_format_option, design_from_args, row, to_json
 from core.cli.export import add_naming_options, naming_from_args
@@ -44,7 +47,7 @@ def register(subparsers) -> None:
 
 
 def _table(deltas) -> str:
-    from core.analysis.stages import step_text
+    from core.analysis.stages import cut_note, step_text
 
     lines = []
     for d in deltas:
@@ -63,6 +66,9 @@ def _table(deltas) -> str:
             speed=f"{d.cables_speed_changed:,}", removed=f"{d.cables_removed:,}")))
         for kind, count in sorted(d.moved_by_kind.items()):
             lines.append(row(f"  {kind}", _("{count} re-terminated").format(count=f"{count:,}")))
+    note = cut_note(deltas)
+    if note:  # the json and csv lists are cut: say so where the counts are
+        lines.append(note + " " + _("(json, csv)"))
     lines.append(_("Re-terminations follow the planner's port assignment at each stage; a hand-made assignment "
                    "may move fewer cables."))
     return "\n".join(lines) + "\n"
@@ -79,7 +85,7 @@ def _csv(moves) -> str:
 
 
 def run(args: argparse.Namespace) -> str:
-    from core.analysis.stages import growth
+    from core.analysis.stages import cut_note, growth
 
     naming_from_args(args)  # a bad prefix is said before the work
     design = design_from_args(args)
@@ -90,12 +96,16 @@ def run(args: argparse.Namespace) -> str:
 
         with language(DEFAULT_LANGUAGE):  # the steps' words, as the cabling plan's: English in every --lang
             moves = named_moves(design, deltas, naming_from_args(args, plan(design)))
+        note = cut_note(deltas)
+        if note:  # a cut list says so: on stderr beside the CSV (its rows stay rows), in the JSON as a field
+            print(note, file=sys.stderr)
         if args.format == "csv":
             return _csv(moves)
         out, first = [], 0
         for d in deltas:  # each step's moves as the cabling plans name them (named_moves keeps the steps' order)
             out.append({**d.model_dump(exclude={"moves"}), "recabled": d.recabled,
                         "transceivers_bought": d.transceivers_bought,
+                        "moves_listed": len(d.moves),
                         "moves": [m._asdict() for m in moves[first:first + len(d.moves)]]})
             first += len(d.moves)
         return to_json(out) + "\n"

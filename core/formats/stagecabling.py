@@ -12,9 +12,16 @@ The cabling plan of a design that grows gets a ``stage`` column (``STAGE_COLUMN`
 
 * a design without pods: its plan is the one built now (stage 0); after its rows come, per later stage ``k``, the
   compute-fabric cables stage ``k`` lays or re-terminates (added, one end moved, or a new speed) as that stage's
-  cabling plan names them (its own cable IDs), with ``k``;
+  cabling plan names them, with ``k``; their cable IDs are that plan's with the stage before them (``s1-C001027``,
+  ``staged_ids``), so no two cables of the file share an ID, and a cable a later stage keeps keeps the ID of the
+  stage that laid it;
 * a design with pods: its plan is the final stage's (every pod); each compute-fabric cable has the stage from
   which it stays as it is (0: laid now and never moved), the other networks' cables an empty stage.
+
+Racks: each stage's plan lays out its hall afresh (``core.plan``), so a rack name (``R01-05``) means a place in that
+stage's layout: the same switch may stand in another rack at a later stage. A move's rack of the end that stays and
+rack before are the stage before's, its rack after the stage after's (``RACKS_NOTE``); keeping the earlier stages'
+racks in the later layouts is not built.
 """
 
 from __future__ import annotations
@@ -28,8 +35,14 @@ from core.fabric.naming import NamingScheme
 from core.fabric.pods import pod_stages
 from core.formats.podnetbox import mixed_cabling_rows
 from core.formats.podslurm import mixed_of
+from core.i18n import N_
 from core.physical.cabling import CableRow, cabling_rows
 from core.plan import Plan
+
+RACKS_NOTE = N_("Each stage's racks are those of its own layout (the hall is laid out afresh at each stage, so a "
+                "switch may stand in another rack later): the rack of the end that stays and the rack before are "
+                "the stage before's, the rack after the stage after's.")
+"""The limitation of the moves' racks (module docstring), said wherever they are shown."""
 
 STAGE_COLUMN = "stage"
 """The cabling plan's last column when the design grows (module docstring)."""
@@ -47,15 +60,17 @@ class NamedMove(NamedTuple):
     step: str
     """The growth step (``core.analysis.stages.step_text``)."""
     cable_id: str
-    """The cable's ID in the cabling plan of the stage before."""
+    """The cable's ID in the staged cabling plan (``staged_ids``: the stage that laid it)."""
     kept_end: str
     """The end that stays: ``device port``."""
     before: str
     """The other end before the step."""
     after: str
-    """The other end after the step."""
+    """The other end after the step; with pods, a switch of another model under the same name says both models
+    (``spine001 1/1/1 (QM9700)`` before, ``(Q3400)`` after)."""
     new_cable_id: str
-    """The cable's ID in the cabling plan of the stage after (each stage's plan numbers its own cables)."""
+    """The cable's ID after the step in the staged cabling plan (without pods ``s1-C001027``, ``staged_ids``; with
+    pods the stage after's own plan)."""
     kept_rack: str
     before_rack: str
     after_rack: str
@@ -90,12 +105,20 @@ def _side(row: CableRow, end: str, a_side: bool) -> tuple[str, str]:
     return rack or "", f"{device} {port}"
 
 
+def _model(end: str) -> str:
+    """The switch model of an engine end of a design with pods (``spine0:Q3400 1/1/1`` -> ``Q3400``; ""
+    without one: ``core.analysis.pods.mixed_cables``)."""
+    device = end.rsplit(" ", 1)[0]
+    return device.split(":", 1)[1] if ":" in device else ""
+
+
 def named_moves(design: Design, deltas: list[StageDelta], naming: NamingScheme | None = None) -> list[NamedMove]:
     """The re-terminated cables of ``deltas`` (``core.analysis.stages.growth(design)``) named, with cable IDs and
-    racks, as each stage's cabling plan gives them."""
+    racks, as each stage's cabling plan gives them (IDs without pods: the staged plan's, ``staged_ids``)."""
     if not any(d.moves for d in deltas):
         return []
     plans = growth_plans(design)
+    ids = None if design.pods else staged_ids(plans, naming)
     wanted: dict[int, set[int]] = {}
     for step, d in enumerate(deltas):
         wanted.setdefault(step, set()).update(m.before_index for m in d.moves)
@@ -108,9 +131,27 @@ def named_moves(design: Design, deltas: list[StageDelta], naming: NamingScheme |
             kept_rack, kept = _side(old, m.kept, m.kept_a_before)
             before_rack, before = _side(old, m.before, not m.kept_a_before)
             after_rack, after = _side(new, m.after, not m.kept_a_after)
-            out.append(NamedMove(step_text(d), old.cable_id, kept, before, after, new.cable_id, kept_rack,
+            was, now = _model(m.before), _model(m.after)
+            if was != now and before.rsplit(" ", 1)[0] == after.rsplit(" ", 1)[0]:  # a new box, the same name
+                before, after = f"{before} ({was})", f"{after} ({now})"
+            old_id, new_id = (old.cable_id, new.cable_id) if ids is None else (
+                ids[step][m.before_index], ids[step + 1][m.after_index])
+            out.append(NamedMove(step_text(d), old_id, kept, before, after, new_id, kept_rack,
                                  before_rack, after_rack, m.kind))
     return out
+
+
+def staged_ids(plans: list, naming: NamingScheme | None = None) -> list[list[str]]:
+    """Per stage plan of a design without pods, the staged cabling plan's ID of each compute cable
+    (``stage_cables`` order): stage 0's own; at a later stage ``k`` the cables it lays or re-terminates
+    (``new_cables``) get that plan's ID with ``s{k}-`` before it, the cables it keeps the ID they had."""
+    ids = [[r.cable_id for r in compute_rows(plans[0], naming)]]
+    for stage, (before, after) in enumerate(zip(plans, plans[1:]), start=1):
+        had = {cable: ids[-1][i] for i, cable in enumerate(stage_cables(before))}
+        new = new_cables(before, after)
+        ids.append([f"s{stage}-{row.cable_id}" if i in new else had[cable]
+                    for i, (row, cable) in enumerate(zip(compute_rows(after, naming), stage_cables(after)))])
+    return ids
 
 
 def staged_plans(plan) -> list | None:
@@ -153,4 +194,5 @@ def staged_rows(plan, rows: Iterator[CableRow], plans: list,
     yield from ((*row, 0) for row in rows)
     for stage, (before, after) in enumerate(zip(plans, plans[1:]), start=1):
         new = new_cables(before, after)
-        yield from ((*row, stage) for index, row in enumerate(compute_rows(after, naming)) if index in new)
+        yield from ((*row._replace(cable_id=f"s{stage}-{row.cable_id}"), stage)
+                    for index, row in enumerate(compute_rows(after, naming)) if index in new)
