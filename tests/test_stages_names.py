@@ -9,14 +9,14 @@ import io
 import json
 
 from core.analysis.pods import mixed_plan
-from core.analysis.stages import growth, growth_plans
+from core.analysis.stages import MAX_LISTED, cut_note, growth, growth_plans
 from core.cli import main as cli_main
 from core.design import Design
 from core.fabric.naming import NamingScheme
 from core.formats.cabling import write_csv
 from core.formats.podnetbox import mixed_cabling_rows
-from core.formats.stagecabling import MOVE_COLUMNS, NamedMove, named_moves
-from core.physical.cabling import CABLE_COLUMNS, cabling_rows
+from core.formats.stagecabling import MOVE_COLUMNS, NamedMove, named_moves, staged_rows
+from core.physical.cabling import CABLE_COLUMNS, CableRow, cabling_rows
 from core.plan import plan
 
 GROWN = Design(gpu="H100", nodes=64, switch="QM9700", stages=[128, 256])
@@ -41,16 +41,26 @@ def test_moves_are_the_cabling_plans_cables_by_id_name_and_rack():
     assert len(moves) == sum(len(d.moves) for d in deltas) == min(deltas[0].cables_moved, 1000) + min(
         deltas[1].cables_moved, 1000) > 0
     plans = growth_plans(GROWN)
-    stage_rows = [_by_id(cabling_rows(p, naming)) for p in plans]
+    rows = list(staged_rows(plans[0], cabling_rows(plans[0], naming), plans, naming))
+    staged, laid = _by_id(CableRow(*r[:-1]) for r in rows), {r[0]: r[-1] for r in rows}
     steps = {"64 → 128": 0, "128 → 256": 1}
-    for m in moves:
-        step = steps[m.step]
-        old, new = stage_rows[step][m.cable_id], stage_rows[step + 1][m.new_cable_id]
-        assert {(m.kept_rack, m.kept_end), (m.before_rack, m.before)} == {tuple(e[:2]) for e in _ends(old)}
-        assert {(m.kept_rack, m.kept_end), (m.after_rack, m.after)} <= _ends(new) | {(m.kept_rack, m.kept_end)}
-        assert (m.after_rack, m.after) in _ends(new) and m.before != m.after
+    racks_kept = 0
+    for m in moves:  # the IDs are the staged cabling plan's (stage column): a stage's new cables s1-, s2-
+        old, new = staged[m.cable_id], staged[m.new_cable_id]
+        assert {m.kept_end, m.before} == {e[1] for e in _ends(old)} and m.before != m.after
+        assert {m.kept_end, m.after} == {e[1] for e in _ends(new)} and laid[m.new_cable_id] == steps[m.step] + 1
+        assert (m.after_rack, m.after) in _ends(new)  # the stage after's racks, the row's own stage
+        if laid[m.cable_id] == steps[m.step]:  # laid by the stage before: its racks are the row's
+            racks_kept += 1
+            assert {(m.kept_rack, m.kept_end), (m.before_rack, m.before)} == _ends(old)
         assert m.kept_end.startswith("sw-leaf") and m.before.startswith("sw-spine") and m.after.startswith("sw-spine")
         assert "." not in m.kept_end + m.before + m.after and old.link_class == new.link_class == m.link_class
+    # all but one: C000514, laid at stage 0 and re-terminated at 128 -> 256, whose racks are stage 1's layout
+    # (leaf001 in R01-05, spine001 in R02-01) while its row is stage 0's (R02-05, R01-01): RACKS_NOTE (rev48b 5)
+    assert racks_kept == len(moves) - 1 == 1_509
+    odd = next(m for m in moves if m.step == "128 → 256" and laid[m.cable_id] == 0)
+    assert (odd.cable_id, odd.kept_rack, odd.before_rack) == ("C000514", "R01-05", "R02-01")
+    assert {e[0] for e in _ends(staged["C000514"])} == {"R02-05", "R01-01"}
     # the review's cable: leaf001 1/18/1 on spine001 1/2/1 in the 64-node plan, R02-05 to R01-01
     first = named_moves(GROWN, deltas)[0]
     assert (first.cable_id, first.kept_rack, first.kept_end, first.before_rack, first.before) == (
@@ -119,3 +129,54 @@ def test_stages_json_names_the_moves_as_the_csv(capsys):
     assert [len(x["moves"]) for x in data] == [len(d.moves) for d in deltas]
     assert data[0]["moves"][0] == named_moves(GROWN, deltas, NamingScheme(switch_prefix="sw-"))[0]._asdict()
     assert data[0]["moves"][0]["kept_end"] == "sw-leaf001 1/18/1" and data[1]["moves"][0]["step"] == "128 → 256"
+
+
+def test_a_cut_list_of_moves_says_first_n_of_m_everywhere(capsys):
+    """rev48b 3: 64 -> 128 -> 256 nodes re-terminates 510 then 1,023 leaf-spine cables (the review's counts); a
+    step lists at most 1,000, so 1,510 of 1,533 are listed and the table, the CSV (stderr) and the JSON say so."""
+    deltas = growth(GROWN)
+    assert MAX_LISTED == 1_000
+    assert [d.cables_moved for d in deltas] == [510, 1_023] and [len(d.moves) for d in deltas] == [510, 1_000]
+    note = "Listed: the first 1,510 of 1,533 re-terminated cables (at most 1,000 a step); the counts are complete."
+    assert cut_note(deltas) == note and cut_note(deltas[:1]) is None
+    args = ["stages", "--gpu", "H100", "--nodes", "64", "--switch", "QM9700", "--stages", "128,256"]
+    assert cli_main([*args, "--format", "csv"]) == 0
+    out = capsys.readouterr()
+    assert len(out.out.splitlines()) == 1 + 1_510 and note in out.err
+    assert cli_main(args) == 0 and note in capsys.readouterr().out
+    assert cli_main([*args, "--format", "json"]) == 0
+    assert [x["moves_listed"] for x in json.loads(capsys.readouterr().out)] == [510, 1_000]
+    assert cli_main(["stages", "--gpu", "H100", "--nodes", "64", "--switch", "QM9700", "--stages", "128",
+                     "--format", "csv"]) == 0
+    assert capsys.readouterr().err == ""
+
+
+def test_staged_cabling_plan_gives_each_cable_its_own_id():
+    """rev48b 4: the plan with a stage column held C001027 three times; now each of its 6,267 rows (stage 0's
+    1,662, then 1,024 added + 510 re-terminated, then 2,048 added + 1,023 re-terminated) has its own ID, a later
+    stage's with its stage before (s1-, s2-), and the moves' IDs are rows of that file with the moves' ends."""
+    rows = _csv(plan(GROWN))
+    ids = [r["cable_id"] for r in rows]
+    assert len(ids) == len(set(ids)) == 1_662 + 1_534 + 3_071
+    assert [sum(r["stage"] == s for r in rows) for s in "012"] == [1_662, 1_024 + 510, 2_048 + 1_023]
+    assert all(r["cable_id"].startswith(f"s{r['stage']}-C") for r in rows if r["stage"] != "0")
+    by_id = {r["cable_id"]: r for r in rows}
+    for m in named_moves(GROWN, growth(GROWN)):
+        old, new = by_id[m.cable_id], by_id[m.new_cable_id]
+        assert {m.kept_end, m.before} == {f"{old['a_device']} {old['a_port']}", f"{old['z_device']} {old['z_port']}"}
+        assert {m.kept_end, m.after} == {f"{new['a_device']} {new['a_port']}", f"{new['z_device']} {new['z_port']}"}
+    first = named_moves(GROWN, growth(GROWN))[0]  # the review's cable: laid at stage 0, re-laid at stage 1
+    assert (first.cable_id, first.new_cable_id) == ("C000515", "s1-C001027")
+
+
+def test_pod_spines_of_another_model_under_the_same_name_say_both_models():
+    """rev48b 6: pod 1's 64 H100 (512 leaf uplinks, 8 NICs a node) under QM9700 spines, then a B300 pod under
+    Q3400 spines of the same names: all 512 re-terminated rows name both models; B300 pods keep the model and
+    name none."""
+    design = Design(gpu="H100", nodes=64, pods="B300:32:800@1")
+    moves = named_moves(design, growth(design))
+    assert len(moves) == 512
+    assert all(m.before.endswith(" (QM9700)") and m.after.endswith(" (Q3400)") for m in moves)
+    assert (moves[0].before, moves[0].after) == ("spine001 1/1/1 (QM9700)", "spine001 1/1/1 (Q3400)")
+    same = Design(gpu="B300", nodes=64, pods="B300:32:800@1")
+    assert not any("(" in m.before + m.after for m in named_moves(same, growth(same)))
