@@ -257,8 +257,9 @@ def growth_section(cur, key: str) -> None:
         with st.expander(title):
             st.caption(" ".join(filter(None, (
                 _("Named as the cabling plan names them (the Hand-off tab's names): the cable ID before and after "
-                  "the step in the cabling plan with its stage column, which says which stage lays or "
-                  "re-terminates each cable, and the racks of its ends."), _(RACKS_NOTE), cut_note(deltas)))))
+                  "the step (without pods, the IDs of the cabling plan with a stage column, which says which stage "
+                  "lays or re-terminates each cable; with pods, each stage's own plan's) and the racks of its "
+                  "ends."), _(RACKS_NOTE), cut_note(deltas)))))
             frame = pd.DataFrame(moves)
             st.dataframe(frame, hide_index=True, width="stretch")
             st.download_button(_("Download as CSV"), frame.to_csv(index=False).encode("utf-8"),
