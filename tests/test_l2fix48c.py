@@ -73,3 +73,39 @@ def test_the_split_step_is_the_36_gpu_domain_designs_and_the_figures_are_exact()
     assert seventeen.domain_busbw_gbytes == pytest.approx(34.689, abs=1e-3)  # the NVLink domain's own, at 50 GB/s
     note = next(n for n in seventeen.notes if n.startswith("Training step"))
     assert "the 50 of 900 GB/s per GPU per direction left on its second NVLink level is slower" in note, note
+
+
+def test_the_spof_level_2_cable_is_named_as_the_cabling_plan_names_it():
+    """The example cable (tray 1 of rack nvl001 to unit 1 of nvd001) reads as the cabling plan's row C001249:
+    ``nvl001-nvsw1 osfp1 -> nvd001-l2sw001 osfp1`` (domainlevels.level2_links: the domain's cable 0 leaves tray 0's cage
+    0 and lands on unit 0's cage 0), the engine id in brackets."""
+    from core.analysis.failure.names import ElementNames
+    from core.analysis.spof import single_points
+    from core.figures.topology import element_name
+    from core.physical.cabling import nvlink_links
+    from core.fabric.naming import NamingScheme
+
+    p = plan(Design(**GB200))
+    cable = next(d for d in single_points(p).degrading if d.tier == "nvlink2-cable")
+    assert cable.example == "rack0.nvswitch-tray0-domain0.l2switch0"
+    names = ElementNames(p)
+    assert names.name(cable.example) == "nvl001-nvsw1 osfp1 -> nvd001-l2sw001 osfp1"
+    assert element_name(p.fabric.family, cable.example, names) == (
+        "nvl001-nvsw1 osfp1 -> nvd001-l2sw001 osfp1 (rack0.nvswitch-tray0-domain0.l2switch0)")
+    first = next(nvlink_links(p, NamingScheme()))
+    assert first[2:4] + first[5:7] == ("nvl001-nvsw1", "osfp1", "nvd001-l2sw001", "osfp1")
+    assert names.name("rack9.nvswitch-tray0-domain0.l2switch0") == "rack9.nvswitch-tray0-domain0.l2switch0"  # not cabled
+
+
+def test_the_spof_tray_and_chip_rows_count_the_gpus_the_failure_what_if_degrades():
+    """Two levels: a switch tray or chip of rack 0 slows its rack's 36 GPUs (4 NVL36 racks per 144-GPU domain), as
+    ``failure --fail nvl001-nvsw1`` says (the row said the domain's 144); one level (NVL72 racks, 72-GPU domains): 72."""
+    from core.analysis.failure import what_if
+    from core.analysis.spof import single_points
+
+    for design, hand in ((GB200, 36), (dict(gpu="GB200-NVL72", nodes=144), 72)):
+        p = plan(Design(**design))
+        rows = {d.tier: d for d in single_points(p).degrading}
+        for tier in ("tray", "nvswitch"):
+            assert rows[tier].gpus_affected == hand, (design, tier)
+            assert what_if(p, [rows[tier].example]).degraded_gpus == hand, (design, tier)
