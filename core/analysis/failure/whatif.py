@@ -181,7 +181,15 @@ def _step(plan: Plan, job, gpus_available: int):
         return None, str(exc)
 
 
-def _steps(plan: Plan, copies: list[Plan], job, gpus: int, connected: int, notes: list[str], clamp: bool = False):
+def _steps(plan: Plan, degraded: Plan, job, gpus: int, connected: int, notes: list[str]):
+    """(healthy, failed) ``TrainingEstimate`` of ``job`` (None, None without a job): on ``plan`` with its ``gpus`` and
+    on the ``degraded`` copy with the ``connected`` GPUs; why the failed one is missing is added to ``notes``."""
+    healthy_run, failed_run, _split = _best_steps(plan, [degraded], job, gpus, connected, notes)
+    return healthy_run, failed_run
+
+
+def _best_steps(plan: Plan, copies: list[Plan], job, gpus: int, connected: int, notes: list[str],
+                clamp: bool = False):
     """(healthy, failed ``TrainingEstimate`` of ``job``, whether the failed one is the split copy's though level-2
     bandwidth is left) ((None, None, False) without a job): on ``plan`` with its ``gpus`` and on the fastest of the
     degraded ``copies`` (``_copies``) with the ``connected`` GPUs; why the failed one is missing is added to ``notes``.
@@ -378,7 +386,7 @@ def _what_if(plan: Plan, failures: list, job=None, naming=None) -> FailureResult
     if loss is not None:
         method += ("; level-2 NVLink loss: the better of the level-2 bandwidth left and the split domain's scale-out "
                    "path, at most the healthy figure")
-    healthy_run, failed_run, over_network = _steps(plan, copies, job, gpus, connected_gpus, notes, clamp)
+    healthy_run, failed_run, over_network = _best_steps(plan, copies, job, gpus, connected_gpus, notes, clamp)
     if loss is not None and failed_run is not None:  # which of its collectives cross the second NVLink level
         notes.append(step_note(plan, failed_run, loss, over_network))
     redundant = set(a.redundant)
