@@ -64,7 +64,11 @@ def test_a_tp_group_across_racks_runs_at_seventeen_eighteenths_and_one_inside_a_
         for part, was, hand_part in zip(failed_run.comm, healthy_run.comm, hand_run.comm):
             expected = hand_part.time_s if part.kind in crossing else was.time_s
             assert part.time_s == pytest.approx(expected, rel=1e-12), part.kind
-        assert failed_run.step_time_s == pytest.approx(result.step_time_s, rel=1e-12)
+        # the what-if takes the better of that copy and the split one (l2fix48c): TP-64's ring at 850 GB/s (26.16 s)
+        # is slower than the split racks' scale-out path, which is the 36-GPU-domain design's step (25.43 s)
+        split_run = estimate(plan(Design(**{**GB200, "nvlink_domain_gpus": 36})), job)
+        assert result.step_time_s == pytest.approx(min(failed_run.step_time_s, split_run.step_time_s), rel=1e-12)
+        assert (result.step_time_s < failed_run.step_time_s) is crosses
         note = next(n for n in result.notes if n.startswith("Training step"))
         assert ("the TP and DP groups span racks" in note) is crosses, note
         assert ("The TP groups stay inside one rack" in note) is (not crosses), note

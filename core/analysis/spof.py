@@ -503,9 +503,9 @@ def _degrading(plan: Plan, shape: Shape) -> tuple[Degrading, ...]:
     out = []
     lowers = "nvlink_bandwidth" if plan.resolved.system.nvlink_generation else "scaleup_bandwidth"
     if shape.nvl_chips and shape.nodes_per_domain > 1:
-        # a first-level tray or chip slows every collective of its NVLink domain (two levels: the first domain's size)
-        domain_gpus = (scaleup_of(plan.resolved).runs[0][0] if plan.resolved.nvlink_rack_gpus
-                       else shape.nodes_per_domain * shape.gpus_per_node)
+        # a first-level tray or chip slows its first-level domain's GPUs (``connectivity.analyse``: with two levels
+        # a rack's, not the whole domain's)
+        domain_gpus = shape.domain_gpus(0)  # the failure what-if's count: the first-level domain's (a rack's) GPUs
         if shape.trays:
             lost = sum(shape.chip_links(c) for c in shape.chips_of_tray(0))
             out.append(Degrading(tier="tray", example=_element("tray", (0, 0), shape), count=shape.domains * shape.trays,

@@ -38,6 +38,8 @@ _PLANE = re.compile(r"^plane\s*(\d{1,9})$", re.IGNORECASE)
 _LINK = re.compile(r"^(?P<a>\S+)\s*->\s*(?P<b>[^\s#]+)(?:\s*#\s*(?P<cable>\d{1,9}))?$")
 _TRAY = re.compile(r"^(rack|nvl)(\d+)\.nvswitch-tray(\d+)$")
 _LEVEL2 = re.compile(r"^domain(\d+)\.l2switch(\d+)$")
+_LEVEL2_CABLE = re.compile(r"^(?:(?:rack|nvl)(\d+)\.nvswitch-tray(\d+)|node(\d+))-domain(\d+)\.l2switch(\d+)$")
+"""A level-2 NVLink cable as the SPOF analysis gives it: a first-level tray (or node) and the level-2 unit it reaches."""
 _DOMAIN_EXPORT = re.compile(r"^(?:nvl)(\d{1,9})(?:-nvsw(\d{1,9}))?$", re.IGNORECASE)
 _LEVEL2_EXPORT = re.compile(r"^nvd(\d{1,9})-l2sw(\d{1,9})$", re.IGNORECASE)
 
@@ -116,6 +118,9 @@ class ElementNames:
         found = _TRAY.match(text)
         if found:
             return self._tray(int(found[2]), int(found[3])) or element
+        found = _LEVEL2_CABLE.match(text)
+        if found:
+            return self._level2_cable(found) or element
         found = _LEVEL2.match(text)
         if found:
             from core.fabric.domainlevels import level2_device_name
@@ -137,6 +142,20 @@ class ElementNames:
             return None
         return level2_device_name(level1_tray_id(d * self.plan.resolved.nvlink_level1_nodes, t), self.plan.resolved,
                                   self.scheme)
+
+    def _level2_cable(self, found) -> str | None:
+        """The cabling plan's name of a level-2 NVLink cable (``core.physical.cabling.nvlink_links``, the one rule of
+        its ends and ports): ``nvl001-nvsw1 osfp1 -> nvd001-l2sw001 osfp1``, its first cable between those two ends;
+        None when they are not cabled."""
+        from core.fabric.domainlevels import level1_tray_id
+        from core.physical.cabling import nvlink_links
+
+        rack, tray, node, domain, unit = found.groups()
+        lower = (f"node{int(node)}" if node is not None
+                 else level1_tray_id(int(rack) * self.plan.resolved.nvlink_level1_nodes, int(tray)))
+        upper = f"nvl{int(domain)}.l2sw{int(unit)}"
+        row = next((row for row in nvlink_links(self.plan, self.scheme) if row[1] == lower and row[4] == upper), None)
+        return None if row is None else f"{row[2]} {row[3]} -> {row[5]} {row[6]}"
 
     def _part(self, found) -> str | None:
         head, part, a, b = found["device"], found["part"], found["a"], found["b"]

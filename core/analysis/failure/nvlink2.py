@@ -136,11 +136,12 @@ def crossing_parts(plan: Plan, run) -> tuple[list[str], list[str]]:
     return crossing, inside
 
 
-def step_note(plan: Plan, run, loss: Level2Loss) -> str:
+def step_note(plan: Plan, run, loss: Level2Loss, over_network: bool = False) -> str:
     """Which collectives of the failed training step ``run`` (a ``TrainingEstimate`` on the degraded copy of
     ``plan``) cross the second NVLink level and so run at the bandwidth ``loss`` leaves (``crossing_parts``), and
     which stay inside a first-level domain (a rack, or a node), in words; the pipeline's and ring attention's sends
-    said to be timed on the first level when the job has them."""
+    said to be timed on the first level when the job has them. ``over_network``: the step is the split copy's (the
+    scale-out network is faster than the little level-2 bandwidth left: ``whatif._copies``)."""
     from core.i18n import join
     from core.perf.training import parallelism_label
 
@@ -148,7 +149,14 @@ def step_note(plan: Plan, run, loss: Level2Loss) -> str:
     racks = plan.resolved.nvlink_level1_gpus > plan.resolved.gpus_per_node
     where, one = (_("racks"), _("rack")) if racks else (_("nodes"), _("node"))
     words = []
-    if crossing and loss.worst_gbytes > 0:
+    if crossing and loss.worst_gbytes > 0 and over_network:
+        words.append(_("Training step: the {parts} groups span {where} of an NVLink domain; the {gbytes} of {healthy} "
+                       "GB/s per GPU per direction left on its second NVLink level is slower for them than the "
+                       "scale-out network, so their traffic between {where} is timed over the scale-out network (the "
+                       "better of the two, as if the domain had split).").format(
+            parts=join([parallelism_label(k) for k in crossing]), where=where, gbytes=f"{loss.worst_gbytes:,.0f}",
+            healthy=f"{loss.healthy_gbytes:,.0f}"))
+    elif crossing and loss.worst_gbytes > 0:
         words.append(_("Training step: the {parts} groups span {where} of an NVLink domain, so their traffic "
                        "between {where} crosses the second NVLink level, which has {gbytes} of {healthy} GB/s per "
                        "GPU per direction left.").format(

@@ -184,13 +184,56 @@ def _step(plan: Plan, job, gpus_available: int):
 def _steps(plan: Plan, degraded: Plan, job, gpus: int, connected: int, notes: list[str]):
     """(healthy, failed) ``TrainingEstimate`` of ``job`` (None, None without a job): on ``plan`` with its ``gpus`` and
     on the ``degraded`` copy with the ``connected`` GPUs; why the failed one is missing is added to ``notes``."""
-    if job is None:
-        return None, None
-    healthy_run, _why = _step(plan, job, gpus)
-    failed_run, why = _step(degraded, job, connected)
-    if why:
-        notes.append(why)
+    healthy_run, failed_run, _split = _best_steps(plan, [degraded], job, gpus, connected, notes)
     return healthy_run, failed_run
+
+
+def _best_steps(plan: Plan, copies: list[Plan], job, gpus: int, connected: int, notes: list[str],
+                clamp: bool = False):
+    """(healthy, failed ``TrainingEstimate`` of ``job``, whether the failed one is the split copy's though level-2
+    bandwidth is left) ((None, None, False) without a job): on ``plan`` with its ``gpus`` and on the fastest of the
+    degraded ``copies`` (``_copies``) with the ``connected`` GPUs; why the failed one is missing is added to ``notes``.
+    ``clamp`` (a level-2 NVLink loss): a failed step faster than the healthy one is the healthy one (a failure never
+    speeds the job up; the split copy's hierarchical collectives are not in the healthy model)."""
+    if job is None:
+        return None, None, False
+    healthy_run, _why = _step(plan, job, gpus)
+    runs, why = [], None
+    for copy in copies:
+        run, why = _step(copy, job, connected)
+        runs.append(run)
+    timed = [run for run in runs if run is not None]
+    if not timed:
+        if why:
+            notes.append(why)
+        return healthy_run, None, False
+    failed_run = min(timed, key=lambda run: run.step_time_s)
+    if clamp and healthy_run is not None and failed_run.step_time_s < healthy_run.step_time_s:
+        return healthy_run, healthy_run, False
+    return healthy_run, failed_run, len(copies) > 1 and failed_run is runs[-1] and failed_run is not runs[0]
+
+
+def _copies(plan: Plan, a: Analysis, loss) -> list[Plan]:
+    """The degraded copies of ``plan`` (``degraded_plan``) whose best figure a failed figure is: one without a level-2
+    NVLink loss; with one, the copy at the level-2 bandwidth left and the split copy (every level-2 unit lost: the
+    racks reach each other over the scale-out network, which NCCL would use when it is faster than the little left),
+    only the split copy when nothing is left. So a figure never gets better as more level-2 units fail."""
+    args = (plan, a.worst_port_fraction, a.worst_leaf_up_fraction, a.worst_spine_up_fraction, a.nvlink_fraction)
+    if loss is None:
+        return [degraded_plan(*args)]
+    split = degraded_plan(*args, 0.0)
+    return [degraded_plan(*args, loss.worst_gbytes), split] if loss.worst_gbytes > 0 else [split]
+
+
+def _best_busbw(copies: list[Plan], gpus: int, healthy: float | None, op: str = "all-reduce",
+                clamp: bool = False) -> float | None:
+    """The highest busbw of ``op`` on ``gpus`` GPUs over the degraded ``copies`` (``_copies``) [GB/s]; ``clamp`` (a
+    level-2 NVLink loss): at most the ``healthy`` figure (a failure never beats the healthy design)."""
+    values = [value for value in (_busbw(copy, gpus, op) for copy in copies) if value is not None]
+    if not values:
+        return None
+    best = max(values)
+    return min(best, healthy) if clamp and healthy is not None else best
 
 
 def _nothing_failed(example: str) -> InputError:
@@ -318,29 +361,34 @@ def _what_if(plan: Plan, failures: list, job=None, naming=None) -> FailureResult
     notes.extend(_scaleup_notes(a, shape, (lambda e: e) if names is None else names.name))
     notes.extend(level2_notes(plan, elements, None if names is None else names.scheme))  # the second NVLink level
     loss = level2_loss(plan, elements)
-    degraded = degraded_plan(plan, a.worst_port_fraction, a.worst_leaf_up_fraction, a.worst_spine_up_fraction,
-                             a.nvlink_fraction, None if loss is None else loss.worst_gbytes)
+    copies = _copies(plan, a, loss)  # with a level-2 loss: the leftover's and the split's, each figure the better
+    clamp = loss is not None
     domain = plan.resolved.nvlink_domain_gpus
     healthy_nvl, healthy_domain = _healthy_nvlink(plan)
     nvl = healthy_nvl * a.nvlink_fraction if a.nvlink_fraction < 1 else healthy_nvl
-    # the domain's all-reduce crosses its racks: the degraded copy's second level bounds it too. A domain split into
-    # its racks (every level-2 unit lost) is no NVLink domain of that size any more: no figure ("-"), as its note says
+    # the domain's all-reduce crosses its racks: the degraded copy's second level bounds it too (the NVLink domain's
+    # own figure: the level-2 copy only, not the split's scale-out path). A domain split into its racks (every level-2
+    # unit lost) is no NVLink domain of that size any more: no figure ("-"), as its note says
     split = loss is not None and loss.worst_gbytes <= 0
     domain_busbw = (healthy_domain if a.nvlink_fraction >= 1 and loss is None
-                    else None if split else _busbw(degraded, domain))
+                    else None if split else _busbw(copies[0], domain))
     inside = healthy_nvl if loss is not None else None  # the first level's, before the row reads the second's
     nvl, healthy_nvl, gpus_nvl = _with_level2(loss, nvl, healthy_nvl, a.gpus_nvlink_degraded)
     healthy_busbw = _busbw(plan, gpus)
-    busbw = _busbw(degraded, connected_gpus) if a.worst_port_fraction > 0 else None
+    busbw = _best_busbw(copies, connected_gpus, healthy_busbw, clamp=clamp) if a.worst_port_fraction > 0 else None
     healthy_a2a = _busbw(plan, gpus, "all-to-all")
-    a2a = _busbw(degraded, connected_gpus, "all-to-all") if a.worst_port_fraction > 0 else None
+    a2a = (_best_busbw(copies, connected_gpus, healthy_a2a, "all-to-all", clamp)
+           if a.worst_port_fraction > 0 else None)
     method = ("core.perf all-reduce (and all-to-all) of 1 GiB on the connected GPUs; NIC rate scaled to the slowest connected "
               f"node's surviving ports ({a.worst_port_fraction:.3f}); leaf/spine oversubscription divided by the "
               f"worst live switch's surviving uplinks ({a.worst_leaf_up_fraction:.3f} / "
               f"{a.worst_spine_up_fraction:.3f})")
-    healthy_run, failed_run = _steps(plan, degraded, job, gpus, connected_gpus, notes)
+    if loss is not None:
+        method += ("; level-2 NVLink loss: the better of the level-2 bandwidth left and the split domain's scale-out "
+                   "path, at most the healthy figure")
+    healthy_run, failed_run, over_network = _best_steps(plan, copies, job, gpus, connected_gpus, notes, clamp)
     if loss is not None and failed_run is not None:  # which of its collectives cross the second NVLink level
-        notes.append(step_note(plan, failed_run, loss))
+        notes.append(step_note(plan, failed_run, loss, over_network))
     redundant = set(a.redundant)
     return FailureResult(
         failed=tuple({"element": _element(t, k, shape), "tier": t, "chosen": c, "redundant": (t, k) in redundant}
