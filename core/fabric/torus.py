@@ -91,10 +91,10 @@ WORDS = {"view:each": N_("Every node drawn; no switches: nodes joined node to no
                                           "down"),  # no leaves
          # the Resilience page's method caption (core.analysis.failure.toruswhatif): no groups, the cut's two slabs
          "failure:method": N_("Method: on the torus's node graph (`networkx`): connected components for the GPUs "
-                              "cut off, a maximum flow between the two slabs of the torus either side of its "
-                              "bisection cut (every ring of the cut dimension cut twice) for the bisection; busbw "
-                              "and step time from the collective and training models on a degraded copy of the "
-                              "design."),
+                              "cut off; for the bisection, the live links across the worst balanced cut into two "
+                              "slabs (every ring of a narrowest cut's dimension cut twice, at every place along the "
+                              "rings); busbw and step time from the collective and training models on a degraded "
+                              "copy of the design."),
          "failure:tier": N_("Element"),  # the Resilience form: no tiers, its nodes, NICs and neighbour bundles
          "failure:tier:help": N_("An element kind and a count fail that many elements of that kind, chosen where "
                                  "they hurt most."),
