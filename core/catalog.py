@@ -430,6 +430,8 @@ class Cable(_Priced):
     fabrics: tuple[Fabric, ...]
     speed_gbps: int = Field(gt=0, description="Per link, per direction [Gb/s]; for fibre, the fastest link it is rated for.")
     reach_m: float = Field(gt=0)
+    form_factor: str = Field("", description="Plug of a cable with integrated ends (QSFP28, QSFP56, OSFP); empty "
+                             "where the catalog entry stands for plugs of several (``core.physical.media.cable_fits``).")
 
 
 class Appliance(_Priced):

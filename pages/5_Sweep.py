@@ -12,7 +12,6 @@ import streamlit as st
 from core import i18n
 from core.analysis import sweep as sw
 from core.analysis.whole import one_fabric_only
-from core.fabric.families import swept_ignored
 from core.design import Design
 from core.errors import FabricPlannerError, InputError
 from core.figures import sweep as figs
@@ -186,10 +185,8 @@ def main() -> None:
         st.info(_("Choose at least one value to sweep."))
         return
     spec = _spec(store, cur.design)
-    for axis in (spec.x, spec.y):  # a setting the design's topology ignores (a torus's oversubscription): said so
-        said = axis and swept_ignored(cur.design, sw.SETTINGS[axis.setting].field)
-        if said:
-            st.info(said)
+    for said in sw.ignored_said(cur.design, (spec.x, spec.y)):  # a setting a swept topology ignores: said so
+        st.info(said)
     if sw.METRICS[spec.metric].needs == "job":
         st.caption(_("Training metrics: the Performance page's job, its unset settings fitted once to the sidebar's "
                      "design, then the same job at every point."))

@@ -319,7 +319,8 @@ def check_values(key: str, values: Sequence[Value]) -> tuple[Value, ...]:
 
 def design_at(base: Design, changes: Mapping[str, Value], base_fabric: str | None = None) -> Design:
     """``base`` with each swept setting (``SETTINGS`` key -> value) set; ``InputError`` when that is not a
-    valid design. A new fabric drops the base's switch and port speed (``jobform.alternative_design``)."""
+    valid design. A new fabric drops the base's switch and port speed (``jobform.alternative_design``); a switch
+    brings its fabric only to a topology that reads it (``ignored_fields``)."""
     data = base.model_dump(exclude_defaults=True)
     fields: dict[str, Any] = {}
     for key, value in changes.items():
@@ -334,7 +335,12 @@ def design_at(base: Design, changes: Mapping[str, Value], base_fabric: str | Non
         elif key == "switch":
             for tier in ("leaf_switch", "spine_switch", "core_switch"):
                 data.pop(tier, None)
-    if "switch" in fields and "fabric" not in fields:  # a switch of the other fabric brings its fabric along
+    from core.fabric.families import ignored_fields
+
+    topology = fields.get("topology", data.get("topology", base.topology))
+    if "switch" in fields and "fabric" not in fields and "switch" not in ignored_fields(topology):
+        # a switch of the other fabric brings its fabric along, on a topology that reads the switch (a torus
+        # ignores it, so it changes nothing there, as ``plan --switch`` on a torus)
         switch = next((sw for sw in load_catalog().switches if sw.id == fields["switch"]), None)
         if switch is not None and switch.fabric != (base_fabric or base.fabric):
             fields["fabric"] = switch.fabric
@@ -348,6 +354,23 @@ def design_at(base: Design, changes: Mapping[str, Value], base_fabric: str | Non
 FABRIC_SPECIFIC = ("switch", "port_speed_gbps", "leaf_switch", "spine_switch", "core_switch", "nic", "uplink_speed_gbps")
 """Design fields a new fabric drops (the Performance page's ``jobform.alternative_design`` drops the first two; a
 NIC, tier switches and an uplink speed are of one fabric too). A field swept at the same time is set after."""
+
+
+def ignored_said(base: Design, axes: Sequence[Axis | None]) -> list[str]:
+    """What a sweep says, translated, of each swept setting that a topology of the sweep ignores (``swept_ignored``:
+    a torus's oversubscription, tiers, switch), for the base's topology and every topology swept on an axis, so
+    ``topology=torus,rail-optimized`` by ``oversubscription=1,2`` says the torus points are the same; each once."""
+    from core.fabric.families import swept_ignored
+
+    swept = [a for a in axes if a is not None]
+    topologies = dict.fromkeys([base.topology, *(v for a in swept if a.setting == "topology" for v in a.values)])
+    out: list[str] = []
+    for axis in swept:
+        for topology in topologies:
+            said = swept_ignored(base.model_copy(update={"topology": topology}), SETTINGS[axis.setting].field)
+            if said and said not in out:
+                out.append(said)
+    return out
 
 
 def measure(p: Plan, metric: str, size: int = GIB, job: Mapping | None = None,

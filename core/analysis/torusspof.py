@@ -20,8 +20,9 @@ Closed forms (``L = w x neighbours`` links per node, ``core.fabric.torus.ports_p
 * **Degrading** (one row per class, never silently left out):
   - a link of dimension ``i`` (one row per dimension): with ``w >= 2`` its bundle keeps ``(w - 1) / w``, without a
     parallel link its ring runs as a line, one way per link pair: the ring collectives along that ring (its
-    ``k_i`` nodes) at ``1 / slowdown`` (``core.fabric.torus.link_lost``); a link of the bisection's cut dimension
-    lowers the bisection to ``(B w - 1) / (B w)`` (``B = bisection_links``), the other dimensions' keep it;
+    ``k_i`` nodes) at ``1 / slowdown`` (``core.fabric.torus.link_lost``); a link of any of the narrowest cut's
+    dimensions (``cut_dimensions``: all three of a cube's) lowers the bisection to ``(B w - 1) / (B w)``
+    (``B = bisection_links``): the balanced cut through its ring at that link; the other dimensions' keep it;
   - a NIC port carrying a link: that link lost (the cut dimension's, the worst);
   - a node: its own GPUs, and its ``rings`` rings (one per dimension) broken into lines for their other nodes.
 """
@@ -96,7 +97,7 @@ def single_points_torus(plan, degrading_common: tuple, feed_name) -> tuple[list[
             effect = "ring_lane" if width > 1 else "ring_link"
             rows.append(Degrading(tier="link", example=example, count=torus.dimension_links(dims)[i] * width,
                                   effect=effect, gpus_affected=k * gpn, share_left=1 / loss.ring_slowdown,
-                                  bisection_share_left=loss.bisection_links / healthy if i == cut else 1.0))
+                                  bisection_share_left=loss.bisection_links / healthy))
         worst = torus.link_lost(dims, width, cut)
         rows.append(Degrading(tier="nic", example=f"{Wiring.node_id(0)}.nic0", count=r.nodes * per_node,
                               effect="torus_nic", gpus_affected=dims[cut] * gpn, share_left=1 / worst.ring_slowdown,

@@ -71,13 +71,10 @@ def spec_from_args(args: argparse.Namespace):
     if args.sweep_y:
         y_key, y_text = args.sweep_y
         axes.append(Axis(setting=y_key, values=sweeplink.parse_values(y_key, y_text)))
-    from core.analysis.sweep import SETTINGS
-    from core.fabric.families import swept_ignored
+    from core.analysis.sweep import ignored_said
 
-    for axis in axes:  # a setting the design's topology does not read: every point the same, said so
-        said = swept_ignored(base, SETTINGS[axis.setting].field)
-        if said:
-            print(_("warning: {message}").format(message=said), file=sys.stderr)
+    for said in ignored_said(base, axes):  # a setting a swept topology does not read: its points the same, said so
+        print(_("warning: {message}").format(message=said), file=sys.stderr)
     job, fit = None, ()
     if METRICS[args.metric].needs in ("job", "busbw"):
         job = dict(DEFAULTS)

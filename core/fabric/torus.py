@@ -91,10 +91,10 @@ WORDS = {"view:each": N_("Every node drawn; no switches: nodes joined node to no
                                           "down"),  # no leaves
          # the Resilience page's method caption (core.analysis.failure.toruswhatif): no groups, the cut's two slabs
          "failure:method": N_("Method: on the torus's node graph (`networkx`): connected components for the GPUs "
-                              "cut off, a maximum flow between the two slabs of the torus either side of its "
-                              "bisection cut (every ring of the cut dimension cut twice) for the bisection; busbw "
-                              "and step time from the collective and training models on a degraded copy of the "
-                              "design."),
+                              "cut off; for the bisection, the live links across the worst balanced cut into two "
+                              "slabs (every ring of a narrowest cut's dimension cut twice, at every place along the "
+                              "rings); busbw and step time from the collective and training models on a degraded "
+                              "copy of the design."),
          "failure:tier": N_("Element"),  # the Resilience form: no tiers, its nodes, NICs and neighbour bundles
          "failure:tier:help": N_("An element kind and a count fail that many elements of that kind, chosen where "
                                  "they hurt most."),
@@ -207,24 +207,26 @@ def bisection_links(dims: tuple[int, ...]) -> int:
     least over the dimensions. The tests check it against a brute-force minimum bisection on small tori and
     against networkx max-flow between the two halves.
     """
-    if not dims:
-        return 0
+    return min(_cut_costs(dims)) if dims else 0
+
+
+def _cut_costs(dims: tuple[int, ...]) -> list[int]:
+    """Links across the balanced cut through the rings of each dimension (``bisection_links``)."""
     n = vertices(dims)
-    best = None
-    for i, k in enumerate(dims):
-        cut = n // k * (2 if k > 2 else 1)
-        if k % 2:
-            cut += bisection_links(dims[:i] + dims[i + 1:])
-        best = cut if best is None else min(best, cut)
-    return best
+    return [n // k * (2 if k > 2 else 1) + (bisection_links(dims[:i] + dims[i + 1:]) if k % 2 else 0)
+            for i, k in enumerate(dims)]
+
+
+def cut_dimensions(dims: tuple[int, ...]) -> tuple[int, ...]:
+    """The dimensions whose rings a narrowest bisection cuts (``bisection_links``): every one of equal cost, so a
+    lost link of any of them lies across a narrowest cut (a cube's three)."""
+    costs = _cut_costs(dims)
+    return tuple(i for i, c in enumerate(costs) if c == min(costs))
 
 
 def cut_dimension(dims: tuple[int, ...]) -> int:
-    """The dimension whose rings the narrowest bisection cuts (``bisection_links``; the first of equals)."""
-    n = vertices(dims)
-    costs = [n // k * (2 if k > 2 else 1) + (bisection_links(dims[:i] + dims[i + 1:]) if k % 2 else 0)
-             for i, k in enumerate(dims)]
-    return costs.index(min(costs))
+    """The first of ``cut_dimensions``: the dimension whose slab boundary counted failures are taken across first."""
+    return cut_dimensions(dims)[0]
 
 
 def diameter(dims: tuple[int, ...]) -> int:
@@ -364,12 +366,13 @@ class LinkLoss(NamedTuple):
     """Time factor of the ring collectives along its ring: ``w / (w - 1)`` with links left in the bundle, 2 when
     the ring is broken (it runs as a line, one way per link pair)."""
     bisection_links: int
-    """Links across the narrowest cut afterwards (one fewer when the lost link crossed the cut)."""
+    """Links across the narrowest cut afterwards: one fewer when the lost link's dimension is one of the narrowest
+    cut's (``cut_dimensions``; the balanced cut through its ring at the lost link)."""
 
 
 def link_lost(dims: tuple[int, ...], width: int, dimension: int) -> LinkLoss:
     """One lost link of a ring of ``dimension`` (0-based): the reroute, the ring's slowdown, the bisection.
-    The lost link is taken across the narrowest cut when it lies in that dimension (the worst case)."""
+    The lost link is taken across a narrowest cut when its dimension is one of theirs (the worst case)."""
     k = dims[dimension]
     others = any(j != dimension for j in range(len(dims)))
     if width > 1:
@@ -380,7 +383,7 @@ def link_lost(dims: tuple[int, ...], width: int, dimension: int) -> LinkLoss:
         hops = k - 1 if k > 2 else 0
     slowdown = width / (width - 1) if width > 1 else 2.0
     cut = bisection_links(dims) * width
-    crossed = cut_dimension(dims) == dimension
+    crossed = dimension in cut_dimensions(dims)
     return LinkLoss(dimension, hops, slowdown, cut - (1 if crossed else 0))
 
 

@@ -61,10 +61,29 @@ class MediaChoice(BaseModel):
         return (self.cable or self.module).reach_m  # type: ignore[union-attr]
 
 
-def pick_cable(catalog: Catalog, resolved: ResolvedDesign, kinds: tuple[str, ...], distance_m: float) -> Cable | None:
-    """Cheapest cable of ``kinds`` at the design's speed whose reach covers ``distance_m`` [m], else None."""
-    options = cable_options(catalog, resolved.fabric, resolved.port_speed_gbps, kinds, distance_m)
+def pick_cable(catalog: Catalog, resolved: ResolvedDesign, kinds: tuple[str, ...], distance_m: float,
+               cage: str = "") -> Cable | None:
+    """Cheapest cable of ``kinds`` at the design's speed whose reach covers ``distance_m`` [m], else None.
+    ``cage`` (a cage family, a node-to-node link's NIC cage at both ends): only cables whose plugs fit it
+    (``cable_fits``), and when none of the design's speed does, those of the next faster speed that fit, run
+    slower (as ``transceiver_options`` runs an OSFP module below its top speed): no QSFP28 DAC in an OSFP cage."""
+    speed = resolved.port_speed_gbps
+    options = cable_options(catalog, resolved.fabric, speed, kinds, distance_m)
+    if cage:
+        options = [c for c in options if cable_fits(c, cage)]
+        if not options:
+            faster = [c for c in catalog.cables if c.kind in kinds and resolved.fabric in c.fabrics
+                      and c.speed_gbps > speed and c.reach_m >= distance_m and cable_fits(c, cage)]
+            options = [c for c in faster if c.speed_gbps == min(f.speed_gbps for f in faster)]
     return min(options, key=lambda c: (c.price_usd, c.reach_m)) if options else None
+
+
+def cable_fits(cable: Cable, cage: str) -> bool:
+    """Whether ``cable``'s plugs fit a cage of family ``cage``: a cable of no stated form factor stands for
+    plugs of several and fits; a QSFP plug fits any QSFP cage (QSFP28 in QSFP112, the family is backward
+    compatible), an OSFP plug only an OSFP cage."""
+    plug = form_factor_family(cable.form_factor)
+    return not plug or not cage or plug == cage or (plug.startswith("QSFP") and cage.startswith("QSFP"))
 
 
 def cable_options(catalog: Catalog, fabric: str, speed_gbps: int, kinds: tuple[str, ...], distance_m: float
@@ -148,7 +167,7 @@ def choose_media(catalog: Catalog, resolved: ResolvedDesign, length_m: float, po
     """
     for kind in POLICIES.get(policy, POLICIES["auto"]):
         if kind in ("dac", "acc", "aoc"):
-            cable = pick_cable(catalog, resolved, (kind,), length_m)
+            cable = pick_cable(catalog, resolved, (kind,), length_m, cage if end == "node" else "")
             if cable is not None:
                 return MediaChoice(kind=kind, cable=cable)
         else:

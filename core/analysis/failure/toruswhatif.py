@@ -15,8 +15,9 @@ Method (the torus graph, one vertex per node, one edge per neighbour bundle of i
 * **Cut off**: nodes lost, and the nodes outside the component holding the most live nodes. A torus has no
   path around a lost node other than through its neighbours, which the graph has.
 * **Degraded**: GPUs of connected nodes that lost a link (a NIC or a cable).
-* **Bisection** (one direction): the closed form (``bisection_links``) scaled by the maximum flow between the
-  two slabs of the cut dimension on the failed graph over the same flow on the healthy one.
+* **Bisection** (one direction): the closed form (``bisection_links``) less the cables lost across the worst
+  balanced cut: two slabs of a narrowest cut's dimension (``cut_dimensions``, all three of a cube's) at every place
+  along its rings (``_cut_share``); one lost link of any of them leaves ``(B w - 1) / (B w)``.
 * **busbw, step time**: the collective model (``core.perf.collectives``, ``core.perf.training``), the numbers every
   other page shows, on a degraded copy of the plan (``degraded_plan``) whose NIC rate keeps the torus's surviving
   share: for all-reduce and the training step the rings per dimension's (``_ring_share``: a dimension with a lost
@@ -144,17 +145,23 @@ def _graph(t: _Torus, lost_nodes: set[int], live: np.ndarray) -> nx.Graph:
     return graph
 
 
-def _slab_flow(t: _Torus, graph: nx.Graph) -> float:
-    """Max-flow [cables] between the two slabs of the cut dimension on ``graph``."""
-    i = torus.cut_dimension(t.dims)
-    position = t.wiring.coords(np.arange(t.wiring.nodes))[i]
-    flow = graph.to_directed()
-    for n in graph:
-        flow.add_edge(("S",) if position[n] < t.dims[i] // 2 else n, n if position[n] < t.dims[i] // 2 else ("T",),
-                      capacity=float("inf"))
-    if ("S",) not in flow or ("T",) not in flow:
-        return 0.0
-    return nx.maximum_flow_value(flow, ("S",), ("T",))
+def _cut_share(t: _Torus, live: np.ndarray, lost_nodes: set[int]) -> float:
+    """Share of the bisection left: the worst balanced cut over the narrowest cut's dimensions
+    (``torus.cut_dimensions``) and every place along their rings, two slabs of ``k // 2`` layers; every node lies on
+    one side, so the cut keeps exactly the live cables of the bundles across its two boundaries (a lost node's
+    none): ``cost - lost across`` over ``bisection_links x w``."""
+    gone = np.zeros(t.wiring.nodes, dtype=bool)
+    gone[list(lost_nodes)] = True
+    left = np.where(gone[t.a] | gone[t.b], 0, live)
+    position = t.wiring.coords(t.a)
+    healthy = torus.bisection_links(t.dims) * t.width
+    worst = healthy
+    for i in torus.cut_dimensions(t.dims):
+        k, along = t.dims[i], t.dim == i
+        for start in range(max(1, k // 2)):  # slab from ``start``: boundaries after start - 1 and start + k//2 - 1
+            across = along & ((position[i] == (start - 1) % k) | (position[i] == (start + k // 2 - 1) % k))
+            worst = min(worst, healthy - int(t.width * across.sum() - left[across].sum()))
+    return max(worst, 0) / healthy if healthy else 0.0
 
 
 def what_if_torus(plan, failures, job=None) -> FailureResult:
@@ -184,12 +191,11 @@ def what_if_torus(plan, failures, job=None) -> FailureResult:
     live = np.full(len(t.a), t.width)
     for bundle, count in lost.items():
         live[bundle] = max(0, t.width - count)
-    healthy_graph, graph = _graph(t, set(), np.full(len(t.a), t.width)), _graph(t, lost_nodes, live)
+    graph = _graph(t, lost_nodes, live)
     main = max(nx.connected_components(graph), key=len, default=set())
     cut = t.wiring.nodes - len(main)
     gpn = plan.resolved.gpus_per_node
-    healthy_flow = _slab_flow(t, healthy_graph)
-    share = _slab_flow(t, graph) / healthy_flow if healthy_flow else 0.0
+    share = _cut_share(t, live, lost_nodes)
     healthy_bisection = plan.bandwidth.bisection_tbits_one_direction
     degraded = len((touched - lost_nodes) & main)
     ring = _ring_share(t, live, lost_nodes)
@@ -203,8 +209,9 @@ def what_if_torus(plan, failures, job=None) -> FailureResult:
               _("Torus: busbw on a degraded copy of the design whose NIC rate keeps the rings per dimension's "
                 "surviving share ({ring}; a ring that lost a node or a whole bundle runs as a line, at half), "
                 "all-to-all at the bisection's ({cut}).")).format(ring=percent(ring), cut=percent(share))]
-    method = ("networkx node graph; cut off by components; bisection: max-flow between the slabs of the cut dimension, "
-              "failed / healthy; core.perf all-reduce (and all-to-all) of 1 GiB"
+    method = ("networkx node graph; cut off by components; bisection: the worst balanced slab cut over the narrowest "
+              "cut's dimensions and places, live cables across it / healthy; "
+              "core.perf all-reduce (and all-to-all) of 1 GiB"
               + (" and the training step" if job is not None else "") + " on the connected "
               f"GPUs, NIC rate scaled to the rings per dimension's surviving share ({ring:.3f}; all-to-all: the "
               f"bisection's, {share:.3f})")
