@@ -44,7 +44,7 @@ from core.design import ResolvedDesign
 from core.errors import FabricPlannerError
 from core.fabric import domainlevels
 from core.fabric.families import cabled_nics, class_link_counts, declared, family as topology_family
-from core.fabric.families import rail_leaves, words as family_words
+from core.fabric.families import clos_tiers, rail_leaves, words as family_words
 from core.fabric.sizing import ROLE_LABELS, FabricPlan
 from core.fabric.wiring import wiring_of
 from core.i18n import N_, _, as_sentence, ngettext, sentences
@@ -818,9 +818,9 @@ def _switch_links_within(resolved: ResolvedDesign, fabric: FabricPlan, wiring, l
     a_units, b_units = models[lower].rack_units, models[upper].rack_units
     most = min(getattr(fabric, lower_count) * reached(a_units, b_units),
                getattr(fabric, upper_count) * reached(b_units, a_units)) * per_pair
-    if link_class == "leaf-spine" and wiring.family == "clos" and not wiring.spines_with_pods:
+    if link_class == "leaf-spine" and clos_tiers(wiring.family) and not wiring.spines_with_pods:
         most = min(most, _central_leaf_links(resolved, fabric, wiring, length_m, _rack_fit))
-    if link_class == "spine-core" and wiring.family == "clos":
+    if link_class == "spine-core" and clos_tiers(wiring.family):
         most = min(most, _spine_core_links(resolved, fabric, wiring, length_m))
     return min(links, most)
 

@@ -139,7 +139,9 @@ def clos_tiers(name: str) -> bool:
     """Whether family ``name`` (a ``FabricPlan.family`` or a wiring's ``family``) is the folded Clos's tiers (leaf,
     spine, core: sized by ``core.fabric.sizing``, wired by ``core.fabric.wiring.Wiring``), so a consumer's closed
     forms over those tiers apply: the GraphML export's element count, the leaf-spine lengths counted per pair of
-    rack cells, the hottest links named by the exports' naming scheme, the as-built check of port labels. Every
+    rack cells, the hottest links named by the exports' naming scheme, the as-built check of port labels, the
+    optimizer's floor of the switch-to-switch links within a copper reach from where the layout stands its spines
+    (``core.cost._central_leaf_links``, ``_spine_core_links``). Every
     family module's fabric is read from its wiring and its declarations instead (its bundles, ``group_blocks``,
     ``WORDS``), so a new family needs no consumer to name it."""
     return family(name) is None
