@@ -65,9 +65,10 @@ def test_resilience_page_fails_links_of_a_torus():
     assert "torus links across the cut" in list(at.dataframe[1].value.iloc[:, 0])
     _what_if_speaks_the_collective_and_training_models(at, "all-reduce busbw, 1 GiB",
                                                        "training step [s] (the Performance page's job)")
-    # jobcli47: the method caption measures the bisection between the torus's slabs, not "halves of the groups"
+    # jobcli47: the method caption measures the bisection between the torus's slabs, not "halves of the groups";
+    # torfix48c: the worst balanced cut over every tied dimension, at every place along the rings
     captions = " ".join(str(c.value) for c in at.caption)
-    assert "the two slabs of the torus either side of its bisection cut" in captions
+    assert "the live links across the worst balanced cut into two slabs" in captions
     assert "halves of the groups" not in captions
     # jobcli47: "Remaining bisection per stage" spans the page as the table above (in a half column it was cut off
     # at 1024 px); its one stage, the torus's cut, healthy 1.6 TB/s (4x4x4: 2 x 64 / 4 = 32 neighbour pairs, each

@@ -38,8 +38,9 @@ _PLANE = re.compile(r"^plane\s*(\d{1,9})$", re.IGNORECASE)
 _LINK = re.compile(r"^(?P<a>\S+)\s*->\s*(?P<b>[^\s#]+)(?:\s*#\s*(?P<cable>\d{1,9}))?$")
 _TRAY = re.compile(r"^(rack|nvl)(\d+)\.nvswitch-tray(\d+)$")
 _LEVEL2 = re.compile(r"^domain(\d+)\.l2switch(\d+)$")
-_LEVEL2_CABLE = re.compile(r"^(?:(?:rack|nvl)(\d+)\.nvswitch-tray(\d+)|node(\d+))-domain(\d+)\.l2switch(\d+)$")
-"""A level-2 NVLink cable as the SPOF analysis gives it: a first-level tray (or node) and the level-2 unit it reaches."""
+_LEVEL2_CABLE = "-domain"
+"""What joins a level-2 NVLink cable's two ends as the SPOF analysis names it: a first-level tray (``_TRAY``) or
+server (``Wiring.node_id``), then the level-2 unit it reaches (``_LEVEL2``): ``rack0.nvswitch-tray0-domain0.l2switch0``."""
 _DOMAIN_EXPORT = re.compile(r"^(?:nvl)(\d{1,9})(?:-nvsw(\d{1,9}))?$", re.IGNORECASE)
 _LEVEL2_EXPORT = re.compile(r"^nvd(\d{1,9})-l2sw(\d{1,9})$", re.IGNORECASE)
 
@@ -118,9 +119,9 @@ class ElementNames:
         found = _TRAY.match(text)
         if found:
             return self._tray(int(found[2]), int(found[3])) or element
-        found = _LEVEL2_CABLE.match(text)
-        if found:
-            return self._level2_cable(found) or element
+        lower, joined, upper = text.rpartition(_LEVEL2_CABLE)
+        if joined and (_TRAY.match(lower) or Wiring.parse_node(lower) is not None) and _LEVEL2.match("domain" + upper):
+            return self._level2_cable(lower, _LEVEL2.match("domain" + upper)) or element
         found = _LEVEL2.match(text)
         if found:
             from core.fabric.domainlevels import level2_device_name
@@ -143,17 +144,17 @@ class ElementNames:
         return level2_device_name(level1_tray_id(d * self.plan.resolved.nvlink_level1_nodes, t), self.plan.resolved,
                                   self.scheme)
 
-    def _level2_cable(self, found) -> str | None:
+    def _level2_cable(self, lower: str, unit) -> str | None:
         """The cabling plan's name of a level-2 NVLink cable (``core.physical.cabling.nvlink_links``, the one rule of
         its ends and ports): ``nvl001-nvsw1 osfp1 -> nvd001-l2sw001 osfp1``, its first cable between those two ends;
         None when they are not cabled."""
         from core.fabric.domainlevels import level1_tray_id
         from core.physical.cabling import nvlink_links
 
-        rack, tray, node, domain, unit = found.groups()
-        lower = (f"node{int(node)}" if node is not None
-                 else level1_tray_id(int(rack) * self.plan.resolved.nvlink_level1_nodes, int(tray)))
-        upper = f"nvl{int(domain)}.l2sw{int(unit)}"
+        tray = _TRAY.match(lower)
+        if tray is not None:
+            lower = level1_tray_id(int(tray[2]) * self.plan.resolved.nvlink_level1_nodes, int(tray[3]))
+        upper = f"nvl{int(unit[1])}.l2sw{int(unit[2])}"
         row = next((row for row in nvlink_links(self.plan, self.scheme) if row[1] == lower and row[4] == upper), None)
         return None if row is None else f"{row[2]} {row[3]} -> {row[5]} {row[6]}"
 
