@@ -125,9 +125,9 @@ def main() -> None:
                 charts.chart(cached.tier_capacity(pod_key, unit, lang), "half", c2, key=f"bw_tiers{i or ''}",
                                 config={"displaylogo": False})
             bw = whole_plan(plan).bandwidth  # pod 1's leaves, with the hops between pods and the design's ratio
-            readout = clos_readout("readout:bandwidth", plan)  # "cross pod" where it has pods, else "farthest pair"
+            readout, longest = clos_readout("readout:bandwidth", plan)  # "cross pod" with pods, else "farthest pair"
             text = bandwidth_readout(plan.fabric.family, plan.resolved.system, bw, unit, "readout:bandwidth", readout,
-                                     total=ratio_words(plan))  # with pods: the whole design's, as the CLI's
+                                     total=ratio_words(plan), longest=longest)  # with pods: the whole design's, as the CLI's
             if pods:  # the whole design's readout, then pod 1's what-if under its heading
                 st.markdown(text)
                 st.caption(bisection_note(design_mixed(plan.design), unit))

@@ -69,8 +69,9 @@ def test_a_two_tier_clos_has_no_pods_to_cross_in_its_bandwidth_readout():
 
     def readout(p, key):
         whole = whole_plan(p)
-        return bandwidth_readout(p.fabric.family, p.resolved.system, whole.bandwidth, "GB/s", key,
-                                 clos_readout(key, p))
+        default, longest = clos_readout(key, p)
+        return bandwidth_readout(p.fabric.family, p.resolved.system, whole.bandwidth, "GB/s", key, default,
+                                 longest=longest)
 
     for key in ("readout:bandwidth", "report:readout:bandwidth"):
         assert "cross rail 3, farthest pair 3" in readout(two, key) and "pod" not in readout(two, key)

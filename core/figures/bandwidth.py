@@ -36,33 +36,32 @@ CLOS_LONGEST = (N_("cross pod"), N_("farthest pair"))
 """The words of a folded Clos's longest path in its readout: (a tier between pods, none)."""
 
 
-def clos_readout(key: str, plan) -> str:
-    """A folded Clos's readout for ``key`` (``CLOS_READOUTS``) of ``plan``, translated, its longest path
-    (``CLOS_LONGEST``) "cross pod" where it has pods to cross, a design's pods (``Design.pods``: leaf, shared spine,
-    leaf on two tiers) or a tier between pods (``core.perf.placement.has_pods``: the cores of three tiers, the rule
-    the collectives caption reads), else "farthest pair": a plain one- or two-tier Clos has no pods. The other
-    placeholders are ``bandwidth_readout``'s."""
+def clos_readout(key: str, plan) -> tuple[str, str]:
+    """A folded Clos's readout for ``key`` (``CLOS_READOUTS``: its msgid, ``bandwidth_readout``'s ``default``) of
+    ``plan`` and its longest path's words (``CLOS_LONGEST``, translated: ``bandwidth_readout``'s ``longest``): "cross
+    pod" where it has pods to cross, a design's pods (``Design.pods``: leaf, shared spine, leaf on two tiers) or a tier
+    between pods (``core.perf.placement.has_pods``: the cores of three tiers, the rule the collectives caption
+    reads), else "farthest pair": a plain one- or two-tier Clos has no pods."""
     from core.perf.placement import has_pods
 
     with_pods, without = CLOS_LONGEST
-    longest = with_pods if plan.design.pods or has_pods(plan.fabric) else without
-    return _(CLOS_READOUTS[key]).replace("{longest}", _(longest))
+    return CLOS_READOUTS[key], _(with_pods if plan.design.pods or has_pods(plan.fabric) else without)
 
 
-def bandwidth_readout(family: str | None, system, bw, unit: str, key: str, default: str, total: str | None = None
-                      ) -> str:
+def bandwidth_readout(family: str | None, system, bw, unit: str, key: str, default: str, total: str | None = None,
+                      longest: str = "") -> str:
     """A design's bandwidth readout: the family's words for ``key`` (the Designer's ``readout:bandwidth``, the
     review pack's ``report:readout:bandwidth``; ``default`` a folded Clos's) filled with ``bw``'s numbers in ``unit``.
     Every number a family's words may name is here, worked once: a torus's bisection ratio is half the injection
     over the bisection (``half``: all NIC ports of all nodes, one direction, halved), a GPU's share of the cut.
     ``total``: the end-to-end ratio in words (``core.analysis.whole.ratio_words``: a design with pods' whole ratio and
-    its slower half's), else ``bw``'s."""
+    its slower half's), else ``bw``'s. ``longest``: a folded Clos's longest path's words (``clos_readout``)."""
     from core.scaleup import link_word
 
     return family_words(family, key, default).format(
         link=link_word(system), leaf=units.ratio(bw.leaf_oversubscription),
         spine=units.ratio(bw.spine_oversubscription), total=total or units.ratio(bw.oversubscription),
-        same_rail=bw.hops_same_rail, cross_rail=cross_rail_text(bw), cross_pod=bw.hops_cross_pod,
+        same_rail=bw.hops_same_rail, cross_rail=cross_rail_text(bw), cross_pod=bw.hops_cross_pod, longest=longest,
         valiant=bw.hops_valiant, ratio=units.ratio(bw.scaleup_to_scaleout_ratio),
         injection=units.bandwidth(bw.scaleout_gbits_per_gpu, unit),
         share=units.bandwidth(bw.cross_fabric_gbits_per_gpu, unit),

@@ -630,9 +630,9 @@ def _bandwidth(doc: _Doc, plan) -> None:
     body = doc.figure(bandwidth_hierarchy_figure(plan, unit=doc.unit), 380)
     capacities = tier_capacities_gbits(plan.resolved, plan.fabric)
     body += doc.figure(tier_capacity_figure(plan, capacities, unit=doc.unit), 360)
-    readout = clos_readout("report:readout:bandwidth", plan)  # "cross pod" where it has pods, else "farthest pair"
+    readout, longest = clos_readout("report:readout:bandwidth", plan)  # "cross pod" with pods, else "farthest pair"
     body += _p(bandwidth_readout(plan.fabric.family, plan.resolved.system, bw, doc.unit, "report:readout:bandwidth",
-                                 readout, total=ratio_words(plan)))
+                                 readout, total=ratio_words(plan), longest=longest))
     if not leaf_whatif(plan.fabric.family):  # no leaves to oversubscribe (a torus)
         doc.section("bandwidth", _("Bandwidth"), body)
         return
