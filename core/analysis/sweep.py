@@ -25,7 +25,6 @@ Metrics (``METRICS``) carry their unit in the key: ``*_usd`` US dollars, ``*_kw`
 from __future__ import annotations
 
 import math
-import typing
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
@@ -33,7 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from core.analysis import compare as cmp
 from core.catalog import load_catalog
-from core.design import Design, field_bounds, parse_design
+from core.design import FIELDS, Design, field_bounds, parse_design
 from core import progress, vocab
 from core.errors import DesignError, FabricPlannerError, InputError
 from core.i18n import N_, _, in_currency
@@ -90,13 +89,10 @@ class Setting:
 
 
 def field_choices(field: str) -> tuple[str, ...] | None:
-    """The values a ``Design`` field declares (its ``Literal``, as text: ``tiers`` ``auto``, ``1``, ...), None for a
-    field of free text."""
-    annotation = Design.model_fields[field].annotation
-    for arg in (annotation, *typing.get_args(annotation)):
-        if typing.get_origin(arg) is typing.Literal:
-            return tuple(str(v) for v in typing.get_args(arg))
-    return None
+    """The values a ``Design`` field declares (its ``Surface``'s vocabulary, as the CLI's choices: ``tiers`` ``auto``,
+    ``1``, ...), as text; None for a field of free text."""
+    surface = FIELDS[field]
+    return None if surface.vocab is None else tuple(str(v) for v in surface.vocab.ids)
 
 
 def _systems() -> tuple[str, ...]:
