@@ -939,8 +939,7 @@ def bin_lengths(link_class: str, lengths: np.ndarray, weights: np.ndarray, route
     links = (by_route.sum(axis=1) if np.issubdtype(weights.dtype, np.integer) else
              np.bincount(which, weights=weights, minlength=bins_n))
     length_sums, scale = _exact_sums(which, bins_n, lengths, weights)
-    longest = np.full(bins_n, -np.inf)
-    np.maximum.at(longest, which, lengths)
+    longest = _bin_max(which, bins_n, lengths)
     bins = []  # built without validation: every field is already of its type (Python floats, ints, strings)
     for b in np.flatnonzero(links > 0).tolist():
         bins.append(LengthBin.model_construct(
@@ -953,6 +952,19 @@ def bin_lengths(link_class: str, lengths: np.ndarray, weights: np.ndarray, route
         link_class=link_class, links=total, bins=tuple(bins), max_m=round(float(lengths.max()), 2) if total else 0.0,
         mean_m=round(_ratio(length_total, scale, weights.sum(dtype=np.float64)), 2) if total else 0.0,
         total_m=round(_ratio(length_total, scale, 1), 1))
+
+
+def _bin_max(which: np.ndarray, count: int, lengths: np.ndarray) -> np.ndarray:
+    """The longest of ``lengths`` [m] in each bin ``0 .. count-1`` (``which``: each length's bin; ``-inf`` for an
+    empty bin): ``np.maximum.at`` of them, as one ``np.maximum.reduceat`` over the lengths ordered by bin (the same
+    maxima, NaN too; ``ufunc.at`` takes several times longer on thousands of lengths)."""
+    counts = np.bincount(which, minlength=count)
+    present = np.flatnonzero(counts)
+    longest = np.full(count, -np.inf)
+    if len(present):
+        starts = (np.cumsum(counts) - counts)[present]
+        longest[present] = np.maximum.reduceat(lengths[np.argsort(which, kind="stable")], starts)
+    return longest
 
 
 def _ratio(total: int | float, scale: int, links) -> float:
