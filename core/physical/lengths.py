@@ -559,13 +559,13 @@ def _ranged(ends: LinkEnds, routing, prefixes: list[str], a_role: str, a: np.nda
                         minlength=len(rows) * (n_b + 1))
     table = np.cumsum(table.reshape(len(rows), n_b + 1)[:, :n_b], axis=1)  # whole numbers below 2^53: exact
     cls, height_a = np.divmod(rows, n_a)
-    pair = (height_a[:, None] * n_b + np.arange(n_b)).ravel()  # each cell's height pair
-    kind = climbs_of[pair]
+    # each cell's kind: its row's A height's row of the height pairs' kinds (climbs, or in-rack runs inside one rack)
+    kind = climbs_of.reshape(n_a, n_b)[height_a]
     inside = classes[cls] % 3 == 0  # rows of links inside one rack: their in-rack runs
     if inside.any():
-        inside = np.repeat(inside, n_b)
-        kind[inside] = in_rack_of[pair[inside]]
-    counts = np.bincount(np.repeat(cls, n_b) * kinds + kind, weights=table.ravel(), minlength=len(classes) * kinds)
+        kind[inside] = in_rack_of.reshape(n_a, n_b)[height_a[inside]]
+    kind += (cls * kinds)[:, None]
+    counts = np.bincount(kind.ravel(), weights=table.ravel(), minlength=len(classes) * kinds)
     return _class_lengths(routing, counts, classes, kinds, climbs, in_rack)
 
 
