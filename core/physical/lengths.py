@@ -986,9 +986,11 @@ def _exact_sums(groups: np.ndarray, count: int, values: np.ndarray, weights: np.
     weights = np.asarray(weights)
     if not len(values):
         return [0] * count, 1
-    if not np.isfinite(values).all() or (weights != np.floor(weights)).any():
+    if not np.isfinite(values).all() or (not np.issubdtype(weights.dtype, np.integer)
+                                         and (weights != np.floor(weights)).any()):
         return np.bincount(groups, weights=values * weights, minlength=count).tolist(), 1
-    if float(weights.sum()) >= 2.0 ** 35:  # beyond any fabric's links: one entry at a time
+    weight_sum = float(weights.sum())
+    if weight_sum >= 2.0 ** 35:  # beyond any fabric's links: one entry at a time
         sums = [Fraction(0)] * count
         for g, value, weight in zip(groups.tolist(), values.tolist(), weights.tolist()):
             sums[g] += Fraction(value) * int(weight)
@@ -1000,7 +1002,7 @@ def _exact_sums(groups: np.ndarray, count: int, values: np.ndarray, weights: np.
     span = int(exponent.max()) - low + 1
     key = groups * span + (exponent - low) if span > 1 else groups
     ones = bool((weights == 1).all())
-    bits = 27 if float(weights.sum()) < 2.0 ** 26 else 18  # parts x (sum of weights) below 2^53
+    bits = 27 if weight_sum < 2.0 ** 26 else 18  # parts x (sum of weights) below 2^53
     mask = (1 << bits) - 1
     parts = []
     for k in range(-(-53 // bits)):
