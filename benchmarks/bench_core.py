@@ -56,8 +56,9 @@ fabric's two-tier search capped at ``radix`` node leaves (its ``lru_cache`` hide
 plans, not from a first plan), a bin's longest by ``np.maximum.reduceat`` (``core.physical.lengths._bin_max``). Two
 worker processes (075395f1 and phys49) asked in turn, 7 rounds, CPU medians of 21, load average 6.4-6.9: cold at
 131,072 GPUs 0.92-1.00x the baseline (7.1-16.7 ms), at 64 GPUs 0.80-1.02x (2.5-4.8 ms), so 131,072 over 64 GPUs
-1.8-3.9x (baseline 1.7-3.7x); every output the same (``tools.equivalence`` 0 of 648, ``--physical`` 0 of 868). MISS
-(1.3x cold): a Clos's (class of rack pairs, kind) entries, the racks' places and ``as_built``'s extra round still grow.
+1.8-3.9x (baseline 1.7-3.7x; again at load 5: 0.90-1.01x, 1.9-4.4x); every output the same (``tools.equivalence`` 0 of
+648, ``--physical`` 0 of 868). MISS (1.3x cold): a Clos's (class of rack pairs, kind) entries, the racks' places and
+``as_built``'s extra round still grow.
 """
 
 from __future__ import annotations
