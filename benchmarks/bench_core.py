@@ -51,6 +51,14 @@ counts the PDUs of the estimated racks, 258 at 131,072 H100 on SN5600; the layou
 grow 822 -> 837, adding a management rack). Counting the later rounds' racks without arranging them was 5-15% cheaper
 cold but only helps when the caches are bypassed (done always, warm plans at 131,072 GPUs 0.5 -> 0.85 ms): not kept.
 MISS (1.3x cold).
+2026-12-07 (phys49): the in-band/out-of-band fixed point on counts again (round48's, lost in its trim), the storage
+fabric's two-tier search capped at ``radix`` node leaves (its ``lru_cache`` hides it from this benchmark's repeated
+plans, not from a first plan), a bin's longest by ``np.maximum.reduceat`` (``core.physical.lengths._bin_max``). Two
+worker processes (075395f1 and phys49) asked in turn, 7 rounds, CPU medians of 21, load average 6.4-6.9: cold at
+131,072 GPUs 0.92-1.00x the baseline (7.1-16.7 ms), at 64 GPUs 0.80-1.02x (2.5-4.8 ms), so 131,072 over 64 GPUs
+1.8-3.9x (baseline 1.7-3.7x; again at load 5: 0.90-1.01x, 1.9-4.4x); every output the same (``tools.equivalence`` 0 of
+648, ``--physical`` 0 of 868). MISS (1.3x cold): a Clos's (class of rack pairs, kind) entries, the racks' places and
+``as_built``'s extra round still grow.
 """
 
 from __future__ import annotations

@@ -228,3 +228,27 @@ def test_the_networks_cache_key_is_what_sizing_them_reads():
                     assert seen.setdefault(key, networks) == networks, (design, key)
                     checked += 1
     assert len(seen) >= 40 and checked - len(seen) >= checked // 4  # a quarter of the designs share a key
+
+
+
+@pytest.mark.parametrize("radix", [8, 16, 36, 40, 64, 128])
+@pytest.mark.parametrize("o", [1.0, 4 / 3, 2.0, 3.0])
+def test_storage_two_tier_cap_keeps_every_shape(radix, o):
+    """``storage._two_tier`` tries at most ``radix`` node leaves (more never fit: each takes a port of every spine):
+    the same shape, or none, as the search up to ``radix`` more than the fewest, over node ports from a few to
+    several times what two tiers hold (the storage pods' search asks one pod count after another)."""
+    from core.fabric.sizing import down_up_split
+    from core.networks import storage
+
+    down_max, _up = down_up_split(radix, o)
+    holds = asked = 0
+    for node_ports in sorted({max(1, radix * radix * k // 8) for k in range(1, 24)}):
+        for storage_ports, ufm_ports, sus in ((0, 0, 1), (radix // 2 + 3, 2, 4), (5 * radix, 0, 37)):
+            shape = storage._two_tier.__wrapped__(node_ports, storage_ports, ufm_ports, radix, o, sus)
+            fewest = math.ceil(node_ports / down_max)
+            side = storage._storage_side(storage_ports, ufm_ports, radix, sus)
+            searched = next((found for n in range(fewest, fewest + radix + 1)
+                             if (found := storage._with_node_leaves(n, node_ports, side, ufm_ports, radix, o))), None)
+            assert shape == searched, (node_ports, storage_ports)
+            holds, asked = holds + (shape is not None), asked + 1
+    assert 0 < holds < asked  # some hold, some do not

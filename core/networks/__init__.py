@@ -27,7 +27,8 @@ from core.fabric.sizing import FabricPlan
 from core.errors import FabricPlannerError
 from core.i18n import current as current_language
 from core.memo import spoken, stage, text_bytes, view
-from core.networks.management import compute_ufm, head_nodes, nfs_systems, size_inband, size_oob
+from core.networks.management import (compute_ufm, head_nodes, inband_ports, inband_switch, inband_switch_count,
+                                      nfs_systems, oob_switch_count, size_inband, size_oob)
 from core.networks.model import (
     NETWORK_LABELS,
     NETWORKS,
@@ -138,16 +139,32 @@ def _size_networks(resolved, fabric, catalog: Catalog, racks: tuple[int, int] | 
     ufms = first + sum(d.count for d in storage_ufm)
     systems = storage.devices_of("storage") if storage is not None else 0
     storage_switches = storage.switch_count if storage is not None else 0
-    oob_switches = 0
-    for _round in range(10):  # in-band <-> OOB: a fixed point, reached in two or three rounds
-        inband = _inband_of(inputs, catalog, heads, nfs, oob_switches, current_language())
-        oob, _uplinks = size_oob(resolved, fabric, catalog, sus=sus, other_switches=storage_switches + inband.switch_count,
-                                 heads=heads, ufms=ufms, storage_systems=systems, nfs=nfs, built=racks)
-        if oob.switch_count == oob_switches:
-            break
-        oob_switches = oob.switch_count
+    oob_switches = _oob_fixed_point(resolved, fabric, catalog, racks, sus=sus, storage_switches=storage_switches,
+                                    heads=heads, ufms=ufms, storage_systems=systems, nfs=nfs)
+    inband = _inband_of(inputs, catalog, heads, nfs, oob_switches, current_language())
+    oob, _uplinks = size_oob(resolved, fabric, catalog, sus=sus, other_switches=storage_switches + inband.switch_count,
+                             heads=heads, ufms=ufms, storage_systems=systems, nfs=nfs, built=racks)
     return _physical(ClusterNetworks(storage=storage, inband=inband, oob=oob, compute_devices=compute_devices,
                                      compute_links=compute_links, compute_explanation=compute_why), catalog)
+
+
+def _oob_fixed_point(resolved, fabric, catalog: Catalog, racks: tuple[int, int] | None, *, sus: int,
+                     storage_switches: int, heads: int, ufms: int, storage_systems: int, nfs: int) -> int:
+    """The out-of-band switches the in-band network is sized for: in-band and out-of-band depend on each other (OOB
+    uplinks take in-band ports, in-band switches take OOB ports), so their counts are repeated from no OOB switch
+    until they stop changing (two or three rounds, at most 10: the last round's input then), in closed form
+    (``management.inband_switch_count``, ``oob_switch_count``: the switch counts of the sizings, checked by
+    ``tests/test_as_built_rounds.py``) before either network is built once."""
+    _choice, radix = inband_switch(resolved, catalog)
+    oob_switches = 0
+    for _round in range(10):
+        sized_for = oob_switches
+        inband = inband_switch_count(sum(inband_ports(resolved, heads, nfs, sized_for)), radix)
+        oob_switches = oob_switch_count(resolved, fabric, catalog, sus=sus, other_switches=storage_switches + inband,
+                                        heads=heads, ufms=ufms, storage_systems=storage_systems, nfs=nfs, built=racks)
+        if oob_switches == sized_for:
+            break
+    return sized_for
 
 
 def _physical(networks: ClusterNetworks, catalog: Catalog) -> ClusterNetworks:

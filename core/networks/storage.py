@@ -83,17 +83,9 @@ def storage_switch(catalog: Catalog, kind: str, speed: int, maker: str) -> Switc
     return network_switch(options, maker)
 
 
-@lru_cache(maxsize=1024)
-def _two_tier(node_ports: int, storage_ports: int, ufm_ports: int, radix: int, o: float, sus: int) -> _Shape | None:
-    """The smallest balanced two-tier shape for one pod, or None if two tiers cannot hold it (a pure function
-    of its numbers and the policy, memoised; the shape is frozen).
-
-    Node leaves start at the fewest that hold the node ports at ``down_up_split(radix, o)``; when the
-    uplinks rounded to a multiple of the spine count do not fit, one more node leaf is tried (fewer
-    ports each), up to ``radix`` more."""
-    down_max, _up = down_up_split(radix, o)
-    if down_max < 1:
-        return None
+def _storage_side(storage_ports: int, ufm_ports: int, radix: int, sus: int) -> tuple[int, int, int, int]:
+    """``_two_tier``'s storage leaves at 1:1 for ``storage_ports`` storage ports and ``ufm_ports`` UFM ports of
+    ``sus`` scalable units: (storage leaves, storage ports, uplinks and UFM ports of each)."""
     st_max, _st = down_up_split(radix, 1.0)
     attached = storage_ports + ufm_ports
     need = math.ceil(attached / st_max) if attached else 0
@@ -101,23 +93,53 @@ def _two_tier(node_ports: int, storage_ports: int, ufm_ports: int, radix: int, o
     storage_leaves = max(need, min(sus * ipolicy("storage_leaves_per_su"), half_full))
     storage_down = math.ceil(storage_ports / storage_leaves) if storage_leaves else 0
     ufm_per_leaf = math.ceil(ufm_ports / storage_leaves) if storage_leaves else 0
-    storage_up = storage_down
+    return storage_leaves, storage_down, storage_down, ufm_per_leaf
+
+
+def _with_node_leaves(node_leaves: int, node_ports: int, storage: tuple[int, int, int, int], ufm_ports: int,
+                      radix: int, o: float) -> _Shape | None:
+    """``_two_tier``'s shape with ``node_leaves`` node leaves for ``node_ports`` node ports, beside ``storage``
+    (storage leaves, their storage ports, uplinks and UFM ports each): the fewest spines such that every leaf's
+    uplinks, rounded up to a multiple of the spines, fit the leaf and every spine's ports fit; None when none fits."""
+    storage_leaves, storage_down, storage_up, ufm_per_leaf = storage
+    node_down = math.ceil(node_ports / node_leaves) if node_leaves else 0
+    node_up = math.ceil(node_down / o - 1e-9) if node_down else 0
+    total_up = node_leaves * node_up + storage_leaves * storage_up
+    if total_up == 0:
+        return None  # no uplink (nor with more node leaves: fewer node ports each)
+    for spines in range(max(1, math.ceil(total_up / radix)), radix + 1):
+        n_up = math.ceil(node_up / spines) * spines if node_up else 0
+        s_up = math.ceil(storage_up / spines) * spines if storage_up else 0
+        if node_down + n_up > radix or storage_down + ufm_per_leaf + s_up > radix:
+            return None  # rounding only grows with the spine count: try one more node leaf
+        per_spine = (node_leaves * n_up + storage_leaves * s_up) // spines
+        if per_spine <= radix:
+            return _Shape(2, node_leaves, node_down, n_up, storage_leaves, storage_down, s_up, spines, per_spine,
+                          ufm_ports)
+    return None
+
+
+@lru_cache(maxsize=1024)
+def _two_tier(node_ports: int, storage_ports: int, ufm_ports: int, radix: int, o: float, sus: int) -> _Shape | None:
+    """The smallest balanced two-tier shape for one pod, or None if two tiers cannot hold it (a pure function
+    of its numbers and the policy, memoised; the shape is frozen).
+
+    Node leaves start at the fewest that hold the node ports at ``down_up_split(radix, o)``; when the
+    uplinks rounded to a multiple of the spine count do not fit, one more node leaf is tried (fewer
+    ports each), up to ``radix`` more and never more than ``radix`` (none of more fits: the storage pods' search,
+    ``_storage_shape``, asks one pod count after another, and a hall of 131,072 GPUs asks up to 26)."""
+    down_max, _up = down_up_split(radix, o)
+    if down_max < 1:
+        return None
+    side = _storage_side(storage_ports, ufm_ports, radix, sus)
     fewest = math.ceil(node_ports / down_max) if node_ports else 0
-    for node_leaves in range(fewest, fewest + radix + 1):
-        node_down = math.ceil(node_ports / node_leaves) if node_leaves else 0
-        node_up = math.ceil(node_down / o - 1e-9) if node_down else 0
-        total_up = node_leaves * node_up + storage_leaves * storage_up
-        if total_up == 0:
-            return None
-        for spines in range(max(1, math.ceil(total_up / radix)), radix + 1):
-            n_up = math.ceil(node_up / spines) * spines if node_up else 0
-            s_up = math.ceil(storage_up / spines) * spines if storage_up else 0
-            if node_down + n_up > radix or storage_down + ufm_per_leaf + s_up > radix:
-                break  # rounding only grows with the spine count: try one more node leaf
-            per_spine = (node_leaves * n_up + storage_leaves * s_up) // spines
-            if per_spine <= radix:
-                return _Shape(2, node_leaves, node_down, n_up, storage_leaves, storage_down, s_up, spines, per_spine,
-                              ufm_ports)
+    # with node ports (and uplinks: an oversubscription below 10^9), a shape has at most ``radix`` node leaves: each
+    # sends every spine at least one uplink (its uplinks a multiple of the spines), so a spine takes a port of each
+    most = min(fewest + radix, radix) if node_ports and 1 / o > 1e-9 else fewest + radix
+    for node_leaves in range(fewest, most + 1):
+        shape = _with_node_leaves(node_leaves, node_ports, side, ufm_ports, radix, o)
+        if shape is not None:
+            return shape
     return None
 
 

@@ -559,13 +559,13 @@ def _ranged(ends: LinkEnds, routing, prefixes: list[str], a_role: str, a: np.nda
                         minlength=len(rows) * (n_b + 1))
     table = np.cumsum(table.reshape(len(rows), n_b + 1)[:, :n_b], axis=1)  # whole numbers below 2^53: exact
     cls, height_a = np.divmod(rows, n_a)
-    pair = (height_a[:, None] * n_b + np.arange(n_b)).ravel()  # each cell's height pair
-    kind = climbs_of[pair]
+    # each cell's kind: its row's A height's row of the height pairs' kinds (climbs, or in-rack runs inside one rack)
+    kind = climbs_of.reshape(n_a, n_b)[height_a]
     inside = classes[cls] % 3 == 0  # rows of links inside one rack: their in-rack runs
     if inside.any():
-        inside = np.repeat(inside, n_b)
-        kind[inside] = in_rack_of[pair[inside]]
-    counts = np.bincount(np.repeat(cls, n_b) * kinds + kind, weights=table.ravel(), minlength=len(classes) * kinds)
+        kind[inside] = in_rack_of.reshape(n_a, n_b)[height_a[inside]]
+    kind += (cls * kinds)[:, None]
+    counts = np.bincount(kind.ravel(), weights=table.ravel(), minlength=len(classes) * kinds)
     return _class_lengths(routing, counts, classes, kinds, climbs, in_rack)
 
 
@@ -939,8 +939,7 @@ def bin_lengths(link_class: str, lengths: np.ndarray, weights: np.ndarray, route
     links = (by_route.sum(axis=1) if np.issubdtype(weights.dtype, np.integer) else
              np.bincount(which, weights=weights, minlength=bins_n))
     length_sums, scale = _exact_sums(which, bins_n, lengths, weights)
-    longest = np.full(bins_n, -np.inf)
-    np.maximum.at(longest, which, lengths)
+    longest = _bin_max(which, bins_n, lengths)
     bins = []  # built without validation: every field is already of its type (Python floats, ints, strings)
     for b in np.flatnonzero(links > 0).tolist():
         bins.append(LengthBin.model_construct(
@@ -953,6 +952,19 @@ def bin_lengths(link_class: str, lengths: np.ndarray, weights: np.ndarray, route
         link_class=link_class, links=total, bins=tuple(bins), max_m=round(float(lengths.max()), 2) if total else 0.0,
         mean_m=round(_ratio(length_total, scale, weights.sum(dtype=np.float64)), 2) if total else 0.0,
         total_m=round(_ratio(length_total, scale, 1), 1))
+
+
+def _bin_max(which: np.ndarray, count: int, lengths: np.ndarray) -> np.ndarray:
+    """The longest of ``lengths`` [m] in each bin ``0 .. count-1`` (``which``: each length's bin; ``-inf`` for an
+    empty bin): ``np.maximum.at`` of them, as one ``np.maximum.reduceat`` over the lengths ordered by bin (the same
+    maxima, NaN too; ``ufunc.at`` takes several times longer on thousands of lengths)."""
+    counts = np.bincount(which, minlength=count)
+    present = np.flatnonzero(counts)
+    longest = np.full(count, -np.inf)
+    if len(present):
+        starts = (np.cumsum(counts) - counts)[present]
+        longest[present] = np.maximum.reduceat(lengths[np.argsort(which, kind="stable")], starts)
+    return longest
 
 
 def _ratio(total: int | float, scale: int, links) -> float:
@@ -974,9 +986,11 @@ def _exact_sums(groups: np.ndarray, count: int, values: np.ndarray, weights: np.
     weights = np.asarray(weights)
     if not len(values):
         return [0] * count, 1
-    if not np.isfinite(values).all() or (weights != np.floor(weights)).any():
+    if not np.isfinite(values).all() or (not np.issubdtype(weights.dtype, np.integer)
+                                         and (weights != np.floor(weights)).any()):
         return np.bincount(groups, weights=values * weights, minlength=count).tolist(), 1
-    if float(weights.sum()) >= 2.0 ** 35:  # beyond any fabric's links: one entry at a time
+    weight_sum = float(weights.sum())
+    if weight_sum >= 2.0 ** 35:  # beyond any fabric's links: one entry at a time
         sums = [Fraction(0)] * count
         for g, value, weight in zip(groups.tolist(), values.tolist(), weights.tolist()):
             sums[g] += Fraction(value) * int(weight)
@@ -988,7 +1002,7 @@ def _exact_sums(groups: np.ndarray, count: int, values: np.ndarray, weights: np.
     span = int(exponent.max()) - low + 1
     key = groups * span + (exponent - low) if span > 1 else groups
     ones = bool((weights == 1).all())
-    bits = 27 if float(weights.sum()) < 2.0 ** 26 else 18  # parts x (sum of weights) below 2^53
+    bits = 27 if weight_sum < 2.0 ** 26 else 18  # parts x (sum of weights) below 2^53
     mask = (1 << bits) - 1
     parts = []
     for k in range(-(-53 // bits)):
