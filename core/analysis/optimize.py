@@ -771,7 +771,8 @@ class _Evaluator:
         try:  # the rack layout raises for a device no rack holds (as planning the design does)
             if isinstance(state.lengths, FabricPlannerError):
                 raise state.lengths
-            bom = build_bom(resolved, fabric, self.catalog, **self.physical_of(resolved, fabric, state.lengths, state.built))
+            bom = build_bom(resolved, fabric, self.catalog,
+                            **self.physical_of(resolved, fabric, state.lengths, state.built))
         except FabricPlannerError as exc:
             cand.reason = _reason(exc)
             return cand
