@@ -224,6 +224,18 @@ oracle that counts none of them within 8 m decides no more candidates than this 
 the node-leaf links, the spine-core links on longer reaches (an oracle counting none within 8 m: 381) and the
 Dragonfly+'s global links (403).
 
+Then (2026-12-07, 03:31-03:45 UTC, load average 4.7-7.5 on 2 cores from other sessions; 075395f1 and this revision
+alternately): a refined candidate's bill reuses the as-built networks and arrangement its refinement made
+(``_Detail.built``) instead of running ``as_built``'s rounds again (decide49). One process, H100: 7.18, 7.47, 7.60 s
+CPU against 7.77, 8.02, 7.67 s (``detail`` 0.15-0.16 s against 0.22-0.26 s for its 164 bills), the same 425
+refinements, 4,615 links' floors and 163 costed. ``--only default --runs 3``, two rounds: median 18.9 and 13.2 s wall,
+8.41 and 8.26 s CPU over all processes, against 16.7 and 15.0 s, 9.23 and 8.66 s (the wall the load's): MISS. Large
+grid, two workers, one run each: 27.5 s CPU, 161.5 s wall (load 9.8) against 29.8 s, 171.0 s (load 7.4), the same
+105,908 candidates decided alike (208 costed, 49,838 pruned). In one process the cheapest-floor-first order is
+already the least work for these floors (when a candidate is popped every cheaper feasible one has been decided);
+what is left is the floors' gap (the node-leaf links' media two thirds of it) and the cold physical layer of the 425
+refined.
+
 Earlier history of the ``bench`` workload:
 
 Measured (2026-12-01, the same minutes, load average 0.9-1.5 on 2 cores, 3 runs each twice): before the

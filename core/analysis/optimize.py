@@ -553,6 +553,8 @@ class _Detail:
     lengths: object = None
     """Once ``_Evaluator.refine`` ran: the rack arrangement's link lengths (``physical_of`` reuses them), or the
     error arranging raised (``detail`` raises it again where it always did)."""
+    built: object = None
+    """Once ``_Evaluator.refine`` arranged the racks: ``core.plan.as_built``'s answer (``physical_of`` reuses it)."""
 
 
 REFINE_MARGIN = 0.05
@@ -582,11 +584,12 @@ class _Evaluator:
         fabric = size_fabric(resolved, words=False)
         return fabric, compute_bandwidth(resolved, fabric)
 
-    def physical_of(self, resolved, fabric, lengths=None) -> dict:
+    def physical_of(self, resolved, fabric, lengths=None, built=None) -> dict:
         """``build_bom``'s networks, media and other networks' rows for ``resolved``: the rack arrangement gives the
         layout's cable lengths without building its racks (every class of the fabric's wiring: a Dragonfly+'s
-        global links too); ``lengths``: those lengths when known (``refine``)."""
-        networks, arrangement, racks = as_built(resolved, fabric, self.catalog)  # the plan's networks, PDUs as built
+        global links too); ``lengths`` and ``built``: those lengths and ``as_built``'s answer when known
+        (``refine``)."""
+        networks, arrangement, racks = built or as_built(resolved, fabric, self.catalog)  # the plan's, PDUs as built
         lengths = lengths or arranged_link_lengths(resolved, fabric, arrangement)
         return {"networks": networks, "media": select_media(self.catalog, resolved, lengths),
                 "other_rows": priced_network_rows(resolved, fabric, self.catalog, racks)}
@@ -708,7 +711,7 @@ class _Evaluator:
         (``core.analysis.servingstep.per_million``: proportional to the TCO); unchanged when arranging raises."""
         resolved, fabric = state.resolved, state.fabric
         try:
-            _networks, arrangement, racks = as_built(resolved, fabric, self.catalog)
+            state.built = _networks, arrangement, racks = as_built(resolved, fabric, self.catalog)
             state.lengths = arranged_link_lengths(resolved, fabric, arrangement)
             floor = cost_floor(resolved, fabric, self.catalog, network_floor_rows(
                 resolved, fabric, self.catalog, racks=racks or (0, 0)),
@@ -768,7 +771,8 @@ class _Evaluator:
         try:  # the rack layout raises for a device no rack holds (as planning the design does)
             if isinstance(state.lengths, FabricPlannerError):
                 raise state.lengths
-            bom = build_bom(resolved, fabric, self.catalog, **self.physical_of(resolved, fabric, state.lengths))
+            bom = build_bom(resolved, fabric, self.catalog,
+                            **self.physical_of(resolved, fabric, state.lengths, state.built))
         except FabricPlannerError as exc:
             cand.reason = _reason(exc)
             return cand
@@ -1159,8 +1163,8 @@ def _decide(evaluator: "_Evaluator", cands: list[Candidate], objective: str, tra
     known = _Witnesses(witnesses)
     alone = -math.inf if objective in MONEY else None  # a family's earlier candidate: any cheaper one
     while queue:
-        c = heapq.heappop(queue)[-1]
-        floor = round(floor_of(c, axis), digits) - unit
+        at_floor, _index, c = heapq.heappop(queue)  # its floor as it was pushed (``at``: unchanged since)
+        floor = at_floor - unit
         best = _best_performance(c, metric) if _decidable(c, limits, metric) else None
         family = by_family.get(_switch_family(c))
         if best is not None and family is not None and family.faster_below(floor, best if alone is None else alone):
