@@ -211,7 +211,9 @@ class Column:
     """What would work instead: the error's suggestion ("" when it has none), shown below its message."""
     values: dict[str, float] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
-    """Why some values are missing (e.g. the training job does not fit this design)."""
+    """Why some values are missing (e.g. the training job does not fit this design); ``all_notes`` adds the pods'."""
+    mixed: object | None = None
+    """A design with pods: its ``core.analysis.pods.MixedPlan`` (``all_notes`` says how its numbers are taken)."""
     job: dict | None = None
     """The training job's settings on this design (``job_settings``)."""
     pods: dict[str, list[float]] = field(default_factory=dict)
@@ -226,6 +228,15 @@ class Column:
         """Why the design cannot be planned, as the engine says it: the message and the way out in one text
         (``core.errors.joined``); None when it is planned."""
         return None if self.error_message is None else joined(self.error_message, self.way_out)
+
+    def all_notes(self, unit: str) -> list[str]:
+        """``notes``, after the pods' sentence for a design with pods (``core.analysis.whole.pods_note``, its
+        bandwidth in ``unit``: "GB/s" or "Gb/s", the user's), in the current language."""
+        if self.mixed is None:
+            return list(self.notes)
+        from core.analysis.whole import pods_note
+
+        return [pods_note(self.mixed, unit), *self.notes]
 
 
 @dataclass(frozen=True)
@@ -343,11 +354,10 @@ def _evaluate(name: str, design: Design, sizes: Sequence[int], settings: Mapping
     try:
         planned = planner(design)
         if design.pods:  # compared by its totals (core.analysis.whole); pods that cannot be joined are its error,
-            from core.analysis.whole import design_mixed, pods_note, whole_plan  # no plan of the first pod alone
+            from core.analysis.whole import design_mixed, whole_plan  # no plan of the first pod alone
 
-            note = pods_note(design_mixed(design))
+            col.mixed = design_mixed(design)
             planned = whole_plan(planned)
-            col.notes.append(note)
         col.plan = planned
     except FabricPlannerError as exc:
         col.error_message, col.way_out = getattr(exc, "message", None) or str(exc), getattr(exc, "suggestion", "")

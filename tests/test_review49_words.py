@@ -1,0 +1,63 @@
+"""review49's unit, scope and wording findings: the pods sentence's bus bandwidth in the user's unit (pages, CLI,
+review pack), the Growth stages columns of one scope each, Compare's switch rows that add up to the total, one zh
+term for minimal routing, and the plane mode's short option labels."""
+
+from __future__ import annotations
+
+import io
+import json
+from contextlib import redirect_stdout
+
+import pytest
+
+from core.analysis.compare import compare
+from core.analysis.whole import pod_plan
+from core.cli import main as cli_main
+from core.design import Design
+from core.i18n import language
+from core.plan import plan
+from tests import pagetest
+
+PODS = Design(gpu="H100", nodes=64, pods="B300:32:800")
+"""64 H100 nodes at 400G and 32 B300 nodes at 800G: an all-reduce of 1 GiB across every pod at most 363 GB/s,
+2.9 Tb/s."""
+
+
+def _cli(*args: str) -> str:
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert cli_main(list(args)) == 0
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_pods_sentences_say_the_users_unit(lang):
+    with language(lang):
+        words = pod_plan(plan(PODS), 1, "Gb/s")[1]
+        note = compare([("mixed", PODS)]).columns[0].all_notes("Gb/s")[0]
+        bytes_words = pod_plan(plan(PODS), 1, "GB/s")[1]
+    for text in (words, note):
+        assert "2.9 Tb/s" in text and "GB/s" not in text
+    assert "363 GB/s" in bytes_words and "Tb/s" not in bytes_words
+
+
+def test_the_cli_says_the_pods_bound_in_its_units(tmp_path):
+    trained = _cli("train", "--nodes", "64", "--pods", "B300:32:800", "--units", "gbit")
+    assert "across every pod reaches at most 2.9 Tb/s bus bandwidth" in trained and "GB/s bus" not in trained
+    (tmp_path / "a.json").write_text(PODS.model_dump_json(), encoding="utf-8")
+    (tmp_path / "b.json").write_text(Design(gpu="H100", nodes=64).model_dump_json(), encoding="utf-8")
+    files = [str(tmp_path / "a.json"), str(tmp_path / "b.json")]
+    assert "at most 2.9 Tb/s bus bandwidth" in _cli("compare", *files, "--units", "gbit")
+    data = json.loads(_cli("compare", *files, "--units", "gbit", "--format", "json"))
+    assert "2.9 Tb/s" in data["columns"][0]["notes"][0]
+
+
+@pytest.mark.parametrize("page", ["../pages/3_Performance.py", "../pages/4_Compare.py"])
+def test_pages_say_the_pods_bound_in_gbits(page):
+    params = {"n": "64", "pods": "B300:32:800", "ui_bw": "gbit"} if "Performance" in page else {
+        "n": "64", "ui_bw": "gbit", "c1_name": "mixed", "c1_n": "64", "c1_pods": "B300:32:800"}
+    at = pagetest.opener(page)(params)
+    assert not at.exception
+    captions = [str(c.value).replace("\\", "").replace("\u2060", "") for c in at.caption]
+    bound = [c for c in captions if "across every pod reaches at most" in c]
+    assert bound and all("2.9 Tb/s" in c and "GB/s" not in c for c in bound)
