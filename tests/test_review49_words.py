@@ -61,3 +61,18 @@ def test_pages_say_the_pods_bound_in_gbits(page):
     captions = [str(c.value).replace("\\", "").replace("\u2060", "") for c in at.caption]
     bound = [c for c in captions if "across every pod reaches at most" in c]
     assert bound and all("2.9 Tb/s" in c and "GB/s" not in c for c in bound)
+
+
+@pytest.mark.parametrize("lang, words", [("en", ("Per port:", "Per rail:")), ("zh", ("按端口：", "按轨道："))])
+def test_the_plane_mode_options_are_short_and_the_help_says_both(lang, words):
+    from streamlit.testing.v1 import AppTest
+
+    from core.cli.common import display_width
+
+    at = AppTest.from_file(pagetest.ENTRY, default_timeout=60)
+    at.query_params.update({"n": "64", "lang": lang})
+    at = at.run()
+    box = at.selectbox(key="w_plane_mode")
+    assert not at.exception and len(box.options) == 2
+    assert all(display_width(option) <= 12 for option in box.options)  # the 1280 px sidebar cut 27 columns
+    assert all(word in box.help for word in words)
