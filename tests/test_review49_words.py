@@ -76,3 +76,43 @@ def test_the_plane_mode_options_are_short_and_the_help_says_both(lang, words):
     assert not at.exception and len(box.options) == 2
     assert all(display_width(option) <= 12 for option in box.options)  # the 1280 px sidebar cut 27 columns
     assert all(word in box.help for word in words)
+
+
+LEVEL2 = Design(gpu="GB200-NVL72", nodes=144, nvlink_domain_gpus=144)
+"""Two-level NVLink: 24 leaves, 14 spines and 72 NVLink level 2 switch units, 110 switches in total."""
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_compares_switch_rows_add_up_to_the_total(lang):
+    from core.analysis.compare import metric_label
+
+    with language(lang):
+        result = compare([("two levels", LEVEL2), ("one level", Design(gpu="GB200-NVL72", nodes=144))])
+        labels = {m.key: metric_label(m, result.level2, result.families) for m in result.rows}
+    values = result.columns[0].values
+    parts = [k for k in labels if k.startswith("switches_") and k != "switches_total"]
+    assert "switches_nvlink_level2" in parts and values["switches_nvlink_level2"] == 72
+    assert sum(values[k] for k in parts) == values["switches_total"] == 110
+    assert labels["switches_nvlink_level2"] == ("NVLink level 2 switch units" if lang == "en" else "第二级 NVLink 交换单元")
+    alone = compare([("one level", Design(gpu="GB200-NVL72", nodes=144))])
+    assert "switches_nvlink_level2" not in {m.key for m in alone.rows}  # no design has the row's parts
+
+
+def test_the_workbook_lists_the_level2_switch_units():
+    import openpyxl
+
+    from core.formats.xlsx import design_xlsx
+
+    book = openpyxl.load_workbook(io.BytesIO(design_xlsx(plan(LEVEL2))))
+    rows = {row[0]: row[1] for row in book.worksheets[0].iter_rows(values_only=True) if row and row[0]}
+    switch_rows = [v for k, v in rows.items() if k.endswith("switches") or k == "NVLink level 2 switch units"]
+    assert rows["NVLink level 2 switch units"] == 72
+    assert sum(switch_rows) == rows["Switches in total (compute fabric and NVLink level 2)"] == 110
+
+
+def test_the_compare_cli_table_shows_the_level2_row(tmp_path):
+    (tmp_path / "a.json").write_text(LEVEL2.model_dump_json(), encoding="utf-8")
+    (tmp_path / "b.json").write_text(Design(gpu="GB200-NVL72", nodes=144).model_dump_json(), encoding="utf-8")
+    table = _cli("compare", str(tmp_path / "a.json"), str(tmp_path / "b.json"))
+    row = next(line for line in table.splitlines() if line.startswith("NVLink level 2 switch units"))
+    assert row.split()[5] == "72"
