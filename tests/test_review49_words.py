@@ -14,7 +14,7 @@ from core.analysis.compare import compare
 from core.analysis.whole import pod_plan
 from core.cli import main as cli_main
 from core.design import Design
-from core.i18n import language
+from core.i18n import _, language
 from core.plan import plan
 from tests import pagetest
 
@@ -116,3 +116,21 @@ def test_the_compare_cli_table_shows_the_level2_row(tmp_path):
     table = _cli("compare", str(tmp_path / "a.json"), str(tmp_path / "b.json"))
     row = next(line for line in table.splitlines() if line.startswith("NVLink level 2 switch units"))
     assert row.split()[5] == "72"
+
+
+def test_the_growth_columns_count_one_scope_each_and_say_it():
+    from core.analysis.stages import STAGES_SCOPE, growth, stages_note
+
+    design = Design(gpu="H100", nodes=64, stages="128,256")
+    first = growth(design)[0]
+    cards = [plan(Design(gpu="H100", nodes=n)).summary() for n in (64, 128)]
+    fabric = [c["transceivers"]["switch_side"] + c["transceivers"]["node_side"] for c in cards]
+    # the compute fabric's, as its switches and cables: 1,024, not every network's 1,348 (storage +324)
+    assert first.transceivers_bought == fabric[1] - fabric[0] == first.cables_added == 1024
+    assert first.capex_usd == pytest.approx(cards[1]["cost"]["capex_usd"] - cards[0]["cost"]["capex_usd"])
+    for lang in ("en", "zh"):
+        with language(lang):
+            scope = _(STAGES_SCOPE)
+            assert stages_note(design).endswith(scope)
+            assert scope in _cli("stages", "--nodes", "64", "--stages", "128,256", "--lang", lang)
+    assert "计算网络" in scope and "整个集群" in scope

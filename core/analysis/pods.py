@@ -27,7 +27,7 @@ from typing import Iterator
 
 from core.analysis.compare import bom_changes
 from core.analysis.podoptics import shared_spine_optics
-from core.analysis.stages import Bought, PodStep, StageDelta, cable_delta
+from core.analysis.stages import Bought, PodStep, StageDelta, cable_delta, fabric_transceivers_bought
 from core.catalog import load_catalog
 from core.cost import BomRow, build_bom
 from core.design import Design
@@ -260,6 +260,7 @@ def pod_delta(before: MixedPlan, after: MixedPlan) -> StageDelta:
     return StageDelta(
         from_nodes=before.fabric.nodes, to_nodes=after.fabric.nodes, from_gpus=before.fabric.gpus,
         to_gpus=after.fabric.gpus, capex_usd=after.capex_usd - before.capex_usd, bought=bought,
+        transceivers_bought=fabric_transceivers_bought(before.bom, after.bom),
         switches_added=len(ids_after - ids_before), switches_removed=len(ids_before - ids_after),
         tiers=(before.fabric.tiers, after.fabric.tiers), pods=_pod_steps(before, after),
         **cable_delta(mixed_cables(before), mixed_cables(after)))

@@ -530,9 +530,10 @@ def _network_sheet(ws, plan, network: str, sizing) -> None:
 
 def _growth_sheet(book: Workbook, plan) -> None:
     """The growth stages (``core.analysis.stages.stage_rows``, the Racks & cabling tab's rows) when the design has
-    ``stages`` or ``grow_to`` beyond its nodes: counts as whole numbers, the capex added as money [USD]; a design
-    whose stages cannot be planned gets the reason in one cell."""
-    from core.analysis.stages import STAGE_COLUMNS, growth, has_stages, stage_headers, stage_rows
+    ``stages`` or ``grow_to`` beyond its nodes: counts as whole numbers, the capex added as money [USD], the
+    columns' scope under the rows (``STAGES_SCOPE``); a design whose stages cannot be planned gets the reason in one
+    cell."""
+    from core.analysis.stages import STAGE_COLUMNS, STAGES_SCOPE, growth, has_stages, stage_headers, stage_rows
     from core.errors import FabricPlannerError
 
     if not has_stages(plan.design, plan.resolved.nodes):
@@ -552,6 +553,7 @@ def _growth_sheet(book: Workbook, plan) -> None:
             if kind in formats:
                 cell.number_format = number_format(formats[kind])
             cell.alignment = TOP
+    _cell(ws, len(rows) + 3, 1, _(STAGES_SCOPE))
     for c, column in enumerate(STAGE_COLUMNS, start=1):
         ws.column_dimensions[get_column_letter(c)].width = 16 if column in ("step", "capex") else 13
     ws.freeze_panes = "A2"
