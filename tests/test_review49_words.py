@@ -134,3 +134,13 @@ def test_the_growth_columns_count_one_scope_each_and_say_it():
             assert stages_note(design).endswith(scope)
             assert scope in _cli("stages", "--nodes", "64", "--stages", "128,256", "--lang", lang)
     assert "计算网络" in scope and "整个集群" in scope
+
+
+def test_the_review_pack_says_the_pods_bound_in_its_unit():
+    import re
+
+    from core.formats.report import design_report_html
+
+    html = design_report_html(plan(PODS), name="Mixed", share_link="", unit="Gb/s")
+    said = re.findall(r"across every pod reaches at most [^<]*", html.replace("\u2060", ""))
+    assert said and all("2.9 Tb/s" in s and "GB/s" not in s for s in said)
