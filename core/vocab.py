@@ -135,10 +135,10 @@ NODE_TO_NODE = ("torus",)
 model, placement and words; ``core.fabric.families.node_to_node``)."""
 
 PLANE_MODE = Vocabulary("plane_mode", (
-    Term("per-port", "port", N_("Per port (each NIC in every plane)"), N_("per-port"), ("per-port",)),
-    Term("per-rail", "rail", N_("Per rail (NIC i in plane i)"), N_("per-rail"), ("per-rail",)),
+    Term("per-port", "port", N_("Per port"), N_("per-port"), ("per-port",)),
+    Term("per-rail", "rail", N_("Per rail"), N_("per-rail"), ("per-rail",)),
 ))
-"""``Design.plane_mode``: how NICs map to planes."""
+"""``Design.plane_mode``: how NICs map to planes (short labels: the sidebar's help says what each means)."""
 
 TIERS = Vocabulary("tiers", (
     Term("auto", "auto", N_("auto"), N_("auto")),

@@ -118,7 +118,7 @@ def main() -> None:
         return
 
     whole = plan  # the whole design: the fabric comparison changes it, then runs on the same pod (core.analysis.podjob)
-    plan = podpick.pick_pod(plan)  # a design with pods: the job runs on one pod (core.analysis.whole.pod_plan)
+    plan = podpick.pick_pod(plan, unit)  # a design with pods: the job runs on one pod (core.analysis.whole.pod_plan)
     design = plan.design
     r = plan.resolved
     jobstate.fit(plan)

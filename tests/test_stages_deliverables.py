@@ -10,11 +10,11 @@ import re
 import openpyxl
 import pytest
 
-from core.analysis.stages import STAGE_COLUMNS, growth, moved_rows, stage_headers, stage_rows
+from core.analysis.stages import STAGE_COLUMNS, STAGES_SCOPE, growth, moved_rows, stage_headers, stage_rows
 from core.design import Design
 from core.errors import DesignError
 from core.formats import report, xlsx
-from core.i18n import language, number, usd
+from core.i18n import _, language, number, usd
 from core.plan import plan
 from tests.i18n_check import english_leaks, html_text
 
@@ -69,7 +69,11 @@ def test_stage_rows_are_the_deltas():
             d.cables_moved, d.capex_usd, d.switches_added, d.cables_added)
         assert row["gpus"] == d.to_gpus == plan(STAGED.model_copy(update={"nodes": d.to_nodes, "stages": None})
                                                  ).resolved.gpus
-        assert row["transceivers"] == sum(b.quantity for b in d.bought if b.category == "transceiver") > 0
+        cards = [plan(STAGED.model_copy(update={"nodes": n, "stages": None})).summary()["transceivers"]
+                 for n in (d.from_nodes, d.to_nodes)]  # the Transceivers card's count: the compute fabric's
+        assert row["transceivers"] == d.transceivers_bought == sum(
+            c["switch_side"] + c["node_side"] for c in cards[1:]) - sum(c["switch_side"] + c["node_side"]
+                                                                       for c in cards[:1]) > 0
 
 
 def test_xlsx_sheet_holds_the_engines_numbers_with_formats():
@@ -79,9 +83,10 @@ def test_xlsx_sheet_holds_the_engines_numbers_with_formats():
     ws = book["Growth stages"]
     values = [list(r) for r in ws.iter_rows(values_only=True)]
     assert values[0] == list(stage_headers().values())
-    assert values[1:] == [[v for v in row.values()] for row in stage_rows(deltas)]
+    assert values[1:len(deltas) + 1] == [[v for v in row.values()] for row in stage_rows(deltas)]
+    assert values[-1][0] == _(STAGES_SCOPE)  # the columns' scope under the rows
     money = xlsx.number_format(xlsx.USD)
-    for row in ws.iter_rows(min_row=2):
+    for row in ws.iter_rows(min_row=2, max_row=len(deltas) + 1):
         formats = {column: cell.number_format for column, cell in zip(STAGE_COLUMNS, row)}
         assert formats["capex"] == money and formats["moved"] == formats["gpus"] == xlsx.WHOLE
     assert ws.freeze_panes == "A2"

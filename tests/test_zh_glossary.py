@@ -42,6 +42,8 @@ GLOSSARY = (
     (r"(?<![\w-])SU (?:x|=) ", _TERMS["scalable unit (SU)"], r"个 ?SU(?![\w）)])"),
     # NCCL's algorithm names as NCCL writes them (the glossary's "NCCL algorithm names")
     (r"(?i)(?<![\w-])nvls(?![\w-])", "NVLS", r"(?<![\w-])nvls(?![\w-])"),
+    # routing on shortest paths (Dragonfly, torus): one term beside Valiant's, never the shortest-path wording
+    (r"(?i)\bminimal routing\b|\brouting is minimal\b", "最小路由", r"最短路由"),
 )
 """The glossary as the catalog is checked against it: a regular expression of the English term (placeholders
 ``{name}``, ``--flags`` and ``key=`` settings left out), the one Chinese term (the house glossary's where it has the
@@ -94,7 +96,7 @@ def test_the_glossary_catches_a_stray_term():
                                   "中央机柜排": "中心机柜排", "单向": "对分带宽（单方向）", "第一级": "两个一级域",
                                   "第二级": "无二级交换机", "美元": "资本支出 [USD]", "NVLS": "nvls 算法",
                                   "标价": "目录价（区间高端）", "send/recv": "点对点收发",
-                                  "可扩展单元": "6 个 SU × 4"}[chinese])
+                                  "可扩展单元": "6 个 SU × 4", "最小路由": "最短路由下达到线速的 100%"}[chinese])
     assert not re.search(GLOSSARY[0][2], "网卡（NIC）模式") and not re.search(GLOSSARY[0][2], "BlueField SuperNIC")
 
 

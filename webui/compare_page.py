@@ -364,7 +364,7 @@ def main() -> None:
     key = json.dumps({"designs": [(e["name"], e["design"]) for e in entries], "sizes": list(store["sizes"]),
                       "settings": {k: list(v) if isinstance(v, tuple) else v for k, v in settings.items()},
                       "free": sorted(free), "serving": dict(inferencestate.LINK.values())}, sort_keys=True)
-    result = _compare(key, store["baseline"], lang)
+    result, unit = _compare(key, store["baseline"], lang), state.bandwidth_unit()
     cols = st.columns(len(entries))
     for index, (col, entry, column) in enumerate(zip(cols, entries, result.columns)):
         ident = entry["id"]
@@ -378,7 +378,7 @@ def main() -> None:
                     problem=column.error_message)), safe.md(column.way_out)))
             if column.job is not None and "days_to_train" in column.values:
                 st.caption(job_caption(column.job))
-            for note in column.notes:
+            for note in column.all_notes(unit):
                 st.caption(safe.md(note))
             b1, b2 = st.columns(2)
             b1.button(_("Duplicate"), key=W + f"dup_{ident}", on_click=_on_duplicate, args=(ident,),
@@ -413,7 +413,6 @@ def main() -> None:
             st.button(_("Apply"), key=W + f"apply_{ident}", on_click=_on_apply_link, args=(ident,))
 
     # --- numbers, BOM, charts: drawn once per comparison, baseline and language, replayed after ------------
-    unit = state.bandwidth_unit()
     _results(key, store["baseline"], lang, unit)
     _review_pack(store, key, result, lang, unit)
     _remember(store)

@@ -22,9 +22,9 @@ def _keep() -> None:
     st.session_state.setdefault(STORE, {})["pod"] = st.session_state[KEY]
 
 
-def pick_pod(plan):
+def pick_pod(plan, unit: str):
     """A design with pods: the "Runs on pod" choice and the words under it; returns the plan the job runs on
-    (the pod planned alone). Without pods ``plan`` itself, nothing drawn. Pods that cannot be planned together
+    (the pod planned alone); the bandwidth in the words in ``unit`` ("GB/s" or "Gb/s", the page's). Without pods ``plan`` itself, nothing drawn. Pods that cannot be planned together
     are a warning, and the first pod alone is used."""
     design = plan.design
     count = pod_count(design)
@@ -41,7 +41,7 @@ def pick_pod(plan):
                        help=_("A job runs on one pod of the design: its GPU system, NICs and leaves."))
     _keep()
     try:
-        chosen, words = pod_plan(plan, int(pod))
+        chosen, words = pod_plan(plan, int(pod), unit)
     except FabricPlannerError as exc:
         st.warning(safe.md(str(exc)))
         return plan

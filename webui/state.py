@@ -963,9 +963,10 @@ def _advanced_fabric(sb, fabric: str, speed: int, resolved: ResolvedDesign | Non
             boxes.append((st.empty(), tier, label, fitting, tier_speeds[-1]))  # drawn by draw_tiers
         st.selectbox(_label("plane_mode"), list(vocab.PLANE_MODE.ids), key=K + "plane_mode",
                      format_func=vocab.PLANE_MODE.label,
-                            help=_("Per rail: NIC i of every node is in plane i mod planes only and each plane is "
-                                   "its own fabric (DeepSeek's multi-plane fat tree); traffic between planes "
-                                   "crosses {link}.").format(link=link_word(system)))
+                            help=_("Per port: each NIC has a port in every plane. Per rail: NIC i of every node is "
+                                   "in plane i mod planes only and each plane is its own fabric (DeepSeek's "
+                                   "multi-plane fat tree); traffic between planes crosses {link}.").format(
+                                link=link_word(system)))
         auto_su = last_plan.fabric.nodes_per_group if last_plan is not None else None
         auto_pod = last_plan.fabric.groups_per_pod if last_plan is not None and last_plan.fabric.tiers == 3 else None
         st.number_input(_("Nodes per scalable unit (0 = auto)"), min_value=0, max_value=MAX_GPUS, step=1,

@@ -25,7 +25,7 @@ from core import vocab
 from core.cost import CATEGORY_LABELS
 from core.design import Design
 from core.errors import FabricPlannerError, joined
-from core.fabric.families import SWITCH_LABELS, node_to_node, switch_label
+from core.fabric.families import LEVEL2_SWITCHES_LABEL, SWITCH_LABELS, node_to_node, switch_label
 from core.i18n import N_, _, in_currency
 from core.perf import congestion, jobform
 from core.perf.collectives import sweep
@@ -67,6 +67,7 @@ GROUPS = {"design": N_("Design"), "cost": N_("Cost and power"), "collectives": N
 _KEY_METRICS = (
     Metric("gpus", N_("GPUs"), None, "count", "design"),
     *(Metric(f"switches_{tier}", SWITCH_LABELS[tier], LOWER, "count", "design") for tier in ("leaf", "spine", "core")),
+    Metric("switches_nvlink_level2", LEVEL2_SWITCHES_LABEL, LOWER, "count", "design"),
     Metric("switches_total", N_("Switches in total"), LOWER, "count", "design"),
     Metric("tiers", N_("Tiers"), LOWER, "count", "design"),
     Metric("links", N_("Links"), LOWER, "count", "design"),
@@ -147,7 +148,7 @@ def key_values(summary: Mapping) -> dict[str, float]:
     return {
         "gpus": summary["gpus"],
         "switches_leaf": sw["leaf"], "switches_spine": sw["spine"], "switches_core": sw["core"],
-        "switches_total": sw["total"], "tiers": summary["tiers"],
+        "switches_nvlink_level2": sw.get("nvlink_level2", 0), "switches_total": sw["total"], "tiers": summary["tiers"],
         "links": sum(summary["links"].values()),
         "transceivers": summary["transceivers"]["switch_side"] + summary["transceivers"]["node_side"],
         "bisection_tbits": bw["bisection_tbits_one_direction"],
@@ -211,7 +212,9 @@ class Column:
     """What would work instead: the error's suggestion ("" when it has none), shown below its message."""
     values: dict[str, float] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
-    """Why some values are missing (e.g. the training job does not fit this design)."""
+    """Why some values are missing (e.g. the training job does not fit this design); ``all_notes`` adds the pods'."""
+    mixed: object | None = None
+    """A design with pods: its ``core.analysis.pods.MixedPlan`` (``all_notes`` says how its numbers are taken)."""
     job: dict | None = None
     """The training job's settings on this design (``job_settings``)."""
     pods: dict[str, list[float]] = field(default_factory=dict)
@@ -226,6 +229,15 @@ class Column:
         """Why the design cannot be planned, as the engine says it: the message and the way out in one text
         (``core.errors.joined``); None when it is planned."""
         return None if self.error_message is None else joined(self.error_message, self.way_out)
+
+    def all_notes(self, unit: str) -> list[str]:
+        """``notes``, after the pods' sentence for a design with pods (``core.analysis.whole.pods_note``, its
+        bandwidth in ``unit``: "GB/s" or "Gb/s", the user's), in the current language."""
+        if self.mixed is None:
+            return list(self.notes)
+        from core.analysis.whole import pods_note
+
+        return [pods_note(self.mixed, unit), *self.notes]
 
 
 @dataclass(frozen=True)
@@ -343,11 +355,10 @@ def _evaluate(name: str, design: Design, sizes: Sequence[int], settings: Mapping
     try:
         planned = planner(design)
         if design.pods:  # compared by its totals (core.analysis.whole); pods that cannot be joined are its error,
-            from core.analysis.whole import design_mixed, pods_note, whole_plan  # no plan of the first pod alone
+            from core.analysis.whole import design_mixed, whole_plan  # no plan of the first pod alone
 
-            note = pods_note(design_mixed(design))
+            col.mixed = design_mixed(design)
             planned = whole_plan(planned)
-            col.notes.append(note)
         col.plan = planned
     except FabricPlannerError as exc:
         col.error_message, col.way_out = getattr(exc, "message", None) or str(exc), getattr(exc, "suggestion", "")
@@ -399,6 +410,7 @@ def compare(designs: Sequence[tuple[str, Design]], baseline: int = 0, settings: 
     families = _families(columns)
     rows = tuple(m for m in metrics(sizes)  # the hops row of a kind no design has (switch or node hops) left out
                  if (m.key not in HOPS_KEYS.values() or any(m.key in c.values for c in columns))
+                 and (m.key != "switches_nvlink_level2" or any(c.values.get(m.key) for c in columns))
                  and not (m.key in SWITCH_KEYS and families  # a tier no compared family has (no spine, no core)
                           and all(switch_label(f, SWITCH_KEYS[m.key]) is None for f in families)))
     return Comparison(columns, baseline, sizes, rows)

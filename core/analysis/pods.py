@@ -27,7 +27,7 @@ from typing import Iterator
 
 from core.analysis.compare import bom_changes
 from core.analysis.podoptics import shared_spine_optics
-from core.analysis.stages import Bought, PodStep, StageDelta, cable_delta
+from core.analysis.stages import Bought, PodStep, StageDelta, cable_delta, fabric_transceivers_bought
 from core.catalog import load_catalog
 from core.cost import BomRow, build_bom
 from core.design import Design
@@ -260,6 +260,7 @@ def pod_delta(before: MixedPlan, after: MixedPlan) -> StageDelta:
     return StageDelta(
         from_nodes=before.fabric.nodes, to_nodes=after.fabric.nodes, from_gpus=before.fabric.gpus,
         to_gpus=after.fabric.gpus, capex_usd=after.capex_usd - before.capex_usd, bought=bought,
+        transceivers_bought=fabric_transceivers_bought(before.bom, after.bom),
         switches_added=len(ids_after - ids_before), switches_removed=len(ids_before - ids_after),
         tiers=(before.fabric.tiers, after.fabric.tiers), pods=_pod_steps(before, after),
         **cable_delta(mixed_cables(before), mixed_cables(after)))
@@ -384,6 +385,12 @@ def bound_words(summary: dict) -> str:
     return _("pod {pod}, the slowest, bounds it").format(pod=summary["slowest_pod"])
 
 
+def cross_pod_busbw(summary: dict, unit: str) -> str:
+    """The bus bandwidth of an all-reduce of 1 GiB across every pod (``pods_summary``) in ``unit`` ("GB/s" or
+    "Gb/s", the user's; ``core.units.bandwidth``), as ``totals_lines`` and ``core.analysis.whole``'s sentences say it."""
+    return units.bandwidth(units.from_gbytes(summary["cross_pod_allreduce_busbw_gbytes"]), unit)
+
+
 def totals_lines(summary: dict, unit: str = "GB/s") -> list[tuple[str, str]]:
     """The last two of ``pods_lines`` (two tiers or three): the bound across pods (per GPU and all-reduce per
     direction in ``unit``, bisection one direction) and the mixed totals (capex in US dollars, IT power)."""
@@ -391,7 +398,7 @@ def totals_lines(summary: dict, unit: str = "GB/s") -> list[tuple[str, str]]:
         "{rate} per GPU ({bound}); bisection {bisection} (one direction); "
         "all-reduce of 1 GiB across every pod at most {busbw} bus bandwidth").format(
         rate=units.bandwidth(summary["cross_pod_gbps_per_gpu"], unit), bound=bound_words(summary),
-        busbw=units.bandwidth(units.from_gbytes(summary["cross_pod_allreduce_busbw_gbytes"]), unit),
+        busbw=cross_pod_busbw(summary, unit),
         bisection=units.bandwidth(units.from_tbits(summary["bisection_tbits_one_direction"]), unit))),
         (_("mixed total"), _("{gpus} GPUs, {switches} compute fabric switches, capex {capex}, IT power {power}")
          .format(gpus=f"{summary['gpus']:,}", switches=f"{summary['switches']:,}", capex=usd(summary["capex_usd"]),

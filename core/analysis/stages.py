@@ -7,8 +7,9 @@ the final size from the start, so a stage adds scalable units without touching w
 stage is sized for itself and a new tier or a wider spine layer re-terminates cables). Between two consecutive
 stages:
 
-* **bought**: the BOM items whose quantity rises (``core.analysis.compare.bom_changes``), and the capex of the
-  stage (later capex less earlier capex) [USD];
+* **bought**: the BOM items whose quantity rises (``core.analysis.compare.bom_changes``, every network), of which
+  the compute fabric's transceivers (``fabric_transceivers_bought``: the Transceivers card's scope), and the capex
+  of the stage (later capex less earlier capex, the whole cluster) [USD];
 * **cables** of the compute fabric (``core.physical.cabling.compute_links``, every plane), each identified by its
   two ends (device id and port name):
   - *kept*: the same two ends at the same speed;
@@ -16,8 +17,11 @@ stages:
     and its optics can be reused; someone must unplug and re-plug it);
   - *speed changed*: the same two ends at another speed (new optics, or a port mode change);
   - *added* / *removed*: cables with neither end kept;
-* **switches** added and removed (by device id, ``core.fabric.wiring``): a switch that exists in both stages keeps
-  its id; removed switches mean the fabric was re-sized (a smaller spine layer of a new shape).
+* **switches** added and removed (by device id, ``core.fabric.wiring``: the compute fabric's): a switch that exists
+  in both stages keeps its id; removed switches mean the fabric was re-sized (a smaller spine layer of a new shape).
+
+Switches, cables and transceivers are the compute fabric's, the capex the whole cluster's: every form of the table
+says so (``STAGES_SCOPE``).
 
 The comparison streams the earlier stage's cables into a dict keyed by end (O(cables) memory: about 400,000
 cables at 131,072 GPUs).
@@ -27,7 +31,10 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
+from collections.abc import Sequence
+
 from core.analysis.compare import bom_changes
+from core.cost import BomRow
 from core.design import Design, stage_nodes
 from core.errors import InputError
 from core.fabric.pods import pod_stages
@@ -100,6 +107,9 @@ class StageDelta(BaseModel):
     capex_usd: float
     """Capex of the later stage less the earlier's [USD] (the whole cluster, every network)."""
     bought: tuple[Bought, ...]
+    """The BOM items that rise, every network's."""
+    transceivers_bought: int
+    """Transceivers of the compute fabric the stage buys (``fabric_transceivers_bought``)."""
     switches_added: int
     switches_removed: int
     cables_kept: int
@@ -123,10 +133,24 @@ class StageDelta(BaseModel):
         """Cables someone must unplug: re-terminated, speed-changed and removed."""
         return self.cables_moved + self.cables_speed_changed + self.cables_removed
 
-    @property
-    def transceivers_bought(self) -> int:
-        """Transceivers the stage buys (the rise of the BOM's ``transceiver`` rows, every network)."""
-        return sum(b.quantity for b in self.bought if b.category == "transceiver")
+
+def fabric_transceivers_bought(before: Sequence[BomRow], after: Sequence[BomRow]) -> int:
+    """Transceivers of the compute fabric that going from bill ``before`` to bill ``after`` buys: the rise of each
+    of its ``transceiver`` rows (by catalog id, item and end; spares included), as the Transceivers card counts
+    them (a second NVLink level's modules in, the storage, in-band and out-of-band networks' and the compute
+    network's management links' out: ``BomRow.network``, ``BomRow.management``)."""
+    counts: dict[tuple[str, str, str], list[int]] = {}
+    for side, bom in enumerate((before, after)):
+        for row in bom:
+            if row.category == "transceiver" and row.network == "compute" and not row.management:
+                counts.setdefault((row.catalog_id, row.item, row.end), [0, 0])[side] += row.quantity
+    return sum(max(0, had_after - had) for had, had_after in counts.values())
+
+
+STAGES_SCOPE = N_("Switches, cables and transceivers: the compute fabric's (not the storage, in-band or "
+                  "out-of-band networks'); capex added: the whole cluster's.")
+"""What every form of the growth table says of its columns' scope (``stages_note``, the ``stages`` command, the
+XLSX sheet)."""
 
 
 CUT_NOTE = N_("Listed: the first {listed} of {total} re-terminated cables (at most {limit} a step); the counts are "
@@ -212,6 +236,7 @@ def stage_delta(before: Plan, after: Plan) -> StageDelta:
         from_nodes=before.resolved.nodes, to_nodes=after.resolved.nodes, from_gpus=before.resolved.gpus,
         to_gpus=after.resolved.gpus,
         capex_usd=after.cost.capex_usd - before.cost.capex_usd, bought=bought,
+        transceivers_bought=fabric_transceivers_bought(before.bom, after.bom),
         switches_added=len(ids_after - ids_before), switches_removed=len(ids_before - ids_after),
         tiers=(before.switch_tiers, after.switch_tiers), **cable_delta(_cables(before), _cables(after)))
 
@@ -314,10 +339,11 @@ POD_STAGES_ONLY = N_("A design with pods grows by its pods' stages (SYSTEM:NODES
 
 def stages_note(design: Design) -> str | None:
     """The words over ``design``'s growth table in the current language (``STAGES_NOTE``, with pods
-    ``POD_STAGES_NOTE``); None for a design with pods all built at once (``POD_STAGES_ONLY`` says why)."""
-    if not design.pods:
-        return _(STAGES_NOTE)
-    return _(POD_STAGES_NOTE) if len(pod_stages(design)) > 1 else None
+    ``POD_STAGES_NOTE``; then the columns' scope, ``STAGES_SCOPE``); None for a design with pods all built at once
+    (``POD_STAGES_ONLY`` says why)."""
+    if design.pods and len(pod_stages(design)) < 2:
+        return None
+    return _(POD_STAGES_NOTE if design.pods else STAGES_NOTE) + " " + _(STAGES_SCOPE)
 
 
 def has_stages(design: Design, nodes: int) -> bool:

@@ -22,7 +22,7 @@ from functools import lru_cache
 from pydantic import ConfigDict
 
 from core import plurals
-from core.analysis.pods import MixedPlan, bound_words, mixed_plan, pods_summary
+from core.analysis.pods import MixedPlan, bound_words, cross_pod_busbw, mixed_plan, pods_summary
 from core.fabric.bandwidth import bisection_ratio
 from core.fabric.pods import pod_specs
 from core.cost import CostSummary, summarize_cost
@@ -251,16 +251,15 @@ def hall_racks(mixed: MixedPlan) -> dict:
     return {**layout.summary(), "power_limit_kw": worst.kw_limit}
 
 
-def pods_note(mixed: MixedPlan) -> str:
+def pods_note(mixed: MixedPlan, unit: str = "GB/s") -> str:
     """What a page or command that estimates one job says of a design with pods: the totals are every pod's, a job
-    runs on pod 1 (its system), and an all-reduce of 1 GiB across every pod is bounded by the slowest pod [GB/s bus
-    bandwidth] (``core.analysis.pods.pods_summary``)."""
+    runs on pod 1 (its system), and an all-reduce of 1 GiB across every pod is bounded by the slowest pod (its bus
+    bandwidth in ``unit``, ``cross_pod_busbw``)."""
     summary = pods_summary(mixed)
     return _("Pods: the numbers are every pod's totals; the collectives, the training job and the inference "
              "deployment run on pod 1 ({system}); an all-reduce of 1 GiB across every pod reaches at most {busbw} "
-             "GB/s bus bandwidth ({bound}).").format(
-        system=mixed.fabric.pods[0].system, busbw=f"{summary['cross_pod_allreduce_busbw_gbytes']:.3g}",
-        bound=bound_words(summary))
+             "bus bandwidth ({bound}).").format(
+        system=mixed.fabric.pods[0].system, busbw=cross_pod_busbw(summary, unit), bound=bound_words(summary))
 
 
 def pod_count(design: Design) -> int:
@@ -268,11 +267,11 @@ def pod_count(design: Design) -> int:
     return len(pod_specs(design))
 
 
-def pod_plan(p: Plan, pod: int) -> tuple[Plan, str | None]:
+def pod_plan(p: Plan, pod: int, unit: str = "GB/s") -> tuple[Plan, str | None]:
     """The plan a job on pod ``pod`` (1-based; out of range: pod 1) of ``p``'s design runs on, and the words saying
     so: ``(p, None)`` without pods; with pods the pod planned alone (``MixedPlan.plans``: its system, NICs and
-    leaves; a ``PodPlan``, charged its GPUs' share of the whole design's TCO) and a sentence naming the pod and the bound across pods (an all-reduce of 1 GiB [GB/s bus bandwidth],
-    the slowest pod's, ``core.analysis.pods.pods_summary``). Raises what ``mixed_plan`` raises."""
+    leaves; a ``PodPlan``, charged its GPUs' share of the whole design's TCO) and a sentence naming the pod and the bound across pods (an all-reduce of 1 GiB,
+    the slowest pod's, its bus bandwidth in ``unit``: ``cross_pod_busbw``). Raises what ``mixed_plan`` raises."""
     mixed = design_mixed(p.design)
     if mixed is None:
         return p, None
@@ -284,12 +283,12 @@ def pod_plan(p: Plan, pod: int) -> tuple[Plan, str | None]:
     return chosen, (_(  # pods of one rate: no pod is the slowest (the review pack's words, ``bound_words``)
         "The job runs on pod {pod}: {system}, {nodes} nodes, {gpus} GPUs; the estimates use its system, NICs and "
         "leaves. Every pod has the same rate across pods: an all-reduce of 1 GiB across every pod reaches at most "
-        "{busbw} GB/s bus bandwidth.") if summary["pods_alike"] else _(
+        "{busbw} bus bandwidth.") if summary["pods_alike"] else _(
         "The job runs on pod {pod}: {system}, {nodes} nodes, {gpus} GPUs; the estimates use its system, NICs and "
         "leaves. A collective across every pod runs at the slowest pod's rate (pod {slowest}): an all-reduce of "
-        "1 GiB across every pod reaches at most {busbw} GB/s bus bandwidth.")).format(
+        "1 GiB across every pod reaches at most {busbw} bus bandwidth.")).format(
         pod=index + 1, system=own.system, nodes=f"{own.nodes:,}", gpus=f"{own.gpus:,}",
-        slowest=summary["slowest_pod"], busbw=f"{summary['cross_pod_allreduce_busbw_gbytes']:.3g}")
+        slowest=summary["slowest_pod"], busbw=cross_pod_busbw(summary, unit))
 
 
 ONE_FABRIC = {

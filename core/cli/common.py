@@ -341,14 +341,15 @@ def add_pod_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--pod", type=positive_int, default=param.default, metavar="N", help=_(param.name))
 
 
-def job_plan(design: Design, pod: int):
-    """The plan a job on pod ``pod`` of ``design`` runs on and the sentence saying so (``None`` without pods):
+def job_plan(design: Design, pod: int, unit: str):
+    """The plan a job on pod ``pod`` of ``design`` runs on and the sentence saying so (``None`` without pods; its
+    bandwidth in ``unit``, ``--units``):
     ``core.analysis.whole.pod_plan`` of the design's plan, the pod charged its GPUs' share of the whole design's
     TCO as the pages charge it. Raises what planning raises."""
     from core.analysis.whole import pod_plan
     from core.plan import plan
 
-    return pod_plan(plan(design), pod)
+    return pod_plan(plan(design), pod, unit)
 
 
 SPLIT_HELP = N_("{name} degree (default: the fastest split that fits)")

@@ -77,8 +77,8 @@ def comparison_from_args(args: argparse.Namespace):
     return comparison
 
 
-def comparison_json(comparison, files: list[str]) -> dict:
-    """The comparison as JSON data (the module docstring lists the keys)."""
+def comparison_json(comparison, files: list[str], unit: str = "GB/s") -> dict:
+    """The comparison as JSON data (the module docstring lists the keys; the notes' bandwidths in ``unit``)."""
     from core.analysis.compare import bom_changes, metric_label
 
     deltas = comparison.deltas()
@@ -86,7 +86,7 @@ def comparison_json(comparison, files: list[str]) -> dict:
     for i, (col, file) in enumerate(zip(comparison.columns, files)):
         columns.append({
             "name": col.name, "file": file, "design": json.loads(col.design.model_dump_json(exclude_defaults=True)),
-            "error": col.error, "notes": list(col.notes), "values": dict(col.values),
+            "error": col.error, "notes": col.all_notes(unit), "values": dict(col.values),
             "deltas": {key: None if d is None else {"absolute": d.absolute, "percent": d.percent,
                                                     "verdict": d.verdict}
                        for key, d in deltas[i].items()}})
@@ -112,7 +112,7 @@ def render_table(comparison, unit: str = "GB/s") -> str:
         lines = _table_lines(rows)
     for i, col in enumerate(comparison.columns):
         for problem in ([_("cannot build this design: {message}").format(message=col.error)] if col.error else []) \
-                + col.notes:
+                + col.all_notes(unit):
             lines.append(f"{design_header(i, col.name)}: {' '.join(problem.split())}")
     return "\n".join(lines) + "\n"
 
@@ -134,5 +134,5 @@ def _table_lines(rows: list[dict]) -> list[str]:
 def run(args: argparse.Namespace) -> str:
     comparison = comparison_from_args(args)
     if args.format == "json":
-        return to_json(comparison_json(comparison, list(args.designs))) + "\n"
+        return to_json(comparison_json(comparison, list(args.designs), bandwidth_unit(args))) + "\n"
     return render_table(comparison, bandwidth_unit(args))

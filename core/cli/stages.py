@@ -47,7 +47,7 @@ def register(subparsers) -> None:
 
 
 def _table(deltas) -> str:
-    from core.analysis.stages import cut_note, step_text
+    from core.analysis.stages import STAGES_SCOPE, cut_note, step_text
 
     lines = []
     for d in deltas:
@@ -71,6 +71,7 @@ def _table(deltas) -> str:
         lines.append(note + " " + _("(json, csv)"))
     lines.append(_("Re-terminations follow the planner's port assignment at each stage; a hand-made assignment "
                    "may move fewer cables."))
+    lines.append(_(STAGES_SCOPE))
     return "\n".join(lines) + "\n"
 
 
@@ -103,9 +104,7 @@ def run(args: argparse.Namespace) -> str:
             return _csv(moves)
         out, first = [], 0
         for d in deltas:  # each step's moves as the cabling plans name them (named_moves keeps the steps' order)
-            out.append({**d.model_dump(exclude={"moves"}), "recabled": d.recabled,
-                        "transceivers_bought": d.transceivers_bought,
-                        "moves_listed": len(d.moves),
+            out.append({**d.model_dump(exclude={"moves"}), "recabled": d.recabled, "moves_listed": len(d.moves),
                         "moves": [m._asdict() for m in moves[first:first + len(d.moves)]]})
             first += len(d.moves)
         return to_json(out) + "\n"

@@ -227,7 +227,7 @@ def _run(args: argparse.Namespace) -> str:
     from core.perf.training import default_split, estimate_or_ways_out, fitting_split
 
     design = design_from_args(args)
-    planned, on_pod = job_plan(design, args.pod)  # with pods: the pod the job runs on, charged as the page does
+    planned, on_pod = job_plan(design, args.pod, bandwidth_unit(args))  # with pods: the pod the job runs on, charged as the page does
     job = _job_from_args(args, args.job_gpus or (planned.resolved.gpus if on_pod else design.gpus),
                          sharp=sharp_used(planned, args.sharp))
     choice = None

@@ -286,6 +286,10 @@ def export_word(name: str | None, key: str, default: str) -> str:
 SWITCH_LABELS = {"leaf": N_("Leaf switches"), "spine": N_("Spine switches"), "core": N_("Core switches")}
 """A folded Clos's switch tiers by name (English, marked); a family's own words replace them (``switch_label``)."""
 
+LEVEL2_SWITCHES_LABEL = N_("NVLink level 2 switch units")
+"""The switch units of a second NVLink level by name (English, marked): the compute fabric's switch total holds them
+(``Plan.level2_switches``), so the rows that list the tiers list them too (Compare, the XLSX Summary)."""
+
 
 def switch_label(name: str | None, tier: str) -> str | None:
     """Switch tier ``tier`` ("leaf", "spine", "core") of family ``name`` by name, translated: the family's

@@ -980,7 +980,7 @@ def _performance(doc: _Doc, plan, job: Mapping | None):
 
         pod = job_pod(plan, job)
         try:
-            plan, pod_words = pod_plan(plan, pod)
+            plan, pod_words = pod_plan(plan, pod, doc.unit)
         except FabricPlannerError:
             pass  # the Mixed pods section says why
     settings = report_job_settings(plan, job)
@@ -1404,7 +1404,7 @@ def _comparison_parts(comparison, *, name: str, share_link: str, generated: date
                 from core.perf.jobform import job_caption
 
                 body += _p(job_caption(column.job), note=True)
-            body += _list(list(column.plan.resolved.notes) + list(column.notes))
+            body += _list(list(column.plan.resolved.notes) + column.all_notes(unit))
             body += _h3(_("How the fabric was sized")) + _list(column.plan.fabric.explanation)
         doc.section(f"design-{i + 1}", head, body)
     subtitle = [ngettext("{count} design side by side", "{count} designs side by side", len(comparison.columns)).format(

@@ -43,7 +43,7 @@ from core.design import FIELDS
 from core import scaleup, units
 from core.units import excel_money_format
 from core.formats.filenames import design_slug
-from core.fabric.families import tier_words
+from core.fabric.families import LEVEL2_SWITCHES_LABEL, tier_words
 from core.figures.keynumbers import fabric_capex_words, fabric_share_words, per_pod_value, switch_cards
 from core.i18n import N_, _, fx_rate, in_currency, money_note
 from core.spares import policy_words
@@ -318,10 +318,12 @@ def _per_pod_row(label: str, pods: list | None, gbits: float, value: float, unit
 
 def _switch_rows(plan, s: dict) -> list[tuple]:
     """The switch rows: one per tier the family has a card for (``switch_cards``: a torus none), its model when it
-    has switches; the total, with the family's tier words when it has no switch tier (``node to node, no
-    switches``)."""
+    has switches; a second NVLink level's switch units, which the total holds; the total, with the family's tier
+    words when it has no switch tier (``node to node, no switches``)."""
     sw, cards = s["switches"], switch_cards(s.get("topology"))
     rows = [(label, sw[t], s["switch_models"].get(t, s["switch_model"]) if sw[t] else "", WHOLE) for t, label in cards]
+    if sw.get("nvlink_level2"):
+        rows.append((_(LEVEL2_SWITCHES_LABEL), sw["nvlink_level2"], "", WHOLE))
     total = _("Switches in total ({fabric})").format(fabric=vocab.compute_fabric(level2=bool(sw.get("nvlink_level2"))))
     return rows + [(total, sw["total"], "" if cards else tier_words(plan.fabric), WHOLE)]
 
@@ -528,9 +530,10 @@ def _network_sheet(ws, plan, network: str, sizing) -> None:
 
 def _growth_sheet(book: Workbook, plan) -> None:
     """The growth stages (``core.analysis.stages.stage_rows``, the Racks & cabling tab's rows) when the design has
-    ``stages`` or ``grow_to`` beyond its nodes: counts as whole numbers, the capex added as money [USD]; a design
-    whose stages cannot be planned gets the reason in one cell."""
-    from core.analysis.stages import STAGE_COLUMNS, growth, has_stages, stage_headers, stage_rows
+    ``stages`` or ``grow_to`` beyond its nodes: counts as whole numbers, the capex added as money [USD], the
+    columns' scope under the rows (``STAGES_SCOPE``); a design whose stages cannot be planned gets the reason in one
+    cell."""
+    from core.analysis.stages import STAGE_COLUMNS, STAGES_SCOPE, growth, has_stages, stage_headers, stage_rows
     from core.errors import FabricPlannerError
 
     if not has_stages(plan.design, plan.resolved.nodes):
@@ -550,6 +553,7 @@ def _growth_sheet(book: Workbook, plan) -> None:
             if kind in formats:
                 cell.number_format = number_format(formats[kind])
             cell.alignment = TOP
+    _cell(ws, len(rows) + 3, 1, _(STAGES_SCOPE))
     for c, column in enumerate(STAGE_COLUMNS, start=1):
         ws.column_dimensions[get_column_letter(c)].width = 16 if column in ("step", "capex") else 13
     ws.freeze_panes = "A2"
