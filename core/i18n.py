@@ -363,13 +363,21 @@ def as_sentence(text: str) -> str:
     return text + ("。" if current() == "zh" else ".")
 
 
+_LATIN_END, _LATIN_START = re.compile(r"[A-Za-z0-9%$]$"), re.compile(r"^[A-Za-z0-9$]")
+"""A Chinese text's Latin letters and digits at an end of a list item: the catalog writes a space between them and a
+Chinese word (``{kind} 和 {other}``, ``2 层``), so ``join`` does too."""
+
+
 def join(items: list[str]) -> str:
-    """A list in running text: ``a, b and c`` (en) / ``a、b和c`` (zh)."""
+    """A list in running text: ``a, b and c`` (en) / ``a、b 和 c``, ``2 层和 134 台交换机`` (zh: a space between
+    和 and a Latin letter or a digit, as the catalog writes it)."""
     items = [str(item) for item in items]
     if len(items) <= 1:
         return "".join(items)
     if current() == "zh":
-        return "、".join(items[:-1]) + "和" + items[-1]
+        head, last = "、".join(items[:-1]), items[-1]
+        return (head + (" " if _LATIN_END.search(head) else "") + "和"
+                + (" " if _LATIN_START.match(last) else "") + last)
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 

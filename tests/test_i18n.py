@@ -121,7 +121,7 @@ def test_money_and_numbers_per_locale():
         assert i18n.number(1234567) == "1,234,567" and i18n.usd(1234567) == "123.5万美元"
         assert i18n.usd(12_300_000) == "1,230万美元"
         assert i18n.usd(1.5e9) == "15亿美元" and i18n.usd(2.5e4) == "2.5万美元"
-        assert i18n.join(["a", "b", "c"]) == "a、b和c"
+        assert i18n.join(["a", "b", "c"]) == "a、b 和 c" and i18n.join(["叶", "脊"]) == "叶和脊"  # spaced as the catalog
     assert i18n.join(["a", "b", "c"]) == "a, b and c"
 
 

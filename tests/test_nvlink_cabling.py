@@ -124,7 +124,7 @@ def test_the_scale_up_view_draws_an_nvl36x2_pair_without_level2_switches():
         mixed = scaleup_figure(plan(Design(gpu="GB200-NVL72", gpus=1296, nvlink_domains="576,72x2",
                                            nvlink_rack_gpus=36)))
     note = " ".join(a.text for a in mixed.layout.annotations).replace("<br>", "")
-    assert "1 x 576、2 x 72和8 x 72" in note  # the language's list separator
+    assert "1 x 576、2 x 72 和 8 x 72" in note  # the language's list separator
 
 
 def test_the_elevation_legend_stands_under_the_rack_names():

@@ -23,6 +23,8 @@ GLOSSARY = (
     (r"(?<![\w-])SMF(?![\w-])|(?i:single-mode)", _TERMS["single-mode (SMF)"], r"(?<![\w（(-])SMF(?![\w）)-])"),
     # the glossary's 收敛比 less its 比: "oversubscribed" is 有收敛
     (r"(?i)(?<![\w-])oversubscri", _TERMS["oversubscription"].removesuffix("比"), r"超订|超额订阅|过载比"),
+    # the end-to-end ratio: the glossary's 对分带宽比 (its bisection bandwidth's 对分带宽 and 比), never 对分比
+    (r"(?i)bisection ratio", _TERMS["bisection ratio"], r"对分比"),
     # the collectives keep their English names (the glossary's "collective communication" lists them so)
     (r"(?i)all-reduce", "all-reduce", r"全归约|全规约|全局归约|全局规约"),
     (r"(?i)all-to-all", "all-to-all", r"全对全"),
@@ -96,7 +98,8 @@ def test_the_glossary_catches_a_stray_term():
                                   "中央机柜排": "中心机柜排", "单向": "对分带宽（单方向）", "第一级": "两个一级域",
                                   "第二级": "无二级交换机", "美元": "资本支出 [USD]", "NVLS": "nvls 算法",
                                   "标价": "目录价（区间高端）", "send/recv": "点对点收发",
-                                  "可扩展单元": "6 个 SU × 4", "最小路由": "最短路由下达到线速的 100%"}[chinese])
+                                  "可扩展单元": "6 个 SU × 4", "最小路由": "最短路由下达到线速的 100%",
+                                  "对分带宽比": "对分比 1:1"}[chinese])
     assert not re.search(GLOSSARY[0][2], "网卡（NIC）模式") and not re.search(GLOSSARY[0][2], "BlueField SuperNIC")
 
 

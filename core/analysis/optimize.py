@@ -108,11 +108,11 @@ from core.processes import die_with_parent, usable_cpus
 from core.errors import DesignError, FabricPlannerError, InputError, shown
 from core.fabric import domainlevels
 from core.fabric.bandwidth import compute_bandwidth
-from core.fabric.families import FAMILIES, unsearched_fields
+from core.fabric.families import FAMILIES, node_to_node, unsearched_fields
 from core.fabric.sizing import size_fabric
 from core.physical.lengths import arranged_link_lengths
 from core.physical.media import select_media
-from core.i18n import N_, _, current, ngettext, pgettext, usd
+from core.i18n import N_, _, current, join, ngettext, number, pgettext, usd
 from core.i18n import language as speaking
 from core.perf.sizes import format_size
 from core.plan import Plan, as_built, plan
@@ -178,7 +178,8 @@ class Constraints:
     ``bisection_gbytes_per_gpu``, which reads half the NIC rate for a non-blocking fabric); ``min_busbw_gbytes`` GB/s (nccl-tests busbw) of
     all-reduce over every GPU at ``busbw_size`` bytes; ``max_power_kw`` facility power with PUE [kW];
     ``budget_usd`` capex [USD] at the design's price basis; ``max_step_s`` [s] and ``max_days`` [days]
-    for ``job`` (a ``core.perf.training.TrainingJob``); ``max_hops`` the most switches any path crosses.
+    for ``job`` (a ``core.perf.training.TrainingJob``); ``max_hops`` the most switches any path crosses (a family
+    without switches, a torus, crosses none: ``Candidate.switch_hops``).
     ``serving`` (a ``core.perf.serving.Deployment``: its model, mode, precisions and workload; the splits are
     searched) asks that the design serve the workload's request rate within its TTFT and TPOT targets
     (``core.perf.serving_search.search``), at most ``max_usd_per_million_tokens`` [USD per million output
@@ -307,6 +308,13 @@ class Candidate:
     @property
     def planes(self) -> int:
         return self.design.planes
+
+    @property
+    def switch_hops(self) -> int | None:
+        """The most switches a path crosses (``hops``), what ``Constraints.max_hops`` limits; None on a family
+        without switches (``core.fabric.families.node_to_node``: a torus, whose ``hops`` are links between nodes, a
+        row of their own in Compare, ``core.analysis.compare.HOPS_KEYS``)."""
+        return None if node_to_node(self.design.topology) else self.hops
 
     def metrics(self) -> dict:
         return {"capex_usd": round(self.capex_usd, 2), "network_capex_usd": round(self.network_capex_usd, 2),
@@ -522,8 +530,9 @@ def candidate_designs(gpu: str, gpus: int, constraints: Constraints, grid: Grid 
 # --- evaluating one candidate -------------------------------------------------------------------
 
 def _limit(value: float, limit: float | None, most: bool) -> bool:
-    """Whether ``value`` meets ``limit`` (a maximum when ``most``); no limit always meets."""
-    if limit is None:
+    """Whether ``value`` meets ``limit`` (a maximum when ``most``); no limit, or no value (a torus's switch hops,
+    ``Candidate.switch_hops``), always meets."""
+    if limit is None or value is None:
         return True
     return value <= limit * (1 + 1e-9) if most else value >= limit * (1 - 1e-9)
 
@@ -645,7 +654,7 @@ class _Evaluator:
         for key, value, most in (("max_oversubscription", cand.oversubscription, True),
                                  ("max_bisection_ratio", cand.bisection_ratio, True),
                                  ("min_bisection_gbytes_per_gpu", cand.bisection_gbytes_per_gpu, False),
-                                 ("max_hops", cand.hops, True)):
+                                 ("max_hops", cand.switch_hops, True)):
             if not _limit(value, getattr(c, key), most):
                 failed.append(key)
                 if not full:
@@ -1783,7 +1792,7 @@ def _infeasible(cands: list[Candidate], constraints: Constraints) -> DesignError
 _METRIC_OF = {"min_planes": ("planes", max, "count"), "max_tiers": ("tiers", min, "count"),
               "max_oversubscription": ("oversubscription", min, "ratio"),
               "min_bisection_gbytes_per_gpu": ("bisection_gbytes_per_gpu", max, "gbytes"),
-              "max_bisection_ratio": ("bisection_ratio", min, "ratio"), "max_hops": ("hops", min, "count"),
+              "max_bisection_ratio": ("bisection_ratio", min, "ratio"), "max_hops": ("switch_hops", min, "count"),
               "budget_usd": ("capex_usd", min, "usd"), "max_power_kw": ("facility_kw", min, "kw"),
               "min_busbw_gbytes": ("busbw_gbytes", max, "gbytes"), "max_step_s": ("step_s", min, "s"),
               "max_days": ("days", min, "days"), "max_usd_per_million_tokens": ("usd_per_mtok", min, "usd")}
@@ -1799,7 +1808,9 @@ def _metric_text(kind: str, value: float, unit: str = "GB/s") -> str:
         return usd(value)
     if kind == "kw":
         return units.power(value)  # the one power format (687 kW, 1.24 MW)
-    return {"ratio": "{:.2f}:1", "s": "{:.3f} s", "days": "{:.1f}"}.get(kind, "{:g}").format(value)
+    if kind == "ratio":
+        return units.ratio(value)  # the one ratio format (1:1, 1.5:1)
+    return {"s": "{:.3f} s", "days": "{:.1f}"}.get(kind, "{:g}").format(value)
 
 
 def _nearest(cands: list[Candidate], key: str) -> str:
@@ -1890,22 +1901,32 @@ def explain(best: Candidate, other: Candidate | None, cands: list[Candidate], co
 
 def _binding(best: Candidate, cands: list[Candidate], constraints: Constraints, objective: str,
              unit: str) -> list[str]:
-    """The binding constraint, named only when the winner is within ``BINDING_MARGIN`` of its limit; else "no
-    constraint binds" with the smallest margin and its constraint; and the cheapest design ruled out by one
-    constraint alone (what stops the search going cheaper), when there is one."""
-    tight = _tightest(best, constraints, unit)
+    """The binding constraints, every one the winner is within ``BINDING_MARGIN`` of, tightest first; else "no
+    constraint binds" with the smallest margin and its constraint; a torus winner's switch hops, which the limit
+    does not count; and the cheapest design ruled out by one constraint alone (what stops the search going
+    cheaper), when there is one."""
+    slacks = _slacks(best, constraints, unit)
+    binding = [s for s in slacks if s[3] <= BINDING_MARGIN]
     lines = []
-    if tight is not None and tight[3] <= BINDING_MARGIN:
-        key, value, limit, _slack = tight
+    if len(binding) == 1:
+        key, value, limit, _slack = binding[0]
         lines.append(_("Binding constraint: {constraint} (this design {value}, limit {limit}: within {margin}).").format(
             constraint=constraint_word(key), value=value, limit=limit, margin=units.percent(BINDING_MARGIN)))
-    elif tight is not None:
-        key, value, limit, slack = tight
+    elif binding:
+        lines.append(_("Binding constraints, each within {margin} of its limit: {constraints}.").format(
+            margin=units.percent(BINDING_MARGIN), constraints=join([
+                _("{constraint} (this design {value}, limit {limit})").format(
+                    constraint=constraint_word(key), value=value, limit=limit) for key, value, limit, _s in binding])))
+    elif slacks:
+        key, value, limit, slack = slacks[0]
         lines.append(_("No constraint binds: the cheapest design on the grid meets every limit with at least {margin} "
                        "to spare (the closest: {constraint}, this design {value}, limit {limit}).").format(
             margin=units.percent(slack), constraint=constraint_word(key), value=value, limit=limit))
     else:
         lines.append(_("No constraint binds: it is the cheapest buildable design costed on the grid."))
+    if constraints.max_hops is not None and best.switch_hops is None:
+        lines.append(_("It has no switches, so {constraint} does not limit it (its paths cross at most {hops} links "
+                       "between nodes).").format(constraint=constraint_word("max_hops"), hops=number(best.hops)))
     single = [c for c in cands if c.reason in CONSTRAINT_WORDS and not math.isnan(c.capex_usd)
               and len(c.failed) == 1 and _order(c, objective) < _order(best, objective)]
     if single:
@@ -1992,11 +2013,12 @@ def _traffic_caveats(best: Candidate, cands: list[Candidate], objective: str, jo
     return lines
 
 
-def _tightest(best: Candidate, constraints: Constraints,
-              unit: str = "GB/s") -> tuple[str, str, str, float] | None:
-    """Of the constraints set, the one with the least relative slack at ``best``: (key, its value, the limit,
-    formatted (bandwidth in ``unit``), and the slack as a share of the limit); None when no limit is set."""
-    found = None
+def _slacks(best: Candidate, constraints: Constraints,
+            unit: str = "GB/s") -> list[tuple[str, str, str, float]]:
+    """Of the constraints set that ``best`` has a value for, least relative slack first (ties in
+    ``CONSTRAINT_ORDER``): (key, its value, the limit, formatted (bandwidth in ``unit``), and the slack as a share
+    of the limit)."""
+    found = []
     for key in CONSTRAINT_ORDER:
         if key not in _METRIC_OF:  # serving_target is met or not: no slack to measure
             continue
@@ -2006,6 +2028,5 @@ def _tightest(best: Candidate, constraints: Constraints,
         if limit is None or value is None or (isinstance(value, float) and math.isnan(value)):
             continue
         slack = abs(value - limit) / max(abs(limit), 1e-12)
-        if found is None or slack < found[0]:
-            found = (slack, key, _metric_text(kind, value, unit), _metric_text(kind, limit, unit))
-    return None if found is None else (*found[1:], found[0])
+        found.append((key, _metric_text(kind, value, unit), _metric_text(kind, limit, unit), slack))
+    return sorted(found, key=lambda s: s[3])
