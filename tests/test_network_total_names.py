@@ -79,3 +79,27 @@ def test_no_catalog_note_repeats_its_own_sentence():
                          if len(s.strip()) >= 40]
             repeated += [(entry.id, field, s[:60]) for s in set(sentences) if sentences.count(s) > 1]
     assert not repeated
+
+
+def _assumptions_text(p, edition: str) -> str:
+    from core.formats.report import _assumptions, _Doc
+
+    doc = _Doc(title="t")
+    _assumptions(doc, p, edition)
+    return " ".join(body for _key, _title, body in doc.sections)
+
+
+def test_customer_pack_tells_the_second_nvlink_level_without_the_research_notes():
+    """The customer edition stated the two-level NVLink assumption as the catalog's research note, its field names
+    and evidence grades included ("uplinks_per_gpu = 18 [A] ... [P] ... [D] ... links_per_cable = 4 [A]"); it now
+    tells it from the entry's figures, in either language, and the internal edition keeps the note."""
+    p = plan(Design(gpu="GB200-NVL72", nodes=144, nvlink_domain_gpus=144))
+    for lang in ("en", "zh"):
+        with language(lang):
+            customer = _assumptions_text(p, "customer")
+            internal = _assumptions_text(p, "internal")
+            assert "uplinks_per_gpu" in internal and "[A]" in internal
+            assert not re.search(r"\w_\w|\[[APSDM]\]", customer), lang
+            assert re.search(r"\b18\b.*1:1.*\b144\b.*\b4\b", customer), (lang, customer)
+    tapered = plan(Design(gpu="H100", nodes=32, nvlink_domain_gpus=256))
+    assert re.search(r"\b9\b.*2:1.*\b18\b", _assumptions_text(tapered, "customer"))

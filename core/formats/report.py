@@ -1257,7 +1257,10 @@ def _sources(doc: _Doc, plan, edition: str) -> None:
     doc.section("sources", _("Sources"), body)
 
 
-def _assumptions(doc: _Doc, plan) -> None:
+def _assumptions(doc: _Doc, plan, edition: str = "customer") -> None:
+    """The price and power bases, the money note, a second NVLink level's assumptions (the catalog's notes in the
+    internal edition, told from its figures in the customer's: ``core.fabric.domainlevels``) and the plan's notes."""
+    levels = (domainlevels.assumption_lines if edition == "internal" else domainlevels.customer_assumption_lines)
     body = _list(own=True, items=[
         _("Prices: the catalog's price book at the design's price basis ({basis}: street = typical, list = high, "
           "hyperscale = low) unless overridden; the low and high capex put every price at its range's end.").format(
@@ -1270,7 +1273,7 @@ def _assumptions(doc: _Doc, plan) -> None:
         _("Collectives and training: constants and sources in the catalog's collective and training constants; "
           "failure rates in its reliability table."),
         money_note(),
-        *domainlevels.assumption_lines(plan.resolved),  # two NVLink levels (core.fabric.domainlevels)
+        *levels(plan.resolved),  # two NVLink levels
     ])
     overrides = {**plan.resolved.price_overrides}
     if overrides:
@@ -1305,7 +1308,7 @@ def _design_parts(plan, *, name: str, share_link: str, job: Mapping | None = Non
 
     steps = (_key_numbers, _topology, _bandwidth, _cost, _networks, _physical, _pods, _growth, performance,
              resilience_section,
-             scenario, lambda d, p: _comparison_reference(d, compare_link), _assumptions,
+             scenario, lambda d, p: _comparison_reference(d, compare_link), lambda d, p: _assumptions(d, p, cover.edition),
              lambda d, p: _sources(d, p, cover.edition))
     for i, step in enumerate(steps):
         step(doc, plan)
