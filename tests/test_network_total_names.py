@@ -103,3 +103,15 @@ def test_customer_pack_tells_the_second_nvlink_level_without_the_research_notes(
             assert re.search(r"\b18\b.*1:1.*\b144\b.*\b4\b", customer), (lang, customer)
     tapered = plan(Design(gpu="H100", nodes=32, nvlink_domain_gpus=256))
     assert re.search(r"\b9\b.*2:1.*\b18\b", _assumptions_text(tapered, "customer"))
+
+
+def test_growth_note_names_the_designers_field_not_the_engines():
+    """The growth table's note (Racks & cabling tab, review pack) said "with grow_to the spines ...", the engine's
+    field id; it names the Designer's field, "Grow to [nodes]"."""
+    from core.analysis.stages import stages_note
+
+    for lang in ("en", "zh"):
+        with language(lang):
+            note = stages_note(Design(gpu="H100", nodes=64, stages=(128, 256)))
+            assert note and not re.search(r"\w_\w", note), (lang, note)
+            assert _("Grow to [nodes]") in note or lang == "zh", note
