@@ -322,8 +322,8 @@ def moved_rows(deltas: list[StageDelta]) -> list[tuple[str, str, int]]:
             for d in deltas for kind, count in sorted(d.moved_by_kind.items())]
 
 
-STAGES_NOTE = N_("Each stage is this design at that size; with grow_to the spines, cores and leaf uplinks are "
-                  "installed for the final size from the start. Re-terminated: one end stays, the other moves to "
+STAGES_NOTE = N_("Each stage is this design at that size; with a final size set (Grow to [nodes]), the spines, cores "
+                  "and leaf uplinks are installed for it from the start. Re-terminated: one end stays, the other moves to "
                   "another port (the planner's port assignment at each stage; a hand-made one may move fewer).")
 """What a growth table of a design without pods shows (the Racks & cabling tab's and the review pack's words)."""
 

@@ -569,3 +569,21 @@ def assumption_lines(resolved: ResolvedDesign) -> list[str]:
     if spec is None:
         return []
     return [_("Second NVLink level: {notes} Sources in the catalog's scale-up table.").format(notes=_(spec.notes))]
+
+
+def customer_assumption_lines(resolved: ResolvedDesign) -> list[str]:
+    """``assumption_lines`` for the customer's review pack: the same assumptions told from the catalog entry's
+    figures (uplinks, their ratio to the links inside the first level, the level-2 unit's ports, NVLinks per cable),
+    without the research notes' field names and evidence grades ("uplinks_per_gpu = 18 [A]"); empty with one
+    level."""
+    from core.units import ratio
+
+    spec = level2_for(resolved.system) if resolved.nvlink_rack_gpus else None
+    if spec is None:
+        return []
+    inside = resolved.system.nvlink_links_per_gpu
+    return [_("Second NVLink level: each GPU sends {uplinks} NVLinks up, {ratio} against its {inside} inside the "
+              "first level, to level-2 switch units of {ports} NVLink ports; one cable carries {per_cable} NVLinks "
+              "(assumed). Sources in the catalog's scale-up table.").format(
+        uplinks=spec.uplinks_per_gpu, ratio=ratio(inside / spec.uplinks_per_gpu), inside=inside,
+        ports=spec.switch.ports, per_cable=spec.links_per_cable)]

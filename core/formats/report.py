@@ -709,7 +709,13 @@ def _bom_table(bom) -> str:
 
 
 def _network_label(key: str) -> str:
-    return {"compute": _("compute fabric"), "storage": _("storage network"), "inband": _("in-band management"),
+    """A network's name over its BOM rows and headings; the compute network's bill holds the GPU nodes, so it takes
+    the By network table's name (``core.figures.cost.NETWORK_NAMES``), not the compute fabric's."""
+    from core.figures.cost import NETWORK_NAMES
+
+    if key == "compute":
+        return _(NETWORK_NAMES[key])
+    return {"storage": _("storage network"), "inband": _("in-band management"),
             "oob": _("out-of-band management")}.get(key, key)
 
 
@@ -749,7 +755,7 @@ def _cost(doc: _Doc, plan) -> None:
 def _networks(doc: _Doc, plan) -> None:
     """Storage, in-band and out-of-band networks (``Plan.networks``, ``Plan.summary()["networks"]``), when present;
     a design with pods: the totals and every pod's own (``core.formats.podreport.pods_networks``)."""
-    from core.figures.cost import networks_note
+    from core.figures.cost import NETWORK_NAMES, networks_note
     from core.formats.podreport import pods_networks
 
     networks = getattr(plan, "networks", None)
@@ -761,7 +767,7 @@ def _networks(doc: _Doc, plan) -> None:
         s = summary.get(key)
         if not isinstance(s, Mapping):
             continue
-        rows.append([_network_label(key), number(s.get("switches", 0)), number(s.get("links", 0)),
+        rows.append([_(NETWORK_NAMES[key]), number(s.get("switches", 0)), number(s.get("links", 0)),
                      number(s.get("transceivers", 0)), usd(s.get("capex_usd", 0.0)), units.kw(s.get("power_kw", 0.0))])
     body = _table([_("network"), _("switches"), _("links"), _("transceivers"), in_currency(_("capex USD")), _("power kW")], rows,
                   {1, 2, 3, 4, 5}) if rows else ""
@@ -1251,7 +1257,10 @@ def _sources(doc: _Doc, plan, edition: str) -> None:
     doc.section("sources", _("Sources"), body)
 
 
-def _assumptions(doc: _Doc, plan) -> None:
+def _assumptions(doc: _Doc, plan, edition: str = "customer") -> None:
+    """The price and power bases, the money note, a second NVLink level's assumptions (the catalog's notes in the
+    internal edition, told from its figures in the customer's: ``core.fabric.domainlevels``) and the plan's notes."""
+    levels = (domainlevels.assumption_lines if edition == "internal" else domainlevels.customer_assumption_lines)
     body = _list(own=True, items=[
         _("Prices: the catalog's price book at the design's price basis ({basis}: street = typical, list = high, "
           "hyperscale = low) unless overridden; the low and high capex put every price at its range's end.").format(
@@ -1264,7 +1273,7 @@ def _assumptions(doc: _Doc, plan) -> None:
         _("Collectives and training: constants and sources in the catalog's collective and training constants; "
           "failure rates in its reliability table."),
         money_note(),
-        *domainlevels.assumption_lines(plan.resolved),  # two NVLink levels (core.fabric.domainlevels)
+        *levels(plan.resolved),  # two NVLink levels
     ])
     overrides = {**plan.resolved.price_overrides}
     if overrides:
@@ -1299,7 +1308,7 @@ def _design_parts(plan, *, name: str, share_link: str, job: Mapping | None = Non
 
     steps = (_key_numbers, _topology, _bandwidth, _cost, _networks, _physical, _pods, _growth, performance,
              resilience_section,
-             scenario, lambda d, p: _comparison_reference(d, compare_link), _assumptions,
+             scenario, lambda d, p: _comparison_reference(d, compare_link), lambda d, p: _assumptions(d, p, cover.edition),
              lambda d, p: _sources(d, p, cover.edition))
     for i, step in enumerate(steps):
         step(doc, plan)

@@ -44,6 +44,7 @@ from core import scaleup, units
 from core.units import excel_money_format
 from core.formats.filenames import design_slug
 from core.fabric.families import LEVEL2_SWITCHES_LABEL, tier_words
+from core.figures.cost import NETWORK_NAMES, networks_note
 from core.figures.keynumbers import fabric_capex_words, fabric_share_words, per_pod_value, switch_cards
 from core.i18n import N_, _, fx_rate, in_currency, money_note
 from core.spares import policy_words
@@ -459,13 +460,16 @@ def _summary_sheet(ws, plan, *, name: str, share_link: str | None, when: datetim
             if not isinstance(numbers, dict):
                 continue
             row += 1
-            ws.cell(row=row, column=1, value=network_label(network))
+            ws.cell(row=row, column=1, value=_(NETWORK_NAMES.get(network, network)))  # the Designer's By network names
             for col, (key, fmt) in enumerate((("switches", WHOLE), ("links", WHOLE), ("transceivers", WHOLE),
                                               ("capex_usd", USD), ("power_kw", "#,##0.0")), start=2):
                 value = numbers.get(key)
                 if isinstance(value, dict):
                     value = sum(v for v in value.values() if isinstance(v, (int, float)))
                 ws.cell(row=row, column=col, value=value).number_format = number_format(fmt)
+        if networks_note(plan):  # what the compute row counts that the Links and Transceivers rows above do not
+            row += 1
+            ws.cell(row=row, column=1, value=networks_note(plan))
 
     for col, width in zip("ABCDEF", (42, 22, 22, 18, 18, 16)):
         ws.column_dimensions[col].width = width
