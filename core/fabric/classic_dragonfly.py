@@ -71,10 +71,6 @@ LINK_CLASSES = ("node-leaf", "local", "global")
 RAIL_LEAVES = True
 """Its routers are rail routers, each group's one per rail (``core.fabric.families.rail_leaves``: the bill's router
 row)."""
-LEAF_WHATIF = False
-"""No leaf oversubscription: a router's local and global ports follow from the routers per group and the global
-ratio, so the leaf-oversubscription what-if would plan the same design at every step (``core.fabric.families
-.leaf_whatif``: the Designer's and the report's sweep left out, the sidebar's input shown disabled)."""
 SWITCH_TIERS = 1
 """Its switch tiers as a design's count says them (``core.fabric.families.switch_tiers``: the summary's and the
 XLSX's "Tiers", the Optimize page's column): one router tier, as ``tier_words`` says (``FabricPlan.tiers`` is 2:
@@ -82,11 +78,17 @@ two switch hops or more)."""
 DESIGN_FIELDS = ("group_leaves", "global_ratio")
 """``Design`` fields only the Dragonflies read (its sizing: the leaves per group and the global ports of a group;
 ``core.fabric.families.unused_fields``: set on another topology, they are said to be ignored)."""
-FIXED_FIELDS = ("tiers", "oversubscription", "spine_switch", "core_switch", "plane_mode")
-"""``Design`` fields a search takes at the base design's values (``core.fabric.families.unsearched_fields``): the
-tiers and leaf ratio it does not read (one router tier, its ports split by the routers per group and the global
-ratio), and those it refuses away from their defaults (a spine or core model other than the router's, per-rail
-planes: ``size``)."""
+IGNORED_FIELDS = ("tiers", "oversubscription", "spine_oversubscription")
+"""The folded Clos's fields it does not read (``core.fabric.families.ignored_fields``: said to be ignored when set,
+held by a search, the sidebar's inputs off): one router tier, a router's local and global ports split by the routers
+per group and the global ratio, so no leaf oversubscription and no leaf what-if (``families.leaf_whatif``)."""
+IGNORED_WHY = N_("one router tier, a router's local and global ports following from the routers per group and the "
+                 "global ratio")
+"""Why it ignores its ``IGNORED_FIELDS`` (``core.fabric.families.ignored_said``)."""
+FIXED_FIELDS = ("spine_switch", "core_switch", "plane_mode")
+"""``Design`` fields a search takes at the base design's values besides its ``IGNORED_FIELDS``
+(``core.fabric.families.unsearched_fields``): those it refuses away from their defaults (a spine or core model other
+than the router's, per-rail planes: ``size``)."""
 FAILURE_CLOSED_FORM = "core.analysis.failure.classicwhatif"
 """The module of its failure what-if in closed form over its groups, global links between routers (its
 ``what_if_closed``; ``core.analysis.failure.whatif`` imports it by this name), not on its graph."""

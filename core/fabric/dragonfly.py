@@ -116,10 +116,16 @@ the collective's note on the global links names the busiest spine's ratio
 DESIGN_FIELDS = ("group_leaves", "global_ratio")
 """``Design`` fields only the Dragonflies read (its sizing: the leaves per group and the global ports of a group;
 ``core.fabric.families.unused_fields``: set on another topology, they are said to be ignored)."""
-FIXED_FIELDS = ("core_switch", "tiers", "plane_mode")
-"""``Design`` fields a search takes at the base design's values (``core.fabric.families.unsearched_fields``): the
-core model and tiers it does not read (its groups' leaves and spines are sized by the family, no core tier), and
-per-rail planes, which it refuses (``size``)."""
+IGNORED_FIELDS = ("core_switch", "tiers", "spine_oversubscription")
+"""The folded Clos's fields it does not read (``core.fabric.families.ignored_fields``: said to be ignored when set,
+held by a search): its groups' leaves and spines are sized by the family, no core tier, each spine's ports split
+between its leaves and its global links by the global ratio."""
+IGNORED_WHY = N_("two switch tiers in every group (leaves and spines, no core), each spine's ports split between its "
+                 "leaves and its global links by the global ratio")
+"""Why it ignores its ``IGNORED_FIELDS`` (``core.fabric.families.ignored_said``)."""
+FIXED_FIELDS = ("plane_mode",)
+"""``Design`` fields a search takes at the base design's values besides its ``IGNORED_FIELDS``
+(``core.fabric.families.unsearched_fields``): per-rail planes, which it refuses (``size``)."""
 FAILURE_CLOSED_FORM = "core.analysis.failure.dragonflywhatif"
 """The module of its failure what-if in closed form over its groups, global links between spines (its
 ``what_if_closed``; ``core.analysis.failure.whatif`` imports it by this name), not on its graph."""
