@@ -63,7 +63,7 @@ def test_cli_plan_and_sweep_warn():
     run = [sys.executable, "-m", "core"]
     out = subprocess.run(run + ["plan", "--gpu", "H100", "--nodes", "64", "--topology", "torus",
                                 "--oversubscription", "2"], capture_output=True, text=True)
-    assert out.returncode == 0 and "oversubscription" in out.stderr and "no effect on a torus" in out.stderr
+    assert out.returncode == 0 and "Oversubscription (leaf down:up) has" in out.stderr and "no effect on a torus" in out.stderr
     out = subprocess.run(run + ["sweep", "--gpu", "H100", "--nodes", "64", "--topology", "torus",
                                 "--set", "oversubscription=1,2"], capture_output=True, text=True)
     assert out.returncode == 0 and "no effect on a torus" in out.stderr

@@ -193,17 +193,38 @@ def ignored_input(name: str | None, field: str) -> str | None:
     return words(name, f"input:{field}:off", None) or ignored_said(name, field)
 
 
+def group_hops(same: int, other: int, valiant: int) -> str:
+    """A Dragonfly's switch hops in words, translated (both families' readouts, the plan CLI's rows): in a group
+    (``same``), across groups (``other``, minimal) and under Valiant routing (``valiant``); with one group
+    (``valiant`` 0: ``core.fabric.dragonfly.Hops``) only in it, no route between groups to count."""
+    from core.i18n import _
+
+    if not valiant:
+        return _("in its one group {same}").format(same=same)
+    return _("in a group {same}, across groups {other}, Valiant up to {valiant}").format(same=same, other=other,
+                                                                                          valiant=valiant)
+
+
+def group_hops_summary(bandwidth) -> dict[str, int]:
+    """A Dragonfly's switch hops as ``Plan.summary()`` gives them (both families' entries), from ``bandwidth`` (a
+    ``core.fabric.bandwidth.Bandwidth``): in a group, across groups and Valiant; with one group (``hops_valiant``
+    0) none across groups, 0 as Valiant's (``group_hops`` says only the hops in it)."""
+    return {"hops_same_group": bandwidth.hops_cross_rail,
+            "hops_other_group": bandwidth.hops_cross_pod if bandwidth.hops_valiant else 0,
+            "hops_valiant": bandwidth.hops_valiant}
+
+
 def leaf_whatif_note(plan) -> str:
     """The note under the leaf-oversubscription what-if of ``plan`` (a ``Plan``) that its family declares in its
     ``WORDS`` (``note:leaf_whatif``: why the rows rank otherwise than on a folded Clos), filled with the design's
-    groups, end-to-end and leaf ratios; "" when it declares none."""
+    groups, end-to-end and leaf ratios; "" when it declares none, or with one group (no global links to cut)."""
     from core import units
 
     text = words(plan.fabric.family, "note:leaf_whatif", None)
-    if text is None:
+    if text is None or plan.fabric.pod_count < 2:
         return ""
     bw = plan.bandwidth
-    return text.format(others=f"{max(0, plan.fabric.pod_count - 1):,}", ratio=units.ratio(bw.oversubscription),
+    return text.format(others=f"{plan.fabric.pod_count - 1:,}", ratio=units.ratio(bw.oversubscription),
                        leaf=units.ratio(bw.leaf_oversubscription))
 
 
