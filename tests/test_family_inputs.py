@@ -38,8 +38,8 @@ def test_classic_dragonfly_failure_speaks_routers(capsys):
     assert code == 0, err
     _code, leaf_out, _err = run_cli(capsys, *args, "leaf:1")
     first, rest = out.split("\n", 1)
-    assert first == "failed: router:1 (leaf001 *)"  # echoed as typed, the element in brackets as the exports name it
-    assert leaf_out.split("\n", 1) == ["failed: leaf:1 (leaf001 *)", rest]  # the same element, the same result
+    assert first == "failed: router:1 (router001 *)"  # echoed as typed, the element in brackets as the exports name it
+    assert leaf_out.split("\n", 1) == ["failed: leaf:1 (router001 *)", rest]  # the same element, the same result
     assert "leaf uplinks" not in out and "worst leaf" not in out and "worst spine" not in out
     assert "global links" in out and "NIC injection" in out
     code, _out, err = run_cli(capsys, *args, "routr:1")
