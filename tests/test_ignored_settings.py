@@ -71,3 +71,18 @@ def test_sweep_page_of_a_classic_dragonfly():
     at = open_page({"t": "dfc", "ng": "4096", "sw_x": "oversubscription", "sw_xv": "1,2"})  # asked: kept, said
     notes = [str(i.value) for i in at.info if "no effect on a Dragonfly" in str(i.value)]
     assert len(notes) == 1 and notes[0].startswith("Oversubscription (leaf down:up) has")
+
+
+def test_designer_greys_out_what_the_family_ignores():
+    """The sidebar's inputs off are the family's ``IGNORED_FIELDS`` (``ignored_input``): a Dragonfly+'s tiers, spine
+    oversubscription and core switch; a classic Dragonfly's leaf oversubscription too."""
+    open_page = pagetest.opener("../pages/1_Designer.py")
+    for topology, off in (("df", {"Tiers", "Spine oversubscription (3 tiers)", "Core switch"}),
+                          ("dfc", {"Tiers", "Spine oversubscription (3 tiers)", "Oversubscription (not used by this "
+                                                                             "topology)"})):
+        at = open_page({"t": topology, "ng": "4096"})
+        assert not at.exception
+        widgets = [*at.sidebar.select_slider, *at.sidebar.selectbox]
+        disabled = {w.label for w in widgets if w.disabled}
+        assert off <= disabled, (topology, disabled)
+        assert "Oversubscription (leaf down:up)" not in disabled

@@ -1012,6 +1012,7 @@ def _advanced_fabric(sb, fabric: str, speed: int, resolved: ResolvedDesign | Non
         for slot, tier, label, fitting, v in boxes:
             auto = labels.tiers.get(tier)
             off, main = _switch_off(_("auto ({choice})").format(choice=auto) if auto else _("auto"))
+            off = off or ignored_input(st.session_state.get(K + "topology"), f"{tier}_switch")  # a Dragonfly+'s core
             show_auto_label(K + f"{tier}_switch", main)
             slot.selectbox(
                 label, [AUTO, *fitting], key=K + f"{tier}_switch",
