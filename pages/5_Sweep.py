@@ -160,8 +160,18 @@ def _base_size(cur) -> str:
         _("{nodes} nodes of {system}").format(nodes=i18n.number(d.nodes or 0), system=d.gpu)
 
 
+def _first(values: dict, params) -> dict | None:
+    """The link's settings at the page's first run, its swept setting the one the sidebar's design starts from
+    (``sw.default_setting``: one its topology reads) when the link names none."""
+    cur = st.session_state.get("fp_current")
+    if "sw_x" in params or cur is None or cur.design is None:
+        return None
+    x = sw.default_setting(cur.design)
+    return None if x in (values["x"], values["y"]) else {**values, "x": x, "xv": sweeplink.default_values(x)}
+
+
 def main() -> None:
-    store = LINK.values()
+    store = LINK.values(_first)
     st.title(_("Sweep"))
     st.caption(_("One setting of the sidebar's design against one metric, every other setting fixed; a second "
                  "setting gives a heatmap. Each point is planned by the engine; a point that cannot be built is a "

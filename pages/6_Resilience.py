@@ -269,8 +269,11 @@ def _spec_label(spec: str, short: bool = False) -> str:
     tier, sep, rest = spec.partition(":")
     tier = failure.TIER_ALIASES.get(tier, tier)
     if sep and rest.isdigit() and tier in failure.TIER_LABELS:
+        cur = st.session_state.get("fp_current")  # the tier in its family's words (a classic Dragonfly's router)
+        planned = cur.plan if cur is not None else None
         return (_("{count} x {tier}") if short else _("{count} x {tier} (where it hurts most)")).format(
-            count=rest, tier=_(failure.TIER_LABELS[tier]))
+            count=rest, tier=failure.tier_label(tier, planned.resolved.system if planned else None,
+                                                planned.fabric.family if planned else None))
     name = rest if sep else spec
     name = name[:-1] + name[-1].upper() if name.endswith((".feeda", ".feedb")) else name  # rack3.feedA
     return st.session_state.get(NAMED, {}).get(spec, name)  # as the exports name it (leaf004, gpu006 nic3)

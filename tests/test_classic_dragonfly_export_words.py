@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 
 from core.design import Design
 from core.formats.exports import export_text
@@ -42,3 +43,53 @@ def test_drawio_and_slurm_words():
     assert "the rail\n# leaves of one scalable unit" in plus
     with language("zh"):
         assert " leaves" not in export_text(p, "drawio")
+
+
+def test_routers_are_named_routers_everywhere_and_old_names_still_open(capsys):
+    """review49 #8: the routers were leaf001 in NetBox, the cabling, GraphML (role leaf), Slurm (leaf[001-008]) and
+    the failure notes; now their family's export word names them (router001, role router), the failure names'
+    parser takes both (an old link's leaf001 still opens), and a folded Clos and a Dragonfly+ keep leaf001."""
+    from conftest import run_cli
+
+    p = plan(DFC)
+    def compute_leaves(text: str) -> bool:  # a compute switch named leaf (the storage network's keep theirs)
+        return re.search(r"(^|[,\s])leaf[0-9]", text, re.MULTILINE) is not None  # not an engine id (p0.leaf0)
+
+    devices = export_text(p, "netbox-devices")
+    assert "\nrouter001,Router," in devices and not compute_leaves(devices)
+    assert "router001" in export_text(p, "cabling") and not compute_leaves(export_text(p, "cabling"))
+    graphml = export_text(p, "graphml")
+    assert ">router<" in graphml and ">leaf<" not in graphml and "router001" in graphml
+    slurm = export_text(p, "slurm")
+    assert "router[001-008]" in slurm and "leaf[" not in slurm
+    assert compute_leaves(export_text(plan(DFP), "netbox-devices"))
+    assert compute_leaves(export_text(plan(CLOS), "netbox-devices"))
+    code, out, _err = run_cli(capsys, "failure", "--topology", "classic-dragonfly", "--gpus", "4096",
+                              "--fail", "router:1")
+    assert code == 0 and "router001" in out and "leaf001" not in out
+    for name in ("leaf001", "router001"):  # an old link's name, and the one the exports now write
+        code, out, _err = run_cli(capsys, "failure", "--topology", "classic-dragonfly", "--gpus", "4096",
+                                  "--fail", name)
+        assert code == 0 and "cut off" in out
+
+
+def test_performance_counts_router_groups():
+    from tests import pagetest
+    from tests.test_i18n import page_text
+
+    at = pagetest.opener("../pages/3_Performance.py")({"t": "dfc", "ng": "4096"})
+    assert not at.exception
+    text = page_text(at)
+    assert "32 router groups, 8 Dragonfly groups" in text and "32 leaf groups" not in text
+
+
+def test_resilience_names_routers_and_opens_old_links():
+    from tests import pagetest
+    from tests.test_i18n import page_text
+
+    open_page = pagetest.opener("../pages/6_Resilience.py")
+    at = open_page({"t": "dfc", "ng": "4096", "rs_fail": "leaf:1"})
+    assert not at.exception
+    assert "Chosen where it hurts most: 1 x router (router001)" in page_text(at)
+    old = open_page({"t": "dfc", "ng": "4096", "rs_fail": "leaf001"})  # a link written when the exports said leaf
+    assert not old.exception and not old.error

@@ -44,7 +44,7 @@ def test_element_names_keep_the_id_and_add_the_routers():
 
 def test_spof_cli_names_routers_and_never_reads_as_no_change():
     text = _cli("spof", *BIG)
-    assert "leaf0001 -> leaf0002 (p0.leaf0-leaf1; router 1 - router 2)" in text  # the exports' names first (leftnames)
+    assert "router0001 -> router0002 (p0.leaf0-leaf1; router 1 - router 2)" in text  # the exports' names first (leftnames)
     assert "(p0.leaf0-leaf62; router 1 - router 63)" in text
     assert "100.0%" not in text
     assert "does not lower the bisection" in text or "99.9" in text

@@ -164,7 +164,8 @@ def test_hop_counts_are_networkx_shortest_paths(p):
     for a, b in itertools.combinations(leaves, 2):
         expected = hops.same_group if pods[a] == pods[b] else hops.other_group
         assert lengths[a][b] + 1 == expected  # switches on the path = edges + 1
-    assert hops.valiant == _valiant(wiring, switches)
+    # no intermediate with two groups: Valiant is minimal there (none with one group)
+    assert hops.valiant == (_valiant(wiring, switches) if wiring.group_count > 2 else hops.other_group)
 
 
 def _valiant(wiring, switches: nx.Graph) -> int:

@@ -38,8 +38,8 @@ def test_classic_dragonfly_failure_speaks_routers(capsys):
     assert code == 0, err
     _code, leaf_out, _err = run_cli(capsys, *args, "leaf:1")
     first, rest = out.split("\n", 1)
-    assert first == "failed: router:1 (leaf001 *)"  # echoed as typed, the element in brackets as the exports name it
-    assert leaf_out.split("\n", 1) == ["failed: leaf:1 (leaf001 *)", rest]  # the same element, the same result
+    assert first == "failed: router:1 (router001 *)"  # echoed as typed, the element in brackets as the exports name it
+    assert leaf_out.split("\n", 1) == ["failed: leaf:1 (router001 *)", rest]  # the same element, the same result
     assert "leaf uplinks" not in out and "worst leaf" not in out and "worst spine" not in out
     assert "global links" in out and "NIC injection" in out
     code, _out, err = run_cli(capsys, *args, "routr:1")
@@ -58,6 +58,7 @@ def test_classic_dragonfly_bandwidth_tab_speaks_routers_and_groups():
     8 groups of 32 routers; hops 1 on a router, 2 in a group, 3 across groups, Valiant up to 4 (the plan CLI's)."""
     from core.design import Design
     from core.fabric.bandwidth import tier_capacities_gbits
+    from core.fabric.families import group_hops
     from core.figures.bandwidth import tier_capacity_figure
     from core.plan import plan
 
@@ -68,8 +69,8 @@ def test_classic_dragonfly_bandwidth_tab_speaks_routers_and_groups():
     bw = p.bandwidth
     for key in ("readout:bandwidth", "report:readout:bandwidth"):
         text = words(p.fabric.family, key, None).format(
-            total="1.73:1", same_rail=bw.hops_same_rail, cross_rail=bw.hops_cross_rail, cross_pod=bw.hops_cross_pod,
-            valiant=bw.hops_valiant, link="NVLink", ratio="9:1")
+            total="1.73:1", same_rail=bw.hops_same_rail, link="NVLink", ratio="9:1",
+            group_hops=group_hops(bw.hops_cross_rail, bw.hops_cross_pod, bw.hops_valiant))
         assert "pod" not in text and "leaf" not in text and "spine" not in text
         assert "same rail 1, in a group 2, across groups 3, Valiant up to 4" in text
 

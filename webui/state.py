@@ -38,7 +38,7 @@ from core.design import (
 )
 from core.errors import DesignError, InputError, shown
 from core.fabric import naming
-from core.fabric.families import oversubscription_input, tier_words, unused_fields, words
+from core.fabric.families import ignored_input, oversubscription_input, tier_words, unused_fields, words
 from core.figures.keynumbers import size_caption
 from core.i18n import LANGUAGES, N_, _
 from core.networks.policy import policy
@@ -623,7 +623,7 @@ def sidebar() -> Current:
                                    "Top-of-rack: all NICs of a node go to its rack's leaf."))
     ss[K + "oversub"] = float(ss.get(K + "oversub") or 1.0)
     oversub_label, oversub_off = oversubscription_input(ss.get(K + "topology"))
-    off = {"oversubscription": oversub_off, "tiers": words(ss.get(K + "topology"), "input:tiers:off", None)}
+    off = {"oversubscription": oversub_off, "tiers": ignored_input(ss.get(K + "topology"), "tiers")}
     sb.select_slider(oversub_label or _label("oversubscription"),
                      # shown disabled, with why, where the family ignores it (and labelled in its words)
                                options=_with(LEAF_OVERSUB_STEPS, ss[K + "oversub"]),
@@ -674,9 +674,11 @@ def sidebar() -> Current:
         else:
             ss[K + "nvr"], ss[K + "nvm"] = AUTO, ""
         ss[K + "spine_oversub"] = float(ss.get(K + "spine_oversub") or 1.0)
+        spine_off = ignored_input(ss.get(K + "topology"), "spine_oversubscription")  # off where ignored, with why
         st.select_slider(_label("spine_oversubscription"),
                                          options=_with(OVERSUB_STEPS, ss[K + "spine_oversub"]),
-                                         key=K + "spine_oversub", format_func=units.ratio)
+                                         key=K + "spine_oversub", format_func=units.ratio,
+                                         disabled=spine_off is not None, help=spine_off)
         st.selectbox(_label("cable_media"), list(vocab.CABLE_MEDIA.ids), key=K + "media", format_func=vocab.CABLE_MEDIA.label,
                              help=_("By each link's length: auto takes copper where it reaches, then multimode, "
                                     "then single-mode optics; AOC puts active optical cables before multimode; "
@@ -1011,6 +1013,7 @@ def _advanced_fabric(sb, fabric: str, speed: int, resolved: ResolvedDesign | Non
         for slot, tier, label, fitting, v in boxes:
             auto = labels.tiers.get(tier)
             off, main = _switch_off(_("auto ({choice})").format(choice=auto) if auto else _("auto"))
+            off = off or ignored_input(st.session_state.get(K + "topology"), f"{tier}_switch")  # a Dragonfly+'s core
             show_auto_label(K + f"{tier}_switch", main)
             slot.selectbox(
                 label, [AUTO, *fitting], key=K + f"{tier}_switch",

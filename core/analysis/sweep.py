@@ -352,6 +352,19 @@ FABRIC_SPECIFIC = ("switch", "port_speed_gbps", "leaf_switch", "spine_switch", "
 NIC, tier switches and an uplink speed are of one fabric too). A field swept at the same time is set after."""
 
 
+DEFAULT_SETTINGS = ("oversubscription", "global_ratio", "nodes")
+"""The settings a sweep starts from, in order: the first the design's topology reads (``default_setting``)."""
+
+
+def default_setting(design: Design) -> str:
+    """The setting a sweep of ``design`` starts from: the first of ``DEFAULT_SETTINGS`` its topology reads
+    (``core.fabric.families.reads``): the leaf oversubscription, a classic Dragonfly's global ratio, a torus's
+    nodes, so the first sweep never plans one design at every point."""
+    from core.fabric.families import reads
+
+    return next(key for key in DEFAULT_SETTINGS if reads(design.topology, SETTINGS[key].field))
+
+
 def ignored_said(base: Design, axes: Sequence[Axis | None]) -> list[str]:
     """What a sweep says, translated, of each swept setting that a topology of the sweep ignores (``swept_ignored``:
     a torus's oversubscription, tiers, switch), for the base's topology and every topology swept on an axis, so

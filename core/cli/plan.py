@@ -14,7 +14,7 @@ from core.cli.common import add_design_options, add_format_option, design_from_a
 from core.analysis.whole import ratio_text
 from core.design import tidy_spaces
 from core.i18n import N_, _, ngettext, usd
-from core.fabric.families import summary_rows, words
+from core.fabric.families import group_hops, summary_rows, words
 from core.spares import policy_words
 from core.perf.constants import library_label
 from core.figures.keynumbers import (fabric_capex_cli, family_links_text, level2_links_words, level2_modules_words,
@@ -94,16 +94,16 @@ def _render_table(summary: dict, tiers: str, pods: dict | None = None, unit: str
                 links=f"{li['global']:,}")) + level2_links_words(li)) + "\n")
     if "dragonfly" in summary:
         d = summary["dragonfly"]
+        hops = group_hops(d["hops_same_group"], d["hops_other_group"], d["hops_valiant"])
         w(row(_("Dragonfly+ groups"), ngettext("{groups} groups of {leaves} leaves and {spines} spines; {pair} "
-                                               "global link per group pair, {links} in all; switch hops {same} in a"
-                                               " group, {other} across, Valiant up to {valiant}",
+                                               "global link per group pair, {links} in all; switch hops {hops}",
                                                "{groups} groups of {leaves} leaves and {spines} spines; {pair} "
-                                               "global links per group pair, {links} in all; switch hops {same} in "
-                                               "a group, {other} across, Valiant up to {valiant}",
+                                               "global links per group pair, {links} in all; switch hops {hops}",
                                                d["global_links_per_group_pair"]).format(
             groups=f"{d['groups']:,}", leaves=d["leaves_per_group"], spines=d["spines_per_group"],
-            pair=d["global_links_per_group_pair"], links=f"{d['global_links']:,}", same=d["hops_same_group"],
-            other=d["hops_other_group"], valiant=d["hops_valiant"] or d["hops_other_group"])) + "\n")
+            pair=d["global_links_per_group_pair"], links=f"{d['global_links']:,}", hops=hops) if d["groups"] > 1
+            else _("one group of {leaves} leaves and {spines} spines, no global links; switch hops {hops}").format(
+            leaves=d["leaves_per_group"], spines=d["spines_per_group"], hops=hops)) + "\n")
     if "torus" in summary:
         d = summary["torus"]
         w(row(_("Torus"), ngettext("{dims}, {width} link to each of {ports} neighbours; {links} links; bisection "

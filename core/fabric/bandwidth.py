@@ -60,8 +60,9 @@ class Bandwidth(BaseModel):
     cross_rail_pxn: bool = False
     """Whether ``hops_cross_rail`` is PXN's path (no switch path joins the rails), which the readouts say."""
     hops_valiant: int = 0
-    """Dragonfly+: switches crossed by the longest non-minimal (Valiant) route through an intermediate group
-    (``core.fabric.dragonfly.Hops``); 0 for a folded Clos or fewer than 3 groups."""
+    """A Dragonfly's switches crossed by the longest non-minimal (Valiant) route through an intermediate group
+    (``core.fabric.dragonfly.Hops``; with two groups the minimal one); 0 for a folded Clos or one group (no route
+    between groups)."""
     hops_valiant_same_group: int = 0
     """Classic Dragonfly: switches on the non-minimal detour between two routers of a group through a third one
     (``Hops.valiant_same_group``); 0 where there is none."""

@@ -51,6 +51,7 @@ from core import plurals, units
 from core.design import ResolvedDesign
 from core.errors import DesignError
 from core.fabric.dragonfly import RISK_GLOBAL, Hops, global_port_pairs, spine_global_links
+from core.fabric.families import group_hops, group_hops_summary
 from core.fabric.sizing import FabricPlan, SwitchGroup, _speed_ratio, _speeds, _tier
 from core.fabric.wiring import Bundle, Device, Link, Wiring, wiring_of
 from core.i18n import N_, _, ngettext
@@ -71,10 +72,6 @@ LINK_CLASSES = ("node-leaf", "local", "global")
 RAIL_LEAVES = True
 """Its routers are rail routers, each group's one per rail (``core.fabric.families.rail_leaves``: the bill's router
 row)."""
-LEAF_WHATIF = False
-"""No leaf oversubscription: a router's local and global ports follow from the routers per group and the global
-ratio, so the leaf-oversubscription what-if would plan the same design at every step (``core.fabric.families
-.leaf_whatif``: the Designer's and the report's sweep left out, the sidebar's input shown disabled)."""
 SWITCH_TIERS = 1
 """Its switch tiers as a design's count says them (``core.fabric.families.switch_tiers``: the summary's and the
 XLSX's "Tiers", the Optimize page's column): one router tier, as ``tier_words`` says (``FabricPlan.tiers`` is 2:
@@ -82,11 +79,17 @@ two switch hops or more)."""
 DESIGN_FIELDS = ("group_leaves", "global_ratio")
 """``Design`` fields only the Dragonflies read (its sizing: the leaves per group and the global ports of a group;
 ``core.fabric.families.unused_fields``: set on another topology, they are said to be ignored)."""
-FIXED_FIELDS = ("tiers", "oversubscription", "spine_switch", "core_switch", "plane_mode")
-"""``Design`` fields a search takes at the base design's values (``core.fabric.families.unsearched_fields``): the
-tiers and leaf ratio it does not read (one router tier, its ports split by the routers per group and the global
-ratio), and those it refuses away from their defaults (a spine or core model other than the router's, per-rail
-planes: ``size``)."""
+IGNORED_FIELDS = ("tiers", "oversubscription", "spine_oversubscription")
+"""The folded Clos's fields it does not read (``core.fabric.families.ignored_fields``: said to be ignored when set,
+held by a search, the sidebar's inputs off): one router tier, a router's local and global ports split by the routers
+per group and the global ratio, so no leaf oversubscription and no leaf what-if (``families.leaf_whatif``)."""
+IGNORED_WHY = N_("one router tier, a router's local and global ports following from the routers per group and the "
+                 "global ratio")
+"""Why it ignores its ``IGNORED_FIELDS`` (``core.fabric.families.ignored_said``)."""
+FIXED_FIELDS = ("spine_switch", "core_switch", "plane_mode")
+"""``Design`` fields a search takes at the base design's values besides its ``IGNORED_FIELDS``
+(``core.fabric.families.unsearched_fields``): those it refuses away from their defaults (a spine or core model other
+than the router's, per-rail planes: ``size``)."""
 FAILURE_CLOSED_FORM = "core.analysis.failure.classicwhatif"
 """The module of its failure what-if in closed form over its groups, global links between routers (its
 ``what_if_closed``; ``core.analysis.failure.whatif`` imports it by this name), not on its graph."""
@@ -157,12 +160,10 @@ WORDS = {
     "failure:click": N_("Click a router to fail it; click it again to restore it."),
     "stage:leaf_up": N_("Router -><br>local and global"),  # the capacity chart's stage of a router's other ports
     "readout:bandwidth": N_("**Bisection ratio** {total} · **hops** (switches crossed) same rail "
-                            "{same_rail}, in a group {cross_rail}, across groups {cross_pod}, Valiant up to {valiant} "
-                            "· **{link} : scale-out** {ratio} per GPU (one direction)"),
+                            "{same_rail}, {group_hops} · **{link} : scale-out** {ratio} per GPU (one direction)"),
     "report:risk:oversubscribed": RISK_GLOBAL,  # the pack's main risk: the global links between groups
-    "report:readout:bandwidth": N_("Bisection ratio {total}; switches crossed: same rail {same_rail}, in "
-                                   "a group {cross_rail}, across groups {cross_pod}, Valiant up to {valiant}; {link} "
-                                   "to scale-out {ratio} per GPU (one direction)."),
+    "report:readout:bandwidth": N_("Bisection ratio {total}; switches crossed: same rail {same_rail}, "
+                                   "{group_hops}; {link} to scale-out {ratio} per GPU (one direction)."),
     "failure:note": N_("Computed in closed form over the topology's groups (the untouched groups of a plane as one "
                        "block): GPUs outside the connected part holding the most nodes are cut off; the bisection is "
                        "the healthy one scaled by the maximum flow between {cut} with the failures over the same flow "
@@ -658,8 +659,7 @@ def summary(fabric: FabricPlan, bandwidth) -> dict:
         "groups": fabric.pod_count, "routers_per_group": fabric.groups_per_pod * fabric.leaves_per_group,
         "nodes_per_router": fabric.nodes_per_group, "global_ports_per_router": fabric.global_ports_per_spine,
         "global_links_per_group_pair": fabric.global_pair_links, "global_links": fabric.global_links * fabric.planes,
-        "global_ratio": fabric.global_ratio, "hops_same_group": bandwidth.hops_cross_rail,
-        "hops_other_group": bandwidth.hops_cross_pod, "hops_valiant": bandwidth.hops_valiant}}
+        "global_ratio": fabric.global_ratio, **group_hops_summary(bandwidth)}}
 
 
 def summary_rows(summary: dict) -> list[tuple[str, str]]:
@@ -667,14 +667,16 @@ def summary_rows(summary: dict) -> list[tuple[str, str]]:
     d = summary.get("classic_dragonfly")
     if not d:
         return []
+    hops = group_hops(d["hops_same_group"], d["hops_other_group"], d["hops_valiant"])
     rows = [(_("Dragonfly groups"), _(
         "{groups} groups of {routers} routers ({p} nodes and {h} global ports each), joined all to all; {pair} "
-        "per group pair, {links} in all; switch hops {same} in a group, {other} across, Valiant up to "
-        "{valiant}").format(groups=f"{d['groups']:,}", routers=d["routers_per_group"], p=d["nodes_per_router"],
-                            h=d["global_ports_per_router"], pair=_global_links(d["global_links_per_group_pair"]),
-                            links=f"{d['global_links']:,}", same=d["hops_same_group"], other=d["hops_other_group"],
-                            valiant=d["hops_valiant"] or d["hops_other_group"]))]
-    if "uniform_throughput_minimal" in d:  # a summary written before the routing row
+        "per group pair, {links} in all; switch hops {hops}").format(
+        groups=f"{d['groups']:,}", routers=d["routers_per_group"], p=d["nodes_per_router"],
+        h=d["global_ports_per_router"], pair=_global_links(d["global_links_per_group_pair"]),
+        links=f"{d['global_links']:,}", hops=hops) if d["groups"] > 1 else _(
+        "one group of {routers} routers ({p} nodes each), no global links; switch hops {hops}").format(
+        routers=d["routers_per_group"], p=d["nodes_per_router"], hops=hops))]
+    if "uniform_throughput_minimal" in d and d["groups"] > 1:  # Valiant's global hops: none in one group
         detour = d["hops_valiant_same_group"]
         rows.append((_("Dragonfly routing"), (_(
             "uniform random traffic at {minimal} of line rate under minimal routing, {valiant} under Valiant (two "
@@ -743,7 +745,8 @@ def hop_counts(wiring: DragonflyWiring) -> Hops:
     same_group, detour = (1 if a == 1 else 2), (3 if a > 2 else 0)
     if groups < 2:
         return Hops(1, same_group, 0, 0, detour)
-    return Hops(1, same_group, _worst_other_group(wiring), valiant_hops(wiring), detour)
+    other = _worst_other_group(wiring)
+    return Hops(1, same_group, other, valiant_hops(wiring) or other, detour)  # two groups: Valiant is minimal
 
 
 class Throughput(NamedTuple):

@@ -51,6 +51,7 @@ from core.fabric.sizing import (
     _tier,
 )
 from core.fabric.wiring import Bundle, Link, Wiring, wiring_of
+from core.fabric.families import group_hops_summary
 from core.i18n import N_, _, ngettext, number
 
 FAMILY = "dragonfly"
@@ -74,13 +75,11 @@ WORDS = {"card:core": None,  # leaves and spines in each group, the groups joine
          "load:spine_uplinks": N_("Global links"),  # the Inference page's fabric-load table: its spines' uplinks
          # the Designer's and the pack's bandwidth readouts: its groups, not pods, as the plan command counts hops
          "readout:bandwidth": N_("**Oversubscription** leaf {leaf}, spine {spine} · **bisection ratio** {total} · "
-                                 "**hops** (switches crossed) same rail {same_rail}, in a group {cross_rail}, across "
-                                 "groups {cross_pod}, Valiant up to {valiant} · **{link} : scale-out** {ratio} per GPU "
-                                 "(one direction)"),
+                                 "**hops** (switches crossed) same rail {same_rail}, {group_hops} · **{link} : "
+                                 "scale-out** {ratio} per GPU (one direction)"),
          "report:readout:bandwidth": N_("Oversubscription leaf {leaf}, spine {spine}; bisection ratio {total}; "
-                                        "switches crossed: same rail {same_rail}, in a group {cross_rail}, across "
-                                        "groups {cross_pod}, Valiant up to {valiant}; {link} to scale-out {ratio} per "
-                                        "GPU (one direction)."),
+                                        "switches crossed: same rail {same_rail}, {group_hops}; {link} to scale-out "
+                                        "{ratio} per GPU (one direction)."),
          # the Performance page's routing sentence (core.perf.jobform): its taper can be the leaves' or the global
          # links' (the bisection ratio), not the leaves' "oversubscription" alone
          "perf:routing:topo": N_("Routing: {routing}; ranks packed in topology order, so ring and tree traffic "
@@ -116,10 +115,16 @@ the collective's note on the global links names the busiest spine's ratio
 DESIGN_FIELDS = ("group_leaves", "global_ratio")
 """``Design`` fields only the Dragonflies read (its sizing: the leaves per group and the global ports of a group;
 ``core.fabric.families.unused_fields``: set on another topology, they are said to be ignored)."""
-FIXED_FIELDS = ("core_switch", "tiers", "plane_mode")
-"""``Design`` fields a search takes at the base design's values (``core.fabric.families.unsearched_fields``): the
-core model and tiers it does not read (its groups' leaves and spines are sized by the family, no core tier), and
-per-rail planes, which it refuses (``size``)."""
+IGNORED_FIELDS = ("core_switch", "tiers", "spine_oversubscription")
+"""The folded Clos's fields it does not read (``core.fabric.families.ignored_fields``: said to be ignored when set,
+held by a search): its groups' leaves and spines are sized by the family, no core tier, each spine's ports split
+between its leaves and its global links by the global ratio."""
+IGNORED_WHY = N_("two switch tiers in every group (leaves and spines, no core), each spine's ports split between its "
+                 "leaves and its global links by the global ratio")
+"""Why it ignores its ``IGNORED_FIELDS`` (``core.fabric.families.ignored_said``)."""
+FIXED_FIELDS = ("plane_mode",)
+"""``Design`` fields a search takes at the base design's values besides its ``IGNORED_FIELDS``
+(``core.fabric.families.unsearched_fields``): per-rail planes, which it refuses (``size``)."""
 FAILURE_CLOSED_FORM = "core.analysis.failure.dragonflywhatif"
 """The module of its failure what-if in closed form over its groups, global links between spines (its
 ``what_if_closed``; ``core.analysis.failure.whatif`` imports it by this name), not on its graph."""
@@ -558,8 +563,7 @@ def summary(fabric: FabricPlan, bandwidth) -> dict:
         "groups": fabric.pod_count, "leaves_per_group": fabric.groups_per_pod * fabric.leaves_per_group,
         "spines_per_group": fabric.spines_per_pod, "global_ports_per_spine": fabric.global_ports_per_spine,
         "global_links_per_group_pair": fabric.global_pair_links, "global_links": fabric.global_links * fabric.planes,
-        "global_ratio": fabric.global_ratio, "hops_same_group": bandwidth.hops_cross_rail,
-        "hops_other_group": bandwidth.hops_cross_pod, "hops_valiant": bandwidth.hops_valiant}}
+        "global_ratio": fabric.global_ratio, **group_hops_summary(bandwidth)}}
 
 
 def ways_out(design) -> list[tuple[str, dict]]:
@@ -602,7 +606,8 @@ class Hops(NamedTuple):
     """Non-minimal (Valiant) through an intermediate group, the worst intermediate: 5 when every group has, for
     every two others, a spine linked to both (leaf, spine, intermediate spine, spine, leaf: Shpiner et al.'s
     intermediate-spine route), else 7 (through a leaf of the intermediate group: the intermediate-leaf route);
-    0 with fewer than 3 groups."""
+    with two groups there is no intermediate, Valiant is minimal (``other_group``); 0 with one group (no route
+    between groups: ``core.fabric.families.group_hops`` says only the hops in it)."""
     valiant_same_group: int = 0
     """Non-minimal inside a group (a classic Dragonfly's detour through a third router: 3 switches); 0 where a
     family has none (a Dragonfly+ group is a Clos: every route between its leaves already crosses a spine)."""
@@ -611,9 +616,10 @@ class Hops(NamedTuple):
 def hop_counts(wiring: DragonflyWiring) -> Hops:
     """Switch hop counts of a Dragonfly+ (``Hops``); the tests check them against networkx shortest paths."""
     groups = wiring.group_count
-    valiant = 0 if groups < 3 else (5 if _spine_between_every_pair(wiring) else 7)
+    other = 4 if groups > 1 else 0
+    valiant = other if groups < 3 else (5 if _spine_between_every_pair(wiring) else 7)
     one_leaf = wiring.groups_per_pod * wiring.leaves_per_group == 1
-    return Hops(1, 1 if one_leaf else 3, 4 if groups > 1 else 0, valiant)
+    return Hops(1, 1 if one_leaf else 3, other, valiant)
 
 
 def _spine_between_every_pair(wiring: DragonflyWiring) -> bool:

@@ -49,19 +49,18 @@ topology family"):
   drawing's title), instead of ``N tiers``;
 * ``EXPORT_WORDS``: the English words the exports write of its switches where a folded Clos's say leaf (``export_word``:
   NetBox's role, the Slurm tree's comments: a classic Dragonfly's routers), untranslated as the exports are;
-* ``LEAF_WHATIF``: False when it has no leaves to oversubscribe (``leaf_whatif``: the Designer and the report
-  leave the leaf-oversubscription what-if out; ``oversubscription_input``: the sidebar shows the input disabled);
 * ``RAIL_LEAVES``: True when its leaves are rail leaves, each group's one per rail (``rail_leaves``: the bill's
   leaf row);
-* ``IGNORED_FIELDS``: the ``Design`` fields a folded Clos reads that it does not, and ``FIXED_FIELDS``: the others
-  a search takes at the base design's values, ignored or refused away from their defaults (``unsearched_fields``:
-  the optimizer tries each of its designs once);
+* ``FIXED_FIELDS``: the fields a search takes at the base design's values besides its ``IGNORED_FIELDS``, refused
+  away from their defaults (``unsearched_fields``: the optimizer tries each of its designs once);
 * ``DESIGN_FIELDS``: the ``Design`` fields only it reads (``unused_fields``: the CLI and the Designer say one set on
   another topology is ignored, not lose it silently);
 * ``IGNORED_FIELDS``: the folded Clos's ``Design`` fields it does not read (a torus's switch models, leaf
-  oversubscription and tiers: it has no switch; ``ignored_fields``): set, they are said to be ignored as another
-  family's ``DESIGN_FIELDS`` are (``unused_fields``), a sweep of one says it does nothing (``swept_ignored``), and
-  ``core.design.resolve_design`` does not read its switch models;
+  oversubscription and tiers: it has no switch; a Dragonfly's tiers, sized by the family; ``ignored_fields``) and
+  ``IGNORED_WHY``, why, in words: set, they are said to be ignored as another family's ``DESIGN_FIELDS`` are
+  (``unused_fields``, ``ignored_said``), a sweep of one says it does nothing (``swept_ignored``), the sidebar shows
+  their inputs off (``ignored_input``), a search holds them (``unsearched_fields``), without leaf oversubscription
+  there is no leaf what-if (``leaf_whatif``), and ``core.design.resolve_design`` does not read a torus's switch models;
 * ``FAILURE_NAMES``: the failure-spec language that names its elements (``failure_names``: ``"node-to-node"``,
   the torus's nodes, NICs and neighbour bundles), instead of the graph what-if's (its switches, link bundles, NICs);
 * ``FAILURE_CLOSED_FORM``: the module (a dotted name, imported by ``core.analysis.failure.whatif``) whose
@@ -169,37 +168,63 @@ def rail_leaves(name: str) -> bool:
 
 def leaf_whatif(name: str) -> bool:
     """Whether the leaf-oversubscription what-if (``core.analysis.whatif``) applies to family ``name`` (a
-    ``FabricPlan.family``): its ``LEAF_WHATIF`` (a torus has no leaves), else True."""
-    return getattr(family(name), "LEAF_WHATIF", True)
+    ``FabricPlan.family``): not where the family ignores the leaf oversubscription (``ignored_fields``: a torus has
+    no leaves, a classic Dragonfly's routers split their ports by the global ratio)."""
+    return "oversubscription" not in ignored_fields(name)
 
 
 def oversubscription_input(name: str | None) -> tuple[str | None, str | None]:
     """The sidebar's leaf-oversubscription input on family ``name`` (a ``Design.topology``; None: none), translated:
     ``(label, off)``, its label in the family's ``WORDS`` (None: the field's own) and why it has no effect (None:
-    it has), one rule from the family's declarations: where the family has no leaf-oversubscription what-if
-    (``leaf_whatif``: a torus, a classic Dragonfly) the input is off, in its words (``input:oversubscription:off``)
-    or the shared ones."""
-    from core.i18n import N_
-
-    used = leaf_whatif(name) if name else True
-    label = words(name, "input:oversubscription", None if used else N_("Oversubscription (not used by this "
-                                                                      "topology)"))
-    off = None if used else words(name, "input:oversubscription:off", N_(
-        "No effect on this topology: it has no leaves to oversubscribe."))
+    it has, ``ignored_input``): where the family ignores the field (a torus, a classic Dragonfly) the input is off,
+    labelled in its words (``input:oversubscription``) or the shared ones."""
+    off = ignored_input(name, "oversubscription")
+    label = words(name, "input:oversubscription", None if off is None else N_("Oversubscription (not used by this "
+                                                                             "topology)"))
     return label, off
+
+
+def ignored_input(name: str | None, field: str) -> str | None:
+    """Why the sidebar's input of ``Design`` field ``field`` is off on family ``name`` (a ``Design.topology``; None:
+    none), translated: None where the family reads it, else its ``WORDS``' ``input:<field>:off`` or the sentence
+    the CLI says (``ignored_said``). The one rule of which inputs are off is ``ignored_fields``."""
+    if name is None or field not in ignored_fields(name):
+        return None
+    return words(name, f"input:{field}:off", None) or ignored_said(name, field)
+
+
+def group_hops(same: int, other: int, valiant: int) -> str:
+    """A Dragonfly's switch hops in words, translated (both families' readouts, the plan CLI's rows): in a group
+    (``same``), across groups (``other``, minimal) and under Valiant routing (``valiant``); with one group
+    (``valiant`` 0: ``core.fabric.dragonfly.Hops``) only in it, no route between groups to count."""
+    from core.i18n import _
+
+    if not valiant:
+        return _("in its one group {same}").format(same=same)
+    return _("in a group {same}, across groups {other}, Valiant up to {valiant}").format(same=same, other=other,
+                                                                                          valiant=valiant)
+
+
+def group_hops_summary(bandwidth) -> dict[str, int]:
+    """A Dragonfly's switch hops as ``Plan.summary()`` gives them (both families' entries), from ``bandwidth`` (a
+    ``core.fabric.bandwidth.Bandwidth``): in a group, across groups and Valiant; with one group (``hops_valiant``
+    0) none across groups, 0 as Valiant's (``group_hops`` says only the hops in it)."""
+    return {"hops_same_group": bandwidth.hops_cross_rail,
+            "hops_other_group": bandwidth.hops_cross_pod if bandwidth.hops_valiant else 0,
+            "hops_valiant": bandwidth.hops_valiant}
 
 
 def leaf_whatif_note(plan) -> str:
     """The note under the leaf-oversubscription what-if of ``plan`` (a ``Plan``) that its family declares in its
     ``WORDS`` (``note:leaf_whatif``: why the rows rank otherwise than on a folded Clos), filled with the design's
-    groups, end-to-end and leaf ratios; "" when it declares none."""
+    groups, end-to-end and leaf ratios; "" when it declares none, or with one group (no global links to cut)."""
     from core import units
 
     text = words(plan.fabric.family, "note:leaf_whatif", None)
-    if text is None:
+    if text is None or plan.fabric.pod_count < 2:
         return ""
     bw = plan.bandwidth
-    return text.format(others=f"{max(0, plan.fabric.pod_count - 1):,}", ratio=units.ratio(bw.oversubscription),
+    return text.format(others=f"{plan.fabric.pod_count - 1:,}", ratio=units.ratio(bw.oversubscription),
                        leaf=units.ratio(bw.leaf_oversubscription))
 
 
@@ -304,9 +329,31 @@ def ignored_fields(name: str | None) -> tuple[str, ...]:
     return tuple(getattr(family(name), "IGNORED_FIELDS", ())) if name else ()
 
 
-IGNORED_TEXT = N_("{field} has no effect on a {topology}: it has no switches or switch tiers (its nodes are joined "
-                  "node to node), so it is ignored (leave the field out, or choose a topology with switches)")
-"""What the CLI, the Designer and a sweep say of a field the design's own family ignores (``ignored_fields``)."""
+def reads(name: str, field: str) -> bool:
+    """Whether family ``name`` (a ``Design.topology``) reads ``Design`` field ``field``: not one it ignores
+    (``ignored_fields``), nor one only other families read (their ``DESIGN_FIELDS``: ``global_ratio`` on a torus)."""
+    if field in ignored_fields(name):
+        return False
+    own = getattr(family(name), "DESIGN_FIELDS", ())
+    return field in own or not any(field in getattr(family(f), "DESIGN_FIELDS", ()) for f in FAMILIES)
+
+
+IGNORED_TEXT = N_("{field} has no effect on a {topology}: {why}, so it is ignored (leave the field out, or choose "
+                  "another topology)")
+"""What the CLI, the Designer and a sweep say of a field the design's own family ignores (``ignored_said``)."""
+
+
+def ignored_said(name: str, field: str) -> str | None:
+    """What the CLI, the Designer and a sweep say, translated, of ``Design`` field ``field`` set on family ``name`` (a
+    ``Design.topology``) when the family ignores it (``ignored_fields``; why: its module's ``IGNORED_WHY``), the
+    field named by its label; None when it reads it."""
+    if field not in ignored_fields(name):
+        return None
+    from core.design import FIELDS
+    from core.i18n import _
+
+    return _(IGNORED_TEXT).format(field=FIELDS[field].title(), topology=vocab.TOPOLOGY.word(name),
+                                  why=_(family(name).IGNORED_WHY))
 
 
 def unused_fields(design) -> list[str]:
@@ -317,7 +364,6 @@ def unused_fields(design) -> list[str]:
     from core.design import FIELDS, Design, or_list
     from core.i18n import _
 
-    own = set(getattr(family(design.topology), "DESIGN_FIELDS", ()))
     default = Design()
     readers: dict[str, list[str]] = {}  # field -> the families that read it, in vocab order
     for name in FAMILIES:
@@ -327,22 +373,17 @@ def unused_fields(design) -> list[str]:
              "topology to {family}, or leave the field out)").format(
         field=f"{FIELDS[field].title()} ({field})", family=or_list(names),
         topology=vocab.TOPOLOGY.label(design.topology))
-        for field, names in readers.items() if field not in own and getattr(design, field) != getattr(default, field)]
-    return out + [_(IGNORED_TEXT).format(field=f"{FIELDS[field].title()} ({field})",
-                                         topology=vocab.TOPOLOGY.word(design.topology))
-                  for field in ignored_fields(design.topology) if getattr(design, field) != getattr(default, field)]
+        for field, names in readers.items()
+        if not reads(design.topology, field) and getattr(design, field) != getattr(default, field)]
+    return out + [ignored_said(design.topology, field) for field in ignored_fields(design.topology)
+                  if getattr(design, field) != getattr(default, field)]
 
 
 def swept_ignored(design, field: str) -> str | None:
     """What a sweep of ``Design`` field ``field`` on ``design`` says when its family ignores it
-    (``ignored_fields``: oversubscription on a torus, every point the same), translated; None when it is read."""
-    if field not in ignored_fields(design.topology):
-        return None
-    from core.design import FIELDS
-    from core.i18n import _
-
-    return _(IGNORED_TEXT).format(field=f"{FIELDS[field].title()} ({field})",
-                                  topology=vocab.TOPOLOGY.word(design.topology))
+    (``ignored_said``: oversubscription on a torus or a classic Dragonfly, every point the same), translated; None
+    when it is read."""
+    return ignored_said(design.topology, field)
 
 
 def unsearched_fields(name: str) -> tuple[str, ...]:

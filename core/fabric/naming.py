@@ -231,13 +231,17 @@ class Namer:
     counts : dict   Devices per role in one plane and island (``{"server": nodes, "leaf": ..., ...}``),
                     used for the padding.
     planes : int    Planes of the design; ``islands`` islands per plane.
+    stems : dict    A switch role's word in names where it is not the role (a classic Dragonfly's ``leaf`` ->
+                    ``router``: its family's export word, ``core.fabric.families.export_word``).
     """
 
-    def __init__(self, scheme: NamingScheme, counts: dict[str, int], planes: int = 1, islands: int = 1):
+    def __init__(self, scheme: NamingScheme, counts: dict[str, int], planes: int = 1, islands: int = 1,
+                 stems: dict[str, str] | None = None):
         self.scheme = scheme
         self.planes = planes
         self.islands = islands
         self._digits = {role: scheme.digits(count) for role, count in counts.items()}
+        self._stems = stems or {}
 
     @classmethod
     def of(cls, plan, scheme: NamingScheme | None = None, checked: bool = True) -> "Namer":
@@ -248,9 +252,12 @@ class Namer:
         scheme = scheme or NamingScheme()
         if checked and scheme != NamingScheme():
             check_names(scheme, plan)
+        from core.fabric.families import export_word
+
         wiring = Wiring.of(plan)
         counts = {"server": wiring.nodes, **{role: wiring.count(role) for role in wiring.roles}}
-        return cls(scheme, counts, wiring.planes, wiring.islands)
+        stems = {role: export_word(wiring.family, role, role) for role in wiring.roles}
+        return cls(scheme, counts, wiring.planes, wiring.islands, stems)
 
     def node(self, index: int) -> str:
         """Host name of server ``index`` (0-based)."""
@@ -264,7 +271,7 @@ class Namer:
         if self.islands > 1:
             where += f"r{island + 1}-"
         digits = self._digits.get(tier, self.scheme.min_digits)
-        return f"{self.scheme.switch_prefix}{where}{tier}{index + 1:0{digits}d}"
+        return f"{self.scheme.switch_prefix}{where}{self._stems.get(tier, tier)}{index + 1:0{digits}d}"
 
     def pattern(self, role: str) -> str:
         """A regular expression (RE2 and Python, matched whole) of every name ``node`` or ``switch`` gives role
@@ -273,7 +280,7 @@ class Namer:
         if role == "server":
             return f"{re.escape(self.scheme.node_prefix)}[0-9]{{{digits},}}"
         where = ("p[0-9]+-" if self.planes > 1 else "") + ("r[0-9]+-" if self.islands > 1 else "")
-        return f"{re.escape(self.scheme.switch_prefix)}{where}{re.escape(role)}[0-9]{{{digits},}}"
+        return f"{re.escape(self.scheme.switch_prefix)}{where}{re.escape(self._stems.get(role, role))}[0-9]{{{digits},}}"
 
     def logical(self, stem: str, index: int | None = None, digits: int = 0) -> str:
         """Name of a switch or block the Slurm exports make up (``LOGICAL_STEMS``): ``su`` + ``index`` (0-based)
@@ -285,12 +292,14 @@ class Namer:
     def parse(self, name: str) -> str | None:
         """The engine vertex id of a switch name ``switch`` gives (``leaf001`` -> ``p0.leaf0``, ``p2-spine01`` ->
         ``p1.spine0``): the exports' rule read backwards, its digits at least the role's padding (``pattern``), its
-        numbers 1-based; None for another name (an engine id such as ``p0.leaf3`` or ``leaf3`` included)."""
+        numbers 1-based; a role's stem or the role itself (a classic Dragonfly's ``router001`` and, in older links,
+        ``leaf001``); None for another name (an engine id such as ``p0.leaf3`` or ``leaf3`` included)."""
+        where = ("p([0-9]+)-" if self.planes > 1 else "()") + ("r([0-9]+)-" if self.islands > 1 else "()")
         for role, digits in self._digits.items():
             if role == "server":
                 continue
-            where = ("p([0-9]+)-" if self.planes > 1 else "()") + ("r([0-9]+)-" if self.islands > 1 else "()")
-            found = re.fullmatch(f"{re.escape(self.scheme.switch_prefix)}{where}{re.escape(role)}([0-9]{{{digits},}})",
+            words = "|".join(re.escape(w) for w in dict.fromkeys((self._stems.get(role, role), role)))
+            found = re.fullmatch(f"{re.escape(self.scheme.switch_prefix)}{where}(?:{words})([0-9]{{{digits},}})",
                                  name.strip(), re.IGNORECASE)
             if found is None:
                 continue

@@ -150,15 +150,15 @@ IGNORED_FIELDS = ("switch", "leaf_switch", "spine_switch", "core_switch", "overs
 ``unsearched_fields``): no switch, so no switch model, leaf or spine oversubscription or tier count; set, they are
 said to be ignored (the CLI, the Designer, a sweep), and ``core.design.resolve_design`` does not read the switch models
 (the storage and management networks take the fabric's default switch's vendor, as with no switch given)."""
+IGNORED_WHY = N_("it has no switches or switch tiers (its nodes are joined node to node)")
+"""Why it ignores its ``IGNORED_FIELDS`` (``core.fabric.families.ignored_said``), no leaves to oversubscribe among them:
+the leaf-oversubscription what-if would re-plan the same torus at every step (``core.fabric.families.leaf_whatif``)."""
 FIXED_FIELDS = ("uplink_speed_gbps", "planes", "plane_mode")
 """``Design`` fields a search takes at the base design's values (``core.fabric.families.unsearched_fields``): no
 uplinks (no switch), and one plane with every NIC (``size`` refuses others)."""
 FAILURE_NAMES = "node-to-node"
 """Its failure elements are named by ``core.analysis.failure.toruswhatif`` (nodes, NICs, bundles between two
 neighbours; ``core.fabric.families.failure_names``)."""
-LEAF_WHATIF = False
-"""No leaves to oversubscribe: the leaf-oversubscription what-if (``core.analysis.whatif``) would re-plan the same
-torus at every step (``core.fabric.families.leaf_whatif``)."""
 """Its single points, availability and link load are closed forms of its own (``CLOSED_MODELS``); its failure what-if
 runs on its graph (``core.analysis.failure.toruswhatif``)."""
 ROLES: tuple[str, ...] = ()

@@ -8,7 +8,7 @@ import plotly.graph_objects as go
 from core import units, vocab
 from core.figures.style import CATEGORY_COLOURS, HIGHLIGHT, TIER_COLOURS, base_layout, sep
 from core.fabric.bandwidth import cross_rail_text
-from core.fabric.families import words as family_words
+from core.fabric.families import group_hops, words as family_words
 from core.i18n import N_, _, in_currency, usd
 
 
@@ -62,7 +62,8 @@ def bandwidth_readout(family: str | None, system, bw, unit: str, key: str, defau
         link=link_word(system), leaf=units.ratio(bw.leaf_oversubscription),
         spine=units.ratio(bw.spine_oversubscription), total=total or units.ratio(bw.oversubscription),
         same_rail=bw.hops_same_rail, cross_rail=cross_rail_text(bw), cross_pod=bw.hops_cross_pod, longest=longest,
-        valiant=bw.hops_valiant, ratio=units.ratio(bw.scaleup_to_scaleout_ratio),
+        group_hops=group_hops(bw.hops_cross_rail, bw.hops_cross_pod, bw.hops_valiant),
+        ratio=units.ratio(bw.scaleup_to_scaleout_ratio),
         injection=units.bandwidth(bw.scaleout_gbits_per_gpu, unit),
         share=units.bandwidth(bw.cross_fabric_gbits_per_gpu, unit),
         half=units.bandwidth(units.from_tbits(bw.injection_tbits_one_direction) / 2, unit),

@@ -42,7 +42,7 @@ from xml.sax.saxutils import escape, quoteattr
 import networkx as nx
 
 from core.fabric import domainlevels
-from core.fabric.families import clos_tiers
+from core.fabric.families import clos_tiers, export_word
 from core.fabric.naming import Namer, NamingScheme
 from core.fabric.topology import fabric_graph
 from core.fabric.wiring import Wiring
@@ -124,7 +124,7 @@ class _Records:
                 name = f"{namer.scheme.node_prefix}-su{data['group'] + 1:0{group_digits}d}"
             else:
                 name = namer.vertex(vertex)
-            attrs = {"role": role, "tier": TIER[role]}
+            attrs = {"role": export_word(fabric.family, role, role), "tier": TIER[role]}  # a Dragonfly's router
             if role == "server":
                 attrs.update(model=resolved.system.id, ports=resolved.nics_per_node, port_speed_gbps=speed[role],
                              bandwidth_gbps=resolved.nics_per_node * speed[role], group=data["group"] + 1)
@@ -175,16 +175,16 @@ def graphml_graph(plan, naming: NamingScheme | None = None) -> nx.Graph:
 def _layout(vertices: dict[str, dict], by_pod: bool = False) -> None:
     """``x``, ``y`` per vertex: tier rows as in the app's diagram, vertices in order across each row (``by_pod``:
     a design with pods, each pod's vertices together)."""
-    rows: dict[str, list] = {role: [] for role in TIER}
+    rows: dict[int, list] = {tier: [] for tier in TIER.values()}
     for name, data in vertices.items():
-        rows[data["role"]].append(name)
-    for role, names in rows.items():
+        rows[data["tier"]].append(name)  # by tier: a family's role may have its own word (a Dragonfly's router)
+    for tier, names in rows.items():
         names.sort(key=lambda v: (vertices[v].get("pod", 0) if by_pod else 0, vertices[v].get("plane", 0),
                                   vertices[v].get("island", 0), vertices[v].get("group", 0), vertices[v].get("rail", 0), v))
         n = len(names)
         for i, name in enumerate(names):
             vertices[name]["x"] = 0.5 if n == 1 else round(i / (n - 1), 6)
-            vertices[name]["y"] = float(TIER[role])
+            vertices[name]["y"] = float(tier)
 
 
 def _value(value) -> str:

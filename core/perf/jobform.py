@@ -306,7 +306,8 @@ def placement_notes(sweeps: list[Sweep], gpus: int, system_id: str, references: 
                   domains=ngettext("{count} {scaleup}", "{count} {scaleup}s", p.domains).format(
                       count=f"{p.domains:,}", scaleup=scaleup),
                   nodes=plurals.nodes(p.nodes),
-                  groups=ngettext("{count} leaf group", "{count} leaf groups", p.groups).format(count=f"{p.groups:,}"),
+                  groups=ngettext("{count} {leaf} group", "{count} {leaf} groups", p.groups).format(
+                      count=f"{p.groups:,}", leaf=words(family, "tier:leaf", N_("leaf"))),  # a Dragonfly's router
                   level=level_label(p.level, system),
                   hops=(ngettext("{count} link hop", "{count} link hops", p.hops) if p.link_hops else
                         ngettext("{count} switch hop", "{count} switch hops", p.hops)).format(count=p.hops))

@@ -1,0 +1,58 @@
+"""A Dragonfly's switch hops in one rule (``core.fabric.families.group_hops``, ``group_hops_summary``): with one
+group there is no route between groups, so no output says "across groups" or "Valiant" (the plan CLI, its JSON,
+the Designer's and the pack's readouts) nor "0 other groups" (the leaf what-if's note); with two groups Valiant
+routing has no intermediate group and is minimal, so its hops are the minimal ones everywhere (was 0 in the JSON and
+the Designer, the minimal count in the CLI)."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import run_cli
+
+from core.design import Design
+from core.fabric.families import leaf_whatif_note
+from core.figures.bandwidth import bandwidth_readout
+from core.i18n import language
+from core.plan import plan
+
+ONE_DFP = Design(gpu="H100", gpus=4096, topology="dragonfly", fabric="ethernet")  # SN5600: 1 group, 64 + 64
+ONE_DF = Design(gpu="H100", gpus=128, topology="classic-dragonfly")  # 1 group of 8 routers
+TWO_DFP = Design(gpu="H100", gpus=4096, topology="dragonfly", fabric="ethernet", oversubscription=2.0)
+
+
+def _readouts(p) -> list[str]:
+    return [bandwidth_readout(p.fabric.family, p.resolved.system, p.bandwidth, "GB/s", key, "")
+            for key in ("readout:bandwidth", "report:readout:bandwidth")]
+
+
+@pytest.mark.parametrize("design", [ONE_DFP, ONE_DF], ids=["dragonfly+", "dragonfly"])
+def test_one_group_says_no_route_between_groups(capsys, design):
+    p = plan(design)
+    assert p.fabric.pod_count == 1
+    entry = next(v for k, v in p.summary().items() if k in ("dragonfly", "classic_dragonfly"))
+    assert entry["hops_other_group"] == 0 and entry["hops_valiant"] == 0
+    with language("en"):
+        for text in _readouts(p):
+            assert "Valiant" not in text and "across groups" not in text
+            assert f"in its one group {p.bandwidth.hops_cross_rail}" in text
+        assert leaf_whatif_note(p) == ""  # was "spread over its 0 other groups"
+    flags = ["--topology", design.topology, "--gpus", str(design.gpus), "--format", "table"]
+    flags += ["--fabric", design.fabric] if design.fabric else []
+    code, out, _err = run_cli(capsys, "plan", *flags)
+    assert code == 0 and "one group of" in out and "no global links" in out
+    assert "Valiant" not in out and "1 groups" not in out and " across" not in out
+    code, out, _err = run_cli(capsys, "plan", *flags, "--lang", "zh")
+    assert code == 0 and "仅一个组" in out and "Valiant" not in out
+
+
+def test_two_groups_valiant_is_minimal_everywhere(capsys):
+    p = plan(TWO_DFP)
+    assert p.fabric.pod_count == 2
+    d = p.summary()["dragonfly"]
+    assert d["hops_valiant"] == d["hops_other_group"] == p.bandwidth.hops_cross_pod == 4
+    with language("en"):
+        for text in _readouts(p):
+            assert "across groups 4, Valiant up to 4" in text
+    code, out, _err = run_cli(capsys, "plan", "--topology", "dragonfly", "--gpus", "4096", "--fabric", "ethernet",
+                              "--oversubscription", "2", "--format", "table")
+    assert code == 0 and "across groups 4, Valiant up to 4" in out

@@ -1,0 +1,88 @@
+"""The settings a topology family ignores (``core.fabric.families.ignored_fields``, declared in each family's
+``IGNORED_FIELDS``): the CLI, a sweep and the Designer read that one declaration, so a classic Dragonfly's leaf
+oversubscription, tiers and spine oversubscription, and a Dragonfly+'s tiers and spine oversubscription, are said
+to be ignored as a torus's are; the notice names the field by its label; the Sweep page starts from a setting the
+design's topology reads (``core.analysis.sweep.default_setting``)."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import run_cli
+
+from core.analysis.sweep import default_setting
+from core.design import Design
+from core.fabric.families import ignored_fields, ignored_input, leaf_whatif, swept_ignored, unused_fields
+from core.i18n import language
+from core.plan import plan
+from tests import pagetest
+
+CASES = [("classic-dragonfly", "oversubscription", 2.0), ("classic-dragonfly", "tiers", 3),
+         ("classic-dragonfly", "spine_oversubscription", 2.0), ("dragonfly", "tiers", 3),
+         ("dragonfly", "spine_oversubscription", 2.0), ("torus", "oversubscription", 2.0)]
+
+
+@pytest.mark.parametrize(("topology", "field", "value"), CASES)
+def test_an_ignored_field_changes_nothing_and_is_said(topology, field, value):
+    base = Design(gpu="H100", gpus=4096 if topology != "torus" else 512, topology=topology)
+    changed = base.model_copy(update={field: value})
+    assert field in ignored_fields(topology)
+    assert plan(changed).summary() == plan(base).summary()  # ignored indeed: the declaration is true
+    with language("en"):
+        (said,) = unused_fields(changed)
+        assert "has no effect on a" in said and f"({field})" not in said and said == swept_ignored(changed, field)
+    with language("zh"):
+        (said,) = unused_fields(changed)
+        assert "has no effect" not in said and "无效" in said
+
+
+def test_read_fields_are_not_said():
+    assert unused_fields(Design(gpu="H100", gpus=4096, topology="dragonfly", oversubscription=2.0)) == []
+    assert leaf_whatif("dragonfly") and not leaf_whatif("classic-dragonfly") and not leaf_whatif("torus")
+    assert ignored_input("rail-optimized", "tiers") is None and ignored_input("dragonfly", "oversubscription") is None
+    assert ignored_input("dragonfly", "spine_oversubscription") is not None
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_cli_warns_on_both_dragonflies(capsys, lang):
+    code, _out, err = run_cli(capsys, "plan", "--topology", "classic-dragonfly", "--gpus", "4096",
+                              "--oversubscription", "2", "--tiers", "3", "--format", "json", "--lang", lang)
+    assert code == 0 and len(err.splitlines()) == 2 and "(oversubscription)" not in err
+    code, _out, err = run_cli(capsys, "plan", "--topology", "dragonfly", "--gpus", "4096", "--tiers", "3",
+                              "--format", "json", "--lang", lang)
+    assert code == 0 and len(err.splitlines()) == 1 and "Dragonfly+" in err
+    code, _out, err = run_cli(capsys, "sweep", "--topology", "classic-dragonfly", "--gpus", "4096", "--set",
+                              "oversubscription=1,2", "--lang", lang)
+    assert code == 0 and len(err.splitlines()) == 1 and "Dragonfly" in err
+
+
+def test_sweep_starts_from_a_setting_the_topology_reads():
+    assert default_setting(Design()) == "oversubscription"
+    assert default_setting(Design(topology="dragonfly", gpus=4096)) == "oversubscription"
+    assert default_setting(Design(topology="classic-dragonfly", gpus=4096)) == "global_ratio"
+    assert default_setting(Design(topology="torus", gpus=512)) == "nodes"
+
+
+def test_sweep_page_of_a_classic_dragonfly():
+    open_page = pagetest.opener("../pages/5_Sweep.py")
+    at = open_page({"t": "dfc", "ng": "4096"})
+    assert not at.exception
+    assert at.query_params.get("sw_x") in ("global_ratio", ["global_ratio"])  # not the ignored leaf ratio
+    assert not any("no effect" in str(i.value) for i in at.info)
+    at = open_page({"t": "dfc", "ng": "4096", "sw_x": "oversubscription", "sw_xv": "1,2"})  # asked: kept, said
+    notes = [str(i.value) for i in at.info if "no effect on a Dragonfly" in str(i.value)]
+    assert len(notes) == 1 and notes[0].startswith("Oversubscription (leaf down:up) has")
+
+
+def test_designer_greys_out_what_the_family_ignores():
+    """The sidebar's inputs off are the family's ``IGNORED_FIELDS`` (``ignored_input``): a Dragonfly+'s tiers, spine
+    oversubscription and core switch; a classic Dragonfly's leaf oversubscription too."""
+    open_page = pagetest.opener("../pages/1_Designer.py")
+    for topology, off in (("df", {"Tiers", "Spine oversubscription (3 tiers)", "Core switch"}),
+                          ("dfc", {"Tiers", "Spine oversubscription (3 tiers)", "Oversubscription (not used by this "
+                                                                             "topology)"})):
+        at = open_page({"t": topology, "ng": "4096"})
+        assert not at.exception
+        widgets = [*at.sidebar.select_slider, *at.sidebar.selectbox]
+        disabled = {w.label for w in widgets if w.disabled}
+        assert off <= disabled, (topology, disabled)
+        assert "Oversubscription (leaf down:up)" not in disabled
