@@ -93,3 +93,17 @@ def test_resilience_names_routers_and_opens_old_links():
     assert "Chosen where it hurts most: 1 x router (router001)" in page_text(at)
     old = open_page({"t": "dfc", "ng": "4096", "rs_fail": "leaf001"})  # a link written when the exports said leaf
     assert not old.exception and not old.error
+
+
+def test_drawio_rows_and_prometheus_tiers_say_router():
+    """The draw.io rows are labelled as the app's diagram labels them (a classic Dragonfly's "Routers", not "Leaf"),
+    and the Prometheus rules' ``tier`` label and header name the routers as their switch names do (router, not
+    leaf); a folded Clos keeps its Leaf row and leaf tier."""
+    p = plan(DFC)
+    drawio = export_text(p, "drawio")
+    assert 'id="row-leaf" value="Routers"' in drawio and 'value="Leaf"' not in drawio
+    assert 'id="row-leaf" value="Leaf"' in export_text(plan(CLOS), "drawio")
+    rules = export_text(p, "prometheus")
+    assert 'tier: "router"' in rules and "(node, router)" in rules
+    assert '"leaf' not in rules and "leaf)" not in rules
+    assert 'tier: "leaf' in export_text(plan(CLOS), "prometheus")

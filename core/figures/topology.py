@@ -80,6 +80,13 @@ def is_aggregated(plan, every_pod: bool = True) -> bool:
     return full_graph_elements(plan) > FULL_GRAPH_LIMIT
 
 
+def row_name(family: str | None, role: str) -> str:
+    """The diagram's label of tier ``role``'s row (``server``, ``leaf``, ``spine``, ``core``), in the current
+    language: family ``family``'s ``row:<role>`` word (a classic Dragonfly's "Routers"), else ``TIER_NAMES``'. The
+    app's diagram and the draw.io export read it."""
+    return words(family, f"row:{role}", TIER_NAMES[role])
+
+
 def topology_graph(plan, every_pod: bool = True) -> tuple[nx.Graph, bool]:
     """The graph to draw and whether it is aggregated (see ``is_aggregated``); a design with pods: every pod
     under the shared spines (``core.fabric.podgraph``), or with ``every_pod`` False pod 1's own fabric (the
@@ -495,8 +502,7 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
         xaxis=dict(visible=False, range=[min(0.0, *(p[0] for p in pos.values())) - 0.05,
                                          max(1.0, *(p[0] for p in pos.values())) + 0.12], fixedrange=False),
         yaxis=dict(tickvals=[TIER_Y[r] for r in TIER_Y if TIER_Y[r] <= top],
-                   ticktext=[words(plan.fabric.family, f"row:{r}", TIER_NAMES[r]) for r in TIER_Y
-                             if TIER_Y[r] <= top],
+                   ticktext=[row_name(plan.fabric.family, r) for r in TIER_Y if TIER_Y[r] <= top],
                    range=[(-0.85 if staggered else -0.5) - (0.45 if mixed is not None else 0),
                           top + max(0.45, above + 0.15)], showgrid=False,
                    zeroline=False),

@@ -110,8 +110,8 @@ def _style(role: str, colour: str, aggregated: bool) -> str:
 def write_drawio(plan, out: TextIO, naming: NamingScheme) -> None:
     """Stream the draw.io file of ``plan`` (plane 1, laid out like the app's diagram) to ``out``."""
     # imported here: the figures package loads Plotly, which the CLI's parser (it lists every format) need not
-    from core.figures.style import TIER_COLOURS, TIER_NAMES, TIER_Y, line_width, rail_colour
-    from core.figures.topology import _layer_positions, topology_graph
+    from core.figures.style import TIER_COLOURS, TIER_Y, line_width, rail_colour
+    from core.figures.topology import _layer_positions, row_name, topology_graph
 
     with language(DEFAULT_LANGUAGE):
         graph, aggregated = topology_graph(plan)
@@ -144,7 +144,8 @@ def write_drawio(plan, out: TextIO, naming: NamingScheme) -> None:
       'as="geometry"/></mxCell>\n')
     for role, y in TIER_Y.items():
         if y <= top and any(d["role"] == role for _v, d in graph.nodes(data=True)):
-            w(f'        <mxCell id="row-{role}" value={quoteattr(TIER_NAMES[role])} style="text;html=1;align=right;'
+            label = quoteattr(row_name(plan.fabric.family, role))
+            w(f'        <mxCell id="row-{role}" value={label} style="text;html=1;align=right;'
               f'fontStyle=1;fontSize=13;" vertex="1" parent="1"><mxGeometry x="0" y="{int(75 + (top - y) * ROW_HEIGHT)}" '
               'width="110" height="30" as="geometry"/></mxCell>\n')
     ids = {}

@@ -29,6 +29,7 @@ from typing import Callable, NamedTuple, TextIO
 
 from core import vocab
 from core.analysis.monitoring import WHY, Rule, Scope, all_checks, exporters
+from core.fabric.families import export_word
 from core.fabric.naming import Namer, NamingScheme
 from core.fabric.wiring import Wiring
 from core.formats.exports import Export
@@ -45,6 +46,12 @@ SEVERE = frozenset({"gpu_xid", "gpu_row_remap", "ib_link_down", "eth_link_down"}
 def _text(value: str) -> str:
     """A YAML scalar: the JSON string of ``value`` (a double-quoted YAML scalar, any character escaped)."""
     return json.dumps(value, ensure_ascii=False)
+
+
+def _tiers(plan, tiers: tuple[str, ...]) -> list[str]:
+    """``tiers`` (checklist tier ids) as the ``tier`` label and the header say them: each in the family's export word
+    (a classic Dragonfly's ``router``, as its switch names and NetBox role say)."""
+    return [export_word(plan.fabric.family, tier, tier) for tier in tiers]
 
 
 def _alert_name(check_id: str, kind: str) -> str:
@@ -115,7 +122,7 @@ def alerts(plan, naming: NamingScheme | None = None) -> list[dict]:
                 "group": kind, "alert": _alert_name(check.id, kind),
                 "expr": rule.expr.replace("SCOPE", _scope(rule, patterns)),
                 "labels": {"severity": "critical" if check.id in SEVERE else "warning", "check": check.id,
-                           "tier": ",".join(tiers)},
+                           "tier": ",".join(_tiers(plan, tiers))},
                 "annotations": {"summary": _("{counter} on {device}: {threshold}").format(
                     counter=check.counter, device=device, threshold=_(check.threshold)),
                     "description": why, "source": f"{check.source}; {exporters()[rule.exporter].name}"}})
@@ -159,7 +166,7 @@ def _header(plan, rules: list[dict], out: TextIO) -> None:
         out.write("# " + _("Not covered (no rule is written for these counters: read them with the tool the "
                            "checklist names, UFM or the switch vendor's telemetry):") + "\n")
         for check_id, tiers, counter in gaps:
-            out.write(f"#   - {check_id} ({', '.join(tiers)}): {counter}\n")
+            out.write(f"#   - {check_id} ({', '.join(_tiers(plan, tiers))}): {counter}\n")
 
 
 def write(plan, out: TextIO, naming: NamingScheme | None = None) -> None:
