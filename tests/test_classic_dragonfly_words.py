@@ -69,7 +69,7 @@ def test_load_heatmap_names_groups_and_notes_the_minimal_routing(small):
         zh = link_load(small, "ring", "rail", seed=1)
         assert "组" in load_heatmap_figure(zh, family=DFC).layout.xaxis.title.text
         assert any(row.startswith("节点-路由器") for row in load_heatmap_figure(zh, family=DFC).data[0].y)
-        assert any("最短路由" in n for n in zh.notes)
+        assert any("最小路由" in n for n in zh.notes)
 
 
 def test_drawing_legend_names_the_groups(large):
