@@ -18,6 +18,7 @@ from core.plan import plan
 ONE_DFP = Design(gpu="H100", gpus=4096, topology="dragonfly", fabric="ethernet")  # SN5600: 1 group, 64 + 64
 ONE_DF = Design(gpu="H100", gpus=128, topology="classic-dragonfly")  # 1 group of 8 routers
 TWO_DFP = Design(gpu="H100", gpus=4096, topology="dragonfly", fabric="ethernet", oversubscription=2.0)
+DFC_EIGHT = Design(gpu="H100", gpus=4096, topology="classic-dragonfly")  # 8 groups
 
 
 def _readouts(p) -> list[str]:
@@ -56,3 +57,17 @@ def test_two_groups_valiant_is_minimal_everywhere(capsys):
     code, out, _err = run_cli(capsys, "plan", "--topology", "dragonfly", "--gpus", "4096", "--fabric", "ethernet",
                               "--oversubscription", "2", "--format", "table")
     assert code == 0 and "across groups 4, Valiant up to 4" in out
+
+
+def test_two_group_classic_dragonfly_routing_row_has_no_two_global_hops():
+    """With two groups Valiant has no third group to pass through: the summary's routing row (the plan CLI, the
+    Designer's sizing notes) says minimal and Valiant alike, not Valiant's "two global hops"; eight groups keep it."""
+    from core.fabric.classic_dragonfly import summary_rows
+
+    two, eight = plan(Design(gpu="H100", gpus=1024, topology="classic-dragonfly")), plan(DFC_EIGHT)
+    assert two.fabric.pod_count == 2 and eight.fabric.pod_count == 8
+    with language("en"):
+        row = dict(summary_rows(two.summary()))["Dragonfly routing"]
+        assert "minimal and Valiant routing alike" in row and "two global hops" not in row
+        assert "two global hops" in dict(summary_rows(eight.summary()))["Dragonfly routing"]
+

@@ -677,14 +677,7 @@ def summary_rows(summary: dict) -> list[tuple[str, str]]:
         "one group of {routers} routers ({p} nodes each), no global links; switch hops {hops}").format(
         routers=d["routers_per_group"], p=d["nodes_per_router"], hops=hops))]
     if "uniform_throughput_minimal" in d and d["groups"] > 1:  # Valiant's global hops: none in one group
-        detour = d["hops_valiant_same_group"]
-        rows.append((_("Dragonfly routing"), (_(
-            "uniform random traffic at {minimal} of line rate under minimal routing, {valiant} under Valiant (two "
-            "global hops, Kim et al. 2008); a detour inside a group crosses {detour} switches") if detour else _(
-            "uniform random traffic at {minimal} of line rate under minimal routing, {valiant} under Valiant (two "
-            "global hops, Kim et al. 2008); no detour inside a group (fewer than 3 routers)")).format(
-            minimal=units.percent(d["uniform_throughput_minimal"]),
-            valiant=units.percent(d["uniform_throughput_valiant"]), detour=detour)))
+        rows.append((_("Dragonfly routing"), _routing_row(d)))
     if "adversarial_throughput_minimal" in d and d["groups"] > 1:
         rows.append((_("Dragonfly worst case"), _(
             "adversarial traffic (every group to the next) at {minimal} of line rate under minimal routing, {valiant} "
@@ -692,6 +685,28 @@ def summary_rows(summary: dict) -> list[tuple[str, str]]:
             minimal=units.percent(d["adversarial_throughput_minimal"]),
             valiant=units.percent(d["adversarial_throughput_valiant"]))))
     return rows
+
+
+def _routing_row(d: dict) -> str:
+    """The summary's routing row of ``d`` (a ``summary``'s ``classic_dragonfly``, two groups or more): uniform random
+    traffic's throughput under minimal and Valiant routing and the detour inside a group; with two groups Valiant has
+    no third group to pass through, so it is the minimal route (``hop_counts``, ``global_loads``) and the row says
+    so, not Valiant's two global hops."""
+    detour = d["hops_valiant_same_group"]
+    if d["groups"] == 2:
+        text = _("uniform random traffic at {minimal} of line rate under minimal and Valiant routing alike (two "
+                 "groups: no third group for Valiant to pass through, Kim et al. 2008); a detour inside a group "
+                 "crosses {detour} switches") if detour else _(
+            "uniform random traffic at {minimal} of line rate under minimal and Valiant routing alike (two groups: "
+            "no third group for Valiant to pass through, Kim et al. 2008); no detour inside a group (fewer than 3 "
+            "routers)")
+    else:
+        text = _("uniform random traffic at {minimal} of line rate under minimal routing, {valiant} under Valiant "
+                 "(two global hops, Kim et al. 2008); a detour inside a group crosses {detour} switches") if detour \
+            else _("uniform random traffic at {minimal} of line rate under minimal routing, {valiant} under Valiant "
+                   "(two global hops, Kim et al. 2008); no detour inside a group (fewer than 3 routers)")
+    return text.format(minimal=units.percent(d["uniform_throughput_minimal"]),
+                       valiant=units.percent(d["uniform_throughput_valiant"]), detour=detour)
 
 
 def ways_out(design) -> list[tuple[str, dict]]:
