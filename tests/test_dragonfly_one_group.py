@@ -71,3 +71,12 @@ def test_two_group_classic_dragonfly_routing_row_has_no_two_global_hops():
         assert "minimal and Valiant routing alike" in row and "two global hops" not in row
         assert "two global hops" in dict(summary_rows(eight.summary()))["Dragonfly routing"]
 
+
+
+def test_two_group_dragonfly_plus_pair_links_grouped(capsys):
+    """A Dragonfly+'s links per group pair are written with the thousands separator as the total beside them (was
+    "1024 global links per group pair, 1,024 in all"), in the plan CLI's row and the sizing note."""
+    code, out, _err = run_cli(capsys, "--lang", "en", "plan", "--gpu", "h100", "--gpus", "2048", "--topology",
+                              "dragonfly", "--format", "table")
+    assert code == 0 and "1,024 global links per group pair" in out and "joined by 1,024 global links" in out
+    assert "1024 global" not in out

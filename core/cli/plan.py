@@ -101,7 +101,7 @@ def _render_table(summary: dict, tiers: str, pods: dict | None = None, unit: str
                                                "global links per group pair, {links} in all; switch hops {hops}",
                                                d["global_links_per_group_pair"]).format(
             groups=f"{d['groups']:,}", leaves=d["leaves_per_group"], spines=d["spines_per_group"],
-            pair=d["global_links_per_group_pair"], links=f"{d['global_links']:,}", hops=hops) if d["groups"] > 1
+            pair=f"{d['global_links_per_group_pair']:,}", links=f"{d['global_links']:,}", hops=hops) if d["groups"] > 1
             else _("one group of {leaves} leaves and {spines} spines, no global links; switch hops {hops}").format(
             leaves=d["leaves_per_group"], spines=d["spines_per_group"], hops=hops)) + "\n")
     if "torus" in summary:

@@ -373,7 +373,7 @@ def _explain(sized: _Sized) -> tuple[str, ...]:
                             "ceil({sus} / {per_group}) = {groups} groups, each pair joined by {pair} global links "
                             "({links} in all); a group has {ports} global ports, so at most {most} groups.",
                             sized.pair_links).format(
-            sus=sized.sus, per_group=sized.sus_per_group, groups=groups, pair=sized.pair_links,
+            sus=sized.sus, per_group=sized.sus_per_group, groups=groups, pair=f"{sized.pair_links:,}",
             links=f"{sized.pair_links * groups * (groups - 1) // 2:,}", ports=number(sized.global_ports),
             most=f"{sized.global_ports + 1:,}"))
     else:
