@@ -80,3 +80,17 @@ def test_two_group_dragonfly_plus_pair_links_grouped(capsys):
                               "dragonfly", "--format", "table")
     assert code == 0 and "1,024 global links per group pair" in out and "joined by 1,024 global links" in out
     assert "1024 global" not in out
+
+
+@pytest.mark.parametrize("pattern", ["uniform", "adversarial"])
+def test_two_group_load_note_has_no_valiant_detour(pattern):
+    """The link-load closed form of a two-group classic Dragonfly says minimal and Valiant alike (its loads are
+    equal, ``global_loads``), not Valiant's "two global hops" or "every other group's links"; eight groups keep them."""
+    from core.fabric.classic_dragonfly import load_notes
+
+    two, eight = plan(Design(gpu="H100", gpus=1024, topology="classic-dragonfly")), plan(DFC_EIGHT)
+    with language("en"):
+        note = load_notes(two.fabric, pattern, "minimal", {"global": 0.5, "local": 0.2})[0]
+        assert "minimal and Valiant routing alike" in note
+        assert "two global hops" not in note and "every other group" not in note and "the next" not in note
+        assert "minimal and Valiant routing alike" not in load_notes(eight.fabric, pattern, "minimal", {})[0]

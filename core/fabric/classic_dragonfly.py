@@ -867,13 +867,24 @@ def load_notes(fabric: FabricPlan, pattern: str, routing: str, worst: dict[str, 
         "capacity.")).format(glob=units.percent(worst.get("global", 0.0)), local=units.percent(worst.get("local", 0.0)))
     values = dict(minimal=units.percent(minimal), valiant=units.percent(valiant),
                   minimal_share=units.percent(loads.share(minimal)), valiant_share=units.percent(loads.share(valiant)))
-    if pattern == "uniform":
+    a = min(fabric.groups_per_pod * fabric.leaves_per_group, fabric.leaf_count)
+    if fabric.pod_count == 2:  # Valiant is minimal (``global_loads``): no third group to pass through
+        text = (_("Closed form (Kim et al. 2008; every port at line rate to every other alike, full groups): each "
+                  "global link is offered {minimal} of its capacity under minimal and Valiant routing alike (two "
+                  "groups: no third group for Valiant to pass through), so a port gets at most {minimal_share} of its "
+                  "line rate; a random permutation loads them unevenly around that.") if pattern == "uniform" else _(
+            "Closed form (Kim et al. 2008's worst case; every port of a group to the other group at line rate, full "
+            "groups): the global links between the two groups ({links} a pair) are offered {minimal} of their "
+            "capacity under minimal and Valiant routing alike (two groups: no third group for Valiant to pass "
+            "through), so a port gets at most {minimal_share} of its line rate (links per pair / (a p) at equal "
+            "speeds, a = {a} routers of p = {p} nodes)."))
+        text = text.format(links=_global_links(fabric.global_pair_links), a=a, p=fabric.nodes_per_group, **values)
+    elif pattern == "uniform":
         text = _("Closed form (Kim et al. 2008; every port at line rate to every other alike, full groups): each "
                  "global link is offered {minimal} of its capacity under minimal routing and {valiant} under Valiant "
                  "(two global hops), so a port gets at most {minimal_share} and {valiant_share} of its line rate; "
                  "a random permutation loads them unevenly around that.").format(**values)
     else:
-        a = min(fabric.groups_per_pod * fabric.leaves_per_group, fabric.leaf_count)
         text = _("Closed form (Kim et al. 2008's worst case; every port of a group to the next group at line rate, "
                  "full groups): the global links from a group to the next ({links} a pair) are offered {minimal} of "
                  "their capacity under minimal routing, so a port gets at most {minimal_share} of its line rate (links per pair / "
