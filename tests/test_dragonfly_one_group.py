@@ -94,3 +94,19 @@ def test_two_group_load_note_has_no_valiant_detour(pattern):
         assert "minimal and Valiant routing alike" in note
         assert "two global hops" not in note and "every other group" not in note and "the next" not in note
         assert "minimal and Valiant routing alike" not in load_notes(eight.fabric, pattern, "minimal", {})[0]
+
+
+@pytest.mark.parametrize("topology", ["dragonfly", "classic-dragonfly"])
+def test_two_group_collective_note_keeps_valiant_minimal(topology):
+    """The Performance page's note on the global links' share: with two groups Valiant has no third group, so the
+    note does not say it "takes two global hops and would halve that share" (eight groups still do)."""
+    from core.perf.collectives import sweep
+
+    gpus = {"dragonfly": 2048, "classic-dragonfly": 1024}[topology]
+    two = plan(Design(gpu="H100", gpus=gpus, topology=topology))
+    assert two.fabric.pod_count == 2
+    with language("en"):
+        notes = " ".join(sweep(two, "all-reduce", [2.0 ** 30]).notes)
+        assert "no third group to pass through" in notes and "two global hops" not in notes
+        eight = " ".join(sweep(plan(DFC_EIGHT), "all-reduce", [2.0 ** 30]).notes)
+        assert "two global hops and would halve" in eight

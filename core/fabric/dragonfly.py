@@ -98,6 +98,11 @@ WORDS = {"card:core": None,  # leaves and spines in each group, the groups joine
              "spine's down ports over its global links ({ratio}, which the model applies to the global stage); "
              "Valiant (non-minimal) routing, which adaptive routers use against adversarial patterns, takes two "
              "global hops and would halve that share."),
+         "note:global_share:two": N_(
+             "{family}: traffic between groups crosses the global links, at the busiest spine's down ports over its "
+             "global links ({ratio}, which the model applies to the global stage); with two groups Valiant "
+             "(non-minimal) routing has no third group to pass through, so it takes the same one global hop and "
+             "keeps that share."),
          "note:leaf_whatif": N_(
              "Why a row can beat the design here: this what-if varies the leaves only, and on a Dragonfly+ the worst "
              "balanced cut crosses the global links between groups. A group's global links spread over its {others} "

@@ -328,7 +328,13 @@ def sweep(
                            "links only, and all-to-all is bounded by the cut of the job's block; a node keeps "
                            "{ring} of its cabled NIC ports' bandwidth for rings, {uniform} for all-to-all.").format(
             ring=units.percent(shares[0]), uniform=units.percent(shares[1])))
-    if p.level == "global":  # a Dragonfly: say which routing the global links' share assumes
+    if p.level == "global" and plan.fabric.pod_count == 2:  # a Dragonfly of two groups: Valiant is minimal
+        notes.append(words(plan.fabric.family, "note:global_share:two", N_(
+            "{family}: traffic between groups crosses the global links, at the groups' injection over their global "
+            "bandwidth ({ratio}); with two groups Valiant (non-minimal) routing has no third group to pass through, "
+            "so it takes the same one global hop and keeps that share.")).format(
+            ratio=units.ratio(plan.bandwidth.spine_oversubscription), family=p.family))
+    elif p.level == "global":  # a Dragonfly: say which routing the global links' share assumes
         notes.append(words(plan.fabric.family, "note:global_share", N_(
             "{family}: traffic between groups crosses the global links under minimal routing, at the groups' "
             "injection over their global bandwidth ({ratio}); Valiant (non-minimal) routing, which adaptive routers "
