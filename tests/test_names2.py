@@ -131,18 +131,19 @@ def test_the_one_feed_error_names_the_rack_as_the_exports_do(monkeypatch):
 
 
 def test_a_classic_dragonflys_local_bundle_fails_by_the_name_spof_prints(capsys):
-    """spof lists a local bundle (``leaf001 -> leaf002 (p0.leaf0-leaf1; router 1 - router 2)``); that name and its
-    id fail the bundle: no GPU cut off, as spof says; a bundle inside a group is the tier ``link`` (local)."""
+    """spof lists a local bundle (``router001 -> router002 (p0.leaf0-leaf1; router 1 - router 2)``); that name, its
+    name before routers were named routers (``leaf001 -> leaf002``) and its id fail the bundle: no GPU cut off, as spof says; a bundle inside a group is the tier ``link`` (local)."""
     import re
 
     flags = ["--gpus", "1024", "--topology", "classic-dragonfly"]
     text = run_cli(capsys, "spof", *flags)[1]
     line = next(line for line in text.splitlines() if "local link bundle" in line)
     name, element = re.match(r"^(.+?) \(([^;]+);", line).groups()
-    assert (name, element) == ("leaf001 -> leaf002", "p0.leaf0-leaf1")
+    assert (name, element) == ("router001 -> router002", "p0.leaf0-leaf1")
     by_name = run_cli(capsys, "failure", *flags, "--fail", name, "--format", "json")
+    by_old = run_cli(capsys, "failure", *flags, "--fail", "leaf001 -> leaf002", "--format", "json")
     by_id = run_cli(capsys, "failure", *flags, "--fail", element, "--format", "json")
-    assert by_name[0] == 0 and by_name[1] == by_id[1], by_name[2]
+    assert by_name[0] == 0 and by_name[1] == by_id[1] == by_old[1], by_name[2]
     import json
 
     out = json.loads(by_id[1])
@@ -154,8 +155,9 @@ def test_a_classic_dragonflys_local_bundle_fails_by_the_name_spof_prints(capsys)
 
 
 def test_a_classic_dragonflys_hot_links_are_named_as_its_exports_and_failure_views_name_them(capsys):
-    """Overload & imbalance and ``python -m core load`` name a router as the exports do (``leaf002``, not ``router
-    2``); that name, a NIC's (``gpu006 nic1 -> leaf001``) and the old words fail the same element."""
+    """Overload & imbalance and ``python -m core load`` name a router as the exports do (``router002``, not ``router
+    2``); that name, a NIC's (``gpu006 nic1 -> router001``) and the old words (``router 58``, ``leaf002``) fail the
+    same element."""
     from core.analysis.failure.names import ElementNames
     from core.fabric.wiring import Wiring
     from core.formats.linknames import failure_element, link_names
@@ -167,14 +169,15 @@ def test_a_classic_dragonflys_hot_links_are_named_as_its_exports_and_failure_vie
     leaf = w.switch_id("leaf", w.node_port(5, 0)[0])
     ids = ["p0.leaf1 -> p0.leaf2", "p0.leaf57 -> p0.leaf33#0", f"node5.nic{w.nic_of(0)} -> {leaf}"]
     shown = link_names(p, ids)
-    assert shown[:2] == ["leaf002 -> leaf003", "leaf058 -> leaf034 #1"]
+    assert shown[:2] == ["router002 -> router003", "router058 -> router034 #1"]
     assert shown[2] == f"{names.name(f'node5.nic{w.nic_of(0)}')} -> {names.device(leaf)}"
     assert [failure_element(p, name) for name in shown] == ["p0.leaf1-leaf2", "p0.leaf33-leaf57#0",
                                                             f"node5.nic{w.nic_of(0)}"]
     assert failure_element(p, "router 58 -> router 34#0") == "p0.leaf33-leaf57#0"  # a link written before
+    assert failure_element(p, "leaf002 -> leaf003") == "p0.leaf1-leaf2"  # named before routers were routers
     text = run_cli(capsys, "load", "--gpus", "1024", "--topology", "classic-dragonfly", "--pattern", "adversarial")[1]
     hot = text.split("hottest links")[1].splitlines()[1:6]
-    assert all(re.match(r"^  leaf\d{3} -> leaf\d{3} ", line) for line in hot), hot
+    assert all(re.match(r"^  router\d{3} -> router\d{3} ", line) for line in hot), hot
 
 
 def test_the_resilience_page_names_the_pods_elements_as_the_exports_do():
