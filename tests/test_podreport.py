@@ -50,7 +50,7 @@ def test_the_racks_card_and_the_risks_are_the_whole_hall(mixed):
 def test_every_pod_s_networks_and_the_job_s_pod(mixed):
     _p, text = mixed
     for pod in ("pod 1", "pod 2"):
-        assert f"{pod}: storage network" in text and f"{pod}: out-of-band management" not in text
+        assert f"{pod}: storage fabric" in text and f"{pod}: out-of-band management" not in text
         assert f"{pod}: node BMC ports" in text  # the whole design's out-of-band network: every pod's part
     assert "on every GPU of pod 1 (512 GPUs)" in text
     assert "every GPU of the design" not in text
@@ -68,7 +68,7 @@ def test_a_design_without_pods_keeps_its_words():
            f"{layout.max_kw_per_rack:,.1f} kW per rack of {layout.power_limit_kw:g} kW" in card.help
     text = _text(report.design_report_html(p, name="", share_link=""))
     assert "pod 1" not in text and "every GPU of the design (512 GPUs)" in text
-    assert "<h3>storage network</h3>" in report.design_report_html(p, name="", share_link="")
+    assert "<h3>storage fabric</h3>" in report.design_report_html(p, name="", share_link="")
 
 
 def test_growth_words_and_level_2_nvlink_follow_the_pods():

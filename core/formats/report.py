@@ -709,14 +709,11 @@ def _bom_table(bom) -> str:
 
 
 def _network_label(key: str) -> str:
-    """A network's name over its BOM rows and headings; the compute network's bill holds the GPU nodes, so it takes
-    the By network table's name (``core.figures.cost.NETWORK_NAMES``), not the compute fabric's."""
+    """A network's name over its BOM rows, headings and the By network table: the Designer's By network names
+    (``core.figures.cost.NETWORK_NAMES``; the compute network's bill holds the GPU nodes)."""
     from core.figures.cost import NETWORK_NAMES
 
-    if key == "compute":
-        return _(NETWORK_NAMES[key])
-    return {"storage": _("storage network"), "inband": _("in-band management"),
-            "oob": _("out-of-band management")}.get(key, key)
+    return _(NETWORK_NAMES[key]) if key in NETWORK_NAMES else key
 
 
 def _bom_headers(pods: bool = False) -> list[str]:
@@ -755,7 +752,7 @@ def _cost(doc: _Doc, plan) -> None:
 def _networks(doc: _Doc, plan) -> None:
     """Storage, in-band and out-of-band networks (``Plan.networks``, ``Plan.summary()["networks"]``), when present;
     a design with pods: the totals and every pod's own (``core.formats.podreport.pods_networks``)."""
-    from core.figures.cost import NETWORK_NAMES, networks_note
+    from core.figures.cost import networks_note
     from core.formats.podreport import pods_networks
 
     networks = getattr(plan, "networks", None)
@@ -767,7 +764,7 @@ def _networks(doc: _Doc, plan) -> None:
         s = summary.get(key)
         if not isinstance(s, Mapping):
             continue
-        rows.append([_(NETWORK_NAMES[key]), number(s.get("switches", 0)), number(s.get("links", 0)),
+        rows.append([_network_label(key), number(s.get("switches", 0)), number(s.get("links", 0)),
                      number(s.get("transceivers", 0)), usd(s.get("capex_usd", 0.0)), units.kw(s.get("power_kw", 0.0))])
     body = _table([_("network"), _("switches"), _("links"), _("transceivers"), in_currency(_("capex USD")), _("power kW")], rows,
                   {1, 2, 3, 4, 5}) if rows else ""
