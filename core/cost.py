@@ -50,7 +50,7 @@ from core.fabric.wiring import wiring_of
 from core.i18n import N_, _, as_sentence, ngettext, sentences
 from core.i18n import current as current_language
 from core.memo import FrozenDict, spoken, stage, view
-from core.networks import NETWORK_LABELS, ClusterNetworks, NetworkFabric, NetworkInputs, size_networks, sized_networks
+from core.networks import ClusterNetworks, NetworkFabric, NetworkInputs, size_networks, sized_networks, network_name
 from core.networks.model import LINK_KIND_LABELS, SWITCH_ROLE_LABELS
 from core.networks.makers import optics_note
 from core.physical.layout import Layout, place
@@ -1135,7 +1135,7 @@ def _rows_of(catalog: Catalog, network: str, devices, links, switches, add) -> N
         # the compute network's own rows here are its management's: the UFM appliances and their links
         add(category, entry, quantity, why, item=item, end=end, network=network, management=network == "compute")
 
-    label = _(NETWORK_LABELS[network])
+    label = network_name(network)
     for group in switches:
         entry = catalog.switch(group.model)
         used = _("{description}: {count} x {ports} of {radix} ports used").format(

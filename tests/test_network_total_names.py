@@ -11,10 +11,11 @@ import re
 from openpyxl import load_workbook
 
 from core.design import Design
-from core.figures.cost import NETWORK_NAMES, networks_note
+from core.figures.cost import networks_note
 from core.formats import xlsx
 from core.formats.report import design_report_html
 from core.i18n import _, language
+from core.networks import network_name
 from core.plan import plan
 
 DESIGN = Design(gpu="H100", nodes=64)
@@ -33,7 +34,7 @@ def test_xlsx_networks_table_names_the_compute_row_with_its_nodes():
             fabric_card = next(r for r in rows if r[0] == _("Capex, compute fabric"))
             header = next(i for i, r in enumerate(rows) if r[0] == _("network") and r[1] == _("switches"))
             compute = rows[header + 1]
-            assert compute[0] == _(NETWORK_NAMES["compute"]) != _("compute fabric"), (lang, compute)
+            assert compute[0] == network_name("compute", "bill") != _("compute fabric"), (lang, compute)
             assert compute[4] > fabric_card[1] * 2  # the nodes' capex is in this row, not in the card's
 
 
@@ -57,7 +58,7 @@ def test_pack_by_network_table_and_bom_subtotal_name_the_compute_row_with_its_no
     for lang in ("en", "zh"):
         with language(lang):
             page = design_report_html(p, name="", share_link="")
-            name = _(NETWORK_NAMES["compute"])
+            name = network_name("compute", "bill")
             head = f"<th>{_('network')}</th><th class=\"num\">{_('switches')}</th>"
             table = page[page.index(head):]
             first = re.search(r"<tbody><tr><td>(.*?)</td>", table).group(1)

@@ -13,6 +13,7 @@ from core.design import Design
 from core.units import excel_money_format
 from core.formats import xlsx
 from core.i18n import _, language
+from core.networks import NETWORK_WORDS, network_name
 from core.plan import plan
 
 from i18n_check import english_leaks
@@ -180,7 +181,7 @@ def test_golden_superpod_h100_4su_from_the_workbook():
     assert numbers["Links"] == 1016 + 1024
     bom = rows(book["Bill of materials"])
     col = {h: i for i, h in enumerate(bom[0])}
-    on_fabric = [r for r in bom[1:-1] if "network" not in col or r[col["network"]] == "compute fabric"]
+    on_fabric = [r for r in bom[1:-1] if "network" not in col or r[col["network"]] == network_name("compute", "bill")]
     assert sum(r[col["qty"]] for r in on_fabric if r[col["catalog id"]] == "QM9700") == 48
 
 
@@ -205,9 +206,9 @@ def test_other_networks_get_a_sheet_each_when_the_plan_has_them():
     with language("en"):
         book = openpyxl.load_workbook(io.BytesIO(xlsx.design_xlsx(p)))
     extra = book.sheetnames[3:]
-    assert "Storage network" in extra and "Out-of-band management network" in extra
-    ws = book["Storage network"]
-    assert ws["A1"].value == "Storage network"
+    assert "Storage fabric" in extra and "Out-of-band management" in extra
+    ws = book["Storage fabric"]
+    assert ws["A1"].value == "Storage fabric"
     values = [r for r in rows(ws) if r and r[0] is not None]
     assert any(r[0] == _("Sizing") for r in values)
 
@@ -217,8 +218,8 @@ def test_every_sheet_name_fits_excel():
         with language(lang):
             for sheet in xlsx.SHEET_NAMES.values():
                 assert len(_(sheet)) <= 31
-            for network in xlsx.NETWORK_LABELS.values():
-                assert len(xlsx.sheet_name(_(network))) <= 31
+            for network in NETWORK_WORDS:
+                assert len(xlsx.sheet_name(network_name(network))) <= 31
     assert xlsx.sheet_name("a/b[c]:d*e?f\\g") == "a b c  d e f g"
 
 

@@ -11,6 +11,7 @@ from core.units import money_axis, money_unit, percent, power as power_text, pow
 from core.cost import CATEGORY_LABELS, in_category_order, price_sensitivity
 from core.figures.style import CATEGORY_COLOURS, base_layout, plain, text_width, wrap_text
 from core.i18n import N_, _, in_currency, usd
+from core.networks import network_name
 
 FACILITY_OVERHEAD = N_("facility overhead")
 """The power chart's last bar: facility power above the IT load (cooling, conversion), from the PUE."""
@@ -158,15 +159,6 @@ def price_sensitivity_figure(plan, top: int = 5) -> go.Figure:
     return fig
 
 
-NETWORK_NAMES = {"compute": N_("compute (nodes and fabric)"), "storage": N_("storage fabric"),
-                 "inband": N_("in-band management"), "oob": N_("out-of-band management")}
-"""``Plan.summary()["networks"]`` keys -> the names the networks chart and table show."""
-NETWORK_SHORT = {"compute": N_("compute"), "storage": N_("storage"), "inband": N_("in-band"),
-                 "oob": N_("out-of-band")}
-"""The same networks in a word, for the Designer's table with a column per network (its chart above names them in
-full): the four fit beside each other at 1,024 px."""
-
-
 def networks_figure(plan) -> go.Figure:
     """Capex [USD] and IT power [kW] by network (``Plan.summary()["networks"]``: compute with its nodes, the
     storage fabric, in-band and out-of-band management), side by side as shares of the totals; a design with pods:
@@ -175,7 +167,7 @@ def networks_figure(plan) -> go.Figure:
     keys = [k for k in ("oob", "inband", "storage", "compute") if k in networks]
     capex = sum(networks[k]["capex_usd"] for k in keys) or 1.0
     power = sum(networks[k]["power_kw"] for k in keys) or 1.0
-    names = [_(NETWORK_NAMES[k]) for k in keys]
+    names = [network_name(k, "bill") for k in keys]
     colours = {"compute": "#5d6d7e", "storage": "#2e86c1", "inband": "#117a65", "oob": "#d35400"}
     fig = go.Figure()
     for metric, total, label, shown in (("capex_usd", capex, _("capex"), usd),
@@ -198,13 +190,13 @@ def networks_figure(plan) -> go.Figure:
 
 def networks_rows(plan) -> list[dict]:
     """``networks_table``'s numbers a row per network for the Designer's table with a column per network
-    (``webui.tables.show_turned``): each network in a word (``NETWORK_SHORT``), counts as numbers, the capex as the
+    (``webui.tables.show_turned``): each network in a word (``core.networks.network_name``'s short form: the four fit beside each other at 1,024 px), counts as numbers, the capex as the
     one money format (``core.i18n.usd``, its currency in every cell) and the IT power as the one power format
     (``core.units.power``), labels in the current language."""
     table, keys = networks_table(plan), list(whole_summary(plan)["networks"])
     rows = []
     for key, row in zip(keys, table.to_dict("records")):
-        rows.append({_("Network"): _(NETWORK_SHORT[key]), _("Switches"): row[_("Switches")],
+        rows.append({_("Network"): network_name(key, "short"), _("Switches"): row[_("Switches")],
                      _("Links"): row[_("Links")], _("Transceivers"): row[_("Transceivers")],
                      _("Capex"): usd(row[_("Capex [USD]")]), _("IT power"): power_text(row[_("IT power [kW]")])})
     return rows
@@ -214,7 +206,7 @@ def networks_table(plan) -> pd.DataFrame:
     """Switches, links, transceivers, capex [USD] and IT power [kW] per network, headers in the current language; a
     design with pods: the whole design's (``core.analysis.whole.whole_summary``, as the review pack)."""
     networks = whole_summary(plan)["networks"]
-    rows = [{_("Network"): _(NETWORK_NAMES[k]), _("Switches"): v["switches"], _("Links"): v["links"],
+    rows = [{_("Network"): network_name(k, "bill"), _("Switches"): v["switches"], _("Links"): v["links"],
              _("Transceivers"): v["transceivers"], _("Capex [USD]"): v["capex_usd"], _("IT power [kW]"): round(v["power_kw"], 1)}
             for k, v in networks.items()]
     return pd.DataFrame(rows)

@@ -15,6 +15,7 @@ from core import plurals, units, vocab
 from core.catalog import load_catalog
 from core.fabric.families import SWITCH_LABELS, switch_label, words
 from core.figures.style import CJK_FONTS, sep
+from core.networks import network_name
 from core.text import html_text
 from core.units import bandwidth, from_gbytes, from_tbits, kw, power, ratio
 from core.units import number as significant
@@ -338,11 +339,6 @@ def fabric_capex_cli(cost: dict) -> str:
     return _(" (of which NVLink level 2 {nvlink})").format(nvlink=usd(nvlink)) if nvlink else ""
 
 
-NETWORK_WORDS = {"compute": N_("GPU nodes and compute fabric"), "storage": N_("storage fabric"),
-                 "inband": N_("in-band management"), "oob": N_("out-of-band management")}
-"""``Plan.summary()["networks"]`` keys -> their names (as ``core.networks.NETWORK_LABELS``)."""
-
-
 def _network_split(summary: dict, key: str) -> str:
     """``; by network: compute fabric $45.9 M, storage fabric $4.32 M, ...`` (capex) or the same in kW (power);
     empty when the design has only the compute fabric."""
@@ -350,7 +346,7 @@ def _network_split(summary: dict, key: str) -> str:
     if not any(v.get(key) for n, v in networks.items() if n != "compute"):
         return ""
     shown = usd if key == "capex_usd" else power
-    parts = [_("{network} {amount}").format(network=_(NETWORK_WORDS.get(n, n)), amount=shown(v[key]))
+    parts = [_("{network} {amount}").format(network=network_name(n, "bill"), amount=shown(v[key]))
              for n, v in networks.items() if v.get(key)]
     return _("; by network: {parts}").format(parts=sep().join(parts))
 

@@ -74,6 +74,7 @@ from core.fabric import domainlevels
 from core.fabric.families import leaf_whatif, leaf_whatif_note, words
 from core.i18n import HTML_LANG, N_, _, babel_locale, current, in_currency, money_note, ngettext, number, usd
 from core.spares import policy_words
+from core.networks import network_name
 from core.formats.sharelink import PUBLIC_URL_ENV, public_base_url  # noqa: F401 - the pack's and CLI's
 from core.text import html_text
 from core.perf.constants import library_label
@@ -697,23 +698,15 @@ def _bom_table(bom) -> str:
         total_w += w_sum
         if len(order) > 1:
             body.append(f'<tr class="fp-group" data-network="{html_text(key)}"><td colspan="{len(headers)}">'
-                        f"{html_text(_network_label(key))}</td></tr>")
+                        f"{html_text(network_name(key, 'bill'))}</td></tr>")
         body += [tr(r) for r in rows]
         if len(order) > 1:
-            body.append(tr([_("Subtotal"), _network_label(key), *blank, "", "", usd(usd_sum), number(w_sum), "", ""],
+            body.append(tr([_("Subtotal"), network_name(key, "bill"), *blank, "", "", usd(usd_sum), number(w_sum), "", ""],
                            "fp-subtotal", f' data-network="{html_text(key)}" data-subtotal-usd="{usd_sum:.2f}"'))
     body.append(tr([_("Total"), "", *blank, "", "", usd(total_usd), number(total_w), "", ""], "fp-total",
                    f' data-total-usd="{total_usd:.2f}" data-total-w="{total_w:.2f}"'))
     head = "".join(f'<th class="{"num" if i in numeric else ""}">{html_text(h)}</th>' for i, h in enumerate(headers))
     return f'<table class="fp-bom fp-dense" data-bom="all"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
-
-
-def _network_label(key: str) -> str:
-    """A network's name over its BOM rows, headings and the By network table: the Designer's By network names
-    (``core.figures.cost.NETWORK_NAMES``; the compute network's bill holds the GPU nodes)."""
-    from core.figures.cost import NETWORK_NAMES
-
-    return _(NETWORK_NAMES[key]) if key in NETWORK_NAMES else key
 
 
 def _bom_headers(pods: bool = False) -> list[str]:
@@ -764,7 +757,7 @@ def _networks(doc: _Doc, plan) -> None:
         s = summary.get(key)
         if not isinstance(s, Mapping):
             continue
-        rows.append([_network_label(key), number(s.get("switches", 0)), number(s.get("links", 0)),
+        rows.append([network_name(key, "bill"), number(s.get("switches", 0)), number(s.get("links", 0)),
                      number(s.get("transceivers", 0)), usd(s.get("capex_usd", 0.0)), units.kw(s.get("power_kw", 0.0))])
     body = _table([_("network"), _("switches"), _("links"), _("transceivers"), in_currency(_("capex USD")), _("power kW")], rows,
                   {1, 2, 3, 4, 5}) if rows else ""
@@ -781,8 +774,8 @@ def _network_details(networks, word: str = "") -> str:
         sizing = getattr(networks, key, None)
         if sizing is None:
             continue
-        body += _h3(_("{pod}: {network}").format(pod=word, network=_network_label(key)) if word
-                    else _network_label(key))
+        body += _h3(_("{pod}: {network}").format(pod=word, network=network_name(key, "bill")) if word
+                    else network_name(key, "bill"))
         fabric = getattr(sizing, "fabric", "")  # a management network is plain Ethernet, not RoCE
         body += _p(_("{fabric} {speed}G, {tiers}, oversubscription {ratio}").format(
             fabric=vocab.FABRIC.label(fabric) if key == "storage" else vocab.FABRIC.word(fabric),

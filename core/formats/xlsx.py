@@ -44,7 +44,8 @@ from core import scaleup, units
 from core.units import excel_money_format
 from core.formats.filenames import design_slug
 from core.fabric.families import LEVEL2_SWITCHES_LABEL, tier_words
-from core.figures.cost import NETWORK_NAMES, networks_note
+from core.figures.cost import networks_note
+from core.networks import network_name
 from core.figures.keynumbers import fabric_capex_words, fabric_share_words, per_pod_value, switch_cards
 from core.i18n import N_, _, fx_rate, in_currency, money_note
 from core.spares import policy_words
@@ -64,9 +65,6 @@ BOM_HEADERS = {
 }
 """BOM column id -> its header for people (marked; ``bom_headers()`` translates)."""
 
-NETWORK_LABELS = {"compute": N_("compute fabric"), "storage": N_("storage network"),
-                  "inband": N_("in-band management network"), "oob": N_("out-of-band management network")}
-"""``BomRow.network`` / ``Plan.networks`` attribute -> its name for people."""
 OTHER_NETWORKS = ("storage", "inband", "oob")
 
 
@@ -78,10 +76,6 @@ def bom_headers() -> dict[str, str]:
 def category_label(category: str) -> str:
     """A BOM category in the current language (``compute`` -> 计算)."""
     return _(CATEGORY_LABELS[category]) if category in CATEGORY_LABELS else category
-
-
-def network_label(network: str) -> str:
-    return _(NETWORK_LABELS[network]) if network in NETWORK_LABELS else network
 
 
 _END_WORDS = re.compile(r"(,\s*)?\b(?:XDR |NDR )?(?:switch|NIC) end\b")
@@ -126,7 +120,7 @@ def bom_table(plan, *, ranges: bool = False) -> pd.DataFrame:
         columns[6:6] = ["extended_price_low_usd", "extended_price_high_usd"]
         networks = [getattr(row, "network", "compute") for row in plan.bom]
         if any(n != "compute" for n in networks):
-            frame["network"] = [network_label(n) for n in networks]
+            frame["network"] = [network_name(n, "bill") for n in networks]
             columns.insert(1, "network")
     if any(row.pod is not None for row in plan.bom):  # the bill of a design with pods: whose devices a row buys
         from core.spares import pod_label
@@ -460,7 +454,7 @@ def _summary_sheet(ws, plan, *, name: str, share_link: str | None, when: datetim
             if not isinstance(numbers, dict):
                 continue
             row += 1
-            ws.cell(row=row, column=1, value=_(NETWORK_NAMES.get(network, network)))  # the Designer's By network names
+            ws.cell(row=row, column=1, value=network_name(network, "bill"))  # the Designer's By network names
             for col, (key, fmt) in enumerate((("switches", WHOLE), ("links", WHOLE), ("transceivers", WHOLE),
                                               ("capex_usd", USD), ("power_kw", "#,##0.0")), start=2):
                 value = numbers.get(key)
@@ -494,7 +488,7 @@ def _flatten(value, prefix: str = "") -> list[tuple[str, object]]:
 
 def _network_sheet(ws, plan, network: str, sizing) -> None:
     """One other network: its BOM rows (when ``BomRow.network`` says so) and its sizing, flattened."""
-    ws.cell(row=1, column=1, value=network_label(network).capitalize()).font = TITLE
+    ws.cell(row=1, column=1, value=network_name(network).capitalize()).font = TITLE
     rows = [r for r in plan.bom if getattr(r, "network", "compute") == network]
     start = 3
     if rows:
@@ -585,7 +579,7 @@ def design_xlsx(plan, *, name: str | None = None, share_link: str | None = None,
         for network in OTHER_NETWORKS:
             sizing = getattr(networks, network, None)
             if sizing is not None:
-                _network_sheet(book.create_sheet(sheet_name(network_label(network).capitalize())), plan, network,
+                _network_sheet(book.create_sheet(sheet_name(network_name(network).capitalize())), plan, network,
                                sizing)
     _convert_money(book)
     buffer = io.BytesIO()

@@ -30,7 +30,7 @@ from core.memo import spoken, stage, text_bytes, view
 from core.networks.management import (compute_ufm, head_nodes, inband_ports, inband_switch, inband_switch_count,
                                       nfs_systems, oob_switch_count, size_inband, size_oob)
 from core.networks.model import (
-    NETWORK_LABELS,
+    NETWORK_WORDS,
     NETWORKS,
     ClusterNetworks,
     DeviceSet,
@@ -38,11 +38,12 @@ from core.networks.model import (
     NetworkSizing,
     SwitchSet,
     TransceiverUse,
+    network_name,
 )
 from core.networks.storage import scalable_units, size_storage
 
-__all__ = ["NETWORKS", "NETWORK_LABELS", "ClusterNetworks", "DeviceSet", "LinkSet", "NetworkSizing", "SwitchSet",
-           "TransceiverUse", "size_networks", "sized_networks"]
+__all__ = ["NETWORKS", "NETWORK_WORDS", "ClusterNetworks", "DeviceSet", "LinkSet", "NetworkSizing", "SwitchSet",
+           "TransceiverUse", "network_name", "size_networks", "sized_networks"]
 
 
 NetworkDesign = view("NetworkDesign", "management storage storage_ports_per_node storage_port_speed_gbps "

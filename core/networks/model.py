@@ -10,17 +10,41 @@ Languages: ``description`` and ``explanation`` texts are in the language of the 
 
 from __future__ import annotations
 
-from typing import Iterator, Literal
+from typing import Iterator, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
-from core.i18n import N_
+from core.i18n import N_, _
 
 NetworkName = Literal["compute", "storage", "inband", "oob"]
 NETWORKS: tuple[str, ...] = ("compute", "storage", "inband", "oob")
-NETWORK_LABELS = {"compute": N_("compute fabric"), "storage": N_("storage fabric"),
-                  "inband": N_("in-band management"), "oob": N_("out-of-band management")}
-"""Network key -> its name, English marked for translation: ``_(NETWORK_LABELS[network])``."""
+
+
+class NetworkWords(NamedTuple):
+    """A network's names, English marked for translation (``network_name`` translates them)."""
+    name: str
+    """The network itself (its switches and links): ``compute fabric``, ``storage fabric``."""
+    bill: str
+    """What its bill and its ``Plan.summary()["networks"]`` entry hold: the compute network's holds the GPU nodes."""
+    short: str
+    """In a word, for a table with a column per network."""
+
+
+NETWORK_WORDS: dict[str, NetworkWords] = {
+    "compute": NetworkWords(N_("compute fabric"), N_("compute (nodes and fabric)"), N_("compute")),
+    "storage": NetworkWords(N_("storage fabric"), N_("storage fabric"), N_("storage")),
+    "inband": NetworkWords(N_("in-band management"), N_("in-band management"), N_("in-band")),
+    "oob": NetworkWords(N_("out-of-band management"), N_("out-of-band management"), N_("out-of-band")),
+}
+"""Network key -> its names: the one table of network names that every form (Designer, CLI, XLSX, review pack,
+key numbers) reads through ``network_name``; ``tests/test_network_names.py`` fails on a second one."""
+
+
+def network_name(network: str, form: Literal["name", "bill", "short"] = "name") -> str:
+    """A network's name in the current language (``NETWORK_WORDS``; ``form`` picks which), the key itself for a
+    key it does not know."""
+    words = NETWORK_WORDS.get(network)
+    return _(getattr(words, form)) if words else network
 
 SwitchRole = Literal["leaf", "storage-leaf", "spine", "switch"]
 SWITCH_ROLE_LABELS = {"leaf": N_("leaf"), "storage-leaf": N_("storage leaf"), "spine": N_("spine"),
