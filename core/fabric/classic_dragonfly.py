@@ -679,12 +679,22 @@ def summary_rows(summary: dict) -> list[tuple[str, str]]:
     if "uniform_throughput_minimal" in d and d["groups"] > 1:  # Valiant's global hops: none in one group
         rows.append((_("Dragonfly routing"), _routing_row(d)))
     if "adversarial_throughput_minimal" in d and d["groups"] > 1:
-        rows.append((_("Dragonfly worst case"), _(
-            "adversarial traffic (every group to the next) at {minimal} of line rate under minimal routing, {valiant} "
-            "under Valiant (global links only, Kim et al. 2008)").format(
-            minimal=units.percent(d["adversarial_throughput_minimal"]),
-            valiant=units.percent(d["adversarial_throughput_valiant"]))))
+        rows.append((_("Dragonfly worst case"), _worst_row(d)))
     return rows
+
+
+def _worst_row(d: dict) -> str:
+    """The summary's worst-case row of ``d`` (a ``summary``'s ``classic_dragonfly``, two groups or more): adversarial
+    traffic's throughput on the global links (``global_loads``); with two groups each group sends to the other, the
+    only one, and Valiant has no third group to pass through, so the row says one figure for both routings."""
+    if d["groups"] == 2:
+        return _("adversarial traffic (each of the two groups to the other) at {minimal} of line rate under minimal "
+                 "and Valiant routing alike (two groups: no third group for Valiant to pass through; global links "
+                 "only, Kim et al. 2008)").format(minimal=units.percent(d["adversarial_throughput_minimal"]))
+    return _("adversarial traffic (every group to the next) at {minimal} of line rate under minimal routing, {valiant} "
+             "under Valiant (global links only, Kim et al. 2008)").format(
+        minimal=units.percent(d["adversarial_throughput_minimal"]),
+        valiant=units.percent(d["adversarial_throughput_valiant"]))
 
 
 def _routing_row(d: dict) -> str:
