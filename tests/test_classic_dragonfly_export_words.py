@@ -107,3 +107,18 @@ def test_drawio_rows_and_prometheus_tiers_say_router():
     assert 'tier: "router"' in rules and "(node, router)" in rules
     assert '"leaf' not in rules and "leaf)" not in rules
     assert 'tier: "leaf' in export_text(plan(CLOS), "prometheus")
+
+
+def test_astra_sim_names_routers_groups_and_global_links():
+    """The ASTRA-sim export of a classic Dragonfly named its dimensions and oversubscriptions as a folded Clos's
+    (leaf level, spine level, core level "pods joined by the cores"); now its family's export words (routers, a
+    group's local links, the global links: ``classic_dragonfly.oversubscriptions``' two stages), and a Dragonfly+
+    and a folded Clos keep their leaves and spines."""
+    text = export_text(plan(DFC), "astra-sim")
+    comments = "\n".join(line for line in text.splitlines() if not line.startswith("# design:"))
+    assert re.search(r"\b(leaf|leaves|spines?|cores?)\b", comments) is None, comments
+    assert "router level (GPUs under one router set)" in text and "groups joined by the global links" in text
+    assert "# oversubscription: local links 1:1, global links 1:1" in text
+    for other in (DFP, CLOS):
+        assert "leaf level (GPUs under one leaf set)" in export_text(plan(other), "astra-sim")
+    assert "# oversubscription: leaf 1:1, spine" in export_text(plan(DFP), "astra-sim")

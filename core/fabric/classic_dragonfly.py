@@ -98,9 +98,14 @@ LINK_CLASS_SWITCH = {"local": "leaf"}
 uplink speed)."""
 LINK_CLASS_LABELS = {"local": N_("local")}
 """Words of the link classes only this family has (``core.fabric.families.link_class_label``)."""
-EXPORT_WORDS = {"role:leaf": "Router", "leaf": "router", "leaves": "routers"}
+EXPORT_WORDS = {"role:leaf": "Router", "leaf": "router", "leaves": "routers",
+                "astra:leaf": "router level (GPUs under one router set)",
+                "astra:spine": "group level (a group's router sets joined by its local links)",
+                "astra:core": "global level (groups joined by the global links)",
+                "astra:oversubscription": "local links {leaf}, global links {spine}"}
 """The exports' English words for its routers (``core.fabric.families.export_word``: NetBox's role, the Slurm tree's
-comments), untranslated as the exports are."""
+comments, the ASTRA-sim dimensions and oversubscriptions: ``oversubscriptions``' two stages), untranslated as the
+exports are."""
 WORDS = {
     # the drawing's subtitle and the draw.io title (core.figures.topology.view_words): routers, groups
     "view:each": N_("Every router and server drawn"),

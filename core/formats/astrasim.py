@@ -55,6 +55,7 @@ from pydantic import BaseModel, ConfigDict
 
 from core import plurals, units
 from core.errors import DesignError, NotHandledError
+from core.fabric.families import export_word
 from core.fabric.wiring import Wiring
 from core.formats.podlabel import pods_describer
 from core.i18n import N_, _
@@ -171,6 +172,12 @@ _LEVEL = {"nvlink": "NVLink domain (NVSwitch)", "leaf": "leaf level (GPUs under 
           "spine": "spine level (leaf sets joined by the spines)", "core": "core level (pods joined by the cores)"}
 
 
+def level_name(level: str, family: str | None = None) -> str:
+    """Dimension ``level``'s English name (``_LEVEL``), or the one topology family ``family`` declares for it
+    (``core.fabric.families.export_word``'s ``astra:<level>``: a classic Dragonfly's routers and groups)."""
+    return export_word(family, f"astra:{level}", _LEVEL[level])
+
+
 def _number(value: float) -> str:
     text = f"{value:.6f}".rstrip("0").rstrip(".")
     return text if "." in text else text + ".0"
@@ -191,13 +198,16 @@ def write(plan, out: TextIO, naming=None) -> None:
     b = plan.bandwidth
     out.write("# ASTRA-sim 2.x analytical network configuration (--network-configuration), written by fabric planner\n")
     out.write(f"# design: {design_subtitle(plan)}\n")  # the Designer's words (its subtitle)
-    write_dimensions(dims, f"# oversubscription: leaf {units.ratio(b.leaf_oversubscription)}, spine "
-                     f"{units.ratio(b.spine_oversubscription)} (bandwidth of the outer dimensions divided by it)\n", out)
+    family = plan.fabric.family
+    stages = export_word(family, "astra:oversubscription", "leaf {leaf}, spine {spine}").format(
+        leaf=units.ratio(b.leaf_oversubscription), spine=units.ratio(b.spine_oversubscription))
+    write_dimensions(dims, f"# oversubscription: {stages} (bandwidth of the outer dimensions divided by it)\n", out,
+                     family)
 
 
-def write_dimensions(dims: list[Dimension], oversubscription: str, out: TextIO) -> None:
+def write_dimensions(dims: list[Dimension], oversubscription: str, out: TextIO, family: str | None = None) -> None:
     """Write the comments on the format and on ``dims`` (``oversubscription``: its comment line) and the YAML of
-    ``dims`` to ``out``."""
+    ``dims`` to ``out``; each dimension named in topology family ``family``'s words (``level_name``)."""
     out.write("# format: astra-network-analytical common/network-parser/NetworkParser.cpp; one entry per dimension,\n")
     out.write("#   innermost first; the NPU count is the product of npus_count.\n")
     out.write("# bandwidth: per NPU link, per direction, in ASTRA-sim's GB/s = 2^30 B/s (NetworkFunction.cpp\n")
@@ -208,7 +218,7 @@ def write_dimensions(dims: list[Dimension], oversubscription: str, out: TextIO) 
     out.write(f"# system configuration (not written here): list {plurals.algorithms(len(dims))} in each "
               "*-implementation entry, e.g. [" + ", ".join(['"ring"'] * len(dims)) + "]\n")
     for i, d in enumerate(dims, 1):
-        out.write(f"# dimension {i}: {_LEVEL[d.level]}: {d.npus:,} NPUs, {_number(d.gbytes_per_s)} GB/s "
+        out.write(f"# dimension {i}: {level_name(d.level, family)}: {d.npus:,} NPUs, {_number(d.gbytes_per_s)} GB/s "
                   f"(10^9 B/s) = {_number(d.astra_bandwidth)} GB/s (2^30 B/s) per direction, {_number(d.latency_ns)} ns\n")
     out.write("topology: [ " + ", ".join(d.topology for d in dims) + " ]\n")
     out.write("npus_count: [ " + ", ".join(str(d.npus) for d in dims) + " ]\n")
