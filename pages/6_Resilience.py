@@ -33,7 +33,7 @@ from core.figures.keynumbers import KeyNumber, cards_html, size_caption
 from core.figures import is_aggregated
 from core.units import from_gbytes, from_tbits
 from core.formats import resiliencelink as rl
-from core.formats.linknames import link_names, read_failures, scheme_of, typed_failures
+from core.formats.linknames import canonical_failures, link_names, read_failures, scheme_of, typed_failures
 from core.formats.podslurm import mixed_of
 from core.i18n import N_, _
 from webui import charts, jobstate, jobwork, pagestate, safe, state, tables
@@ -46,6 +46,7 @@ W = "rs_w_"  # widget key prefix
 WHOLE_FABRIC_TABS = ("Single points of failure", "Availability", "Spares", "Overload & imbalance")
 CHART = "fp_rs_chart"  # counter: a new chart (and selection) after every click
 NOTICE = "fp_rs_notice"
+RENAMED = "fp_rs_renamed"  # the note on the names read as the exports name them now (a Dragonfly's leaf001), said once
 SP_EDITED = "fp_rs_sp_edited"  # sparing rules set on this page (the others start from the design's policy)
 CONFIG = {"displaylogo": False}
 NAMED = "fp_rs_named"  # {element id: its export name} of the chips drawn last: one label per chip between runs
@@ -83,6 +84,7 @@ def _add(specs: list[str]) -> None:
     cur = st.session_state.get("fp_current")
     merged = list(store["fail"])
     scheme = scheme_of(st.session_state.get(state.NAMING_STORE), cur.plan)  # as the hottest links are named
+    specs, st.session_state[RENAMED] = canonical_failures(cur.plan, specs, scheme)  # leaf001 -> router001, said
     pairs, problems = read_failures(cur.plan, specs, scheme)  # a hot link (leaf002 -> spine003 #1): its cable or NIC
     _remember_typed(pairs)
     specs = [spec for _typed, spec in pairs]
@@ -387,6 +389,8 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
     c5.button(_("Fail these"), key=W + "add_names", on_click=_on_add_names, width="stretch")
     for problem in st.session_state.pop(NOTICE, None) or []:
         st.error(safe.md(problem))
+    if renamed := st.session_state.pop(RENAMED, ""):
+        st.info(safe.md(renamed))
 
     failed = tuple(store["fail"])
     names = export_namer(cur.plan, _scheme(cur.plan))  # the chips' labels, fixed here: the widget reads them back

@@ -122,3 +122,46 @@ def test_astra_sim_names_routers_groups_and_global_links():
     for other in (DFP, CLOS):
         assert "leaf level (GPUs under one leaf set)" in export_text(plan(other), "astra-sim")
     assert "# oversubscription: leaf 1:1, spine" in export_text(plan(DFP), "astra-sim")
+
+
+def test_an_old_router_name_typed_reads_back_as_the_exports_name_it_said_once(capsys):
+    """A hot link typed with the routers' older names (leaf001 -> leaf002, gpu001 nic1 -> leaf001) still fails its
+    element, but the product shows it as the exports name it now (router001 -> router002, ``core.fabric.naming.
+    Namer.canonical``) and says once what it renamed; a folded Clos's and a Dragonfly+'s leaves stay as typed."""
+    from conftest import run_cli
+
+    from core.formats.linknames import canonical_failures, read_failures
+
+    p = plan(DFC)
+    texts, note = canonical_failures(p, ["leaf001 -> leaf002", "router001 -> router002 #1", "gpu001 nic1 -> leaf001",
+                                         "leaf:2", "p0.leaf0-leaf1"])
+    assert texts == ["router001 -> router002", "router001 -> router002 #1", "gpu001 nic1 -> router001", "leaf:2",
+                     "p0.leaf0-leaf1"]
+    assert note.count("; ") == 1 and "leaf001 -> leaf002 as router001 -> router002" in note
+    pairs, problems = read_failures(p, texts)
+    assert not problems and [spec for _t, spec in pairs][:3] == ["p0.leaf0-leaf1", "p0.leaf0-leaf1#0", "node0.nic0"]
+    for other in (DFP, CLOS):
+        assert canonical_failures(plan(other), ["leaf001 -> spine002", "LEAF001"]) == (
+            ["leaf001 -> spine002", "LEAF001"], "")
+    for lang in ("en", "zh"):
+        code, out, _err = run_cli(capsys, "failure", "--topology", "classic-dragonfly", "--gpus", "4096",
+                                  "--fail", "leaf001 -> leaf002", "--lang", lang)
+        assert code == 0 and re.search(r"router001 -> router002[ （(]+p0.leaf0-leaf1", out) and out.count("leaf001 -> leaf002") == 1
+
+
+def test_the_resilience_page_shows_an_old_router_name_as_router():
+    from tests import pagetest
+    from tests.test_i18n import rerun
+
+    at = pagetest.opener("../pages/6_Resilience.py")({"t": "dfc", "ng": "4096"})
+    at.text_input(key="rs_w_names").set_value("leaf001 -> leaf002")
+    at.button(key="rs_w_add_names").click()
+    rerun(at)
+    assert not at.error, [e.value for e in at.error]
+    assert at.multiselect(key="rs_w_failed").value == ["p0.leaf0-leaf1"]
+    said = [i.value.replace("\\", "") for i in at.info if "router001" in i.value]
+    assert len(said) == 1 and "leaf001 -> leaf002 as router001 -> router002" in said[0], said  # said once
+    shown = " ".join(e.value.replace("\\", "") for e in at.caption) + " ".join(at.multiselect(key="rs_w_failed").options)
+    assert "router001 -> router002" in shown and "leaf001" not in shown
+    rerun(at)
+    assert not [i.value for i in at.info if "router001" in i.value]  # not again

@@ -269,6 +269,9 @@ def run(args: argparse.Namespace) -> str:
     naming_from_args(args)  # a bad prefix is said before the work
     planned = plan(design)
     scheme = naming_from_args(args, planned)  # the exports' names under the design's naming (sw-leaf001, n001)
+    from core.formats.linknames import canonical_failures
+
+    args.fail, renamed = canonical_failures(planned, args.fail, scheme)  # leaf001 -> router001, said once
     typed = [(spec, spec) for spec in args.fail]  # echoed as typed (a hot link: its element in brackets)
     if any("->" in spec for spec in args.fail):  # a hot link as the load analysis names it: its element
         from core.formats.linknames import failure_specs
@@ -302,4 +305,4 @@ def run(args: argparse.Namespace) -> str:
     if args.format == "json":
         return to_json(data) + "\n"
     text = render_table(data, planned.resolved.system, bandwidth_unit(args), typed, name)
-    return text + "".join(note + "\n" for note in result.notes)
+    return text + "".join(note + "\n" for note in (*result.notes, *([renamed] if renamed else [])))

@@ -309,6 +309,21 @@ class Namer:
             return f"{plane_prefix(plane, island, self.islands)}{role}{index}"  # the wiring's id rule
         return None
 
+    def canonical(self, text: str) -> str:
+        """``text`` (a typed failure, a hot link) with each switch name ``parse`` reads under a role word its stem
+        has replaced (a classic Dragonfly's older ``leaf001``) written as ``switch`` writes it (``router001``); the
+        other words as typed."""
+        old = {role: stem for role, stem in self._stems.items() if stem != role}
+
+        def renamed(found: re.Match) -> str:
+            vertex = self.parse(found[0])
+            role = parse_vertex(vertex)[0] if vertex is not None else None
+            if role not in old or old[role].lower() in found[0].lower():
+                return found[0]
+            return self.vertex(vertex)
+
+        return re.sub(r"[^\s>#]+(?<!-)", renamed, text) if old else text
+
     def parse_node(self, name: str) -> str | None:
         """The engine vertex id of a server name ``node`` gives (``gpu006`` -> ``node5``): its digits at least the
         servers' padding, 1-based; None for another name."""

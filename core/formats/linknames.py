@@ -308,6 +308,22 @@ def failure_specs(plan, specs, scheme: NamingScheme | None = None) -> list[str]:
     return [failure_element(plan, spec, scheme) if "->" in str(spec) else spec for spec in specs]
 
 
+def canonical_failures(plan, texts, scheme: NamingScheme | None = None) -> tuple[list[str], str]:
+    """Typed failures (``--fail``'s, the Resilience page's names) with each switch named as the exports name it now
+    (``core.fabric.naming.Namer.canonical``: a classic Dragonfly's ``leaf001 -> leaf002`` is ``router001 ->
+    router002``), and the note saying what it renamed, once ("" when nothing). A design with pods: as typed."""
+    from core.i18n import _
+
+    texts = [str(text) for text in texts]
+    if getattr(plan.design, "pods", None):
+        return texts, ""
+    namer = Namer.of(plan, scheme, checked=False)
+    read = [namer.canonical(text) for text in texts]
+    renamed = [_("{typed} as {name}").format(typed=text.strip(), name=new.strip())
+               for text, new in zip(texts, read) if new != text]
+    return read, _("Read as the exports name them now: {renamed}.").format(renamed="; ".join(renamed)) if renamed else ""
+
+
 def read_failures(plan, texts, scheme: NamingScheme | None = None) -> tuple[list[tuple[str, str]], list[str]]:
     """Typed failures (the Resilience page's comma-separated names, one pod's names) read one by one, as
     ``failure_specs`` reads them: ``(typed, spec)`` of each non-empty one, a hot link as its element, another spec
