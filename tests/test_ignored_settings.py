@@ -86,3 +86,20 @@ def test_designer_greys_out_what_the_family_ignores():
         disabled = {w.label for w in widgets if w.disabled}
         assert off <= disabled, (topology, disabled)
         assert "Oversubscription (leaf down:up)" not in disabled
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_field_of_another_family_is_named_by_its_label(capsys, lang):
+    """A setting only other families read (a Dragonfly's global ratio on a torus, a torus's dimensions on a folded
+    Clos) is named by its declared label (``core.design.FIELDS``), as ``ignored_said`` names the ignored ones: never
+    the engine's ``global_ratio``."""
+    from core.design import FIELDS
+
+    for design, field in ((Design(gpu="H100", gpus=512, topology="torus", global_ratio=0.5), "global_ratio"),
+                          (Design(gpu="H100", nodes=64, torus_dims="4x4x4"), "torus_dims")):
+        with language(lang):
+            (said,) = unused_fields(design)
+            assert said.startswith(FIELDS[field].title()) and field not in said, said
+    code, _out, err = run_cli(capsys, "plan", "--topology", "torus", "--gpus", "512", "--global-ratio", "0.5",
+                              "--format", "json", "--lang", lang)
+    assert code == 0 and "global_ratio" not in err and len(err.splitlines()) == 1

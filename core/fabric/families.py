@@ -371,7 +371,7 @@ def unused_fields(design) -> list[str]:
             readers.setdefault(field, []).append(vocab.TOPOLOGY.label(name))
     out = [_("{field} is used only by the {family} topology; this design is {topology}, so it is ignored (set the "
              "topology to {family}, or leave the field out)").format(
-        field=f"{FIELDS[field].title()} ({field})", family=or_list(names),
+        field=FIELDS[field].title(), family=or_list(names),  # its declared label, as ``ignored_said``
         topology=vocab.TOPOLOGY.label(design.topology))
         for field, names in readers.items()
         if not reads(design.topology, field) and getattr(design, field) != getattr(default, field)]
