@@ -17,7 +17,7 @@ from core import i18n
 from core.analysis.jobsplit import Split
 from core.analysis.objectives import MONEY, money_text, objective_text
 from core.analysis.optimize import DEFAULT_TOPOLOGIES, OBJECTIVES, capex_of, design_label, objective_word
-from core.analysis.optimizewords import bandwidth_against, front_rule, search_words
+from core.analysis.optimizewords import bandwidth_against, front_rule, max_hops_help, search_words
 from core.analysis.whole import one_fabric_only
 from core.catalog import load_catalog
 from core.design import Design, resolve_design
@@ -26,7 +26,7 @@ from core import units, vocab
 from core.figures import optimize as figs
 from core.figures.keynumbers import size_caption
 from core.formats import optimizelink, sharelink
-from core.i18n import N_, _
+from core.i18n import N_, _, as_sentence
 from core.perf.sizes import format_size
 from core.perf.training import PRESETS
 from core.text import unbroken
@@ -129,7 +129,8 @@ def _form(values: dict, size: str, gpus: int) -> None:
                                 key=W + "bisr", help=_("Half of all GPUs' injection bandwidth over the bisection "
                                                        "bandwidth: 1 = 1:1, non-blocking; 2 = 2:1, a GPU gets half "
                                                        "its NIC rate across the worst balanced cut."))
-        hops = d3.number_input(_("Max. switch hops"), 0, 9, int(values["hops"]), 1, key=W + "hops")
+        hops = d3.number_input(_("Max. switch hops"), 0, 9, int(values["hops"]), 1, key=W + "hops",
+                               help=as_sentence(max_hops_help()))
         tiers = d4.number_input(_("Max. tiers"), 0, 3, int(values["tiers"]), 1, key=W + "tiers", help=searched)
         e1, e2, e3, e4 = st.columns(4)
         unit = state.bandwidth_unit()  # the link holds GB/s (opt_bus); the box speaks the sidebar's unit

@@ -378,3 +378,24 @@ def test_a_torus_is_one_switch_family_per_fabric_named_without_a_switch():
     with language("en"):
         names = sorted(r["family"] for r in family_rows(result))
     assert names == ["Ethernet RoCE, torus", "InfiniBand, torus"] and result.considered == 2
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_max_hops_field_says_a_torus_crosses_no_switch(lang, capsys):
+    """The Optimize page's max-hops field and ``--max-hops`` say one help (``core.analysis.optimizewords.
+    max_hops_help``): the most switches a path crosses, and that a torus crosses none, so the limit does not apply
+    to it (``Candidate.switch_hops``)."""
+    from core.analysis.optimizewords import max_hops_help
+    from core.cli import main
+    from core.i18n import as_sentence, language
+
+    at = pagetest.opener(PAGE)({"lang": lang})
+    assert not at.exception
+    with language(lang):
+        said = as_sentence(max_hops_help())
+        (field,) = [n for n in at.number_input if n.key.endswith("hops")]
+        assert field.help == said and (lang != "en" or "a torus crosses no switch" in said)
+        with pytest.raises(SystemExit):
+            main(["optimize", "--help", "--lang", lang])
+        out = "".join(capsys.readouterr().out.split())
+        assert "".join(max_hops_help().split()) in out

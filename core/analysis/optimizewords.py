@@ -17,6 +17,14 @@ if TYPE_CHECKING:
     from core.analysis.optimize import Candidate, OptimizeResult
 
 
+def max_hops_help() -> str:
+    """What the maximum-switch-hops constraint limits (``Constraints.max_hops``), translated: the Optimize page's
+    help and ``--max-hops``'s; a family without switches (a torus) crosses none, so the search does not hold it to
+    the limit (``Candidate.switch_hops``)."""
+    return _("most switches any path between two GPUs crosses; a torus crosses no switch (its nodes are joined node "
+             "to node), so the limit does not apply to it")
+
+
 def search_words(result: OptimizeResult) -> str:
     """How the search counted, in one sentence: candidates, how many meet every constraint and how many are ruled
     out (timing-independent), then, when bounds decided some, how many of the feasible ones this run laid out and

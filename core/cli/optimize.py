@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from core.analysis.optimizewords import front_rule, search_words
+from core.analysis.optimizewords import front_rule, max_hops_help, search_words
 from core.cli.bwunit import add_units_option, bandwidth_unit
 from core.cli.common import (DESIGN_FILE, add_format_option, model_name, number, positive_int, ratio, row, size,
                              to_json, tokens)
@@ -62,7 +62,7 @@ def register(subparsers) -> None:
     c.add_argument("--min-bisection-gbytes-per-gpu", type=number, metavar="GBYTES",
                    help=_("older constraint, kept for scripts: smallest bisection / all GPUs [GB/s, one direction]; "
                           "reads half the NIC rate for a non-blocking fabric (prefer --max-bisection-ratio)"))
-    c.add_argument("--max-hops", type=positive_int, metavar="N", help=_("most switches any path crosses"))
+    c.add_argument("--max-hops", type=positive_int, metavar="N", help=max_hops_help())
     c.add_argument("--min-busbw-gbytes", type=number, metavar="GBYTES",
                    help=_("smallest all-reduce busbw over every GPU [GB/s] at --busbw-size"))
     c.add_argument("--busbw-size", type=size, default=1 << 30, metavar="SIZE",
