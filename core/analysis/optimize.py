@@ -317,11 +317,17 @@ class Candidate:
         return None if node_to_node(self.design.topology) else self.hops
 
     def metrics(self) -> dict:
+        """The JSON's numbers of this candidate; its most hops under the key that says what they count
+        (``core.analysis.compare.HOPS_KEYS``: ``hops_max`` the switches crossed, a torus's ``hops_node_max`` the
+        links crossed between nodes)."""
+        from core.analysis.compare import HOPS_KEYS
+
         return {"capex_usd": round(self.capex_usd, 2), "network_capex_usd": round(self.network_capex_usd, 2),
                 "switches": self.switches, "tiers": self.tiers, "facility_kw": round(self.facility_kw, 3),
                 "oversubscription": round(self.oversubscription, 4),
                 "bisection_gbytes_per_gpu": round(self.bisection_gbytes_per_gpu, 4),
-                "bisection_ratio": round(self.bisection_ratio, 4), "hops": self.hops,
+                "bisection_ratio": round(self.bisection_ratio, 4),
+                HOPS_KEYS[self.switch_hops is None]: self.hops,
                 "busbw_gbytes": None if math.isnan(self.busbw_gbytes) else round(self.busbw_gbytes, 3),
                 "step_time_s": None if math.isnan(self.step_s) else round(self.step_s, 4),
                 "days_to_train": None if math.isnan(self.days) else round(self.days, 3),
