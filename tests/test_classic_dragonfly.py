@@ -189,12 +189,24 @@ def test_group_too_large_names_the_largest():
         _fabric(_design(4096, rails=4, group_leaves=64))
 
 
-def test_per_rail_planes_and_a_spine_switch_are_refused():
+def test_per_rail_planes_are_refused_and_a_spine_switch_ignored():
+    """Per-rail planes are refused; a spine or core model is one of the family's ``IGNORED_FIELDS`` (no spine or
+    core tier): said to be ignored, the plan the same (the summary's ``switch_models`` echo it, as a Dragonfly+'s
+    ignored core model)."""
+    from core.fabric.families import unused_fields
+
     with pytest.raises(DesignError, match="every NIC in every plane"):
         plan(_design(256, rails=4, planes=2, plane_mode="per-rail"))
-    with pytest.raises(DesignError, match="no spine or core tier"):
-        plan(Design(gpu="H100", gpus_per_node=4, nics_per_node=4, nodes=256, topology="classic-dragonfly",
-                    fabric="ethernet", switch="TH5", spine_switch="SN5600", port_speed_gbps=400))
+    base = Design(gpu="H100", gpus_per_node=4, nics_per_node=4, nodes=256, topology="classic-dragonfly",
+                  fabric="ethernet", switch="TH5", port_speed_gbps=400)
+    for field in ("spine_switch", "core_switch"):
+        asked = base.model_copy(update={field: "SN5600"})
+        (said,) = unused_fields(asked)
+        assert "has no effect on a Dragonfly" in said
+        a, b = plan(asked), plan(base)
+        assert [r.model_dump() for r in a.bom] == [r.model_dump() for r in b.bom]
+        assert {k: v for k, v in a.summary().items() if k != "switch_models"} == \
+            {k: v for k, v in b.summary().items() if k != "switch_models"}
 
 
 # --------------------------------------------------------------------------- every view, export and analysis

@@ -79,13 +79,17 @@ def test_designer_greys_out_what_the_family_ignores():
     open_page = pagetest.opener("../pages/1_Designer.py")
     for topology, off in (("df", {"Tiers", "Spine oversubscription (3 tiers)", "Core switch"}),
                           ("dfc", {"Tiers", "Spine oversubscription (3 tiers)", "Oversubscription (not used by this "
-                                                                             "topology)"})):
+                                                                             "topology)", "Spine switch",
+                                   "Core switch"})):
         at = open_page({"t": topology, "ng": "4096"})
         assert not at.exception
         widgets = [*at.sidebar.select_slider, *at.sidebar.selectbox]
         disabled = {w.label for w in widgets if w.disabled}
         assert off <= disabled, (topology, disabled)
         assert "Oversubscription (leaf down:up)" not in disabled
+        if topology == "dfc":  # greyed out with the family's reason
+            helps = {w.label: w.help for w in at.sidebar.selectbox if w.label in ("Spine switch", "Core switch")}
+            assert all("routers are its only switches" in h for h in helps.values()) and len(helps) == 2, helps
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

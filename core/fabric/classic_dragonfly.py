@@ -79,17 +79,17 @@ two switch hops or more)."""
 DESIGN_FIELDS = ("group_leaves", "global_ratio")
 """``Design`` fields only the Dragonflies read (its sizing: the leaves per group and the global ports of a group;
 ``core.fabric.families.unused_fields``: set on another topology, they are said to be ignored)."""
-IGNORED_FIELDS = ("tiers", "oversubscription", "spine_oversubscription")
+IGNORED_FIELDS = ("tiers", "oversubscription", "spine_oversubscription", "spine_switch", "core_switch")
 """The folded Clos's fields it does not read (``core.fabric.families.ignored_fields``: said to be ignored when set,
 held by a search, the sidebar's inputs off): one router tier, a router's local and global ports split by the routers
-per group and the global ratio, so no leaf oversubscription and no leaf what-if (``families.leaf_whatif``)."""
+per group and the global ratio, so no leaf oversubscription, no leaf what-if (``families.leaf_whatif``) and no spine
+or core model."""
 IGNORED_WHY = N_("one router tier, a router's local and global ports following from the routers per group and the "
                  "global ratio")
 """Why it ignores its ``IGNORED_FIELDS`` (``core.fabric.families.ignored_said``)."""
-FIXED_FIELDS = ("spine_switch", "core_switch", "plane_mode")
+FIXED_FIELDS = ("plane_mode",)
 """``Design`` fields a search takes at the base design's values besides its ``IGNORED_FIELDS``
-(``core.fabric.families.unsearched_fields``): those it refuses away from their defaults (a spine or core model other
-than the router's, per-rail planes: ``size``)."""
+(``core.fabric.families.unsearched_fields``): those it refuses away from their defaults (per-rail planes: ``size``)."""
 FAILURE_CLOSED_FORM = "core.analysis.failure.classicwhatif"
 """The module of its failure what-if in closed form over its groups, global links between routers (its
 ``what_if_closed``; ``core.analysis.failure.whatif`` imports it by this name), not on its graph."""
@@ -150,6 +150,10 @@ WORDS = {
     "input:oversubscription:off": N_("No effect on a Dragonfly: a router's local and global ports follow from the "
                                      "routers per group and the global ratio (Advanced)."),
     "input:tiers:off": N_("No effect on a Dragonfly: one router tier, groups joined by global links."),
+    "input:spine_switch:off": N_("No effect on a Dragonfly: its routers are its only switches, with no spine or core "
+                                 "tier."),
+    "input:core_switch:off": N_("No effect on a Dragonfly: its routers are its only switches, with no spine or core "
+                                "tier."),
     "card:leaf:help": N_("{count} {switch} routers, all {planes}: one router tier, no spine and no core"),
     "input:group_leaves": N_("Routers per Dragonfly group (0 = auto)"),
     "input:group_leaves:help": N_("Dragonfly: a multiple of the rails, joined all to all. auto: twice the nodes per "
@@ -275,16 +279,12 @@ def size(resolved: ResolvedDesign) -> FabricPlan:
     Raises
     ------
     DesignError
-        Per-rail planes, growth or a spine or core switch asked, a group its routers' ports cannot join all to all
-        with the global ports
+        Per-rail planes or growth asked, a group its routers' ports cannot join all to all with the global ports
         the ratio asks, or more groups than a group's global ports plus one (Kim et al.'s ``a h + 1``).
     """
     if resolved.islands > 1 or resolved.grow_to:
         raise DesignError(_("a Dragonfly is planned with every NIC in every plane and without growth targets."),
                           _("Give every NIC a port in every plane, and drop the growth target."))
-    if {resolved.tier_switches[role].id for role in ("spine", "core")} - {resolved.switch.id}:
-        raise DesignError(_("a Dragonfly's routers are its only switches: it has no spine or core tier."),
-                          _("Choose the router as the leaf switch, and drop the spine and core switches."))
     rails = resolved.nics_per_node
     p = min(resolved.su_nodes or balanced_nodes(resolved), resolved.nodes)
     sus = math.ceil(resolved.nodes / p)
