@@ -42,7 +42,8 @@ def name_tables(source: str) -> list[int]:
 
 
 def test_the_rule_catches_a_second_table():
-    second = 'NAMES = {"compute": N_("compute"), "storage": N_("storage network"), "inband": N_("in-band"), "oob": N_("oob")}'
+    second = ('NAMES = {"compute": N_("compute"), "storage": N_("storage network"), "inband": N_("in-band"), '
+              '"oob": N_("oob")}')
     assert name_tables(second) == [1]
     assert name_tables('COLOURS = {"compute": "#5d6d7e", "storage": "#2e86c1", "inband": "#117a65"}') == []
 

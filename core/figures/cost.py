@@ -190,7 +190,8 @@ def networks_figure(plan) -> go.Figure:
 
 def networks_rows(plan) -> list[dict]:
     """``networks_table``'s numbers a row per network for the Designer's table with a column per network
-    (``webui.tables.show_turned``): each network in a word (``core.networks.network_name``'s short form: the four fit beside each other at 1,024 px), counts as numbers, the capex as the
+    (``webui.tables.show_turned``): each network in a word (``core.networks.network_name``'s short form: the four
+    fit beside each other at 1,024 px), counts as numbers, the capex as the
     one money format (``core.i18n.usd``, its currency in every cell) and the IT power as the one power format
     (``core.units.power``), labels in the current language."""
     table, keys = networks_table(plan), list(whole_summary(plan)["networks"])

@@ -321,7 +321,9 @@ def canonical_failures(plan, texts, scheme: NamingScheme | None = None) -> tuple
     read = [namer.canonical(text) for text in texts]
     renamed = [_("{typed} as {name}").format(typed=text.strip(), name=new.strip())
                for text, new in zip(texts, read) if new != text]
-    return read, _("Read as the exports name them now: {renamed}.").format(renamed="; ".join(renamed)) if renamed else ""
+    if not renamed:
+        return read, ""
+    return read, _("Read as the exports name them now: {renamed}.").format(renamed="; ".join(renamed))
 
 
 def read_failures(plan, texts, scheme: NamingScheme | None = None) -> tuple[list[tuple[str, str]], list[str]]:

@@ -701,7 +701,8 @@ def _bom_table(bom) -> str:
                         f"{html_text(network_name(key, 'bill'))}</td></tr>")
         body += [tr(r) for r in rows]
         if len(order) > 1:
-            body.append(tr([_("Subtotal"), network_name(key, "bill"), *blank, "", "", usd(usd_sum), number(w_sum), "", ""],
+            body.append(tr([_("Subtotal"), network_name(key, "bill"), *blank, "", "", usd(usd_sum), number(w_sum), "",
+                            ""],
                            "fp-subtotal", f' data-network="{html_text(key)}" data-subtotal-usd="{usd_sum:.2f}"'))
     body.append(tr([_("Total"), "", *blank, "", "", usd(total_usd), number(total_w), "", ""], "fp-total",
                    f' data-total-usd="{total_usd:.2f}" data-total-w="{total_w:.2f}"'))
