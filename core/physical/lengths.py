@@ -28,7 +28,8 @@ not their links). A layout built whole,
 and ``link_arrays``, measure every link of the fabric's bundles (``core.fabric.wiring.Wiring.bundle_arrays``): the
 reference the blocks equal (``tests/test_physical_closed.py``). Two rules make them equal in every bit: the run
 along the trays is added in whole micrometres and rounded once (``_tray_m``: the same for a block wherever it stands),
-and a bin's length sum is exact (``_exact_sums``), its mean and the total correctly rounded, whatever the grouping.
+and a bin's mean and the total are those of its exact length sum (``_exact_sums``), correctly rounded, whatever the
+grouping (from float sums where an error bound shows they round alike: ``_decided_means``).
 """
 
 from __future__ import annotations
@@ -923,9 +924,10 @@ def bin_lengths(link_class: str, lengths: np.ndarray, weights: np.ndarray, route
 
     Per bin (``BIN_EDGES_M``: bin b holds lengths in (edge b, edge b+1], the first also what is not
     longer than 0): links, longest and link-weighted mean length, and the route most of its links take.
-    Counts and the longest are exact; the length sums are exact too (``_exact_sums``), so the means (a bin's
-    sum over its links, correctly rounded, then to the centimetre) and the total (to the decimetre) do not depend
-    on how the links are grouped into entries: one entry per link or one per repeating block with its links."""
+    Counts and the longest are exact; the means (a bin's sum over its links, correctly rounded, then to the
+    centimetre) and the total (to the decimetre) are those of the exact length sums (``_exact_sums``; taken from
+    float sums where those are shown to round alike, ``_rounded_means``), so they do not depend on how the links are
+    grouped into entries: one entry per link or one per repeating block with its links."""
     keep = weights > 0
     if not keep.all():
         lengths, weights, routes = lengths[keep], weights[keep], routes[keep]
@@ -978,14 +980,14 @@ def _decided_means(which: np.ndarray, count: int, lengths: np.ndarray, weights: 
 
     A bin's float sum of ``lengths x weights`` (``np.bincount``: one rounding per product and per addition) is within
     ``n x 2^-53`` of the exact sum, relative to it (n entries, lengths not negative, whole weights): so the exact sum
-    lies in the float sum +- ``(n + 4) x 2^-52`` of it (twice that bound, so the rounding of the bound itself is
-    covered too), widened by one float each side. A rounded mean (the sum over the links, correctly rounded, then to
-    the centimetre: what ``_ratio`` and ``round`` give the exact sum) never falls as the sum grows, so when both
-    ends of that interval give the same figure, the exact sum gives it too: that figure. ``None`` when the ends
-    differ for any figure (a mean within about n x 10^-16 of its own size from a rounding boundary: the exact
-    sums, ``_exact_sums``, decide), and for what ``_exact_sums`` does not sum exactly (lengths not finite, weights
-    not whole) or lengths below 0 or weights beyond 2^35."""
-    if not len(lengths) or not np.isfinite(lengths).all() or lengths.min() < 0:
+    lies in the float sum +- ``(N + 4) x 2^-52`` of it (N: all the entries, at least each bin's; twice the bound, so
+    the rounding of the bound itself is covered too), widened by one float each side. A rounded mean (the sum over
+    the links, correctly rounded, then to the centimetre: what ``_ratio`` and ``round`` give the exact sum) never
+    falls as the sum grows, so when both ends of that interval give the same figure, the exact sum gives it too:
+    that figure. ``None`` when the ends differ for any figure (a mean within about N x 10^-16 of its own size from a
+    rounding boundary: the exact sums, ``_exact_sums``, decide), and for what ``_exact_sums`` does not sum exactly
+    (lengths not finite, weights not whole) or lengths below 0 or weights beyond 2^35."""
+    if not len(lengths) or not (lengths.min() >= 0 and lengths.max() < math.inf):  # (NaN: neither)
         return None
     if not np.issubdtype(weights.dtype, np.integer) and (weights != np.floor(weights)).any():
         return None
@@ -993,7 +995,7 @@ def _decided_means(which: np.ndarray, count: int, lengths: np.ndarray, weights: 
     if weight_sum >= 2.0 ** 35:
         return None
     sums = np.bincount(which, weights=lengths * weights, minlength=count)
-    error = (np.bincount(which, minlength=count) + 4) * _SUM_ERROR * sums
+    error = sums * ((len(lengths) + 4) * _SUM_ERROR)  # (every bin's entries at most all of them)
     low = np.nextafter(sums - error, -math.inf)
     high = np.nextafter(sums + error, math.inf)
     means: list = [None] * count
