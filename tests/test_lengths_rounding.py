@@ -76,3 +76,20 @@ def test_float_sums_give_the_exact_sums_figures(entries, eighth, whole, last_wei
     if rest > 0:  # exactly on the boundary where ``rest`` is a float, else next to it
         values.append((float(rest), last_weight))
     _check(values)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.one_of(st.sampled_from([0.0, *BIN_EDGES_M[1:-1]]), st.floats(0.0, 900.0)),
+                          st.integers(0, 5000), st.integers(0, 2)), min_size=1, max_size=60))
+def test_the_decided_figures_are_the_exact_sums_in_every_byte(entries):
+    """The same ``LinkLengths``, byte for byte (a mean of 0 is 0.0, not -0.0), from the float sums as from the exact
+    sums alone (``_decided_means`` left out)."""
+    arrays = [np.array([e[k] for e in entries], dtype=t) for k, t in enumerate((float, np.int64, np.int64))]
+    got = bin_lengths("global", *arrays)
+    decided = lengths._decided_means
+    try:
+        lengths._decided_means = lambda *_args: None
+        exact = bin_lengths("global", *arrays)
+    finally:
+        lengths._decided_means = decided
+    assert got.model_dump_json() == exact.model_dump_json()

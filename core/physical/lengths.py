@@ -996,7 +996,7 @@ def _decided_means(which: np.ndarray, count: int, lengths: np.ndarray, weights: 
         return None
     sums = np.bincount(which, weights=lengths * weights, minlength=count)
     error = sums * ((len(lengths) + 4) * _SUM_ERROR)  # (every bin's entries at most all of them)
-    low = np.nextafter(sums - error, -math.inf)
+    low = np.maximum(np.nextafter(sums - error, -math.inf), 0.0)  # (a sum of lengths not below 0: not -0.0)
     high = np.nextafter(sums + error, math.inf)
     means: list = [None] * count
     for b in np.flatnonzero(links > 0).tolist():
@@ -1004,7 +1004,7 @@ def _decided_means(which: np.ndarray, count: int, lengths: np.ndarray, weights: 
         means[b] = round(float(low[b]) / n, 2)
         if round(float(high[b]) / n, 2) != means[b]:
             return None
-    total_low = math.nextafter(math.fsum(low.tolist()), -math.inf)
+    total_low = max(math.nextafter(math.fsum(low.tolist()), -math.inf), 0.0)
     total_high = math.nextafter(math.fsum(high.tolist()), math.inf)
     mean_m, total_m = round(total_low / weight_sum, 2), round(total_low, 1)
     if round(total_high / weight_sum, 2) != mean_m or round(total_high, 1) != total_m:
