@@ -28,7 +28,8 @@ not their links). A layout built whole,
 and ``link_arrays``, measure every link of the fabric's bundles (``core.fabric.wiring.Wiring.bundle_arrays``): the
 reference the blocks equal (``tests/test_physical_closed.py``). Two rules make them equal in every bit: the run
 along the trays is added in whole micrometres and rounded once (``_tray_m``: the same for a block wherever it stands),
-and a bin's length sum is exact (``_exact_sums``), its mean and the total correctly rounded, whatever the grouping.
+and a bin's mean and the total are those of its exact length sum (``_exact_sums``), correctly rounded, whatever the
+grouping (from float sums where an error bound shows they round alike: ``_decided_means``).
 """
 
 from __future__ import annotations
@@ -923,9 +924,10 @@ def bin_lengths(link_class: str, lengths: np.ndarray, weights: np.ndarray, route
 
     Per bin (``BIN_EDGES_M``: bin b holds lengths in (edge b, edge b+1], the first also what is not
     longer than 0): links, longest and link-weighted mean length, and the route most of its links take.
-    Counts and the longest are exact; the length sums are exact too (``_exact_sums``), so the means (a bin's
-    sum over its links, correctly rounded, then to the centimetre) and the total (to the decimetre) do not depend
-    on how the links are grouped into entries: one entry per link or one per repeating block with its links."""
+    Counts and the longest are exact; the means (a bin's sum over its links, correctly rounded, then to the
+    centimetre) and the total (to the decimetre) are those of the exact length sums (``_exact_sums``; taken from
+    float sums where those are shown to round alike, ``_rounded_means``), so they do not depend on how the links are
+    grouped into entries: one entry per link or one per repeating block with its links."""
     keep = weights > 0
     if not keep.all():
         lengths, weights, routes = lengths[keep], weights[keep], routes[keep]
@@ -938,20 +940,76 @@ def bin_lengths(link_class: str, lengths: np.ndarray, weights: np.ndarray, route
     # whole link counts add up exactly in any order: a bin's links are its routes' links
     links = (by_route.sum(axis=1) if np.issubdtype(weights.dtype, np.integer) else
              np.bincount(which, weights=weights, minlength=bins_n))
-    length_sums, scale = _exact_sums(which, bins_n, lengths, weights)
+    means, mean_m, total_m = _rounded_means(which, bins_n, lengths, weights, links)
     longest = _bin_max(which, bins_n, lengths)
     bins = []  # built without validation: every field is already of its type (Python floats, ints, strings)
     for b in np.flatnonzero(links > 0).tolist():
         bins.append(LengthBin.model_construct(
             low_m=float(_EDGES[b]), high_m=float(_EDGES[b + 1]), links=int(links[b]),
-            max_m=round(float(longest[b]), 2), mean_m=round(_ratio(length_sums[b], scale, links[b]), 2),
-            route=ROUTES[int(np.argmax(by_route[b]))]))
+            max_m=round(float(longest[b]), 2), mean_m=means[b], route=ROUTES[int(np.argmax(by_route[b]))]))
     total = int(weights.sum())
-    length_total = sum(length_sums)
     return LinkLengths.model_construct(
         link_class=link_class, links=total, bins=tuple(bins), max_m=round(float(lengths.max()), 2) if total else 0.0,
-        mean_m=round(_ratio(length_total, scale, weights.sum(dtype=np.float64)), 2) if total else 0.0,
-        total_m=round(_ratio(length_total, scale, 1), 1))
+        mean_m=mean_m if total else 0.0, total_m=total_m)
+
+
+def _rounded_means(which: np.ndarray, count: int, lengths: np.ndarray, weights: np.ndarray, links: np.ndarray
+                   ) -> tuple[list, float, float]:
+    """``bin_lengths``' rounded figures of the exact length sums (``_exact_sums``): each bin's mean [m] to the
+    centimetre (``None`` for a bin of no link), the mean of all to the centimetre and the total [m] to the decimetre
+    (``links``: each bin's links); from float sums where they decide them (``_decided_means``), else from the exact
+    sums."""
+    decided = _decided_means(which, count, lengths, weights, links)
+    if decided is not None:
+        return decided
+    length_sums, scale = _exact_sums(which, count, lengths, weights)
+    length_total = sum(length_sums)
+    means = [round(_ratio(length_sums[b], scale, links[b]), 2) if links[b] > 0 else None for b in range(count)]
+    weight_sum = weights.sum(dtype=np.float64)
+    return (means, round(_ratio(length_total, scale, weight_sum), 2) if weight_sum else 0.0,
+            round(_ratio(length_total, scale, 1), 1))
+
+
+_SUM_ERROR = 2.0 ** -52
+"""Twice the unit roundoff of a float (2^-53): ``_decided_means``' bound on a float sum's error, per addend."""
+
+
+def _decided_means(which: np.ndarray, count: int, lengths: np.ndarray, weights: np.ndarray, links: np.ndarray
+                   ) -> tuple[list, float, float] | None:
+    """``_rounded_means`` from float sums, or ``None`` where they do not decide it.
+
+    A bin's float sum of ``lengths x weights`` (``np.bincount``: one rounding per product and per addition) is within
+    ``n x 2^-53`` of the exact sum, relative to it (n entries, lengths not negative, whole weights): so the exact sum
+    lies in the float sum +- ``(N + 4) x 2^-52`` of it (N: all the entries, at least each bin's; twice the bound, so
+    the rounding of the bound itself is covered too), widened by one float each side. A rounded mean (the sum over
+    the links, correctly rounded, then to the centimetre: what ``_ratio`` and ``round`` give the exact sum) never
+    falls as the sum grows, so when both ends of that interval give the same figure, the exact sum gives it too:
+    that figure. ``None`` when the ends differ for any figure (a mean within about N x 10^-16 of its own size from a
+    rounding boundary: the exact sums, ``_exact_sums``, decide), and for what ``_exact_sums`` does not sum exactly
+    (lengths not finite, weights not whole) or lengths below 0 or weights beyond 2^35."""
+    if not len(lengths) or not (lengths.min() >= 0 and lengths.max() < math.inf):  # (NaN: neither)
+        return None
+    if not np.issubdtype(weights.dtype, np.integer) and (weights != np.floor(weights)).any():
+        return None
+    weight_sum = float(weights.sum())
+    if weight_sum >= 2.0 ** 35:
+        return None
+    sums = np.bincount(which, weights=lengths * weights, minlength=count)
+    error = sums * ((len(lengths) + 4) * _SUM_ERROR)  # (every bin's entries at most all of them)
+    low = np.maximum(np.nextafter(sums - error, -math.inf), 0.0)  # (a sum of lengths not below 0: not -0.0)
+    high = np.nextafter(sums + error, math.inf)
+    means: list = [None] * count
+    for b in np.flatnonzero(links > 0).tolist():
+        n = float(links[b])
+        means[b] = round(float(low[b]) / n, 2)
+        if round(float(high[b]) / n, 2) != means[b]:
+            return None
+    total_low = max(math.nextafter(math.fsum(low.tolist()), -math.inf), 0.0)
+    total_high = math.nextafter(math.fsum(high.tolist()), math.inf)
+    mean_m, total_m = round(total_low / weight_sum, 2), round(total_low, 1)
+    if round(total_high / weight_sum, 2) != mean_m or round(total_high, 1) != total_m:
+        return None
+    return means, mean_m, total_m
 
 
 def _bin_max(which: np.ndarray, count: int, lengths: np.ndarray) -> np.ndarray:
