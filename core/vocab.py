@@ -8,7 +8,8 @@ A ``Vocabulary`` holds, for each id (the value a ``Design`` field stores, langua
     its name where a setting is chosen or listed (sidebar, XLSX, report, compare), English marked
     ``N_`` and translated when shown (``Vocabulary.label(id)``);
 ``word``
-    its name in running text (messages, explanations: lower case in English), also marked;
+    its name in running text (messages, explanations: lower case in English, but a technology's name keeps its
+    capitals: ``InfiniBand``, ``Ethernet``), also marked;
 ``aliases``
     other spellings a link or a CLI flag may use for it (case-insensitive).
 
@@ -99,10 +100,11 @@ class Vocabulary:
 
 
 FABRIC = Vocabulary("fabric", (
-    Term("infiniband", "ib", N_("InfiniBand"), N_("infiniband"), ("infiniband",)),
-    Term("ethernet", "eth", N_("Ethernet RoCE"), N_("ethernet"), ("ethernet", "ethernet-roce", "roce")),
+    Term("infiniband", "ib", N_("InfiniBand"), N_("InfiniBand"), ("infiniband",)),
+    Term("ethernet", "eth", N_("Ethernet RoCE"), N_("Ethernet"), ("ethernet", "ethernet-roce", "roce")),
 ))
-"""``Design.fabric``: the scale-out fabric's kind."""
+"""``Design.fabric``: the scale-out fabric's kind; its words are the technologies' names, capitalised in running
+text as everywhere (``no InfiniBand NIC ...``, ``an Ethernet switch``), never the ids."""
 
 TRANSPORT = Vocabulary("transport", (
     Term("efa", "efa", "AWS EFA", "AWS EFA", ("efa",), translated=False),
@@ -174,8 +176,8 @@ PRICE_BASES = Vocabulary("price_bases", (
 
 STORAGE = Vocabulary("storage", (
     Term("auto", "auto", N_("auto (as the compute fabric)"), N_("auto")),
-    Term("infiniband", "ib", N_("InfiniBand"), N_("infiniband"), ("infiniband",)),
-    Term("ethernet", "eth", N_("Ethernet"), N_("ethernet"), ("ethernet",)),
+    Term("infiniband", "ib", N_("InfiniBand"), N_("InfiniBand"), ("infiniband",)),
+    Term("ethernet", "eth", N_("Ethernet"), N_("Ethernet"), ("ethernet",)),
     Term("none", "none", N_("none"), N_("none")),
 ))
 """``Design.storage``: the storage fabric's kind, or none."""

@@ -371,7 +371,7 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
     c3.button(_("Fail"), key=W + "add_count", on_click=_on_add_count, width="stretch")
     c4.text_input(_("Element names"), key=W + "names", max_chars=400,
                   placeholder=", ".join(element_examples(cur.plan, mixed_of(cur.plan), naming=_scheme(cur.plan))),
-                  help=(_("Comma-separated, as the exports name them: a node ({node}), a NIC of a node ({nic}) or the "
+                  help=i18n.sentences(_("Comma-separated, as the exports name them: a node ({node}), a NIC of a node ({nic}) or the "
                           "link bundle between two neighbours ({pair}; {cable} for one cable of it).").format(
                       **HELP_NAMES) if torus else
                   _("Comma-separated, as the exports (Slurm, NetBox, cabling plan) name them: a switch ({switch}), a "
@@ -383,7 +383,7 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
                       "Comma-separated, as the exports name them: a switch ({switch}), a plane ({plane}), a NIC of a "
                       "node ({nic}), a leaf's link bundle ({bundle}) or a global link bundle between spines of two "
                       "groups ({global_bundle}); {cable} for one cable of a bundle. The engine's ids ({ids}) work "
-                      "too.")).format(**HELP_NAMES)) + ("" if torus else " " + words(
+                      "too.")).format(**HELP_NAMES), "" if torus else words(
                   family, "failure:hot", N_("A hot link as Overload & imbalance lists it (leaf002 -> spine003 #1) "
                                             "fails that cable, or the server's NIC."))))
     c5.button(_("Fail these"), key=W + "add_names", on_click=_on_add_names, width="stretch")
@@ -446,10 +446,10 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
                         selection_mode=("points",), config={**CONFIG, "scrollZoom": True})
         click = None if aggregated else words(cur.plan.fabric.family, "failure:click", N_(
             "Click a leaf, spine or core switch to fail it; click it again to restore it."))  # None: no switch
-        st.caption(_("Red crosses mark failed elements.") + " " + (
+        st.caption(i18n.sentences(_("Red crosses mark failed elements."), (
             words(cur.plan.fabric.family, "failure:aggregated", N_(
                 "This view is aggregated: a click names a bundle of switches, so fail single switches by the form."))
-            if aggregated else click or ""))
+            if aggregated else click or "")))
     if result is None:  # a click offered only where one fails a switch (not aggregated, the family has switches)
         area.info(words(cur.plan.fabric.family, "failure:empty:form", N_(  # a torus: no tiers, its own words
             "Nothing has failed: pick a tier and a count, or name elements.")) if click is None else
@@ -611,15 +611,15 @@ def _pods_inside(mixed) -> None:
     examples = [names.name(e) for e in ("pod1.node5.nic2", "pod1.rack1", "pod1.rack1.feedA", "pod1.node5.nvswitch1")
                 if inside_spec(mixed, e)]  # as the pods' exports name them (pod1-gpu006 nic3, R02-03, ...)
     c2.text_input(_("Its elements"), key=W + "inside_names", max_chars=400, placeholder=", ".join(examples),
-                  help=_("Comma-separated, as the pods' exports (NetBox, cabling plan, Slurm) name them: a NIC of a "
+                  help=i18n.sentences(_("Comma-separated, as the pods' exports (NetBox, cabling plan, Slurm) name them: a NIC of a "
                          "node ({nic}), a rack ({rack}: its power lost) or one of its power feeds ({feed}), an "
                          "NVSwitch chip of a node ({chip}) or of an NVL72 rack ({rack_chip}), an NVLink switch tray "
                          "({tray}). The ids of the pod chosen ({ids}) work too.").format(**{key: f"`{value}`" for key, value in dict(
                       nic="pod2-gpu006 nic3", rack="R05-02", feed="R05-02 feedA", chip="pod2-gpu006 nvswitch2",
                       rack_chip="pod2-nvl004 nvswitch8", tray="pod2-nvl004-nvsw3",
-                      ids="node5.nic2, rack3, rack3.feedA").items()}) + " " + _(
+                      ids="node5.nic2, rack3, rack3.feedA").items()}), _(
                       "A hot link as Overload & imbalance lists it fails its NIC here, or its cable on the whole "
-                      "fabric above."))
+                      "fabric above.")))
     c3.button(_("Fail these"), key=W + "inside_add", on_click=_on_inside_add, args=(mixed,), width="stretch")
     for problem in ss.pop(NOTICE, None) or []:
         st.error(safe.md(problem))

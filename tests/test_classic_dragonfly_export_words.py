@@ -167,3 +167,17 @@ def test_the_resilience_page_shows_an_old_router_name_as_router():
     assert "router001 -> router002" in shown and "leaf001" not in shown
     rerun(at)
     assert not [i.value for i in at.info if "router001" in i.value]  # not again
+def test_slurm_blocks_name_the_routers_of_the_tree_form():
+    """The block file's basis and the Hand-off tab's label said "the nodes under one leaf switch of the tree form"
+    of a classic Dragonfly, whose tree form's switches are its SUs' routers (``su001 = router[001-008]``); the
+    Chinese label also read ``NVLink 域 仅一个节点``."""
+    from core.formats.exports import exports
+
+    p = plan(Design(topology="classic-dragonfly", gpus=4096))
+    text = export_text(p, "slurm-block")
+    assert "the nodes under one SU's rail routers, a Slurm switch of the tree form" in text
+    assert "leaf" not in text.lower()
+    assert "leaf" not in exports()["slurm-block"].label_for(p)
+    with language("zh"):
+        label = exports()["slurm-block"].label_for(p)
+    assert "路由器" in label and "叶交换机" not in label and "域 仅" not in label

@@ -125,10 +125,10 @@ def designs(draw) -> Design:
             lambda items: ",".join(f"{size}x{count}" if count > 1 else str(size) for size, count in items)))),
         "torus_dims": draw(st.one_of(st.none(), st.lists(st.integers(1, 64), min_size=1, max_size=3).map(
             lambda dims: "x".join(map(str, dims))))),
-        "pods": draw(st.one_of(st.none(), st.lists(st.builds(
+        "pods": draw(st.one_of(st.none(), st.lists(st.builds(  # a pod's speed: one the fabric offers, as ps
             lambda system, nodes, speed, stage: f"{system}:{nodes}" + (f":{speed}" if speed else "")
             + (f"@{stage}" if stage else ""), st.sampled_from(["H100", "B200", "GB200-NVL72"]), st.integers(1, 4096),
-            st.sampled_from([None, 400, 800]), st.integers(0, 3)), min_size=1, max_size=3).map(",".join))),
+            st.sampled_from([None, *SPEEDS[fab]]), st.integers(0, 3)), min_size=1, max_size=3).map(",".join))),
         "calibration": draw(st.one_of(st.none(), st.builds(
             lambda net, nvl, lat, name: f"net={net},nvlink={nvl},lat={lat}" + (f",name={name}" if name else ""),
             st.sampled_from([0.2, 0.85, 1, 2]), st.sampled_from([0.5, 1.25]), st.sampled_from([-20, 0, 4318.5]),

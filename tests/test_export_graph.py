@@ -177,3 +177,17 @@ def test_drawio_small_design_draws_every_server():
     cells = _cells(export_text(plan(DESIGNS["1tier-4"]), "drawio"))
     names = {c.get("value") for c in cells if c.get("vertex") == "1"}
     assert {"gpu001", "gpu002", "gpu003", "gpu004", "leaf001"} <= names
+
+
+@pytest.mark.parametrize("design", [Design(), Design(topology="classic-dragonfly", gpus=4096),
+                                    Design(topology="torus", gpus=512), Design(nodes=64, pods="B300:32:800")])
+@pytest.mark.parametrize("name", ["drawio", "graphml", "slurm", "slurm-block"])
+def test_the_chinese_designers_download_is_the_clis_english_file(name, design):
+    """The Designer's download in Chinese (``webui.cached.export_bytes`` writes in the page's language) is the same
+    bytes as ``python -m core export`` (English in every ``--lang``): the draw.io file's title said ``1 层`` and
+    its rows ``服务器`` / ``叶层`` beside ``Every switch and server drawn``."""
+    p = plan(design)
+    with language("zh"):
+        chinese = export_text(p, name)
+    assert chinese == export_text(p, name)
+    assert not any("\u4e00" <= ch <= "\u9fff" for ch in chinese)

@@ -180,3 +180,16 @@ def test_non_nvidia_and_cloud_designs_write_no_dcgm_rule(tmp_path):
     subprocess.run([_promtool(), "check", "rules", str(path)], check=True, capture_output=True)
     cloud = prometheus.alerts(plan(find_preset("aws-p5-efa").design))
     assert cloud and {a["group"] for a in cloud} <= {"gpu", "node"}
+
+
+@pytest.mark.parametrize("lang, joined", [("en", "bandwidth down. These two fields"), ("zh", "带宽。这两个字段")])
+def test_a_rules_note_is_a_sentence_of_the_description(lang, joined):
+    """A rule's note follows the check's reason as a sentence of its own: capitalised and ended (``... down. These
+    two fields ... enable them.``), joined as every caption joins sentences (``core.i18n.sentences``: no space after
+    a Chinese full stop); it read ``... down. these two fields ... enable them``."""
+    with language(lang):
+        rules = prometheus.alerts(plan(DESIGNS["ib-2tier"]))
+    nvlink = next(r for r in rules if r["labels"]["check"] == "gpu_nvlink_errors")["annotations"]["description"]
+    assert joined in nvlink and nvlink.endswith(("enable them.", "。"))
+    noted = [r["annotations"]["description"] for r in rules]
+    assert all(not re.search(r"\. [a-z]|。 ", text) for text in noted)

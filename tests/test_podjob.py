@@ -53,7 +53,7 @@ def test_the_comparison_table_and_cost_are_the_whole_designs_and_say_so():
     here, other = (jobform.estimate_under(p, job, settings) for p in (here_plan, alt_plan))
     rows = jobform.comparison_rows([("a", here, here_plan), ("b", other, alt_plan)])
     for row, p in zip(rows, (here_plan, alt_plan)):
-        assert row["cluster capex [USD]"] == round(cost_basis(p)[0].capex_usd)
+        assert row["cluster capex [USD]"] == cost_basis(p)[0].capex_usd  # unrounded: the money format rounds once
     seconds = here.days_to_train * 86400
     assert here.cost_usd == pytest.approx(_per_gpu_second(here_plan) * here.gpus * seconds, rel=1e-6)
     assert "pod 1" in podjob.comparison_basis(whole, alt_plan, 1)
@@ -82,3 +82,24 @@ def test_the_tco_card_says_the_rate_every_pods_job_pays():
     card = next(k for k in cost_key_numbers(whole_plan(whole)) if k.key == "tco")
     for pod in (1, 2):
         assert usd(_per_gpu_second(podjob.on_pod(whole, pod)) * 3600, cents=True) in card.help
+
+
+
+@pytest.mark.parametrize("lang, cost", [("zh", "38.93万美元"), ("en", "$389,350")])
+def test_the_two_fabrics_table_rounds_money_once_as_the_card(lang, cost):
+    """The run's cost of 389,349.6 USD: the page's card writes ``38.93万美元``; the table wrote ``38.94万美元``, its
+    cost rounded to whole dollars before the money format rounded it again. One rounding, the money format's."""
+    from types import SimpleNamespace
+
+    from core.i18n import _, language, usd
+    from webui import tables
+
+    here_plan = plan(Design(gpu="H100", nodes=64))
+    settings = dict(DEFAULTS)
+    e = jobform.estimate_under(here_plan, jobform.job_from_settings(here_plan, settings), settings)
+    e = SimpleNamespace(**{k: getattr(e, k) for k in ("step_time_s", "tokens_per_s", "comm_fraction",
+                                                       "days_to_train")}, cost_usd=389_349.6)
+    with language(lang):
+        name = _(jobform.RUN_COST_USD)
+        shown = tables.money(jobform.comparison_rows([("a", e, here_plan)]), [name])[name][0]
+        assert shown == usd(e.cost_usd) == cost

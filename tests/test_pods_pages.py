@@ -374,3 +374,13 @@ def test_a_link_with_an_unknown_pod_system_is_not_applied():
     assert "the catalog has no GPU system 'ZZZ' (the extra pod 'ZZZ:32')" in text
     assert "python -m core" not in text and "pod 2" not in text
     assert at.text_input(key="w_pods").value == ""
+
+
+def test_a_link_with_a_pod_speed_no_nic_runs_is_not_applied():
+    """``?v=1&n=64&pods=B300:32:801``: the link's pods are warned about and not applied, as a bad ``ps`` (the one
+    speed rule, ``core.design.offered_port_speeds``); the link used to be applied and the page refused the design."""
+    at = _designer(link={"n": "64", "pods": "B300:32:801"})
+    assert not at.exception and not at.error
+    text = " ".join(str(w.value).replace("\\", "") for w in at.warning)
+    assert "'pods' (Extra pods) = 'B300:32:801' was ignored: no InfiniBand switch and NIC pair" in text
+    assert at.text_input(key="w_pods").value == ""

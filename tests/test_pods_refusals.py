@@ -137,3 +137,23 @@ def test_a_compare_column_whose_pods_cannot_be_built_is_its_error_not_the_first_
     assert good.plan is not None and bad.plan is None and not bad.values and not bad.notes
     assert bad.error_message.startswith("Pod 3 (B300, 99,999 nodes) does not fit two tiers")
     assert bad.way_out.endswith("or drop pod 3.")
+
+
+@pytest.mark.parametrize("pods, kept", [("B300:32:801", None), ("B200:8,B300:32:801@1", "B200:8")])
+def test_an_extra_pods_speed_no_nic_runs_names_the_pod_and_drops_it(pods, kept):
+    """A pod typed in the sidebar or a design file at a speed no NIC of the fabric runs said only "no InfiniBand NIC
+    in the catalog runs at 801 Gb/s" (which pod?) and offered no way out; it names the pod, and the way out drops
+    it, as for a pod of an unknown system."""
+    from core.i18n import language
+
+    design = Design(gpu="H100", nodes=64, pods=pods)
+    with pytest.raises(DesignError) as raised:
+        mixed_plan(design)
+    bad = pods.split(",")[-1]
+    assert str(raised.value).startswith(f"The extra pod {bad}: No InfiniBand NIC in the catalog runs at 801 Gb/s")
+    (phrase, changes), = raised.value.fixes
+    assert phrase == f"drop the extra pod {bad}" and changes == {"pods": kept}
+    mixed_plan(design.model_copy(update=changes)) if changes["pods"] else plan(design.model_copy(update=changes))
+    with language("zh"), pytest.raises(DesignError) as raised:
+        mixed_plan(design)
+    assert str(raised.value).startswith(f"额外 Pod {bad}：目录中没有能以 801 Gb/s 运行的 InfiniBand 网卡")

@@ -136,3 +136,17 @@ def test_numbers_are_exact_and_short():
         assert float(sharelink.format_number(value)) == value
     assert sharelink.format_number(2.0) == "2"
     assert sharelink.parse_float(0, 1e20)("1e 16") == 1e16  # '+' decoded as a space
+
+
+@pytest.mark.parametrize("link, speed", [({"pods": "B300:32:801"}, 801),
+                                         ({"f": "eth", "pods": "B200:8,B300:32:800@1"}, 800)])
+def test_a_pod_speed_the_fabric_does_not_offer_drops_the_pods_with_a_warning(link, speed):
+    """A pod's NIC and leaf speed follows the design's port-speed rule (``offered_port_speeds``): one the fabric
+    does not offer is warned about by name and the pods are not applied, as a bad ``ps``; one it offers is kept."""
+    design, warnings = sharelink.decode({"v": "1", "n": "64", **link})
+    assert design.pods is None and len(warnings) == 1
+    assert f"'pods' (Extra pods) = '{link['pods']}' was ignored" in warnings[0]
+    assert f"runs at {speed} Gb/s" in warnings[0]
+    design, warnings = sharelink.decode({"v": "1", "n": "64", "pods": "B300:32:800@1"})
+    assert design.pods == "B300:32:800@1" and not warnings
+    plan(design)

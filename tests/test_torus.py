@@ -486,3 +486,19 @@ def test_collectives_on_a_torus_see_its_rings():
     fast = collective(clos_plan, "all-reduce", 2 ** 30, algorithm="ring")
     assert slow["time_us"] > 2 * fast["time_us"]
     assert any("rings per dimension" in note for note in slow["notes"])
+
+
+@pytest.mark.parametrize("design, words, lang", [
+    (Design(topology="torus", gpus=7), "a torus needs at least 2 nodes, and the design has 1 node.", "en"),
+    (Design(topology="torus", nodes=8, torus_dims="8x1"),
+     "every torus dimension needs at least 2 nodes (dimensions 8x1 for 8 nodes).", "en"),
+    (Design(topology="torus", gpus=7), "环面至少需要 2 个节点，而该设计只有 1 个节点。", "zh"),
+])
+def test_too_small_a_torus_says_its_nodes_in_words(design, words, lang):
+    """``?v=1&t=tr&ng=7`` (one node) said "every torus dimension needs at least 2 nodes (dimensions - for 1
+    nodes)": no dimensions to show and "1 nodes". One node is said as such; a count is ``plurals.nodes``'."""
+    from core.i18n import language
+
+    with language(lang), pytest.raises(DesignError) as raised:
+        plan(design)
+    assert words in str(raised.value) and "1 nodes" not in str(raised.value)

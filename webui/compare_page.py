@@ -311,12 +311,13 @@ def main() -> None:
     cur = ss.get("fp_current")
     if cur is not None:
         state.show_warnings(cur)  # the link's design keys (an unknown key such as c1), as on every page
-    st.caption(_("Up to {count} designs side by side: add the Designer's design, paste a share link, or duplicate "
-                 "a column and edit it. Deltas are against the baseline column; green is better, red worse.").format(
-                     count=cmp.MAX_DESIGNS) + " " +
-               _("Capex has two rows: the whole cluster (every BOM row: GPU nodes, compute fabric, storage fabric, "
-                 "management networks) and the compute fabric alone (its switches, transceivers, cables and NICs), "
-                 "so a fabric change shows apart from what it changes elsewhere."))
+    st.caption(i18n.sentences(
+        _("Up to {count} designs side by side: add the Designer's design, paste a share link, or duplicate "
+          "a column and edit it. Deltas are against the baseline column; green is better, red worse.").format(
+              count=cmp.MAX_DESIGNS),
+        _("Capex has two rows: the whole cluster (every BOM row: GPU nodes, compute fabric, storage fabric, "
+          "management networks) and the compute fabric alone (its switches, transceivers, cables and NICs), "
+          "so a fabric change shows apart from what it changes elsewhere.")))
 
     full = len(store["entries"]) >= cmp.MAX_DESIGNS
     c1, c2, c3, c4 = st.columns([1.3, 2.2, 1.2, 0.8], vertical_alignment="bottom")

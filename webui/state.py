@@ -613,10 +613,9 @@ def sidebar() -> Current:
             format_func=lambda i: main if i == AUTO else
             f"{vendor_label(CATALOG.switch(i))} · {i}: {CATALOG.switch(i).ports_at(effective_speed)} x "
             f"{effective_speed}G", disabled=off is not None,
-            help=off or _("Only switches with the chosen port speed are offered.")
-            + (" " + _("Not offered at {speed}G: {switches}.").format(speed=effective_speed,
-                                                                      switches=", ".join(lacking))
-               if lacking else ""))
+            help=off or i18n.sentences(_("Only switches with the chosen port speed are offered."), _(
+                "Not offered at {speed}G: {switches}.").format(speed=effective_speed, switches=", ".join(lacking))
+                if lacking else ""))
     sb.selectbox(_label("topology"), list(vocab.TOPOLOGY.ids), key=K + "topology",
                  format_func=vocab.TOPOLOGY.label,
                             help=_("Rail-optimized: NIC i of every node in a scalable unit goes to leaf i. "

@@ -127,6 +127,12 @@ WORDS = {
     "ufm:links": N_("UFM appliances to compute routers"),
     "ufm:end": N_("UFM side; the router side uses a spare half of a twin-port cage"),
     "ufm:why": N_("{count} UFM appliances manage the compute fabric (an HA pair), {ports} links to its routers."),
+    # the Hand-off tab's Slurm block label and the block file's basis: a block is the nodes of one SU's rail routers
+    "slurm:block": N_("Slurm topology.conf (block plugin): one block per scalable unit, the nodes under one SU's "
+                      "routers, a Slurm switch of the tree form (the {domain} is one node)"),
+    # the file's comment, machine-readable: written in English (core.formats.slurm), so not a catalog message
+    "slurm:block:basis": ("the {scaleup} domain is one node, so one block per scalable unit (the nodes under one "
+                          "SU's rail routers, a Slurm switch of the tree form)"),
     "load:leaf_uplinks": N_("Local links"), "load:spine_uplinks": N_("Global links"),  # the fabric-load table
     # the Performance page's routing sentence (core.perf.jobform): routers, no leaves to oversubscribe
     "perf:routing:topo": N_("Routing: {routing}; ranks packed in topology order, so ring and tree traffic leaves a "

@@ -378,19 +378,27 @@ def plane_of(resolved: ResolvedDesign) -> ResolvedDesign:
 
 
 def _resolved_pod(design: Design, index: int, fabric: str, catalog: Catalog) -> ResolvedDesign:
-    """Pod ``index`` resolved; an unknown system is a ``DesignError`` naming the catalog's systems."""
+    """Pod ``index`` resolved; an unknown system is a ``DesignError`` naming the catalog's systems, and an extra
+    pod the engine cannot resolve (a port speed no NIC of the fabric runs) one naming the pod, each with a way out
+    that drops it."""
     spec = pod_specs(design)[index]
+    text = pods_text((spec, spec))  # the pod named as its user wrote it (pod 1 is the design's own, always known)
+    drop = _("drop the extra pod {pod}").format(pod=text)
+    fixes = ((drop, {"pods": pods_text(tuple(s for i, s in enumerate(pod_specs(design)) if i != index))}),)
     try:
         catalog.system(spec.system)
-    except InputError:  # the pod named as its user wrote it (pod 1 is the design's own system, always known)
-        text = pods_text((spec, spec))
-        drop = _("drop the extra pod {pod}").format(pod=text)
+    except InputError:
         raise DesignError(
             _("The extra pod {pod}: the catalog has no GPU system {system}.").format(pod=text, system=spec.system),
             _("Use one of {systems}, or {drop}.").format(systems=", ".join(s.id for s in catalog.systems), drop=drop),
-            fixes=((drop, {"pods": pods_text(tuple(s for i, s in enumerate(pod_specs(design)) if i != index))}),)
-        ) from None
-    resolved = resolve_design(pod_design(design, index, fabric), catalog)
+            fixes=fixes) from None
+    try:
+        resolved = resolve_design(pod_design(design, index, fabric), catalog)
+    except InputError as exc:
+        if not index:
+            raise
+        raise DesignError(_("The extra pod {pod}: {problem}").format(pod=text, problem=as_sentence(str(exc))),
+                          as_sentence(drop), fixes=fixes) from None
     _check_shape(design, resolved)
     return resolved
 

@@ -39,6 +39,7 @@ from typing import Iterator, NamedTuple
 import numpy as np
 
 from core.design import ResolvedDesign, check_dims
+from core import plurals
 from core.errors import DesignError
 from core.fabric.sizing import FabricPlan, _speeds
 from core.fabric.wiring import Bundle, Link, Wiring
@@ -489,8 +490,10 @@ def _check(resolved: ResolvedDesign, dims: tuple[int, ...]) -> None:
                             "rewires every ring."),
                           _("Drop the growth target and the stages, and plan each size as a torus of its own."))
     if not dims or min(dims) < 2:
-        raise DesignError(_("every torus dimension needs at least 2 nodes (dimensions {dims} for {nodes} nodes).")
-                          .format(dims=_dims_text(dims) or "-", nodes=f"{nodes:,}"),
+        raise DesignError(_("a torus needs at least 2 nodes, and the design has {nodes}.").format(
+            nodes=plurals.nodes(nodes)) if nodes < 2 else _(
+            "every torus dimension needs at least 2 nodes (dimensions {dims} for {nodes}).").format(
+            dims=_dims_text(dims) or "-", nodes=plurals.nodes(nodes)),
                           _("Use dimensions of at least 2, such as {dims}.").format(
                               dims=_dims_text(default_dims(nodes)) or "2x2"))
     if vertices(dims) != nodes:

@@ -48,7 +48,7 @@ def _names(plan, graph, naming: NamingScheme | None) -> dict[str, str]:
     f, wiring, namer = plan.fabric, Wiring.of(plan), Namer.of(plan, naming)
     labels = {}
     for vertex, data in graph.nodes(data=True):
-        if data.get("label"):  # aggregated bundle (English: written inside language("en"))
+        if data.get("label"):  # aggregated bundle (English: written inside write_drawio's language("en"))
             labels[vertex] = data["label"]
         elif data["role"] == "server" and "nodes" in data:
             hosts = compress_hostlist(namer.node(n) for n in wiring.nodes_of_group(data["group"]))
@@ -88,8 +88,7 @@ def _title(plan, graph, aggregated: bool) -> str:
 
     mixed = mixed_of(plan) if graph.graph.get("pods") else None
     nodes = plan.resolved.nodes if mixed is None else mixed.fabric.nodes
-    with language(DEFAULT_LANGUAGE):  # the diagram's subtitle in English, in the family's words (a torus: no switches)
-        view = view_words(plan.fabric.family, nodes, aggregated)
+    view = view_words(plan.fabric.family, nodes, aggregated)  # in the family's words (a torus: no switches)
     if mixed is not None:
         f = mixed.fabric
         pods = ", ".join(f"pod {pod.index + 1}: {pod.gpus:,} x {pod.system}" for pod in f.pods)
@@ -108,15 +107,22 @@ def _style(role: str, colour: str, aggregated: bool) -> str:
 
 
 def write_drawio(plan, out: TextIO, naming: NamingScheme) -> None:
-    """Stream the draw.io file of ``plan`` (plane 1, laid out like the app's diagram) to ``out``."""
+    """Stream the draw.io file of ``plan`` (plane 1, laid out like the app's diagram) to ``out``, every word in
+    English whatever the request's language (the title's tiers and the rows' names as the bundles'; the CLI's
+    ``export`` and the Designer's download are the same bytes)."""
+    with language(DEFAULT_LANGUAGE):
+        _write_drawio(plan, out, naming)
+
+
+def _write_drawio(plan, out: TextIO, naming: NamingScheme) -> None:
+    """``write_drawio``'s file, written in the language in force."""
     # imported here: the figures package loads Plotly, which the CLI's parser (it lists every format) need not
     from core.figures.style import TIER_COLOURS, TIER_Y, line_width, rail_colour
     from core.figures.topology import _layer_positions, row_name, topology_graph
 
-    with language(DEFAULT_LANGUAGE):
-        graph, aggregated = topology_graph(plan)
-        pos = _layer_positions(graph)
-        labels = _names(plan, graph, naming)
+    graph, aggregated = topology_graph(plan)
+    pos = _layer_positions(graph)
+    labels = _names(plan, graph, naming)
     per_row: dict[float, int] = {}
     for _x, y in pos.values():
         per_row[y] = per_row.get(y, 0) + 1

@@ -33,7 +33,7 @@ from core.fabric.families import export_word
 from core.fabric.naming import Namer, NamingScheme
 from core.fabric.wiring import Wiring
 from core.formats.exports import Export
-from core.i18n import N_, _
+from core.i18n import N_, _, as_sentence, sentences
 
 KINDS = {"gpu": "gpu", "node": "node", "leaf": "switch", "spine": "switch", "core": "switch"}
 """Rule group of each tier: where the counter is read."""
@@ -117,7 +117,7 @@ def alerts(plan, naming: NamingScheme | None = None) -> list[dict]:
             patterns = {member.pattern(ROLE_OF[t]) for member, found in where for t in found}
             kind = KINDS[tiers[0]]
             device = "{{ $labels." + _scope_label(rule) + " }}"
-            why = _(WHY[check.why_id]) + (" " + _(rule.note) if rule.note else "")
+            why = sentences(_(WHY[check.why_id]), as_sentence(_(rule.note)) if rule.note else "")
             out.append({
                 "group": kind, "alert": _alert_name(check.id, kind),
                 "expr": rule.expr.replace("SCOPE", _scope(rule, patterns)),

@@ -105,6 +105,7 @@ from core.design import (
     resolve_nic_and_speed,
 )
 from core.errors import InputError, shown
+from core.fabric.pods import pod_specs
 from core.physical.racks import load_racks
 from core.i18n import N_, _, ngettext
 from core.spares import canonical_setting
@@ -848,13 +849,12 @@ def _check_combinations(data: dict, catalog: Catalog, specs: dict, params: Mappi
     speeds = offered_port_speeds(catalog, fabric)
     speed = data.get("port_speed_gbps")
     if speed is not None and speed not in speeds:
-        warnings.append(_warn("ps", specs["ps"].label(), _text(params["ps"]),
-                              _("no {fabric} switch and NIC pair in the catalog runs at {speed} Gb/s").format(
-                                  fabric=_fabric(fabric), speed=speed),
-                              _("with {fabric}: {speeds}").format(fabric=_fabric(fabric),
-                                                                  speeds=", ".join(map(str, speeds)))))
-        del data["port_speed_gbps"]
+        _drop_speed(data, "port_speed_gbps", fabric, speed, speeds, specs, params, warnings)
         speed = None
+    pod_speeds = [s.speed_gbps for s in pod_specs(Design(pods=data.get("pods")))[1:] if s.speed_gbps is not None]
+    slow = next((s for s in pod_speeds if s not in speeds), None)  # a pod's leaves and NICs: the same rule
+    if slow is not None:
+        _drop_speed(data, "pods", fabric, slow, speeds, specs, params, warnings)
     try:  # the speed the engine will run: B300 on Ethernet runs its ConnectX-8 at 400G, not 800G
         _nic, speed, _media = resolve_nic_and_speed(catalog, system, fabric, speed)
     except InputError:
@@ -881,6 +881,19 @@ def _check_combinations(data: dict, catalog: Catalog, specs: dict, params: Mappi
                               _("1, {gpn}, {double}, ... up to 576").format(gpn=gpn, double=2 * gpn)))
         del data["nvlink_domain_gpus"]
     _check_size(data, system, specs, params, warnings)
+
+
+def _drop_speed(data: dict, field: str, fabric: str, speed: int, speeds: list[int], specs: dict, params: Mapping,
+                warnings: list[str]) -> None:
+    """Drop ``field`` (the port speed, or the extra pods) whose ``speed`` [Gb/s] no switch and NIC pair of ``fabric``
+    runs (``speeds``: ``offered_port_speeds``), saying which speeds are."""
+    key = DESIGN_FIELDS[field].link
+    warnings.append(_warn(key, specs[key].label(), _text(params[key]),
+                          _("no {fabric} switch and NIC pair in the catalog runs at {speed} Gb/s").format(
+                              fabric=_fabric(fabric), speed=speed),
+                          _("with {fabric}: {speeds}").format(fabric=_fabric(fabric),
+                                                              speeds=", ".join(map(str, speeds)))))
+    del data[field]
 
 
 def _check_size(data: dict, system, specs: dict, params: Mapping, warnings: list[str]) -> None:

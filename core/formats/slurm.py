@@ -498,9 +498,9 @@ def _block_label(plan) -> str:
                  "scalable unit").format(domain=domain)
     if _domain_blocks(plan.resolved):
         return tidy_spaces(_("Slurm topology.conf (block plugin): one block per {domain}").format(domain=domain))
-    return words(plan.fabric.family, "slurm:block", N_(  # a torus: its logical groups of nodes (its WORDS)
+    return tidy_spaces(words(plan.fabric.family, "slurm:block", N_(  # a torus, a classic Dragonfly: their WORDS
         "Slurm topology.conf (block plugin): one block per scalable unit, the nodes under one leaf switch of the tree "
-        "form (the {domain} is one node)")).format(domain=domain)
+        "form (the {domain} is one node)")).format(domain=domain))  # no space beside a Chinese domain word
 
 
 def _tree_label(plan) -> str:

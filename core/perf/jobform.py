@@ -416,11 +416,15 @@ def comparison_rows(runs: list[tuple[str, TrainingEstimate, Plan]]) -> list[dict
     """The same job on several designs: step, throughput, days and the run's and cluster's cost (a job on one pod
     of a design with pods: the whole design's capex and network share, ``Plan.cost_basis``, which its cost shares).
 
+    The money columns (``RUN_COST_USD``, ``CLUSTER_CAPEX_USD``) hold the amounts [USD] as computed, for the one
+    money format (``core.i18n.usd``) to round once: rounded to whole dollars here first, the run's cost read
+    ``38.94万美元`` in the table under the page's ``38.93万美元`` card (389,349.6 USD).
+
     Call it inside the ``congestion.assumptions`` the estimates were made under (the routing column)."""
     return [
         _row(COMPARISON_COLUMNS, (label, p.resolved.switch.id, routing_label(p), round(e.step_time_s, 3),
                                   round(e.tokens_per_s), units.percent(e.comm_fraction), round(e.days_to_train, 2),
-                                  round(e.cost_usd), round(cost_basis(p)[0].capex_usd),
+                                  e.cost_usd, cost_basis(p)[0].capex_usd,
                                   units.percent(shown_share(cost_basis(p)[0].network_share))))
         for label, e, p in runs]
 
