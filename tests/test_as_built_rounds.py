@@ -130,7 +130,7 @@ def _counted_as_arranged(resolved, drafts, extra) -> bool:
     arrangement made of the same drafts and devices."""
     racks = load_racks()
     compute, other = drafts.counts()
-    built = built_counts(arrange_drafted(resolved, drafts, extra, racks))
+    built = built_counts(arrange_drafted(drafts, extra, racks))
     return built == (compute, other + device_rack_count(extra, racks))
 
 

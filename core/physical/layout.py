@@ -704,15 +704,33 @@ def _device_racks(extra, network_rack) -> list:
     return out
 
 
+def _device_drafts_bytes(found: tuple) -> int:
+    """Upper bound of the memory of the other networks' device racks [bytes]: 1 kB and 512 B a draft or run
+    (``tests/test_memo.py``)."""
+    return 1024 + 512 * len(found)
+
+
+def _device_key_bytes(key: tuple) -> int:
+    """Upper bound of the memory of a ``device_racks`` key [bytes]: 1 kB a device and 4 kB the rack preset
+    (``tests/test_memo.py``)."""
+    return 4096 + 1024 * len(key[0])
+
+
+@stage(0.01, _device_drafts_bytes, key_sizeof=_device_key_bytes)
+def device_racks(devices: tuple, preset: RackPreset) -> tuple:
+    """``_device_racks`` of the other networks' devices ``devices`` (``NetDevice``s) in network racks of ``preset``,
+    cached by these arguments (``core.memo.stage``): an arrangement's (``arrange_drafted``) and the count of its
+    racks (``device_rack_count``, ``core.plan.as_built``'s rounds) made once; read, never changed."""
+    return tuple(_device_racks(devices, lambda kind: _network_rack(preset, kind)))
+
+
 def device_rack_count(extra, racks: RackCatalog) -> int | None:
     """Racks the other networks' devices ``extra`` (``devices_to_place``) take in an arrangement
     (``arrange_devices``): its management and storage racks, the rest of its racks the same whatever ``extra``
     holds; None when a device goes one per rack (its racks then depend on the others)."""
     if any(device.per_rack for device in extra):
         return None
-    preset = racks.network
-    return sum(draft.times if isinstance(draft, _Repeat) else 1
-               for draft in _device_racks(extra, lambda kind: _network_rack(preset, kind)))
+    return sum(draft.times if isinstance(draft, _Repeat) else 1 for draft in device_racks(tuple(extra), racks.network))
 
 
 def _network_rack(preset: RackPreset, kind: str = "network") -> _RackDraft:
@@ -914,7 +932,7 @@ def _drafts_bytes(drafts: Drafts) -> int:
             + text_bytes(drafts.notes))
 
 
-@stage(0.05, _drafts_bytes)
+@stage(0.04, _drafts_bytes)
 def drafted_racks(resolved: ResolvedFields, fabric: FabricPlan, racks: RackCatalog, language: str) -> Drafts:
     """``draft_racks`` of the resolved design of ``resolved`` (``core.design.resolved_of``), its notes in
     ``language``; cached by these arguments (``core.memo.stage``): an arrangement's racks before the other networks'
@@ -927,7 +945,7 @@ def drafted_racks(resolved: ResolvedFields, fabric: FabricPlan, racks: RackCatal
 def arrange_devices(resolved: ResolvedDesign, fabric: FabricPlan, extra: list, racks: RackCatalog) -> "Arrangement":
     """``arrange`` with the other networks' devices to place ``extra`` (``devices_to_place``): ``arrange_drafted``
     of the design's ``draft_racks``."""
-    return arrange_drafted(resolved, draft_racks(resolved, fabric, racks), extra, racks)
+    return arrange_drafted(draft_racks(resolved, fabric, racks), extra, racks)
 
 
 def draft_racks(resolved: ResolvedDesign, fabric: FabricPlan, racks: RackCatalog) -> Drafts:
@@ -998,16 +1016,16 @@ def draft_racks(resolved: ResolvedDesign, fabric: FabricPlan, racks: RackCatalog
                   su_runs=su_runs, central=tuple(central), groups=groups, notes=tuple(notes))
 
 
-def arrange_drafted(resolved: ResolvedDesign, drafts: Drafts, extra: list, racks: RackCatalog) -> "Arrangement":
-    """The ``Arrangement`` of ``drafts`` (``draft_racks``' of ``resolved``) with the other networks' devices
-    ``extra`` (``devices_to_place``): those not one per rack in central racks after the fabric's (``_device_racks``),
+def arrange_drafted(drafts: Drafts, extra: list, racks: RackCatalog) -> "Arrangement":
+    """The ``Arrangement`` of ``drafts`` (``draft_racks``') with the other networks' devices
+    ``extra`` (``devices_to_place``): those not one per rack in central racks after the fabric's (``device_racks``),
     the rows packed and stood in the hall. ``drafts`` is read, never changed."""
     preset, net_preset = drafts.preset, racks.network
 
     def network_rack(kind="network"):
         return _network_rack(net_preset, kind)
 
-    central = [*drafts.central, *_device_racks(extra, network_rack)]
+    central = [*drafts.central, *device_racks(tuple(extra), net_preset)]
     per_rack_devices = [d for d in extra if d.per_rack]
     # rows: whole SU blocks up to the row length; central rows in the middle (Dragonfly+: group by group)
     blocks = _row_blocks(drafts.su_runs, drafts.templates, central, racks.hall.max_racks_per_row, drafts.groups)
@@ -1017,7 +1035,7 @@ def arrange_drafted(resolved: ResolvedDesign, drafts: Drafts, extra: list, racks
     total = sum(sum(counts) * times for counts, times in per_row)
     for device in per_rack_devices:  # placed in ``Arrangement.layout``
         if device.count > total:
-            if central and central[-1] is drafts.central[-1]:  # the drafts' open rack: filled as a copy
+            if central:  # the open rack is the drafts' (or the cached device racks'): filled as a copy
                 central[-1] = central[-1].copy()
             for rest in range(total, device.count):  # more than racks: stack them in a management rack
                 _fill(central, lambda: network_rack("management"), device.kind, device.model or device.prefix,

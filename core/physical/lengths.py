@@ -1112,11 +1112,10 @@ def arranged_racks(resolved: ResolvedFields, fabric: FabricPlan, devices: tuple,
     """``arrange``'s arrangement of the resolved design of ``resolved`` (``core.design.resolved_of``) with the other
     networks' devices ``devices`` (``core.physical.layout.devices_to_place``), its notes in ``language``, and its
     compute racks (``Arrangement.counts``), cached by these arguments (``core.memo.stage``): what
-    ``core.plan.as_built``'s rounds read (the racks, not the cable lengths: those are measured once, of the last
-    round's arrangement, by ``arranged_lengths``)."""
-    whole = resolved_of(resolved)
+    ``core.plan.as_built`` arranges once its rounds counted the racks (the racks, not the cable lengths: those are
+    measured once, by ``arranged_lengths``), of the design's drafts (``core.physical.layout.drafted_racks``)."""
     with spoken(language):
-        arrangement = arrange_drafted(whole, drafted_racks(resolved, fabric, racks, language), list(devices), racks)
+        arrangement = arrange_drafted(drafted_racks(resolved, fabric, racks, language), list(devices), racks)
     return arrangement, arrangement.counts()["compute"]
 
 
