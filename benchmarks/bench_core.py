@@ -59,6 +59,14 @@ worker processes (075395f1 and phys49) asked in turn, 7 rounds, CPU medians of 2
 1.8-3.9x (baseline 1.7-3.7x; again at load 5: 0.90-1.01x, 1.9-4.4x); every output the same (``tools.equivalence`` 0 of
 648, ``--physical`` 0 of 868). MISS (1.3x cold): a Clos's (class of rack pairs, kind) entries, the racks' places and
 ``as_built``'s extra round still grow.
+2026-12-07 (arr50): ``as_built``'s rounds count the racks (``core.plan.rack_counts``: the arrangement's drafts,
+``core.physical.layout.drafted_racks``, plus the other networks' device racks) and arrange them once, with the last
+round's devices (was twice at 131,072 GPUs, three times for rail-only). Two worker processes (b800f6b0 and arr50) in
+turn, 8 rounds, CPU medians of 15, load average 7-9: cold at 131,072 GPUs 0.93-1.00x the baseline (7.6-17.6 ms), at
+64 GPUs 0.91-1.09x (2.5-4.8 ms), so 131,072 over 64 GPUs 2.2-4.2x (baseline 2.1-4.3x); first plans at 131,072 GPUs
+0.88-1.01x; warm no slower (0.77-1.05x); every output the same (``tools.equivalence`` 0 of 648, ``--physical`` 0 of
+868). MISS (1.3x cold): the other networks are still sized three times at 131,072 GPUs (against two at 64), and the
+Clos's (class of rack pairs, kind) entries and the racks' places still grow.
 """
 
 from __future__ import annotations

@@ -6,6 +6,9 @@
   (``core.physical.layout.device_rack_count``, read by the central racks' arrangement): the racks of any devices are
   the arrangement's of others less theirs plus these.
 * A cold plan (``core.memo.uncached``) is the cached one.
+* The rounds count the racks from the arrangement's drafts (``core.plan.rack_counts``, ``Drafts.counts``) and arrange
+  once (arr50): the counts are the arrangement's (a property over designs and devices, a planted error found) and the
+  answer is that of the rounds that arranged each time.
 """
 
 from __future__ import annotations
