@@ -423,10 +423,6 @@ def network_devices(networks) -> list[NetDevice]:
 # ----------------------------------------------------------------------------------- place
 
 
-_MOST = 10**9
-"""``_RackDraft.room``'s most: more devices than any rack holds."""
-
-
 class _RackDraft:
     __slots__ = ("kind", "preset", "u_total", "usable", "kw_limit", "slots", "u_next", "kw", "width")
 
@@ -442,11 +438,9 @@ class _RackDraft:
         self.width = preset.width_mm / 1000
 
     def room(self, height_u: float, watts: float) -> int:
-        """How many more devices of this height and power fit (``how_many`` of the units and of the power left,
-        written out: a rack is asked a few times per device filled)."""
-        units, power = self.usable - (self.u_next - 1), (self.kw_limit - self.kw) * 1000
-        by_u = _MOST if height_u <= 0 or units / height_u >= _MOST else math.floor(units / height_u + 1e-9)
-        by_kw = _MOST if watts <= 0 or power / watts >= _MOST else math.floor(power / watts + 1e-9)
+        """How many more devices of this height and power fit."""
+        by_u = how_many(self.usable - (self.u_next - 1), height_u, 10**9)
+        by_kw = how_many((self.kw_limit - self.kw) * 1000, watts, 10**9)
         return max(0, min(by_u, by_kw))
 
     def __eq__(self, other) -> bool:
