@@ -66,6 +66,14 @@ closed form over the rack rows can keep too. ``bin_lengths`` of a plan at 131,07
 (CPU, three rounds alternately with b800f6b0, load average 8-12); cold at 131,072 GPUs 8.4-22.6 ms vs 8.3-25.7 ms,
 1.9-5.1x over 64 GPUs (1.7-4.4x): within that load's noise. MISS (1.3x cold): the Clos tables' classes and their
 cells still grow with the hall (the closed form over the rows is not written).
+2026-12-07 (arr50): ``as_built``'s rounds count the racks (``core.plan.rack_counts``: the arrangement's drafts,
+``core.physical.layout.drafted_racks``, plus the other networks' device racks) and arrange them once, with the last
+round's devices (was twice at 131,072 GPUs, three times for rail-only). Two worker processes (b800f6b0 and arr50) in
+turn, 8 rounds, CPU medians of 15, load average 7-9: cold at 131,072 GPUs 0.93-1.00x the baseline (7.6-17.6 ms), at
+64 GPUs 0.91-1.09x (2.5-4.8 ms), so 131,072 over 64 GPUs 2.2-4.2x (baseline 2.1-4.3x); first plans at 131,072 GPUs
+0.88-1.01x; warm no slower (0.77-1.05x); every output the same (``tools.equivalence`` 0 of 648, ``--physical`` 0 of
+868). MISS (1.3x cold): the other networks are still sized three times at 131,072 GPUs (against two at 64), and the
+Clos's (class of rack pairs, kind) entries and the racks' places still grow.
 """
 
 from __future__ import annotations

@@ -142,7 +142,7 @@ of the optimizer's default grid where a repeated search should find it). The sha
 
 STAGE_SHARES_MOST = 1.8
 """The most the stages' shares of ``STAGE_CACHE_BYTES`` may add up to (1.79 in all now: the optimizer's sizings
-(0.15) and rack arrangements (0.18) are kept for a whole search)."""
+(0.15), rack arrangements (0.12) and their drafts (0.04) are kept for a whole search)."""
 
 STAGES: list = []
 """Every function cached by ``stage`` (``tests/test_memo.py`` checks them all)."""

@@ -51,10 +51,10 @@ from core.fabric.families import family as topology_family, leaf_whatif, link_co
 from core.fabric import domainlevels
 from core.fabric.sizing import FabricPlan, size_fabric
 from core.networks import NETWORKS, ClusterNetworks, size_networks
-from core.physical.layout import Arrangement, Layout, devices_to_place
+from core.physical.layout import Arrangement, Layout, device_rack_count, devices_to_place, drafted_racks
 from core.physical.lengths import LinkLengths, arranged_racks, placed_lengths
 from core.physical.media import MediaBin, select_media
-from core.physical.racks import load_racks
+from core.physical.racks import RackCatalog, load_racks
 
 MAX_WAYS_OUT = 3
 """Most ways out one error names."""
@@ -670,34 +670,53 @@ def as_built(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, fie
     uplinks) those of the racks as the layout builds them (``built_counts``), not the estimate made before it
     (``core.networks.management.rack_estimate``). The layout holds the networks' switches (management racks), so
     the two are repeated until the racks the networks are sized for are the racks the layout builds (a fixed
-    point, at most ``AS_BUILT_ROUNDS`` rounds; arranged again only when the networks' devices to place changed).
-    As the pods' ``core.analysis.podmgmt.with_shared_management`` counts a pod's racks in the hall; the optimizer
-    bills its candidates with it (``core.analysis.optimize``), so its costs are the plan's. Each arrangement is the
-    cached stage ``arranged_racks`` (keyed by ``fields``, the resolved design's, and ``language``: made here when not
-    given), no cable lengths measured: the plan's own placing after it (``_placed``, ``arranged_lengths``) reads the
-    last round's arrangement from it and measures its lengths once."""
+    point, at most ``AS_BUILT_ROUNDS`` rounds). Each round's racks are counted, not arranged (``rack_counts``: the
+    networks change only the arrangement's management and storage racks), and the racks are arranged once, with the
+    last round's devices. As the pods' ``core.analysis.podmgmt.with_shared_management`` counts a pod's racks in the
+    hall; the optimizer bills its candidates with it (``core.analysis.optimize``), so its costs are the plan's. The
+    arrangement is the cached stage ``arranged_racks`` (keyed by ``fields``, the resolved design's, and
+    ``language``: made here when not given), no cable lengths measured: the plan's own placing after it
+    (``_placed``, ``arranged_lengths``) reads it and measures its lengths once."""
     fields = ResolvedFields.of(resolved) if fields is None else fields
     language = current() if language is None else language
-
-    def arranged(devices: tuple) -> Arrangement:
-        return arranged_racks(fields, fabric, devices, load_racks(), language)[0]
-
+    racks_catalog = load_racks()
     networks = size_networks(resolved, fabric, catalog)
     placed = tuple(devices_to_place(resolved, networks))  # each sizing's devices made once (compared, then placed)
-    arrangement = arranged(placed)
-    if networks.oob is None or resolved.nic.transport:  # no out-of-band network bought, no PDU of it
-        return AsBuilt(networks, arrangement, None)
     sized_for = None
-    for _round in range(AS_BUILT_ROUNDS):
-        racks = built_counts(arrangement)
-        if racks == sized_for:
-            break
-        sized = size_networks(resolved, fabric, catalog, racks)
-        devices = tuple(devices_to_place(resolved, sized))
-        if devices != placed:  # the devices the arrangement places changed: arranged again
-            arrangement, placed = arranged(devices), devices
-        networks, sized_for = sized, racks
-    return AsBuilt(networks, arrangement, sized_for)
+    if networks.oob is not None and not resolved.nic.transport:  # an out-of-band network bought: its PDUs
+        racks = rack_counts(fields, fabric, placed, racks_catalog, language)
+        for _round in range(AS_BUILT_ROUNDS):
+            if racks == sized_for:
+                break
+            sized = size_networks(resolved, fabric, catalog, racks)
+            devices = tuple(devices_to_place(resolved, sized))
+            networks, sized_for = sized, racks
+            if devices != placed:  # the devices to place changed: their racks counted again
+                placed, racks = devices, rack_counts(fields, fabric, devices, racks_catalog, language)
+    return AsBuilt(networks, arranged_racks(fields, fabric, placed, racks_catalog, language)[0], sized_for)
+
+
+def _counts_key_bytes(key: tuple) -> int:
+    """Upper bound of the memory of a ``rack_counts`` key [bytes]: the resolved design's fields and the rack catalog
+    (20 kB), the fabric plan (12 kB and 1 kB a switch group, and its sentences: ``_fabric_bytes``) and 1 kB a device
+    (measured at 15 kB, 5.4-8.0 kB and 0.6 kB over 64-131,072 GPUs; ``tests/test_memo.py``): the key weighs more
+    than the two counts."""
+    return 20480 + _fabric_bytes((key[1],)) + 1024 * len(key[2])
+
+
+@stage(0.01, lambda found: 128, key_sizeof=_counts_key_bytes)
+def rack_counts(resolved: ResolvedFields, fabric: FabricPlan, devices: tuple, racks: RackCatalog,
+                language: str) -> tuple[int, int]:
+    """``built_counts`` of ``arranged_racks``' arrangement of these arguments, counted without arranging the racks:
+    the racks of its drafts (``core.physical.layout.drafted_racks``, ``Drafts.counts``) and the management and
+    storage racks of ``devices`` (``device_rack_count``: the other networks' devices add only those,
+    ``tests/test_as_built_rounds.py``); arranged when a device goes one per rack. Cached by these arguments
+    (``core.memo.stage``)."""
+    extra = device_rack_count(devices, racks)
+    if extra is None:
+        return built_counts(arranged_racks(resolved, fabric, devices, racks, language)[0])
+    compute, other = drafted_racks(resolved, fabric, racks, language).counts()
+    return compute, other + extra
 
 
 def _reserved(resolved: ResolvedDesign, bom: tuple[BomRow, ...], catalog: Catalog) -> tuple[BomRow, ...]:

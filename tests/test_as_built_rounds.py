@@ -6,6 +6,9 @@
   (``core.physical.layout.device_rack_count``, read by the central racks' arrangement): the racks of any devices are
   the arrangement's of others less theirs plus these.
 * A cold plan (``core.memo.uncached``) is the cached one.
+* The rounds count the racks from the arrangement's drafts (``core.plan.rack_counts``, ``Drafts.counts``) and arrange
+  once (arr50): the counts are the arrangement's (a property over designs and devices, a planted error found) and the
+  answer is that of the rounds that arranged each time.
 """
 
 from __future__ import annotations
@@ -97,3 +100,109 @@ def test_a_cold_plan_is_the_cached_plan(name):
         cold = plan_module._plan(design, catalog)
     assert cold.networks == warm.networks and cold.layout == warm.layout and cold.bom == warm.bom
     assert cold.cost == warm.cost and cold.lengths == warm.lengths and cold.media == warm.media
+
+
+# --- the rounds count the racks from the drafts (arr50): the arrangement made once --------------------------------
+
+from hypothesis import HealthCheck, assume, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from core.physical.layout import NetDevice, arrange_drafted, draft_racks  # noqa: E402
+
+HALLS = st.fixed_dictionaries({
+    "gpu": st.sampled_from(["H100", "B300", "GB200-NVL72"]),
+    "gpus": st.sampled_from([8, 64, 512, 2048, 16384, 131072]) | st.integers(8, 40000).map(lambda n: n - n % 8),
+    "topology": st.sampled_from(["rail-optimized", "top-of-rack", "rail-only", "dragonfly", "classic-dragonfly"]),
+    "planes": st.integers(1, 2),
+    "fabric": st.sampled_from(["infiniband", "ethernet"]),
+})
+DEVICES = st.lists(st.tuples(st.sampled_from(["storage", "management"]), st.integers(1, 3000),
+                             st.sampled_from([1.0, 2.0, 4.0]), st.sampled_from([100.0, 466.0, 2000.0])), max_size=8)
+
+
+def _drafted(kwargs):
+    try:
+        resolved = resolve_design(Design(**kwargs), load_catalog())
+        return resolved, draft_racks(resolved, size_fabric(resolved), load_racks())
+    except (DesignError, InputError):
+        return None
+
+
+def _counted_as_arranged(resolved, drafts, extra) -> bool:
+    """The racks ``as_built``'s rounds count (``Drafts.counts`` and ``device_rack_count``) are those of the
+    arrangement made of the same drafts and devices."""
+    racks = load_racks()
+    compute, other = drafts.counts()
+    built = built_counts(arrange_drafted(drafts, extra, racks))
+    return built == (compute, other + device_rack_count(extra, racks))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(HALLS, DEVICES)
+def test_the_drafts_count_the_arranged_racks(kwargs, devices):
+    """Over designs of 8-131,072 GPUs of every family and any other networks' devices, the racks counted from the
+    drafts (``Drafts.counts``: each SU template's racks times its SUs, the central runs, a Dragonfly+'s group spines
+    times its groups alike) and the devices' management and storage racks are the arrangement's."""
+    found = _drafted(kwargs)
+    assume(found is not None)
+    extra = [NetDevice(prefix=f"{kind}.d{i}", count=count, height_u=height, watts_each=watts, kind=kind, model="M")
+             for i, (kind, count, height, watts) in enumerate(devices)]
+    assert _counted_as_arranged(*found, extra)
+
+
+def test_a_planted_count_error_is_found(monkeypatch):
+    """The property fails with a planted error: a Dragonfly+'s group spines counted once, not once per group alike."""
+    from core.physical import layout
+
+    resolved, drafts = _drafted(dict(gpu="H100", gpus=16384, switch="QM9700", topology="dragonfly"))
+    assert _counted_as_arranged(resolved, drafts, [])
+
+    def planted(self):
+        runs = [(d, run[3]) for run in self.su_runs for d in self.templates[run[0]]]
+        runs += [(d, t) for d, t, _s in map(layout._run_of, self.central)]
+        runs += [(d, t) for g in self.groups for d, t, _s in g[3]]  # the error: times, not times x alike
+        compute = sum(t for d, t in runs if d.kind == "compute")
+        return compute, sum(t for _d, t in runs) - compute
+
+    monkeypatch.setattr(layout.Drafts, "counts", planted)
+    assert not _counted_as_arranged(resolved, drafts, [])
+
+
+def _rounds_arranged(resolved, fabric, catalog):
+    """``as_built`` as it was before its rounds counted the racks: each round's racks those of an arrangement, arranged
+    again whenever the devices changed (the reference the counted rounds must equal)."""
+    racks = load_racks()
+    networks = size_networks(resolved, fabric, catalog)
+    placed = tuple(devices_to_place(resolved, networks))
+    arrangement = arrange_devices(resolved, fabric, list(placed), racks)
+    if networks.oob is None or resolved.nic.transport:
+        return networks, built_counts(arrangement), None
+    sized_for = None
+    for _round in range(plan_module.AS_BUILT_ROUNDS):
+        counted = built_counts(arrangement)
+        if counted == sized_for:
+            break
+        sized = size_networks(resolved, fabric, catalog, counted)
+        devices = tuple(devices_to_place(resolved, sized))
+        if devices != placed:
+            arrangement, placed = arrange_devices(resolved, fabric, list(devices), racks), devices
+        networks, sized_for = sized, counted
+    return networks, built_counts(arrangement), sized_for
+
+
+@pytest.mark.parametrize("name", list(DESIGNS))
+def test_the_counted_rounds_are_the_arranged_rounds(name):
+    """``as_built`` (its rounds counted, one arrangement) gives the networks, the racks and the racks sized for of
+    the rounds that arranged the racks each time the devices changed, afresh and from the caches."""
+    try:
+        resolved, fabric, catalog = _planned(DESIGNS[name])
+    except (DesignError, InputError):
+        pytest.skip("refused")
+    expected = _rounds_arranged(resolved, fabric, catalog)
+    for run in (uncached, None):
+        if run is None:
+            found = plan_module.as_built(resolved, fabric, catalog)
+        else:
+            with run():
+                found = plan_module.as_built(resolved, fabric, catalog)
+        assert (found.networks, built_counts(found.arrangement), found.racks) == expected

@@ -277,45 +277,48 @@ def _same(a, b) -> bool:
 
 
 def test_a_first_plan_measures_its_cable_lengths_once():
-    """``as_built``'s rounds arrange the racks (``core.physical.lengths.arranged_racks``) without measuring cable
-    lengths: a plan whose other networks change with its racks arranges twice (with the networks sized for the
-    estimated racks, then for the racks as built: 275 compute and 71 other racks for 1,100 H100 nodes on three
-    tiers) and measures the lengths once, of the last arrangement, which the plan's own placing reads from the
-    cache."""
+    """``as_built``'s rounds count the racks (``core.plan.rack_counts``, from the drafts
+    ``core.physical.layout.drafted_racks``) and arrange them once (``core.physical.lengths.arranged_racks``) without
+    measuring cable lengths: a plan whose other networks change with its racks counts twice (with the networks sized
+    for the estimated racks, then for the racks as built: 275 compute and 71 other racks for 1,100 H100 nodes on
+    three tiers), drafts and arranges once and measures the lengths once, of that arrangement, which the plan's own
+    placing reads from the cache."""
     from core.memo import STAGES
+    from core.physical.layout import drafted_racks
     from core.physical.lengths import arranged_lengths, arranged_racks, placed_link_lengths
 
     for cached in STAGES:
         cached.cache_clear()
     found = plan_module._plan(Design(gpu="H100", nodes=1100, switch="QM9700", tiers=3), load_catalog())
-    assert arranged_racks.cache.misses == 2 and arranged_racks.cache.hits == 1  # two rounds; the placing's hit
+    assert plan_module.rack_counts.cache.misses == 2 and drafted_racks.cache.misses == 1
+    assert arranged_racks.cache.misses == 1 and arranged_racks.cache.hits == 1  # once; the placing's hit
     assert placed_link_lengths.cache.misses == 1 and arranged_lengths.cache.misses == 1
     assert found.lengths == arranged_lengths.__wrapped__(*next(iter(arranged_lengths.cache._entries)))[1]
 
 
 def test_a_cold_plan_arranges_its_last_round_once(monkeypatch):
-    """With every stage computed afresh (``core.memo.uncached``, ``bench_core``'s cold plan) the plan's placing reads
-    ``as_built``'s last arrangement (``core.physical.lengths.placed_lengths``) instead of arranging it again: 1,100
-    H100 nodes on three tiers arrange twice (the estimated racks, then the racks as built), not three times, and the
-    plan is the one made with the caches."""
+    """With every stage computed afresh (``core.memo.uncached``, ``bench_core``'s cold plan) the racks are arranged
+    once: ``as_built``'s rounds count them (``core.plan.rack_counts``) and the plan's placing reads its arrangement
+    (``core.physical.lengths.placed_lengths``) instead of arranging it again: 1,100 H100 nodes on three tiers (three
+    sizings, the estimated racks and two as built) arrange once, and the plan is the one made with the caches."""
     from core.memo import bypassed, uncached
     from core.physical import lengths as lengths_module
 
     design, catalog = Design(gpu="H100", nodes=1100, switch="QM9700", tiers=3), load_catalog()
     warm = plan_module._plan(design, catalog)
     arranged = []
-    real = lengths_module.arrange_devices
+    real = lengths_module.arrange_drafted
 
     def counted(*args, **kwargs):
         arranged.append(1)
         return real(*args, **kwargs)
 
     assert not bypassed()
-    monkeypatch.setattr(lengths_module, "arrange_devices", counted)
+    monkeypatch.setattr(lengths_module, "arrange_drafted", counted)
     with uncached():
         assert bypassed()
         cold = plan_module._plan(design, catalog)
-    assert len(arranged) == 2
+    assert len(arranged) == 1
     assert cold.lengths == warm.lengths and cold.media == warm.media and cold.bom == warm.bom
     assert cold.layout == warm.layout and cold.cost == warm.cost
 

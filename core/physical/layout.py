@@ -61,13 +61,13 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, PrivateAttr, model_serializer
 
 from core.catalog import Catalog, Switch
-from core.design import ResolvedDesign
+from core.design import ResolvedDesign, ResolvedFields, resolved_of
 from core.errors import DesignError, InputError
 from core.fabric import domainlevels
 from core.fabric.sizing import FabricPlan
 from core.fabric.wiring import Wiring, wiring_of
 from core.i18n import _
-from core.memo import stage
+from core.memo import spoken, stage, text_bytes
 from core.physical.racks import RackCatalog, RackPreset, load_racks
 from core.physical.rowblocks import (RowBlock, central_blocks, copies, expanded, pack_sus, row_count, split,
                                      su_slice)
@@ -461,6 +461,14 @@ class _RackDraft:
         twin.slots = [Slot(kind, model, prefix, start, *rest)]
         return twin
 
+    def copy(self) -> "_RackDraft":
+        """A rack holding what this one does, filled on without changing this one."""
+        twin = _RackDraft.__new__(_RackDraft)
+        for name in self.__slots__:
+            setattr(twin, name, getattr(self, name))
+        twin.slots = list(self.slots)
+        return twin
+
     def add(self, kind, model, prefix, start, count, height_u, watts):
         if count <= 0:
             return
@@ -592,18 +600,17 @@ def _level2_racks(resolved: ResolvedDesign, network_rack) -> list[_RackDraft]:
     return drafts
 
 
-def _central_racks(wiring: Wiring, extra, network_rack, models: dict, watts: dict,
+def _central_racks(wiring: Wiring, network_rack, models: dict, watts: dict,
                    level2: list[_RackDraft] = ()) -> list[_RackDraft]:
-    """The racks outside the SUs, in order: the switches of each role above the leaves (spines, then cores) of
-    every plane and island, each role from a new rack (a Dragonfly+'s spines stand with their groups instead,
-    ``_group_spine_racks``), the level-2 NVLink switch racks ``level2`` (``_level2_racks``), then the management and
-    storage devices that are not one per rack (``extra``: ``network_devices``); ``models``: role -> catalog switch,
-    ``watts``: role -> [W]."""
+    """The fabric's racks outside the SUs, in order: the switches of each role above the leaves (spines, then cores)
+    of every plane and island, each role from a new rack (a Dragonfly+'s spines stand with their groups instead,
+    ``_group_runs``), then the level-2 NVLink switch racks ``level2`` (``_level2_racks``); the other networks'
+    devices follow them (``arrange_drafted``: ``_device_racks``); ``models``: role -> catalog switch, ``watts``:
+    role -> [W]."""
     central: list[_RackDraft] = []
     for role in wiring.roles[1:] if not wiring.spines_with_pods else ():
         central.extend(_role_racks(wiring, role, network_rack, models, watts))
     central.extend(level2)
-    central.extend(_device_racks(extra, network_rack))
     return central
 
 
@@ -691,15 +698,33 @@ def _device_racks(extra, network_rack) -> list:
     return out
 
 
+def _device_drafts_bytes(found: tuple) -> int:
+    """Upper bound of the memory of the other networks' device racks [bytes]: 1 kB and 512 B a draft or run
+    (``tests/test_memo.py``)."""
+    return 1024 + 512 * len(found)
+
+
+def _device_key_bytes(key: tuple) -> int:
+    """Upper bound of the memory of a ``device_racks`` key [bytes]: 1 kB a device and 4 kB the rack preset
+    (``tests/test_memo.py``)."""
+    return 4096 + 1024 * len(key[0])
+
+
+@stage(0.01, _device_drafts_bytes, key_sizeof=_device_key_bytes)
+def device_racks(devices: tuple, preset: RackPreset) -> tuple:
+    """``_device_racks`` of the other networks' devices ``devices`` (``NetDevice``s) in network racks of ``preset``,
+    cached by these arguments (``core.memo.stage``): an arrangement's (``arrange_drafted``) and the count of its
+    racks (``device_rack_count``, ``core.plan.as_built``'s rounds) made once; read, never changed."""
+    return tuple(_device_racks(devices, lambda kind: _network_rack(preset, kind)))
+
+
 def device_rack_count(extra, racks: RackCatalog) -> int | None:
     """Racks the other networks' devices ``extra`` (``devices_to_place``) take in an arrangement
     (``arrange_devices``): its management and storage racks, the rest of its racks the same whatever ``extra``
     holds; None when a device goes one per rack (its racks then depend on the others)."""
     if any(device.per_rack for device in extra):
         return None
-    preset = racks.network
-    return sum(draft.times if isinstance(draft, _Repeat) else 1
-               for draft in _device_racks(extra, lambda kind: _network_rack(preset, kind)))
+    return sum(draft.times if isinstance(draft, _Repeat) else 1 for draft in device_racks(tuple(extra), racks.network))
 
 
 def _network_rack(preset: RackPreset, kind: str = "network") -> _RackDraft:
@@ -860,8 +885,65 @@ def arrange(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, racks: 
     return arrange_devices(resolved, fabric, devices_to_place(resolved, networks), racks or load_racks())
 
 
+class Drafts(NamedTuple):
+    """An arrangement's racks before the other networks' devices join them and the rows are packed
+    (``draft_racks``): the compute racks' preset, power limit [kW], usable units [U], nodes per rack and node power
+    [W]; the SU templates (key -> rack drafts) and the runs of SUs (``_su_runs``); the fabric's central racks
+    (``_central_racks``: drafts and ``_Repeat``s); a Dragonfly+'s runs of groups (``_group_runs``); the notes."""
+
+    preset: RackPreset
+    limit: float
+    units: int
+    per_rack: int
+    node_w: float
+    templates: dict
+    su_runs: list
+    central: tuple
+    groups: list
+    notes: tuple
+
+    def counts(self) -> tuple[int, int]:
+        """``(compute racks, other racks)`` these drafts build (``Arrangement.counts``, without the other networks'
+        devices): each SU template's racks times its SUs, each central run's racks and each run of Dragonfly+ groups'
+        spine racks times its groups."""
+        sus: dict[tuple, int] = {}
+        for key, _node, _leaf, count, _dn, _dl in self.su_runs:
+            sus[key] = sus.get(key, 0) + count
+        runs = [(draft, count) for key, count in sus.items() for draft in self.templates[key]]
+        runs += [(draft, times) for draft, times, _step in map(_run_of, self.central)]
+        runs += [(draft, times * alike) for _first, _size, alike, spines, *_rest in self.groups
+                 for draft, times, _step in spines]
+        compute = sum(times for draft, times in runs if draft.kind == "compute")
+        return compute, sum(times for _draft, times in runs) - compute
+
+
+def _drafts_bytes(drafts: Drafts) -> int:
+    """Upper bound of the memory of an arrangement's drafts [bytes]: 4 kB (the rack preset), 256 B a template rack
+    and 512 B a central run, run of SUs or of groups, and the notes (measured at 3.3-10.2 kB, at most 0.76 of this,
+    over ``tools.equivalence``'s physical grid; ``tests/test_memo.py``)."""
+    return (4096 + 256 * sum(map(len, drafts.templates.values()))
+            + 512 * (len(drafts.central) + len(drafts.su_runs) + sum(1 + len(g[3]) for g in drafts.groups))
+            + text_bytes(drafts.notes))
+
+
+@stage(0.04, _drafts_bytes)
+def drafted_racks(resolved: ResolvedFields, fabric: FabricPlan, racks: RackCatalog, language: str) -> Drafts:
+    """``draft_racks`` of the resolved design of ``resolved`` (``core.design.resolved_of``), its notes in
+    ``language``; cached by these arguments (``core.memo.stage``): an arrangement's racks before the other networks'
+    devices join them, shared by the arrangements of every sizing of those networks (``core.plan.as_built``'s rounds
+    count their racks from it, ``core.plan.rack_counts``) and read, never changed."""
+    with spoken(language):
+        return draft_racks(resolved_of(resolved), fabric, racks)
+
+
 def arrange_devices(resolved: ResolvedDesign, fabric: FabricPlan, extra: list, racks: RackCatalog) -> "Arrangement":
-    """``arrange`` with the other networks' devices to place ``extra`` (``devices_to_place``)."""
+    """``arrange`` with the other networks' devices to place ``extra`` (``devices_to_place``): ``arrange_drafted``
+    of the design's ``draft_racks``."""
+    return arrange_drafted(draft_racks(resolved, fabric, racks), extra, racks)
+
+
+def draft_racks(resolved: ResolvedDesign, fabric: FabricPlan, racks: RackCatalog) -> Drafts:
+    """The racks of ``arrange`` but the other networks' devices, not yet in rows (``Drafts``)."""
     preset, limit, units, per_rack = compute_rack_fit(resolved, racks)
     net_preset = racks.network
     system = resolved.system
@@ -922,18 +1004,33 @@ def arrange_devices(resolved: ResolvedDesign, fabric: FabricPlan, extra: list, r
     for key in dict.fromkeys(run[0] for run in su_runs):
         templates[key] = su_block(*key)
 
-    central = _central_racks(wiring, extra, network_rack, models, watts, _level2_racks(resolved, network_rack))
+    central = _central_racks(wiring, network_rack, models, watts, _level2_racks(resolved, network_rack))
     groups = _group_runs(wiring, sum(run[3] for run in su_runs), su_runs, network_rack, models, watts)
-    per_rack_devices = [d for d in extra if d.per_rack]
+    return Drafts(preset=preset, limit=limit, units=units, per_rack=per_rack, node_w=node_w, templates=templates,
+                  su_runs=su_runs, central=tuple(central), groups=groups, notes=tuple(notes))
 
+
+def arrange_drafted(drafts: Drafts, extra: list, racks: RackCatalog) -> "Arrangement":
+    """The ``Arrangement`` of ``drafts`` (``draft_racks``') with the other networks' devices
+    ``extra`` (``devices_to_place``): those not one per rack in central racks after the fabric's (``device_racks``),
+    the rows packed and stood in the hall. ``drafts`` is read, never changed."""
+    preset, net_preset = drafts.preset, racks.network
+
+    def network_rack(kind="network"):
+        return _network_rack(net_preset, kind)
+
+    central = [*drafts.central, *device_racks(tuple(extra), net_preset)]
+    per_rack_devices = [d for d in extra if d.per_rack]
     # rows: whole SU blocks up to the row length; central rows in the middle (Dragonfly+: group by group)
-    blocks = _row_blocks(su_runs, templates, central, racks.hall.max_racks_per_row, groups)
+    blocks = _row_blocks(drafts.su_runs, drafts.templates, central, racks.hall.max_racks_per_row, drafts.groups)
     instances, singles, per_row = _runs_placed(blocks)
 
     # out-of-band (per-rack) devices: one per rack in the rack's reserved top U, in rack order
     total = sum(sum(counts) * times for counts, times in per_row)
     for device in per_rack_devices:  # placed in ``Arrangement.layout``
         if device.count > total:
+            if central:  # the open rack is the drafts' (or the cached device racks'): filled as a copy
+                central[-1] = central[-1].copy()
             for rest in range(total, device.count):  # more than racks: stack them in a management rack
                 _fill(central, lambda: network_rack("management"), device.kind, device.model or device.prefix,
                       device.prefix, rest, 1, device.height_u, device.watts_each)
@@ -944,11 +1041,11 @@ def arrange_devices(resolved: ResolvedDesign, fabric: FabricPlan, extra: list, r
     # rows side by side in columns so the hall is about square: rows_per_column x pitch ~ columns x row length
     row_span = max((_row_width(row) for block in blocks for row in block.rows), default=0.0) + 2 * end_aisle
     per_column = rows_per_column(row_count(blocks), row_span, pitch)
-    return Arrangement(preset=preset.id, power_limit_kw=limit, rack_units=units, nodes_per_rack=per_rack,
-                       node_kw=node_w / 1000, rows=tuple(blocks), racks_per_row=per_row, templates=templates,
-                       instances=instances,
+    return Arrangement(preset=preset.id, power_limit_kw=drafts.limit, rack_units=drafts.units,
+                       nodes_per_rack=drafts.per_rack, node_kw=drafts.node_w / 1000, rows=tuple(blocks),
+                       racks_per_row=per_row, templates=drafts.templates, instances=instances,
                        singles=singles, per_rack=tuple(per_rack_devices), pitch=pitch,
-                       end_aisle=end_aisle, row_span=row_span, per_column=per_column, notes=tuple(notes))
+                       end_aisle=end_aisle, row_span=row_span, per_column=per_column, notes=drafts.notes)
 
 
 def rows_per_column(rows: int, row_span: float, pitch: float) -> int:

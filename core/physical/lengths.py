@@ -47,7 +47,7 @@ from core.fabric.families import clos_tiers
 from core.fabric.sizing import FabricPlan
 from core.fabric.wiring import Wiring, wiring_of
 from core.memo import bypassed, spoken, stage, text_bytes
-from core.physical.layout import Arrangement, Layout, RackPlaces, arrange_devices
+from core.physical.layout import Arrangement, Layout, RackPlaces, arrange_drafted, drafted_racks
 from core.physical.racks import RackCatalog, Routing, load_racks
 
 BIN_EDGES_M = (0.0, 3.0, 5.0, 10.0, 20.0, 30.0, 50.0, 100.0, 500.0, math.inf)
@@ -1158,10 +1158,10 @@ def _racks_bytes(found: tuple) -> int:
     return _arrangement_bytes(found[0]) + 64
 
 
-ARRANGED_RACKS_SHARE = 0.18
+ARRANGED_RACKS_SHARE = 0.12
 """``arranged_racks``' share of the stage caches: one optimizer search's arrangements (the default grid for 16,384
-H100 or B300 arranges 1,435-1,458, 41-45 MB by ``_racks_bytes``; at 0.03 it kept 125 of them, so a search asked
-again arranged every one afresh)."""
+H100 arranges 427, 13 MB by ``_racks_bytes``, its drafts 7.6 MB: ``core.plan.as_built`` arranges once a candidate,
+its rounds count the racks; at 0.03 it kept 125 of them, so a search asked again arranged every one afresh)."""
 
 
 @stage(ARRANGED_RACKS_SHARE, _racks_bytes)
@@ -1170,11 +1170,10 @@ def arranged_racks(resolved: ResolvedFields, fabric: FabricPlan, devices: tuple,
     """``arrange``'s arrangement of the resolved design of ``resolved`` (``core.design.resolved_of``) with the other
     networks' devices ``devices`` (``core.physical.layout.devices_to_place``), its notes in ``language``, and its
     compute racks (``Arrangement.counts``), cached by these arguments (``core.memo.stage``): what
-    ``core.plan.as_built``'s rounds read (the racks, not the cable lengths: those are measured once, of the last
-    round's arrangement, by ``arranged_lengths``)."""
-    whole = resolved_of(resolved)
+    ``core.plan.as_built`` arranges once its rounds counted the racks (the racks, not the cable lengths: those are
+    measured once, by ``arranged_lengths``), of the design's drafts (``core.physical.layout.drafted_racks``)."""
     with spoken(language):
-        arrangement = arrange_devices(whole, fabric, list(devices), racks)
+        arrangement = arrange_drafted(drafted_racks(resolved, fabric, racks, language), list(devices), racks)
     return arrangement, arrangement.counts()["compute"]
 
 
