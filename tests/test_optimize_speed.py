@@ -273,8 +273,8 @@ def test_a_run_reads_its_candidates_alike():
             resolved = evaluator.resolve(design)
         except FabricPlannerError:
             continue
-        run = runs.setdefault(key, opt._Run.of(resolved))  # the run's first design's
-        assert opt._Run.of(resolved) == run
+        run = runs.setdefault(key, opt._Run.of(resolved, catalog))  # the run's first design's
+        assert opt._Run.of(resolved, catalog) == run
         try:
             fabric, bandwidth = evaluator.size(resolved)
         except FabricPlannerError:
