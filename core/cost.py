@@ -518,13 +518,7 @@ def cost_floor(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
     the most of its cost: the optimizer adds them only where that floor does not decide a candidate). ``units``:
     ``floor_units(resolved, catalog)`` when the caller has it (the optimizer's candidates of one resolution share
     it); the rows are the same, in the same order."""
-    units = units or floor_units(resolved, catalog)
-    rows = list(units.head)
-    for role, count in switch_counts(fabric):
-        if count > 0:  # as ``priced_row_adder``'s rows: none for no switch
-            unit = units.switches[role]
-            rows.append(_FloorRow._make((*unit[:_QUANTITY], count, *unit[_QUANTITY + 1:])))
-    rows += units.tail
+    rows = _counted_rows(units or floor_units(resolved, catalog), fabric)
     if links:
         rows += _links_floor_rows(links_floor(resolved, fabric, catalog, lengths), links_power_w)
     return summarize_cost(resolved, _bought(resolved, [*rows, *others]))
@@ -558,6 +552,19 @@ def floor_units(resolved: ResolvedDesign, catalog: Catalog) -> FloorUnits:
     rows.clear()
     domainlevels.level2_bom(resolved, add)
     return FloorUnits(head, switches, tuple(rows))
+
+
+def _counted_rows(units: FloorUnits, fabric: FabricPlan) -> list:
+    """``cost_floor``'s rows of the nodes, NICs, compute fabric switches and second NVLink level: ``units``
+    (``floor_units``) with each tier's switch row at ``fabric``'s count (``switch_counts``), ``_fabric_rows``' rows
+    without their words."""
+    rows = list(units.head)
+    for role, count in switch_counts(fabric):
+        if count > 0:  # as ``priced_row_adder``'s rows: none for no switch
+            unit = units.switches[role]
+            rows.append(_FloorRow._make((*unit[:_QUANTITY], count, *unit[_QUANTITY + 1:])))
+    rows += units.tail
+    return rows
 
 
 _QUANTITY = _FloorRow._fields.index("quantity")
