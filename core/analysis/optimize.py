@@ -33,7 +33,8 @@ Exactness: nothing is approximated. Speed comes from structure that does not cha
   objects built; ``core.physical.lengths.placed_link_lengths``: candidates whose racks stand in the same places
   share them) and the media per length bin (``core.physical.media.chosen_media``);
 * bounds before detail (``bounded``): each candidate's capex floor (``core.cost.cost_floor``: its counts priced,
-  and the compute links at the least their media can cost from the rack geometry alone, ``core.cost.links_floor``;
+  at the unit rows its run's resolution prices once, ``core.cost.floor_units``, and the compute links at the least
+  their media can cost from the rack geometry alone, ``core.cost.links_floor``;
   when only ``_decide`` reads it, the other networks at their least, ``core.cost.network_floor_rows``, their PDUs
   those of the fewest racks the layout may build, ``core.cost.least_racks``, and the
   links added only to a candidate the floor without them does not decide, ``_Evaluator.link``: two in three)
