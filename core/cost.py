@@ -33,7 +33,7 @@ from __future__ import annotations
 import math
 from collections import namedtuple
 from functools import lru_cache, partial
-from typing import Literal
+from typing import Literal, NamedTuple
 
 import pandas as pd
 from pydantic import BaseModel, ConfigDict
@@ -330,20 +330,67 @@ def _node_item(resolved) -> str:
         name=system.name, rack=rack, system=system.id)
 
 
-def _fabric_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, rows: list, add,
-                 words: bool = True) -> None:
+def _fabric_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, rows: list, add) -> None:
     """The compute nodes', NICs' and compute fabric switches' rows of ``build_bom`` (``add``: ``priced_row_adder``):
-    what a design's counts alone price, before any cable length is known (``cost_floor`` sums them). Without
-    ``words`` the rows' sentences are left empty, never made, and the node row is a ``_FloorRow`` (``cost_floor``:
-    only their numbers count)."""
-    say, row = (_said, BomRow) if words else (_unsaid, _FloorRow)
+    what a design's counts alone price, before any cable length is known (``cost_floor`` sums the same rows without
+    their words: ``floor_units``)."""
+    _node_rows(resolved, catalog, rows, add, fabric)
+    # --- switches -----------------------------------------------------------------------
+    switch, planes = resolved.switch, resolved.planes
+    spine, core = resolved.tier_switches["spine"], resolved.tier_switches["core"]  # per-tier models
+    plane_note = _(" x {planes} planes").format(planes=planes) if planes > 1 else ""
+    # Islands (rail-only rails, per-rail planes) are side by side copies: a count of one island's shape times them
+    rail_only = resolved.topology == "rail-only"
+    every_note = ("" if fabric.islands <= 1 else (_(" x {rails} rails") if rail_only else _(
+        " x {planes} planes")).format(rails=fabric.islands, planes=fabric.islands)) + plane_note
+    for role, count in switch_counts(fabric):
+        if role == "leaf" and fabric.tiers == 1:
+            add("switch", switch, count, (
+                _("1 switch holds all {ports} NIC ports") if not every_note else
+                _("1 switch per rail holds all {ports} NIC ports of its rail: 1{plane_note} = {total}") if rail_only
+                and fabric.islands > 1 else _("1 switch per plane holds all {ports} NIC ports: 1{plane_note} = {total}")
+            ).format(ports=fabric.node_leaf_links // fabric.islands, plane_note=every_note, total=f"{count:,}"),
+                item=_leaf_item(fabric, switch))
+        elif role == "leaf":
+            add("switch", switch, count, _leaf_why(resolved, fabric, every_note), item=_leaf_item(fabric, switch))
+        elif role == "spine":
+            add("switch", spine, count, _spine_why(fabric, every_note),
+                item=_("{name} (spine)").format(name=spine.name))
+        else:
+            add("switch", core, count, _("{groups} core groups x {cores} cores{plane_note} = {total}").format(
+                groups=fabric.core_groups, cores=fabric.cores_per_group, plane_note=every_note, total=f"{count:,}"),
+                item=_("{name} (core)").format(name=core.name))
+    domainlevels.level2_bom(resolved, add)  # the second NVLink level's switches and cables (core.fabric.domainlevels)
+
+
+def switch_counts(fabric: FabricPlan) -> tuple[tuple[str, int], ...]:
+    """The compute fabric's switch rows of the bill as (tier, switches in all planes), in the bill's order: none
+    without switch groups (node to node, a torus), the leaves, the spines from two tiers on, the cores at three. The
+    leaves are ``ResolvedDesign.switch``, the spines and cores their ``tier_switches`` (``switch_models``)."""
+    if not fabric.switch_groups:
+        return ()
+    if fabric.tiers == 1:
+        return (("leaf", fabric.leaf_count_total),)
+    counts = (("leaf", fabric.leaf_count_total), ("spine", fabric.spine_count_total))
+    return counts + (("core", fabric.core_count_total),) if fabric.tiers == 3 else counts
+
+
+def switch_models(resolved: ResolvedDesign) -> dict:
+    """The switch model of each tier of ``switch_counts``' rows: the leaves ``ResolvedDesign.switch``, the spines and
+    cores their ``tier_switches``."""
+    tiers = resolved.tier_switches
+    return {"leaf": resolved.switch, "spine": tiers["spine"], "core": tiers["core"]}
+
+
+def _node_rows(resolved: ResolvedDesign, catalog: Catalog, rows: list, add, fabric: FabricPlan | None = None) -> None:
+    """The compute nodes' and NICs' rows of ``_fabric_rows`` (``add``: ``priced_row_adder``); without ``fabric`` (a
+    floor's: ``floor_units``) the rows' sentences are left empty, never made, and the node row is a ``_FloorRow``
+    (only their numbers count, which read no fabric)."""
+    say, row = (_said, BomRow) if fabric is not None else (_unsaid, _FloorRow)
     system = resolved.system
-    switch = resolved.switch
-    planes = resolved.planes
     price_overrides, power_overrides = resolved.price_overrides, resolved.power_overrides
     basis = design_price_basis(resolved)
     power = lambda entry_id, value: power_overrides.get(entry_id, value)  # noqa: E731
-    # --- compute and NICs -------------------------------------------------------------
     # The node's price and power include its standard NICs; list NICs separately and take those out.
     included_nic = catalog.nic(system.default_nic)
     included = system.default_nics_per_node
@@ -370,37 +417,6 @@ def _fabric_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
     )
     add("NIC", resolved.nic, nic_count, say(lambda: _nic_why(resolved, fabric, included)),
         item=say(lambda: _("{name} (node)").format(name=resolved.nic.name)))
-
-    # --- switches -----------------------------------------------------------------------
-    plane_note = say(lambda: _(" x {planes} planes").format(planes=planes) if planes > 1 else "")
-    # Islands (rail-only rails, per-rail planes) are side by side copies: a count of one island's shape times them
-    rail_only = resolved.topology == "rail-only"
-    every_note = say(lambda: ("" if fabric.islands <= 1 else (_(" x {rails} rails") if rail_only else _(
-        " x {planes} planes")).format(rails=fabric.islands, planes=fabric.islands)) + plane_note)
-    if not fabric.switch_groups:
-        pass  # node to node (a torus): no switch
-    elif fabric.tiers == 1:
-        add("switch", switch, fabric.leaf_count_total, say(lambda: (
-            _("1 switch holds all {ports} NIC ports") if not every_note else
-            _("1 switch per rail holds all {ports} NIC ports of its rail: 1{plane_note} = {total}") if rail_only
-            and fabric.islands > 1 else _("1 switch per plane holds all {ports} NIC ports: 1{plane_note} = {total}")
-        ).format(ports=fabric.node_leaf_links // fabric.islands, plane_note=every_note,
-                 total=f"{fabric.leaf_count_total:,}")),
-            item=say(lambda: _leaf_item(fabric, switch)))
-    else:
-        add("switch", switch, fabric.leaf_count_total, say(lambda: _leaf_why(resolved, fabric, every_note)),
-            item=say(lambda: _leaf_item(fabric, switch)))
-        spine, core = resolved.tier_switches["spine"], resolved.tier_switches["core"]  # per-tier models
-        add("switch", spine, fabric.spine_count_total, say(lambda: _spine_why(fabric, every_note)),
-            item=say(lambda: _("{name} (spine)").format(name=spine.name)))
-        if fabric.tiers == 3:
-            add("switch", core, fabric.core_count_total, say(lambda: _(
-                "{groups} core groups x {cores} cores{plane_note} = {total}").format(
-                groups=fabric.core_groups, cores=fabric.cores_per_group, plane_note=every_note,
-                total=f"{fabric.core_count_total:,}")),
-                item=say(lambda: _("{name} (core)").format(name=core.name)))
-
-    domainlevels.level2_bom(resolved, add)  # the second NVLink level's switches and cables (core.fabric.domainlevels)
 
 
 def _leaf_item(fabric: FabricPlan, switch) -> str:
@@ -487,7 +503,7 @@ def _unsaid(_sentence) -> str:
 
 def cost_floor(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
                others: tuple[BomRow, ...] = (), lengths: tuple[LinkLengths, ...] | None = None,
-               links_power_w: float = 0.0, links: bool = True) -> "CostSummary":
+               links_power_w: float = 0.0, links: bool = True, units: "FloorUnits | None" = None) -> "CostSummary":
     """A lower bound on ``summarize_cost(resolved, build_bom(resolved, fabric, catalog, networks=networks))``'s
     capex, compute fabric capex [USD] and power [kW], without a layout: the summary of the bill's rows from counts
     alone (the compute nodes, the NICs, the compute fabric's switches, ``_fabric_rows``, and ``others``:
@@ -499,12 +515,60 @@ def cost_floor(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
     of a bill has a quantity, unit price and unit power of at least 0, so each total is at most the full bill's (up
     to the rounding of a sum, a millionth of a cent at a billion dollars; ``tests/test_optimize_bounds.py`` checks
     it against full plans). Without ``links`` the compute links count 0 (a lower floor that skips ``links_floor``,
-    the most of its cost: the optimizer adds them only where that floor does not decide a candidate)."""
-    rows: list[BomRow] = []
-    _fabric_rows(resolved, fabric, catalog, rows, priced_row_adder(resolved, rows, _FloorRow), words=False)
+    the most of its cost: the optimizer adds them only where that floor does not decide a candidate). ``units``:
+    ``floor_units(resolved, catalog)`` when the caller has it (the optimizer's candidates of one resolution share
+    it); the rows are the same, in the same order."""
+    rows = _counted_rows(units or floor_units(resolved, catalog), fabric)
     if links:
         rows += _links_floor_rows(links_floor(resolved, fabric, catalog, lengths), links_power_w)
     return summarize_cost(resolved, _bought(resolved, [*rows, *others]))
+
+
+class FloorUnits(NamedTuple):
+    """What ``cost_floor`` prices of a resolved design alone (``floor_units``), as ``_FloorRow``s in the bill's order
+    (``_fabric_rows``): its compute nodes and NICs (``head``), one switch of each tier's model (``switches``, by
+    ``switch_counts``' tier: a row of quantity 1, the design's fabric multiplying it) and the second NVLink level's
+    rows (``tail``)."""
+
+    head: tuple
+    switches: dict
+    tail: tuple
+
+
+def floor_units(resolved: ResolvedDesign, catalog: Catalog) -> FloorUnits:
+    """``cost_floor``'s rows that read no fabric plan (``FloorUnits``): the same rows ``_fabric_rows`` makes (its node,
+    NIC and second-level rows, a switch row per tier model at one switch), without their words. Reads no tiers or
+    oversubscription (``tests/test_optimize_speed.py``)."""
+    rows: list = []
+    add = priced_row_adder(resolved, rows, _FloorRow)
+    _node_rows(resolved, catalog, rows, add)
+    head = tuple(rows)
+    switches = {}
+    for role, model in switch_models(resolved).items():
+        if model is not None:  # node to node (a torus): no switch model, no switch row
+            rows.clear()
+            add("switch", model, 1, "")
+            switches[role] = rows[0]
+    rows.clear()
+    domainlevels.level2_bom(resolved, add)
+    return FloorUnits(head, switches, tuple(rows))
+
+
+def _counted_rows(units: FloorUnits, fabric: FabricPlan) -> list:
+    """``cost_floor``'s rows of the nodes, NICs, compute fabric switches and second NVLink level: ``units``
+    (``floor_units``) with each tier's switch row at ``fabric``'s count (``switch_counts``), ``_fabric_rows``' rows
+    without their words."""
+    rows = list(units.head)
+    for role, count in switch_counts(fabric):
+        if count > 0:  # as ``priced_row_adder``'s rows: none for no switch
+            unit = units.switches[role]
+            rows.append(_FloorRow._make((*unit[:_QUANTITY], count, *unit[_QUANTITY + 1:])))
+    rows += units.tail
+    return rows
+
+
+_QUANTITY = _FloorRow._fields.index("quantity")
+"""Where a ``_FloorRow``'s quantity is (``cost_floor`` sets it on a switch model's unit row)."""
 
 
 def links_cost_floor(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog) -> "CostSummary":

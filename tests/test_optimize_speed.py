@@ -7,10 +7,12 @@ import random
 import re
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from core.analysis.optimize import Constraints, Grid, candidate_designs
 from core.catalog import load_catalog
-from core.design import resolve_design
+from core.design import Design, resolve_design
 from core.errors import DesignError, FabricPlannerError
 
 
@@ -273,8 +275,8 @@ def test_a_run_reads_its_candidates_alike():
             resolved = evaluator.resolve(design)
         except FabricPlannerError:
             continue
-        run = runs.setdefault(key, opt._Run.of(resolved))  # the run's first design's
-        assert opt._Run.of(resolved) == run
+        run = runs.setdefault(key, opt._Run.of(resolved, catalog))  # the run's first design's
+        assert opt._Run.of(resolved, catalog) == run
         try:
             fabric, bandwidth = evaluator.size(resolved)
         except FabricPlannerError:
@@ -325,3 +327,65 @@ def test_clos_sizings_of_switch_models_alike_are_one():
     resolved = resolve_design(Design(gpu="H100", gpus=16384, fabric="ethernet", switch="SN5600", tiers=1), catalog)
     with pytest.raises(DesignError, match="SN5600"):
         sizing.size_fabric(resolved, words=False)
+
+
+_FLOOR_DESIGNS = {
+    "H100": [d for gpus in (64, 4096, 16384) for d in candidate_designs(
+        "H100", gpus, Constraints(), Grid(switches=("QM9700", "Q3400", "SN5600", "TH5"), nics=("CX7", "CX8"),
+                                          oversubscription=(1.0, 3.0)))],
+    "GB200-NVL72": candidate_designs(  # NVLink domains of two levels: the second level's rows
+        "GB200-NVL72", 2304, Constraints(), Grid(switches=("QM9700", "Q3400"), oversubscription=(1.0, 2.0)),
+        base=Design(gpu="GB200-NVL72", gpus=2304, nvlink_domain_gpus=144))}
+"""``test_floor_units_price_the_bills_rows``' designs, by GPU."""
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(gpu=st.sampled_from(sorted(_FLOOR_DESIGNS)), pick=st.integers(min_value=0), other=st.integers(min_value=0),
+       basis=st.sampled_from(["street", "list", "hyperscale"]),
+       override=st.sampled_from([None, ("Q3400", 0.0), ("QM9700", 1.0), ("CX7", 5000.0), ("SN5600", 7.5)]),
+       watts=st.sampled_from([None, ("TH5", 10.0), ("Q3400", 0.0)]))
+def test_floor_units_price_the_bills_rows(gpu, pick, other, basis, override, watts):
+    """Property: ``cost_floor``'s counted rows (``core.cost.floor_units`` times the fabric's ``switch_counts``) are the
+    bill's (``core.cost._fabric_rows``, what ``build_bom`` lists) number for number and in their order, so its totals
+    are the same bit for bit, for any grid design (every tier's switch model its own, one to three tiers, planes, a
+    second NVLink level) at any price basis, price and power override; and a run's units (another design of the
+    grid that differs only in ``_UNRESOLVED`` fields, the optimizer's ``_Run``) price it alike."""
+    from core.cost import (FloorUnits, _FloorRow, _bought, _counted_rows, _fabric_rows, cost_floor, floor_units,
+                           priced_row_adder)
+    from core.cost import summarize_cost
+    from core.fabric.sizing import size_fabric
+
+    designs = _FLOOR_DESIGNS[gpu]
+    design = designs[pick % len(designs)]
+    update = {"price_basis": basis}
+    if override is not None:
+        update["price_overrides"] = {override[0]: override[1]}
+    if watts is not None:
+        update["power_overrides"] = {watts[0]: watts[1]}
+    catalog = load_catalog()
+    try:
+        design = type(design)(**{**design.model_dump(), **update})
+        resolved = resolve_design(design, catalog)
+        fabric = size_fabric(resolved)
+    except FabricPlannerError:
+        return
+    bill: list = []
+    _fabric_rows(resolved, fabric, catalog, bill, priced_row_adder(resolved, bill))
+    numbers = [tuple(getattr(r, name) for name in _FloorRow._fields if name not in ("item", "why", "end"))
+               for r in bill]
+    units = floor_units(resolved, catalog)
+    assert isinstance(units, FloorUnits)
+    counted = _counted_rows(units, fabric)
+    assert [tuple(getattr(r, name) for name in _FloorRow._fields if name not in ("item", "why", "end"))
+            for r in counted] == numbers
+    floor = cost_floor(resolved, fabric, catalog, links=False, units=units)
+    assert floor == summarize_cost(resolved, _bought(resolved, bill))
+    assert floor == cost_floor(resolved, fabric, catalog, links=False)
+    # a design of the same run (``_UNRESOLVED`` fields apart) prices it alike
+    mate = designs[other % len(designs)]
+    mate = type(design)(**{**design.model_dump(), "tiers": mate.tiers, "oversubscription": mate.oversubscription})
+    try:
+        mate_units = floor_units(resolve_design(mate, catalog), catalog)
+    except FabricPlannerError:
+        return
+    assert mate_units == units

@@ -33,7 +33,8 @@ Exactness: nothing is approximated. Speed comes from structure that does not cha
   objects built; ``core.physical.lengths.placed_link_lengths``: candidates whose racks stand in the same places
   share them) and the media per length bin (``core.physical.media.chosen_media``);
 * bounds before detail (``bounded``): each candidate's capex floor (``core.cost.cost_floor``: its counts priced,
-  and the compute links at the least their media can cost from the rack geometry alone, ``core.cost.links_floor``;
+  at the unit rows its run's resolution prices once, ``core.cost.floor_units``, and the compute links at the least
+  their media can cost from the rack geometry alone, ``core.cost.links_floor``;
   when only ``_decide`` reads it, the other networks at their least, ``core.cost.network_floor_rows``, their PDUs
   those of the fewest racks the layout may build, ``core.cost.least_racks``, and the
   links added only to a candidate the floor without them does not decide, ``_Evaluator.link``: two in three)
@@ -92,8 +93,8 @@ from typing import Iterable, NamedTuple
 
 from core import plurals, units, vocab
 from core.catalog import Catalog, load_catalog
-from core.cost import (Pricing, build_bom, cost_floor, in_compute_fabric, least_racks, links_cost_floor,
-                       network_floor_rows, network_floor_rows_of,
+from core.cost import (FloorUnits, Pricing, build_bom, cost_floor, floor_units, in_compute_fabric, least_racks,
+                       links_cost_floor, network_floor_rows, network_floor_rows_of,
                        priced_network_rows, summarize_cost)
 from core.design import Design, DesignFields, field_bounds, offered_port_speeds, resolved_design, tidy_spaces
 from core import progress
@@ -665,7 +666,7 @@ class _Evaluator:
                 failed.append(key)
                 if not full:
                     return _rejected(cand, failed)
-        run = run or _Run.of(resolved)
+        run = run or _Run.of(resolved, self.catalog)
         try:
             cand.busbw_gbytes = self._busbw(resolved, fabric, bandwidth, run)
         except FabricPlannerError as exc:
@@ -682,7 +683,7 @@ class _Evaluator:
                 floor = cost_floor(resolved, fabric, self.catalog,
                                    network_floor_rows_of(run.network, run.pricing, fabric, self.catalog, least=first,
                                                          racks=run.racks),
-                                   links=not counted)
+                                   links=not counted, units=run.units)
             except FabricPlannerError as exc:
                 cand.reason = _reason(exc)
                 return cand
@@ -891,7 +892,7 @@ class _Evaluator:
         the plan's design, resolution, fabric and bandwidth (``_all_reduce_busbw``: one computation per view; the
         design's and resolution's parts ``run``'s when given)."""
         if run is None:
-            run = _Run.of(resolved)
+            run = _Run.of(resolved, self.catalog)
         plan = BusbwPlan(run.calibration, run.busbw, PerfFabric.of(fabric), PerfBandwidth.of(bandwidth))
         return _all_reduce_busbw(plan, self.c.busbw_size, congestion.current(), nccl_release_now(), current())
 
@@ -908,11 +909,14 @@ class _Run(NamedTuple):
     pricing: Pricing
     racks: tuple[int, int]
     """The fewest racks the layout may build (``core.cost.least_racks``): the first floor's other networks' PDUs."""
+    units: FloorUnits
+    """The floor's rows that read no fabric plan (``core.cost.floor_units``: nodes, NICs, a switch of each tier's
+    model, the second NVLink level), which each candidate's floor prices by its counts (``cost_floor``)."""
 
     @classmethod
-    def of(cls, resolved) -> "_Run":
+    def of(cls, resolved, catalog: Catalog) -> "_Run":
         return cls(PerfCalibration.of(resolved.design), BusbwResolved.of(resolved), NetworkInputs.of(resolved),
-                   Pricing.of(resolved), least_racks(resolved))
+                   Pricing.of(resolved), least_racks(resolved), floor_units(resolved, catalog))
 
 
 def _raise_floors(cand: Candidate, floor) -> None:
@@ -1037,7 +1041,7 @@ def _evaluate_families(evaluator: "_Evaluator", designs: list[Design], groups: I
             key = unresolved
             try:
                 resolution = evaluator.resolve(first)
-                run = _Run.of(resolution)
+                run = _Run.of(resolution, evaluator.catalog)
             except FabricPlannerError as exc:
                 resolution, run = exc, None
         yield _evaluate_family(evaluator, designs, group, detail, resolution, run)

@@ -32,6 +32,7 @@ in the language of the request (``core.i18n``); ``SwitchGroup.role`` (``leaf``, 
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -374,22 +375,11 @@ def size_fabric(resolved: ResolvedDesign, words: bool = True) -> FabricPlan:
     if other is not None:
         return other.size(resolved)
     if not words and not resolved.grow_to:  # the optimizer's: cached by what it reads, the planes and models apart
-        sizing = ClosSizing.of(resolved)
         try:
-            plan = _sized_clos(sizing._replace(planes=1, switch=_ANY_SWITCH, tier_switches=_ANY_TIERS,
-                                               port_speed_gbps=_ANY_DOWN, uplink_gbps=_ANY_UP))
+            plan = _sized_clos(_stand_in_sizing(resolved))
         except FabricPlannerError:  # its message names the models and speeds: sized again with them, to raise it
-            return _size_clos(sizing, words=False)
-        ids = {_ANY_SWITCH.id: sizing.switch.id,
-               **{_ANY_TIERS[role].id: model.id for role, model in sizing.tier_switches.items()}}
-        speeds = {_ANY_DOWN: sizing.port_speed_gbps, _ANY_UP: sizing.uplink_gbps}
-        groups = tuple(copied(g, {"switch_id": ids.get(g.switch_id, g.switch_id),
-                                  "down_speed_gbps": speeds.get(g.down_speed_gbps, g.down_speed_gbps),
-                                  "up_speed_gbps": speeds.get(g.up_speed_gbps, g.up_speed_gbps)})
-                       for g in plan.switch_groups)
-        return copied(plan, {"switch_groups": groups, "planes": resolved.planes,
-                             "port_speed_gbps": speeds.get(plan.port_speed_gbps, plan.port_speed_gbps),
-                             "uplink_speed_gbps": speeds.get(plan.uplink_speed_gbps, plan.uplink_speed_gbps)})
+            return _size_clos(ClosSizing.of(resolved), words=False)
+        return _identified(plan, resolved)
     return _size_clos(resolved, words)
 
 
@@ -412,10 +402,12 @@ def _size_clos(resolved: ResolvedDesign, words: bool = True) -> FabricPlan:
     return plan
 
 
+_CLOS_RATIOS = view("ClosRatios", "oversubscription spine_oversubscription tiers")
+"""What sizing a folded Clos reads of the design (``ClosSizing``'s ``design``)."""
 ClosSizing = view("ClosSizing", "nodes nics_per_node islands rails_per_island grow_to planes topology gpus "
                   "gpus_per_node nvlink_level1_nodes su_nodes nodes_per_rack switch_ports spine_radix core_radix "
                   "pod_sus port_speed_gbps uplink_gbps leaf_speed_ratio leaf_uplink_cost switch",
-                  design=view("ClosRatios", "oversubscription spine_oversubscription tiers"),
+                  design=_CLOS_RATIOS,
                   tier_switches=FrozenDict)
 """What sizing a folded Clos without words reads of a resolved design (``core.memo.view``; the error messages too):
 its numbers and switch models. ``planes`` is read only to be copied into ``FabricPlan.planes``, so ``size_fabric``
@@ -451,6 +443,42 @@ groups' ``down_speed_gbps`` and ``up_speed_gbps``) and in its errors' words, cou
 (``switch_ports``, ``spine_radix``, ``core_radix``, ``leaf_speed_ratio``, ``leaf_uplink_cost``): designs whose speeds
 differ but whose numbers agree (400G and 800G on the same 64 ports) share one sizing, the plan taking the speeds
 after."""
+
+
+_STAND_INS = {"planes": 1, "switch": _ANY_SWITCH, "tier_switches": _ANY_TIERS, "port_speed_gbps": _ANY_DOWN,
+              "uplink_gbps": _ANY_UP}
+"""The ``ClosSizing`` fields ``_sized_clos`` is keyed with at a stand-in (``size_fabric``)."""
+_READ = tuple(name for name in ClosSizing._fields if name not in _STAND_INS and name != "design")
+_read = operator.attrgetter(*_READ)
+_AT = tuple(ClosSizing._fields.index(name) for name in _READ)
+_KEY = [_STAND_INS.get(name) for name in ClosSizing._fields]
+_DESIGN_AT = ClosSizing._fields.index("design")
+
+
+def _stand_in_sizing(resolved: ResolvedDesign) -> ClosSizing:
+    """``ClosSizing.of(resolved)`` with ``_STAND_INS``' fields at their stand-ins (the key of ``_sized_clos``), made
+    without the models' ``FrozenDict``."""
+    key = _KEY.copy()
+    for at, value in zip(_AT, _read(resolved)):
+        key[at] = value
+    key[_DESIGN_AT] = _CLOS_RATIOS.of(resolved.design)
+    return tuple.__new__(ClosSizing, key)
+
+
+def _identified(plan: FabricPlan, resolved: ResolvedDesign) -> FabricPlan:
+    """``plan`` sized with the stand-ins (``_sized_clos``) with ``resolved``'s planes, switch models' ids and port
+    speeds in their places (its switch groups' ``switch_id``, ``down_speed_gbps``, ``up_speed_gbps``)."""
+    tiers = resolved.tier_switches
+    ids = {_ANY_SWITCH.id: resolved.switch.id, **{_ANY_TIERS[role].id: model.id for role, model in tiers.items()}}
+    down, up = resolved.port_speed_gbps, resolved.uplink_gbps
+    speeds = {_ANY_DOWN: down, _ANY_UP: up}
+    groups = tuple(copied(g, {"switch_id": ids.get(g.switch_id, g.switch_id),
+                              "down_speed_gbps": speeds.get(g.down_speed_gbps, g.down_speed_gbps),
+                              "up_speed_gbps": speeds.get(g.up_speed_gbps, g.up_speed_gbps)})
+                   for g in plan.switch_groups)
+    return copied(plan, {"switch_groups": groups, "planes": resolved.planes,
+                         "port_speed_gbps": speeds.get(plan.port_speed_gbps, plan.port_speed_gbps),
+                         "uplink_speed_gbps": speeds.get(plan.uplink_speed_gbps, plan.uplink_speed_gbps)})
 
 
 @stage(0.15, _clos_bytes, max_entries=1 << 14)  # a default search's 2,500 distinct sizings, 20 MB: a warm one hits
