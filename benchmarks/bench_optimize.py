@@ -236,6 +236,19 @@ already the least work for these floors (when a candidate is popped every cheape
 what is left is the floors' gap (the node-leaf links' media two thirds of it) and the cold physical layer of the 425
 refined.
 
+Then (2026-12-07, 06:38-07:12 UTC, load average 7-17 on 2 cores from other helpers; the baseline b800f6b0 and this
+revision alternately): a pending candidate's floors are raised by its node-leaf links' length bins read from its SUs
+alone before its rack arrangement (``_Evaluator.su_bins``, decide50: the bins every arrangement of it gives,
+``core.physical.lengths.su_node_leaf_lengths``). One process, H100: 206 refinements instead of 425 (425 SU reads,
+0.29-0.49 s), ``_decide`` 1.98, 2.57, 3.21, 2.36, 2.28 s CPU (median 2.36 s) against 2.96, 2.96, 3.09, 2.94, 2.26 s
+(median 2.96 s); the whole search 5.51, 6.56, 8.49, 6.30, 5.38 s (median 6.30 s) against 6.51, 7.20, 7.54, 7.51, 5.30
+s (median 7.20 s; the load's noise). B300: 273 refinements instead of 480, ``_decide`` 2.39 s against 3.14 s. Two
+workers (three pairs): 253 refinements instead of 511, 5.58-7.06 s CPU over all processes (median 6.04 s) against
+6.43-6.86 s (median 6.55 s), wall 12.3-17.3 s against 15.2-16.4 s; ``--only default --runs 3`` once each: median
+20.68 s wall, 6.61 s CPU against 18.46 s, 6.43 s (no gain above this load's noise): MISS. Large grid, two workers,
+one run each: 39.5 s wall, 22.25 s CPU against 52.5 s, 22.57 s (load 8.6-9.4): MISS. The same optimum, front,
+feasible count and rejections (H100, B300, large).
+
 Earlier history of the ``bench`` workload:
 
 Measured (2026-12-01, the same minutes, load average 0.9-1.5 on 2 cores, 3 runs each twice): before the

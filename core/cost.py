@@ -578,6 +578,19 @@ def links_cost_floor(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Cata
     return summarize_cost(resolved, _bought(resolved, _links_floor_rows(links_floor(resolved, fabric, catalog))))
 
 
+def links_binned_raise(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
+                       lengths: tuple[LinkLengths, ...]) -> "CostSummary":
+    """What ``links_cost_floor``'s totals rise by when the link classes ``lengths`` bins are priced per length bin
+    (``links_floor`` of those classes alone, with and without them) where that is the higher: each class's part of
+    ``links_floor`` is a lower bound on that class's cables and transceivers either way (``link_rows`` buys each
+    class's media and modules apart), so the higher is too. The rise's row alone, as bought (none when it is not
+    higher)."""
+    view, classes = LinksFloorInputs.of(resolved), tuple(x.link_class for x in lengths)
+    more = links_floor_of(view, fabric, catalog, lengths, classes) - links_floor_of(view, fabric, catalog, None,
+                                                                                  classes)
+    return summarize_cost(resolved, _bought(resolved, _links_floor_rows(more)))
+
+
 def _links_floor_rows(links: float, links_power_w: float = 0.0) -> list:
     """``cost_floor``'s one unnamed row (never shown) for the compute links' cables and transceivers at ``links``
     [USD] and ``links_power_w`` [W], or none when both are 0."""
@@ -619,7 +632,7 @@ def links_floor(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
     With ``lengths`` (the ``LinkLengths`` of the design's rack arrangement, ``select_media``'s input) a class they
     bin is priced per bin (``_binned_floor``) rather than at the shortest length it can have. Cached by what it
     reads (``links_floor_of``: a view of the design, ``LinksFloorInputs``)."""
-    return links_floor_of(LinksFloorInputs.of(resolved), fabric, catalog, lengths)
+    return links_floor_of(LinksFloorInputs.of(resolved), fabric, catalog, lengths, None)
 
 
 LinksFloorDesign = view("LinksFloorDesign", "cable_media price_basis rack_preset rack_kw rack_units")
@@ -636,9 +649,10 @@ power and height)."""
 
 @stage(0.01, lambda _total: 32, errors=(FabricPlannerError,))
 def links_floor_of(resolved: LinksFloorInputs, fabric: FabricPlan, catalog: Catalog,
-                   lengths: tuple[LinkLengths, ...] | None) -> float:
-    """``links_floor`` of the view of a resolved design (``LinksFloorInputs``); cached by these arguments
-    (``core.memo.stage``): candidates of a search that differ only in what it does not read share one entry."""
+                   lengths: tuple[LinkLengths, ...] | None, only: tuple[str, ...] | None) -> float:
+    """``links_floor`` of the view of a resolved design (``LinksFloorInputs``), of the link classes ``only`` names
+    (None: every class); cached by these arguments (``core.memo.stage``): candidates of a search that differ only in
+    what it does not read share one entry."""
     binned = {x.link_class: x for x in lengths or ()}
     from core.physical.layout import compute_rack_fit
 
@@ -655,7 +669,8 @@ def links_floor_of(resolved: LinksFloorInputs, fabric: FabricPlan, catalog: Cata
 
     wiring = wiring_of(fabric, resolved.nodes, resolved.nics_per_node)
     classes = [(c, n) for c, n in class_links(fabric, wiring)
-               if wiring.class_ends(c)[1][0] != "node" and n > 0]  # node to node (a torus): no switch link
+               if wiring.class_ends(c)[1][0] != "node" and n > 0  # node to node (a torus): no switch link
+               and (only is None or c in only)]
     if not classes:
         return 0.0
     speeds, switches = class_speeds(resolved), class_switches(resolved)

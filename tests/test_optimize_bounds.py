@@ -315,6 +315,73 @@ def test_refined_floors_never_exceed_the_evaluation_and_are_near_it():
     assert max(ratios) <= 1 + 1e-12 and sum(ratios) / len(ratios) > 0.95 > 0.8 > sum(counts_ratios) / len(ratios)
 
 
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(gpus=st.sampled_from(sorted(_DESIGNS)), pick=st.integers(min_value=0),
+       basis=st.sampled_from(["street", "list", "hyperscale"]),
+       media=st.sampled_from(["auto", "copper", "aoc", "optics"]), per_rack=st.sampled_from([None, 1, 2, 8]),
+       override=st.sampled_from([None, ("ACC-400G", 0.0), ("DAC-400G", 9000.0), ("OSFP-800G-2xSR4", 1.0)]))
+def test_su_bins_are_the_layouts_and_never_exceed_the_bills_links(gpus, pick, basis, media, per_rack, override):
+    """Property: the node-leaf length bins read from a design's SUs before any arrangement
+    (``core.physical.lengths.su_node_leaf_lengths``) are its plan's, and the compute links' floor raised by them
+    (``core.cost.links_binned_raise``: those bins priced per bin where that is higher) is at most the bill's cables
+    and transceivers of the compute links, for any design of the grid with its price basis, cable media, nodes per
+    rack and a price override drawn."""
+    from core.cost import links_binned_raise
+    from core.physical.lengths import su_node_leaf_lengths
+
+    designs = _DESIGNS[gpus]
+    design = designs[pick % len(designs)]
+    update = {"price_basis": basis, "cable_media": media}
+    if per_rack is not None:
+        update["nodes_per_rack"] = per_rack
+    if override is not None:
+        update["price_overrides"] = {override[0]: override[1]}
+    try:
+        design = type(design)(**{**design.model_dump(), **update})
+        p = plan(design)
+    except FabricPlannerError:
+        return
+    catalog = load_catalog()
+    sus = su_node_leaf_lengths(p.resolved, p.fabric)
+    assert sus is not None or not any(x.link_class == "node-leaf" for x in p.lengths)
+    if sus is None:
+        return
+    assert sus == next(x for x in p.lengths if x.link_class == "node-leaf")
+    raised = links_cost_floor(p.resolved, p.fabric, catalog).capex_usd + links_binned_raise(
+        p.resolved, p.fabric, catalog, (sus,)).capex_usd
+    assert raised <= _link_rows_usd(p) * (1 + 1e-12)
+
+
+def test_su_bins_raise_the_floors_below_the_evaluation_and_catch_a_planted_error():
+    """Over many grid designs at three sizes, each evaluated as the bounded search does (``_Evaluator``: its counts'
+    floor, the links' floor, ``link``, then its SUs' node-leaf bins, ``su_bins``, then its full bill): the floors
+    ``su_bins`` raises stay at most the capex and compute fabric capex, and it raises some by more than the slack
+    the check allows (a bound 2% of the compute fabric capex too high is caught)."""
+    from core.analysis.optimize import _Evaluator
+
+    evaluator = _Evaluator(Constraints(), load_catalog())
+    raised, planted = 0, 0
+    for designs in _DESIGNS.values():
+        for index, design in enumerate(designs[::23]):
+            cand = evaluator.evaluate(index, design, detail=False)
+            if cand.pending is None:
+                continue
+            state = cand.pending
+            evaluator.link(cand, state)
+            if cand.pending is None:
+                continue
+            before = cand.capex_floor_usd
+            rose = evaluator.su_bins(cand, state)
+            assert rose == (cand.capex_floor_usd > before) and state.su_binned
+            evaluator.detail(cand, state)
+            if math.isnan(cand.capex_usd):
+                continue
+            assert cand.capex_floor_usd <= cand.capex_usd and cand.network_floor_usd <= cand.network_capex_usd
+            raised += rose
+            planted += cand.capex_floor_usd + 0.02 * cand.network_capex_usd > cand.capex_usd
+    assert raised > 50 and planted > 0
+
+
 def test_links_floor_counts_the_links_the_lengths_bin():
     """The floor's links per class (``class_links``, from the fabric's counts) are the links the layout's lengths
     bin, class by class, over Clos, top-of-rack, rail-only, Dragonfly+ and per-rail planes."""

@@ -40,12 +40,14 @@ Exactness: nothing is approximated. Speed comes from structure that does not cha
   links added only to a candidate the floor without them does not decide, ``_Evaluator.link``: two in three)
   orders the costing, and a feasible candidate that a costed one dominates by it is decided without its physical
   layer and bill (``_decide``; the workers of a parallel search share their costed candidates, ``_Witnesses``);
-  one that floor does not decide has it raised by its rack arrangement's length bins (``_Evaluator.refine``: each
-  bin at the least its media may cost, within a few percent of the bill's links, and may draw,
-  ``core.analysis.linkpower``) before it is costed. The floor is the objective's (``floor_of``: capex, compute
-  fabric capex, TCO or cost per GPU-hour; with days or the cost per token as the objective, the front's capex and
-  that performance). Under a budget or power limit nothing is pruned (a pruned candidate must be feasible), but one
-  the raised floors put over the limit is ruled out without its bill (``_Evaluator.refused``);
+  one that floor does not decide has it raised first by its node-leaf links' length bins read from its SUs alone
+  (``_Evaluator.su_bins``: the bins every arrangement of it gives, without arranging its racks), then by its rack
+  arrangement's length bins (``_Evaluator.refine``: each bin at the least its media may cost, within a few percent
+  of the bill's links, and may draw, ``core.analysis.linkpower``) before it is costed. The floor is the
+  objective's (``floor_of``: capex, compute fabric capex, TCO or cost per GPU-hour; with days or the cost per token
+  as the objective, the front's capex and that performance). Under a budget or power limit nothing is pruned (a
+  pruned candidate must be feasible), but one the raised floors put over the limit is ruled out without its bill
+  (``_Evaluator.refused``);
 * the collector is paused for a search (``_collector_paused``): it builds tens of thousands of short-lived
   objects and no cycles;
 * large grids are split over the machine's cores (``workers``) in chunks handed to whichever worker is
@@ -94,6 +96,7 @@ from typing import Iterable, NamedTuple
 from core import plurals, units, vocab
 from core.catalog import Catalog, load_catalog
 from core.cost import (FloorUnits, Pricing, build_bom, cost_floor, floor_units, in_compute_fabric, least_racks,
+                       links_binned_raise,
                        links_cost_floor, network_floor_rows, network_floor_rows_of,
                        priced_network_rows, summarize_cost)
 from core.design import Design, DesignFields, field_bounds, offered_port_speeds, resolved_design, tidy_spaces
@@ -111,7 +114,7 @@ from core.fabric import domainlevels
 from core.fabric.bandwidth import compute_bandwidth
 from core.fabric.families import FAMILIES, node_to_node, unsearched_fields
 from core.fabric.sizing import size_fabric
-from core.physical.lengths import arranged_link_lengths
+from core.physical.lengths import arranged_link_lengths, su_node_leaf_lengths
 from core.physical.media import select_media
 from core.i18n import N_, _, current, join, ngettext, number, pgettext, usd
 from core.i18n import language as speaking
@@ -566,6 +569,9 @@ class _Detail:
     """Whether the floors count the compute links (``core.cost.links_floor``); when only ``_decide`` reads them,
     ``evaluate`` leaves them out (``cost_floor(links=False)``: a lower floor, the same for every other count) and
     ``_decide`` adds them (``_Evaluator.link``) only to a candidate that floor does not decide."""
+    su_binned: bool = False
+    """Whether ``_Evaluator.su_bins`` looked at the candidate's SUs (its node-leaf links per length bin before any
+    arrangement)."""
     lengths: object = None
     """Once ``_Evaluator.refine`` ran: the rack arrangement's link lengths (``physical_of`` reuses them), or the
     error arranging raised (``detail`` raises it again where it always did)."""
@@ -747,13 +753,25 @@ class _Evaluator:
         except FabricPlannerError as exc:
             cand.pending, cand.reason = None, _reason(exc)
             return
-        cand.capex_floor_usd += links.capex_usd
-        cand.network_floor_usd += links.network_capex_usd
-        cand.power_floor_kw += links.facility_kw
-        if links.tco_usd > 0:  # the cost per token at the floor TCO is proportional to it
-            if cand.usd_per_mtok_floor > 0:
-                cand.usd_per_mtok_floor *= (cand.tco_floor_usd + links.tco_usd) / cand.tco_floor_usd
-            cand.tco_floor_usd += links.tco_usd
+        _add_floors(cand, links.capex_usd, links.network_capex_usd, links.facility_kw, links.tco_usd)
+
+    def su_bins(self, cand: Candidate, state: "_Detail") -> bool:
+        """Raise the floors of a pending candidate whose floor counts its compute links (``link``) by its node-leaf
+        links priced per length bin of its SUs (``core.physical.lengths.su_node_leaf_lengths``: the bins every rack
+        arrangement of it gives, read without arranging; ``core.cost.links_cost_floor`` with them) where that is
+        above their price from the rack geometry; whether it raised them (not when the SUs are not read per
+        template or reading them raises: ``refine`` arranges the racks then)."""
+        state.su_binned = True
+        resolved, fabric = state.resolved, state.fabric
+        try:
+            sus = su_node_leaf_lengths(resolved, fabric)
+            if sus is None:
+                return False
+            more = links_binned_raise(resolved, fabric, self.catalog, (sus,))
+        except FabricPlannerError:
+            return False
+        _add_floors(cand, more.capex_usd, more.network_capex_usd, more.facility_kw, more.tco_usd)
+        return more.capex_usd > 0
 
     def refused(self, cand: Candidate, state: "_Detail") -> bool:
         """Under a budget or power limit: raise a pending candidate's floors (``refine``) and rule it out without
@@ -917,6 +935,19 @@ class _Run(NamedTuple):
     def of(cls, resolved, catalog: Catalog) -> "_Run":
         return cls(PerfCalibration.of(resolved.design), BusbwResolved.of(resolved), NetworkInputs.of(resolved),
                    Pricing.of(resolved), least_racks(resolved), floor_units(resolved, catalog))
+
+
+def _add_floors(cand: Candidate, capex: float, network: float, kw: float, tco: float) -> None:
+    """Add to ``cand``'s floors what a part of the bill adds at least (``capex`` and ``network`` [USD], ``kw`` [kW],
+    ``tco`` [USD]), and with its TCO ``usd_per_mtok_floor`` (``core.analysis.servingstep.per_million``: proportional
+    to the TCO)."""
+    cand.capex_floor_usd += capex
+    cand.network_floor_usd += network
+    cand.power_floor_kw += kw
+    if tco > 0:
+        if cand.usd_per_mtok_floor > 0:
+            cand.usd_per_mtok_floor *= (cand.tco_floor_usd + tco) / cand.tco_floor_usd
+        cand.tco_floor_usd += tco
 
 
 def _raise_floors(cand: Candidate, floor) -> None:
@@ -1150,8 +1181,9 @@ def _decide(evaluator: "_Evaluator", cands: list[Candidate], objective: str, tra
     money objectives a family's earlier candidate is a cheaper one; for days or the cost per token (the front's
     performance) a cheaper one with at least the performance. ``tracker`` is told of each candidate as it is
     decided; ``witnesses``: the parallel search's shared array (``_Witnesses``), else None. A candidate its
-    counts' floor does not decide has its floors raised by its rack arrangement's length bins
-    (``_Evaluator.refine``) and goes back in the queue at the raised floor before it is costed; under a budget or
+    counts' floor does not decide has its floors raised by its compute links' floor (``_Evaluator.link``), then by
+    its SUs' node-leaf length bins (``_Evaluator.su_bins``), then by its rack arrangement's length bins
+    (``_Evaluator.refine``), going back in the queue at each raised floor before it is costed; under a budget or
     power limit, one the raised floors put over it is ruled out without its bill (``_Evaluator.refused``)."""
     pending = [c for c in cands if c.pending is not None]
     limits = evaluator.c
@@ -1199,6 +1231,9 @@ def _decide(evaluator: "_Evaluator", cands: list[Candidate], objective: str, tra
                 told((c,))
             else:
                 heapq.heappush(queue, (*at(c), c))
+            continue
+        if not c.pending.su_binned and evaluator.su_bins(c, c.pending):  # its SUs' node-leaf bins: back in the queue
+            heapq.heappush(queue, (*at(c), c))
             continue
         if c.pending.lengths is None:  # not pruned by its counts' floor: its lengths' floor, back in the queue
             evaluator.refine(c, c.pending)

@@ -942,10 +942,12 @@ def arrange_devices(resolved: ResolvedDesign, fabric: FabricPlan, extra: list, r
     return arrange_drafted(draft_racks(resolved, fabric, racks), extra, racks)
 
 
-def draft_racks(resolved: ResolvedDesign, fabric: FabricPlan, racks: RackCatalog) -> Drafts:
-    """The racks of ``arrange`` but the other networks' devices, not yet in rows (``Drafts``)."""
+def su_templates(resolved: ResolvedDesign, fabric: FabricPlan, racks: RackCatalog) -> tuple[dict, list]:
+    """(templates, SU runs) of ``arrange``'s SUs, from the design and its sized fabric alone (the other networks'
+    devices and the central racks never stand in an SU's racks): per SU size, (nodes, leaves per plane and island),
+    the racks of one SU (``_RackDraft``s, its first node and leaf numbered 0: each SU refers to them with its own
+    first node and leaf), and the runs of SUs (``_su_runs``)."""
     preset, limit, units, per_rack = compute_rack_fit(resolved, racks)
-    net_preset = racks.network
     system = resolved.system
     node_w = _watts(resolved, system.id, system.node_power_w)
     per_domain = _nodes_per_domain(resolved)
@@ -953,30 +955,15 @@ def draft_racks(resolved: ResolvedDesign, fabric: FabricPlan, racks: RackCatalog
     whole = nvl and per_domain == resolved.nvlink_domain_gpus // resolved.gpus_per_node  # the domain is one rack
     node_u = units / per_domain if whole else system.node_rack_units  # an NVL72 tray's share of its rack
     wiring = wiring_of(fabric, resolved.nodes, resolved.nics_per_node)
-    models = {role: _switch(resolved, role) for role in ("leaf", "spine", "core")}
-    watts = {role: _watts(resolved, sw.id, sw.power_w) for role, sw in models.items()}
-    leaf_sw, leaf_w = models["leaf"], watts["leaf"]
-    notes: list[str] = []
-    wanted = resolved.nodes_per_rack
-    if not nvl and wanted > per_rack:
-        notes.append(_("{wanted} nodes per rack do not fit a {preset} rack ({limit} kW, {units}U): {fits} per rack "
-                       "placed.").format(wanted=wanted, preset=preset.id, limit=_kw(limit), units=units, fits=per_rack))
-    if resolved.nic.transport:  # the storage and management networks are the provider's (``devices_to_place``)
-        notes.append(_("The storage and management networks are the cloud provider's: none of their racks is drawn; "
-                       "the network racks hold the stand-in Clos the collective model and the cable lengths use, "
-                       "which is not bought either."))
+    leaf_sw = _switch(resolved, "leaf")
+    leaf_w = _watts(resolved, leaf_sw.id, leaf_sw.power_w)
+    trays = domainlevels.level1_trays(resolved)  # ids nvsw<first node + t> (domainlevels.level1_tray_id)
 
     def compute_rack():
         return _RackDraft("compute", preset, units, limit)
 
-    def network_rack(kind="network"):
-        return _network_rack(net_preset, kind)
-
-    trays = domainlevels.level1_trays(resolved)  # ids nvsw<first node + t> (domainlevels.level1_tray_id)
-
     def su_block(count: int, n_leaves: int) -> list[_RackDraft]:
-        """The racks of one SU of ``count`` nodes and ``n_leaves`` leaves per plane and island, its first node
-        and leaf numbered 0 (each SU refers to it with its own first node and leaf)."""
+        """The racks of one SU of ``count`` nodes and ``n_leaves`` leaves per plane and island."""
         computes: list[_RackDraft] = []
         if wiring.tor:
             # the group's leaves (one per plane and island) go into its first compute rack
@@ -993,17 +980,53 @@ def draft_racks(resolved: ResolvedDesign, fabric: FabricPlan, racks: RackCatalog
         leaf_racks: list[_RackDraft] = []
         if not wiring.tor:
             for plane, island in wiring.plane_islands():
-                _fill(leaf_racks, network_rack, "leaf", leaf_sw.id, wiring.prefix(plane, island) + "leaf",
-                      0, n_leaves, leaf_sw.rack_units, leaf_w)
+                _fill(leaf_racks, lambda: _network_rack(racks.network), "leaf", leaf_sw.id,
+                      wiring.prefix(plane, island) + "leaf", 0, n_leaves, leaf_sw.rack_units, leaf_w)
         left = (len(computes) + 1) // 2
         return computes[:left] + leaf_racks + computes[left:]
 
     # SUs of the same size have the same racks: one block per size, referred to with each SU's device numbers
-    templates: dict[tuple[int, int], list[_RackDraft]] = {}
     su_runs = _su_runs(wiring)  # runs of SUs: their template, first node, first leaf, SUs, steps
-    for key in dict.fromkeys(run[0] for run in su_runs):
-        templates[key] = su_block(*key)
+    return {key: su_block(*key) for key in dict.fromkeys(run[0] for run in su_runs)}, su_runs
 
+
+def su_places(resolved: ResolvedDesign, fabric: FabricPlan, prefixes: tuple[str, ...], racks: RackCatalog
+              ) -> "RackPlaces":
+    """The ``RackPlaces`` of the SUs alone (``su_templates``: their templates, with the slots of ``prefixes``, and
+    their runs, each at rack 0; no rows, no central racks): what ``core.physical.lengths`` reads of an arrangement's
+    SUs per template (the node-leaf links), before any arrangement."""
+    templates, su_runs = su_templates(resolved, fabric, racks)
+    return RackPlaces(row_span=0.0, end_aisle=0.0, pitch=0.0, per_column=1, rows=(), singles=(),
+                      instances=tuple((key, 0, node, leaf, count, len(templates[key]), dn, dl, 1, 0, 0, 0)
+                                      for key, node, leaf, count, dn, dl in su_runs),
+                      templates=tuple((key, tuple(_placed_rack(d, prefixes) for d in drafts))
+                                      for key, drafts in templates.items()))
+
+
+def draft_racks(resolved: ResolvedDesign, fabric: FabricPlan, racks: RackCatalog) -> Drafts:
+    """The racks of ``arrange`` but the other networks' devices, not yet in rows (``Drafts``): the SUs'
+    (``su_templates``), the fabric's central racks and a Dragonfly+'s groups."""
+    preset, limit, units, per_rack = compute_rack_fit(resolved, racks)
+    net_preset = racks.network
+    node_w = _watts(resolved, resolved.system.id, resolved.system.node_power_w)
+    nvl = _nodes_per_domain(resolved) > 1
+    wiring = wiring_of(fabric, resolved.nodes, resolved.nics_per_node)
+    models = {role: _switch(resolved, role) for role in ("leaf", "spine", "core")}
+    watts = {role: _watts(resolved, sw.id, sw.power_w) for role, sw in models.items()}
+    notes: list[str] = []
+    wanted = resolved.nodes_per_rack
+    if not nvl and wanted > per_rack:
+        notes.append(_("{wanted} nodes per rack do not fit a {preset} rack ({limit} kW, {units}U): {fits} per rack "
+                       "placed.").format(wanted=wanted, preset=preset.id, limit=_kw(limit), units=units, fits=per_rack))
+    if resolved.nic.transport:  # the storage and management networks are the provider's (``devices_to_place``)
+        notes.append(_("The storage and management networks are the cloud provider's: none of their racks is drawn; "
+                       "the network racks hold the stand-in Clos the collective model and the cable lengths use, "
+                       "which is not bought either."))
+
+    def network_rack(kind="network"):
+        return _network_rack(net_preset, kind)
+
+    templates, su_runs = su_templates(resolved, fabric, racks)
     central = _central_racks(wiring, network_rack, models, watts, _level2_racks(resolved, network_rack))
     groups = _group_runs(wiring, sum(run[3] for run in su_runs), su_runs, network_rack, models, watts)
     return Drafts(preset=preset, limit=limit, units=units, per_rack=per_rack, node_w=node_w, templates=templates,
@@ -1215,6 +1238,13 @@ class RackPlaces(NamedTuple):
         return xs, lines * self.pitch, rows
 
 
+def _placed_rack(draft: "_RackDraft", prefixes: tuple[str, ...]) -> tuple:
+    """A rack draft as ``RackPlaces`` holds it: its height [U], width [m] and the slots of the devices of
+    ``prefixes`` (leaf or not, prefix, first number, first U, height [U])."""
+    return (draft.u_total, draft.width, tuple((s.kind == "leaf", s.prefix, s.start, s.first_u, s.height_u)
+                                              for s in draft.slots if s.prefix.startswith(prefixes)))
+
+
 class Arrangement(NamedTuple):
     """Racks in rows before they become a ``Layout``, as repeating blocks: the rows as ``RowBlock``s
     (``core.physical.rowblocks``: rows held once with their copies; each row a list of runs, an SU template's drafts
@@ -1254,15 +1284,12 @@ class Arrangement(NamedTuple):
     def places(self, prefixes: tuple[str, ...]) -> "RackPlaces":
         """Where the racks stand and where the devices of ``prefixes`` sit in them (``RackPlaces``): all
         ``RackPlaces.arrays`` reads, so the cable lengths can be cached by it (``core.physical.lengths``)."""
-        def rack(draft: _RackDraft) -> tuple:
-            return (draft.u_total, draft.width, tuple((s.kind == "leaf", s.prefix, s.start, s.first_u, s.height_u)
-                                                      for s in draft.slots if s.prefix.startswith(prefixes)))
-
         return RackPlaces(
             row_span=self.row_span, end_aisle=self.end_aisle, pitch=self.pitch, per_column=self.per_column,
             rows=self.racks_per_row, instances=tuple(self.instances),
-            templates=tuple((key, tuple(map(rack, drafts))) for key, drafts in self.templates.items()),
-            singles=tuple((rack_i, rack(draft), *rest) for rack_i, draft, *rest in self.singles))
+            templates=tuple((key, tuple(_placed_rack(d, prefixes) for d in drafts))
+                            for key, drafts in self.templates.items()),
+            singles=tuple((rack_i, _placed_rack(draft, prefixes), *rest) for rack_i, draft, *rest in self.singles))
 
     def rack_arrays(self, prefixes: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
         """``RackPlaces.arrays`` of ``places(prefixes)``: the rack positions and device tables of ``prefixes``."""

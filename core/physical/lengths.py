@@ -47,7 +47,7 @@ from core.fabric.families import clos_tiers
 from core.fabric.sizing import FabricPlan
 from core.fabric.wiring import Wiring, wiring_of
 from core.memo import bypassed, spoken, stage, text_bytes
-from core.physical.layout import Arrangement, Layout, RackPlaces, arrange_drafted, drafted_racks
+from core.physical.layout import Arrangement, Layout, RackPlaces, arrange_drafted, drafted_racks, su_places
 from core.physical.racks import RackCatalog, Routing, load_racks
 
 BIN_EDGES_M = (0.0, 3.0, 5.0, 10.0, 20.0, 30.0, 50.0, 100.0, 500.0, math.inf)
@@ -746,6 +746,26 @@ def node_leaf_lengths(routing: Routing, sus: tuple, per_node: int, prefixes: tup
     arguments (``core.memo.stage``): the arrangements whose SUs stand alike (the same templates, as many SUs of
     each) share it, however their spines and cores stand (``placed_link_lengths``)."""
     return bin_lengths("node-leaf", *_su_links(routing, sus, per_node, prefixes))
+
+
+def su_node_leaf_lengths(resolved: ResolvedDesign, fabric: FabricPlan, racks: RackCatalog | None = None
+                         ) -> LinkLengths | None:
+    """The node-leaf class's ``LinkLengths`` of every rack arrangement of the design (``placed_link_lengths`` reads
+    it from the SUs' templates alone, ``node_leaf_lengths``), from its SUs before any arrangement
+    (``core.physical.layout.su_places``: the other networks' devices and the central racks never stand in an SU's
+    racks); None when the class is not read per SU template (``_node_leaf_sus``: measured link by link then).
+    Raises as arranging the racks does (``core.physical.layout.compute_rack_fit``)."""
+    racks = racks or load_racks()
+    wiring = _wiring(resolved, fabric)
+    pattern = getattr(type(wiring), "pattern", None)  # as ``arranged_link_lengths`` reads it
+    wiring = wiring if pattern is None else pattern(wiring)
+    if "node-leaf" not in wiring.link_classes:
+        return None
+    sus = _node_leaf_sus(wiring, su_places(resolved, fabric, _END_PREFIXES, racks))
+    if sus is None:
+        return None
+    prefixes = tuple(wiring.prefix(plane, island) for plane, island in wiring.plane_islands())
+    return node_leaf_lengths(racks.routing, *sus, prefixes)
 
 
 def _su_bytes(found: tuple) -> int:
