@@ -245,6 +245,22 @@ def _link_rows_usd(p) -> float:
                if in_compute_fabric(r) and r.category in ("cable", "transceiver") and not r.spare)
 
 
+def _drawn_plan(gpus, pick, basis, media, per_rack, override):
+    """The plan of the grid design ``pick`` at ``gpus`` with the price basis, cable media, nodes per rack and price
+    override drawn (``None``: that field as it is), or ``None`` when the design cannot be built."""
+    designs = _DESIGNS[gpus]
+    design = designs[pick % len(designs)]
+    update = {"price_basis": basis, "cable_media": media}
+    if per_rack is not None:
+        update["nodes_per_rack"] = per_rack
+    if override is not None:
+        update["price_overrides"] = {override[0]: override[1]}
+    try:
+        return plan(type(design)(**{**design.model_dump(), **update}))
+    except FabricPlannerError:
+        return None
+
+
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(gpus=st.sampled_from(sorted(_DESIGNS)), pick=st.integers(min_value=0),
        basis=st.sampled_from(["street", "list", "hyperscale"]),
@@ -258,17 +274,8 @@ def test_links_floor_never_exceeds_the_bills_links(gpus, pick, basis, media, per
     its longest link's media may cost) is at most the bill's cables and transceivers of the compute links, for any
     design of the grid with its price basis, cable media, nodes per rack and a price override of a cable or module
     drawn."""
-    designs = _DESIGNS[gpus]
-    design = designs[pick % len(designs)]
-    update = {"price_basis": basis, "cable_media": media}
-    if per_rack is not None:
-        update["nodes_per_rack"] = per_rack
-    if override is not None:
-        update["price_overrides"] = {override[0]: override[1]}
-    try:
-        design = type(design)(**{**design.model_dump(), **update})
-        p = plan(design)
-    except FabricPlannerError:
+    p = _drawn_plan(gpus, pick, basis, media, per_rack, override)
+    if p is None:
         return
     assert links_floor(p.resolved, p.fabric, load_catalog()) <= _link_rows_usd(p) * (1 + 1e-12)
     assert links_floor(p.resolved, p.fabric, load_catalog(), p.lengths) <= _link_rows_usd(p) * (1 + 1e-12)
@@ -329,17 +336,8 @@ def test_su_bins_are_the_layouts_and_never_exceed_the_bills_links(gpus, pick, ba
     from core.cost import links_binned_raise
     from core.physical.lengths import su_node_leaf_lengths
 
-    designs = _DESIGNS[gpus]
-    design = designs[pick % len(designs)]
-    update = {"price_basis": basis, "cable_media": media}
-    if per_rack is not None:
-        update["nodes_per_rack"] = per_rack
-    if override is not None:
-        update["price_overrides"] = {override[0]: override[1]}
-    try:
-        design = type(design)(**{**design.model_dump(), **update})
-        p = plan(design)
-    except FabricPlannerError:
+    p = _drawn_plan(gpus, pick, basis, media, per_rack, override)
+    if p is None:
         return
     catalog = load_catalog()
     sus = su_node_leaf_lengths(p.resolved, p.fabric)
