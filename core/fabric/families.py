@@ -301,6 +301,15 @@ def words(name: str | None, key: str, default: str | None) -> str | None:
     return None if msgid is None else _(msgid)
 
 
+def counted(name: str | None, key: str, count: int) -> str | None:
+    """``count`` things in the current language in the words family ``name`` declares for ``key`` in its
+    ``COUNTED`` (a function of the count: its plural forms, ``ngettext``), else None (the surface's own words):
+    a classic Dragonfly's scalable units and routers crossed where a Clos counts leaf groups and switch hops."""
+    module = family(name) if name else None
+    said = getattr(module, "COUNTED", {}).get(key)
+    return None if said is None else said(count)
+
+
 def export_word(name: str | None, key: str, default: str) -> str:
     """The English word family ``name`` declares for ``key`` in its ``EXPORT_WORDS`` (``role:leaf``, ``leaf``,
     ``leaves``), else ``default``: what the English exports (NetBox's roles, the Slurm tree's comments) call it."""
