@@ -371,16 +371,16 @@ def unused_fields(design) -> list[str]:
     ``global_ratio`` (read by both Dragonflies) on a torus, one sentence naming every family that reads it; then
     each field its own family ignores (``ignored_fields``: a leaf switch on a torus)."""
     from core.design import FIELDS, Design, or_list
-    from core.i18n import _
+    from core.i18n import _, embedded
 
     default = Design()
     readers: dict[str, list[str]] = {}  # field -> the families that read it, in vocab order
     for name in FAMILIES:
         for field in getattr(family(name), "DESIGN_FIELDS", ()):
             readers.setdefault(field, []).append(vocab.TOPOLOGY.label(name))
-    out = [_("{field} is used only by the {family} topology; this design is {topology}, so it is ignored (set the "
-             "topology to {family}, or leave the field out)").format(
-        field=FIELDS[field].title(), family=or_list(names),  # its declared label, as ``ignored_said``
+    out = [_("The setting {field} is used only by the {family} topology; this design is {topology}, so it is ignored "
+             "(set the topology to {family}, or leave the field out)").format(  # a subject for any label: plural too
+        field=embedded(FIELDS[field].title()), family=or_list(names),  # its declared label, as ``ignored_said``
         topology=vocab.TOPOLOGY.label(design.topology))
         for field, names in readers.items()
         if not reads(design.topology, field) and getattr(design, field) != getattr(default, field)]
