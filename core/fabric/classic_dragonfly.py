@@ -164,6 +164,7 @@ WORDS = {
     "input:core_switch:off": N_("No effect on a Dragonfly: its routers are its only switches, with no spine or core "
                                 "tier."),
     "card:leaf:help": N_("{count} {switch} routers, all {planes}: one router tier, no spine and no core"),
+    "input:leaf_switch": N_("Router"),  # the sidebar's leaf switch model: its routers' model
     "input:group_leaves": N_("Routers per Dragonfly group (0 = auto)"),
     "input:group_leaves:help": N_("Dragonfly: a multiple of the rails, joined all to all. auto: twice the nodes per "
                                   "router (Kim et al.'s balance), at most what the router radix holds with the global "
