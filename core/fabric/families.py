@@ -101,6 +101,20 @@ def node_to_node(name: str) -> bool:
     return name in vocab.NODE_TO_NODE
 
 
+HOPS_PREFIX = {False: "hops_", True: "hops_node_"}
+"""Whether a family joins its nodes node to node (``node_to_node``) -> the prefix of its hop counts' keys in the
+plan JSON and Compare's: switches crossed on a switched fabric, links crossed between nodes on a torus (so no torus
+count is read as switch hops)."""
+PLAN_HOPS = ("same_rail", "same_rail_other_su", "cross_rail", "cross_pod")
+"""The plan JSON's hop counts (``FabricBandwidth.hops_<name>``), each under ``hops_key``."""
+
+
+def hops_key(name: str | None, hops: str) -> str:
+    """The key of hop count ``hops`` (``max``, a ``PLAN_HOPS`` name) on family ``name`` (a ``FabricPlan.family`` or
+    ``Design.topology``): ``hops_same_rail`` on a switched fabric, ``hops_node_same_rail`` on a torus."""
+    return HOPS_PREFIX[node_to_node(name)] + hops
+
+
 def switch_tiers(name: str, tiers: int) -> int:
     """Switch tiers of a fabric of family ``name`` (a ``FabricPlan.family`` or ``Design.topology``) sized with
     ``tiers`` (its ``FabricPlan.tiers``) as a design's count says them (``Plan.summary()``'s ``tiers``, the Optimize
