@@ -215,7 +215,7 @@ the link-load heatmap's blocks and a note on its routing (``load:blocks``, ``loa
 shown disabled)."""
 COUNTED = {
     # the Performance page's layout sentence (core.perf.jobform): an SU is a router per rail, a path crosses routers
-    "perf:groups": lambda n: ngettext("{count} scalable unit", "{count} scalable units", n).format(count=f"{n:,}"),
+    "perf:groups": plurals.scalable_units,
     "perf:hops": lambda n: ngettext("{count} router crossed", "{count} routers crossed", n).format(count=f"{n:,}"),
 }
 """This family's counted words where a surface's own are a folded Clos's (``core.fabric.families.counted``)."""
