@@ -368,6 +368,16 @@ _LATIN_END, _LATIN_START = re.compile(r"[A-Za-z0-9%$]$"), re.compile(r"^[A-Za-z0
 Chinese word (``{kind} 和 {other}``, ``2 层``), so ``join`` does too."""
 
 
+def embedded(text: object) -> str:
+    """``text`` set between two Chinese words of a sentence (a template's ``其中{swept}设为``): in Chinese a space on
+    a side where it has a Latin letter or a digit (``其中 NVLink 域设为``, ``其中叶层收敛比设为``), as ``join``; in
+    English unchanged (its template spaces its words)."""
+    text = str(text)
+    if current() != "zh":
+        return text
+    return (" " if _LATIN_START.match(text) else "") + text + (" " if _LATIN_END.search(text) else "")
+
+
 def join(items: list[str]) -> str:
     """A list in running text: ``a, b and c`` (en) / ``a、b 和 c``, ``2 层和 134 台交换机`` (zh: a space between
     和 and a Latin letter or a digit, as the catalog writes it)."""

@@ -47,7 +47,8 @@ from core.memo import bounded, spoken, stage, text_bytes
 from core.processes import env_int
 from core.i18n import _, current, ngettext
 from core.i18n import language as speaking
-from core.fabric.families import family as topology_family, leaf_whatif, link_counts, switch_tiers
+from core.fabric.families import (PLAN_HOPS, family as topology_family, hops_key, leaf_whatif, link_counts,
+                                   switch_tiers)
 from core.fabric import domainlevels
 from core.fabric.sizing import FabricPlan, size_fabric
 from core.networks import NETWORKS, ClusterNetworks, size_networks
@@ -298,10 +299,7 @@ class Plan(BaseModel):
                 "oversubscription": round(self.bandwidth.oversubscription, 4),
                 "leaf_oversubscription": round(self.bandwidth.leaf_oversubscription, 4),
                 "scaleup_to_scaleout_ratio": round(self.bandwidth.scaleup_to_scaleout_ratio, 3),
-                "hops_same_rail": self.bandwidth.hops_same_rail,
-                "hops_same_rail_other_su": self.bandwidth.hops_same_rail_other_su,
-                "hops_cross_rail": self.bandwidth.hops_cross_rail,
-                "hops_cross_pod": self.bandwidth.hops_cross_pod,
+                **{hops_key(fabric.family, name): getattr(self.bandwidth, "hops_" + name) for name in PLAN_HOPS},
                 "islands": self.bandwidth.islands,
                 "cross_island_via": self.bandwidth.cross_island_via,
             },

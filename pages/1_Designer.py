@@ -543,9 +543,10 @@ def _exports(cur: state.Current, key: str, lang: str) -> NamingScheme | None:
                          "shared spines; the files {alone} describe pod 1 ({system}) alone.").format(
                 whole=sep().join(whole) or "-", alone=sep().join(alone), system=plan.resolved.system.id))
         else:
-            st.caption(_("A design with pods: every file covers every pod (names pod1-, pod2-, ...) and the shared "
-                         "spines.") + " " + _("A format that cannot say a pod's own GPUs or rates says so in its "
-                                              "description."))
+            st.caption(i18n.sentences(_("A design with pods: every file covers every pod (names pod1-, pod2-, ...) "
+                                        "and the shared spines."),
+                                      _("A format that cannot say a pod's own GPUs or rates says so in its "
+                                        "description.")))
     eager = plan.resolved.gpus <= EAGER_EXPORT_GPUS
     if not eager:
         st.caption(_("{gpus} GPUs: each file is built when you press its button (large files take a few "

@@ -210,10 +210,10 @@ def main() -> None:
     fig = _figure(key, i18n.locale(), cur.unit, result)
     charts.chart(fig, "full", key=W + "chart", config={"displaylogo": False})
     swept = [sw.setting_label(spec.x.setting)] + ([sw.setting_label(spec.y.setting)] if spec.y else [])
-    st.caption(_("Each point is the sidebar's design, {size}, with {swept} set to the point's value. {feasible} of "
-                 "{count} points can be built.").format(
-                     size=_base_size(cur), swept=" / ".join(swept), feasible=result.feasible,
-                     count=len(result.points)) + (" " + figs.repeats_caption(result) if result.repeats else ""))
+    st.caption(i18n.sentences(_("Each point is the sidebar's design, {size}, with {swept} set to the point's value. "
+                                "{feasible} of {count} points can be built.").format(
+        size=_base_size(cur), swept=i18n.embedded(" / ".join(swept)), feasible=result.feasible,
+        count=len(result.points)), figs.repeats_caption(result) if result.repeats else ""))
     _table(result, cur.unit)
     st.download_button(_("Download CSV"), _csv(result), file_name=f"{_slug(cur)}-sweep-{spec.metric}.csv",
                        mime="text/csv", key=W + "csv")

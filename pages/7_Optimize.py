@@ -114,8 +114,8 @@ def _form(values: dict, size: str, gpus: int) -> None:
                                  default=[s for s in values["sw"] if s in switches], key=W + "sw",
                                  placeholder=_("every switch of the fabric"), help=searched)
         planes = s2.number_input(_("Required planes"), 0, 8, int(values["pl"]), 1, key=W + "pl",
-                                 help=searched + " " + _("Redundancy: with 2 or more planes the fabric keeps running "
-                                                         "when a plane's switch fails."))
+                                 help=i18n.sentences(searched, _("Redundancy: with 2 or more planes the fabric keeps "
+                                                                         "running when a plane's switch fails.")))
         topologies = st.multiselect(
             _("Topologies tried (empty: {default})").format(
                 default=i18n.join([vocab.TOPOLOGY.word(t) for t in DEFAULT_TOPOLOGIES])), list(vocab.TOPOLOGY.ids),
@@ -190,11 +190,11 @@ def _best(result) -> None:
              "({other_capex} {other_objective}).") if result.objective in MONEY else \
         _("Best design for **{size}** that meets every constraint: **{design}**, {value} {objective} "
           "({other_capex} {other_objective}).")
-    st.success(unbroken(said.format(
+    st.success(unbroken(i18n.sentences(said.format(
         size=safe.md(size_caption(result.best_plan)), design=safe.md(design_label(best)),
         value=objective_text(best, result.objective), objective=objective_word(result.objective),
-        other_capex=i18n.usd(capex_of(best, other)), other_objective=objective_word(other))
-        + " " + bandwidth_against(result.best_plan, _sidebar_plan(), state.bandwidth_unit())))
+        other_capex=i18n.usd(capex_of(best, other)), other_objective=objective_word(other)),
+        bandwidth_against(result.best_plan, _sidebar_plan(), state.bandwidth_unit()))))
     if best.split:
         split = Split(*best.split)
         st.markdown(_("The training job's fastest split on it: **{split}**, global batch {batch}, {step} s per step, "
@@ -233,7 +233,7 @@ def _tables(result) -> None:
     # static tables: their cells wrap, so a design's words are whole at every width, and each front row's design
     # (each family's cheapest) is the link that opens it on the Designer (a data grid cut the words and hid a
     # link column past its right edge at 1,024 px)
-    st.caption(front_rule(result.metric, unit) + " " + _("Click a design to open it in the Designer."))
+    st.caption(i18n.sentences(front_rule(result.metric, unit), _("Click a design to open it in the Designer.")))
     st.table(pd.DataFrame([{
         _("Design"): _linked(r["design"], by_index[r["index"]].design),
         capex: safe.md(r["capex"]),  # markdown cells: a dollar sign is text, not the start of a formula
@@ -311,8 +311,8 @@ def main() -> None:
         return
     refused = jobs.too_large("optimize", gpus) if values["mode"] != "envelope" else None
     if refused:
-        st.error(safe.md(refused + " " + _("For example: python -m core optimize --gpu {gpu} --gpus {gpus}").format(
-            gpu=design.gpu, gpus=gpus)))
+        st.error(safe.md(i18n.sentences(refused, _("For example: python -m core optimize --gpu {gpu} --gpus {gpus}")
+                                        .format(gpu=design.gpu, gpus=gpus))))
         return
     key = _key(values, design, gpus)
     finished, result = jobs.result("optimize", key, jobwork.optimize_search, key, what=_("Searching the designs"),
@@ -329,9 +329,10 @@ def main() -> None:
                   "searches). {next} GPUs do not fit: {reason}").format(
                       gpus=i18n.number(envelope.gpus), gpu=design.gpu, searches=envelope.searches,
                       next=i18n.number(envelope.next_gpus), reason=safe.md(envelope.next_reason or "-")))
-    st.caption(search_words(result) + " " + _("Searched in {seconds} s.").format(seconds=f"{result.seconds:.1f}"))
+    st.caption(i18n.sentences(search_words(result),
+                              _("Searched in {seconds} s.").format(seconds=f"{result.seconds:.1f}")))
     if result.best is None:
-        st.error(safe.md(_("{size}: {explanation}").format(size=size, explanation=" ".join(result.explanation))))
+        st.error(safe.md(_("{size}: {explanation}").format(size=size, explanation=i18n.sentences(*result.explanation))))
     else:
         _best(result)
         _chart(result)

@@ -4,6 +4,7 @@ closed forms where the elements are independent (review48 #9)."""
 from __future__ import annotations
 
 import math
+import re
 
 import pytest
 
@@ -65,3 +66,19 @@ def test_nics_drain_both_ends(cube):
     assert result.expected_gpus_usable / 8 == pytest.approx(usable, rel=0.05)
     assert result.expected_bandwidth_share == pytest.approx((1 - q) ** 2, abs=0.005)
     assert math.isclose(result.expected_down["nic"], 384 * q)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_cli_says_a_torus_has_no_switches_down(lang, capsys):
+    """``python -m core availability`` of a torus printed "switches 0.0000" for a fabric without switches; it says
+    "-" (none counted), as Compare does, and a Clos still counts its switches."""
+    from core.cli import main
+
+    main(["--lang", lang, "availability", "--topology", "torus", "--gpus", "512", "--trials", "50"])
+    torus = capsys.readouterr().out
+    main(["--lang", lang, "availability", "--gpus", "512", "--trials", "50"])
+    clos = capsys.readouterr().out
+    word = "switches " if lang == "en" else "交换机 "
+    (row,) = [line for line in torus.splitlines() if word + "-" in line]
+    assert "0.0000" not in row
+    assert re.search(re.escape(word) + r"0\.\d{4}", clos)

@@ -411,6 +411,17 @@ def test_designer_renders_it(tab):
         assert "1 router tier, 4 groups, global links" in caption and "tier(s)" not in caption
         labels = {at.number_input(key=f"w_{k}").label for k in ("df_group", "df_global")}
         assert labels == {"Routers per Dragonfly group (0 = auto)", "Dragonfly global ratio"}  # not Dragonfly+'s
+        assert at.selectbox(key="w_leaf_switch").label == "Router"  # its routers' model, not "Leaf switch"
+
+
+@pytest.mark.parametrize("topology, said", [("dfc", "路由器"), ("df", "叶交换机")])
+def test_the_sidebar_names_the_routers_model_in_the_familys_word(topology, said):
+    """A classic Dragonfly's sidebar labelled its routers' model "Leaf switch"; its family's word names it
+    (``WORDS`` ``input:leaf_switch``), and a Dragonfly+ keeps its leaf switch."""
+    from tests.pagetest import open_page
+
+    at = open_page("../pages/1_Designer.py", {"ng": "4096", "t": topology, "lang": "zh"}, timeout=180)
+    assert not at.exception and at.selectbox(key="w_leaf_switch").label == said
 
 
 @pytest.mark.parametrize("page", ["../pages/3_Performance.py", "../pages/4_Compare.py", "../pages/6_Resilience.py"])

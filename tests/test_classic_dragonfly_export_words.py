@@ -73,14 +73,21 @@ def test_routers_are_named_routers_everywhere_and_old_names_still_open(capsys):
         assert code == 0 and "cut off" in out
 
 
-def test_performance_counts_router_groups():
+def test_performance_counts_scalable_units_and_routers_crossed():
+    """The Performance page's layout sentence counts a classic Dragonfly's scalable units (a router per rail) and
+    the routers its farthest path crosses, its family's words (``COUNTED``), not a Clos's "leaf groups" or
+    "switch hops" ("32 router groups ... (3 switch hops)"); a Dragonfly+ (leaves and spines) and a torus (links) keep
+    theirs."""
     from tests import pagetest
     from tests.test_i18n import page_text
 
-    at = pagetest.opener("../pages/3_Performance.py")({"t": "dfc", "ng": "4096"})
-    assert not at.exception
-    text = page_text(at)
-    assert "32 router groups, 8 Dragonfly groups" in text and "32 leaf groups" not in text
+    opened = pagetest.opener("../pages/3_Performance.py")
+    text = page_text(opened({"t": "dfc", "ng": "4096"}))
+    assert "32 scalable units, 8 Dragonfly groups; farthest path: global links (3 routers crossed)" in text, text
+    assert "router groups" not in text and "leaf groups" not in text and "switch hop" not in text
+    assert "16 leaf groups, 4 Dragonfly+ groups; farthest path: global links (4 switch hops)" in page_text(
+        opened({"t": "df", "ng": "4096"}))
+    assert "farthest path: torus links (6 link hops)" in page_text(opened({"t": "tr", "ng": "512"}))
 
 
 def test_resilience_names_routers_and_opens_old_links():

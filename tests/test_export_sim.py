@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import io
 import math
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -295,6 +296,27 @@ def test_astra_partial_su_names_the_nearest_sizes(language):
     with use(language), pytest.raises(DesignError) as caught:
         export_text(plan(Design(gpu="H100", nodes=127)), "astra-sim")
     assert "96" in caught.value.suggestion and "128" in caught.value.suggestion
+
+
+@pytest.mark.parametrize("design", [Design(gpu="H100", gpus=4096, topology="classic-dragonfly"),
+                                    Design(gpu="H100", gpus=512, topology="torus"), Design(gpu="H100", nodes=64),
+                                    Design(gpu="H100", nodes=64, pods="B200:32:400")])
+def test_astra_file_is_english_in_every_language(design):
+    """The ASTRA-sim file is one language: the Chinese product's was English comments with a Chinese design line and
+    count inside them ("list 2 个算法 in each *-implementation entry"); now the same bytes in both, as draw.io's;
+    a refusal still speaks the request's language (``test_astra_partial_su_names_the_nearest_sizes``)."""
+    english = export_text(plan(design), "astra-sim")
+    with use("zh"):
+        chinese = export_text(plan(design), "astra-sim")
+    assert chinese == english
+    assert re.search(r"[\u3000-\u9fff\uff00-\uffef]", chinese) is None
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_astra_refusal_speaks_the_requests_language(language):
+    with use(language), pytest.raises(DesignError) as caught:
+        export_text(plan(Design(gpu="H100", nodes=127)), "astra-sim")
+    assert (re.search(r"[\u4e00-\u9fff]", str(caught.value)) is not None) == (language == "zh")
 
 
 @settings(max_examples=40, deadline=None)

@@ -93,16 +93,29 @@ def test_the_drawio_title_names_a_torus_without_tiers(capsys):
 def test_dragonfly_fields_on_another_topology_are_said_to_be_ignored(capsys):
     with language("en"):
         (message,) = unused_fields(Design(global_ratio=2.0))  # once, though two families read it
-        assert message.startswith("Dragonfly+ global ratio is used only") and "global_ratio" not in message  # its label
+        assert message.startswith("The setting Dragonfly+ global ratio is used only") and "global_ratio" not in message  # its label
         assert "Dragonfly+ or Dragonfly" in message and "ignored" in message
         (message,) = unused_fields(Design(topology="torus", gpus=512, group_leaves=8))
         assert "group_leaves" not in message and "Leaves per Dragonfly+ group" in message
         assert unused_fields(Design(topology="dragonfly", gpus=4096, global_ratio=2.0, group_leaves=8)) == []
         assert unused_fields(Design(topology="classic-dragonfly", gpus=4096, global_ratio=0.5)) == []
     code, _out, err = run_cli(capsys, "plan", "--gpus", "512", "--global-ratio", "2")
-    assert code == 0 and err.count("warning:") == 1 and "Dragonfly+ global ratio is used only" in err
+    assert code == 0 and err.count("warning:") == 1 and "The setting Dragonfly+ global ratio is used only" in err
     code, _out, err = run_cli(capsys, "plan", "--topology", "dragonfly", "--gpus", "4096", "--global-ratio", "2")
     assert code == 0 and "warning" not in err
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_ignored_field_sentence_is_grammatical_for_a_plural_label(lang):
+    """A plural field label was the subject of "is used" ("Torus dimensions is used only by ..."); the sentence's
+    subject is now the setting, named by its label (in Chinese set in the sentence without spaces beside Chinese
+    words: ``core.i18n.embedded``)."""
+    with language(lang):
+        (message,) = unused_fields(Design(torus_dims="4x4x4"))
+    if lang == "en":
+        assert message.startswith("The setting Torus dimensions is used only by the Torus topology"), message
+    else:
+        assert message.startswith("设置项环面维度仅用于"), message
 
 
 def test_the_dragonfly_fields_are_declared_where_the_sizing_reads_them():

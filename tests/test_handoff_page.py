@@ -306,3 +306,14 @@ def test_an_export_greyed_out_says_why_beside_it():
     simai = next(b for b in at.get("button") if b.label == "simai")
     assert simai.disabled
     assert any("SimAI reads one NVLink domain size" in c.value for c in at.caption)
+
+
+def test_the_chinese_pods_caption_has_no_space_after_a_full_stop():
+    """The Hand-off's caption on a design with pods whose every file covers every pod is two sentences joined by
+    ``core.i18n.sentences``: "。格式" in Chinese (it was joined with a space by hand: "。 格式")."""
+    at = app({"n": "64", "pods": "B300:32:800", "lang": "zh", **HANDOFF})
+    assert not at.exception
+    with language("zh"):
+        first = _("A design with pods: every file covers every pod (names pod1-, pod2-, ...) and the shared spines.")
+    (caption,) = [c.value for c in at.caption if c.value.startswith(first)]
+    assert "。 " not in caption and len(caption) > len(first)

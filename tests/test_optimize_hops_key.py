@@ -16,3 +16,19 @@ def test_the_hops_key_says_what_it_counts():
     assert torus["best"]["metrics"]["hops_node_max"] == torus["best"]["summary"]["torus"]["diameter_hops"]
     assert clos["best"]["metrics"]["hops_max"] == max(v for k, v in clos["best"]["summary"]["bandwidth"].items()
                                                        if k.startswith("hops_"))
+
+
+def test_the_plan_json_names_a_torus_hops_as_links_between_nodes():
+    """The plan JSON's ``bandwidth.hops_*`` of a torus counted links between nodes under the keys a Clos's count
+    switches under; they are ``hops_node_*`` now (``core.fabric.families.hops_key``, the one prefix rule the
+    optimizer's and Compare's ``hops_node_max`` follow), a Clos's and a Dragonfly's unchanged."""
+    torus = cli_json("plan", "--topology", "torus", "--gpus", "512", "--format", "json")["bandwidth"]
+    clos = cli_json("plan", "--gpus", "512", "--format", "json")["bandwidth"]
+    names = ("same_rail", "same_rail_other_su", "cross_rail", "cross_pod")
+    assert [k for k in torus if k.startswith("hops_")] == ["hops_node_" + n for n in names]
+    assert [k for k in clos if k.startswith("hops_")] == ["hops_" + n for n in names]
+    assert max(torus["hops_node_" + n] for n in names) == 6  # a 4x4x4 torus's diameter, in links
+    from core.analysis.compare import key_values
+
+    summary = cli_json("plan", "--topology", "torus", "--gpus", "512", "--format", "json")
+    assert key_values(summary)["hops_node_max"] == 6 and "hops_max" not in key_values(summary)

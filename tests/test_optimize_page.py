@@ -399,3 +399,16 @@ def test_the_max_hops_field_says_a_torus_crosses_no_switch(lang, capsys):
             main(["optimize", "--help", "--lang", lang])
         out = "".join(capsys.readouterr().out.split())
         assert "".join(max_hops_help().split()) in out
+
+
+@pytest.mark.slow
+def test_the_chinese_page_joins_its_sentences_without_a_space_after_a_full_stop():
+    """The page's captions, its winner's box and the planes field's help join sentences by ``core.i18n.sentences``:
+    "。其" in Chinese, not "。 其" (they joined them with a space by hand)."""
+    at = open_page({**LINK, "lang": "zh"})
+    assert not at.exception and at.success
+    (planes,) = [n for n in at.number_input if n.key.endswith("pl")]
+    texts = [planes.help] + [c.value for c in at.caption] + [s.value for s in at.success]
+    joined = [t for t in texts if re.search(r"[。！？] ", t)]
+    assert not joined, joined
+    assert "。" in planes.help

@@ -1,6 +1,7 @@
 """AppTest of the Sweep page (pages/5_Sweep.py) inside the app: a sweep link opens the chart and table with the
 engine's numbers, controls change the sweep and the link, bad link values warn, a heatmap, both languages."""
 
+import re
 from pathlib import Path
 
 import pytest
@@ -111,3 +112,20 @@ def test_job_metric_runs_the_performance_job():
     at = open_page({"n": "64", "sw_x": "fabric", "sw_m": "days_to_train"})
     frame = table(at)
     assert len(frame) == 2 and all(v != "-" for v in frame.iloc[:, 1])
+
+
+@pytest.mark.parametrize("x", ["oversubscription", "nvlink_domain", "gpu"])
+def test_the_chinese_caption_spaces_the_settings_name_only_beside_latin_letters(x):
+    """The caption names the swept setting inside a Chinese sentence by ``core.i18n.embedded``: no space between
+    it and a Chinese word ("其中叶层收敛比设为", was "其中 叶层收敛比 设为"), a space beside a Latin letter or digit."""
+    from core.analysis import sweep as sw
+    from core.i18n import embedded, language
+
+    at = open_page({"n": "64", "lang": "zh", "sw_x": x})
+    assert not at.exception
+    with language("zh"):
+        label = sw.setting_label(x)
+        said = f"其中{embedded(label)}设为"
+    (caption,) = [c.value for c in at.caption if c.value.startswith("每个点")]
+    assert said in caption, caption
+    assert re.search(r"[\u4e00-\u9fff] [\u4e00-\u9fff]", caption) is None, caption

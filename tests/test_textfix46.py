@@ -151,7 +151,7 @@ def test_a_field_of_another_topology_is_said_to_be_ignored(capsys, tmp_path):
     assert unused_fields(Design(topology="torus", gpus=512, torus_dims="8x8")) == []
     assert unused_fields(Design()) == []
     (message,) = unused_fields(Design(torus_dims="4x4x4"))
-    assert message.startswith("Torus dimensions is used only") and "torus_dims" not in message  # its label
+    assert message.startswith("The setting Torus dimensions is used only") and "torus_dims" not in message
     assert "ignored" in message
     path = tmp_path / "h.json"
     path.write_text('{"version":1,"torus_dims":"4x4x4"}')

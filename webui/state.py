@@ -956,7 +956,8 @@ def _advanced_fabric(sb, fabric: str, speed: int, resolved: ResolvedDesign | Non
                                      "the leaf breaks its ports out toward the NICs (e.g. 2 x 400G of an 800G port)."))
         up_speed = speed if uplink == AUTO else uplink
         boxes = []
-        for tier, label in (("leaf", _label("leaf_switch")), ("spine", _label("spine_switch")), ("core", _label("core_switch"))):
+        leaf = words(ss.get(K + "topology"), "input:leaf_switch", DESIGN_FIELDS["leaf_switch"].label)  # a router
+        for tier, label in (("leaf", leaf), ("spine", _label("spine_switch")), ("core", _label("core_switch"))):
             tier_speeds = (speed, up_speed) if tier == "leaf" else (up_speed,)
             fitting = [s.id for s in CATALOG.fabric_switches(fabric) if all(s.ports_at(v) for v in tier_speeds)]
             if ss.get(K + f"{tier}_switch") not in (AUTO, *fitting):

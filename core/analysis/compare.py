@@ -25,7 +25,8 @@ from core import vocab
 from core.cost import CATEGORY_LABELS
 from core.design import Design
 from core.errors import FabricPlannerError, joined
-from core.fabric.families import LEVEL2_SWITCHES_LABEL, SWITCH_LABELS, node_to_node, switch_label
+from core.fabric.families import (HOPS_PREFIX, LEVEL2_SWITCHES_LABEL, PLAN_HOPS, SWITCH_LABELS, hops_key,
+                                   switch_label)
 from core.i18n import N_, _, in_currency
 from core.perf import congestion, jobform
 from core.perf.collectives import sweep
@@ -111,7 +112,7 @@ def metrics(sizes: Sequence[int] = DEFAULT_SIZES) -> tuple[Metric, ...]:
     return (*_KEY_METRICS, *busbw, *_TRAINING_METRICS, *SERVING_METRICS)
 
 
-HOPS_KEYS = {False: "hops_max", True: "hops_node_max"}
+HOPS_KEYS = {flag: prefix + "max" for flag, prefix in HOPS_PREFIX.items()}
 """Whether a family joins its nodes node to node (``core.fabric.families.node_to_node``, the torus) -> the key of
 its most hops: switches crossed on a switched fabric, links crossed between nodes on a torus (a row of each, so no
 torus count of node hops is read as switch hops)."""
@@ -143,8 +144,8 @@ def metric_label(metric: Metric, level2: bool = False, families: Sequence[str] =
 def key_values(summary: Mapping) -> dict[str, float]:
     """The key numbers of one design from its ``Plan.summary()`` (the CLI's plan JSON)."""
     sw, bw, cost = summary["switches"], summary["bandwidth"], summary["cost"]
-    hops = [bw.get(k) for k in ("hops_same_rail", "hops_same_rail_other_su", "hops_cross_rail", "hops_cross_pod")]
-    hops_key = HOPS_KEYS[node_to_node(str(summary.get("topology")))]  # a torus's hops are links between nodes
+    topology = str(summary.get("topology"))  # a torus's hops are links between nodes (core.fabric.families.hops_key)
+    hops = [bw.get(hops_key(topology, name)) for name in PLAN_HOPS]
     return {
         "gpus": summary["gpus"],
         "switches_leaf": sw["leaf"], "switches_spine": sw["spine"], "switches_core": sw["core"],
@@ -154,7 +155,7 @@ def key_values(summary: Mapping) -> dict[str, float]:
         "bisection_tbits": bw["bisection_tbits_one_direction"],
         "scaleout_gbits_per_gpu": bw["scaleout_gbits_per_gpu"],
         "oversubscription": bw["oversubscription"],
-        hops_key: max((h for h in hops if isinstance(h, (int, float))), default=0),
+        hops_key(topology, "max"): max((h for h in hops if isinstance(h, (int, float))), default=0),
         "capex_usd": cost["capex_usd"], "capex_usd_low": cost["capex_usd_low"], "capex_usd_high": cost["capex_usd_high"],
         "capex_per_gpu_usd": cost["capex_per_gpu_usd"], "network_capex_usd": cost["network_capex_usd"],
         "network_share": cost["network_share"], "it_kw": summary["power"]["it_kw"], "tco_usd": cost["tco_usd"],

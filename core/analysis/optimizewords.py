@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from core import plurals, units, vocab
-from core.i18n import _, join, number, pgettext, usd
+from core.i18n import _, join, number, pgettext, sentences, usd
 
 if TYPE_CHECKING:
     from core.analysis.optimize import Candidate, OptimizeResult
@@ -34,9 +34,10 @@ def search_words(result: OptimizeResult) -> str:
              "or cannot be built.").format(considered=number(result.considered), feasible=number(result.feasible),
                                             rejected=number(ruled_out))
     if result.pruned and result.feasible:
-        text += " " + _("This run laid out and costed {costed} of the {feasible} in full and decided the rest by "
-                        "provable bounds (which ones varies with the workers' timing; the answer does not).").format(
-            costed=number(result.feasible - result.pruned), feasible=number(result.feasible))
+        text = sentences(text, _("This run laid out and costed {costed} of the {feasible} in full and decided the "
+                                 "rest by provable bounds (which ones varies with the workers' timing; the answer "
+                                 "does not).").format(costed=number(result.feasible - result.pruned),
+                                                      feasible=number(result.feasible)))
     return text
 
 
@@ -106,8 +107,8 @@ def bandwidth_against(best, sidebar, unit: str) -> str:
         ours=units.bandwidth(ours.scaleout_gbits_per_gpu, unit), theirs=units.bandwidth(theirs.scaleout_gbits_per_gpu,
                                                                                           unit),
         share=number(share * 100, 0 if share >= 0.1 else 1))
-    return text + " " + _("Bisection ratio: {ours} (the sidebar design's: {theirs}).").format(  # as every page names it
-        ours=units.ratio(ours.oversubscription), theirs=units.ratio(theirs.oversubscription))
+    return sentences(text, _("Bisection ratio: {ours} (the sidebar design's: {theirs}).").format(  # as pages name it
+        ours=units.ratio(ours.oversubscription), theirs=units.ratio(theirs.oversubscription)))
 
 
 def front_rule(metric: str, unit: str = "GB/s") -> str:

@@ -19,7 +19,7 @@ from core.cli.common import (DESIGN_FILE, add_format_option, model_name, number,
 from core.cli.serve import add_workload_options, flag_names, workload_of
 from core import units
 from core.errors import shown
-from core.i18n import _, fx_rate, in_currency, usd
+from core.i18n import _, fx_rate, in_currency, sentences, usd
 from core.vocab import TOPOLOGY
 
 
@@ -252,8 +252,8 @@ def run(args: argparse.Namespace) -> str:
             days=units.days(best.days))))
     unit = bandwidth_unit(args)
     lines += ["  " + line for line in result.explained(unit)]
-    lines.append(row(_("searched"), search_words(result) + " " + _("Searched in {seconds} s.").format(
-        seconds=f"{result.seconds:.2f}")))
+    lines.append(row(_("searched"), sentences(search_words(result), _("Searched in {seconds} s.").format(
+        seconds=f"{result.seconds:.2f}"))))
     metric = {"busbw_gbytes": _("busbw [{unit}]").format(unit=unit), "days": _("days to train"),
               "usd_per_mtok": in_currency(_("USD per million output tokens"))}[result.metric]
     lines.append(row(_("front"), _("{objective} against {metric}:").format(objective=objective_word(cost_axis(result.objective)),

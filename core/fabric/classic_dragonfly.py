@@ -140,6 +140,9 @@ WORDS = {
                             "bisection ratio) mostly affects all-to-all (MoE)."),
     "perf:routing:scatter": N_("Routing: {routing}; ranks spread over the cluster's Dragonfly groups, so ring, tree "
                                "and all-to-all traffic all cross the global links between groups."),
+    "perf:placement:help": N_("Packed: nodes in topology order (a dedicated or topology-aware scheduler). Spread: "
+                              "nodes scattered over the cluster's Dragonfly groups, as a busy shared cluster leaves "
+                              "them."),
     "link:node-leaf": N_("node-router"),  # its terminal links: the bill, the lengths, the link-load tiers
     "bound:leaf": N_("the local links between a group's routers ({ratio} oversubscription) leave a node {share} of "
                      "its NIC bandwidth"),  # the collective CLI's bound at the stage above the routers' node ports
@@ -161,6 +164,7 @@ WORDS = {
     "input:core_switch:off": N_("No effect on a Dragonfly: its routers are its only switches, with no spine or core "
                                 "tier."),
     "card:leaf:help": N_("{count} {switch} routers, all {planes}: one router tier, no spine and no core"),
+    "input:leaf_switch": N_("Router"),  # the sidebar's leaf switch model: its routers' model
     "input:group_leaves": N_("Routers per Dragonfly group (0 = auto)"),
     "input:group_leaves:help": N_("Dragonfly: a multiple of the rails, joined all to all. auto: twice the nodes per "
                                   "router (Kim et al.'s balance), at most what the router radix holds with the global "
@@ -209,6 +213,12 @@ the link-load heatmap's blocks and a note on its routing (``load:blocks``, ``loa
 (``link:<class>``: the bill's rows, the cable lengths, the link-load tiers), the collective bound at its first stage
 (``bound:leaf``: the local links, whose oversubscription ``oversubscriptions`` gives), the sidebar's sizing inputs (``input:<field>``, ``:help``; ``:off``: why an input has no effect,
 shown disabled)."""
+COUNTED = {
+    # the Performance page's layout sentence (core.perf.jobform): an SU is a router per rail, a path crosses routers
+    "perf:groups": plurals.scalable_units,
+    "perf:hops": lambda n: ngettext("{count} router crossed", "{count} routers crossed", n).format(count=f"{n:,}"),
+}
+"""This family's counted words where a surface's own are a folded Clos's (``core.fabric.families.counted``)."""
 UNMODELLED = N_("{what}: closed forms of the folded Clos (leaf, spine and core tiers) that do not model a Dragonfly "
                 "yet (its routers joined all to all in a group, global links between groups). Run the failure "
                 "what-if on it, or take the topology (GraphML export) to a graph tool.")

@@ -101,6 +101,20 @@ def node_to_node(name: str) -> bool:
     return name in vocab.NODE_TO_NODE
 
 
+HOPS_PREFIX = {False: "hops_", True: "hops_node_"}
+"""Whether a family joins its nodes node to node (``node_to_node``) -> the prefix of its hop counts' keys in the
+plan JSON and Compare's: switches crossed on a switched fabric, links crossed between nodes on a torus (so no torus
+count is read as switch hops)."""
+PLAN_HOPS = ("same_rail", "same_rail_other_su", "cross_rail", "cross_pod")
+"""The plan JSON's hop counts (``FabricBandwidth.hops_<name>``), each under ``hops_key``."""
+
+
+def hops_key(name: str | None, hops: str) -> str:
+    """The key of hop count ``hops`` (``max``, a ``PLAN_HOPS`` name) on family ``name`` (a ``FabricPlan.family`` or
+    ``Design.topology``): ``hops_same_rail`` on a switched fabric, ``hops_node_same_rail`` on a torus."""
+    return HOPS_PREFIX[node_to_node(name)] + hops
+
+
 def switch_tiers(name: str, tiers: int) -> int:
     """Switch tiers of a fabric of family ``name`` (a ``FabricPlan.family`` or ``Design.topology``) sized with
     ``tiers`` (its ``FabricPlan.tiers``) as a design's count says them (``Plan.summary()``'s ``tiers``, the Optimize
@@ -301,6 +315,15 @@ def words(name: str | None, key: str, default: str | None) -> str | None:
     return None if msgid is None else _(msgid)
 
 
+def counted(name: str | None, key: str, count: int) -> str | None:
+    """``count`` things in the current language in the words family ``name`` declares for ``key`` in its
+    ``COUNTED`` (a function of the count: its plural forms, ``ngettext``), else None (the surface's own words):
+    a classic Dragonfly's scalable units and routers crossed where a Clos counts leaf groups and switch hops."""
+    module = family(name) if name else None
+    said = getattr(module, "COUNTED", {}).get(key)
+    return None if said is None else said(count)
+
+
 def export_word(name: str | None, key: str, default: str) -> str:
     """The English word family ``name`` declares for ``key`` in its ``EXPORT_WORDS`` (``role:leaf``, ``leaf``,
     ``leaves``), else ``default``: what the English exports (NetBox's roles, the Slurm tree's comments) call it."""
@@ -362,16 +385,16 @@ def unused_fields(design) -> list[str]:
     ``global_ratio`` (read by both Dragonflies) on a torus, one sentence naming every family that reads it; then
     each field its own family ignores (``ignored_fields``: a leaf switch on a torus)."""
     from core.design import FIELDS, Design, or_list
-    from core.i18n import _
+    from core.i18n import _, embedded
 
     default = Design()
     readers: dict[str, list[str]] = {}  # field -> the families that read it, in vocab order
     for name in FAMILIES:
         for field in getattr(family(name), "DESIGN_FIELDS", ()):
             readers.setdefault(field, []).append(vocab.TOPOLOGY.label(name))
-    out = [_("{field} is used only by the {family} topology; this design is {topology}, so it is ignored (set the "
-             "topology to {family}, or leave the field out)").format(
-        field=FIELDS[field].title(), family=or_list(names),  # its declared label, as ``ignored_said``
+    out = [_("The setting {field} is used only by the {family} topology; this design is {topology}, so it is ignored "
+             "(set the topology to {family}, or leave the field out)").format(  # a subject for any label: plural too
+        field=embedded(FIELDS[field].title()), family=or_list(names),  # its declared label, as ``ignored_said``
         topology=vocab.TOPOLOGY.label(design.topology))
         for field, names in readers.items()
         if not reads(design.topology, field) and getattr(design, field) != getattr(default, field)]

@@ -58,7 +58,7 @@ from core.errors import DesignError, NotHandledError
 from core.fabric.families import export_word
 from core.fabric.wiring import Wiring
 from core.formats.podlabel import pods_describer
-from core.i18n import N_, _
+from core.i18n import DEFAULT_LANGUAGE, N_, _, language
 from core.formats.exports import Export
 
 SIMULATORS_TOML = Path(__file__).resolve().parents[2] / "assets" / "catalog" / "simulators.toml"
@@ -184,17 +184,26 @@ def _number(value: float) -> str:
 
 
 def write(plan, out: TextIO, naming=None) -> None:
-    """Write the ASTRA-sim analytical network YAML of ``plan`` to ``out`` (``naming`` is not used: NPUs are numbered);
-    a design with pods is written whole (``core.formats.podsims``)."""
-    from core.figures.subtitle import design_subtitle
-    from core.formats.podsims import write_mixed_astra
+    """Write the ASTRA-sim analytical network YAML of ``plan`` to ``out`` (``naming`` is not used: NPUs are numbered),
+    every word in English whatever the request's language (as ``core.formats.drawio.write_drawio``); a design that
+    is no grid of dimensions is refused in the request's language. A design with pods is written whole
+    (``core.formats.podsims``)."""
+    from core.formats.podsims import astra_dimensions, write_mixed_astra
     from core.formats.podslurm import mixed_of
 
     mixed = mixed_of(plan)
-    if mixed is not None:
-        write_mixed_astra(mixed, out)
-        return
-    dims = dimensions(plan)
+    dims = dimensions(plan) if mixed is None else astra_dimensions(mixed)
+    with language(DEFAULT_LANGUAGE):
+        if mixed is None:
+            _write(plan, dims, out)
+        else:
+            write_mixed_astra(mixed, dims, out)
+
+
+def _write(plan, dims: list[Dimension], out: TextIO) -> None:
+    """``write``'s file of a design without pods, its dimensions ``dims``, in the language in force."""
+    from core.figures.subtitle import design_subtitle
+
     b = plan.bandwidth
     out.write("# ASTRA-sim 2.x analytical network configuration (--network-configuration), written by fabric planner\n")
     out.write(f"# design: {design_subtitle(plan)}\n")  # the Designer's words (its subtitle)

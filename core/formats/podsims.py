@@ -263,12 +263,13 @@ def _astra_outer_note(mixed: MixedPlan) -> str:
             "level cannot be a dimension of one grid, and a job inside one pod's spines is written as slow\n")
 
 
-def write_mixed_astra(mixed: MixedPlan, out: TextIO) -> None:
-    """Write the ASTRA-sim analytical network YAML of the whole fabric of ``mixed`` to ``out`` (module docstring);
-    its comments give each pod's own dimensions and what the one bandwidth a dimension means for mixed pods."""
+def write_mixed_astra(mixed: MixedPlan, dims, out: TextIO) -> None:
+    """Write the ASTRA-sim analytical network YAML of the whole fabric of ``mixed`` to ``out`` (module docstring),
+    ``dims`` its ``astra_dimensions``; its comments give each pod's own dimensions and what the one bandwidth a
+    dimension means for mixed pods."""
     from core.formats.astrasim import _LEVEL, _number, write_dimensions
 
-    whole, own = astra_dimensions(mixed)
+    whole, own = dims
     f = mixed.fabric
     three = f.tiers == 3
     shared = (f", each with its own spines, under {f.cores_total} shared {f.core_switch} cores" if three else

@@ -25,7 +25,7 @@ from core.units import ratio
 from core.catalog import load_catalog
 from core.design import Design, parse_design, tidy_spaces
 from core.errors import DesignError, FabricPlannerError
-from core.fabric.families import words
+from core.fabric.families import counted, words
 from core.fabric.pods import pod_specs, pods_text
 from core.i18n import N_, _, ngettext, number
 from core.perf import congestion
@@ -306,11 +306,13 @@ def placement_notes(sweeps: list[Sweep], gpus: int, system_id: str, references: 
                   domains=ngettext("{count} {scaleup}", "{count} {scaleup}s", p.domains).format(
                       count=f"{p.domains:,}", scaleup=scaleup),
                   nodes=plurals.nodes(p.nodes),
-                  groups=ngettext("{count} {leaf} group", "{count} {leaf} groups", p.groups).format(
-                      count=f"{p.groups:,}", leaf=words(family, "tier:leaf", N_("leaf"))),  # a Dragonfly's router
+                  groups=counted(family, "perf:groups", p.groups) or ngettext(
+                      "{count} {leaf} group", "{count} {leaf} groups", p.groups).format(
+                      count=f"{p.groups:,}", leaf=words(family, "tier:leaf", N_("leaf"))),
                   level=level_label(p.level, system),
-                  hops=(ngettext("{count} link hop", "{count} link hops", p.hops) if p.link_hops else
-                        ngettext("{count} switch hop", "{count} switch hops", p.hops)).format(count=p.hops))
+                  hops=counted(family, "perf:hops", p.hops) or (
+                      ngettext("{count} link hop", "{count} link hops", p.hops) if p.link_hops else
+                      ngettext("{count} switch hop", "{count} switch hops", p.hops)).format(count=p.hops))
     if p.link_hops:  # node to node: no leaf groups or pods to count
         layout = (_("{gpus} GPUs: {domains} of {ranks} (the last holds {last}, and its NICs set the fabric pace), "
                     "{nodes} of the torus; farthest path: {level} ({hops}).") if p.last != p.ranks_per_domain else
