@@ -20,7 +20,8 @@ def test_a_fabric_word_keeps_the_technologys_capitals(words):
 
 def test_cli_refusal_names_infiniband(capsys):
     code, _out, err = run_cli(capsys, "plan", "--nodes", "64", "--pods", "B300:32:801")
-    assert code != 0 and "no InfiniBand NIC in the catalog runs at 801 Gb/s" in err
+    # the refusal names the pod and states the problem as its own sentence (core.fabric.pods._resolved_pod)
+    assert code != 0 and "B300:32:801: No InfiniBand NIC in the catalog runs at 801 Gb/s" in err
     code, _out, err = run_cli(capsys, "plan", "--fabric", "ethernet", "--switch", "QM9700")
     assert code != 0 and "QM9700 is InfiniBand, but the fabric is Ethernet" in err
 
