@@ -199,3 +199,15 @@ def test_the_renamed_and_failed_lists_are_joined_in_the_language(capsys):
                                   "--fail", "leaf001 -> leaf002", "--fail", "leaf003", "--lang", lang)
         failed = out.splitlines()[0]
         assert code == 0 and f"{comma}router003" in failed and (lang == "en" or ", " not in failed), failed
+
+
+def test_an_old_router_name_after_a_tier_word_reads_back_whole():
+    """``leaf:leaf001`` (a tier and a name, as ``--fail`` takes them) is shown as ``leaf:router001`` with the note, as
+    ``leaf001`` is; a text it cannot read is renamed whole or not at all (``link:leaf001 -> leaf002``, refused,
+    was echoed as ``link:leaf001 -> router002``)."""
+    from core.formats.linknames import canonical_failures
+
+    texts, note = canonical_failures(plan(DFC), ["leaf:leaf001", "link:leaf001 -> leaf002", "leaf:2"])
+    assert texts == ["leaf:router001", "link:router001 -> router002", "leaf:2"]
+    assert "leaf:leaf001 as leaf:router001" in note
+    assert canonical_failures(plan(CLOS), ["leaf:leaf001"]) == (["leaf:leaf001"], "")
