@@ -188,3 +188,33 @@ def test_slurm_blocks_name_the_routers_of_the_tree_form():
     with language("zh"):
         label = exports()["slurm-block"].label_for(p)
     assert "路由器" in label and "叶交换机" not in label and "域 仅" not in label
+
+
+def test_the_renamed_and_failed_lists_are_joined_in_the_language(capsys):
+    """The note on old router names and the ``failed:`` line list their items with the language's separators
+    (``；`` and ``、`` in Chinese, ``; `` and ``, `` in English), not an English one inside Chinese text."""
+    from conftest import run_cli
+
+    from core.formats.linknames import canonical_failures
+
+    typed = ["leaf001 -> leaf002", "leaf003"]
+    with language("zh"):
+        assert "router001 -> router002；leaf003" in canonical_failures(plan(DFC), typed)[1]
+    assert "router001 -> router002; leaf003" in canonical_failures(plan(DFC), typed)[1]
+    for lang, comma in (("en", ", "), ("zh", "、")):
+        code, out, _err = run_cli(capsys, "failure", "--topology", "classic-dragonfly", "--gpus", "4096",
+                                  "--fail", "leaf001 -> leaf002", "--fail", "leaf003", "--lang", lang)
+        failed = out.splitlines()[0]
+        assert code == 0 and f"{comma}router003" in failed and (lang == "en" or ", " not in failed), failed
+
+
+def test_an_old_router_name_after_a_tier_word_reads_back_whole():
+    """``leaf:leaf001`` (a tier and a name, as ``--fail`` takes them) is shown as ``leaf:router001`` with the note, as
+    ``leaf001`` is; a text it cannot read is renamed whole or not at all (``link:leaf001 -> leaf002``, refused,
+    was echoed as ``link:leaf001 -> router002``)."""
+    from core.formats.linknames import canonical_failures
+
+    texts, note = canonical_failures(plan(DFC), ["leaf:leaf001", "link:leaf001 -> leaf002", "leaf:2"])
+    assert texts == ["leaf:router001", "link:router001 -> router002", "leaf:2"]
+    assert "leaf:leaf001 as leaf:router001" in note
+    assert canonical_failures(plan(CLOS), ["leaf:leaf001"]) == (["leaf:leaf001"], "")

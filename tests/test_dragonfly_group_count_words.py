@@ -29,3 +29,15 @@ def test_the_worst_case_row_follows_the_group_count(lang):
             assert "every group to the next" in four[worst]
         one = _rows(16)
         assert worst not in one and _("Dragonfly routing") not in one
+
+
+def test_a_short_last_group_is_said():
+    """The SUs fill a classic Dragonfly's groups in turn, so the last may hold fewer routers than the others: the
+    groups row says how many (96 nodes: 48 routers, a group of 32 and one of 16); full groups say nothing more."""
+    from core.fabric.classic_dragonfly import summary_rows
+
+    for nodes, last in ((96, 16), (160, 16)):
+        text = summary_rows(plan(Design(topology="classic-dragonfly", nodes=nodes)).summary())[0][1]
+        assert text.endswith(f"; the last group has {last} routers"), text
+    text = summary_rows(plan(Design(topology="classic-dragonfly", nodes=512)).summary())[0][1]
+    assert "last group" not in text, text

@@ -331,11 +331,18 @@ def stage_rows(deltas: list[StageDelta]) -> list[dict]:
     } for d in deltas]
 
 
+def moved_by_class(delta: StageDelta) -> list[tuple[str, int]]:
+    """(link class in the current language (``core.cost.LINK_CLASS_LABELS``), cables re-terminated) of one step,
+    per link class (classes by key)."""
+    from core.cost import LINK_CLASS_LABELS
+
+    return [(_(LINK_CLASS_LABELS.get(kind, kind)), count) for kind, count in sorted(delta.moved_by_kind.items())]
+
+
 def moved_rows(deltas: list[StageDelta]) -> list[tuple[str, str, int]]:
-    """(step (``step_text``: ``64 → 128`` [nodes]), link class, cables re-terminated) per step and link class
-    (classes by name)."""
-    return [(step_text(d), kind, count)
-            for d in deltas for kind, count in sorted(d.moved_by_kind.items())]
+    """(step (``step_text``: ``64 → 128`` [nodes]), link class in the current language, cables re-terminated) per
+    step and link class (``moved_by_class``)."""
+    return [(step_text(d), name, count) for d in deltas for name, count in moved_by_class(d)]
 
 
 STAGES_NOTE = N_("Each stage is this design at that size; with a final size set (Grow to [nodes]), the spines, cores "

@@ -89,7 +89,7 @@ def render_table(out: dict, system=None, unit: str = "GB/s", typed: list[tuple[s
         return (" *" if f["chosen"] else "") + (" (=)" if f.get("redundant") else "")
 
     typed = typed or [(f["element"], f["element"]) for f in out["failed"]]
-    lines = [_("failed: {elements}").format(elements=", ".join(typed_failures(
+    lines = [_("failed: {elements}").format(elements=_(", ").join(typed_failures(
         typed, out["failed"], mark, name=name)))]
     if any(f["chosen"] for f in out["failed"]):
         lines.append(_("(* chosen where the failure hurts most)"))
@@ -198,7 +198,7 @@ def _whole_fabric(design, failed: list[str], fmt: str, unit: str = "Gb/s",
     named = [{"element": e, "chosen": e in chosen} for e in failed]
     echoed = typed_failures(typed or [(e, e) for e in failed], named,  # as typed, an element's id or name in brackets
                             lambda f: " *" if f["chosen"] else "", name=None if names is None else names.name)
-    lines = [_("failed: {elements}").format(elements=", ".join(echoed))]
+    lines = [_("failed: {elements}").format(elements=_(", ").join(echoed))]
     if chosen:
         lines.append(_("(* chosen where the failure hurts most)"))
     rows = loss_rows(losses, unit, cores=mixed.fabric.tiers == 3)

@@ -47,7 +47,7 @@ def register(subparsers) -> None:
 
 
 def _table(deltas) -> str:
-    from core.analysis.stages import STAGES_SCOPE, cut_note, step_text
+    from core.analysis.stages import STAGES_SCOPE, cut_note, moved_by_class, step_text
 
     lines = []
     for d in deltas:
@@ -64,8 +64,8 @@ def _table(deltas) -> str:
                                         "{removed} removed").format(
             kept=f"{d.cables_kept:,}", added=f"{d.cables_added:,}", moved=f"{d.cables_moved:,}",
             speed=f"{d.cables_speed_changed:,}", removed=f"{d.cables_removed:,}")))
-        for kind, count in sorted(d.moved_by_kind.items()):
-            lines.append(row(f"  {kind}", _("{count} re-terminated").format(count=f"{count:,}")))
+        for name, count in moved_by_class(d):
+            lines.append(row(f"  {name}", _("{count} re-terminated").format(count=f"{count:,}")))
     note = cut_note(deltas)
     if note:  # the json and csv lists are cut: say so where the counts are
         lines.append(note + " " + _("(json, csv)"))

@@ -697,6 +697,9 @@ def summary_rows(summary: dict) -> list[tuple[str, str]]:
         links=f"{d['global_links']:,}", hops=hops) if d["groups"] > 1 else _(
         "one group of {routers} routers ({p} nodes each), no global links; switch hops {hops}").format(
         routers=d["routers_per_group"], p=d["nodes_per_router"], hops=hops))]
+    last = summary["switches"]["leaf"] // summary["planes"] - (d["groups"] - 1) * d["routers_per_group"]
+    if d["groups"] > 1 and last != d["routers_per_group"]:  # the SUs fill the groups in turn: the last may be short
+        rows[0] = (rows[0][0], _("{groups}; the last group has {last} routers").format(groups=rows[0][1], last=last))
     if "uniform_throughput_minimal" in d and d["groups"] > 1:  # Valiant's global hops: none in one group
         rows.append((_("Dragonfly routing"), _routing_row(d)))
     if "adversarial_throughput_minimal" in d and d["groups"] > 1:

@@ -311,16 +311,17 @@ class Namer:
 
     def canonical(self, text: str) -> str:
         """``text`` (a typed failure, a hot link) with each switch name ``parse`` reads under a role word its stem
-        has replaced (a classic Dragonfly's older ``leaf001``) written as ``switch`` writes it (``router001``); the
-        other words as typed."""
+        has replaced (a classic Dragonfly's older ``leaf001``) written as ``switch`` writes it (``router001``), after
+        a tier word too (``leaf:leaf001`` -> ``leaf:router001``); the other words as typed."""
         old = {role: stem for role, stem in self._stems.items() if stem != role}
 
         def renamed(found: re.Match) -> str:
-            vertex = self.parse(found[0])
+            tier, colon, name = found[0].rpartition(":")
+            vertex = self.parse(name)
             role = parse_vertex(vertex)[0] if vertex is not None else None
-            if role not in old or old[role].lower() in found[0].lower():
+            if role not in old or old[role].lower() in name.lower():
                 return found[0]
-            return self.vertex(vertex)
+            return tier + colon + self.vertex(vertex)
 
         return re.sub(r"[^\s>#]+(?<!-)", renamed, text) if old else text
 

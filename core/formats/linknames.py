@@ -323,7 +323,7 @@ def canonical_failures(plan, texts, scheme: NamingScheme | None = None) -> tuple
                for text, new in zip(texts, read) if new != text]
     if not renamed:
         return read, ""
-    return read, _("Read as the exports name them now: {renamed}.").format(renamed="; ".join(renamed))
+    return read, _("Read as the exports name them now: {renamed}.").format(renamed=_("; ").join(renamed))
 
 
 def read_failures(plan, texts, scheme: NamingScheme | None = None) -> tuple[list[tuple[str, str]], list[str]]:

@@ -904,7 +904,6 @@ def _growth(doc: _Doc, plan) -> None:
     cables move (``core.analysis.stages``: ``growth``, ``stage_rows``, as the Racks & cabling tab and the CLI)."""
     from core.analysis.stages import (POD_STAGES_ONLY, STAGE_COLUMNS, growth, has_stages, moved_rows, stage_headers,
                                       stage_rows, stages_note)
-    from core.cost import LINK_CLASS_LABELS
 
     if not has_stages(plan.design, plan.resolved.nodes):
         return
@@ -924,7 +923,7 @@ def _growth(doc: _Doc, plan) -> None:
     body = _p(note, note=True)
     body += _table(list(stage_headers().values()), rows, {i for i, k in enumerate(kinds) if k != "text"},
                    {0: "term", len(kinds) - 1: "term"}, table_class="fp-dense")
-    moved = [[step, _(LINK_CLASS_LABELS.get(kind, kind)), number(count)] for step, kind, count in moved_rows(deltas)]
+    moved = [[step, name, number(count)] for step, name, count in moved_rows(deltas)]
     if moved:
         body += _h3(_("Re-terminated cables by link class"))
         body += _table([_("Step [nodes]"), _("link class"), _("Re-terminated")], moved, {2}, {0: "term", 1: "term"})
