@@ -43,3 +43,17 @@ def test_the_sweep_page_notes_the_repeated_design():
 def test_the_reasons_column_only_when_a_point_cannot_be_built():
     at = pagetest.opener("../pages/5_Sweep.py")({"n": "4"})  # every leaf ratio builds on one leaf
     assert "Why it cannot be built" not in at.dataframe[0].value.columns
+
+
+def test_the_chart_title_spaces_a_latin_setting_name_in_chinese_only_beside_latin_letters():
+    """zh: ``每 GPU 资本支出 [美元]随 Dragonfly 全局比的变化`` (a space between 随 and a Latin word, none before a
+    Chinese one), through ``core.i18n.embedded``; en unchanged."""
+    from core.figures.sweep import title
+
+    dragonfly = _sweep(Design(gpu="H100", gpus=4096, topology="dragonfly"), "global_ratio", (1,))
+    leaf = _sweep(Design(gpu="H100", gpus=1024), "oversubscription", (1,))
+    with language("zh"):
+        assert "随 Dragonfly 全局比的变化" in title(dragonfly)
+        assert "随叶层" in title(leaf)
+    with language("en"):
+        assert title(dragonfly) == "Capex per GPU [USD] against Dragonfly global ratio"

@@ -15,7 +15,7 @@ from core.design import FIELDS
 from core.analysis.sweep import CATEGORICAL, METRICS, SETTINGS, SweepResult, metric_label, setting_label
 from core.figures.compare import format_value
 from core.figures.style import TIER_COLOURS, base_layout, plain, wrap_text
-from core.i18n import _, fx_rate, ngettext
+from core.i18n import _, embedded, fx_rate, ngettext
 from core.units import money_unit
 
 LINE_COLOUR = TIER_COLOURS["leaf"]
@@ -99,13 +99,15 @@ def _value_text(result: SweepResult, value: float | None, unit: str | None = Non
 
 
 def title(result: SweepResult) -> str:
+    """The chart's title; the settings' labels set between Chinese words by ``core.i18n.embedded`` (a space only
+    beside a Latin letter or a digit: ``随 Dragonfly 全局比的变化``)."""
     spec = result.spec
     if spec.y is None:
         return _("{metric} against {setting}").format(metric=metric_label(spec.metric, spec.size),
-                                                      setting=setting_label(spec.x.setting))
+                                                      setting=embedded(setting_label(spec.x.setting)))
     return _("{metric} by {setting} and {other}").format(metric=metric_label(spec.metric, spec.size),
-                                                         setting=setting_label(spec.x.setting),
-                                                         other=setting_label(spec.y.setting))
+                                                         setting=embedded(setting_label(spec.x.setting)),
+                                                         other=embedded(setting_label(spec.y.setting)))
 
 
 def figure(result: SweepResult, height: int = 420, unit: str | None = None) -> go.Figure:
