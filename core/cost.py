@@ -336,8 +336,9 @@ def _fabric_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
     their words: ``floor_units``)."""
     _node_rows(resolved, catalog, rows, add, fabric)
     # --- switches -----------------------------------------------------------------------
-    switch, planes = resolved.switch, resolved.planes
-    spine, core = resolved.tier_switches["spine"], resolved.tier_switches["core"]  # per-tier models
+    planes = resolved.planes
+    models = switch_models(resolved)  # the tier models, as the floor's unit rows price them (``floor_units``)
+    switch, spine, core = models["leaf"], models["spine"], models["core"]
     plane_note = _(" x {planes} planes").format(planes=planes) if planes > 1 else ""
     # Islands (rail-only rails, per-rail planes) are side by side copies: a count of one island's shape times them
     rail_only = resolved.topology == "rail-only"
