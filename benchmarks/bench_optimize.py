@@ -249,6 +249,9 @@ workers (three pairs): 253 refinements instead of 511, 5.58-7.06 s CPU over all 
 one run each: 39.5 s wall, 22.25 s CPU against 52.5 s, 22.57 s (load 8.6-9.4): MISS. The same optimum, front,
 feasible count and rejections (H100, B300, large).
 
+Then (2026-12-07, 09:05 UTC, load average 3.7-5.2 on 2 cores from other helpers; the baseline 0df71b50, no engine change: chain51 counted what a bound before sizing would decide and found it needs 70-90% of a candidate's switches, links and other networks to decide a few hundred to half the pruned candidates):
+``--only default --runs 3`` median 15.39 s wall, best 14.83 s, 6.55 s CPU over all processes: MISS; one process 3.67 s CPU at load 0.65.
+
 Earlier history of the ``bench`` workload:
 
 Measured (2026-12-01, the same minutes, load average 0.9-1.5 on 2 cores, 3 runs each twice): before the
