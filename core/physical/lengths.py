@@ -256,8 +256,8 @@ def _wiring(resolved: ResolvedDesign, fabric: FabricPlan) -> Wiring:
     return wiring_of(fabric, resolved.nodes, resolved.nics_per_node)
 
 
-def _link_arrays(wiring: Wiring, ends: LinkEnds, routing, places: RackPlaces | None = None,
-                 left_out: tuple[str, ...] = ()) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+def _link_arrays(wiring: Wiring, ends: LinkEnds, routing, places: RackPlaces | None = None, node_leaf: bool = True
+                 ) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """``link_arrays`` over prepared ends: every bundle of ``wiring`` (``Wiring.bundle_arrays``) in every plane
     and island at once, plane then island (as one loop over them would append them), each to its own devices
     (prefix ``p{plane}.`` or ``p{plane}.i{island}.``, ``Wiring.prefix``); the servers are in every plane. With the
@@ -265,12 +265,12 @@ def _link_arrays(wiring: Wiring, ends: LinkEnds, routing, places: RackPlaces | N
     the same lengths and links, one entry per distinct link of a template instead of one per link) and the links
     inside the Dragonfly groups per class of groups that stand alike (``_group_links``) and the links between them per
     distance and pair of group places (``_pair_links``); without them (a layout built
-    whole) every link is measured, the reference the blocks equal (``tests/test_physical_closed.py``). The classes
-    ``left_out`` are left out (the caller has their lengths: ``placed_link_lengths``)."""
+    whole) every link is measured, the reference the blocks equal (``tests/test_physical_closed.py``). Without
+    ``node_leaf`` the node-leaf class is left out (the caller has its lengths: ``placed_link_lengths``)."""
     prefixes = [wiring.prefix(plane, island) for plane, island in wiring.plane_islands()]
     out = {}
     for link_class in wiring.link_classes:
-        if link_class in left_out:
+        if link_class == "node-leaf" and not node_leaf:
             continue
         found = None if places is None else _node_leaf_blocks(wiring, ends, routing, places, prefixes) \
             if link_class == "node-leaf" else _group_links(wiring, link_class, ends, routing, prefixes) \
@@ -325,20 +325,14 @@ def _clos_links(wiring: Wiring, link_class: str, ends: LinkEnds, routing, prefix
     islands (a rail-only fabric's or per-rail planes' leaves and spines are one or two per rack and island: counting
     link by link, ``_compacted``, is as fast) and for the spine-core links (spines and cores one per height of a
     rack: the same)."""
-    found = _clos_ends(wiring, link_class)
-    return None if found is None else _cell_pairs(ends, routing, prefixes, *found)
-
-
-def _clos_ends(wiring: Wiring, link_class: str) -> tuple[tuple, tuple] | None:
-    """``_cell_pairs``' two ends of a folded Clos's leaf-spine links (each leaf's pod and links to each spine, each
-    spine's pod); ``None`` where ``_clos_links`` says."""
     if link_class != "leaf-spine" or wiring.tiers < 2 or wiring.islands > 1 or not (wiring.leaves and wiring.spines):
         return None
     leaf = np.arange(wiring.leaves)
     pods = wiring.pod_of_group(wiring.group_of_leaf(leaf)) if wiring.tiers == 3 else np.zeros_like(leaf)
     spine = np.arange(wiring.spines)
     spine_pods = spine // wiring.spines_per_pod if wiring.tiers == 3 else np.zeros_like(spine)
-    return ("leaf", pods, np.full(len(leaf), wiring.pair_links)), ("spine", spine_pods)
+    return _cell_pairs(ends, routing, prefixes, ("leaf", pods, np.full(len(leaf), wiring.pair_links)),
+                       ("spine", spine_pods))
 
 
 def _cells(ends: LinkEnds, prefixes: list[str], role: str, groups: np.ndarray, span: int, links=None):
@@ -420,267 +414,6 @@ def _cell_pairs(ends: LinkEnds, routing, prefixes: list[str], a_end: tuple, b_en
     weighted *= times[used][:, None]
     totals = np.add.reduceat(weighted, np.searchsorted(cls, np.arange(len(classes))), axis=0).ravel()
     return _class_lengths(routing, totals, classes, kinds, climbs, in_rack)
-
-
-def _clos_binned(wiring, link_class: str, ends: LinkEnds, routing, prefixes: list[str]) -> LinkLengths | None:
-    """A folded Clos's leaf-spine class as ``_cell_runs`` bins it, in closed form over runs of racks; ``None`` for
-    another class or family, with islands, for few links, or where it does not decide the figures (then the
-    class is counted per kind of link: ``_clos_links``)."""
-    found = _clos_ends(wiring, link_class) if clos_tiers(wiring.family) else None
-    return None if found is None else _cell_runs(link_class, ends, routing, prefixes, *found)
-
-
-def _cell_runs(link_class: str, ends: LinkEnds, routing, prefixes: list[str], a_end: tuple, b_end: tuple
-               ) -> LinkLengths | None:
-    """``bin_lengths`` of ``_cell_pairs``' links (each device of role A to every device of role B of its group, in
-    every plane and island), in closed form over runs of A racks at regular pitch: the same ``LinkLengths``.
-
-    The A cells (plane and group, rack; ``_cells``) are cut into runs (``_runs``: cells of one group and count type,
-    each rack a fixed step along one axis, along a row or across rows, from the one before). Against one B cell, a
-    run's tray distances (``_tray_m``: the Manhattan distance between the rack centres) fall into at most two
-    arithmetic pieces (``_segments``: before and past the B rack along the moving axis; a rack in the B rack's row
-    or the B rack itself a piece of its own, for its route), each link of a piece's kind (``_height_kinds``) the
-    length of the one rule (``_finish``), which never falls as the distance grows (each float step is monotone):
-    so per (piece, kind) its links in each bin are a run of its racks found by bisection (``_piece_bins``), the
-    longest the farthest rack's, and the length sum an arithmetic series within a proven bound of the exact sum
-    (``_run_figures``). The work grows with the runs and B cells, not with the racks of a run or the distinct
-    distances. ``None`` for few links (``_FEW_LINKS``), and where the bound leaves a rounded mean undecided."""
-    span = int(max(a_end[1].max(), b_end[1].max())) + 1  # groups per plane and island
-    group_a, rack_a, heights_a, counts_a = _cells(ends, prefixes, a_end[0], a_end[1], span, a_end[2])
-    group_b, rack_b, heights_b, counts_b = _cells(ends, prefixes, b_end[0], b_end[1], span)
-    per_group = np.bincount(group_b, weights=counts_b.sum(axis=1), minlength=span * len(prefixes))
-    if float(np.dot(counts_a.sum(axis=1), per_group[group_a])) <= _FEW_LINKS:
-        return None
-    (type_a, types_a), (type_b, types_b) = _count_types(counts_a), _count_types(counts_b)
-    starts = _runs(ends, rack_a, group_a * len(types_a) + type_a)
-    sizes = np.diff(np.append(starts, len(rack_a)))
-    first = np.searchsorted(group_b, group_a[starts], side="left")  # each run's partners: the B cells of its group
-    partners = np.searchsorted(group_b, group_a[starts], side="right") - first
-    ri = np.repeat(np.arange(len(starts)), partners)
-    bi = first[ri] + (np.arange(len(ri)) - np.repeat(np.cumsum(partners) - partners, partners))
-    pair, k0, m, d0, step, route = _segments(ends, rack_a, starts[ri], sizes[ri], rack_b[bi])
-    # each segment's pair of count types and whether it lies in one rack; per pair of types its links per kind
-    in_rack, in_rack_of, climbs, climbs_of, kinds = _height_kinds(routing, heights_a, heights_b)
-    type_pairs, of_pair = np.unique((type_a[starts[ri[pair]]] * len(types_b) + type_b[bi[pair]]) * 2 + (route == 0),
-                                    return_inverse=True)
-    pta, ptb, pin = type_pairs // 2 // len(types_b), type_pairs // 2 % len(types_b), type_pairs % 2
-    products = (types_a[pta][:, :, None] * types_b[ptb][:, None, :]).reshape(len(type_pairs), -1)
-    kind_of = np.where(pin[:, None] == 1, in_rack_of[None, :], climbs_of[None, :])
-    by_kind = np.bincount((np.arange(len(type_pairs))[:, None] * kinds + kind_of).ravel(), weights=products.ravel(),
-                          minlength=len(type_pairs) * kinds).reshape(len(type_pairs), kinds)
-    # each pair of types' kinds' values (climbs, or in-rack runs inside one rack), as _class_lengths reads them
-    slots = np.arange(kinds)
-    values = np.where(pin[:, None] == 1, in_rack[np.minimum(slots, len(in_rack) - 1)][None, :],
-                      climbs[np.minimum(slots, len(climbs) - 1)][None, :])
-    return _run_figures(link_class, routing, (d0, step, m, route, of_pair.ravel()), by_kind, values)
-
-
-def _runs(ends: LinkEnds, racks: np.ndarray, keys: np.ndarray) -> np.ndarray:
-    """The first cell of each run of cells (in order, of racks ``racks``): consecutive cells of one key whose racks
-    each stand the same step (along [um], across [um], rows) from the one before, along one axis only (along a row,
-    or across rows in one column). Greedy: a cell follows the one before unless the key changes, the step moves
-    along both axes or none, or the step differs from the one before (then it starts a run, unless the cell before
-    started one: a run's second cell sets its step)."""
-    x, y, row = ends.x_um[racks], ends.y_um[racks], ends.row[racks]
-    dx, dy, dr = np.diff(x), np.diff(y), np.diff(row)
-    broken = np.ones(len(racks), dtype=bool)  # a cell that cannot follow the one before
-    broken[1:] = (keys[1:] != keys[:-1]) | ((dx != 0) == (dy != 0))
-    changed = np.zeros(len(racks), dtype=bool)
-    changed[2:] = (dx[1:] != dx[:-1]) | (dy[1:] != dy[:-1]) | (dr[1:] != dr[:-1])
-    changed[1:] &= ~broken[:-1]
-    return np.flatnonzero(broken | changed)
-
-
-def _segments(ends: LinkEnds, racks: np.ndarray, first: np.ndarray, size: np.ndarray, rack_b: np.ndarray):
-    """The arithmetic pieces of runs of racks against B racks: run ``p`` is cells ``first[p] .. + size[p]`` of racks
-    ``racks`` (``_runs``), B rack ``rack_b[p]``. Cut at the B rack along the run's moving axis (the tray distance
-    falls, then grows) and around the rack in the B rack's row and the B rack itself (their own routes), each piece
-    is its run's cells ``k0 .. k0 + m - 1`` with distances ``d0 + j x step`` [um] (``j`` from 0, ``step`` >= 0: in
-    rising order) and one route (0 inside one rack, 1 along a row, 2 across rows, as ``_pair_classes``); (pair,
-    k0, m, d0, step, route)."""
-    x, y, row = ends.x_um, ends.y_um, ends.row
-    a0 = racks[first]
-    a1 = racks[np.minimum(first + 1, len(racks) - 1)]
-    one = size == 1
-    sx = np.where(one, 0, x[a1] - x[a0])
-    sy, sr = np.where(one, 0, y[a1] - y[a0]), np.where(one, 0, row[a1] - row[a0])
-    along = sx != 0
-    u0, du = np.where(along, x[a0], y[a0]), np.where(along, sx, sy)
-    ub, fixed = np.where(along, x[rack_b], y[rack_b]), np.where(along, y[a0] - y[rack_b], x[a0] - x[rack_b])
-    safe = np.where(du == 0, 1, du)
-    gap = ub - u0
-    # the cells before the B rack along the moving axis (rising), or from it on (falling): the distance's turn
-    turn = np.where(du > 0, -((-gap) // safe), np.where(du < 0, (-gap) // (-safe) + 1, 0))
-    turn = np.clip(turn, 0, size)
-    # the cell in the B rack's row (rows stepped), and the one at the B rack's centre (the B rack itself)
-    row_gap, row_step = row[rack_b] - row[a0], np.where(sr == 0, 1, sr)
-    in_row = np.where((sr != 0) & (row_gap % row_step == 0), row_gap // row_step, size)
-    at_b = np.where((du != 0) & (fixed == 0) & (gap % safe == 0), gap // safe, size)
-    in_row = np.where((in_row >= 0) & (in_row < size), in_row, size)
-    at_b = np.where((at_b >= 0) & (at_b < size), at_b, size)
-    cuts = np.sort(np.stack([np.zeros_like(size), turn, in_row, in_row + 1, at_b, at_b + 1, size], axis=1), axis=1)
-    cuts = np.minimum(cuts, size[:, None])
-    low, high = cuts[:, :-1].ravel(), cuts[:, 1:].ravel()
-    keep = np.flatnonzero(high > low)
-    pair, k0 = keep // (cuts.shape[1] - 1), low[keep]
-    m = high[keep] - k0
-    ra, rb = racks[first[pair] + k0], rack_b[pair]
-    rn = racks[first[pair] + np.minimum(k0 + 1, size[pair] - 1)]
-    d0 = np.abs(x[ra] - x[rb]) + np.abs(y[ra] - y[rb])
-    step = np.where(m > 1, np.abs(x[rn] - x[rb]) + np.abs(y[rn] - y[rb]) - d0, 0)
-    d0 = np.where(step < 0, d0 + (m - 1) * step, d0)
-    route = np.where(row[ra] == row[rb], 1, 2)
-    route[ra == rb] = 0
-    return pair, k0, m, d0, np.abs(step), route
-
-
-def _lengths_at(routing, value: np.ndarray, inside: np.ndarray, tray_um: np.ndarray) -> np.ndarray:
-    """Lengths [m] of links of kind ``value`` (a climb, or the in-rack run where ``inside``) between racks
-    ``tray_um`` apart, as ``_class_lengths`` measures each kind (the same operations: the same floats)."""
-    return _finish(routing, np.where(inside, 0.0, value), tray_um / 1e6, value, inside)
-
-
-def _run_figures(link_class: str, routing, segments: tuple, by_kind: np.ndarray, values: np.ndarray
-                 ) -> LinkLengths | None:
-    """``LinkLengths`` of segments (``_segments``) of ``m`` racks each, rack ``j`` at ``d0 + j x step`` [um] along
-    the trays (``step`` >= 0) with the route ``route``, each with its pair of count types' links a rack of each kind
-    (``by_kind``: pairs of types x kinds) of the value ``values`` (a climb, or an in-rack run: ``_lengths_at``);
-    ``segments``: (d0, step, m, route, pair of types).
-
-    A link's length rises with the distance and with its kind's value (each float step of the rule is monotone).
-    So a segment's racks whose shortest link (least value) and longest (greatest value) are in one bin are a range
-    of racks per bin (``_racks_below``), every link of theirs in that bin: its links, its longest (the last rack's
-    greatest value's) and its length sum in closed form, the rule's without its roundings, ``sum_j sum_c (F (c +
-    (d0 + j x step) / 10^6) + E)`` over its racks and kinds (F = 1 + slack fraction, E = twice the slack at an
-    end: ``_finish``). The racks between (a bin edge between their shortest and longest links, a few a segment) are
-    taken one at a time (``_mixed_racks``). Each link's float length is within 4 roundings (2^-53 each, relative)
-    of the rule's value: with the closed forms' own roundings (at most 8, one per kind in a sum of values, twice
-    that for a difference of two running sums) and the bins' sums' (one per term), the exact sum of the float
-    lengths lies within the bound ``_decided`` reads (``None`` where it does not decide a figure)."""
-    d0, step, m, route, pair = segments
-    kinds = _sorted_kinds(by_kind, values)
-    vals, count, running_w, running_v = kinds
-    low, high = vals[pair, 0], vals[pair, count[pair] - 1]
-    inside = route == 0
-    edges = len(_INNER_EDGES)
-    # each segment's racks whose link of the least value, then of the greatest, is not above each inner edge
-    below_low, below_high = _racks_below(
-        routing, np.repeat(np.concatenate((low, high)), edges),
-        *(np.tile(np.repeat(x, edges), 2) for x in (inside, d0, step, m)),
-        np.tile(_INNER_EDGES, 2 * len(m))).reshape(2, len(m), edges)
-    # the racks wholly in bin b: from the first whose least value is above edge b - 1 to the last whose greatest
-    # value is not above edge b
-    start = np.concatenate((np.zeros((len(m), 1), dtype=np.int64), below_low), axis=1)
-    end = np.concatenate((below_high, m[:, None]), axis=1)
-    seg, b = np.nonzero(end > start)
-    j0, n = start[seg, b], (end - start)[seg, b]
-    t, scale = pair[seg], 1 + routing.slack_fraction
-    w = running_w[t, count[t]]
-    terms = scale * n * running_v[t, count[t]] + w * (
-        n * (scale * ((d0[seg] + j0 * step[seg]) / 1e6) + 2 * routing.slack_end_m)
-        + scale * (step[seg] / 1e6) * (n * (n - 1) / 2))
-    longest = _lengths_at(routing, high[seg], inside[seg], d0[seg] + (j0 + n - 1) * step[seg])
-    parts = [(b, w * n, route[seg], longest, terms, np.zeros(len(terms)))]
-    # the racks between: past the racks with a link not above edge e - 1, up to those with all links not above e
-    lead = np.maximum(below_high, start[:, :-1])
-    if (below_low > lead).any():
-        parts.append(_mixed_racks(routing, segments, kinds, lead, below_low))
-    b, links_n, routes, last, terms, spread = (np.concatenate(column) for column in zip(*parts))
-    bins_n = len(_EDGES) - 1
-    links = np.bincount(b, weights=links_n, minlength=bins_n)
-    weight_sum = float(links.sum())
-    if weight_sum >= 2.0 ** 35:
-        return None
-    sums = np.bincount(b, weights=terms, minlength=bins_n)
-    error = sums * ((len(terms) + by_kind.shape[1] + 24) * _SUM_ERROR) + np.bincount(b, weights=spread,
-                                                                                      minlength=bins_n)
-    figures = _decided(sums, error, links, weight_sum)
-    if figures is None:
-        return None
-    by_route = np.bincount(b * len(ROUTES) + routes, weights=links_n,
-                           minlength=bins_n * len(ROUTES)).reshape(bins_n, len(ROUTES))
-    return _of_bins(link_class, links, by_route, _bin_max(b, bins_n, last), figures, int(weight_sum),
-                    float(last.max()))
-
-
-def _sorted_kinds(by_kind: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, ...]:
-    """Each pair of types' kinds with links, by value [m] (``_run_figures``): (the values in rising order, then
-    the others; how many have links; the running sums of the links and of links x value, from 0)."""
-    has = by_kind > 0
-    order = np.argsort(np.where(has, values, np.inf), axis=1, kind="stable")
-    vals, weights = np.take_along_axis(values, order, axis=1), np.take_along_axis(by_kind, order, axis=1)
-    zero = np.zeros((len(by_kind), 1))
-    return (vals, has.sum(axis=1), np.concatenate((zero, np.cumsum(weights, axis=1)), axis=1),
-            np.concatenate((zero, np.cumsum(weights * vals, axis=1)), axis=1))
-
-
-def _mixed_racks(routing, segments: tuple, kinds: tuple, lead: np.ndarray, below_low: np.ndarray) -> tuple:
-    """``_run_figures``' parts of the racks with links in two bins or more: racks ``lead .. below_low`` of each
-    segment and inner edge (segments x edges, ranges one after the other). At each such rack the kinds of a bin
-    are a range of the kinds by value (``_sorted_kinds``), found by bisection per edge: their links and length sum
-    from the running sums (the sum's bound widened by the rounding of the running sums of values, ``spread``)."""
-    d0, step, m, route, pair = segments
-    vals, count, running_w, running_v = kinds
-    size = np.maximum(below_low - lead, 0).ravel()
-    cell = np.repeat(np.arange(len(size)), size)
-    seg = cell // below_low.shape[1]
-    j = lead.ravel()[cell] + (np.arange(len(cell)) - np.repeat(np.cumsum(size) - size, size))
-    t, inside, tray = pair[seg], route[seg] == 0, d0[seg] + j * step[seg]
-    edges = len(_INNER_EDGES)
-    # per rack and edge, the kinds whose link is not above it: the rule solved for the value, found among the kinds
-    # by value (``_sorted_kinds``), then moved a kind at a time until the last such kind's link is not above the
-    # edge and the next one's is
-    scale, end = 1 + routing.slack_fraction, 2 * routing.slack_end_m
-    edge = np.tile(_INNER_EDGES, len(j))
-    row = np.repeat(t, edges)
-    reach = (edge - end) / scale - np.repeat(np.where(inside, 0.0, tray / 1e6), edges)
-    top = np.repeat(count[t], edges)
-    span = vals.shape[1]
-    keys = np.where(np.arange(span)[None, :] < count[:, None], vals, np.inf)  # the kinds with links, rising
-    lo = np.count_nonzero(keys[row] <= reach[:, None], axis=1).astype(np.int64)
-    flat_inside, flat_tray = np.repeat(inside, edges), np.repeat(tray, edges)
-    while True:  # (at the end the kinds below ``lo`` are not above the edge, and kind ``lo`` is, or there is none)
-        over = (lo > 0) & (_lengths_at(routing, vals[row, np.maximum(lo - 1, 0)], flat_inside, flat_tray) > edge)
-        under = ~over & (lo < top) & (_lengths_at(routing, vals[row, np.minimum(lo, span - 1)], flat_inside,
-                                                  flat_tray) <= edge)
-        if not (over.any() or under.any()):
-            break
-        lo += under.astype(np.int64) - over.astype(np.int64)
-    lo = lo.reshape(len(j), edges)
-    bounds = np.concatenate((np.zeros((len(j), 1), dtype=np.int64), lo, count[t][:, None]), axis=1)
-    rack, b = np.nonzero(bounds[:, 1:] > bounds[:, :-1])
-    k0, k1, tt = bounds[rack, b], bounds[rack, b + 1], t[rack]
-    w = running_w[tt, k1] - running_w[tt, k0]
-    scale = 1 + routing.slack_fraction
-    terms = scale * (running_v[tt, k1] - running_v[tt, k0]) + w * (scale * (tray[rack] / 1e6)
-                                                                  + 2 * routing.slack_end_m)
-    spread = scale * running_v[tt, count[tt]] * ((2 * count[tt] + 4) * _SUM_ERROR)
-    longest = _lengths_at(routing, vals[tt, k1 - 1], inside[rack], tray[rack])
-    return b, w, route[seg][rack], longest, terms, spread
-
-
-def _racks_below(routing, value: np.ndarray, inside: np.ndarray, d0: np.ndarray, step: np.ndarray, m: np.ndarray,
-                 edge: np.ndarray) -> np.ndarray:
-    """How many of racks ``0 .. m - 1`` (rack ``j`` at ``d0 + j x step`` [um], ``step`` >= 0) have a link of kind
-    ``value`` (``_lengths_at``) not above ``edge`` [m]: the lengths rise with ``j``, so the racks up to the last
-    such one; where the first and the last rack are on either side of the edge, that rack from the rule solved for
-    the distance, then moved a rack at a time until its length is not above the edge and the next one's is."""
-    first = _lengths_at(routing, value, inside, d0)
-    last_m = _lengths_at(routing, value, inside, d0 + (m - 1) * step)
-    out = np.where(last_m <= edge, m, 0)
-    cut = np.flatnonzero((first <= edge) & (last_m > edge))
-    if len(cut):
-        value, inside, d0, step, m, edge = (x[cut] for x in (value, inside, d0, step, m, edge))
-        reach = ((edge - 2 * routing.slack_end_m) / (1 + routing.slack_fraction) - np.where(inside, 0.0, value)) * 1e6
-        last = np.clip(np.floor((reach - d0) / np.maximum(step, 1)), 0, m - 2).astype(np.int64)
-        while True:  # (at the end rack ``last`` is not above the edge and ``last + 1`` is: one exists)
-            high = _lengths_at(routing, value, inside, d0 + last * step) > edge
-            low = ~high & (_lengths_at(routing, value, inside, d0 + (last + 1) * step) <= edge)
-            if not (high.any() or low.any()):
-                break
-            last += low.astype(np.int64) - high.astype(np.int64)
-        out[cut] = last + 1
-    return out
 
 
 def _compacted(ends: LinkEnds, routing, prefixes: list[str], a_role: str, a: np.ndarray, b_role: str, b: np.ndarray,
@@ -1227,24 +960,16 @@ def bin_lengths(link_class: str, lengths: np.ndarray, weights: np.ndarray, route
     # whole link counts add up exactly in any order: a bin's links are its routes' links
     links = (by_route.sum(axis=1) if np.issubdtype(weights.dtype, np.integer) else
              np.bincount(which, weights=weights, minlength=bins_n))
-    figures = _rounded_means(which, bins_n, lengths, weights, links)
-    return _of_bins(link_class, links, by_route, _bin_max(which, bins_n, lengths), figures, int(weights.sum()),
-                    float(lengths.max()) if len(lengths) else 0.0)
-
-
-def _of_bins(link_class: str, links: np.ndarray, by_route: np.ndarray, longest: np.ndarray, figures: tuple,
-             total: int, max_m: float) -> LinkLengths:
-    """``bin_lengths``' ``LinkLengths`` from its figures per bin (``BIN_EDGES_M``): ``links``, the links of each route
-    ``by_route`` (bins x ``ROUTES``), the longest [m], the rounded means of ``_rounded_means`` (``figures``), the
-    links of the class (``total``) and its longest [m] (``max_m``)."""
-    means, mean_m, total_m = figures
+    means, mean_m, total_m = _rounded_means(which, bins_n, lengths, weights, links)
+    longest = _bin_max(which, bins_n, lengths)
     bins = []  # built without validation: every field is already of its type (Python floats, ints, strings)
     for b in np.flatnonzero(links > 0).tolist():
         bins.append(LengthBin.model_construct(
             low_m=float(_EDGES[b]), high_m=float(_EDGES[b + 1]), links=int(links[b]),
             max_m=round(float(longest[b]), 2), mean_m=means[b], route=ROUTES[int(np.argmax(by_route[b]))]))
+    total = int(weights.sum())
     return LinkLengths.model_construct(
-        link_class=link_class, links=total, bins=tuple(bins), max_m=round(max_m, 2) if total else 0.0,
+        link_class=link_class, links=total, bins=tuple(bins), max_m=round(float(lengths.max()), 2) if total else 0.0,
         mean_m=mean_m if total else 0.0, total_m=total_m)
 
 
@@ -1290,18 +1015,10 @@ def _decided_means(which: np.ndarray, count: int, lengths: np.ndarray, weights: 
     if weight_sum >= 2.0 ** 35:
         return None
     sums = np.bincount(which, weights=lengths * weights, minlength=count)
-    return _decided(sums, sums * ((len(lengths) + 4) * _SUM_ERROR), links, weight_sum)  # (every bin's entries at
-    # most all of them)
-
-
-def _decided(sums: np.ndarray, error: np.ndarray, links: np.ndarray, weight_sum: float
-             ) -> tuple[list, float, float] | None:
-    """``_decided_means``' figures from each bin's float length sum ``sums`` [m] and a bound ``error`` [m] on how far
-    the exact sum lies from it (``links``: each bin's links, ``weight_sum``: all of them, below 2^35): each end of
-    the interval, widened by one float, rounded as the exact sum would be; ``None`` where the ends differ."""
+    error = sums * ((len(lengths) + 4) * _SUM_ERROR)  # (every bin's entries at most all of them)
     low = np.maximum(np.nextafter(sums - error, -math.inf), 0.0)  # (a sum of lengths not below 0: not -0.0)
     high = np.nextafter(sums + error, math.inf)
-    means: list = [None] * len(sums)
+    means: list = [None] * count
     for b in np.flatnonzero(links > 0).tolist():
         n = float(links[b])
         means[b] = round(float(low[b]) / n, 2)
@@ -1508,11 +1225,9 @@ def placed_link_lengths(routing: Routing, wiring: Wiring, places: RackPlaces) ->
     arguments (``core.memo.stage``), the node-leaf class by its SUs alone where they are read per template
     (``node_leaf_lengths``: the same bins as ``_link_arrays``' blocks give)."""
     sus = _node_leaf_sus(wiring, places) if "node-leaf" in wiring.link_classes else None
+    found = _binned(_link_arrays(wiring, LinkEnds(places), routing, places, node_leaf=sus is None))
+    if sus is None:
+        return found
     prefixes = tuple(wiring.prefix(plane, island) for plane, island in wiring.plane_islands())
-    ends = LinkEnds(places)
-    by_class = {c: found for c in wiring.link_classes
-                if (found := _clos_binned(wiring, c, ends, routing, list(prefixes))) is not None}
-    if sus is not None:
-        by_class["node-leaf"] = node_leaf_lengths(routing, *sus, prefixes)
-    by_class |= {x.link_class: x for x in _binned(_link_arrays(wiring, ends, routing, places, tuple(by_class)))}
+    by_class = {x.link_class: x for x in found} | {"node-leaf": node_leaf_lengths(routing, *sus, prefixes)}
     return tuple(by_class[c] for c in wiring.link_classes if c in by_class)
