@@ -74,6 +74,10 @@ turn, 8 rounds, CPU medians of 15, load average 7-9: cold at 131,072 GPUs 0.93-1
 0.88-1.01x; warm no slower (0.77-1.05x); every output the same (``tools.equivalence`` 0 of 648, ``--physical`` 0 of
 868). MISS (1.3x cold): the other networks are still sized three times at 131,072 GPUs (against two at 64), and the
 Clos's (class of rack pairs, kind) entries and the racks' places still grow.
+2026-12-07 (rows51): a Clos's leaf-spine lengths in closed form over runs of racks at regular pitch (143-612 segments
+at 131,072 GPUs instead of 1,792-10,605 entries, every figure the same) tried and not kept: its own work is flat
+(about 1 ms a class) but as costly as the per-kind pass at 131,072 GPUs; cold plans on against off 1.05-1.12x at
+16,384 GPUs and 1.01-1.10x at 131,072, first plans 0.96-1.08x (CPU, one process, load average 4-6). MISS (1.3x cold).
 """
 
 from __future__ import annotations
