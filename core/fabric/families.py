@@ -361,22 +361,24 @@ def reads(name: str, field: str) -> bool:
     return field in own or not any(field in getattr(family(f), "DESIGN_FIELDS", ()) for f in FAMILIES)
 
 
-IGNORED_TEXT = N_("{field} has no effect on a {topology}: {why}, so it is ignored (leave the field out, or choose "
-                  "another topology)")
-"""What the CLI, the Designer and a sweep say of a field the design's own family ignores (``ignored_said``)."""
+IGNORED_TEXT = N_("The setting {field} has no effect on a {topology}: {why}, so it is ignored (leave the field out, "
+                  "or choose another topology)")
+"""What the CLI, the Designer and a sweep say of a field the design's own family ignores (``ignored_said``): "The
+setting {field}" a subject for any label, plural too ("The setting Tiers has"), as ``unused_fields``' sentence."""
 
 
 def ignored_said(name: str, field: str) -> str | None:
     """What the CLI, the Designer and a sweep say, translated, of ``Design`` field ``field`` set on family ``name`` (a
     ``Design.topology``) when the family ignores it (``ignored_fields``; why: its module's ``IGNORED_WHY``), the
-    field named by its label; None when it reads it."""
+    field named by its label and the topology by its word, each spaced as a word set in a Chinese sentence
+    (``core.i18n.embedded``: 对 Dragonfly 无效); None when it reads it."""
     if field not in ignored_fields(name):
         return None
     from core.design import FIELDS
-    from core.i18n import _
+    from core.i18n import _, embedded
 
-    return _(IGNORED_TEXT).format(field=FIELDS[field].title(), topology=vocab.TOPOLOGY.word(name),
-                                  why=_(family(name).IGNORED_WHY))
+    return _(IGNORED_TEXT).format(field=embedded(FIELDS[field].title()),
+                                  topology=embedded(vocab.TOPOLOGY.word(name)), why=_(family(name).IGNORED_WHY))
 
 
 def unused_fields(design) -> list[str]:
@@ -394,8 +396,8 @@ def unused_fields(design) -> list[str]:
             readers.setdefault(field, []).append(vocab.TOPOLOGY.label(name))
     out = [_("The setting {field} is used only by the {family} topology; this design is {topology}, so it is ignored "
              "(set the topology to {family}, or leave the field out)").format(  # a subject for any label: plural too
-        field=embedded(FIELDS[field].title()), family=or_list(names),  # its declared label, as ``ignored_said``
-        topology=vocab.TOPOLOGY.label(design.topology))
+        field=embedded(FIELDS[field].title()), family=embedded(or_list(names)),  # its declared label, as
+        topology=embedded(vocab.TOPOLOGY.label(design.topology)))  # ``ignored_said``; each set between Chinese words
         for field, names in readers.items()
         if not reads(design.topology, field) and getattr(design, field) != getattr(default, field)]
     return out + [ignored_said(design.topology, field) for field in ignored_fields(design.topology)
