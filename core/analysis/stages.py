@@ -39,7 +39,7 @@ from core.design import Design, stage_nodes
 from core.errors import InputError
 from core.fabric.pods import pod_stages
 from core.fabric.wiring import Wiring
-from core.i18n import N_, _
+from core.i18n import N_, _, sentences
 from core.physical.cabling import compute_links
 from core.plan import Plan, plan
 from core.units import number
@@ -366,7 +366,7 @@ def stages_note(design: Design) -> str | None:
     (``POD_STAGES_ONLY`` says why)."""
     if design.pods and len(pod_stages(design)) < 2:
         return None
-    return _(POD_STAGES_NOTE if design.pods else STAGES_NOTE) + " " + _(STAGES_SCOPE)
+    return sentences(_(POD_STAGES_NOTE if design.pods else STAGES_NOTE), _(STAGES_SCOPE))
 
 
 def has_stages(design: Design, nodes: int) -> bool:
