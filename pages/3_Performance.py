@@ -361,7 +361,7 @@ def main() -> None:
                      column_config=fabrics_config)
         st.caption(_("{fabric}: {days} days and {usd} for this run versus this design. Costs are the job's share "
                      "of each cluster's TCO per day (capex over the TCO years plus energy), from catalog price "
-                     "estimates.").format(fabric=alt_label, days=f"{other.days_to_train - here.days_to_train:+,.2f}",
+                     "estimates.").format(fabric=alt_label, days=units.days(other.days_to_train - here.days_to_train, signed=True),
                                           usd=i18n.usd(other.cost_usd - here.cost_usd, signed=True)))
         basis = podjob.comparison_basis(whole, alt_plan, settings["pod"])
         if basis:  # a design with pods: which pod and which cost both runs use
