@@ -61,6 +61,8 @@ topology family"):
   (``unused_fields``, ``ignored_said``), a sweep of one says it does nothing (``swept_ignored``), the sidebar shows
   their inputs off (``ignored_input``), a search holds them (``unsearched_fields``), without leaf oversubscription
   there is no leaf what-if (``leaf_whatif``), and ``core.design.resolve_design`` does not read a torus's switch models;
+* ``HOP_NAMES``: what its hop counts count, by ``PLAN_HOPS`` name, where the folded Clos's names (rails,
+  scalable units, pods) are not its own (``hops_key``: a torus's ``hops_node_neighbour``, ``hops_node_farthest``);
 * ``FAILURE_NAMES``: the failure-spec language that names its elements (``failure_names``: ``"node-to-node"``,
   the torus's nodes, NICs and neighbour bundles), instead of the graph what-if's (its switches, link bundles, NICs);
 * ``FAILURE_CLOSED_FORM``: the module (a dotted name, imported by ``core.analysis.failure.whatif``) whose
@@ -111,8 +113,11 @@ PLAN_HOPS = ("same_rail", "same_rail_other_su", "cross_rail", "cross_pod")
 
 def hops_key(name: str | None, hops: str) -> str:
     """The key of hop count ``hops`` (``max``, a ``PLAN_HOPS`` name) on family ``name`` (a ``FabricPlan.family`` or
-    ``Design.topology``): ``hops_same_rail`` on a switched fabric, ``hops_node_same_rail`` on a torus."""
-    return HOPS_PREFIX[node_to_node(name)] + hops
+    ``Design.topology``): ``hops_same_rail`` on a switched fabric; on a family that declares ``HOP_NAMES`` its own
+    name, ``hops_node_neighbour`` and ``hops_node_farthest`` on a torus (which has no rails, scalable units or pods;
+    the counts that name one key are the same count, so the plan JSON holds it once)."""
+    own = getattr(family(name), "HOP_NAMES", {}) if name else {}
+    return HOPS_PREFIX[node_to_node(name)] + own.get(hops, hops)
 
 
 def switch_tiers(name: str, tiers: int) -> int:
