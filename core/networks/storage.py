@@ -334,8 +334,8 @@ def size_storage(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
     if leaf_spine:
         links.append(LinkSet(kind="leaf-spine", count=leaf_spine, speed_gbps=speed, cable=cord.id, transceivers=(
             TransceiverUse(model=switch_module.id, count=up_cages, end="switch",
-                           why=sentences(_("leaf uplinks and spine ports, {per_cage} per cage").format(per_cage=per_cage),
-                                         coded)),
+                           why=sentences(_("leaf uplinks and spine ports, {per_cage} per cage").format(
+                               per_cage=per_cage), coded)),
         ), description=_("storage leaves to spines")))
 
     devices = []
