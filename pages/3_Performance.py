@@ -304,8 +304,8 @@ def main() -> None:
         else:
             alt_plan = podjob.fabric_alternative(whole, COMPARE_FABRICS[choice][1], settings["pod"])
             alt_label, what_if = jobform.bought_what_if(plan, jobform.alternative_label(alt_plan))
-            what_if = " ".join(filter(None, [what_if, jobform.buildable_alternative(
-                whole.design, COMPARE_FABRICS[choice][1], whole.resolved.fabric)[1]]))  # a way out taken
+            what_if = i18n.sentences(what_if, jobform.buildable_alternative(
+                whole.design, COMPARE_FABRICS[choice][1], whole.resolved.fabric)[1])  # a way out taken
         other = jobform.estimate_under(alt_plan, job, settings)
     except FabricPlannerError as exc:
         other_error = exc

@@ -68,3 +68,12 @@ def test_sentences_are_joined_as_their_language_writes_them(lang):
         assert not [t for t in notes if re.search(r"\.[A-Z]", t)]
         assert sum(". SN" in t for t in notes) >= 3
     assert notes[0] and notes[1]  # the growth note and the error band, each with two sentences
+
+
+def test_the_re_terminated_cables_caption_joins_its_sentences():
+    """The Racks & cabling tab's re-terminated cables (a design grown 64 -> 128 nodes): its caption's three sentences
+    were joined with " " (``webui.physical_tab``), "……两端所在机柜。 每个阶段的机柜……" in Chinese."""
+    at = pagetest.open_page("../pages/1_Designer.py", {"n": "64", "stg": "128", "tab": "Racks & cabling", "lang": "zh"})
+    assert not at.exception
+    (caption,) = [c.value for c in at.caption if "布线计划" in c.value and "机柜" in c.value and "阶段" in c.value]
+    assert "。" in caption and not SPACED.findall(caption), caption
