@@ -1347,15 +1347,14 @@ def link_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, me
             module = modules[module_id]
             quantity = sum(n for _b, n in parts)
             spans = ", ".join(f"{b.label()} {b.links:,}" for b, _n in parts)
-            add_row("transceiver", module, quantity,
+            add_row("transceiver", module, quantity, sentences(
                     _("switch side, {link_class}: {terms} = {total} ({per_cage} per cage)").format(
                         link_class=link_class_words(link_class, family), terms=" + ".join(terms[link_class]),
                         total=f"{counts[link_class]:,}", per_cage=plurals.ports(cage_ports[link_class]))
                     + share_words(counts[link_class], class_links, optical_links, switch_total, quantity)
                     + _("; {media} for {links} links by length: {spans}").format(
                         media=_(KIND_LABELS[parts[0][0].kind]), links=f"{sum(b.links for b, _n in parts):,}",
-                        spans=spans)
-                    + _with_space(optics_note(module, switches[link_class])),
+                        spans=spans), optics_note(module, switches[link_class])),
                     item=(_(items[link_class]).format(name=module.name) if link_class in items
                           and family_words(family, f"link:{link_class}", None) is None else
                           _("{name} (switch side, {link_class})").format(
@@ -1430,11 +1429,6 @@ def share_words(total: int, class_links: int, optical_links: int, optical_total:
     if quantity != optical_total:
         text += _("; of which {quantity} of this type, by the cable lengths").format(quantity=f"{quantity:,}")
     return text
-
-
-def _with_space(text: str) -> str:
-    """`` text`` to append to a sentence, or "" when there is none."""
-    return " " + text if text else ""
 
 
 def _torus_rows(bins, cables: dict, modules: dict, add_row, policy: str, node_ports: int = 1) -> None:

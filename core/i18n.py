@@ -363,9 +363,9 @@ def as_sentence(text: str) -> str:
     return text + ("。" if current() == "zh" else ".")
 
 
-_LATIN_END, _LATIN_START = re.compile(r"[A-Za-z0-9%$]$"), re.compile(r"^[A-Za-z0-9$]")
+_LATIN_END, _LATIN_START = re.compile(r"[A-Za-z0-9%$+]$"), re.compile(r"^[A-Za-z0-9$]")
 """A Chinese text's Latin letters and digits at an end of a list item: the catalog writes a space between them and a
-Chinese word (``{kind} 和 {other}``, ``2 层``), so ``join`` does too."""
+Chinese word (``{kind} 和 {other}``, ``2 层``, ``Dragonfly+ 拓扑``), so ``join`` does too."""
 
 
 def embedded(text: object) -> str:

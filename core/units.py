@@ -153,10 +153,12 @@ def percent(fraction: float, signed: bool = False) -> str:
     return ("+" if signed and text[0] != "-" and text != "0%" else "") + text
 
 
-def days(value: float) -> str:
+def days(value: float, signed: bool = False) -> str:
     """A duration in days, as :func:`number` writes it (``330``, ``8.26``, ``2.94``): the one days format of the
-    Performance card, the charts' bar labels, Compare, the review pack and the CLI; the template names the unit."""
-    return number(value)
+    Performance card, the charts' bar labels and hover, the two-fabric table, Compare, the review pack and the CLI;
+    ``signed`` a difference with its sign (``+0.53``, ``-12.4``, ``0``); the template names the unit."""
+    text = number(value)
+    return ("+" if signed and value > 0 and text.strip("0.,") else "") + text
 
 
 def milliseconds(seconds: float) -> str:

@@ -304,8 +304,8 @@ def main() -> None:
         else:
             alt_plan = podjob.fabric_alternative(whole, COMPARE_FABRICS[choice][1], settings["pod"])
             alt_label, what_if = jobform.bought_what_if(plan, jobform.alternative_label(alt_plan))
-            what_if = " ".join(filter(None, [what_if, jobform.buildable_alternative(
-                whole.design, COMPARE_FABRICS[choice][1], whole.resolved.fabric)[1]]))  # a way out taken
+            what_if = i18n.sentences(what_if, jobform.buildable_alternative(
+                whole.design, COMPARE_FABRICS[choice][1], whole.resolved.fabric)[1])  # a way out taken
         other = jobform.estimate_under(alt_plan, job, settings)
     except FabricPlannerError as exc:
         other_error = exc
@@ -361,7 +361,7 @@ def main() -> None:
                      column_config=fabrics_config)
         st.caption(_("{fabric}: {days} days and {usd} for this run versus this design. Costs are the job's share "
                      "of each cluster's TCO per day (capex over the TCO years plus energy), from catalog price "
-                     "estimates.").format(fabric=alt_label, days=f"{other.days_to_train - here.days_to_train:+,.2f}",
+                     "estimates.").format(fabric=alt_label, days=units.days(other.days_to_train - here.days_to_train, signed=True),
                                           usd=i18n.usd(other.cost_usd - here.cost_usd, signed=True)))
         basis = podjob.comparison_basis(whole, alt_plan, settings["pod"])
         if basis:  # a design with pods: which pod and which cost both runs use

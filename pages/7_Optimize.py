@@ -30,12 +30,14 @@ from core.i18n import N_, _, as_sentence
 from core.perf.sizes import format_size
 from core.perf.training import PRESETS
 from core.text import unbroken
-from webui import charts, inferencestate, jobs, jobwork, pagestate, safe, state
+from webui import charts, inferencestate, jobs, jobwork, pagestate, safe, state, tablefit
 
 PAGE_PATH = "optimize"
 STORE = "fp_opt"  # the search settings of this session (optimizelink's keys -> values)
 W = "opt_w_"  # widget key prefix
 SIZE_CHOICES = (2**20, 16 * 2**20, 256 * 2**20, 2**30, 4 * 2**30)
+MODEL_PX = 220
+"""The training job's box at its narrowest [px]: a preset's name whole ("DeepSeek-V3 (671B MoE)")."""
 FABRIC_LABELS = {"any": _("InfiniBand or Ethernet"), "infiniband": _("InfiniBand only"), "ethernet": _("Ethernet only")}
 SEARCHED = N_("searched: the page tries every value")
 COUNT = st.column_config.NumberColumn(format="localized")  # 1,080 candidates, as every count on every page
@@ -109,7 +111,7 @@ def _form(values: dict, size: str, gpus: int) -> None:
                                         "output tokens a serving rate. The budget is on the whole cluster."))
         fabric = c3.radio(_("Fabric allowed"), list(FABRIC_LABELS), index=list(FABRIC_LABELS).index(values["fab"]),
                           format_func=lambda f: FABRIC_LABELS[f], horizontal=True, key=W + "fab", help=searched)
-        s1, s2 = st.columns([3, 1])  # four constraints a row below: five broke "oversubscription" at 1,024 px
+        s1, s2 = st.columns([3, 1])  # the required planes whole at 1,024 px
         allowed = s1.multiselect(_("Switch models allowed (empty: every switch of the fabric)"), switches,
                                  default=[s for s in values["sw"] if s in switches], key=W + "sw",
                                  placeholder=_("every switch of the fabric"), help=searched)
@@ -122,46 +124,55 @@ def _form(values: dict, size: str, gpus: int) -> None:
             default=[t for t in values["top"] if t in vocab.TOPOLOGY.ids], key=W + "top",
             format_func=vocab.TOPOLOGY.word, placeholder=_("the default topologies"), help=searched)
         st.caption(_("Constraints: 0 means no limit."))
-        d1, d2, d3, d4 = st.columns(4)
-        oversub = d1.number_input(_("Max. oversubscription (x:1)"), 0.0, 16.0, float(values["os"]), 0.5, key=W + "os",
-                                  help=searched)
-        ratio = d2.number_input(_("Max. bisection ratio (x:1)"), 0.0, 16.0, float(values["bisr"]), 0.25,
+        # three rows, each column as wide as its label (webui.tablefit.input_columns): one line each at 1,024 px
+        unit = state.bandwidth_unit()  # the link holds GB/s (opt_bus); the box speaks the sidebar's unit
+        per_gbyte = units.from_gbytes(1.0) if unit == "Gb/s" else 1.0
+        labels = {"os": _("Max. oversubscription (x:1)"), "bisr": _("Max. bisection ratio (x:1)"),
+                  "hops": _("Max. switch hops"), "tiers": _("Max. tiers"),
+                  "usd": i18n.in_currency(_("Budget, whole cluster [USD]")),
+                  "bus": _("Min. all-reduce busbw [{unit}]").format(unit=unit), "bsz": _("at message size"),
+                  "kw": _("Max. facility power [kW]")}
+        d1, d2 = tablefit.input_columns([(labels["os"], True), (labels["bisr"], True)])
+        oversub = d1.number_input(labels["os"], 0.0, 16.0, float(values["os"]), 0.5, key=W + "os", help=searched)
+        ratio = d2.number_input(labels["bisr"], 0.0, 16.0, float(values["bisr"]), 0.25,
                                 key=W + "bisr", help=_("Half of all GPUs' injection bandwidth over the bisection "
                                                        "bandwidth: 1 = 1:1, non-blocking; 2 = 2:1, a GPU gets half "
                                                        "its NIC rate across the worst balanced cut."))
-        hops = d3.number_input(_("Max. switch hops"), 0, 9, int(values["hops"]), 1, key=W + "hops",
+        e1, e2, e3 = tablefit.input_columns([(labels["hops"], True), (labels["tiers"], True), (labels["usd"], False)])
+        hops = e1.number_input(labels["hops"], 0, 9, int(values["hops"]), 1, key=W + "hops",
                                help=as_sentence(max_hops_help()))
-        tiers = d4.number_input(_("Max. tiers"), 0, 3, int(values["tiers"]), 1, key=W + "tiers", help=searched)
-        e1, e2, e3, e4 = st.columns(4)
-        unit = state.bandwidth_unit()  # the link holds GB/s (opt_bus); the box speaks the sidebar's unit
-        per_gbyte = units.from_gbytes(1.0) if unit == "Gb/s" else 1.0
-        busbw = e1.number_input(_("Min. all-reduce busbw [{unit}]").format(unit=unit), 0.0, 10_000.0 * per_gbyte,
+        tiers = e2.number_input(labels["tiers"], 0, 3, int(values["tiers"]), 1, key=W + "tiers", help=searched)
+        # the link holds US dollars (opt_usd, opt_susd); the boxes speak the sidebar's currency, a box per rate
+        rate, per = i18n.fx_rate(), "" if i18n.currency() == i18n.DEFAULT_CURRENCY else f"_{i18n.locale()}"
+        budget = e3.number_input(labels["usd"], 0.0, 1e13 * rate,
+                                 float(values["usd"]) * rate, 1e6, format="%.0f", key=W + "usd" + per)
+        b1, b2, b3 = tablefit.input_columns([(labels["bus"], False), (labels["bsz"], False), (labels["kw"], False)])
+        busbw = b1.number_input(labels["bus"], 0.0, 10_000.0 * per_gbyte,
                                 float(values["bus"]) * per_gbyte, 10.0 * per_gbyte,
                                 key=W + "bus" + ("_bits" if unit == "Gb/s" else ""))
         sizes = list(dict.fromkeys([*SIZE_CHOICES, values["bsz"]]))
-        size = e2.selectbox(_("at message size"), sizes, index=sizes.index(values["bsz"]), format_func=format_size,
+        size = b2.selectbox(labels["bsz"], sizes, index=sizes.index(values["bsz"]), format_func=format_size,
                             key=W + "bsz")
-        power = e3.number_input(_("Max. facility power [kW]"), 0.0, 10_000_000.0, float(values["kw"]), 100.0,
-                                key=W + "kw")
-        # the link holds US dollars (opt_usd, opt_susd); the boxes speak the sidebar's currency, a box per rate
-        rate, per = i18n.fx_rate(), "" if i18n.currency() == i18n.DEFAULT_CURRENCY else f"_{i18n.locale()}"
-        budget = e4.number_input(i18n.in_currency(_("Budget, whole cluster [USD]")), 0.0, 1e13 * rate,
-                                 float(values["usd"]) * rate, 1e6, format="%.0f", key=W + "usd" + per)
-        f1, f2, f3 = st.columns([2, 1, 1])
+        power = b3.number_input(labels["kw"], 0.0, 10_000_000.0, float(values["kw"]), 100.0, key=W + "kw")
+        labels.update(model=_("Training job"), days=_("Max. days to train"), tok=_("Tokens to train [T]"),
+                      srate=_("Serving rate [requests/s]"),
+                      susd=i18n.in_currency(_("Max. cost per million output tokens [USD]")))
+        f1, f2, f3 = tablefit.input_columns([(labels["model"], True, MODEL_PX), (labels["days"], False),
+                                             (labels["tok"], False)])
         models = ["", *PRESETS]
-        model = f1.selectbox(_("Training job (the front then plots days to train)"), models,
-                             index=models.index(values["model"]), key=W + "model",
-                             format_func=lambda m: PRESETS[m].name if m else _("none"))
-        days = f2.number_input(_("Max. days to train"), 0.0, 100_000.0, float(values["days"]), 1.0, key=W + "days")
-        tokens = f3.number_input(_("Tokens to train [T]"), 0.001, 1000.0, float(values["tok"]), 0.5, key=W + "tok")
-        g1, g2 = st.columns([2, 2])
-        srate = g1.number_input(_("Serve the Inference page's model at [requests/s]"), 0.0, 1e7, float(values["srate"]),
-                                1.0, key=W + "srate",
+        model = f1.selectbox(labels["model"], models, index=models.index(values["model"]), key=W + "model",
+                             format_func=lambda m: PRESETS[m].name if m else _("none"),
+                             help=_("A job to train: the front then plots days to train, and Max. days to train "
+                                    "limits them."))
+        days = f2.number_input(labels["days"], 0.0, 100_000.0, float(values["days"]), 1.0, key=W + "days")
+        tokens = f3.number_input(labels["tok"], 0.001, 1000.0, float(values["tok"]), 0.5, key=W + "tok")
+        g1, g2 = tablefit.input_columns([(labels["srate"], True), (labels["susd"], True)])
+        srate = g1.number_input(labels["srate"], 0.0, 1e7, float(values["srate"]), 1.0, key=W + "srate",
                                 help=_("0 = no serving target. Else every design must serve this request rate with "
                                        "the Inference page's model, lengths, precisions and TTFT/TPOT targets (the "
                                        "cheapest split searched per design); the front then plots the cost per "
                                        "million output tokens."))
-        susd = g2.number_input(i18n.in_currency(_("Max. cost per million output tokens [USD]")), 0.0, 1e6 * rate,
+        susd = g2.number_input(labels["susd"], 0.0, 1e6 * rate,
                                float(values["susd"]) * rate, 0.1, key=W + "susd" + per,
                                help=_("0 = no limit; needs a serving rate."))
         if st.form_submit_button(_("Search"), type="primary"):

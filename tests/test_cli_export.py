@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -63,6 +64,49 @@ def test_output_is_english_in_every_language(capsys):
         _code, english, _err = run(capsys, "export", "--gpu", "h100", "--nodes", "64", "--format", fmt)
         code, chinese, _err = run(capsys, "--lang", "zh", "export", "--gpu", "h100", "--nodes", "64", "--format", fmt)
         assert code == 0 and chinese == english, fmt
+
+
+FILE_DESIGNS = (Design(gpu="H100", nodes=64), Design(gpu="H100", gpus=512, topology="torus"),
+                Design(gpu="H100", nodes=64, pods="B200:32:400"), Design(gpu="H100", gpus=1024, fabric="ethernet"))
+
+
+@pytest.mark.parametrize("design", FILE_DESIGNS, ids=["clos", "torus", "pods", "ethernet"])
+def test_every_file_is_english_from_the_page_in_every_language(design):
+    """The Designer's download (``export_text`` in the page's language) is the same bytes in Chinese as in English
+    for every registered format (``core.formats.exports.FILE_LANGUAGE``): the Prometheus rules and the ibsim net
+    file followed the page's language while the CLI wrote English. A design a format refuses is said in the page's
+    language (the greyed-out button's reason)."""
+    from core.errors import FabricPlannerError
+    from core.formats.exports import export_text
+    from core.i18n import language
+
+    p = plan(design)
+    for name in exports():
+        said = {}
+        for lang in ("en", "zh"):
+            with language(lang):
+                try:
+                    said[lang] = export_text(p, name)
+                except FabricPlannerError as exc:
+                    said[lang] = exc
+        if isinstance(said["en"], FabricPlannerError):
+            assert str(said["zh"]) != str(said["en"]) and re.search("[\u4e00-\u9fff]", str(said["zh"])), name
+        else:
+            assert said["zh"] == said["en"], name
+
+
+def test_the_cli_writes_the_pages_file_and_refuses_in_its_language(capsys):
+    """``--lang zh export`` writes the bytes the Chinese page downloads; its refusal is Chinese (the CLI wrapped the
+    whole export in English, so ``--lang zh`` printed "错误：ibsim simulates InfiniBand subnets ...")."""
+    from core.formats.exports import export_text
+    from core.i18n import language
+
+    for fmt in ("prometheus", "ibsim"):
+        code, out, _err = run(capsys, "--lang", "zh", "export", "--gpu", "h100", "--nodes", "64", "--format", fmt)
+        with language("zh"):
+            assert code == 0 and out == export_text(plan(Design(gpu="H100", nodes=64)), fmt), fmt
+    code, out, err = run(capsys, "--lang", "zh", "export", "--fabric", "ethernet", "--format", "ibsim")
+    assert code == 2 and out == "" and "InfiniBand 子网" in err and "simulates" not in err, err
 
 
 def test_naming_flags(capsys):

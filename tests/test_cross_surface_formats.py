@@ -72,6 +72,13 @@ def test_days_format(value, text):
     assert units.days(value) == text
 
 
+@pytest.mark.parametrize("value, text", [(0.534, "+0.534"), (-12.44, "-12.4"), (0.0, "0"), (130.6, "+131")])
+def test_a_difference_of_days_in_the_one_format(value, text):
+    """The two-fabric caption's and the other placement's difference wrote ``+0.53`` (``:+,.2f``) beside days in
+    the one format: a difference is that format with its sign."""
+    assert units.days(value, signed=True) == text
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_share_of_capex_one_format(lang):
     """review44 1.5: the pack's summary said 6.62% where key numbers, the Designer card and the CLI said 6.6%."""

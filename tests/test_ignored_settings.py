@@ -6,6 +6,8 @@ design's topology reads (``core.analysis.sweep.default_setting``)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from conftest import run_cli
 
@@ -70,7 +72,7 @@ def test_sweep_page_of_a_classic_dragonfly():
     assert not any("no effect" in str(i.value) for i in at.info)
     at = open_page({"t": "dfc", "ng": "4096", "sw_x": "oversubscription", "sw_xv": "1,2"})  # asked: kept, said
     notes = [str(i.value) for i in at.info if "no effect on a Dragonfly" in str(i.value)]
-    assert len(notes) == 1 and notes[0].startswith("Oversubscription (leaf down:up) has")
+    assert len(notes) == 1 and notes[0].startswith("The setting Oversubscription (leaf down:up) has")
 
 
 def test_designer_greys_out_what_the_family_ignores():
@@ -108,3 +110,37 @@ def test_a_field_of_another_family_is_named_by_its_label(capsys, lang):
     code, _out, err = run_cli(capsys, "plan", "--topology", "torus", "--gpus", "512", "--global-ratio", "0.5",
                               "--format", "json", "--lang", lang)
     assert code == 0 and "global_ratio" not in err and len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize("design", [Design(gpu="H100", gpus=4096, topology="classic-dragonfly", tiers=3),
+                                    Design(gpu="H100", gpus=512, topology="torus", oversubscription=2.0)])
+def test_an_ignored_field_is_the_subject_for_any_label(design):
+    """"Tiers has no effect on a Dragonfly" took a plural label for a singular subject: the sentence names the field
+    as "The setting {label}", the style of the other-family sentence, in both languages (zh 设置项层数对 Dragonfly
+    无效, the topology spaced as a Latin word in Chinese, no space before 对)."""
+    from core.design import FIELDS
+
+    field = "tiers" if design.topology != "torus" else "oversubscription"
+    with language("en"):
+        (said,) = unused_fields(design)
+        assert said.startswith(f"The setting {FIELDS[field].title()} has no effect on a "), said
+    with language("zh"):
+        (said,) = unused_fields(design)
+        assert said.startswith("设置项" + FIELDS[field].title()) and " 对" not in said, said
+        assert "对 Dragonfly 无效" in said if design.topology != "torus" else "对环面无效" in said
+
+
+def test_the_families_of_another_setting_are_spaced_in_chinese():
+    """The other-family sentence names its families twice, once before a full-width comma, and the design's topology:
+    each sits between Chinese words in the translation, spaced as a Latin word set in Chinese
+    (``core.i18n.embedded``): it read "仅用于Dragonfly+ 或 Dragonfly拓扑" and "本设计为Dragonfly+，"."""
+    torus = Design(gpu="H100", gpus=512, topology="torus", global_ratio=0.5)
+    dragonfly = Design(gpu="H100", gpus=4096, topology="dragonfly", torus_dims="8x8x8")
+    with language("zh"):
+        (on_torus,), (on_dragonfly,) = unused_fields(torus), unused_fields(dragonfly)
+    assert "仅用于 Dragonfly+ 或 Dragonfly 拓扑" in on_torus and "改用 Dragonfly+ 或 Dragonfly 拓扑，" in on_torus
+    assert "本设计为环面拓扑" in on_torus and "本设计为 Dragonfly+ 拓扑" in on_dragonfly
+    assert not re.search(r"[\u4e00-\u9fff][A-Za-z]|[A-Za-z+][\u4e00-\u9fff]|[A-Za-z+] [，；（）]", on_torus + on_dragonfly)
+    with language("en"):
+        (said,) = unused_fields(torus)
+    assert "used only by the Dragonfly+ or Dragonfly topology; this design is Torus" in said

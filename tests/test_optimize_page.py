@@ -412,3 +412,30 @@ def test_the_chinese_page_joins_its_sentences_without_a_space_after_a_full_stop(
     joined = [t for t in texts if re.search(r"[。！？] ", t)]
     assert not joined, joined
     assert "。" in planes.help
+
+
+@pytest.mark.parametrize("link", [{"lang": "en"}, {"lang": "zh"}, {"lang": "en", "ui_bw": "bits"},
+                                  {"lang": "zh", "ui_cur": "CNY"}])
+def test_every_constraint_label_fits_its_column_at_1024_px(link):
+    """The constraints' labels wrapped at a 1,024 px window, four equal columns a row: "Max. oversubscription (x:1)"
+    on three lines, "预算，整个集群 [美元]" on two. Each row's columns are as wide as their labels now
+    (``webui.tablefit.input_columns``): every input's label, its help icon's room included (``label_px``), fits its
+    column's share of the form's width at 1,024 px (``FORM_PX``, less the gaps), so at 1,280 and 1,600 px too."""
+    from webui.tablefit import COLUMN_GAP_PX, FORM_PX, label_px
+
+    at = pagetest.open_page(PAGE, {"n": "64", **link})
+    assert not at.exception
+    rows, row = [], []
+    for column in at.columns:  # consecutive columns whose weights add up to 1 are one row
+        row.append(column)
+        if abs(sum(c.weight for c in row) - 1) < 1e-6:
+            rows.append(row)
+            row = []
+    checked = 0
+    for row in rows:
+        usable = FORM_PX - COLUMN_GAP_PX * (len(row) - 1)
+        for column in row:
+            for widget in [*column.number_input, *column.selectbox]:
+                assert label_px(widget.label, bool(widget.help)) <= column.weight * usable, (widget.label, row)
+                checked += 1
+    assert checked >= 13  # the eight constraints, the training job's three and the serving pair

@@ -67,6 +67,25 @@ def _compare_table(at):
     return frame
 
 
+def _days(text: str) -> float:
+    """A days cell of the two-fabric table (``core.units.days`` text: ``21.8``, ``1,234``) as a number."""
+    return float(text.replace(",", ""))
+
+
+def test_the_table_and_the_chart_write_days_alike():
+    """Same job, two fabrics: the chart's bars said ``21.8 d`` and the table under them ``21.77`` (``round(days,
+    2)``); both write the one days format now (``core.units.days``), the bars' hover too."""
+    import json
+
+    at = page(n="128")
+    assert not at.exception and not at.error
+    specs = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    (chart,) = [s for s in specs if "Same job, two fabrics" in json.dumps(s["layout"].get("title", ""))]
+    bars = chart["data"][0]
+    table = list(_compare_table(at)["days"])
+    assert bars["text"] == [f"{days} d" for days in table] and bars["customdata"] == table, (bars["text"], table)
+
+
 def test_compare_with_a_pasted_share_link():
     """Any second design, as its share link: decoded, warnings shown escaped, the link keeps it."""
     link = "https://planner.example/?v=1&g=H100&n=128&f=eth&os=2"
@@ -106,7 +125,7 @@ def test_spread_placement_on_two_to_one_roce_costs_days_and_dollars():
     assert not at.exception and not at.error
     frame = _compare_table(at)
     ib, roce = frame.iloc[0], frame.iloc[1]
-    assert roce["days"] > 1.05 * ib["days"] and roce["step [s]"] > ib["step [s]"]
+    assert _days(roce["days"]) > 1.05 * _days(ib["days"]) and roce["step [s]"] > ib["step [s]"]
     assert roce["run cost [USD]"] != ib["run cost [USD]"]
     notes = " ".join(c.value for c in at.caption)
     assert "static ECMP" in notes and "Meta" in notes and "xAI" in notes

@@ -42,3 +42,22 @@ def test_the_table_says_what_its_columns_count(lang, capsys):
     code, out, _err = run_cli(capsys, "stages", "--gpu", "GB200-NVL72", "--nodes", "144", "--nvlink-domain", "144",
                               "--stages", "288,576", "--lang", lang)
     assert code == 0 and said in out and (lang != "en" or "a second NVLink level's switch units" in said)
+
+
+def test_a_pod_designs_steps_count_its_second_nvlink_level():
+    """A design with pods whose first pod has a second NVLink level (GB200-NVL72 in 144-GPU domains, a second pod
+    added at stage 1: ``?v=1&g=GB200-NVL72&n=36&nvd=144&pods=GB200-NVL72:36@1``): its growth step left the pod's
+    level-2 cables out of the cables kept (680 where the Links card says 1,328); now its switches and cables add up
+    to the cards before and after the step, as a design's without pods (``stages.counted``)."""
+    from core.analysis.whole import whole_summary
+    from core.plan import plan
+
+    design = Design(gpu="GB200-NVL72", nodes=36, nvlink_domain_gpus=144, pods="GB200-NVL72:36@1")
+    (d,) = growth(design)
+    before, after = (whole_summary(plan(x)) for x in (design.model_copy(update={"pods": None}), design))
+    assert before["switches"]["nvlink_level2"] == after["switches"]["nvlink_level2"] == 18
+    assert before["switches"]["total"] + d.switches_added - d.switches_removed == after["switches"]["total"]
+    links = [sum(s["links"].values()) for s in (before, after)]
+    assert d.cables_kept + d.cables_moved + d.cables_speed_changed + d.cables_removed == links[0]
+    assert d.cables_kept + d.cables_moved + d.cables_speed_changed + d.cables_added == links[1] == 1_328
+    assert stage_rows([d])[0]["kept"] == d.cables_kept >= 648  # the level-2 cables stay where they are

@@ -210,8 +210,8 @@ def bom_xlsx(key: str, language: str, share_link: str | None = None, unit: str =
 @st.cache_data(max_entries=8, show_spinner=False)
 def export_bytes(key: str, name: str, naming: str, language: str) -> bytes:
     """Export ``name`` (``core.formats.exports``) of the design under the naming scheme ``naming`` (its JSON),
-    as UTF-8 bytes. Exports are English (machine-readable); ``language`` keys the cache only because a
-    writer may word a comment in it."""
+    as UTF-8 bytes. Exports are English in every language (``core.formats.exports.FILE_LANGUAGE``); ``language``
+    is the one a refusal is said in."""
     from core.formats.exports import export_text
 
     with speaking(language):

@@ -18,7 +18,7 @@ from core.figures import racks as rack_figures
 from core.figures.keynumbers import cards_html, rack_key_numbers
 from core.errors import FabricPlannerError
 from core.formats.stagecabling import RACKS_NOTE
-from core.i18n import N_, _, language as speaking, usd
+from core.i18n import N_, _, language as speaking, sentences, usd
 from core.physical.cabling import nvlink_summary
 from core.physical.media import KIND_LABELS, NVLINK_CLASS_LABELS
 from core.physical.racks import load_racks
@@ -255,11 +255,11 @@ def growth_section(cur, key: str) -> None:
         title = _("Re-terminated cables ({count})").format(count=number(total)) if listed == total else _(
             "Re-terminated cables (first {listed} of {total})").format(listed=number(listed), total=number(total))
         with st.expander(title):
-            st.caption(" ".join(filter(None, (
+            st.caption(sentences(
                 _("Named as the cabling plan names them (the Hand-off tab's names): the cable ID before and after "
                   "the step (without pods, the IDs of the cabling plan with a stage column, which says which stage "
                   "lays or re-terminates each cable; with pods, each stage's own plan's) and the racks of its "
-                  "ends."), _(RACKS_NOTE), cut_note(deltas)))))
+                  "ends."), _(RACKS_NOTE), cut_note(deltas)))
             frame = pd.DataFrame(moves)
             st.dataframe(frame, hide_index=True, width="stretch")
             st.download_button(_("Download as CSV"), frame.to_csv(index=False).encode("utf-8"),

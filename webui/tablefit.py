@@ -220,3 +220,35 @@ def fabrics_columns(frame: pd.DataFrame, money_columns, number_columns) -> tuple
         config[label] = (tables.money_column(label, frame[label].tolist()) if label in money_columns
                          else st.column_config.NumberColumn(label, format="localized"))
     return order(frame, [_(c) for c in FABRICS_FIRST]), config
+
+
+# --- a row of labelled inputs ------------------------------------------------------------------------------
+
+FORM_PX = MAIN_PX - 32
+"""The inside of a bordered form at a 1,024 px window [px]: ``MAIN_PX`` less its border and padding, 16 px a side."""
+COLUMN_GAP_PX = 16
+"""The gap between two of Streamlit's columns (``gap="small"``, 1 rem) [px]."""
+HELP_ICON_PX = 26
+"""A widget label's help icon and the space before it [px]."""
+INPUT_MIN_PX = 124
+"""The narrowest a number input shows its value and its - + buttons (at 112 px it drops them) [px]."""
+
+
+def label_px(label: str, helped: bool = False) -> float:
+    """The width a widget's ``label`` takes on one line [px] (``webui.tables.text_px``, a help icon's room when
+    ``helped``), at least ``INPUT_MIN_PX``."""
+    return max(INPUT_MIN_PX, tables.text_px(label) + (HELP_ICON_PX if helped else 0))
+
+
+def row_px(labels: list[tuple]) -> list[float]:
+    """The widths [px] ``input_columns`` gives a row of inputs' columns in proportion: per ``(label, helped)`` or
+    ``(label, helped, least)`` its ``label_px``, at least ``least`` [px] (a select box of long names)."""
+    return [max([label_px(item[0], item[1]), *item[2:]]) for item in labels]
+
+
+def input_columns(labels: list[tuple]) -> list:
+    """Streamlit columns for a row of inputs, one per ``(label, helped[, least])`` in the current language, each as
+    wide as its label in proportion (``row_px``): a row whose widths and gaps together fit ``FORM_PX`` keeps every
+    label on one line at a 1,024 px window, and so at any wider one (four equal columns wrapped "Max.
+    oversubscription (x:1)" on three lines and "预算，整个集群 [美元]" on two)."""
+    return st.columns(row_px(labels))

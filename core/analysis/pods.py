@@ -27,7 +27,7 @@ from typing import Iterator
 
 from core.analysis.compare import bom_changes
 from core.analysis.podoptics import shared_spine_optics
-from core.analysis.stages import Bought, PodStep, StageDelta, cable_delta, fabric_transceivers_bought
+from core.analysis.stages import Bought, PodStep, StageDelta, cable_delta, counted, fabric_transceivers_bought
 from core.catalog import load_catalog
 from core.cost import BomRow, build_bom
 from core.design import Design
@@ -71,6 +71,16 @@ class MixedPlan:
     def power_kw(self) -> float:
         """IT power of the mixed design [kW] (every row of ``bom``)."""
         return sum(row.quantity * row.unit_power_w for row in self.bom) / 1000
+
+    @property
+    def level2_switches(self) -> int:
+        """The switch units of every present pod's second NVLink level (``Plan.level2_switches``)."""
+        return sum(p.level2_switches for p in self.plans)
+
+    @property
+    def level2_cables(self) -> int:
+        """The cables of every present pod's second NVLink level (``Plan.level2_cables``)."""
+        return sum(p.level2_cables for p in self.plans)
 
 
 def _spine_row(p: Plan, bom: tuple[BomRow, ...] | None = None) -> BomRow | None:
@@ -252,7 +262,8 @@ def mixed_cables(mixed: MixedPlan) -> dict:
 
 
 def pod_delta(before: MixedPlan, after: MixedPlan) -> StageDelta:
-    """What going from one stage of a mixed design to the next buys and recables (``core.analysis.stages``)."""
+    """What going from one stage of a mixed design to the next buys and recables (``core.analysis.stages``), a
+    pod's second NVLink level's switch units and cables counted as a design's without pods (``stages.counted``)."""
     bought = tuple(Bought(category=c.category, item=c.item, catalog_id=c.catalog_id,
                           quantity=c.quantity_change(1, 0), usd=c.usd_change(1, 0))
                    for c in bom_changes([before, after]) if c.quantity_change(1, 0) > 0)
@@ -261,9 +272,8 @@ def pod_delta(before: MixedPlan, after: MixedPlan) -> StageDelta:
         from_nodes=before.fabric.nodes, to_nodes=after.fabric.nodes, from_gpus=before.fabric.gpus,
         to_gpus=after.fabric.gpus, capex_usd=after.capex_usd - before.capex_usd, bought=bought,
         transceivers_bought=fabric_transceivers_bought(before.bom, after.bom),
-        switches_added=len(ids_after - ids_before), switches_removed=len(ids_before - ids_after),
         tiers=(before.fabric.tiers, after.fabric.tiers), pods=_pod_steps(before, after),
-        **cable_delta(mixed_cables(before), mixed_cables(after)))
+        **counted(before, after, ids_before, ids_after, cable_delta(mixed_cables(before), mixed_cables(after))))
 
 
 def _pod_steps(before: MixedPlan, after: MixedPlan) -> tuple[PodStep, ...]:

@@ -39,7 +39,7 @@ from core.design import Design, stage_nodes
 from core.errors import InputError
 from core.fabric.pods import pod_stages
 from core.fabric.wiring import Wiring
-from core.i18n import N_, _
+from core.i18n import N_, _, sentences
 from core.physical.cabling import compute_links
 from core.plan import Plan, plan
 from core.units import number
@@ -226,23 +226,25 @@ def cable_delta(before: dict, after: dict) -> dict:
                 cables_added=len(after) - len(matched), moved_by_kind=by_kind, moves=tuple(moves))
 
 
-def _with_level2(before: Plan, after: Plan, cables: dict) -> dict:
-    """``cable_delta``'s counts of the scale-out cables with a second NVLink level's cables added (``Plan.
-    level2_cables``: a domain's own, kept while it stands, so a step adds or removes whole domains' cables), as the
-    Links card counts them."""
+def counted(before, after, switches_before: set[str], switches_after: set[str], cables: dict) -> dict:
+    """The ``StageDelta`` counts of a step from stage plan ``before`` to ``after`` (each a ``Plan`` or, with pods, a
+    ``core.analysis.pods.MixedPlan``: both have ``level2_switches`` and ``level2_cables``), from their scale-out
+    switches' ids and ``cable_delta``'s counts of their scale-out ``cables``: a second NVLink level's switch units
+    and cables added (a domain's own, kept while it stands, so a step adds or removes whole domains'), as the
+    Switches and Links cards count them."""
+    level2 = after.level2_switches - before.level2_switches
     had, has = before.level2_cables, after.level2_cables
-    return {**cables, "cables_kept": cables["cables_kept"] + min(had, has),
+    return {**cables, "switches_added": len(switches_after - switches_before) + max(0, level2),
+            "switches_removed": len(switches_before - switches_after) + max(0, -level2),
+            "cables_kept": cables["cables_kept"] + min(had, has),
             "cables_added": cables["cables_added"] + max(0, has - had),
             "cables_removed": cables["cables_removed"] + max(0, had - has)}
 
 
 def stage_delta(before: Plan, after: Plan) -> StageDelta:
     """What growing from plan ``before`` to plan ``after`` buys and recables (module docstring); the switches and
-    cables a second NVLink level's units included (``Plan.level2_switches``, ``_with_level2``), as the Switches and
-    Links cards and the transceivers bought count them."""
-    ids_before = set(Wiring.of(before).all_switch_ids())
-    ids_after = set(Wiring.of(after).all_switch_ids())
-    level2 = after.level2_switches - before.level2_switches
+    cables a second NVLink level's units included (``counted``), as the Switches and Links cards and the
+    transceivers bought count them."""
     bought = tuple(Bought(category=c.category, item=c.item, catalog_id=c.catalog_id,
                           quantity=c.quantity_change(1, 0), usd=c.usd_change(1, 0))
                    for c in bom_changes([before, after]) if c.quantity_change(1, 0) > 0)
@@ -251,10 +253,9 @@ def stage_delta(before: Plan, after: Plan) -> StageDelta:
         to_gpus=after.resolved.gpus,
         capex_usd=after.cost.capex_usd - before.cost.capex_usd, bought=bought,
         transceivers_bought=fabric_transceivers_bought(before.bom, after.bom),
-        switches_added=len(ids_after - ids_before) + max(0, level2),
-        switches_removed=len(ids_before - ids_after) + max(0, -level2),
         tiers=(before.switch_tiers, after.switch_tiers),
-        **_with_level2(before, after, cable_delta(_cables(before), _cables(after))))
+        **counted(before, after, set(Wiring.of(before).all_switch_ids()), set(Wiring.of(after).all_switch_ids()),
+                  cable_delta(_cables(before), _cables(after))))
 
 
 def growth_plans(design: Design) -> list:
@@ -366,7 +367,7 @@ def stages_note(design: Design) -> str | None:
     (``POD_STAGES_ONLY`` says why)."""
     if design.pods and len(pod_stages(design)) < 2:
         return None
-    return _(POD_STAGES_NOTE if design.pods else STAGES_NOTE) + " " + _(STAGES_SCOPE)
+    return sentences(_(POD_STAGES_NOTE if design.pods else STAGES_NOTE), _(STAGES_SCOPE))
 
 
 def has_stages(design: Design, nodes: int) -> bool:

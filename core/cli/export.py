@@ -2,9 +2,10 @@
 
 Every format registered in ``core.formats.exports`` (``exports()``, also ones added later) is a ``--format``
 choice. Output goes to stdout, or to ``--output FILE``, streamed as the writer produces it; the file is
-written in English and the same in every ``--lang``. Device names follow ``--node-prefix``,
-``--switch-prefix`` and ``--min-digits`` (``core.fabric.naming.NamingScheme``). Bad flags and values exit
-with code 2 and one line; a design that cannot be built exits with 3.
+written in English and the same in every ``--lang``, as the Designer's download in either language
+(``core.formats.exports.FILE_LANGUAGE``); a design a format refuses is said in ``--lang``. Device names follow
+``--node-prefix``, ``--switch-prefix`` and ``--min-digits`` (``core.fabric.naming.NamingScheme``). Bad flags and
+values exit with code 2 and one line; a design that cannot be built exits with 3.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from core.cli.common import add_design_options, check_output, design_from_args, 
 from core.errors import InputError
 from core.fabric.naming import NamingError, NamingScheme, naming_scheme
 from core.formats.exports import exports
-from core.i18n import DEFAULT_LANGUAGE, _, language
+from core.i18n import _
 
 
 def register(subparsers) -> None:
@@ -72,9 +73,8 @@ def run(args: argparse.Namespace) -> str:
     export = exports()[args.format]
     if args.output:
         check_output(args.output)
-        with open(args.output, "w", encoding="utf-8", newline="\n") as handle, language(DEFAULT_LANGUAGE):
+        with open(args.output, "w", encoding="utf-8", newline="\n") as handle:
             export.write(result, handle, naming)  # a failed write (full disk, ...): core.cli._fail says it
         return ""
-    with language(DEFAULT_LANGUAGE):  # a closed pipe (`... | head`) or a full disk: core.cli._fail
-        export.write(result, sys.stdout, naming)
+    export.write(result, sys.stdout, naming)  # a closed pipe (`... | head`) or a full disk: core.cli._fail
     return ""

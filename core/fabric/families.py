@@ -61,6 +61,8 @@ topology family"):
   (``unused_fields``, ``ignored_said``), a sweep of one says it does nothing (``swept_ignored``), the sidebar shows
   their inputs off (``ignored_input``), a search holds them (``unsearched_fields``), without leaf oversubscription
   there is no leaf what-if (``leaf_whatif``), and ``core.design.resolve_design`` does not read a torus's switch models;
+* ``HOP_NAMES``: what its hop counts count, by ``PLAN_HOPS`` name, where the folded Clos's names (rails,
+  scalable units, pods) are not its own (``hops_key``: a torus's ``hops_node_neighbour``, ``hops_node_farthest``);
 * ``FAILURE_NAMES``: the failure-spec language that names its elements (``failure_names``: ``"node-to-node"``,
   the torus's nodes, NICs and neighbour bundles), instead of the graph what-if's (its switches, link bundles, NICs);
 * ``FAILURE_CLOSED_FORM``: the module (a dotted name, imported by ``core.analysis.failure.whatif``) whose
@@ -111,8 +113,11 @@ PLAN_HOPS = ("same_rail", "same_rail_other_su", "cross_rail", "cross_pod")
 
 def hops_key(name: str | None, hops: str) -> str:
     """The key of hop count ``hops`` (``max``, a ``PLAN_HOPS`` name) on family ``name`` (a ``FabricPlan.family`` or
-    ``Design.topology``): ``hops_same_rail`` on a switched fabric, ``hops_node_same_rail`` on a torus."""
-    return HOPS_PREFIX[node_to_node(name)] + hops
+    ``Design.topology``): ``hops_same_rail`` on a switched fabric; on a family that declares ``HOP_NAMES`` its own
+    name, ``hops_node_neighbour`` and ``hops_node_farthest`` on a torus (which has no rails, scalable units or pods;
+    the counts that name one key are the same count, so the plan JSON holds it once)."""
+    own = getattr(family(name), "HOP_NAMES", {}) if name else {}
+    return HOPS_PREFIX[node_to_node(name)] + own.get(hops, hops)
 
 
 def switch_tiers(name: str, tiers: int) -> int:
@@ -361,22 +366,24 @@ def reads(name: str, field: str) -> bool:
     return field in own or not any(field in getattr(family(f), "DESIGN_FIELDS", ()) for f in FAMILIES)
 
 
-IGNORED_TEXT = N_("{field} has no effect on a {topology}: {why}, so it is ignored (leave the field out, or choose "
-                  "another topology)")
-"""What the CLI, the Designer and a sweep say of a field the design's own family ignores (``ignored_said``)."""
+IGNORED_TEXT = N_("The setting {field} has no effect on a {topology}: {why}, so it is ignored (leave the field out, "
+                  "or choose another topology)")
+"""What the CLI, the Designer and a sweep say of a field the design's own family ignores (``ignored_said``): "The
+setting {field}" a subject for any label, plural too ("The setting Tiers has"), as ``unused_fields``' sentence."""
 
 
 def ignored_said(name: str, field: str) -> str | None:
     """What the CLI, the Designer and a sweep say, translated, of ``Design`` field ``field`` set on family ``name`` (a
     ``Design.topology``) when the family ignores it (``ignored_fields``; why: its module's ``IGNORED_WHY``), the
-    field named by its label; None when it reads it."""
+    field named by its label and the topology by its word, each spaced as a word set in a Chinese sentence
+    (``core.i18n.embedded``: 对 Dragonfly 无效); None when it reads it."""
     if field not in ignored_fields(name):
         return None
     from core.design import FIELDS
-    from core.i18n import _
+    from core.i18n import _, embedded
 
-    return _(IGNORED_TEXT).format(field=FIELDS[field].title(), topology=vocab.TOPOLOGY.word(name),
-                                  why=_(family(name).IGNORED_WHY))
+    return _(IGNORED_TEXT).format(field=embedded(FIELDS[field].title()),
+                                  topology=embedded(vocab.TOPOLOGY.word(name)), why=_(family(name).IGNORED_WHY))
 
 
 def unused_fields(design) -> list[str]:
@@ -394,8 +401,8 @@ def unused_fields(design) -> list[str]:
             readers.setdefault(field, []).append(vocab.TOPOLOGY.label(name))
     out = [_("The setting {field} is used only by the {family} topology; this design is {topology}, so it is ignored "
              "(set the topology to {family}, or leave the field out)").format(  # a subject for any label: plural too
-        field=embedded(FIELDS[field].title()), family=or_list(names),  # its declared label, as ``ignored_said``
-        topology=vocab.TOPOLOGY.label(design.topology))
+        field=embedded(FIELDS[field].title()), family=embedded(or_list(names)),  # its declared label, as
+        topology=embedded(vocab.TOPOLOGY.label(design.topology)))  # ``ignored_said``; each set between Chinese words
         for field, names in readers.items()
         if not reads(design.topology, field) and getattr(design, field) != getattr(default, field)]
     return out + [ignored_said(design.topology, field) for field in ignored_fields(design.topology)

@@ -733,6 +733,12 @@ class Hops(NamedTuple):
     valiant: int
 
 
+HOP_NAMES = {"same_rail": "neighbour", "same_rail_other_su": "farthest", "cross_rail": "farthest",
+             "cross_pod": "farthest"}
+"""The plan JSON's hop counts (``core.fabric.families.PLAN_HOPS``) by what they count here (``hop_counts``: links to
+a neighbour, links between the farthest nodes, the diameter): ``core.fabric.families.hops_key``."""
+
+
 def hop_counts(wiring: TorusWiring) -> Hops:
     """Hop counts of a torus (``Hops``): neighbours 1, the farthest pair the diameter."""
     far = diameter(wiring.dims)

@@ -94,7 +94,8 @@ def days_figure(comparison: Comparison, height: int = 340) -> go.Figure:
     fig = go.Figure(go.Bar(x=[n for _i, n in shown], y=days,
                            marker_color=[DESIGN_COLOURS[i % len(DESIGN_COLOURS)] for i, _n in shown],
                            text=[_("{days} d").format(days=units.days(d)) for d in days], textposition="auto",
-                           hovertemplate=_("%{x}: %{y:,.2f} days") + "<extra></extra>"))
+                           customdata=[units.days(d) for d in days],
+                           hovertemplate=_("%{x}: %{customdata} days") + "<extra></extra>"))
     base_layout(fig, _("Days to train the job, per design"), height)
     fig.update_layout(yaxis=dict(title=_("days"), rangemode="tozero"), showlegend=False)
     return fig

@@ -217,7 +217,8 @@ def comparison_figure(rows: list[dict], height: int = 340) -> go.Figure:
     colours = ["#2e86c1", "#d35400", "#117a65", "#7d3c98"][: len(rows)]
     fig.add_trace(go.Bar(x=labels, y=[r["days"] for r in rows], marker_color=colours, showlegend=False,
                          text=[_("{days} d").format(days=units.days(r["days"])) for r in rows], textposition="auto",
-                         textangle=0, hovertemplate=_("%{x}: %{y:,.2f} days") + "<extra></extra>"), row=1, col=1)
+                         customdata=[units.days(r["days"]) for r in rows], textangle=0,
+                         hovertemplate=_("%{x}: %{customdata} days") + "<extra></extra>"), row=1, col=1)
     costs = [r["cost_usd"] for r in rows]
     fig.add_trace(go.Bar(x=labels, y=costs, marker_color=colours, showlegend=False,
                          text=[usd(c) for c in costs], customdata=[usd(c) for c in costs],

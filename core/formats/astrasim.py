@@ -58,8 +58,8 @@ from core.errors import DesignError, NotHandledError
 from core.fabric.families import export_word
 from core.fabric.wiring import Wiring
 from core.formats.podlabel import pods_describer
-from core.i18n import DEFAULT_LANGUAGE, N_, _, language
-from core.formats.exports import Export
+from core.i18n import N_, _
+from core.formats.exports import Export, in_file_language
 
 SIMULATORS_TOML = Path(__file__).resolve().parents[2] / "assets" / "catalog" / "simulators.toml"
 GIB_PER_GB = 1e9 / 2**30
@@ -185,7 +185,7 @@ def _number(value: float) -> str:
 
 def write(plan, out: TextIO, naming=None) -> None:
     """Write the ASTRA-sim analytical network YAML of ``plan`` to ``out`` (``naming`` is not used: NPUs are numbered),
-    every word in English whatever the request's language (as ``core.formats.drawio.write_drawio``); a design that
+    every word in English whatever the request's language (``core.formats.exports.FILE_LANGUAGE``); a design that
     is no grid of dimensions is refused in the request's language. A design with pods is written whole
     (``core.formats.podsims``)."""
     from core.formats.podsims import astra_dimensions, write_mixed_astra
@@ -193,7 +193,7 @@ def write(plan, out: TextIO, naming=None) -> None:
 
     mixed = mixed_of(plan)
     dims = dimensions(plan) if mixed is None else astra_dimensions(mixed)
-    with language(DEFAULT_LANGUAGE):
+    with in_file_language():
         if mixed is None:
             _write(plan, dims, out)
         else:

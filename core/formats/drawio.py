@@ -26,10 +26,10 @@ from xml.sax.saxutils import quoteattr
 from core.fabric.families import tier_words
 from core.fabric.naming import Namer, NamingScheme
 from core.fabric.wiring import Wiring
-from core.formats.exports import Export
+from core.formats.exports import Export, in_file_language
 from core.formats.podslurm import mixed_of
 from core.formats.slurm import compress_hostlist
-from core.i18n import DEFAULT_LANGUAGE, N_, language
+from core.i18n import N_
 
 ROW_HEIGHT = 170
 """Vertical distance between tier rows [px]."""
@@ -109,8 +109,8 @@ def _style(role: str, colour: str, aggregated: bool) -> str:
 def write_drawio(plan, out: TextIO, naming: NamingScheme) -> None:
     """Stream the draw.io file of ``plan`` (plane 1, laid out like the app's diagram) to ``out``, every word in
     English whatever the request's language (the title's tiers and the rows' names as the bundles'; the CLI's
-    ``export`` and the Designer's download are the same bytes)."""
-    with language(DEFAULT_LANGUAGE):
+    ``export`` and the Designer's download are the same bytes: ``core.formats.exports.FILE_LANGUAGE``)."""
+    with in_file_language():
         _write_drawio(plan, out, naming)
 
 

@@ -8,17 +8,32 @@ NAME`` and the Designer's download buttons both read it, so a new format is one 
 A writer is ``write(plan, out, naming) -> None``: it writes text to ``out`` (a text stream) as it
 goes, so a 131,072-GPU design streams instead of building one huge string; ``naming`` is the
 ``core.fabric.naming.NamingScheme`` the user set.
+
+Every file is written in one language, ``FILE_LANGUAGE`` (English), whatever the request's: machines and the people
+who run them read these files, so a design gives the same bytes from the Designer's download in any language and
+from ``python -m core export`` in any ``--lang``. A writer whose file holds words (draw.io, ASTRA-sim, the
+Prometheus rules, the ibsim net file) writes them inside ``in_file_language()``, after saying any design it refuses
+in the request's language (``core.errors``: the Designer's greyed-out button, the CLI's error line).
 """
 
 from __future__ import annotations
 
 import importlib
 import io
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Callable, TextIO
 
 from core.fabric.naming import NamingScheme
-from core.i18n import _
+from core.i18n import DEFAULT_LANGUAGE, _, language
+
+FILE_LANGUAGE = DEFAULT_LANGUAGE
+"""The language of every export file, whatever the request's (module docstring)."""
+
+
+def in_file_language() -> AbstractContextManager[None]:
+    """The words a writer puts in its file, inside this, are in ``FILE_LANGUAGE`` (module docstring)."""
+    return language(FILE_LANGUAGE)
 
 
 @dataclass(frozen=True)

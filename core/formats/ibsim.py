@@ -37,7 +37,7 @@ from typing import TextIO
 from core.errors import InputError
 from core.fabric.naming import Namer, NamingScheme
 from core.fabric.wiring import Wiring
-from core.formats.exports import Export, on_infiniband
+from core.formats.exports import Export, in_file_language, on_infiniband
 from core.formats.ibnetdiscover import LANE_GBPS
 from core.i18n import N_, _, ngettext
 from core.physical.cabling import port_units
@@ -124,10 +124,11 @@ def write_ibsim(plan, out: TextIO, naming: NamingScheme | None = None) -> None:
         for link in wiring.links(plane, island):
             port_lines(wiring, link, plane, ports, name, switch_lines, hca_lines)
     resolved = plan.resolved
-    out.write(ngettext("# fabric planner: {gpus} GPUs, {nodes} nodes of {nics} NICs, {count} switch, as an ibsim "
-                       "fabric file", "# fabric planner: {gpus} GPUs, {nodes} nodes of {nics} NICs, {count} switches, "
-                       "as an ibsim fabric file", len(switch_lines)).format(
-        gpus=f"{resolved.gpus:,}", nodes=f"{resolved.nodes:,}", nics=nics, count=f"{len(switch_lines):,}") + "\n")
+    with in_file_language():  # core.formats.exports.FILE_LANGUAGE
+        out.write(ngettext("# fabric planner: {gpus} GPUs, {nodes} nodes of {nics} NICs, {count} switch, as an ibsim "
+                           "fabric file", "# fabric planner: {gpus} GPUs, {nodes} nodes of {nics} NICs, {count} "
+                           "switches, as an ibsim fabric file", len(switch_lines)).format(
+            gpus=f"{resolved.gpus:,}", nodes=f"{resolved.nodes:,}", nics=nics, count=f"{len(switch_lines):,}") + "\n")
     out.write(f"# run: {ibsim_command(plan, wiring)}\n\n")
     for sid, lines in switch_lines.items():
         role = Wiring.parse(sid)[0]

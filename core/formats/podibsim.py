@@ -37,6 +37,7 @@ from core.fabric.wiring import Wiring
 from core.formats.ibsim import (
     MAX_PORTS, MAX_SWITCHES, _port_of, nic_name, port_lines, sim_rate, switch_line, switch_ports,
 )
+from core.formats.exports import in_file_language
 from core.formats.podexports import PodNames
 from core.formats.podslurm import mixed_header
 from core.i18n import _, ngettext
@@ -140,10 +141,12 @@ def write_mixed_ibsim(mixed: MixedPlan, out: TextIO, naming: NamingScheme | None
     switch_lines.update((sid, []) for sid in shared)
     _shared_lines(mixed, wiring, ports, names.device, switch_lines)
     switches = _switch_count(mixed)
-    out.write(ngettext("# fabric planner: {gpus} GPUs, {nodes} nodes in {pods} pods, {count} switch, as an ibsim "
-                       "fabric file", "# fabric planner: {gpus} GPUs, {nodes} nodes in {pods} pods, {count} switches, "
-                       "as an ibsim fabric file", switches).format(
-        gpus=f"{f.gpus:,}", nodes=f"{f.nodes:,}", pods=len(f.pods), count=f"{switches:,}") + "\n" + mixed_header(mixed))
+    with in_file_language():  # core.formats.exports.FILE_LANGUAGE
+        out.write(ngettext("# fabric planner: {gpus} GPUs, {nodes} nodes in {pods} pods, {count} switch, as an ibsim "
+                           "fabric file", "# fabric planner: {gpus} GPUs, {nodes} nodes in {pods} pods, {count} "
+                           "switches, as an ibsim fabric file", switches).format(
+            gpus=f"{f.gpus:,}", nodes=f"{f.nodes:,}", pods=len(f.pods), count=f"{switches:,}") + "\n"
+            + mixed_header(mixed))
     out.write(f"# run: {mixed_ibsim_command(mixed, ports)}\n\n")
     for sid, lines in switch_lines.items():
         found = wiring.parse(sid)

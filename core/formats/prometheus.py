@@ -8,9 +8,10 @@ replaced by its exporter's label matcher of the design's devices of those tiers:
 their names under the user's naming scheme (``core.fabric.naming.Namer.pattern``), so an alert fires for the
 planned servers and switches (``gpu001``, ``p2-leaf006``) and not for other devices the same Prometheus
 watches. Labels: ``severity``, ``check`` (the checklist row's id), ``tier``; annotations: ``summary`` (counter
-and threshold), ``description`` (why, and how the rule reads the counter), ``source``; in the language of the
-request. Rows (or tiers of a row) that no open-source exporter publishes are listed in the header as not
-covered, with the counter to read from the vendor's tools instead.
+and threshold), ``description`` (why, and how the rule reads the counter), ``source``; in English whatever
+the request's language, as every export (``core.formats.exports.FILE_LANGUAGE``). Rows (or tiers of a row) that no
+open-source exporter publishes are listed in the header as not covered, with the counter to read from the vendor's
+tools instead.
 
 A design with pods (``core.analysis.pods``) is watched whole: each rule matches every pod's servers and leaves
 under the pod's names (``pod2-gpu001``, ``pod2-leaf001``: ``core.formats.podslurm.pod_scheme``) where the rule
@@ -32,7 +33,7 @@ from core.analysis.monitoring import WHY, Rule, Scope, all_checks, exporters
 from core.fabric.families import export_word
 from core.fabric.naming import Namer, NamingScheme
 from core.fabric.wiring import Wiring
-from core.formats.exports import Export
+from core.formats.exports import Export, in_file_language
 from core.i18n import N_, _, as_sentence, sentences
 
 KINDS = {"gpu": "gpu", "node": "node", "leaf": "switch", "spine": "switch", "core": "switch"}
@@ -170,9 +171,11 @@ def _header(plan, rules: list[dict], out: TextIO) -> None:
 
 
 def write(plan, out: TextIO, naming: NamingScheme | None = None) -> None:
-    """Write the rule file of ``plan`` to ``out`` (text, YAML), devices named under ``naming``."""
-    rules = alerts(plan, naming)
-    _header(plan, rules, out)
+    """Write the rule file of ``plan`` to ``out`` (text, YAML), devices named under ``naming``, its words in English
+    whatever the request's language (``core.formats.exports.FILE_LANGUAGE``)."""
+    with in_file_language():
+        rules = alerts(plan, naming)
+        _header(plan, rules, out)
     out.write("groups:\n")
     for group in ("gpu", "node", "switch"):
         grouped = [r for r in rules if r["group"] == group]

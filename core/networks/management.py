@@ -32,7 +32,7 @@ from core.catalog import Catalog
 from core.design import ResolvedDesign
 from core.fabric.families import words
 from core.fabric.sizing import FabricPlan
-from core.i18n import N_, _, ngettext
+from core.i18n import N_, _, ngettext, sentences
 from core.networks.makers import (SwitchChoice, choice_note, head_node_model, management_switches,
                                   network_switch)
 from core.networks.model import DeviceSet, LinkSet, NetworkSizing, SwitchSet, TransceiverUse
@@ -112,11 +112,11 @@ def size_inband(resolved: ResolvedDesign, catalog: Catalog, heads: int, nfs: int
     down_max = radix - up - isl
     pairs, pairs_per_pod, pods = inband_pairs(ports, radix)
     leaves = 2 * pairs
-    why = [_("In-band management ({switch}, {speed}GbE): {nodes} nodes x {per_node} + {heads} head nodes x {head_each} "
-             "+ {nfs_ports} NFS storage ports + {oob_ports} OOB uplinks = {ports} ports.").format(
+    why = [sentences(_("In-band management ({switch}, {speed}GbE): {nodes} nodes x {per_node} + {heads} head nodes x "
+                       "{head_each} + {nfs_ports} NFS storage ports + {oob_ports} OOB uplinks = {ports} ports.").format(
         switch=switch.id, speed=speed, nodes=f"{resolved.nodes:,}", per_node=per_node, heads=heads,
-        head_each=ipolicy("head_node_inband_ports"), nfs_ports=nfs_ports, oob_ports=oob_ports, ports=f"{ports:,}")
-        + " " + choice_note(choice)]
+        head_each=ipolicy("head_node_inband_ports"), nfs_ports=nfs_ports, oob_ports=oob_ports, ports=f"{ports:,}"),
+        choice_note(choice))]
     switches: list[SwitchSet] = []
     links: list[LinkSet] = []
     down = math.ceil(ports / leaves)
@@ -250,9 +250,9 @@ def size_oob(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, *, 
         if pdus == estimate else
         _("Out-of-band management ({switch}, 1GbE): {bmc} node BMCs + {switches} switch management ports + {devices} "
           "appliance ports + {pdus} rack PDUs = {ports} ports.").format(**terms),
-        _("{count} switches = ceil({ports} / {radix}), each with {per} 100G uplinks to the in-band network.").format(
-            count=count, ports=f"{ports:,}", radix=radix, per=ipolicy("oob_uplinks_per_switch"))
-        + " " + choice_note(choice),
+        sentences(_("{count} switches = ceil({ports} / {radix}), each with {per} 100G uplinks to the in-band "
+                    "network.").format(count=count, ports=f"{ports:,}", radix=radix,
+                                       per=ipolicy("oob_uplinks_per_switch")), choice_note(choice)),
     ]
     if pdus != estimate:
         why.insert(1, _(

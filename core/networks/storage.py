@@ -37,7 +37,7 @@ from core.design import ResolvedDesign
 from core.errors import DesignError, InputError
 from core.fabric.sizing import FabricPlan, down_up_split
 from core import units, vocab
-from core.i18n import _, ngettext
+from core.i18n import _, ngettext, sentences
 from core.networks.makers import SwitchChoice, choice_note, network_switch, optics_note
 from core.networks.media import fibre, module
 from core.networks.model import DeviceSet, LinkSet, NetworkSizing, SwitchSet, TransceiverUse
@@ -266,10 +266,10 @@ def size_storage(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
     ufm_ports = ufm_count * ipolicy("ufm_ports_storage")
     sus = scalable_units(resolved, fabric)
     why = [
-        _("Storage fabric ({fabric}): {nodes} nodes x {per_node} storage ports at {speed}G = {ports} node ports "
-          "on {switch} switches ({radix} ports at {speed}G).").format(
+        sentences(_("Storage fabric ({fabric}): {nodes} nodes x {per_node} storage ports at {speed}G = {ports} node "
+                    "ports on {switch} switches ({radix} ports at {speed}G).").format(
             fabric=vocab.FABRIC.label(kind), nodes=f"{nodes:,}", per_node=per_node, speed=speed, ports=f"{node_ports:,}",
-            switch=switch.id, radix=radix) + " " + choice_note(choice),
+            switch=switch.id, radix=radix), choice_note(choice)),
     ]
     if sized_systems:
         why.append(_("{systems} storage systems = ceil({nodes} nodes x {per_node_gbps} Gb/s per node / {system_gbps} "
@@ -294,7 +294,6 @@ def size_storage(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
     node_module = module(catalog, kind, speed, 1, "node", "QSFP112" if speed == 400 else "")
     cord = fibre(catalog, switch_module)
     coded = optics_note(switch_module, switch)
-    coded = " " + coded if coded else ""
 
     def cages(ports: int, count: int) -> int:
         return math.ceil(ports / per_cage) * count
@@ -314,7 +313,8 @@ def size_storage(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
     links = [
         LinkSet(kind="node-leaf", count=node_ports, speed_gbps=speed, cable=cord.id, transceivers=(
             TransceiverUse(model=switch_module.id, count=node_side_cages, end="switch",
-                           why=_("storage leaves' node ports, {per_cage} per cage").format(per_cage=per_cage) + coded),
+                           why=sentences(_("storage leaves' node ports, {per_cage} per cage").format(per_cage=per_cage),
+                                         coded)),
             TransceiverUse(model=node_module.id, count=node_ports, end="node",
                            why=_("one per node storage port")),
         ), description=_("node storage ports to leaves")),
@@ -322,8 +322,8 @@ def size_storage(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
     if storage_ports:
         links.append(LinkSet(kind="storage-leaf", count=storage_ports, speed_gbps=speed, cable=cord.id, transceivers=(
             TransceiverUse(model=switch_module.id, count=storage_side_cages, end="switch",
-                           why=_("storage-system ports, {per_cage} per cage; the systems' own optics are in their "
-                                 "price").format(per_cage=per_cage) + coded),
+                           why=sentences(_("storage-system ports, {per_cage} per cage; the systems' own optics are "
+                                           "in their price").format(per_cage=per_cage), coded)),
         ), description=_("storage-system ports to leaves (splitters to {speed}G system ports)").format(
             speed=appliance.fabric_port_speed_gbps)))
     if ufm_ports:
@@ -334,7 +334,8 @@ def size_storage(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
     if leaf_spine:
         links.append(LinkSet(kind="leaf-spine", count=leaf_spine, speed_gbps=speed, cable=cord.id, transceivers=(
             TransceiverUse(model=switch_module.id, count=up_cages, end="switch",
-                           why=_("leaf uplinks and spine ports, {per_cage} per cage").format(per_cage=per_cage) + coded),
+                           why=sentences(_("leaf uplinks and spine ports, {per_cage} per cage").format(
+                               per_cage=per_cage), coded)),
         ), description=_("storage leaves to spines")))
 
     devices = []

@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from core.catalog import CATALOG_DIR, load_catalog, read_toml
 from core.errors import InputError
-from core.i18n import N_, _, number
+from core.i18n import N_, _, number, sentences
 from core.perf.training_constants import load_training_catalog
 from core.units import percent
 
@@ -249,9 +249,9 @@ def error_band_sentence(architecture: str, precision: str, moe: bool) -> str:
         where=where.format(kind=kind, family=architecture, precision=precision.upper(), nouns=_nouns(architecture)))
     catalog = load_training_catalog()
     if not catalog.calibrated(architecture):
-        text += " " + _("Not validated on {family}: no published training run calibrates it, and its compute "
-                        "shares are borrowed from {borrowed} GPUs.").format(
-            family=architecture, borrowed=catalog.architecture_compute(architecture).architecture)
+        text = sentences(text, _("Not validated on {family}: no published training run calibrates it, and its "
+                                 "compute shares are borrowed from {borrowed} GPUs.").format(
+            family=architecture, borrowed=catalog.architecture_compute(architecture).architecture))
     return text
 
 
