@@ -92,9 +92,10 @@ def _storage_of(resolved: NetworkInputs, shape: NetworkShape, catalog: Catalog, 
 def _inband_of(resolved: NetworkInputs, catalog: Catalog, heads: int, nfs: int, oob_switches: int,
                language: str) -> NetworkSizing:
     """``size_inband`` of the view of a resolved design for ``heads`` head nodes, ``nfs`` NFS systems and
-    ``oob_switches`` out-of-band switches, in ``language``; cached by these arguments (``core.memo.stage``)."""
+    ``oob_switches`` out-of-band switches, in ``language``, its rack units and power filled (``_physical_sizing``);
+    cached by these arguments (``core.memo.stage``)."""
     with spoken(language):
-        return size_inband(resolved, catalog, heads, nfs, oob_switches)
+        return _physical_sizing(size_inband(resolved, catalog, heads, nfs, oob_switches), catalog)
 
 
 def networks_bytes(networks: ClusterNetworks) -> int:
@@ -135,7 +136,8 @@ class NetworkParts(NamedTuple):
     networks are bought, the storage fabric (its UFMs numbered after the compute fabric's) and the compute fabric's
     UFM devices, links and sentences (their rack units and power filled, ``_physical_sizing``), and the counts the
     in-band and out-of-band networks read: scalable units, head nodes, NFS systems, UFMs, storage systems and storage
-    switches. Only the out-of-band network's rack PDUs read the racks (``networks_for``)."""
+    switches, and the in-band switch's ports (``management.inband_switch``). Only the out-of-band network's rack
+    PDUs read the racks (``networks_for``)."""
 
     management: bool
     storage: NetworkSizing | None
@@ -148,6 +150,7 @@ class NetworkParts(NamedTuple):
     ufms: int
     storage_systems: int
     storage_switches: int
+    inband_radix: int
 
 
 def network_parts(resolved, fabric, catalog: Catalog) -> NetworkParts:
@@ -174,7 +177,7 @@ def sized_parts(resolved: NetworkInputs, fabric: NetworkFabric, catalog: Catalog
         management = resolved.design.management
         storage, storage_ufm = _storage_of(resolved, NetworkShape.of(fabric), catalog, language)
         if not management:
-            return NetworkParts(False, _physical_sizing(storage, catalog), (), (), (), 0, 0, 0, 0, 0, 0)
+            return NetworkParts(False, _physical_sizing(storage, catalog), (), (), (), 0, 0, 0, 0, 0, 0, 0)
         # a fabric without switches (a torus) has no subnet manager to run
         compute_devices, compute_links, compute_why = (compute_ufm(resolved, catalog, fabric.family)
                                                        if fabric.switch_count_total else ((), (), ()))
@@ -187,7 +190,7 @@ def sized_parts(resolved: NetworkInputs, fabric: NetworkFabric, catalog: Catalog
                         tuple(_physical_device(d, catalog) for d in compute_devices), compute_links, compute_why,
                         sus, head_nodes(sus), nfs_systems(resolved.nodes), first + sum(d.count for d in storage_ufm),
                         storage.devices_of("storage") if storage is not None else 0,
-                        storage.switch_count if storage is not None else 0)
+                        storage.switch_count if storage is not None else 0, inband_switch(resolved, catalog)[1])
 
 
 def networks_for(resolved, fabric, catalog: Catalog, parts: NetworkParts,
@@ -199,25 +202,25 @@ def networks_for(resolved, fabric, catalog: Catalog, parts: NetworkParts,
         return ClusterNetworks(storage=parts.storage, inband=None, oob=None, compute_devices=())
     counts = dict(sus=parts.sus, heads=parts.heads, ufms=parts.ufms, storage_systems=parts.storage_systems,
                   nfs=parts.nfs)
-    oob_switches = _oob_fixed_point(resolved, fabric, catalog, racks, storage_switches=parts.storage_switches,
-                                    **counts)
+    oob_switches = _oob_fixed_point(resolved, fabric, catalog, racks, radix=parts.inband_radix,
+                                    storage_switches=parts.storage_switches, **counts)
     inband = _inband_of(NetworkInputs.of(resolved), catalog, parts.heads, parts.nfs, oob_switches,
                         current_language())
     oob, _uplinks = size_oob(resolved, fabric, catalog, other_switches=parts.storage_switches + inband.switch_count,
                              built=racks, **counts)
-    return ClusterNetworks(storage=parts.storage, inband=_physical_sizing(inband, catalog),
+    return ClusterNetworks(storage=parts.storage, inband=inband,
                            oob=_physical_sizing(oob, catalog), compute_devices=parts.compute_devices,
                            compute_links=parts.compute_links, compute_explanation=parts.compute_explanation)
 
 
-def _oob_fixed_point(resolved, fabric, catalog: Catalog, racks: tuple[int, int] | None, *, sus: int,
+def _oob_fixed_point(resolved, fabric, catalog: Catalog, racks: tuple[int, int] | None, *, radix: int, sus: int,
                      storage_switches: int, heads: int, ufms: int, storage_systems: int, nfs: int) -> int:
     """The out-of-band switches the in-band network is sized for: in-band and out-of-band depend on each other (OOB
     uplinks take in-band ports, in-band switches take OOB ports), so their counts are repeated from no OOB switch
     until they stop changing (two or three rounds, at most 10: the last round's input then), in closed form
     (``management.inband_switch_count``, ``oob_switch_count``: the switch counts of the sizings, checked by
-    ``tests/test_as_built_rounds.py``) before either network is built once."""
-    _choice, radix = inband_switch(resolved, catalog)
+    ``tests/test_as_built_rounds.py``) before either network is built once; ``radix``: the in-band switch's ports
+    (``management.inband_switch``)."""
     oob_switches = 0
     for _round in range(10):
         sized_for = oob_switches
