@@ -66,6 +66,10 @@ compute fabric's UFM rows name its leaves in its words)."""
 NetworkShape = view("NetworkShape", "group_count islands")
 """What the storage fabric reads of the fabric plan (``NetworkFabric`` but the switch count, which only the
 out-of-band network and the compute fabric's UFM read)."""
+PartsFabric = view("PartsFabric", "group_count islands family")
+"""What the racks-independent part of a sizing (``sized_parts``) reads of the fabric plan: its shape and family (and
+whether it has switches, an argument of its own: the compute fabric's UFMs; the switch count is the out-of-band
+network's alone), so fabrics that differ in their switch count share it."""
 
 
 def _sizing_bytes(network: NetworkSizing | None) -> int:
@@ -158,7 +162,8 @@ def network_parts(resolved, fabric, catalog: Catalog) -> NetworkParts:
     ``NetworkFabric``), its sentences in the current language, cached by what they read (``sized_parts``): made once
     for every sizing of its other networks (``core.plan.as_built``'s rounds size them for each round's racks,
     ``networks_for``)."""
-    return sized_parts(NetworkInputs.of(resolved), NetworkFabric.of(fabric), catalog, current_language())
+    return sized_parts(NetworkInputs.of(resolved), PartsFabric.of(fabric), fabric.switch_count_total > 0, catalog,
+                       current_language())
 
 
 def _parts_bytes(parts: NetworkParts) -> int:
@@ -170,9 +175,10 @@ def _parts_bytes(parts: NetworkParts) -> int:
 
 
 @stage(0.02, _parts_bytes, errors=(FabricPlannerError,))
-def sized_parts(resolved: NetworkInputs, fabric: NetworkFabric, catalog: Catalog, language: str) -> NetworkParts:
-    """``network_parts`` of the views of a resolved design and its fabric plan, in ``language``; cached by these
-    arguments (``core.memo.stage``)."""
+def sized_parts(resolved: NetworkInputs, fabric: PartsFabric, switched: bool, catalog: Catalog,
+                language: str) -> NetworkParts:
+    """``network_parts`` of the views of a resolved design and its fabric plan (``switched``: the fabric has switches),
+    in ``language``; cached by these arguments (``core.memo.stage``)."""
     with spoken(language):
         management = resolved.design.management
         storage, storage_ufm = _storage_of(resolved, NetworkShape.of(fabric), catalog, language)
@@ -180,7 +186,7 @@ def sized_parts(resolved: NetworkInputs, fabric: NetworkFabric, catalog: Catalog
             return NetworkParts(False, _physical_sizing(storage, catalog), (), (), (), 0, 0, 0, 0, 0, 0, 0)
         # a fabric without switches (a torus) has no subnet manager to run
         compute_devices, compute_links, compute_why = (compute_ufm(resolved, catalog, fabric.family)
-                                                       if fabric.switch_count_total else ((), (), ()))
+                                                       if switched else ((), (), ()))
     first = sum(d.count for d in compute_devices)
     if storage is not None and storage_ufm:  # storage UFMs number after the compute fabric's
         moved = tuple(d.model_copy(update={"first": first}) if d.kind == "ufm" else d for d in storage.devices)
