@@ -78,6 +78,16 @@ Clos's (class of rack pairs, kind) entries and the racks' places still grow.
 at 131,072 GPUs instead of 1,792-10,605 entries, every figure the same) tried and not kept: its own work is flat
 (about 1 ms a class) but as costly as the per-kind pass at 131,072 GPUs; cold plans on against off 1.05-1.12x at
 16,384 GPUs and 1.01-1.10x at 131,072, first plans 0.96-1.08x (CPU, one process, load average 4-6). MISS (1.3x cold).
+2026-12-07 (built51): ``as_built``'s rounds are one stage (``core.plan.built_networks``) and each round sizes only the
+in-band and out-of-band networks (``core.networks.networks_for``) from the racks-independent part made once
+(``network_parts``); the racks counted from the drafts' counts taken once. Two worker processes (0df71b50 and built51)
+in turn, CPU, load average 9.6-14.1: ``as_built`` at 131,072 GPUs cold 0.70-0.89x the baseline (1.4-2.5 ms), first
+plans 0.86-0.97x; whole cold plans (6 rounds, medians of 9) at 131,072 GPUs 0.92-1.00x, at 64 GPUs 0.89-1.01x, so
+131,072 over 64 GPUs 2.0-3.8x (baseline 2.0-3.9x); first plans 0.94-1.06x (noise); warm plans 0.53-0.76x at 131,072
+GPUs (0.29-0.68 ms), 131,072 over 64 GPUs 1.08-1.42x (baseline 1.17-1.65x); every output the same
+(``tools.equivalence`` 0 of 648, ``--physical`` 0 of 868). MISS (1.3x cold): the rounds (three out-of-band sizings
+and two device counts at 131,072 GPUs), the Clos's (class of rack pairs, kind) entries and the racks' places
+(``RackPlaces.arrays``) still grow.
 """
 
 from __future__ import annotations

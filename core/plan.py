@@ -51,7 +51,8 @@ from core.fabric.families import (PLAN_HOPS, family as topology_family, hops_key
                                    switch_tiers)
 from core.fabric import domainlevels
 from core.fabric.sizing import FabricPlan, size_fabric
-from core.networks import NETWORKS, ClusterNetworks, size_networks
+from core.networks import (NETWORKS, ClusterNetworks, NetworkFabric, NetworkInputs, network_parts,
+                           networks_bytes, networks_for, size_networks)
 from core.physical.layout import Arrangement, Layout, device_rack_count, devices_to_place, drafted_racks
 from core.physical.lengths import LinkLengths, arranged_racks, placed_lengths
 from core.physical.media import MediaBin, select_media
@@ -666,55 +667,75 @@ def as_built(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, fie
     """The other networks and the rack arrangement of a single fabric, the networks' rack PDUs (``pdu`` devices,
     ``pdu-mgmt`` links, the out-of-band switches for their ports and the in-band network for those switches'
     uplinks) those of the racks as the layout builds them (``built_counts``), not the estimate made before it
-    (``core.networks.management.rack_estimate``). The layout holds the networks' switches (management racks), so
-    the two are repeated until the racks the networks are sized for are the racks the layout builds (a fixed
-    point, at most ``AS_BUILT_ROUNDS`` rounds). Each round's racks are counted, not arranged (``rack_counts``: the
-    networks change only the arrangement's management and storage racks), and the racks are arranged once, with the
-    last round's devices. As the pods' ``core.analysis.podmgmt.with_shared_management`` counts a pod's racks in the
-    hall; the optimizer bills its candidates with it (``core.analysis.optimize``), so its costs are the plan's. The
-    arrangement is the cached stage ``arranged_racks`` (keyed by ``fields``, the resolved design's, and
-    ``language``: made here when not given), no cable lengths measured: the plan's own placing after it
-    (``_placed``, ``arranged_lengths``) reads it and measures its lengths once."""
+    (``core.networks.management.rack_estimate``): ``built_networks``' networks, devices and racks sized for, and
+    the arrangement of those devices, made once (the cached stage ``arranged_racks``, keyed by ``fields``, the
+    resolved design's, and ``language``: made here when not given), no cable lengths measured: the plan's own
+    placing after it (``_placed``, ``arranged_lengths``) reads it and measures its lengths once. As the pods'
+    ``core.analysis.podmgmt.with_shared_management`` counts a pod's racks in the hall; the optimizer bills its
+    candidates with it (``core.analysis.optimize``), so its costs are the plan's."""
     fields = ResolvedFields.of(resolved) if fields is None else fields
     language = current() if language is None else language
     racks_catalog = load_racks()
-    networks = size_networks(resolved, fabric, catalog)
-    placed = tuple(devices_to_place(resolved, networks))  # each sizing's devices made once (compared, then placed)
-    sized_for = None
-    if networks.oob is not None and not resolved.nic.transport:  # an out-of-band network bought: its PDUs
-        racks = rack_counts(fields, fabric, placed, racks_catalog, language)
-        for _round in range(AS_BUILT_ROUNDS):
-            if racks == sized_for:
-                break
-            sized = size_networks(resolved, fabric, catalog, racks)
-            devices = tuple(devices_to_place(resolved, sized))
-            networks, sized_for = sized, racks
-            if devices != placed:  # the devices to place changed: their racks counted again
-                placed, racks = devices, rack_counts(fields, fabric, devices, racks_catalog, language)
+    networks, placed, sized_for = built_networks(fields, fabric, catalog, racks_catalog, language)
     return AsBuilt(networks, arranged_racks(fields, fabric, placed, racks_catalog, language)[0], sized_for)
 
 
-def _counts_key_bytes(key: tuple) -> int:
-    """Upper bound of the memory of a ``rack_counts`` key [bytes]: the resolved design's fields and the rack catalog
-    (20 kB), the fabric plan (12 kB and 1 kB a switch group, and its sentences: ``_fabric_bytes``) and 1 kB a device
-    (measured at 15 kB, 5.4-8.0 kB and 0.6 kB over 64-131,072 GPUs; ``tests/test_memo.py``): the key weighs more
-    than the two counts."""
-    return 20480 + _fabric_bytes((key[1],)) + 1024 * len(key[2])
+def _built_bytes(found: tuple) -> int:
+    """Upper bound of the memory of ``built_networks``' answer [bytes]: its networks' (``networks_bytes``), 1 kB a
+    device and 256 B for the rest (``tests/test_memo.py``)."""
+    return 256 + networks_bytes(found[0]) + 1024 * len(found[1])
 
 
-@stage(0.01, lambda found: 128, key_sizeof=_counts_key_bytes)
-def rack_counts(resolved: ResolvedFields, fabric: FabricPlan, devices: tuple, racks: RackCatalog,
-                language: str) -> tuple[int, int]:
+def _built_key_bytes(key: tuple) -> int:
+    """Upper bound of the memory of a ``built_networks`` key [bytes]: the resolved design's fields and the rack
+    catalog (20 kB) and the fabric plan (12 kB and 1 kB a switch group, and its sentences: ``_fabric_bytes``;
+    ``tests/test_memo.py``): a key may weigh as much as its answer."""
+    return 20480 + _fabric_bytes((key[1],))
+
+
+@stage(0.01, _built_bytes, errors=(FabricPlannerError,), key_sizeof=_built_key_bytes)
+def built_networks(resolved: ResolvedFields, fabric: FabricPlan, catalog: Catalog, racks: RackCatalog,
+                   language: str) -> tuple[ClusterNetworks, tuple, tuple[int, int] | None]:
+    """``(networks, devices, racks)``: the other networks of the resolved design of ``resolved``
+    (``core.design.resolved_of``) sized for the racks the layout builds with their devices, those devices
+    (``devices_to_place``) and those racks (``(compute racks, other racks)``; None: no out-of-band network serves
+    their PDUs, the networks sized for the estimate), in ``language``; cached by these arguments
+    (``core.memo.stage``). The layout holds the networks' devices (management and storage racks), so the two are
+    repeated until the racks the networks are sized for are the racks the layout builds (a fixed point from the
+    estimate's, at most ``AS_BUILT_ROUNDS`` rounds). Each round sizes only what the racks change, the in-band and
+    out-of-band networks (``core.networks.networks_for``; the rest, ``network_parts``, made once) and counts the
+    racks (``_rack_counts``: the drafts', made once, and the devices' own) without arranging them."""
+    whole = resolved_of(resolved)
+    inputs, shape = NetworkInputs.of(whole), NetworkFabric.of(fabric)
+    with spoken(language):
+        parts = network_parts(inputs, shape, catalog)
+        networks = networks_for(inputs, shape, catalog, parts)
+        placed = tuple(devices_to_place(whole, networks))  # each sizing's devices made once (compared, then placed)
+        if networks.oob is None or whole.nic.transport:  # no out-of-band network bought: no PDUs to serve
+            return networks, placed, None
+        sized_for, drafted = None, drafted_racks(resolved, fabric, racks, language).counts()
+        counted = _rack_counts(drafted, resolved, fabric, placed, racks, language)
+        for _round in range(AS_BUILT_ROUNDS):
+            if counted == sized_for:
+                break
+            sized = networks_for(inputs, shape, catalog, parts, counted)
+            devices = tuple(devices_to_place(whole, sized))
+            networks, sized_for = sized, counted
+            if devices != placed:  # the devices to place changed: their racks counted again
+                placed, counted = devices, _rack_counts(drafted, resolved, fabric, devices, racks, language)
+    return networks, placed, sized_for
+
+
+def _rack_counts(drafted: tuple[int, int], resolved: ResolvedFields, fabric: FabricPlan, devices: tuple,
+                 racks: RackCatalog, language: str) -> tuple[int, int]:
     """``built_counts`` of ``arranged_racks``' arrangement of these arguments, counted without arranging the racks:
-    the racks of its drafts (``core.physical.layout.drafted_racks``, ``Drafts.counts``) and the management and
-    storage racks of ``devices`` (``device_rack_count``: the other networks' devices add only those,
-    ``tests/test_as_built_rounds.py``); arranged when a device goes one per rack. Cached by these arguments
-    (``core.memo.stage``)."""
+    ``drafted``, the racks of its drafts (``core.physical.layout.drafted_racks``, ``Drafts.counts``), and the
+    management and storage racks of ``devices`` (``device_rack_count``: the other networks' devices add only those,
+    ``tests/test_as_built_rounds.py``); arranged when a device goes one per rack."""
     extra = device_rack_count(devices, racks)
     if extra is None:
         return built_counts(arranged_racks(resolved, fabric, devices, racks, language)[0])
-    compute, other = drafted_racks(resolved, fabric, racks, language).counts()
-    return compute, other + extra
+    return drafted[0], drafted[1] + extra
 
 
 def _reserved(resolved: ResolvedDesign, bom: tuple[BomRow, ...], catalog: Catalog) -> tuple[BomRow, ...]:

@@ -206,3 +206,43 @@ def test_the_counted_rounds_are_the_arranged_rounds(name):
             with run():
                 found = plan_module.as_built(resolved, fabric, catalog)
         assert (found.networks, built_counts(found.arrangement), found.racks) == expected
+
+
+# --- each round sizes only what the racks change (built51) ------------------------------------------------------
+
+def _as_built_is_whole_rounds(kwargs) -> bool | None:
+    """Whether ``as_built`` (its rounds, ``core.plan.built_networks``, sizing only the in-band and out-of-band networks
+    from the parts made once, ``core.networks.networks_for``, and counting the racks) gives the networks, the racks
+    and the racks sized for of the rounds that size every network whole and arrange the racks each time
+    (``_rounds_arranged``), both afresh; None for a design refused."""
+    try:
+        resolved, fabric, catalog = _planned(kwargs)
+        with uncached():
+            expected = _rounds_arranged(resolved, fabric, catalog)
+            found = plan_module.as_built(resolved, fabric, catalog)
+    except (DesignError, InputError):
+        return None
+    return (found.networks, built_counts(found.arrangement), found.racks) == expected
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(HALLS)
+def test_the_rounds_from_the_parts_are_the_whole_sizings(kwargs):
+    """Over designs of 8-131,072 GPUs of every family: the networks sized once from their racks-independent parts
+    (``core.networks.network_parts``) for each round's racks are the whole sizings of every round
+    (``size_networks``), the fixed point the same."""
+    same = _as_built_is_whole_rounds(kwargs)
+    assume(same is not None)
+    assert same
+
+
+def test_a_planted_rounds_error_is_found(monkeypatch):
+    """The property fails with a planted error: the rounds' networks sized for the estimated racks, not for the
+    racks counted (``networks_for`` given no racks)."""
+    from core.networks import networks_for
+
+    design = dict(gpu="H100", gpus=131072, fabric="ethernet", switch="SN5600", port_speed_gbps=400)
+    assert _as_built_is_whole_rounds(design)
+    monkeypatch.setattr(plan_module, "networks_for", lambda resolved, fabric, catalog, parts, racks=None:
+                        networks_for(resolved, fabric, catalog, parts))
+    assert not _as_built_is_whole_rounds(design)

@@ -277,20 +277,24 @@ def _same(a, b) -> bool:
 
 
 def test_a_first_plan_measures_its_cable_lengths_once():
-    """``as_built``'s rounds count the racks (``core.plan.rack_counts``, from the drafts
-    ``core.physical.layout.drafted_racks``) and arrange them once (``core.physical.lengths.arranged_racks``) without
-    measuring cable lengths: a plan whose other networks change with its racks counts twice (with the networks sized
-    for the estimated racks, then for the racks as built: 275 compute and 71 other racks for 1,100 H100 nodes on
-    three tiers), drafts and arranges once and measures the lengths once, of that arrangement, which the plan's own
-    placing reads from the cache."""
+    """``as_built``'s rounds (``core.plan.built_networks``) size the racks-independent part of the other networks once
+    (``core.networks.sized_parts``, no whole sizing), count the racks (from the drafts
+    ``core.physical.layout.drafted_racks`` and the devices' own racks, ``device_racks``) and arrange them once
+    (``core.physical.lengths.arranged_racks``) without measuring cable lengths: a plan whose other networks change
+    with its racks counts two sets of devices (with the networks sized for the estimated racks, then for the racks as
+    built: 275 compute and 71 other racks for 1,100 H100 nodes on three tiers), drafts and arranges once and measures
+    the lengths once, of that arrangement, which the plan's own placing reads from the cache."""
     from core.memo import STAGES
-    from core.physical.layout import drafted_racks
+    from core.networks import sized_networks, sized_parts
+    from core.physical.layout import device_racks, drafted_racks
     from core.physical.lengths import arranged_lengths, arranged_racks, placed_link_lengths
 
     for cached in STAGES:
         cached.cache_clear()
     found = plan_module._plan(Design(gpu="H100", nodes=1100, switch="QM9700", tiers=3), load_catalog())
-    assert plan_module.rack_counts.cache.misses == 2 and drafted_racks.cache.misses == 1
+    assert device_racks.cache.misses == 2 and drafted_racks.cache.misses == 1
+    assert plan_module.built_networks.cache.misses == 1 and sized_parts.cache.misses == 1
+    assert sized_networks.cache.misses == 0  # the rounds size from the parts (``core.networks.networks_for``)
     assert arranged_racks.cache.misses == 1 and arranged_racks.cache.hits == 1  # once; the placing's hit
     assert placed_link_lengths.cache.misses == 1 and arranged_lengths.cache.misses == 1
     assert found.lengths == arranged_lengths.__wrapped__(*next(iter(arranged_lengths.cache._entries)))[1]
@@ -298,7 +302,7 @@ def test_a_first_plan_measures_its_cable_lengths_once():
 
 def test_a_cold_plan_arranges_its_last_round_once(monkeypatch):
     """With every stage computed afresh (``core.memo.uncached``, ``bench_core``'s cold plan) the racks are arranged
-    once: ``as_built``'s rounds count them (``core.plan.rack_counts``) and the plan's placing reads its arrangement
+    once: ``as_built``'s rounds count them (``core.plan.built_networks``) and the plan's placing reads its arrangement
     (``core.physical.lengths.placed_lengths``) instead of arranging it again: 1,100 H100 nodes on three tiers (three
     sizings, the estimated racks and two as built) arrange once, and the plan is the one made with the caches."""
     from core.memo import bypassed, uncached

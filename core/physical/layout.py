@@ -931,7 +931,7 @@ def drafted_racks(resolved: ResolvedFields, fabric: FabricPlan, racks: RackCatal
     """``draft_racks`` of the resolved design of ``resolved`` (``core.design.resolved_of``), its notes in
     ``language``; cached by these arguments (``core.memo.stage``): an arrangement's racks before the other networks'
     devices join them, shared by the arrangements of every sizing of those networks (``core.plan.as_built``'s rounds
-    count their racks from it, ``core.plan.rack_counts``) and read, never changed."""
+    count their racks from it, ``core.plan.built_networks``) and read, never changed."""
     with spoken(language):
         return draft_racks(resolved_of(resolved), fabric, racks)
 
