@@ -19,6 +19,8 @@ family with exactly the cage's ports at the speed (``pick_transceiver``), of tha
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from pydantic import BaseModel, ConfigDict
 
 from core.catalog import Cable, Catalog, Transceiver, form_factor_family
@@ -49,10 +51,8 @@ NVLINK_CLASS_LABELS = {"nvlink-l2": N_("rack (or node) to level-2 NVLink switch"
 tab's table and the review pack's)."""
 
 
-class MediaChoice(BaseModel):
+class MediaChoice(NamedTuple):
     """What one link takes: a cable, or a switch-end transceiver (and fibre) of ``kind``."""
-
-    model_config = ConfigDict(frozen=True)
 
     kind: str
     cable: Cable | None = None
@@ -70,12 +70,10 @@ def cable_menu(catalog: Catalog, fabric: str, speed_gbps: int, kinds: tuple[str,
     node-to-node link's NIC cage at both ends): only cables whose plugs fit it (``cable_fits``), and the faster ones
     that fit, taken when none of the speed reaches (run slower, as ``transceiver_options`` runs an OSFP module below
     its top speed): no QSFP28 DAC in an OSFP cage."""
-    of_kinds = [c for c in catalog.cables if c.kind in kinds and fabric in c.fabrics]
-    at_speed = [c for c in of_kinds if c.speed_gbps == speed_gbps]
-    if not cage:
-        return tuple(at_speed), ()
-    return (tuple(c for c in at_speed if cable_fits(c, cage)),
-            tuple(c for c in of_kinds if c.speed_gbps > speed_gbps and cable_fits(c, cage)))
+    of_kinds = [c for c in catalog.cables if c.kind in kinds and fabric in c.fabrics and c.speed_gbps >= speed_gbps
+                and (not cage or cable_fits(c, cage))]
+    return (tuple(c for c in of_kinds if c.speed_gbps == speed_gbps),
+            tuple(c for c in of_kinds if c.speed_gbps > speed_gbps) if cage else ())
 
 
 def cheapest_cable(menu: tuple[tuple[Cable, ...], tuple[Cable, ...]], distance_m: float) -> Cable | None:
