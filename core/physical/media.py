@@ -64,19 +64,21 @@ class MediaChoice(NamedTuple):
 
 
 def cable_menu(catalog: Catalog, fabric: str, speed_gbps: int, kinds: tuple[str, ...], cage: str = ""
-               ) -> tuple[tuple[Cable, ...], tuple[Cable, ...]]:
+               ) -> tuple[list[Cable], list[Cable]]:
     """The cables a link may take at any length, in catalog order (``cheapest_cable`` picks by a length): those of
     ``kinds`` for ``fabric`` at ``speed_gbps`` [Gb/s per port], and none faster. ``cage`` (a cage family, a
     node-to-node link's NIC cage at both ends): only cables whose plugs fit it (``cable_fits``), and the faster ones
     that fit, taken when none of the speed reaches (run slower, as ``transceiver_options`` runs an OSFP module below
     its top speed): no QSFP28 DAC in an OSFP cage."""
-    of_kinds = [c for c in catalog.cables if c.kind in kinds and fabric in c.fabrics and c.speed_gbps >= speed_gbps
+    at_speed = [c for c in catalog.cables if c.kind in kinds and fabric in c.fabrics and c.speed_gbps == speed_gbps
                 and (not cage or cable_fits(c, cage))]
-    return (tuple(c for c in of_kinds if c.speed_gbps == speed_gbps),
-            tuple(c for c in of_kinds if c.speed_gbps > speed_gbps) if cage else ())
+    if not cage:
+        return at_speed, []
+    return at_speed, [c for c in catalog.cables if c.kind in kinds and fabric in c.fabrics
+                      and c.speed_gbps > speed_gbps and cable_fits(c, cage)]
 
 
-def cheapest_cable(menu: tuple[tuple[Cable, ...], tuple[Cable, ...]], distance_m: float) -> Cable | None:
+def cheapest_cable(menu: tuple[list[Cable], list[Cable]], distance_m: float) -> Cable | None:
     """The cable of ``menu`` (``cable_menu``'s) a link of ``distance_m`` [m] takes: the cheapest (then shortest
     reach) of the speed's cables reaching it, else of the slowest faster ones reaching it, else None."""
     at_speed, faster = menu
@@ -205,7 +207,7 @@ class MediaMenu:
     def __init__(self, catalog: Catalog, resolved, policy: str, cage_ports: int, cage: str, end: str = "switch"):
         self.catalog, self.at, self.policy = catalog, resolved, policy
         self.cage_ports, self.cage, self.end = cage_ports, cage, end
-        self.kinds: dict[str, tuple] = {}
+        self.kinds: dict[str, tuple | list] = {}
 
     def _menu(self, kind: str):
         """``kind``'s cables (``cable_menu``) or modules (``module_menu``) at this end, found once."""
