@@ -1412,6 +1412,8 @@ def switch_module_counts(resolved: ResolvedDesign, fabric: FabricPlan, words: bo
     terms: dict[str, list[str]] = {c: [] for c in speeds}
     split = getattr(topology_family(fabric.family), "switch_class_ports", None)  # a family's ports by class
     models = resolved.tier_switches
+    term = _("{count} {role} x ceil({ports}/{per_cage})") if words else ""
+    roles: dict[str, str] = {}  # each role in words once, not once a group
     for group in fabric.switch_groups:
         down_class, up_class = link_class_of[group.role]
         by_class = split(fabric, group) if split else ((down_class, group.down_ports_used),
@@ -1421,9 +1423,10 @@ def switch_module_counts(resolved: ResolvedDesign, fabric: FabricPlan, words: bo
                 per_cage = models[group.role].ports_per_cage(speeds[link_class])
                 counts[link_class] += math.ceil(ports / per_cage) * group.count * planes
                 if words:
-                    terms[link_class].append(_("{count} {role} x ceil({ports}/{per_cage})").format(
-                        count=group.count * planes, role=role_words(group.role, fabric.family), ports=ports,
-                        per_cage=per_cage))
+                    if group.role not in roles:
+                        roles[group.role] = role_words(group.role, fabric.family)
+                    terms[link_class].append(term.format(count=group.count * planes, role=roles[group.role],
+                                                         ports=ports, per_cage=per_cage))
     return counts, terms
 
 
