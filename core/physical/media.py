@@ -104,8 +104,8 @@ def cable_fits(cable: Cable, cage: str) -> bool:
 
 def cable_options(catalog: Catalog, fabric: str, speed_gbps: int, kinds: tuple[str, ...], distance_m: float
                   ) -> list[Cable]:
-    """The cables ``cheapest_cable`` chooses among: of ``kinds``, for ``fabric`` at ``speed_gbps`` [Gb/s per port],
-    reaching ``distance_m`` [m] (``core.cost``'s link floor prices the cheapest of them)."""
+    """The cables of ``kinds`` for ``fabric`` at ``speed_gbps`` [Gb/s per port] reaching ``distance_m`` [m], any plug
+    (``cable_menu``'s of the speed; ``core.cost``'s link floor prices the cheapest of them)."""
     return _reaching(cable_menu(catalog, fabric, speed_gbps, kinds)[0], distance_m)
 
 
@@ -200,8 +200,8 @@ def choose_media(catalog: Catalog, resolved: ResolvedDesign, length_m: float, po
 
 class MediaMenu:
     """``choose_media`` of one link end (``resolved``'s fabric and port speed, ``policy``, ``cage_ports`` links per
-    ``cage``, ``end``) at any length: each media kind's cables (``cable_menu``) or modules (``transceiver_options``)
-    found once, when a length first reaches that kind, then chosen among by each length (``cheapest_cable``,
+    ``cage``, ``end``) at any length: each media kind's cables (``cable_menu``) or modules (``module_menu``) found
+    once, when a length first reaches that kind, then chosen among by each length (``cheapest_cable``,
     ``module_by_reach``): a link class's bins read the catalog once, not once a bin."""
 
     def __init__(self, catalog: Catalog, resolved, policy: str, cage_ports: int, cage: str, end: str = "switch"):
