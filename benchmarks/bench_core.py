@@ -88,6 +88,15 @@ GPUs (0.29-0.68 ms), 131,072 over 64 GPUs 1.08-1.42x (baseline 1.17-1.65x); ever
 (``tools.equivalence`` 0 of 648, ``--physical`` 0 of 868). MISS (1.3x cold): the rounds (three out-of-band sizings
 and two device counts at 131,072 GPUs), the Clos's (class of rack pairs, kind) entries and the racks' places
 (``RackPlaces.arrays``) still grow.
+2026-12-07 (bill51): the media of a plan's bins are found once per link end and kind, not once a bin
+(``core.physical.media.MediaMenu``), and the bill's link rows make a class's words once (``core.cost.link_rows``).
+Two worker processes (wt-base51 and bill51) in turn, CPU: ``select_media`` at 131,072 GPUs 0.38-0.59x (0.11-0.20 ms
+vs 0.21-0.40), the link rows 0.70-0.86x (3 rounds, medians of 21, load average 12); whole cold plans at 131,072 GPUs
+0.91-1.03x (7.8-18.9 ms), 131,072 over 64 GPUs 2.0-3.4x (baseline 1.9-3.4x), first plans 0.94-1.08x (7 rounds, medians
+of 9, load average 10-13: the 0.1-0.3 ms saved is within that noise), warm 0.80-1.01x (0.48-0.83 ms; 131,072 over 64
+GPUs 1.0-1.8x, baseline 1.2-1.8x, at load 10); every output the same (``tools.equivalence`` 0 of 648, ``--physical`` 0 of 868).
+MISS (1.3x cold): the bill and media still grow with their bins and rows (about 22 us a bin), the lengths and
+``as_built`` as before.
 """
 
 from __future__ import annotations

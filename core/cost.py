@@ -1249,10 +1249,11 @@ ROUTE_LABELS = {"in-rack": N_("in the rack"), "in-row": N_("within a row"), "acr
 """Route of a length bin (``core.physical.lengths.ROUTES``) -> words, marked for translation."""
 
 
-def _bin_words(b: MediaBin, family: str | None = None) -> str:
+def _bin_words(b: MediaBin, link_class: str, span: str) -> str:
+    """A length bin ``b`` in words: its links, ``link_class`` (the class in words, ``link_class_words``), route,
+    ``span`` (``MediaBin.label``) and longest link [m]."""
     return _("{links} {link_class} links {route}, {span} (longest {longest} m)").format(
-        links=f"{b.links:,}", link_class=link_class_words(b.link_class, family), route=_(ROUTE_LABELS[b.route]),
-        span=b.label(), longest=f"{b.max_m:g}")
+        links=f"{b.links:,}", link_class=link_class, route=_(ROUTE_LABELS[b.route]), span=span, longest=f"{b.max_m:g}")
 
 
 def apportion(total: int, weights: list[int]) -> list[int]:
@@ -1304,7 +1305,6 @@ def link_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, me
     per cage)`` for every switch group), then shared among the optical bins by their link counts and
     listed by module type; node-side modules likewise (``nodes x ceil(NIC ports / ports per module)``).
     """
-    system, planes = resolved.system, resolved.planes
     switches = class_switches(resolved)
     speeds = {c: r.port_speed_gbps for c, r in class_speeds(resolved).items()}
     cage_ports = {c: switches[c].ports_per_cage(speeds[c]) for c in switches}
@@ -1321,68 +1321,79 @@ def link_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, me
         bins = [b for b in media if b.link_class == link_class]
         if not bins:
             continue
-        class_links = sum(b.links for b in bins)
-        optical = [b for b in bins if not b.cable_id]
+        words = link_class_words(link_class, family)  # the class and each bin in words, once
+        spans = [b.label() for b in bins]
         if wiring.class_ends(link_class)[1][0] == "node":  # node to node (a torus): a node module at each end of an optical link
-            _torus_rows(bins, cables, modules, add_row, policy, resolved.system.node_ports_per_transceiver)
+            _torus_rows(bins, spans, cables, modules, add_row, policy, resolved.system.node_ports_per_transceiver)
             continue
-        for b in bins:
+        said = [_bin_words(b, words, span) for b, span in zip(bins, spans)]
+        item = _("{name} ({link_class}, {span})")
+        cable_why, policy_words = _("{bins}: {media}, {name} (reach {reach} m; cable media {policy})"), None
+        for b, span, bin_words in zip(bins, spans, said):
             if b.cable_id:
                 cable = cables[b.cable_id]
-                add_row("cable", cable, b.links, _("{bins}: {media}, {name} (reach {reach} m; cable media {policy})").format(
-                    bins=_bin_words(b, family), media=_(KIND_LABELS[b.kind]), name=cable.id, reach=f"{cable.reach_m:g}",
-                    policy=vocab.CABLE_MEDIA.word(policy)),
-                    item=_("{name} ({link_class}, {span})").format(name=cable.name,
-                                                                    link_class=link_class_words(link_class, family),
-                                                                    span=b.label()))
+                policy_words = policy_words or vocab.CABLE_MEDIA.word(policy)
+                add_row("cable", cable, b.links, cable_why.format(
+                    bins=bin_words, media=_(KIND_LABELS[b.kind]), name=cable.id, reach=f"{cable.reach_m:g}",
+                    policy=policy_words), item=item.format(name=cable.name, link_class=words, span=span))
+        optical = [(b, span, bin_words) for b, span, bin_words in zip(bins, spans, said) if not b.cable_id]
         if not optical:
             continue
-        optical_links = sum(b.links for b in optical)
+        class_links = sum(b.links for b in bins)
+        optical_links = sum(b.links for b, _span, _w in optical)
         switch_total = math.ceil(counts[link_class] * optical_links / class_links) if class_links else 0
-        per_bin = apportion(switch_total, [b.links for b in optical])
+        per_bin = apportion(switch_total, [b.links for b, _span, _w in optical])
         by_module: dict[str, list] = {}
-        for b, n in zip(optical, per_bin):
-            by_module.setdefault(b.switch_module_id, []).append((b, n))
+        for (b, span, _w), n in zip(optical, per_bin):
+            by_module.setdefault(b.switch_module_id, []).append((b, span, n))
         for module_id, parts in by_module.items():
             module = modules[module_id]
-            quantity = sum(n for _b, n in parts)
-            spans = ", ".join(f"{b.label()} {b.links:,}" for b, _n in parts)
+            quantity = sum(n for _b, _span, n in parts)
+            spans = ", ".join(f"{span} {b.links:,}" for b, span, _n in parts)
             add_row("transceiver", module, quantity, sentences(
                     _("switch side, {link_class}: {terms} = {total} ({per_cage} per cage)").format(
-                        link_class=link_class_words(link_class, family), terms=" + ".join(terms[link_class]),
+                        link_class=words, terms=" + ".join(terms[link_class]),
                         total=f"{counts[link_class]:,}", per_cage=plurals.ports(cage_ports[link_class]))
                     + share_words(counts[link_class], class_links, optical_links, switch_total, quantity)
                     + _("; {media} for {links} links by length: {spans}").format(
-                        media=_(KIND_LABELS[parts[0][0].kind]), links=f"{sum(b.links for b, _n in parts):,}",
+                        media=_(KIND_LABELS[parts[0][0].kind]), links=f"{sum(b.links for b, _s, _n in parts):,}",
                         spans=spans), optics_note(module, switches[link_class])),
                     item=(_(items[link_class]).format(name=module.name) if link_class in items
                           and family_words(family, f"link:{link_class}", None) is None else
-                          _("{name} (switch side, {link_class})").format(
-                              name=module.name, link_class=link_class_words(link_class, family))), end="switch")
+                          _("{name} (switch side, {link_class})").format(name=module.name, link_class=words)),
+                    end="switch")
         if link_class == "node-leaf":
-            per_node_ports = resolved.nics_per_node * planes
-            per_xcvr = max(system.node_ports_per_transceiver, planes)  # a NIC's cage carries all its planes
-            every = resolved.nodes * math.ceil(per_node_ports / per_xcvr)  # were every node-leaf link optical
-            node_total = math.ceil(every * optical_links / class_links)
-            node_bins = apportion(node_total, [b.links for b in optical])
-            by_node: dict[str, int] = {}
-            for b, n in zip(optical, node_bins):
-                by_node[b.node_module_id] = by_node.get(b.node_module_id, 0) + n
-            for module_id, quantity in by_node.items():
-                node_xcvr = modules[module_id]
-                add_row("transceiver", node_xcvr, quantity,
-                        _("node side: {nodes} nodes x ceil({ports} ports / {per_module} per module) = {total}").format(
-                            nodes=f"{resolved.nodes:,}", ports=per_node_ports, per_module=per_xcvr,
-                            total=f"{every:,}")
-                        + share_words(every, class_links, optical_links, node_total, quantity),
-                        item=_("{name} (node side)").format(name=node_xcvr.name), end="node")
-        for b in optical:
+            _node_module_rows(resolved, [b for b, _span, _w in optical], class_links, modules, add_row)
+        fibre_why = _("{bins}: {media}, {module} + fibre cord")
+        for b, span, bin_words in optical:
             fiber = cables[b.fibre_id]
-            add_row("cable", fiber, b.links, _("{bins}: {media}, {module} + fibre cord").format(
-                bins=_bin_words(b, family), media=_(KIND_LABELS[b.kind]), module=b.switch_module_id),
-                item=_("{name} ({link_class}, {span})").format(name=fiber.name,
-                                                                link_class=link_class_words(link_class, family),
-                                                                span=b.label()))
+            add_row("cable", fiber, b.links, fibre_why.format(
+                bins=bin_words, media=_(KIND_LABELS[b.kind]), module=b.switch_module_id),
+                item=item.format(name=fiber.name, link_class=words, span=span))
+
+
+def _node_module_rows(resolved: ResolvedDesign, optical: list[MediaBin], class_links: int, modules: dict,
+                      add_row) -> None:
+    """``link_rows``' node-side module rows of the node-leaf links: ``nodes x ceil(NIC ports / ports per module)``
+    were every link optical, the ``optical`` bins' share of it (of ``class_links`` links), shared among them by
+    their links and listed by module type."""
+    planes = resolved.planes
+    optical_links = sum(b.links for b in optical)
+    per_node_ports = resolved.nics_per_node * planes
+    per_xcvr = max(resolved.system.node_ports_per_transceiver, planes)  # a NIC's cage carries all its planes
+    every = resolved.nodes * math.ceil(per_node_ports / per_xcvr)  # were every node-leaf link optical
+    node_total = math.ceil(every * optical_links / class_links)
+    node_bins = apportion(node_total, [b.links for b in optical])
+    by_node: dict[str, int] = {}
+    for b, n in zip(optical, node_bins):
+        by_node[b.node_module_id] = by_node.get(b.node_module_id, 0) + n
+    for module_id, quantity in by_node.items():
+        node_xcvr = modules[module_id]
+        add_row("transceiver", node_xcvr, quantity,
+                _("node side: {nodes} nodes x ceil({ports} ports / {per_module} per module) = {total}").format(
+                    nodes=f"{resolved.nodes:,}", ports=per_node_ports, per_module=per_xcvr, total=f"{every:,}")
+                + share_words(every, class_links, optical_links, node_total, quantity),
+                item=_("{name} (node side)").format(name=node_xcvr.name), end="node")
 
 
 def switch_module_counts(resolved: ResolvedDesign, fabric: FabricPlan, words: bool = False, wiring=None,
@@ -1401,6 +1412,8 @@ def switch_module_counts(resolved: ResolvedDesign, fabric: FabricPlan, words: bo
     terms: dict[str, list[str]] = {c: [] for c in speeds}
     split = getattr(topology_family(fabric.family), "switch_class_ports", None)  # a family's ports by class
     models = resolved.tier_switches
+    term = _("{count} {role} x ceil({ports}/{per_cage})") if words else ""
+    roles: dict[str, str] = {}  # each role in words once, not once a group
     for group in fabric.switch_groups:
         down_class, up_class = link_class_of[group.role]
         by_class = split(fabric, group) if split else ((down_class, group.down_ports_used),
@@ -1410,9 +1423,10 @@ def switch_module_counts(resolved: ResolvedDesign, fabric: FabricPlan, words: bo
                 per_cage = models[group.role].ports_per_cage(speeds[link_class])
                 counts[link_class] += math.ceil(ports / per_cage) * group.count * planes
                 if words:
-                    terms[link_class].append(_("{count} {role} x ceil({ports}/{per_cage})").format(
-                        count=group.count * planes, role=role_words(group.role, fabric.family), ports=ports,
-                        per_cage=per_cage))
+                    if group.role not in roles:
+                        roles[group.role] = role_words(group.role, fabric.family)
+                    terms[link_class].append(term.format(count=group.count * planes, role=roles[group.role],
+                                                         ports=ports, per_cage=per_cage))
     return counts, terms
 
 
@@ -1431,34 +1445,36 @@ def share_words(total: int, class_links: int, optical_links: int, optical_total:
     return text
 
 
-def _torus_rows(bins, cables: dict, modules: dict, add_row, policy: str, node_ports: int = 1) -> None:
+def _torus_rows(bins, spans: list[str], cables: dict, modules: dict, add_row, policy: str, node_ports: int = 1
+                ) -> None:
     """Cable and transceiver rows of a torus's node-to-node links (``core.fabric.torus``): one cable per link
     of a cable bin; an optical link takes a fibre cord and a node port of a module at each end, ``node_ports``
     (``System.node_ports_per_transceiver``: 2 in a DGX's twin-port OSFP cage) and the module's logical ports
-    sharing one module, as a twin-port copper cable carries two links."""
+    sharing one module, as a twin-port copper cable carries two links. ``spans``: the bins' ``MediaBin.label``."""
     label = _(LINK_CLASS_LABELS["torus"])
-    for b in bins:
+    for b, span in zip(bins, spans):
+        bin_words = _bin_words(b, label, span)
         if b.cable_id:
             cable = cables[b.cable_id]
             why = _("{bins}: {media}, {name} (reach {reach} m; cable media {policy})").format(
-                bins=_bin_words(b), media=_(KIND_LABELS[b.kind]), name=cable.id, reach=f"{cable.reach_m:g}",
+                bins=bin_words, media=_(KIND_LABELS[b.kind]), name=cable.id, reach=f"{cable.reach_m:g}",
                 policy=vocab.CABLE_MEDIA.word(policy))
             add_row("cable", cable, b.links, why,
-                    item=_("{name} ({link_class}, {span})").format(name=cable.name, link_class=label, span=b.label()))
+                    item=_("{name} ({link_class}, {span})").format(name=cable.name, link_class=label, span=span))
             continue
         module, fiber = modules[b.node_module_id], cables[b.fibre_id]
         per = max(1, min(node_ports, module.logical_ports))
         count = math.ceil(2 * b.links / per)
         why = (_("{bins}: 2 ends x {links} links = {count}, node to node").format(
-            bins=_bin_words(b), links=f"{b.links:,}", count=f"{count:,}") if per == 1 else
+            bins=bin_words, links=f"{b.links:,}", count=f"{count:,}") if per == 1 else
                _("{bins}: ceil(2 ends x {links} links / {per} ports per module) = {count}, a link end per node port "
-                 "(the node's cage), node to node").format(bins=_bin_words(b), links=f"{b.links:,}", per=per,
+                 "(the node's cage), node to node").format(bins=bin_words, links=f"{b.links:,}", per=per,
                                                            count=f"{count:,}"))
         add_row("transceiver", module, count, why,
                 item=_("{name} (node side, {link_class})").format(name=module.name, link_class=label), end="node")
         add_row("cable", fiber, b.links, _("{bins}: {media}, {module} + fibre cord").format(
-            bins=_bin_words(b), media=_(KIND_LABELS[b.kind]), module=module.id),
-            item=_("{name} ({link_class}, {span})").format(name=fiber.name, link_class=label, span=b.label()))
+            bins=bin_words, media=_(KIND_LABELS[b.kind]), module=module.id),
+            item=_("{name} ({link_class}, {span})").format(name=fiber.name, link_class=label, span=span))
 
 
 def fabric_media(catalog: Catalog, resolved: ResolvedDesign, fabric: FabricPlan, layout: Layout

@@ -24,7 +24,8 @@ from core.design import ResolvedDesign
 from core.fabric.sizing import FabricPlan
 from core.fabric.wiring import wiring_of
 from core.physical.lengths import LinkLengths
-from core.physical.media import POLICIES, cable_options, class_speeds, class_switches, transceiver_options
+from core.physical.media import (CABLE_KINDS, POLICIES, cable_options, class_speeds, class_switches,
+                                 transceiver_options)
 
 
 def links_power_floor(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
@@ -80,7 +81,7 @@ def _optical_watts(catalog: Catalog, fabric: str, speed: int, cage_ports: int, c
     watts = lambda entry: powers.get(entry.id, entry.power_w)  # noqa: E731
     optical = []
     for kind in POLICIES.get(policy, POLICIES["auto"]):
-        if kind in _CABLE_KINDS:
+        if kind in CABLE_KINDS:
             continue
         modules = [watts(t) for t in transceiver_options(catalog, fabric, speed, "switch", cage_ports, kind, cage,
                                                          strict=True) or () if t.reach_m >= modules_m]
@@ -100,12 +101,8 @@ def _cable_watts(catalog: Catalog, fabric: str, speed: int, policy: str, length_
     """The least power [W] of a cable of a kind ``policy`` allows for ``fabric`` at ``speed`` [Gb/s per port]
     reaching ``length_m`` [m] (``cable_options``; its power as ``overrides`` set it), or infinity when none."""
     powers = dict(overrides)
-    return min((powers.get(x.id, x.power_w) for kind in POLICIES.get(policy, POLICIES["auto"]) if kind in _CABLE_KINDS
+    return min((powers.get(x.id, x.power_w) for kind in POLICIES.get(policy, POLICIES["auto"]) if kind in CABLE_KINDS
                 for x in cable_options(catalog, fabric, speed, (kind,), length_m)), default=math.inf)
-
-
-_CABLE_KINDS = ("dac", "acc", "aoc")
-"""The media kinds that are a cable (no module)."""
 
 
 @lru_cache(maxsize=4096)

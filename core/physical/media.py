@@ -19,6 +19,8 @@ family with exactly the cage's ports at the speed (``pick_transceiver``), of tha
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from pydantic import BaseModel, ConfigDict
 
 from core.catalog import Cable, Catalog, Transceiver, form_factor_family
@@ -37,6 +39,8 @@ POLICIES: dict[str, tuple[str, ...]] = {
     "smf": ("smf",),
 }
 """``Design.cable_media`` -> media kinds in preference order."""
+CABLE_KINDS = ("dac", "acc", "aoc")
+"""The media kinds that are a cable (no module, no fibre cord)."""
 KIND_LABELS = {"dac": N_("passive copper (DAC)"), "acc": N_("active copper"), "aoc": N_("active optical cable"),
                "mmf": N_("multimode optics"), "smf": N_("single-mode optics")}
 """Media kind -> its name in texts, marked for translation."""
@@ -47,10 +51,8 @@ NVLINK_CLASS_LABELS = {"nvlink-l2": N_("rack (or node) to level-2 NVLink switch"
 tab's table and the review pack's)."""
 
 
-class MediaChoice(BaseModel):
+class MediaChoice(NamedTuple):
     """What one link takes: a cable, or a switch-end transceiver (and fibre) of ``kind``."""
-
-    model_config = ConfigDict(frozen=True)
 
     kind: str
     cable: Cable | None = None
@@ -61,21 +63,35 @@ class MediaChoice(BaseModel):
         return (self.cable or self.module).reach_m  # type: ignore[union-attr]
 
 
-def pick_cable(catalog: Catalog, resolved: ResolvedDesign, kinds: tuple[str, ...], distance_m: float,
-               cage: str = "") -> Cable | None:
-    """Cheapest cable of ``kinds`` at the design's speed whose reach covers ``distance_m`` [m], else None.
-    ``cage`` (a cage family, a node-to-node link's NIC cage at both ends): only cables whose plugs fit it
-    (``cable_fits``), and when none of the design's speed does, those of the next faster speed that fit, run
-    slower (as ``transceiver_options`` runs an OSFP module below its top speed): no QSFP28 DAC in an OSFP cage."""
-    speed = resolved.port_speed_gbps
-    options = cable_options(catalog, resolved.fabric, speed, kinds, distance_m)
-    if cage:
-        options = [c for c in options if cable_fits(c, cage)]
-        if not options:
-            faster = [c for c in catalog.cables if c.kind in kinds and resolved.fabric in c.fabrics
-                      and c.speed_gbps > speed and c.reach_m >= distance_m and cable_fits(c, cage)]
-            options = [c for c in faster if c.speed_gbps == min(f.speed_gbps for f in faster)]
+def cable_menu(catalog: Catalog, fabric: str, speed_gbps: int, kinds: tuple[str, ...], cage: str = ""
+               ) -> tuple[list[Cable], list[Cable]]:
+    """The cables a link may take at any length, in catalog order (``cheapest_cable`` picks by a length): those of
+    ``kinds`` for ``fabric`` at ``speed_gbps`` [Gb/s per port], and none faster. ``cage`` (a cage family, a
+    node-to-node link's NIC cage at both ends): only cables whose plugs fit it (``cable_fits``), and the faster ones
+    that fit, taken when none of the speed reaches (run slower, as ``transceiver_options`` runs an OSFP module below
+    its top speed): no QSFP28 DAC in an OSFP cage."""
+    at_speed = [c for c in catalog.cables if c.kind in kinds and fabric in c.fabrics and c.speed_gbps == speed_gbps
+                and (not cage or cable_fits(c, cage))]
+    if not cage:
+        return at_speed, []
+    return at_speed, [c for c in catalog.cables if c.kind in kinds and fabric in c.fabrics
+                      and c.speed_gbps > speed_gbps and cable_fits(c, cage)]
+
+
+def cheapest_cable(menu: tuple[list[Cable], list[Cable]], distance_m: float) -> Cable | None:
+    """The cable of ``menu`` (``cable_menu``'s) a link of ``distance_m`` [m] takes: the cheapest (then shortest
+    reach) of the speed's cables reaching it, else of the slowest faster ones reaching it, else None."""
+    at_speed, faster = menu
+    options = _reaching(at_speed, distance_m)
+    if not options and faster:
+        reaching = _reaching(faster, distance_m)
+        options = [c for c in reaching if c.speed_gbps == min(f.speed_gbps for f in reaching)]
     return min(options, key=lambda c: (c.price_usd, c.reach_m)) if options else None
+
+
+def _reaching(entries, distance_m: float) -> list:
+    """The cables or modules of ``entries`` whose reach covers ``distance_m`` [m], in their order."""
+    return [e for e in entries if e.reach_m >= distance_m]
 
 
 def cable_fits(cable: Cable, cage: str) -> bool:
@@ -88,10 +104,9 @@ def cable_fits(cable: Cable, cage: str) -> bool:
 
 def cable_options(catalog: Catalog, fabric: str, speed_gbps: int, kinds: tuple[str, ...], distance_m: float
                   ) -> list[Cable]:
-    """The cables ``pick_cable`` chooses among: of ``kinds``, for ``fabric`` at ``speed_gbps`` [Gb/s per port],
-    reaching ``distance_m`` [m] (``core.cost``'s link floor prices the cheapest of them)."""
-    return [c for c in catalog.cables
-            if c.kind in kinds and fabric in c.fabrics and c.speed_gbps == speed_gbps and c.reach_m >= distance_m]
+    """The cables of ``kinds`` for ``fabric`` at ``speed_gbps`` [Gb/s per port] reaching ``distance_m`` [m], any plug
+    (``cable_menu``'s of the speed; ``core.cost``'s link floor prices the cheapest of them)."""
+    return _reaching(cable_menu(catalog, fabric, speed_gbps, kinds)[0], distance_m)
 
 
 def pick_transceiver(
@@ -108,16 +123,31 @@ def pick_transceiver(
     module of ``media`` reaches; otherwise the longest-reach module is used when nothing reaches.
     Raises ``DesignError`` when the catalog has no module at all for the speed.
     """
-    options = transceiver_options(catalog, resolved.fabric, resolved.port_speed_gbps, end, ports, media, cage, strict)
-    if options is None:
-        speed = resolved.port_speed_gbps
-        message = (_("the catalog has no {fabric} transceiver for {ports}x{speed}G at the switch end") if end == "switch"
-                   else _("the catalog has no {fabric} transceiver for {ports}x{speed}G at the node end"))
-        raise DesignError(
-            tidy_spaces(message.format(fabric=fabric_word(resolved.fabric), ports=ports, speed=speed)),
-            _("Add one to assets/catalog/optics.toml or choose another port speed."),
-        )
-    reaching = [t for t in options if t.reach_m >= distance_m]
+    return module_by_reach(module_menu(catalog, resolved, end, ports, media, cage, strict), distance_m, strict)
+
+
+def module_menu(catalog: Catalog, at, end: str, ports: int, media: str | None = None, cage: str = "",
+                strict: bool = False) -> list[Transceiver]:
+    """The modules ``pick_transceiver`` chooses among at any length (``transceiver_options`` at ``at``'s fabric and
+    port speed [Gb/s]; ``module_by_reach`` picks by a length); raises its ``DesignError`` when the catalog has no
+    module at all for the speed."""
+    options = transceiver_options(catalog, at.fabric, at.port_speed_gbps, end, ports, media, cage, strict)
+    if options is not None:
+        return options
+    speed = at.port_speed_gbps
+    message = (_("the catalog has no {fabric} transceiver for {ports}x{speed}G at the switch end") if end == "switch"
+               else _("the catalog has no {fabric} transceiver for {ports}x{speed}G at the node end"))
+    raise DesignError(
+        tidy_spaces(message.format(fabric=fabric_word(at.fabric), ports=ports, speed=speed)),
+        _("Add one to assets/catalog/optics.toml or choose another port speed."),
+    )
+
+
+def module_by_reach(options: list[Transceiver], distance_m: float, strict: bool = False) -> Transceiver | None:
+    """``pick_transceiver``'s choice among its ``transceiver_options`` for a link of ``distance_m`` [m]: the
+    cheapest (then shortest reach) that reaches; when none does, None if ``strict`` (or no options), else the
+    longest reach (then cheapest)."""
+    reaching = _reaching(options, distance_m)
     if reaching:
         return min(reaching, key=lambda t: (t.price_usd, t.reach_m))
     if strict or not options:
@@ -163,25 +193,52 @@ def choose_media(catalog: Catalog, resolved: ResolvedDesign, length_m: float, po
 
     ``cage_ports`` and ``cage`` describe the module's end (links per cage, cage family): a switch's, or with
     ``end`` ``"node"`` a node's NIC cage (a node-to-node link's, both ends alike). Raises ``DesignError`` when
-    nothing in the catalog reaches.
+    nothing in the catalog reaches. ``MediaMenu.choose`` of one length.
     """
-    for kind in POLICIES.get(policy, POLICIES["auto"]):
-        if kind in ("dac", "acc", "aoc"):
-            cable = pick_cable(catalog, resolved, (kind,), length_m, cage if end == "node" else "")
-            if cable is not None:
-                return MediaChoice(kind=kind, cable=cable)
-        else:
-            module = pick_transceiver(catalog, resolved, end, cage_ports, length_m, media=kind, cage=cage,
-                                      strict=True)
-            if module is not None:
-                return MediaChoice(kind=kind, module=module)
-    raise DesignError(
-        tidy_spaces(_("No {fabric} media in the catalog reaches {length} m at {speed}G ({link_class} link, cable "
-                      "media {policy}).").format(fabric=fabric_word(resolved.fabric), length=f"{length_m:,.1f}",
-                                                 speed=resolved.port_speed_gbps, link_class=link_class,
-                                                 policy=policy)),
-        _("Set cable media to auto (single-mode optics reach furthest), add a longer-reach transceiver to "
-          "assets/catalog/optics.toml, or use fewer racks per row."))
+    return MediaMenu(catalog, resolved, policy, cage_ports, cage, end).choose(length_m, link_class)
+
+
+class MediaMenu:
+    """``choose_media`` of one link end (``resolved``'s fabric and port speed, ``policy``, ``cage_ports`` links per
+    ``cage``, ``end``) at any length: each media kind's cables (``cable_menu``) or modules (``module_menu``) found
+    once, when a length first reaches that kind, then chosen among by each length (``cheapest_cable``,
+    ``module_by_reach``): a link class's bins read the catalog once, not once a bin."""
+
+    def __init__(self, catalog: Catalog, resolved, policy: str, cage_ports: int, cage: str, end: str = "switch"):
+        self.catalog, self.at, self.policy = catalog, resolved, policy
+        self.cage_ports, self.cage, self.end = cage_ports, cage, end
+        self.kinds: dict[str, tuple | list] = {}
+
+    def _menu(self, kind: str):
+        """``kind``'s cables (``cable_menu``) or modules (``module_menu``) at this end, found once."""
+        if kind not in self.kinds:
+            at, end = self.at, self.end
+            if kind in CABLE_KINDS:
+                self.kinds[kind] = cable_menu(self.catalog, at.fabric, at.port_speed_gbps, (kind,),
+                                              self.cage if end == "node" else "")
+            else:
+                self.kinds[kind] = module_menu(self.catalog, at, end, self.cage_ports, kind, self.cage, strict=True)
+        return self.kinds[kind]
+
+    def choose(self, length_m: float, link_class: str = "") -> MediaChoice:
+        """The first media of the policy whose reach covers ``length_m`` [m] (``choose_media``)."""
+        for kind in POLICIES.get(self.policy, POLICIES["auto"]):
+            if kind in CABLE_KINDS:
+                cable = cheapest_cable(self._menu(kind), length_m)
+                if cable is not None:
+                    return MediaChoice(kind=kind, cable=cable)
+            else:
+                module = module_by_reach(self._menu(kind), length_m, strict=True)
+                if module is not None:
+                    return MediaChoice(kind=kind, module=module)
+        at, policy = self.at, self.policy
+        raise DesignError(
+            tidy_spaces(_("No {fabric} media in the catalog reaches {length} m at {speed}G ({link_class} link, cable "
+                          "media {policy}).").format(fabric=fabric_word(at.fabric), length=f"{length_m:,.1f}",
+                                                     speed=at.port_speed_gbps, link_class=link_class,
+                                                     policy=policy)),
+            _("Set cable media to auto (single-mode optics reach furthest), add a longer-reach transceiver to "
+              "assets/catalog/optics.toml, or use fewer racks per row."))
 
 
 # ----------------------------------------------------------------------------------- per link class and bin
@@ -230,7 +287,7 @@ def family_link_switches() -> dict[str, str]:
 
 
 LinkSpeed = view("LinkSpeed", "fabric port_speed_gbps")
-"""A link class's fabric and port speed [Gb/s]: all ``pick_cable``, ``pick_transceiver`` and ``choose_media`` read
+"""A link class's fabric and port speed [Gb/s]: all ``MediaMenu``, ``pick_transceiver`` and ``choose_media`` read
 of a design."""
 
 
@@ -291,18 +348,23 @@ def chosen_media(catalog: Catalog, resolved: MediaInputs, lengths: tuple) -> tup
     out: list[MediaBin] = []
     system, nic = resolved.system, resolved.nic
     per_xcvr = max(system.node_ports_per_transceiver, resolved.planes)  # a NIC's cage carries all its planes
+    node_cage = form_factor_family(nic.cage_type)
     node_classes = family_node_classes()
+    menus: dict[tuple, MediaMenu] = {}  # one per end: classes of one speed and switch share it
+    node_modules: dict[str, list[Transceiver]] = {}  # the node-leaf links' node-end modules per media
     for lengths_of in lengths:
         c = lengths_of.link_class
         at = speeds[c]
         if c in node_classes:  # node to node: the NICs' cages at both ends choose
-            end, cage_ports, cage = "node", per_xcvr, form_factor_family(nic.cage_type)
+            end, cage_ports, cage = "node", per_xcvr, node_cage
         else:
             end, cage_ports = "switch", switches[c].ports_per_cage(at.port_speed_gbps)
             cage = form_factor_family(switches[c].cage_type)
+        menu = menus.get((at, end, cage_ports, cage))
+        if menu is None:
+            menu = menus[at, end, cage_ports, cage] = MediaMenu(catalog, at, policy, cage_ports, cage, end)
         for b in lengths_of.bins:
-            choice = choose_media(catalog, at, b.max_m, policy, cage_ports=cage_ports, cage=cage, link_class=c,
-                                  end=end)
+            choice = menu.choose(b.max_m, c)
             fields = dict(link_class=c, low_m=b.low_m, high_m=b.high_m, links=b.links, max_m=b.max_m,
                           mean_m=b.mean_m, route=b.route, kind=choice.kind, reach_m=choice.reach_m)
             if choice.cable is not None:
@@ -311,9 +373,10 @@ def chosen_media(catalog: Catalog, resolved: MediaInputs, lengths: tuple) -> tup
             module = choice.module
             node_id = module.id if end == "node" else ""
             if c == "node-leaf":
-                node = pick_transceiver(catalog, resolved, "node", per_xcvr, b.max_m, media=module.media,
-                                        cage=form_factor_family(nic.cage_type))
-                node_id = node.id
+                if module.media not in node_modules:
+                    node_modules[module.media] = module_menu(catalog, resolved, "node", per_xcvr, module.media,
+                                                             node_cage)
+                node_id = module_by_reach(node_modules[module.media], b.max_m).id
             fibre = fibre_for(catalog, module, b.max_m)
             out.append(MediaBin(**fields, switch_module_id=module.id, node_module_id=node_id, fibre_id=fibre.id))
     return tuple(out)
