@@ -123,7 +123,7 @@ def test_a_swept_switch_keeps_a_torus_fabric_and_a_swept_topology_says_what_its_
     rail = Design(gpu="H100", gpus=512)
     said = ignored_said(rail, [axis("topology", "torus,rail-optimized"), axis("oversubscription", "1,2")])
     assert len(said) == 1 and "no effect on a torus" in said[0]
-    assert said[0].startswith("Oversubscription (leaf down:up) has") and "(oversubscription)" not in said[0]
+    assert said[0].startswith("The setting Oversubscription (leaf down:up) has") and "(oversubscription)" not in said[0]
     assert ignored_said(rail, [axis("topology", "rail-optimized"), axis("oversubscription", "1,2")]) == []
     assert len(ignored_said(base, [axis("oversubscription", "1,2"), axis("tiers", "2,3")])) == 2
     out = subprocess.run([sys.executable, "-m", "core", "sweep", "--gpu", "H100", "--gpus", "512", "--set",
