@@ -87,6 +87,22 @@ def test_a_split_that_does_not_divide_says_what_fits(capsys):
     assert "The search finds one that fits and meets the targets: --mode " in err
 
 
+@pytest.mark.parametrize("lang,words", [("en", "prefill pool: 8 GPUs on 1 node do not split"),
+                                         ("zh", "预填充池：1 个节点上的 8 个 GPU 无法均分")])
+def test_a_one_node_pool_that_does_not_divide_says_node_once(capsys, lang, words):
+    code, out, err = run(capsys, "--lang", lang, "serve", "--prefill-nodes", "1", "--prefill-tp", "3",
+                         "--decode-nodes", "1")
+    assert code == 3 and out == ""
+    assert words in err and "1 nodes" not in err
+
+
+@pytest.mark.parametrize("lang,words", [("en", " (one direction; 625 MiB per request"), ("zh", "（单向；每请求 625 MiB")])
+def test_the_kv_transfer_rate_says_its_direction_as_the_pages_card(capsys, lang, words):
+    code, out, err = run(capsys, "--lang", lang, "serve")
+    assert code == 0, err
+    assert words in next(line for line in out.splitlines() if line.startswith(("KV transfer", "KV 传输")))
+
+
 @pytest.mark.parametrize("split", [[], ["--decode-tp", "8"]])
 def test_a_model_that_does_not_fit_exits_3_with_ways_out(capsys, split):
     code, out, err = run(capsys, "serve", "--nodes", "1", "--model", "llama3-405b", "--precision", "bf16",

@@ -16,6 +16,7 @@ import pytest
 
 from core.design import Design
 from core.errors import DesignError
+from core.i18n import language
 from core.figures.keynumbers import serving_key_numbers
 from core.figures.serving import comparison_rows, time_figure
 from core.formats import inferencelink as link
@@ -157,6 +158,13 @@ def test_page_in_chinese():
 def test_link_refuses_what_the_model_refuses(key, text):
     values, warnings = link.decode({"inf_" + key: text})
     assert len(warnings) == 1 and values[key] == link.DEFAULTS[key]
+
+
+def test_chinese_link_warning_has_no_space_between_chinese_words():
+    with language("zh"):
+        warnings = link.decode({"inf_ttft": "-1", "inf_dtp": "-4"})[1]
+    assert "0（无目标），或大于 0，最多 3,600,000" in warnings[0]  # 或 大于 was a placeholder's space
+    assert "0（按设计选定），或 1 到 1,024" in warnings[1]  # a space between Chinese and a number stays
 
 
 def test_widget_limits_are_the_models():

@@ -405,8 +405,8 @@ def _throughput_lines(s: dict, system, unit: str = "GB/s") -> list[str]:
     lines.append(row(_("throughput"), text))
     kv = s["kv_transfer"]
     if kv:
-        lines.append(row(_("KV transfer"), _("{rate} ({size} per request, {time}, over {level}; {load} of "
-                                             "the network between the pools)").format(
+        lines.append(row(_("KV transfer"), _("{rate} (one direction; {size} per request, {time}, over {level}; "
+                                             "{load} of the network between the pools)").format(
             rate=bandwidth(from_gbytes(kv["gbytes_per_s"]), unit), size=format_size(kv["bytes_per_request"]),
             time=_ms(kv["time_s"]),
             level=_("the front-end network") if kv["level"] == "frontend" else level_label(kv["level"], system), load=units.percent(kv["load"]))))

@@ -47,6 +47,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from core import plurals
 from core.design import describe_validation_error
 from core.errors import DesignError, InputError
 from core.fabric.families import node_to_node
@@ -453,7 +454,7 @@ def check_split(plan: Plan, dep: Deployment, split: PoolSplit, pool: str) -> Non
     pool_gpus = split.nodes * r.gpus_per_node
     checks = [
         (pool_gpus % split.instance_gpus != 0,
-         _("{pool}: {gpus} GPUs on {nodes} nodes do not split into instances of tp x dp x pp = {inst} GPUs.")),
+         _("{pool}: {gpus} GPUs on {nodes} do not split into instances of tp x dp x pp = {inst} GPUs.")),
         ((split.tp * split.dp) % split.ep != 0,
          _("{pool}: ep {ep} must divide tp x dp = {ranks} (the experts spread over the ranks of a stage).")),
         (m.is_moe and (m.experts + split.redundant_experts) % split.ep != 0,
@@ -468,7 +469,7 @@ def check_split(plan: Plan, dep: Deployment, split: PoolSplit, pool: str) -> Non
     for failed, message in checks:
         if failed:
             raise DesignError(message.format(
-                pool=pool_label(pool), gpus=f"{pool_gpus:,}", nodes=split.nodes, inst=split.instance_gpus,
+                pool=pool_label(pool), gpus=f"{pool_gpus:,}", nodes=plurals.nodes(split.nodes), inst=split.instance_gpus,
                 ep=split.ep, ranks=split.tp * split.dp, experts=m.experts + split.redundant_experts, model=m.name, tp=split.tp,
                 heads=m.heads, pp=split.pp, layers=m.layers, domain=r.nvlink_domain_gpus),
                 _("Change the {pool} split; the Inference page's search (python -m core serve without a split) "
