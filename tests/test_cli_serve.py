@@ -96,6 +96,16 @@ def test_a_one_node_pool_that_does_not_divide_says_node_once(capsys, lang, words
     assert words in err and "1 nodes" not in err
 
 
+@pytest.mark.parametrize("lang,name", [("en", "serving pool"), ("zh", "服务池")])
+def test_aggregated_modes_one_pool_is_named_as_on_the_page(capsys, lang, name):
+    code, out, err = run(capsys, "--lang", lang, "serve", "--mode", "aggregated")
+    assert code == 0, err
+    assert out.splitlines()[1].startswith(name + " ")
+    code, out, err = run(capsys, "--lang", lang, "serve", "--mode", "aggregated", "--decode-nodes", "1", "--decode-tp", "3")
+    assert code == 3 and (name + ("：1 个节点上的 8 个 GPU" if lang == "zh" else ": 8 GPUs on 1 node")) in err
+    assert "decode pool" not in err
+
+
 @pytest.mark.parametrize("lang,words", [("en", " (one direction; 625 MiB per request"), ("zh", "（单向；每请求 625 MiB")])
 def test_the_kv_transfer_rate_says_its_direction_as_the_pages_card(capsys, lang, words):
     code, out, err = run(capsys, "--lang", lang, "serve")
@@ -110,7 +120,7 @@ def test_a_model_that_does_not_fit_exits_3_with_ways_out(capsys, split):
     assert code == 3 and out == ""
     assert "does not fit" in err and "Ways out (each estimated): use " in err and "; use FP8: " in err
     if split:  # the split's own problem first
-        assert "decode pool: Llama 3.1 405B needs 94 GiB of weights per GPU at BF16 with this split" in err
+        assert "serving pool: Llama 3.1 405B needs 94 GiB of weights per GPU at BF16 with this split" in err
 
 
 def test_without_load_or_targets_it_shows_the_default_share_of_the_capacity(capsys):
