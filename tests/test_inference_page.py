@@ -108,6 +108,7 @@ def test_aggregated_modes_one_pool_has_one_name(lang, name):
     at = open_page({"v": "1", "lang": lang, "inf_mode": "aggregated"})
     assert not at.exception and not at.error
     assert list(at.dataframe[0].value.columns)[1:] == [name]  # the split table's column, as the controls' title
+    assert list(at.dataframe[1].value.iloc[:, 0]) == [name]  # the fabric-load table's row (was "decode")
     assert any(m.value == "**" + name.capitalize() + "**" for m in at.markdown) or lang == "zh"
     at = open_page({"v": "1", "lang": lang, "inf_mode": "aggregated", "inf_dn": "1", "inf_dtp": "3"})
     assert unescape(at.error[0].value).startswith(name + ("：" if lang == "zh" else ": "))  # not "decode pool"
