@@ -42,6 +42,7 @@ from core.perf.placement import level_label
 from core.perf.serving import pool_name
 from core.perf.sizes import format_size
 from core.design import tidy_spaces
+from core.figures.serving import STEP_PARTS, TTFT_PARTS
 from core.scaleup import domain_word, link_word
 from core.units import bandwidth, from_gbytes
 
@@ -333,10 +334,8 @@ def _verdict(value_s: float | None, target_ms: float | None) -> str:
         target=f"{target_ms:,g}")
 
 
-PARTS = {"queue": N_("queue"), "prefill": N_("prefill"), "kv_transfer": N_("KV transfer"),
-         "first_decode": N_("first decode step"), "compute": N_("compute"), "hbm": N_("HBM"), "nvlink": N_("NVLink"),
-         "fabric": N_("fabric"), "overhead": N_("overhead")}
-"""Breakdown keys as the table names them."""
+PARTS = {**TTFT_PARTS, **STEP_PARTS}
+"""Breakdown keys as the table names them: the Inference page's time chart's names."""
 
 
 def _parts(parts: dict, system) -> str:
