@@ -322,8 +322,9 @@ def main() -> None:
         return
     refused = jobs.too_large("optimize", gpus) if values["mode"] != "envelope" else None
     if refused:
-        st.error(safe.md(i18n.sentences(refused, _("For example: python -m core optimize --gpu {gpu} --gpus {gpus}")
-                                        .format(gpu=design.gpu, gpus=gpus))))
+        st.error(safe.md(i18n.sentences(refused, _("For this design, with its file from the Designer (Design as "
+                                                   "JSON): {command}").format(
+            command="python -m core optimize --design design.json"))))  # --gpu/--gpus alone drop the sidebar's fields
         return
     key = _key(values, design, gpus)
     finished, result = jobs.result("optimize", key, jobwork.optimize_search, key, what=_("Searching the designs"),

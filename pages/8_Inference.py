@@ -16,7 +16,7 @@ from core.figures.serving import (TABLE_COLUMNS, comparison_rows, fabric_load_ca
 from core.formats import inferencelink as link
 from core.formats.serving_exports import serving_export_file_name, serving_exports
 from core.i18n import N_, _
-from core.perf.serving import AUTO_PRECISION, KvPrecision, PrecisionSetting, default_precision
+from core.perf.serving import AUTO_PRECISION, KvPrecision, PrecisionSetting, default_precision, pool_name
 from core.perf.serving_constants import load_serving_constants
 from core.perf.training import PRESETS
 from core.design import tidy_spaces
@@ -123,8 +123,7 @@ def _pool_controls(store: dict, pool: str, title: str) -> None:
 def _split_table(e, system) -> None:
     """The pools in force: nodes, GPUs (``system``'s noun), instances and split, batch and utilisation."""
     pools = [e.decode] if e.deployment.mode == "aggregated" else [e.prefill, e.decode]
-    names = {"prefill": _("prefill"), "decode": _("decode") if len(pools) > 1 else _("prefill and decode")}
-    rows = [{_("Pool"): names[p.name], _("Nodes"): p.split.nodes, in_noun(_("GPUs"), system): p.gpus, _("Instances"): p.replicas,
+    rows = [{_("Pool"): pool_name(p.name, len(pools) == 1), _("Nodes"): p.split.nodes, in_noun(_("GPUs"), system): p.gpus, _("Instances"): p.replicas,
              "TP": p.split.tp, "DP": p.split.dp, "EP": p.split.ep, "PP": p.split.pp,
              _("Redundant experts"): p.split.redundant_experts,
              _("Batch per rank"): round(p.batch, 1), _("Most per rank"): p.max_batch,

@@ -60,7 +60,8 @@ def test_table(capsys):
     for head in ("prefill", "decode", "load", "TTFT", "TPOT", "throughput", "KV", "balance", "cost"):
         assert head in heads, head
     ttft = next(line for line in lines if line.startswith("TTFT"))
-    assert "target 2,000 ms: met" in ttft and "queue" in ttft and "KV transfer" in ttft
+    assert "target 2,000 ms: met" in ttft and "queueing" in ttft and "KV-cache transfer" in ttft  # the chart's names
+    assert re.search(r", scale-out fabric [\d.]+ ms,", next(line for line in lines if line.startswith("TPOT")))  # not "fabric"
     assert re.search(r"^cost +\$\d+\.\d\d per million output tokens", out, re.M)  # the money format, as the Inference card
 
 
@@ -87,6 +88,32 @@ def test_a_split_that_does_not_divide_says_what_fits(capsys):
     assert "The search finds one that fits and meets the targets: --mode " in err
 
 
+@pytest.mark.parametrize("lang,words", [("en", "prefill pool: 8 GPUs on 1 node do not split"),
+                                         ("zh", "预填充池：1 个节点上的 8 个 GPU 无法均分")])
+def test_a_one_node_pool_that_does_not_divide_says_node_once(capsys, lang, words):
+    code, out, err = run(capsys, "--lang", lang, "serve", "--prefill-nodes", "1", "--prefill-tp", "3",
+                         "--decode-nodes", "1")
+    assert code == 3 and out == ""
+    assert words in err and "1 nodes" not in err
+
+
+@pytest.mark.parametrize("lang,name", [("en", "serving pool"), ("zh", "服务池")])
+def test_aggregated_modes_one_pool_is_named_as_on_the_page(capsys, lang, name):
+    code, out, err = run(capsys, "--lang", lang, "serve", "--mode", "aggregated")
+    assert code == 0, err
+    assert out.splitlines()[1].startswith(name + " ")
+    code, out, err = run(capsys, "--lang", lang, "serve", "--mode", "aggregated", "--decode-nodes", "1", "--decode-tp", "3")
+    assert code == 3 and (name + ("：1 个节点上的 8 个 GPU" if lang == "zh" else ": 8 GPUs on 1 node")) in err
+    assert "decode pool" not in err
+
+
+@pytest.mark.parametrize("lang,words", [("en", " (one direction; 625 MiB per request"), ("zh", "（单向；每请求 625 MiB")])
+def test_the_kv_transfer_rate_says_its_direction_as_the_pages_card(capsys, lang, words):
+    code, out, err = run(capsys, "--lang", lang, "serve")
+    assert code == 0, err
+    assert words in next(line for line in out.splitlines() if line.startswith(("KV transfer", "KV 传输")))
+
+
 @pytest.mark.parametrize("split", [[], ["--decode-tp", "8"]])
 def test_a_model_that_does_not_fit_exits_3_with_ways_out(capsys, split):
     code, out, err = run(capsys, "serve", "--nodes", "1", "--model", "llama3-405b", "--precision", "bf16",
@@ -94,7 +121,7 @@ def test_a_model_that_does_not_fit_exits_3_with_ways_out(capsys, split):
     assert code == 3 and out == ""
     assert "does not fit" in err and "Ways out (each estimated): use " in err and "; use FP8: " in err
     if split:  # the split's own problem first
-        assert "decode pool: Llama 3.1 405B needs 94 GiB of weights per GPU at BF16 with this split" in err
+        assert "serving pool: Llama 3.1 405B needs 94 GiB of weights per GPU at BF16 with this split" in err
 
 
 def test_without_load_or_targets_it_shows_the_default_share_of_the_capacity(capsys):

@@ -109,7 +109,7 @@ def test_serve_units(capsys):
     from core.perf.sizes import format_size
 
     size = format_size(json.loads(out)["kv_transfer"]["bytes_per_request"])  # the page's card: 625 MiB, not 655.4 MB
-    assert size.endswith(("KiB", "MiB", "GiB")) and f"({size} per request," in kv[in_bytes]
+    assert size.endswith(("KiB", "MiB", "GiB")) and f"(one direction; {size} per request," in kv[in_bytes]
 
 
 def _net_without(design, device: str, remote: str, tmp_path) -> str:

@@ -16,6 +16,7 @@ import pytest
 
 from core.design import Design
 from core.errors import DesignError
+from core.i18n import language
 from core.figures.keynumbers import serving_key_numbers
 from core.figures.serving import comparison_rows, time_figure
 from core.formats import inferencelink as link
@@ -102,6 +103,17 @@ def test_bad_link_values_warn_briefly_escaped_and_the_rest_applies():
     assert query(at)["inf_out"] == "800" and "inf_in" not in query(at) and "inf_dtp" not in query(at)
 
 
+@pytest.mark.parametrize("lang,name", [("en", "serving pool"), ("zh", "服务池")])
+def test_aggregated_modes_one_pool_has_one_name(lang, name):
+    at = open_page({"v": "1", "lang": lang, "inf_mode": "aggregated"})
+    assert not at.exception and not at.error
+    assert list(at.dataframe[0].value.columns)[1:] == [name]  # the split table's column, as the controls' title
+    assert list(at.dataframe[1].value.iloc[:, 0]) == [name]  # the fabric-load table's row (was "decode")
+    assert any(m.value == "**" + name.capitalize() + "**" for m in at.markdown) or lang == "zh"
+    at = open_page({"v": "1", "lang": lang, "inf_mode": "aggregated", "inf_dn": "1", "inf_dtp": "3"})
+    assert unescape(at.error[0].value).startswith(name + ("：" if lang == "zh" else ": "))  # not "decode pool"
+
+
 def test_a_deployment_that_does_not_fit_says_why_and_what_would_work():
     at = open_page({"v": "1", "n": "1"})  # disaggregated needs two nodes
     error = unescape(at.error[0].value)
@@ -157,6 +169,21 @@ def test_page_in_chinese():
 def test_link_refuses_what_the_model_refuses(key, text):
     values, warnings = link.decode({"inf_" + key: text})
     assert len(warnings) == 1 and values[key] == link.DEFAULTS[key]
+
+
+def test_chinese_link_warning_has_no_space_between_chinese_words():
+    with language("zh"):
+        warnings = link.decode({"inf_ttft": "-1", "inf_dtp": "-4"})[1]
+    assert "0（无目标），或大于 0，最多 3,600,000" in warnings[0]  # 或 大于 was a placeholder's space
+    assert "0（按设计选定），或 1 到 1,024" in warnings[1]  # a space between Chinese and a number stays
+
+
+@pytest.mark.parametrize("params", [{"inf_pn": "1", "inf_ptp": "3"}, {"inf_mode": "aggregated", "inf_dn": "1",
+                                                                      "inf_dtp": "5"}])
+def test_a_pool_size_with_a_split_that_does_not_divide_it_is_the_models_error(params):
+    values = link.decode(params)[0]
+    with pytest.raises(DesignError, match="do not split into instances"):  # was a TypeError from the fallback split
+        servingform.estimate_on(plan(Design()), values)
 
 
 def test_widget_limits_are_the_models():

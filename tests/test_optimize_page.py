@@ -439,3 +439,15 @@ def test_every_constraint_label_fits_its_column_at_1024_px(link):
                 assert label_px(widget.label, bool(widget.help)) <= column.weight * usable, (widget.label, row)
                 checked += 1
     assert checked >= 13  # the eight constraints, the training job's three and the serving pair
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_design_too_large_for_the_server_names_the_cli_command_for_the_same_design(monkeypatch, lang):
+    """The way out reads the sidebar's whole design (its file), not --gpu and --gpus alone, which searched another
+    design (e.g. without a two-level NVLink domain, other racks or prices)."""
+    from dataclasses import replace
+
+    from webui import jobs
+
+    monkeypatch.setitem(jobs.LIMITS, "optimize", replace(jobs.LIMITS["optimize"], max_gpus=16))
+    at = open_page({"v": "1", "lang": lang, "g": "GB200-NVL72", "n": "144", "nvd": "144", "opt_run": "1"})
+    text = unescaped(at.error[0].value)
+    assert "python -m core optimize --design design.json" in text and "--gpus" not in text

@@ -37,3 +37,20 @@ def test_every_total_label_sits_right_of_its_bar_inside_the_panel():
     assert rest.marker.pattern.shape == "/"
     assert not [t for t in fig.data if t.type == "bar" and t.xaxis == "x" and t.name == _(UNBOUNDED)] or \
         math.isinf(unbounded.tpot_s)
+
+
+def test_an_unbounded_time_per_output_token_is_hatched_to_the_panels_edge():
+    """Aggregated and overloaded, the decode step's overhead part is unbounded: it was drawn as an infinite part, so
+    the panel's range was infinite, the hatched bar NaN and the bounded bars' labels cut at the edge."""
+    p = plan(Design())
+    bounded = servingform.estimate_on(p, {**link.DEFAULTS, "mode": "aggregated"})
+    unbounded = servingform.estimate_on(p, {**link.DEFAULTS, "mode": "aggregated", "load": "rate", "rate": 10_000.0})
+    assert math.isinf(unbounded.tpot_s) and math.isfinite(bounded.tpot_s)
+    fig = time_figure({"bounded": bounded, "unbounded": unbounded})
+    right = fig.layout.xaxis.range[1]
+    assert math.isfinite(right) and right == pytest.approx(1.3 * bounded.tpot_s * 1e3)
+    (label,) = [t for t in fig.data if t.type == "scatter" and t.xaxis == "x"]
+    (rest,) = [t for t in fig.data if t.type == "bar" and t.xaxis == "x" and t.name == _(UNBOUNDED)]
+    assert "unbounded" in label.text[1] and math.isfinite(label.x[1]) and label.x[1] > 0
+    assert rest.x[0] == 0 and label.x[1] + rest.x[1] == pytest.approx(right)
+    assert all(math.isfinite(x) for t in fig.data for x in t.x)

@@ -39,8 +39,10 @@ from core import units
 from core.i18n import N_, _, current
 from core.i18n import usd as money
 from core.perf.placement import level_label
+from core.perf.serving import pool_name
 from core.perf.sizes import format_size
 from core.design import tidy_spaces
+from core.figures.serving import STEP_PARTS, TTFT_PARTS
 from core.scaleup import domain_word, link_word
 from core.units import bandwidth, from_gbytes
 
@@ -332,10 +334,8 @@ def _verdict(value_s: float | None, target_ms: float | None) -> str:
         target=f"{target_ms:,g}")
 
 
-PARTS = {"queue": N_("queue"), "prefill": N_("prefill"), "kv_transfer": N_("KV transfer"),
-         "first_decode": N_("first decode step"), "compute": N_("compute"), "hbm": N_("HBM"), "nvlink": N_("NVLink"),
-         "fabric": N_("fabric"), "overhead": N_("overhead")}
-"""Breakdown keys as the table names them."""
+PARTS = {**TTFT_PARTS, **STEP_PARTS}
+"""Breakdown keys as the table names them: the Inference page's time chart's names."""
 
 
 def _parts(parts: dict, system) -> str:
@@ -366,8 +366,7 @@ def _table(s: dict, result, args: argparse.Namespace, system) -> list[str]:
     pools = [("prefill", s["prefill"]), ("decode", s["decode"])] if s["prefill"] else [("decode", s["decode"])]
     for name, pool in pools:
         sp = pool["split"]
-        label = _("prefill") if name == "prefill" else (_("decode") if s["prefill"] else _("pool"))
-        lines.append(row(label, _("{nodes} nodes: {replicas} x (tp {tp} dp {dp} ep {ep} pp {pp}); "
+        lines.append(row(pool_name(name, not s["prefill"]), _("{nodes} nodes: {replicas} x (tp {tp} dp {dp} ep {ep} pp {pp}); "
                                   "utilisation {load}").format(
             nodes=f"{pool['nodes']:,}", replicas=f"{pool['replicas']:,}", tp=sp["tp"], dp=sp["dp"], ep=sp["ep"],
             pp=sp["pp"], load=units.percent(pool['utilisation']))))
@@ -385,7 +384,7 @@ def _table(s: dict, result, args: argparse.Namespace, system) -> list[str]:
     lines += _throughput_lines(s, system, bandwidth_unit(args))
     lines += [_("warning: {warning}").format(warning=x) for x in s["warnings"]]
     if "what_if_frontend" in s:
-        lines += _frontend_lines(s["what_if_frontend"], system)
+        lines += _frontend_lines(s["what_if_frontend"], system, not s["prefill"])
     if result is not None and args.explain:
         lines += _explain_lines(result)
     elif args.explain:
@@ -405,8 +404,8 @@ def _throughput_lines(s: dict, system, unit: str = "GB/s") -> list[str]:
     lines.append(row(_("throughput"), text))
     kv = s["kv_transfer"]
     if kv:
-        lines.append(row(_("KV transfer"), _("{rate} ({size} per request, {time}, over {level}; {load} of "
-                                             "the network between the pools)").format(
+        lines.append(row(_("KV transfer"), _("{rate} (one direction; {size} per request, {time}, over {level}; "
+                                             "{load} of the network between the pools)").format(
             rate=bandwidth(from_gbytes(kv["gbytes_per_s"]), unit), size=format_size(kv["bytes_per_request"]),
             time=_ms(kv["time_s"]),
             level=_("the front-end network") if kv["level"] == "frontend" else level_label(kv["level"], system), load=units.percent(kv["load"]))))
@@ -420,8 +419,8 @@ def _throughput_lines(s: dict, system, unit: str = "GB/s") -> list[str]:
     return lines
 
 
-def _frontend_lines(w: dict, system) -> list[str]:
-    """The what-if without the scale-out fabric, as differences from the deployment."""
+def _frontend_lines(w: dict, system, aggregated: bool) -> list[str]:
+    """The what-if without the scale-out fabric, as differences from the deployment (``aggregated``: its one pool)."""
     if w["frontend"] is None:
         return [row(_("no fabric"), w["reason"] or "")]
     d, f = w["difference"], w["frontend"]
@@ -433,7 +432,7 @@ def _frontend_lines(w: dict, system) -> list[str]:
                                                                           cents=True))
     lines = [row(_("no fabric"), text)]
     if w["resplit"]:
-        pools = ", ".join(_(PARTS.get(p, p)) if p in PARTS else _("decode") for p in w["resplit"])
+        pools = ", ".join(pool_name(p, aggregated) for p in w["resplit"])
         lines.append("  " + tidy_spaces(_("re-split within one {domain}: {pools}").format(
             domain=domain_word(system), pools=pools)))
     if f["warnings"]:

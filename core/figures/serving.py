@@ -14,6 +14,7 @@ import plotly.graph_objects as go
 from core import plurals
 from core.figures.style import RAIL_COLOURS, base_layout, plain
 from core.i18n import N_, _, ngettext, usd
+from core.perf.serving import pool_name
 from core.perf.serving_search import describe
 from core.scaleup import in_noun
 from core.units import milliseconds, number, percent
@@ -57,17 +58,23 @@ def _colour(key: str, names: dict[str, str]) -> str:
     return SCALEUP_COLOURS[scaleup.index(key) % len(SCALEUP_COLOURS)]
 
 
+def _drawn_ms(seconds: float) -> float:
+    """A part's time as its bar draws it [ms]: an unbounded part (the load exceeds a pool) is left out (0), the
+    hatched bar of ``_unbounded`` runs on from the parts drawn."""
+    return seconds * 1e3 if math.isfinite(seconds) else 0.0
+
+
 def _step_parts(labels: list[str], steps: list[dict], links: dict[str, str]) -> dict[str, list[float]]:
-    """The time-per-output-token parts [ms] per design (``StepTime.breakdown()`` keys), the scale-up part split
-    into one ``nvlink:<name>`` part per link name (``links``: label -> name; NVLink where left out)."""
+    """The time-per-output-token parts [ms] per design (``StepTime.breakdown()`` keys; ``_drawn_ms``), the scale-up
+    part split into one ``nvlink:<name>`` part per link name (``links``: label -> name; NVLink where left out)."""
     words = [links.get(label) or "NVLink" for label in labels]
     parts: dict[str, list[float]] = {}
     for key in STEP_PARTS:
         if key != "nvlink":
-            parts[key] = [s[key] * 1e3 for s in steps]
+            parts[key] = [_drawn_ms(s[key]) for s in steps]
             continue
         for word in dict.fromkeys(words):
-            parts["nvlink:" + word] = [s[key] * 1e3 if w == word else 0.0 for s, w in zip(steps, words)]
+            parts["nvlink:" + word] = [_drawn_ms(s[key]) if w == word else 0.0 for s, w in zip(steps, words)]
     return parts
 
 
@@ -125,8 +132,7 @@ def time_figure(estimates: dict, height: int = 420, scaleup_links: dict[str, str
     tpot_ms = [e.tpot_s * 1e3 for e in estimates.values()]
     tpot, top_tpot = _totals(labels, tpot_ms, parts, ("x", "y"))
     traces += _unbounded(labels, tpot_ms, list(tpot.x), top_tpot * 1.3, ("x", "y"))
-    parts = {k: [e.ttft_parts[k] * 1e3 if math.isfinite(e.ttft_parts[k]) else 0.0 for e in estimates.values()]
-             for k in TTFT_PARTS}
+    parts = {k: [_drawn_ms(e.ttft_parts[k]) for e in estimates.values()] for k in TTFT_PARTS}
     traces += [tpot, *_bars(labels, parts, TTFT_PARTS, ("x2", "y2"), splits)]
     ttft_ms = [e.ttft_s * 1e3 for e in estimates.values()]
     ttft, top_ttft = _totals(labels, ttft_ms, parts, ("x2", "y2"))
@@ -201,7 +207,6 @@ def comparison_rows(results: list[tuple[str, object]], system=None) -> list[dict
 
 LOAD_COLUMNS = (N_("Pool"), N_("Fabric traffic per GPU"), N_("NIC"), N_("Leaf uplinks"), N_("Spine uplinks"))
 """Headers of the fabric-load table (English, marked)."""
-POOL_WORDS = {"prefill": N_("prefill"), "decode": N_("decode")}
 
 
 NO_TIER = "—"
@@ -254,9 +259,9 @@ def fabric_load_rows(estimate_, unit: str = "GB/s", system=None, family: str | N
     from core.units import bandwidth, from_gbytes
 
     headers = [in_noun(_(c), system) for c in LOAD_COLUMNS[:3]] + list(uplink_columns(family))
-    rows = []
+    rows, aggregated = [], estimate_.deployment.mode == "aggregated"
     for pool, load in estimate_.fabric_load.items():
-        values = [_(POOL_WORDS.get(pool, pool)), bandwidth(from_gbytes(load["gbytes_per_s_per_gpu"]), unit),
+        values = [pool_name(pool, aggregated), bandwidth(from_gbytes(load["gbytes_per_s_per_gpu"]), unit),
                   percent(load['nic']), _share(load["leaf_uplinks"]), _share(load["spine_uplinks"])]
         rows.append(dict(zip(headers, values)))
     return rows

@@ -20,6 +20,7 @@ from typing import Any, Mapping, get_args
 
 from pydantic import BaseModel, ValidationError
 
+from core.design import tidy_spaces
 from core.formats import sharelink
 from core.i18n import N_, _
 from core.perf.serving import AUTO_PRECISION, KvPrecision, Mode, PoolSplit, PrecisionSetting, Workload
@@ -76,7 +77,7 @@ def _accepted(model: type[BaseModel], name: str, zero: str = "") -> str:
     template = (_("more than {low}, up to {high}") if low_open else
                 _("{low} to less than {high}") if high_open else _("{low} to {high}"))
     text = template.format(low=_text(low), high=_text(high))
-    return _("{zero} or {range}").format(zero=zero, range=text) if zero else text
+    return tidy_spaces(_("{zero} or {range}").format(zero=zero, range=text)) if zero else text
 
 
 def _field(model: type[BaseModel], name: str, whole: bool, zero_means: bool) -> Any:

@@ -47,6 +47,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from core import plurals
 from core.design import describe_validation_error
 from core.errors import DesignError, InputError
 from core.fabric.families import node_to_node
@@ -451,9 +452,10 @@ def check_split(plan: Plan, dep: Deployment, split: PoolSplit, pool: str) -> Non
     """``DesignError`` naming the field when ``split`` does not divide its nodes, the model or the NVLink domain."""
     r, m = plan.resolved, dep.model
     pool_gpus = split.nodes * r.gpus_per_node
+    label = pool_label(pool, dep.mode == "aggregated")
     checks = [
         (pool_gpus % split.instance_gpus != 0,
-         _("{pool}: {gpus} GPUs on {nodes} nodes do not split into instances of tp x dp x pp = {inst} GPUs.")),
+         _("{pool}: {gpus} GPUs on {nodes} do not split into instances of tp x dp x pp = {inst} GPUs.")),
         ((split.tp * split.dp) % split.ep != 0,
          _("{pool}: ep {ep} must divide tp x dp = {ranks} (the experts spread over the ranks of a stage).")),
         (m.is_moe and (m.experts + split.redundant_experts) % split.ep != 0,
@@ -468,11 +470,11 @@ def check_split(plan: Plan, dep: Deployment, split: PoolSplit, pool: str) -> Non
     for failed, message in checks:
         if failed:
             raise DesignError(message.format(
-                pool=pool_label(pool), gpus=f"{pool_gpus:,}", nodes=split.nodes, inst=split.instance_gpus,
+                pool=label, gpus=f"{pool_gpus:,}", nodes=plurals.nodes(split.nodes), inst=split.instance_gpus,
                 ep=split.ep, ranks=split.tp * split.dp, experts=m.experts + split.redundant_experts, model=m.name, tp=split.tp,
                 heads=m.heads, pp=split.pp, layers=m.layers, domain=r.nvlink_domain_gpus),
                 _("Change the {pool} split; the Inference page's search (python -m core serve without a split) "
-                  "lists splits that fit.").format(pool=pool_label(pool)))
+                  "lists splits that fit.").format(pool=label))
 
 
 def check_pool(plan: Plan, dep: Deployment, split: PoolSplit, name: str) -> None:
@@ -480,20 +482,21 @@ def check_pool(plan: Plan, dep: Deployment, split: PoolSplit, name: str) -> None
     NVLink domain (``check_split``), its weights do not fit the usable HBM, or one prompt's KV cache does not fit
     beside them. The one fit rule of a pool, for the estimate and the search."""
     check_split(plan, dep, split, name)
+    label = pool_label(name, dep.mode == "aggregated")
     weights = weights_per_gpu_bytes(dep, split)
     usable = usable_hbm_bytes(plan)
     if weights >= usable:
         unit = load_training_catalog().memory.capacity_unit_bytes
         raise DesignError(
             _("{pool}: {model} needs {weights} GiB of weights per GPU at {precision} with this split, more than "
-              "the {usable} GiB usable.").format(pool=pool_label(name), model=dep.model.name,
+              "the {usable} GiB usable.").format(pool=label, model=dep.model.name,
                                                 weights=f"{weights / unit:.0f}", precision=dep.precision.upper(),
                                                 usable=f"{usable / unit:.0f}"),
             _("Spread the model over more GPUs (larger tp, ep or pp) or use a lower precision."))
     if weights + kv_per_sequence_gpu_bytes(dep, split, dep.workload.input_tokens) * split.pp > usable:
         raise DesignError(
             _("{pool}: the KV cache of one {tokens}-token prompt does not fit beside the weights.").format(
-                pool=pool_label(name), tokens=f"{dep.workload.input_tokens:,}"),
+                pool=label, tokens=f"{dep.workload.input_tokens:,}"),
             _("Spread the model over more GPUs (larger tp, ep or pp), use an FP8 KV cache or a shorter input."))
 
 
@@ -510,8 +513,17 @@ def _check_fit(plan: Plan, dep: Deployment) -> None:
             need=f"{nodes:,}", have=f"{r.nodes:,}"), _("Use fewer nodes per pool or plan more nodes."))
 
 
-def pool_label(pool: str) -> str:
-    """``prefill`` / ``decode`` for display."""
+def pool_name(pool: str, aggregated: bool = False) -> str:
+    """Pool ``pool``'s short name, a table's row or column: ``prefill``, ``decode``, or aggregated mode's one pool
+    (``aggregated``), which prefills and decodes, as ``pool_label`` names it."""
+    return pool_label(pool, aggregated) if aggregated else {"prefill": _("prefill"), "decode": _("decode")}[pool]
+
+
+def pool_label(pool: str, aggregated: bool = False) -> str:
+    """``prefill pool`` / ``decode pool``, or ``serving pool``: aggregated mode's one pool (``aggregated``; its split
+    is the ``decode`` one), as the Inference page's controls name it."""
+    if aggregated:
+        return _("serving pool")
     return {"prefill": _("prefill pool"), "decode": _("decode pool")}.get(pool, pool)
 
 

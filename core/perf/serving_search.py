@@ -925,7 +925,7 @@ def _frontend_deployment(plan: Plan, dep: Deployment) -> tuple[Deployment | None
 
             return None, resplit, _("{pool}: {model} does not fit one NVLink domain of {domain} GPUs at {precision}; "
                                     "without the compute fabric it cannot be served.").format(
-                pool=pool_label(name), model=dep.model.name, domain=plan.resolved.nvlink_domain_gpus,
+                pool=pool_label(name, dep.mode == "aggregated"), model=dep.model.name, domain=plan.resolved.nvlink_domain_gpus,
                 precision=dep.precision.upper())
         front = front.model_copy(update={name: new})
         resplit.append(name)

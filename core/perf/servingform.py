@@ -125,7 +125,7 @@ def fit_split(plan: Plan, dep: Deployment, nodes: int, given: Mapping[str, int])
         last = split.model_copy(update={"nodes": max(1, nodes)})
         if weights_per_gpu_bytes(dep, last) <= WEIGHT_SHARE * usable:
             return last
-    return last or PoolSplit(nodes=max(1, nodes), **given)
+    return last or PoolSplit(**{**given, "nodes": max(1, nodes)})
 
 
 def base_deployment(values: Mapping[str, Any], network: str = "fabric", system=None) -> Deployment:
