@@ -249,13 +249,13 @@ workers (three pairs): 253 refinements instead of 511, 5.58-7.06 s CPU over all 
 one run each: 39.5 s wall, 22.25 s CPU against 52.5 s, 22.57 s (load 8.6-9.4): MISS. The same optimum, front,
 feasible count and rejections (H100, B300, large).
 
-Then (2026-12-07, 09:36-09:50 UTC, load average 9-15 on 2 cores from other helpers; the baseline 0df71b50 and this
+Then (2026-12-07, 09:36-10:02 UTC, load average 9-15 on 2 cores from other helpers; the baseline 0df71b50 and this
 revision alternately): the per-candidate pieces (curve51). The collective curves are keyed by what the algorithms
 read of the placement (``core.perf.collectives.CurvePlacement``) and hold the uniform share only where an algorithm
 spreads its traffic: 447 curve computations instead of 1,151 for the same 2,717 busbw computations (B300: 804
 instead of 2,595); sizing's leaf down-port choice compares each group shape once
 (``core.fabric.sizing._best_leaf_down``: 10,610 scorings instead of 16,907, the same 1,867 choices). One process, H100:
-4.57-4.90 s CPU (median 4.73 s) against 4.76-5.32 s (median 5.04 s), five pairs, every one faster; B300 7.62 s against
+4.57-5.70 s CPU (median 4.86 s) against 4.76-5.75 s (median 5.09 s), eight pairs, seven faster; B300 7.62 s against
 7.80 s. ``--only default --runs 3`` once each: median 42.17 s wall, 5.86 s CPU over all processes (load 14.2)
 against 25.41 s, 6.25 s (load 8.9): MISS. ``--only large``, one run each: 93.67 s wall, 20.90 s CPU (load 12.8)
 against 139.53 s, 25.17 s (load 15.4): MISS. The same optimum, front, feasible count and rejections (H100, B300,
