@@ -256,8 +256,8 @@ spreads its traffic: 447 curve computations instead of 1,151 for the same 2,717 
 instead of 2,595); sizing's leaf down-port choice compares each group shape once
 (``core.fabric.sizing._best_leaf_down``: 10,610 scorings instead of 16,907, the same 1,867 choices). One process, H100:
 4.57-5.70 s CPU (median 4.86 s) against 4.76-5.75 s (median 5.09 s), eight pairs, seven faster; B300 7.62 s against
-7.80 s. ``--only default --runs 3`` once each: median 42.17 s wall, 5.86 s CPU over all processes (load 14.2)
-against 25.41 s, 6.25 s (load 8.9): MISS. ``--only large``, one run each: 93.67 s wall, 20.90 s CPU (load 12.8)
+7.80 s. ``--only default --runs 3``, two pairs: median 42.17 and 7.84 s wall, 5.86 and 5.33 s CPU over all processes
+(load 14.2; 5.3 at 10:11 UTC) against 25.41 and 9.18 s, 6.25 and 5.72 s (load 8.9; 5.5): MISS. ``--only large``, one run each: 93.67 s wall, 20.90 s CPU (load 12.8)
 against 139.53 s, 25.17 s (load 15.4): MISS. The same optimum, front, feasible count and rejections (H100, B300,
 large).
 
