@@ -459,8 +459,9 @@ def _curves_bytes(found: tuple[tuple, tuple[str, ...]]) -> int:
 
 @stage(0.05, _curves_bytes)
 def _curves(op: str, sizes: tuple[float, ...], placement: CurvePlacement, links_: Links,
-            constants: CollectiveConstants, ring_share: float, uniform_share: float | None, tree_share: float, forced: bool, nic_ports: float,
-            nccl_version: tuple[int, int, int], wanted: frozenset[str], language: str) -> tuple[tuple, tuple[str, ...]]:
+            constants: CollectiveConstants, ring_share: float, uniform_share: float | None, tree_share: float,
+            forced: bool, nic_ports: float, nccl_version: tuple[int, int, int], wanted: frozenset[str],
+            language: str) -> tuple[tuple, tuple[str, ...]]:
     """The curves of the algorithms ``wanted`` that apply to ``op`` (name, ``AlgorithmCurve`` pairs) and the notes
     they add (in ``language``), from the sweep context of these arguments (``SweepContext``; what the curves read of
     the placement, ``CurvePlacement``; sizes [bytes], shares of the NIC bandwidth kept against contention, the
