@@ -251,6 +251,17 @@ feasible count and rejections (H100, B300, large).
 
 Then (2026-12-07, 09:05 UTC, load average 3.7-5.2 on 2 cores from other helpers; the baseline 0df71b50, no engine change: chain51 counted what a bound before sizing would decide and found it needs 70-90% of a candidate's switches, links and other networks to decide a few hundred to half the pruned candidates):
 ``--only default --runs 3`` median 15.39 s wall, best 14.83 s, 6.55 s CPU over all processes: MISS; one process 3.67 s CPU at load 0.65.
+Then (2026-12-07, 09:36-10:02 UTC, load average 9-15 on 2 cores from other helpers; the baseline 0df71b50 and this
+revision alternately): the per-candidate pieces (curve51). The collective curves are keyed by what the algorithms
+read of the placement (``core.perf.collectives.CurvePlacement``) and hold the uniform share only where an algorithm
+spreads its traffic: 447 curve computations instead of 1,151 for the same 2,717 busbw computations (B300: 804
+instead of 2,595); sizing's leaf down-port choice compares each group shape once
+(``core.fabric.sizing._best_leaf_down``: 10,610 scorings instead of 16,907, the same 1,867 choices). One process, H100:
+4.57-5.70 s CPU (median 4.86 s) against 4.76-5.75 s (median 5.09 s), eight pairs, seven faster; B300 7.62 s against
+7.80 s. ``--only default --runs 3``, two pairs: median 42.17 and 7.84 s wall, 5.86 and 5.33 s CPU over all processes
+(load 14.2; 5.3 at 10:11 UTC) against 25.41 and 9.18 s, 6.25 and 5.72 s (load 8.9; 5.5): MISS. ``--only large``, one run each: 93.67 s wall, 20.90 s CPU (load 12.8)
+against 139.53 s, 25.17 s (load 15.4): MISS. The same optimum, front, feasible count and rejections (H100, B300,
+large).
 
 Earlier history of the ``bench`` workload:
 

@@ -540,8 +540,9 @@ def _best_leaf_down(island: IslandNumbers) -> int:
     the most (sizing there raises the first count's error, what the design cannot do).
 
     Each count is compared by ``_size_fabric(..., score_only=True)``, skipped when its closed-form floor
-    (``_score_floor``) cannot beat the best so far; the same choice as sizing each in full and keeping the
-    first of the fewest (tiers, switches).
+    (``_score_floor``) cannot beat the best so far, or when a count compared before has its group shape
+    (``_group_shape``: the only thing sizing and the floor read of the count, ``_Stage``); the same choice as sizing
+    each in full and keeping the first of the fewest (tiers, switches).
 
     Parameters
     ----------
@@ -560,7 +561,15 @@ def _best_leaf_down(island: IslandNumbers) -> int:
     low = max(1, math.ceil(leaf_down_max * 0.75))
     step = max(1, math.ceil((leaf_down_max - low + 1) / MAX_LEAF_DOWN_CANDIDATES))
     best_score, best_down = None, leaf_down_max
+    shapes = set()  # the group shapes compared so far
     for leaf_down in range(leaf_down_max, low - 1, -step):
+        try:
+            shape = _group_shape(island, leaf_down)
+        except DesignError:
+            continue  # sizing this count raises the same error
+        if shape in shapes:
+            continue  # a count of a shape compared already: the same floor and score, not strictly better
+        shapes.add(shape)
         if best_score is not None and _score_floor(island, leaf_down) >= best_score:
             continue  # its score is at least its floor: not strictly better than the best so far
         try:

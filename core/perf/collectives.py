@@ -117,7 +117,7 @@ from core.errors import DesignError, InputError, shown
 from core.i18n import N_, _
 from core.i18n import current as current_language
 from core.fabric.families import node_to_node, words
-from core.memo import spoken, stage, text_bytes
+from core.memo import spoken, stage, text_bytes, view
 from core.perf.calibration import calibration_label
 from core.perf.algorithms import (NCCL_DEFAULT, REGISTRY, AlgorithmCurve, SweepContext, algorithm_label,
                                   library_default)
@@ -323,11 +323,12 @@ def sweep(
                          .format(racks=-(-p.ranks_per_domain * p.stride // r.nvlink_rack_gpus),
                                  level1=r.nvlink_rack_gpus, gbytes=f"{lk.nvlink_line:,.0f}"))
     if node_to_node(plan.fabric.family) and p.nodes > 1:  # say what the torus's share is
+        uniform = shares[1] if shares[1] is not None else contention(plan, p, "uniform")
         notes.append(_("Torus: between nodes, all-reduce runs as NCCL-like rings per dimension (reduce-scatter "
                            "then all-gather, dimension by dimension, both ways round each ring) on that dimension's "
                            "links only, and all-to-all is bounded by the cut of the job's block; a node keeps "
                            "{ring} of its cabled NIC ports' bandwidth for rings, {uniform} for all-to-all.").format(
-            ring=units.percent(shares[0]), uniform=units.percent(shares[1])))
+            ring=units.percent(shares[0]), uniform=units.percent(uniform)))
     if p.level == "global" and plan.fabric.pod_count == 2:  # a Dragonfly of two groups: Valiant is minimal
         notes.append(words(plan.fabric.family, "note:global_share:two", N_(
             "{family}: traffic between groups crosses the global links, at the groups' injection over their global "
@@ -377,7 +378,8 @@ def _sweep_context(plan: Plan, op: str, sizes: tuple[float, ...], gpus: int | No
                    nccl_version: str | None) -> tuple:
     """What ``sweep`` computes its curves from (its parameters; ``sizes`` [bytes] already checked): the collective
     library's entry, the algorithms wanted, the placement (``place``), its links (``links``), the shares of the NIC
-    bandwidth kept against ring, uniform and tree contention, and ``_curves``' arguments."""
+    bandwidth kept against ring, uniform and tree contention (the uniform one None unless an algorithm wanted for
+    ``op`` spreads its traffic, ``_TRAFFIC``: none reads it), and ``_curves``' arguments."""
     c = constants or constants_for(plan)
     if algorithms is not None:
         unknown = [a for a in algorithms if a not in ALGORITHMS]
@@ -399,10 +401,18 @@ def _sweep_context(plan: Plan, op: str, sizes: tuple[float, ...], gpus: int | No
     # other node -> "uniform" contention. Both assume ideal rank placement and no ECMP
     # hash collisions, so oversubscription mostly shows in all-to-all (MoE) traffic.
     lk = links(plan, c, p)
-    shares = (contention(plan, p, "ring"), contention(plan, p, "uniform"), contention(plan, p, "tree"))
-    args = (op, sizes, p, lk, c, *shares, algorithms is not None, nic_ports, version, frozenset(wanted),
-            current_language())
+    spread = any(_TRAFFIC.get(a) == "uniform" for a in wanted if op in REGISTRY[a].ops)
+    shares = (contention(plan, p, "ring"), contention(plan, p, "uniform") if spread else None,
+              contention(plan, p, "tree"))
+    args = (op, sizes, CurvePlacement.of(p), lk, c, *shares, algorithms is not None, nic_ports, version,
+            frozenset(wanted), current_language())
     return lib, wanted, p, lk, shares, args
+
+
+CurvePlacement = view("CurvePlacement", "n ranks_per_domain domains last min_ranks_per_domain hops")
+"""What the algorithms' curves read of a ``Placement`` (``core.perf.algorithms.SweepContext``: the ranks, their
+domains, the last domain's ranks and the hops; ``core.memo.view``), the key of ``_curves``: placements that differ
+only in their leaf groups and pods (which the contention shares already hold) share one computation."""
 
 
 def busbw_at(plan: Plan, op: str, size: int) -> float:
@@ -448,12 +458,14 @@ def _curves_bytes(found: tuple[tuple, tuple[str, ...]]) -> int:
 
 
 @stage(0.05, _curves_bytes)
-def _curves(op: str, sizes: tuple[float, ...], placement: Placement, links_: Links, constants: CollectiveConstants,
-            ring_share: float, uniform_share: float, tree_share: float, forced: bool, nic_ports: float,
-            nccl_version: tuple[int, int, int], wanted: frozenset[str], language: str) -> tuple[tuple, tuple[str, ...]]:
+def _curves(op: str, sizes: tuple[float, ...], placement: CurvePlacement, links_: Links,
+            constants: CollectiveConstants, ring_share: float, uniform_share: float | None, tree_share: float,
+            forced: bool, nic_ports: float, nccl_version: tuple[int, int, int], wanted: frozenset[str],
+            language: str) -> tuple[tuple, tuple[str, ...]]:
     """The curves of the algorithms ``wanted`` that apply to ``op`` (name, ``AlgorithmCurve`` pairs) and the notes
-    they add (in ``language``), from the sweep context of these arguments (``SweepContext``; sizes [bytes],
-    shares of the NIC bandwidth kept against contention, NIC ports of the emptiest domain). Cached by them
+    they add (in ``language``), from the sweep context of these arguments (``SweepContext``; what the curves read of
+    the placement, ``CurvePlacement``; sizes [bytes], shares of the NIC bandwidth kept against contention, the
+    uniform one None where no algorithm reads it, NIC ports of the emptiest domain). Cached by them
     (``core.memo.stage``): plans that differ but place the ranks alike share one computation (the optimizer's
     candidates); the curves are shared, not copied, so no caller may change them."""
     with spoken(language):
@@ -567,7 +579,8 @@ def _check_algorithm(plan: Plan, op: str, algorithm: str, gpus: int | None, nccl
 
 _TRAFFIC = {"direct": "uniform", "tree": "tree", "nvls": "tree"}
 """The traffic pattern (``core.perf.placement.contention``) whose share an algorithm's fabric time uses
-(``core.perf.algorithms``: all-to-all's ``uniform_share``, the trees' ``tree_share``); the others use the ring's."""
+(``core.perf.algorithms``: all-to-all's ``uniform_share``, the trees' ``tree_share``); the others use the ring's.
+Only an algorithm of the uniform pattern reads the uniform share (``_sweep_context`` computes it for those alone)."""
 
 
 def collective(plan: Plan, op: str, size, gpus: int | None = None, algorithm: str | None = None,
