@@ -57,3 +57,27 @@ def test_availability_cli_rounds_as_the_page_and_the_pack():
     assert f"usable {number(a.expected_gpus_usable, 1)}," in text
     assert f"{units.number(a.interruptions_per_day)} failures a day" in text
     assert "1 nodes" not in text
+
+
+@pytest.mark.parametrize("lang,args,said", [
+    ("en", MIXED + ["--pod", "9"], "warning: --pod 9: this design has 2 pods; the job runs on pod 1"),
+    ("en", ["--gpu", "H100", "--nodes", "8", "--pod", "2"],
+     "warning: --pod 2: this design has no pods, so the option has no effect"),
+    ("zh", ["--gpu", "H100", "--nodes", "8", "--pod", "2"], "--pod 2"),
+])
+@pytest.mark.parametrize("command", ["train", "serve"])
+def test_a_pod_past_the_last_is_said_not_silently_pod_one(command, lang, args, said):
+    """``--pod`` past the last pod ran on pod 1 and, without pods, did nothing, with no word (a reviewer's finding):
+    it is said on stderr, in the request's language, and the estimate still runs (pod 1, or the one fabric)."""
+    from core.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        assert main(["--lang", lang, command, *args]) == 0
+    assert said in err.getvalue() and err.getvalue().count("--pod") == 1
+    if lang == "zh":
+        assert "warning" not in err.getvalue() and "no effect" not in err.getvalue()
+    quiet = io.StringIO()
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(quiet):
+        assert main(["--lang", lang, command, *[a for a in args if a not in ("--pod", "9", "2")] , "--pod", "1"]) == 0
+    assert "--pod" not in quiet.getvalue()

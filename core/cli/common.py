@@ -24,7 +24,7 @@ from core import vocab
 from core.design import (FIELDS, MAX_DESIGN_FILE_BYTES, Design, Surface, field_bounds, field_range, field_type,
                          parse_design)
 from core.errors import SHOWN_LIMIT, InputError, shown
-from core.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, _, current, from_locale
+from core.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, _, current, from_locale, ngettext
 from core.formats.entry import normalize, number_text
 from core.formats.design_file import read_design_file
 from core.presets import find_preset
@@ -334,7 +334,8 @@ def add_design_options(parser: argparse.ArgumentParser) -> None:
 
 def add_pod_option(parser: argparse.ArgumentParser) -> None:
     """``--pod N``: the pod a job runs on in a design with pods, as the Performance and Inference pages' pod picker
-    (the job link's ``perf_pod``, ``core.formats.joblink``: its words and default); a pod past the last is pod 1."""
+    (the job link's ``perf_pod``, ``core.formats.joblink``: its words and default); a pod past the last is pod 1, said
+    on stderr by ``job_plan``."""
     from core.formats.joblink import JOB
 
     param = next(p for p in JOB.params if p.key == "pod")
@@ -346,9 +347,16 @@ def job_plan(design: Design, pod: int, unit: str):
     bandwidth in ``unit``, ``--units``):
     ``core.analysis.whole.pod_plan`` of the design's plan, the pod charged its GPUs' share of the whole design's
     TCO as the pages charge it. Raises what planning raises."""
-    from core.analysis.whole import pod_plan
+    from core.analysis.whole import pod_count, pod_plan
     from core.plan import plan
 
+    count = pod_count(design)
+    if pod > count:  # a pod past the last: said, not silently pod 1 (or nothing, without pods)
+        message = _("--pod {pod}: this design has no pods, so the option has no effect").format(pod=pod) \
+            if count == 1 else ngettext("--pod {pod}: this design has {count} pod; the job runs on pod 1",
+                                        "--pod {pod}: this design has {count} pods; the job runs on pod 1",
+                                        count).format(pod=pod, count=count)
+        print(_("warning: {message}").format(message=message), file=sys.stderr)
     return pod_plan(plan(design), pod, unit)
 
 
