@@ -134,7 +134,7 @@ def test_each_alternative_design_shows_its_own_error():
     at = open_page({"v": "1", "g": "B200", "n": "4", "inf_prec": "fp4", "inf_model": "qwen3-30b-a3b"})
     assert not at.error
     table = at.dataframe[-1].value.set_index("Design")  # a column per design (webui.tables.turned)
-    assert table.loc["TPOT [ms]", "this design"] != "-" and table.loc["TPOT [ms]", "GB200-NVL72, as many GPUs"] != "-"
+    assert table.loc["TPOT [ms]", "this design"] != "-" and table.loc["TPOT [ms]", "GB200-NVL72, as many GPUs in whole racks"] != "-"
     assert table.loc["TPOT [ms]", "H100, InfiniBand non-blocking"] == "-"
     warnings = [unescape(w.value) for w in at.warning]
     for label in ("H100, InfiniBand non-blocking", "H100, Ethernet RoCE non-blocking"):

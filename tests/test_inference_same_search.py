@@ -50,7 +50,7 @@ def test_each_compared_design_is_served_as_the_page_serves_that_design(served):
     here = s.here
     bars = dict(s.others)
     labels = {label: key for key, (label, _changes) in inference.ALTERNATIVES.items()}
-    assert set(bars) == {"GB200-NVL72, as many GPUs", "H100, Ethernet RoCE non-blocking"}
+    assert set(bars) == {"GB200-NVL72, as many GPUs in whole racks", "H100, Ethernet RoCE non-blocking"}
     for label, bar in bars.items():
         key = labels[label]
         alt = plan(inference.alternative_design(design, key, plan(design).resolved.fabric, here.gpus))
@@ -92,7 +92,7 @@ def test_every_bar_is_the_clis_serve_for_its_design_at_the_shared_rate():
     design = Design(gpus=16384)
     rate = inference.serve(design, plan(design), dict(link.DEFAULTS)).here.rate
     table = open_page({"v": "1", "ng": "16384"}).dataframe[-1].value.set_index("Design")
-    designs = {"this design": [], "GB200-NVL72, as many GPUs": ["--gpu", "GB200-NVL72"],
+    designs = {"this design": [], "GB200-NVL72, as many GPUs in whole racks": ["--gpu", "GB200-NVL72"],
                "H100, Ethernet RoCE non-blocking": ["--fabric", "ethernet", "--oversubscription", "1"]}
     assert set(table.columns) == set(designs)
     for label, args in designs.items():
@@ -104,4 +104,4 @@ def test_every_bar_is_the_clis_serve_for_its_design_at_the_shared_rate():
         assert table.loc["TPOT [ms]", label] == units.number(cli["tpot_s"] * 1e3), label
     # this design's bar is not the page's all-node deployment: the rule is the others' (fewest GPUs at the rate)
     assert table.loc["GPUs used", "this design"] == "15,256 of 16,384"
-    assert table.loc["GPUs used", "GB200-NVL72, as many GPUs"] == "6,828 of 16,416"  # 1,707 of 4,104 trays
+    assert table.loc["GPUs used", "GB200-NVL72, as many GPUs in whole racks"] == "6,828 of 16,416"  # 1,707 of 4,104 trays

@@ -24,13 +24,13 @@ from core.perf import serving_search as SEARCH
 """The serving search (``core.perf.serving_search``), under a name of its own so tests can stand in for it."""
 
 ALTERNATIVES = {
-    "nvl72": (N_("GB200-NVL72, as many GPUs"), {"gpu": "GB200-NVL72"}),
+    "nvl72": (N_("GB200-NVL72, as many GPUs in whole racks"), {"gpu": "GB200-NVL72"}),
     "h100ib": (N_("H100, InfiniBand non-blocking"), {"gpu": "H100", "fabric": "infiniband", "oversubscription": 1.0}),
     "h100roce": (N_("H100, Ethernet RoCE non-blocking"), {"gpu": "H100", "fabric": "ethernet",
                                                           "oversubscription": 1.0}),
 }
 """Designs the page serves the same deployment on beside the sidebar's: key -> (label, design changes); the GPU
-count is the sidebar's (``alternative_design``)."""
+count is the sidebar's (``alternative_design``), rounded up to whole systems (an NVL72 rack: 72 GPUs for 32)."""
 
 
 def alternative_design(design: Design, key: str, current_fabric: str, gpus: int) -> Design:
