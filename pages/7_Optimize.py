@@ -253,8 +253,8 @@ def _tables(result) -> None:
         _("Tiers"): str(r["tiers"]), _("Switches"): i18n.number(r["switches"]),
         _("Facility power [kW]"): units.kw(r["power_kw"])} for r in rows]), hide_index=True, border="horizontal")
     st.markdown("#### " + _("Switch families"))
-    st.caption(_("Each family is a fabric, a leaf switch model and a topology; a family with no design that meets "
-                 "every constraint shows what ruled most of it out."))
+    st.caption(_("Each family is a fabric, a leaf switch model (none for a topology without switches) and a "
+                 "topology; a family with no design that meets every constraint shows what ruled most of it out."))
     st.table(pd.DataFrame([{
         _("Family"): safe.md(r["family"]), _("Candidates"): i18n.number(r["considered"]),
         _("Meet every constraint"): i18n.number(r["feasible"]),
