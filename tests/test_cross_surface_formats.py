@@ -214,3 +214,16 @@ def test_other_placement_sentence_writes_days_as_the_card():
     shown = re.findall(r"\b[AB] ([\d,.]+) days", text)
     assert len(shown) == 2 and all(units.days(float(d.replace(",", ""))) == d for d in shown), text
     assert all(len(d.replace(",", "").replace(".", "").lstrip("0")) <= 3 for d in shown), text
+
+
+def test_other_placement_sentence_in_chinese_has_no_space_after_a_full_width_bracket():
+    """zh wrote "本设计（InfiniBand，6:1） 22.7 天": the template's space before the days followed the label's
+    full-width bracket. Each label now takes its days with 为 (no space after a bracket)."""
+    from core.i18n import language
+
+    p, _estimate, _cards, _text = torus_training()
+    settings = report_job_settings(p)
+    with language("zh"):
+        text = jobform.placement_contrast([("本设计（InfiniBand，6:1）", p), ("Ethernet RoCE（1:1）", p)],
+                                          jobform.job_from_settings(p, settings), settings)
+    assert text and "） " not in text and "本设计（InfiniBand，6:1）为 " in text and "相差" in text, text
