@@ -1160,7 +1160,7 @@ def _evaluate_chunk(args) -> list[Candidate]:
             out += decided
         _decide(evaluator, out, objective, witnesses=_SHARED.get(search))
         # the parent has the designs; send back only the numbers, as tuples (a fifth of the pickling)
-        return [tuple(getattr(cand, name) for name in _SENT) for cand in out], evaluator.sizings - sized
+        return [_sent(cand) for cand in out], evaluator.sizings - sized
 
 
 def _switch_family(c: Candidate) -> tuple[str, str, str]:
@@ -1351,6 +1351,8 @@ class _Witnesses(_Front):
 _SENT = tuple(name for name in Candidate.__dataclass_fields__ if name not in ("design", "resolved", "pending"))
 """The ``Candidate`` fields a worker sends back: every one but the design and the resolved design, in field
 order (``index`` first, ``design`` second in the dataclass)."""
+_sent = operator.attrgetter(*_SENT)
+"""A candidate's ``_SENT`` fields as one tuple, in that order."""
 assert _SENT[0] == "index" and tuple(Candidate.__dataclass_fields__)[1] == "design"
 assert tuple(Candidate.__dataclass_fields__)[-2:] == ("resolved", "pending")
 
