@@ -252,6 +252,15 @@ feasible count and rejections (H100, B300, large).
 Then (2026-12-07, 09:05 UTC, load average 3.7-5.2 on 2 cores from other helpers; the baseline 0df71b50, no engine change: chain51 counted what a bound before sizing would decide and found it needs 70-90% of a candidate's switches, links and other networks to decide a few hundred to half the pruned candidates):
 ``--only default --runs 3`` median 15.39 s wall, best 14.83 s, 6.55 s CPU over all processes: MISS; one process 3.67 s CPU at load 0.65.
 
+Then (2026-12-07, 09:46-09:53 UTC, load average 12-14 on 2 cores from other helpers' tests; the baseline 0df71b50
+and large51 alternately): ``--only large --runs 1`` 101.5 s and 94.0 s wall, 22.59 and 20.63 s CPU over all
+processes (baseline) against 124.6 s and 90.9 s, 23.35 and 21.95 s: MISS (5 s); the same 105,908 candidates decided
+alike (50,614 sizings, 208 costed, 49,838 pruned, 50,046 feasible, 9 on the front). large51 builds the designs
+before the workers start in 0.75x the CPU (``candidate_designs``: 0.71-0.82 s against 0.97-1.03 s at load 9-11),
+too little to show at this load. Counted (one process, 18.8 s CPU at load 11.5): 50,614 sizings, 12,193 busbw
+computations, 10,044 resolutions, 12,038 links' floors, 192 refinements, 142 bills; the checks before the floors are
+80% of the CPU and grow with the NICs (7.8x the default grid's sizings), the decisions after them do not.
+
 Earlier history of the ``bench`` workload:
 
 Measured (2026-12-01, the same minutes, load average 0.9-1.5 on 2 cores, 3 runs each twice): before the
