@@ -263,6 +263,15 @@ instead of 2,595); sizing's leaf down-port choice compares each group shape once
 against 139.53 s, 25.17 s (load 15.4): MISS. The same optimum, front, feasible count and rejections (H100, B300,
 large).
 
+Then (2026-12-07, 09:46-09:53 UTC, load average 12-14 on 2 cores from other helpers' tests; the baseline 0df71b50
+and large51 alternately): ``--only large --runs 1`` 101.5 s and 94.0 s wall, 22.59 and 20.63 s CPU over all
+processes (baseline) against 124.6 s and 90.9 s, 23.35 and 21.95 s: MISS (5 s); the same 105,908 candidates decided
+alike (50,614 sizings, 208 costed, 49,838 pruned, 50,046 feasible, 9 on the front). large51 builds the designs
+before the workers start in 0.75x the CPU (``candidate_designs``: 0.71-0.82 s against 0.97-1.03 s at load 9-11),
+too little to show at this load. Counted (one process, 18.8 s CPU at load 11.5): 50,614 sizings, 12,193 busbw
+computations, 10,044 resolutions, 12,038 links' floors, 192 refinements, 142 bills; the checks before the floors are
+80% of the CPU and grow with the NICs (7.8x the default grid's sizings), the decisions after them do not.
+
 Earlier history of the ``bench`` workload:
 
 Measured (2026-12-01, the same minutes, load average 0.9-1.5 on 2 cores, 3 runs each twice): before the

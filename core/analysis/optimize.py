@@ -459,8 +459,8 @@ def candidate_designs(gpu: str, gpus: int, constraints: Constraints, grid: Grid 
     base_data = base.model_dump()
     checked: set[tuple] = set()
     inner_checked = False
-    unsearched: dict[str, tuple[str, ...]] = {}  # topology -> the fields its family does not search
-    tried: set[tuple] = set()  # a family's designs with those fields at the base's values, each once
+    inner: list[tuple[dict, tuple[str, ...]]] = []  # the innermost loops' fields (``_inner_fields``), once checked
+    tried: set[tuple] = set()  # a family's designs with its unsearched fields at the base's values, each once
 
     def check(**fields) -> None:
         """Run each field's validators once per distinct value (they read no other field)."""
@@ -468,11 +468,6 @@ def candidate_designs(gpu: str, gpus: int, constraints: Constraints, grid: Grid 
             if (key, value) not in checked:
                 Design(**{**base_data, key: value})
                 checked.add((key, value))
-
-    def design(**fields) -> Design:
-        """``Design(gpu=..., gpus=..., **fields)`` for values ``check`` has validated: a copy of the validated
-        base with the fields set (same values, no re-validation of the 11,000 designs of a large grid)."""
-        return copied(base, fields)
 
     for fabric in _fabrics(constraints, grid):
         switches = [s for s in catalog.fabric_switches(fabric) if s.id in allowed]
@@ -499,9 +494,10 @@ def candidate_designs(gpu: str, gpus: int, constraints: Constraints, grid: Grid 
                         for nic in nics:
                             if nic is not None and speed not in nic.speeds_on(fabric):
                                 continue
-                            check(fabric=fabric, port_speed_gbps=speed, nic=nic.id if nic else None,
-                                  leaf_switch=leaf.id, spine_switch=upper.id, core_switch=upper.id,
-                                  uplink_speed_gbps=uplink)
+                            outer = dict(fabric=fabric, port_speed_gbps=speed, nic=nic.id if nic else None,
+                                         leaf_switch=leaf.id, spine_switch=upper.id, core_switch=upper.id,
+                                         uplink_speed_gbps=uplink)
+                            check(**outer)
                             if not inner_checked:  # the innermost loops' values, once, when designs take them
                                 for planes in plane_counts:
                                     check(planes=planes)
@@ -513,27 +509,37 @@ def candidate_designs(gpu: str, gpus: int, constraints: Constraints, grid: Grid 
                                     check(tiers=tiers)
                                 for over in grid.oversubscription:
                                     check(oversubscription=float(over))
+                                inner = _inner_fields(plane_counts, grid, base_data)
                                 inner_checked = True
-                            for planes, mode, topology, tiers, over in itertools.product(
-                                    plane_counts, grid.plane_modes, grid.topologies, grid.tiers,
-                                    grid.oversubscription):
-                                if planes == 1 and mode == "per-rail":
-                                    continue  # the same fabric as per-port with one plane
-                                fields = dict(
-                                    fabric=fabric, port_speed_gbps=speed, nic=nic.id if nic else None,
-                                    leaf_switch=leaf.id, spine_switch=upper.id, core_switch=upper.id,
-                                    uplink_speed_gbps=uplink, planes=planes, plane_mode=mode, topology=topology,
-                                    tiers=tiers, oversubscription=float(over))
-                                unread = unsearched.get(topology)
-                                if unread is None:
-                                    unread = unsearched[topology] = unsearched_fields(topology)
+                            # the base with these fields (validated by ``check``: no re-validation of the 100,000
+                            # designs of a large grid), then each inner combination set on it
+                            start = copied(base, outer)
+                            for fields, unread in inner:
                                 if unread:  # a family: the fields it does not search at the base's values, once
-                                    fields.update((name, base_data[name]) for name in unread)
-                                    key = tuple(fields.values())
+                                    key = tuple({**outer, **fields}.values())
                                     if key in tried:
                                         continue
                                     tried.add(key)
-                                out.append(design(**fields))
+                                out.append(copied(start, fields))
+    return out
+
+
+def _inner_fields(plane_counts: tuple[int, ...], grid: Grid, base_data: dict) -> list[tuple[dict, tuple[str, ...]]]:
+    """``candidate_designs``' innermost combinations (planes, plane mode, topology, tiers, oversubscription, in
+    grid order) as the fields each sets, with a family's unsearched fields (``unsearched_fields``) at the base's
+    values, and those names (none for the folded Clos)."""
+    out = []
+    unsearched: dict[str, tuple[str, ...]] = {}  # topology -> the fields its family does not search
+    for planes, mode, topology, tiers, over in itertools.product(
+            plane_counts, grid.plane_modes, grid.topologies, grid.tiers, grid.oversubscription):
+        if planes == 1 and mode == "per-rail":
+            continue  # the same fabric as per-port with one plane
+        fields = dict(planes=planes, plane_mode=mode, topology=topology, tiers=tiers, oversubscription=float(over))
+        unread = unsearched.get(topology)
+        if unread is None:
+            unread = unsearched[topology] = unsearched_fields(topology)
+        fields.update((name, base_data[name]) for name in unread)
+        out.append((fields, unread))
     return out
 
 
@@ -1154,7 +1160,7 @@ def _evaluate_chunk(args) -> list[Candidate]:
             out += decided
         _decide(evaluator, out, objective, witnesses=_SHARED.get(search))
         # the parent has the designs; send back only the numbers, as tuples (a fifth of the pickling)
-        return [tuple(getattr(cand, name) for name in _SENT) for cand in out], evaluator.sizings - sized
+        return [_sent(cand) for cand in out], evaluator.sizings - sized
 
 
 def _switch_family(c: Candidate) -> tuple[str, str, str]:
@@ -1345,6 +1351,8 @@ class _Witnesses(_Front):
 _SENT = tuple(name for name in Candidate.__dataclass_fields__ if name not in ("design", "resolved", "pending"))
 """The ``Candidate`` fields a worker sends back: every one but the design and the resolved design, in field
 order (``index`` first, ``design`` second in the dataclass)."""
+_sent = operator.attrgetter(*_SENT)
+"""A candidate's ``_SENT`` fields as one tuple, in that order."""
 assert _SENT[0] == "index" and tuple(Candidate.__dataclass_fields__)[1] == "design"
 assert tuple(Candidate.__dataclass_fields__)[-2:] == ("resolved", "pending")
 
