@@ -1803,8 +1803,7 @@ def families(cands: Iterable[Candidate], objective: str = "cluster") -> list[Fam
     order = lambda c: _order(c, objective)  # noqa: E731
     groups: dict[tuple[str, str, str], list[Candidate]] = {}
     for c in cands:
-        d = c.design
-        groups.setdefault((d.fabric or "", d.leaf_switch or d.switch or "", d.topology), []).append(c)
+        groups.setdefault(_switch_family(c), []).append(c)
     rows = []
     for (fabric, switch, topology), members in groups.items():
         feasible = [c for c in members if c.feasible]
