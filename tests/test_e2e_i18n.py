@@ -43,6 +43,10 @@ def visible_text(page) -> str:
 def test_chinese_link_opens_every_page_in_chinese(server, page, path, name):
     page.goto(f"{server}/{path}{LINK}")
     settle(page)
+    # the sidebar's share box is drawn last (after the page's own work): under load the page can sit quiet for
+    # settle's 0.8 s before it (CI once read the sidebar without it), so wait for the box itself
+    page.wait_for_selector("[data-testid='stSidebar'] [data-testid='stCode']", timeout=45_000)
+    settle(page)
     assert page.evaluate("document.documentElement.lang") == "zh-CN"
     assert query(page)["lang"] == "zh" and query(page)["g"] == "GB200-NVL72"
     sidebar = page.locator("[data-testid='stSidebar']").inner_text()

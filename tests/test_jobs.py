@@ -196,7 +196,7 @@ def test_the_optimize_page_refuses_a_search_beyond_its_size_at_once():
     t0 = time.process_time()
     at = pagetest.open_page("../pages/7_Optimize.py", {"v": "1", "n": "8192", "opt_run": "1"})
     text = " ".join(e.value for e in at.error).replace("\\", "")  # shown through webui.safe.md
-    assert "up to 32,768 GPUs" in text and "65,536" in text and "python -m core optimize --gpu H100 --gpus 65536" in text
+    assert "up to 32,768 GPUs" in text and "65,536" in text and "python -m core optimize --design design.json" in text
     run = jobs.runner()
     asked = [j.key for j in (*run._running, *run._queued, *run._outcomes.values())]
     assert not any(k.startswith("optimize|") and '"gpus": 65536' in k for k in asked)  # no search was started
