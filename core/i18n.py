@@ -346,6 +346,15 @@ def sentences(*texts: str) -> str:
     return out
 
 
+_SPACE_AFTER_FULL_WIDTH = re.compile("(?<=[" + "".join(_FULL_WIDTH_ENDS) + "]) ")
+
+
+def after_full_width(text: str) -> str:
+    """``text`` without the space a template left right after a full-width mark (``…个 GPU） · InfiniBand`` ->
+    ``…个 GPU）· InfiniBand``): the mark's glyph carries its own space, as ``sentences`` joins after one."""
+    return _SPACE_AFTER_FULL_WIDTH.sub("", str(text))
+
+
 _SENTENCE_ENDS = (".", "!", "?", "。", "！", "？")
 
 

@@ -34,3 +34,16 @@ def test_the_compare_page_names_the_design_as_the_designer():
     assert any(c == design_subtitle(plan(Design(gpu="H100", nodes=64, pods="B200:32:800"))) for c in captions)
     assert any(c.startswith("The Designer's design: 768 GPUs in 2 pods") for c in captions)
     assert not any("512 x H100 in 64 nodes" in c for c in captions)
+
+
+def test_no_space_after_a_full_width_bracket_in_chinese():
+    """zh wrote "…96 个节点） · InfiniBand" and "Q3400（脊） · 网卡": the template's space before the dot followed
+    the size's (and a switch's) full-width bracket (``core.i18n.after_full_width``); English keeps its spaces."""
+    from core.i18n import language
+
+    p = plan(Design(gpu="H100", nodes=64, pods="B200:32:800"))
+    english = design_subtitle(p)
+    with language("zh"):
+        words = design_subtitle(p)
+    assert "）·" in words and "） " not in words, words
+    assert english.startswith("768 GPUs in 2 pods (H100 + B200, 96 nodes) · InfiniBand")

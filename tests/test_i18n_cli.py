@@ -451,3 +451,13 @@ def test_design_file_messages_translate(tmp_path):
     with pytest.raises(InputError) as en:
         read_design_file(tmp_path / "missing.json")
     assert "No such file or directory" in str(en.value)
+
+
+def test_train_communication_rows_join_chinese_words_without_a_space(capsys):
+    """The communication rows' level is a Chinese word past the NVLink domain (网络, 叶交换机): 经网络, not 经 网络
+    (``core.design.tidy_spaces``), while 经 NVLink keeps its space."""
+    code, out, _ = _run(capsys, "--lang", "zh", "train", "--nodes", "64", "--model", "llama3-70b")
+    levels = [line.rsplit("，", 1)[-1] for line in out.splitlines() if "组大小" in line]
+    assert code == 0 and "经 NVLink" in levels and any(level.startswith("经") and "NVLink" not in level
+                                                      for level in levels)
+    assert not any(re.search(r"[\u4e00-\u9fff] [\u4e00-\u9fff]", level) for level in levels), levels

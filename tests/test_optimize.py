@@ -713,6 +713,30 @@ def test_a_torus_winner_is_warned_by_its_bisection_ratio_with_the_nearest_design
     assert f"non-blocking (bisection ratio 1:1): {design_label(able)}, {usd(able.capex_usd)}" in text
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_torus_winner_s_caveats_name_no_rails(lang, monkeypatch):
+    """A torus has no rails (every NIC of a node on the one torus): its caveats note all-to-all alone and the
+    nearest non-blocking design without "joins every rail", and a pipeline stage boundary inside a node is no
+    cross-rail traffic on it, while a rail-optimized design of the same size still says both."""
+    from core.analysis import optimize as opt
+    from core.design import Design
+    from core.perf.training import parse_job
+
+    grid = Grid(fabrics=("ethernet",), port_speeds=(400,), planes=(1,), topologies=("torus", "rail-optimized"),
+                oversubscription=(1.0,))
+    result = optimize("H100", 512, Constraints(), grid, workers=1)
+    assert result.best.design.topology == "torus"
+    dense = parse_job({"model": "llama3-70b"})
+    monkeypatch.setattr(opt, "_searched_split_job", lambda _p, job: job.model_copy(update={"pp": 8}))  # 12 GPUs
+    torus, clos = plan(Design(gpu="H100", gpus=96, topology="torus")), plan(Design(gpu="H100", gpus=96))
+    with language(lang):
+        text = " ".join(opt.explain(result.best, None, result.candidates, Constraints(), "days"))
+        rails, pipeline = ((("所有轨道", "不同轨道"), "位于不同轨道上的流水线阶段") if lang == "zh" else
+                           (("every rail", "different rails"), "pipeline stages on different rails"))
+        assert "all-to-all" in text and "1:1" in text and not any(said in text for said in rails)
+        assert opt.job_cross_traffic(dense, torus) == [] and opt.job_cross_traffic(dense, clos) == [pipeline]
+
+
 def test_a_cheaper_design_ruled_out_by_a_far_limit_does_not_make_it_binding():
     """A cheaper design failing only the busbw floor used to make the floor "binding" however far the winner is
     above it; now the floor binds only within the margin, and the ruled-out design is still named."""

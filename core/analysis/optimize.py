@@ -112,7 +112,7 @@ from core.processes import die_with_parent, usable_cpus
 from core.errors import DesignError, FabricPlannerError, InputError, shown
 from core.fabric import domainlevels
 from core.fabric.bandwidth import compute_bandwidth
-from core.fabric.families import FAMILIES, node_to_node, unsearched_fields
+from core.fabric.families import FAMILIES, node_to_node, unsearched_fields, words
 from core.fabric.sizing import size_fabric
 from core.physical.lengths import arranged_link_lengths, su_node_leaf_lengths
 from core.physical.media import select_media
@@ -2006,7 +2006,9 @@ def job_cross_traffic(job, plan: Plan | None) -> list[str]:
     """The traffic of the training ``job`` that leaves a rail or a leaf, in words: expert-parallel all-to-all (the
     job's ``ep`` above 1, or a mixture-of-experts model, whose experts are spread over GPUs when trained at scale)
     and pipeline traffic between GPUs of different local ranks (the job's fastest split on ``plan``: a stage of
-    ``gpus / pp`` GPUs that is not a whole number of nodes); empty without a job."""
+    ``gpus / pp`` GPUs that is not a whole number of nodes), in the words of ``plan``'s family
+    (``core.fabric.families.words``: none where every NIC of a node is on the one fabric, a torus's, so a stage
+    boundary's traffic leaves no rail); empty without a job."""
     if job is None:
         return []
     out = []
@@ -2018,8 +2020,9 @@ def job_cross_traffic(job, plan: Plan | None) -> list[str]:
         except FabricPlannerError:
             split = job
         gpus, per_node = split.gpus or plan.resolved.gpus, plan.resolved.gpus_per_node
-        if split.pp > 1 and (gpus // split.pp) % per_node:
-            out.append(_("pipeline stages on different rails"))
+        pipeline = words(plan.resolved.topology, "optimize:pipeline", N_("pipeline stages on different rails"))
+        if pipeline and split.pp > 1 and (gpus // split.pp) % per_node:
+            out.append(pipeline)
     return out
 
 
@@ -2029,7 +2032,8 @@ def _traffic_caveats(best: Candidate, cands: list[Candidate], objective: str, jo
     bisection ratio above 1:1, the one the headline prints, whatever tapers it: the leaves, global links, a torus's
     cut): a warning
     when the training ``job`` has such traffic (``job_cross_traffic``), a note when there is no job, nothing when
-    the job has none; with the cheapest feasible design that is neither (``_serves_all_traffic``)."""
+    the job has none; with the cheapest feasible design that is neither (``_serves_all_traffic``); in the words of
+    the winner's family (``core.fabric.families.words``: a torus has no rails to join)."""
     d = best.design
     limits = []
     if d.topology == "rail-only":
@@ -2050,18 +2054,21 @@ def _traffic_caveats(best: Candidate, cands: list[Candidate], objective: str, jo
         lines = [_("Warning: the training job has {traffic}, and {limits}.").format(
             traffic=pgettext("between traffic kinds", " and ").join(traffic), limits=said)]
     else:
-        lines = [_("If the job has expert-parallel all-to-all or pipeline stages on different rails, note that "
-                   "{limits}.").format(limits=said)]
+        lines = [words(d.topology, "optimize:traffic:note", N_(
+            "If the job has expert-parallel all-to-all or pipeline stages on different rails, note that "
+            "{limits}.")).format(limits=said)]
     able = [c for c in cands if c.costed and _serves_all_traffic(c)]
     if able:
         near = min(able, key=lambda c: _order(c, objective))
-        lines.append(_("The cheapest design that meets every constraint, joins every rail and is non-blocking "
-                       "(bisection ratio 1:1): {design}, {capex} (+{more}).").format(
+        lines.append(words(d.topology, "optimize:traffic:able", N_(
+            "The cheapest design that meets every constraint, joins every rail and is non-blocking (bisection "
+            "ratio 1:1): {design}, {capex} (+{more}).")).format(
             design=design_label(near), capex=usd(capex_of(near, objective)),
             more=usd(capex_of(near, objective) - capex_of(best, objective))))
     else:
-        lines.append(_("No design the search kept meets every constraint, joins every rail and is non-blocking "
-                       "(bisection ratio 1:1)."))
+        lines.append(words(d.topology, "optimize:traffic:none", N_(
+            "No design the search kept meets every constraint, joins every rail and is non-blocking (bisection "
+            "ratio 1:1).")))
     return lines
 
 

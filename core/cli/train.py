@@ -23,6 +23,7 @@ from core.cli.common import (
     to_json,
     tokens,
 )
+from core.design import tidy_spaces
 from core.i18n import N_, _, number, usd
 from core.perf.placement import level_label, sharp_absent, sharp_used
 from core import units
@@ -296,12 +297,12 @@ def _run(args: argparse.Namespace) -> str:
     ]
     unit = bandwidth_unit(args)
     for c in s["communication"]:
-        lines.append("  " + _("{parallelism} {collective} group {group}  {volume} GB  {time} s, algbw {algbw}, "
-                              "{hidden} hidden, {algorithm} over {level}").format(
+        lines.append("  " + tidy_spaces(_("{parallelism} {collective} group {group}  {volume} GB  {time} s, algbw "
+                                          "{algbw}, {hidden} hidden, {algorithm} over {level}").format(
             parallelism=pad(_shown(c["parallelism"]), 13), collective=pad(_shown(c["collective"]), 28),
             group=f"{c['group_size']:>5}", volume=f"{c['volume_gbytes']:>10,.1f}", time=f"{c['time_s']:>8.3f}",
             algbw=_algbw(c, unit), hidden=units.percent(c['hidden_fraction']),
-            algorithm=algorithm_label(c["algorithm"]), level=level_label(c["fabric_level"], planned.resolved.system)))
+            algorithm=algorithm_label(c["algorithm"]), level=level_label(c["fabric_level"], planned.resolved.system))))
     if s["sharp"]:
         lines.append(row(_("SHARP"), _("considered (needs the SHARP plugin and NCCL_COLLNET_ENABLE=1)")))
     elif args.sharp:  # asked for where the switches do not reduce: not modelled, and why

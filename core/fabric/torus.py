@@ -83,6 +83,14 @@ WORDS = {"view:each": N_("Every node drawn; no switches: nodes joined node to no
                             "both ways; static ECMP hashes every flow onto one way and one link of each bundle "
                             "(seeded); a flow gets the smallest share along its path."),
          "cli:switches": N_("none: nodes joined node to node"),  # the plan CLI's switches row
+         # the Optimize answer's traffic caveats (core.analysis.optimize): every NIC of a node on the one torus, so
+         # no rails to join and a pipeline stage boundary inside a node leaves none (no such traffic named)
+         "optimize:pipeline": None,
+         "optimize:traffic:note": N_("If the job has expert-parallel all-to-all, note that {limits}."),
+         "optimize:traffic:able": N_("The cheapest design that meets every constraint and is non-blocking (bisection "
+                                     "ratio 1:1): {design}, {capex} (+{more})."),
+         "optimize:traffic:none": N_("No design the search kept meets every constraint and is non-blocking (bisection "
+                                     "ratio 1:1)."),
          # the transceivers card's help and the plan CLI's transceivers row: no switch side, what they are
          "transceivers": N_("{node_side} in the nodes' cages, at both ends of the optical node-to-node links (no "
                             "switches)"),

@@ -10,7 +10,7 @@ from core.analysis.whole import design_models, whole_plan
 from core.designwords import plan_words
 from core.fabric.families import node_to_node, tier_words
 from core.figures.keynumbers import size_caption
-from core.i18n import _
+from core.i18n import _, after_full_width
 from core.plan import Plan
 
 
@@ -20,11 +20,12 @@ def design_subtitle(plan) -> str:
     spines · NIC ...``; ``plan`` is a design's plan or its whole plan (``core.analysis.whole.whole_plan``)."""
     size = size_caption(whole_plan(plan))
     if node_to_node(plan.fabric.family):  # no switch and no tier: the torus in words (core.designwords)
-        return _("{size} · {design}").format(size=size, design=plan_words(plan))
+        return after_full_width(_("{size} · {design}").format(size=size, design=plan_words(plan)))
     s = Plan.summary(plan)  # the design's own fields (a whole plan's summary holds the totals)
     models = design_models(plan.design)  # a design with pods: every pod's switches, NICs and speeds
-    return _("{size} · {fabric} {speed}G · {topology} · {tiers} · {planes} · switch {switch} · NIC {nic}").format(
+    return after_full_width(_("{size} · {fabric} {speed}G · {topology} · {tiers} · {planes} · switch {switch} · NIC "
+                              "{nic}").format(
         size=size, fabric=vocab.fabric_label(s["fabric"], plan.resolved.nic.transport),
         speed=models.get("speed", s["port_speed_gbps"]), topology=vocab.TOPOLOGY.word(s["topology"]),
         tiers=models.get("tiers") or tier_words(plan.fabric), planes=plurals.planes(s["planes"]), switch=models.get("switch", s["switch_model"]),
-        nic=models.get("nic", s["nic_model"]))
+        nic=models.get("nic", s["nic_model"])))
