@@ -125,7 +125,8 @@ def test_spread_placement_on_two_to_one_roce_costs_days_and_dollars():
     assert not at.exception and not at.error
     frame = _compare_table(at)
     ib, roce = frame.iloc[0], frame.iloc[1]
-    assert _days(roce["days"]) > 1.05 * _days(ib["days"]) and roce["step [s]"] > ib["step [s]"]
+    assert _days(roce["days"]) > 1.05 * _days(ib["days"]) and _days(roce["step [s]"]) > _days(ib["step [s]"])
+    assert all(re.fullmatch(r"[\d,]+\.\d{3}", step) for step in frame["step [s]"])  # one format: three decimals
     assert roce["run cost [USD]"] != ib["run cost [USD]"]
     notes = " ".join(c.value for c in at.caption)
     assert "static ECMP" in notes and "Meta" in notes and "xAI" in notes
