@@ -272,6 +272,14 @@ too little to show at this load. Counted (one process, 18.8 s CPU at load 11.5):
 computations, 10,044 resolutions, 12,038 links' floors, 192 refinements, 142 bills; the checks before the floors are
 80% of the CPU and grow with the NICs (7.8x the default grid's sizings), the decisions after them do not.
 
+Then (2026-12-07, 10:27-10:44 UTC, load average 1.3-5.4 on 2 cores from other helpers; the baseline c46eae99 and
+nic51 alternately): NIC models of one port speed whose hosts feed them all share a busbw computation
+(``core.perf.commview.BusbwResolved`` reads the host link as none where it caps nothing): the large grid's 12,193
+busbw computations are 7,680, the default grids' unchanged. One process, large grid: 12.86-13.24 s CPU (median
+13.12 s) against 12.89-15.24 s (median 13.37 s), four pairs. ``--only large --runs 1``, one pair: 21.67 s wall,
+16.14 s CPU over all processes (load 5.4) against 27.60 s, 16.39 s (load 4.8): MISS (5 s). The same 105,908
+candidates decided alike (one process: every candidate's reason, capex, busbw, floor and pruned flag hashed alike).
+
 Earlier history of the ``bench`` workload:
 
 Measured (2026-12-01, the same minutes, load average 0.9-1.5 on 2 cores, 3 runs each twice): before the

@@ -31,6 +31,9 @@ def plans():
         ("SN5600", "CX8"): _plan(fabric="ethernet", switch="SN5600", nic="CX8"),
         ("SN5600", "BF3"): _plan(fabric="ethernet", switch="SN5600", nic="BF3"),
         ("QM9700", "CX7"): _plan(fabric="infiniband", switch="QM9700", nic="CX7"),
+        ("QM9700", "CX8"): _plan(fabric="infiniband", switch="QM9700", nic="CX8", port_speed_gbps=400),
+        ("QM9700", "CX6"): _plan(fabric="infiniband", switch="QM9700", nic="CX6", port_speed_gbps=200),
+        ("QM9700", "CX7", 200): _plan(fabric="infiniband", switch="QM9700", nic="CX7", port_speed_gbps=200),
         ("Q3200", "CX8"): _plan(fabric="infiniband", switch="Q3200", nic="CX8", port_speed_gbps=800),
         ("Q3400", "CX8"): _plan(fabric="infiniband", switch="Q3400", nic="CX8", port_speed_gbps=800),
         ("SB7800", "CX7"): plan(Design(gpu="H100", gpus=256, fabric="infiniband", switch="SB7800", nic="CX7",
@@ -53,6 +56,21 @@ def test_switch_models_of_one_structure_share_a_view_but_a_spectrum_x_pair(plans
     assert view["Q3200", "CX8"].resolved.switch.id == ""
     # built from a larger view (the optimizer's and the training estimates'), the same
     assert BusbwPlan.of(view["SN5600", "CX8"]) == view["SN5600", "CX8"]
+
+
+def test_nic_models_of_one_port_speed_whose_hosts_feed_them_all_share_a_view(plans):
+    """A ConnectX-7 and a ConnectX-8 at 400G (the H100's PCIe Gen5 x16 feeds 400 Gb/s per direction), and a
+    ConnectX-6 and a ConnectX-7 at 200G (hosts of 200 and 400 Gb/s), are one view each: the host link reads as none
+    where it caps nothing; a ConnectX-8 at 800G, which the host caps at 400 Gb/s, keeps it."""
+    view = {key: BusbwPlan.of(p) for key, p in plans.items()}
+    assert {plans[key].resolved.host_gbits_per_nic for key in (("QM9700", "CX6"), ("QM9700", "CX7", 200))} == {200, 400}
+    assert view["QM9700", "CX7"] == view["QM9700", "CX8"] and view["QM9700", "CX6"] == view["QM9700", "CX7", 200]
+    assert view["QM9700", "CX7"] != view["QM9700", "CX6"]
+    assert view["QM9700", "CX7"].resolved.host_gbits_per_nic == 0
+    assert plans["Q3400", "CX8"].resolved.host_gbits_per_nic == view["Q3400", "CX8"].resolved.host_gbits_per_nic == 400
+    with uncached():
+        assert busbw_at(plans["QM9700", "CX6"], "all-reduce", 1 << 30) == busbw_at(plans["QM9700", "CX7", 200],
+                                                                                   "all-reduce", 1 << 30)
 
 
 def test_every_rule_and_collective_on_the_view_is_the_plans(plans):

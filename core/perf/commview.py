@@ -80,17 +80,34 @@ def _paired(resolved):
     return resolved._replace(switch=switch and switch._replace(asic=""), nic=nic._replace(id=""))
 
 
+def _as_read(resolved):
+    """``_paired`` of a ``BusbwResolved`` whose host link reads 0 (none) where it caps nothing: a collective reads
+    it only through what a NIC carries (``core.hostlink.fed_nic_gbits``, the NIC line of
+    ``core.perf.placement``), which is the ports' speed unless the host link is slower, so NIC models of one port
+    speed whose hosts feed them all share a collective."""
+    from core.hostlink import fed_gbits, ports_in_use
+
+    host = resolved.host_gbits_per_nic
+    if host:
+        wire, ports = resolved.port_speed_gbps, ports_in_use(resolved)
+        if fed_gbits(wire, ports, host) == fed_gbits(wire, ports, 0):
+            resolved = resolved._replace(host_gbits_per_nic=0)
+    return _paired(resolved)
+
+
 BusbwResolved = view("BusbwResolved", " ".join(f for f in PerfResolved._fields if f not in ("nic", "switch", "design")),
-                     fold=_paired, design=PerfDesign, nic=BusbwNic, switch=_busbw_switch)
+                     fold=_as_read, design=PerfDesign, nic=BusbwNic, switch=_busbw_switch)
 """``PerfResolved`` with the switch and NIC as a collective reads them (``BusbwSwitch``, ``BusbwNic``: the SHARP
-switch's id, and the Spectrum-X pair's ASIC and NIC id, ``_paired``)."""
+switch's id, and the Spectrum-X pair's ASIC and NIC id, ``_paired``) and the host link only where it caps the NIC
+(``_as_read``)."""
 
 BusbwPlan = view("BusbwPlan", "", design=PerfCalibration, resolved=BusbwResolved, fabric=PerfFabric,
                  bandwidth=PerfBandwidth)
 """What a collective reads of a plan (``core.perf.collectives.sweep`` and ``busbw_at``: the placement, its links
 and contention, the collective constants): ``PerfPlan`` without the networks and the cost, so plans that differ
 only in prices, optics, other networks, switch models of the same structure (and SHARP) or NIC models of the same
-transport (``BusbwSwitch``, ``BusbwNic``: but for a Spectrum-X pair) share one collective time."""
+transport (``BusbwSwitch``, ``BusbwNic``: but for a Spectrum-X pair) and port speed whose hosts feed them all
+(``_as_read``) share one collective time."""
 
 
 def busbw_plan_bytes(plan: BusbwPlan) -> int:
