@@ -276,3 +276,14 @@ def test_the_deployment_downloads_as_each_simulators_input():
     served = inference.serve(Design(), plan(Design()), dict(link.DEFAULTS))
     assert isinstance(served.exports["inference-sim"], str) and "inter-token-latency" in served.exports["inference-sim"]
     assert isinstance(served.exports["vidur"], Exception)  # the default is disaggregated
+
+
+@pytest.mark.parametrize("lang,row,gone", [("en", "Serving pool split", "Prefill split"), ("zh", "服务池切分", "预填充切分")])
+def test_aggregated_comparison_has_one_split_row(lang, row, gone):
+    """Served aggregated (one pool), the comparison table printed that pool's split twice, as "Prefill split" and
+    "Decode split": one row now, named as the controls name the pool."""
+    at = open_page({"v": "1", "lang": lang, "inf_mode": "aggregated"})
+    assert not at.exception and not at.error
+    table = at.dataframe[-1].value.set_index(at.dataframe[-1].value.columns[0])
+    assert row in table.index and gone not in table.index, list(table.index)
+    assert all(str(v).startswith(("2", "4", "1", "-")) for v in table.loc[row]), table.loc[row]

@@ -179,26 +179,36 @@ def _pool_words(split) -> str:
     return text
 
 
-def _splits(dep) -> list[str]:
-    """The prefill and decode pools' splits (``_pool_words``); aggregated, the one pool in both."""
+AGGREGATED_SPLIT = N_("Serving pool split")
+"""The comparison table's one split row when every design is served aggregated (one pool, ``pool_label``'s
+serving pool), in place of ``TABLE_COLUMNS``' prefill and decode rows."""
+
+
+def _splits(dep, aggregated: bool) -> list[str]:
+    """The prefill and decode pools' splits (``_pool_words``); ``aggregated`` (every design's one pool): that split
+    alone."""
     decode = _pool_words(dep.decode)
-    return [decode if dep.mode == "aggregated" else _pool_words(dep.prefill), decode]
+    return [decode] if aggregated else [decode if dep.mode == "aggregated" else _pool_words(dep.prefill), decode]
 
 
 def comparison_rows(results: list[tuple[str, object]], system=None) -> list[dict]:
     """One row per design: (label, ``ServingEstimate`` or the error it raised), as display text in the current
     language (the GPUs the deployment uses of the cluster's; ms, tokens/s, J as ``core.units.number``; the cost as
-    ``usd``; the split the design is served with as ``_splits``); a design that raised shows "-" (its
+    ``usd``; the split the design is served with as ``_splits``: one ``AGGREGATED_SPLIT`` row when every design is
+    served aggregated, not the one pool twice as prefill and decode); a design that raised shows "-" (its
     message is the caller's to show, with its suggestion). ``system``: the designs' one system, whose accelerator
     noun the headers say (``core.scaleup.in_noun``; None: designs of several systems, GPUs)."""
-    headers = [in_noun(_(c), system) for c in TABLE_COLUMNS]
+    served = [e for _label, e in results if not isinstance(e, Exception)]
+    aggregated = bool(served) and all(e.deployment.mode == "aggregated" for e in served)  # one pool: one split row
+    columns = (TABLE_COLUMNS[0], AGGREGATED_SPLIT, *TABLE_COLUMNS[3:]) if aggregated else TABLE_COLUMNS
+    headers = [in_noun(_(c), system) for c in columns]
     rows = []
     for label, e in results:
         if isinstance(e, Exception):
-            values = [label, *["-"] * (len(TABLE_COLUMNS) - 1)]
+            values = [label, *["-"] * (len(columns) - 1)]
         else:
             used = _("{used} of {total}").format(used=number(e.gpus), total=number(e.cluster_gpus))
-            values = [label, *_splits(e.deployment), used, _shown(e.ttft_s * 1e3), _shown(e.tpot_s * 1e3),
+            values = [label, *_splits(e.deployment, aggregated), used, _shown(e.ttft_s * 1e3), _shown(e.tpot_s * 1e3),
                       _shown(e.output_tokens_per_s_per_gpu), usd(e.usd_per_million_output_tokens, cents=True),
                       _shown(e.joules_per_output_token), _("yes") if e.meets_slo else _("no")]
         rows.append(dict(zip(headers, values)))
