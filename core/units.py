@@ -150,7 +150,13 @@ def percent(fraction: float, signed: bool = False) -> str:
         if not (value < 100 <= float(text[:-1].replace(",", ""))):
             break
         text = f"{value:.{digits}f}%" if digits < 4 else ">99.999%"
-    return ("+" if signed and text[0] != "-" and text != "0%" else "") + text
+    return _with_sign(text) if signed else text
+
+
+def _with_sign(text: str) -> str:
+    """A formatted change with its sign: ``+`` before one that is neither negative nor zero as written (``0%``,
+    ``0``, ``0.00``), which keep none."""
+    return text if text.startswith("-") or not text.strip("0.,%") else "+" + text
 
 
 def days(value: float, signed: bool = False) -> str:
@@ -158,7 +164,15 @@ def days(value: float, signed: bool = False) -> str:
     Performance card, the charts' bar labels and hover, the two-fabric table, Compare, the review pack and the CLI;
     ``signed`` a difference with its sign (``+0.53``, ``-12.4``, ``0``); the template names the unit."""
     text = number(value)
-    return ("+" if signed and value > 0 and text.strip("0.,") else "") + text
+    return _with_sign(text) if signed else text
+
+
+def seconds(value: float) -> str:
+    """A step time [s] with three decimals and separators (``2.129``, ``1,234.500``): the one format of a training
+    step in the tables that set two designs or two states side by side (Performance's two fabrics, Resilience's
+    what-if, ``python -m core failure``), so a column never mixes two and three decimals; the header names the
+    unit."""
+    return f"{value:,.3f}"
 
 
 def milliseconds(seconds: float) -> str:

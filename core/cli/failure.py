@@ -15,7 +15,7 @@ from core.design import tidy_spaces
 from core.errors import InputError
 from core.i18n import _, ngettext
 from core.scaleup import other_words
-from core.units import bandwidth, from_gbytes, from_tbits
+from core.units import bandwidth, from_gbytes, from_tbits, seconds
 
 
 def register(subparsers) -> None:
@@ -136,7 +136,7 @@ def render_table(out: dict, system=None, unit: str = "GB/s", typed: list[tuple[s
                 healthy=_gb(out["healthy"]["domain_busbw_gbytes"])))))
     if out["step_time_s"] is not None:
         lines.append(row(_("step time"), _("{now} s (healthy {healthy} s)").format(
-            now=f"{out['step_time_s']:,.3f}", healthy=f"{out['healthy']['step_time_s']:,.3f}")))
+            now=seconds(out['step_time_s']), healthy=seconds(out['healthy']['step_time_s']))))
     for group in out["ecmp_unbalanced"]:
         from core.analysis.failure import TIER_LABELS
 

@@ -173,8 +173,8 @@ def what_if_rows(result: FailureResult, unit: str = "GB/s", system=None) -> list
                      tidy_spaces(_("all-reduce busbw in one {domain}, 1 GiB").format(domain=words[1])), gbytes(result.healthy_domain_busbw_gbytes),
                      gbytes(result.domain_busbw_gbytes)))
     if result.healthy_step_time_s is not None:
-        rows.append((_("training step [s] (the Performance page's job)"), f"{result.healthy_step_time_s:,.3f}",
-                     "-" if result.step_time_s is None else f"{result.step_time_s:,.3f}"))
+        rows.append((_("training step [s] (the Performance page's job)"), units.seconds(result.healthy_step_time_s),
+                     "-" if result.step_time_s is None else units.seconds(result.step_time_s)))
         if result.healthy_days_to_train is not None:
             rows.append((_("days to train"), f"{result.healthy_days_to_train:,.1f}",
                          "-" if result.days_to_train is None else f"{result.days_to_train:,.1f}"))

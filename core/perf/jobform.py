@@ -419,7 +419,7 @@ def comparison_rows(runs: list[tuple[str, TrainingEstimate, Plan]]) -> list[dict
     of a design with pods: the whole design's capex and network share, ``Plan.cost_basis``, which its cost shares).
     The days are text in the one days format (``core.units.days``), as the chart above the table writes them: the
     table read ``21.77`` (``round(days, 2)``) under the chart's ``21.8 d``. The step [s] is text with three decimals
-    (``core.i18n.number``), as the Resilience page's training step: a number column dropped a rounding's trailing
+    (``core.units.seconds``), as the Resilience page's training step: a number column dropped a rounding's trailing
     zero (``16.46`` above ``16.604``).
 
     The money columns (``RUN_COST_USD``, ``CLUSTER_CAPEX_USD``) hold the amounts [USD] as computed, for the one
@@ -428,7 +428,7 @@ def comparison_rows(runs: list[tuple[str, TrainingEstimate, Plan]]) -> list[dict
 
     Call it inside the ``congestion.assumptions`` the estimates were made under (the routing column)."""
     return [
-        _row(COMPARISON_COLUMNS, (label, p.resolved.switch.id, routing_label(p), number(e.step_time_s, 3),
+        _row(COMPARISON_COLUMNS, (label, p.resolved.switch.id, routing_label(p), units.seconds(e.step_time_s),
                                   round(e.tokens_per_s), units.percent(e.comm_fraction), units.days(e.days_to_train),
                                   e.cost_usd, cost_basis(p)[0].capex_usd,
                                   units.percent(shown_share(cost_basis(p)[0].network_share))))
