@@ -362,6 +362,39 @@ def test_a_stage_keeps_errors_and_raises_them_afresh():
     assert calls[-1] == 3 and len(f.cache) == 2
 
 
+def test_a_stage_hashes_its_key_once_a_call():
+    """A stage's key is hashed once a call, a miss (found missing, replaced, kept) as a hit (found, moved to the end):
+    a plan's keys are tuples of frozen models whose hashes are not kept. The key kept is the arguments' tuple, equal
+    to it and hashed as it, and a key given as keywords too."""
+    from core.memo import stage
+
+    class Costly:
+        hashed = 0
+
+        def __init__(self, value):
+            self.value = value
+
+        def __hash__(self):
+            Costly.hashed += 1
+            return hash(self.value)
+
+        def __eq__(self, other):
+            return isinstance(other, Costly) and self.value == other.value
+
+    calls = []
+
+    @stage(0.001, lambda _value: 64)
+    def f(x, *, by=1):
+        calls.append(x.value)
+        return x.value * by
+
+    assert f(Costly(3)) == 3 and Costly.hashed == 1  # a miss
+    assert f(Costly(3)) == 3 and Costly.hashed == 2 and calls == [3]  # a hit of an equal key
+    assert f(Costly(3), by=2) == 6 and f(Costly(3), by=2) == 6 and Costly.hashed == 4 and calls == [3, 3]
+    kept = next(iter(f.cache._entries))
+    assert kept == (Costly(3),) and hash(kept) == hash((Costly(3),)) and Costly.hashed == 5  # the kept key's is kept
+
+
 def test_views_hold_what_a_stage_reads_and_nothing_else():
     """A view (``core.memo.view``) is frozen and hashable, equal for objects that agree on its attributes, and
     reading an attribute it lacks raises; ``FrozenDict`` cannot change."""
