@@ -605,7 +605,7 @@ def _central_racks(wiring: Wiring, network_rack, models: dict, watts: dict,
     """The fabric's racks outside the SUs, in order: the switches of each role above the leaves (spines, then cores)
     of every plane and island, each role from a new rack (a Dragonfly+'s spines stand with their groups instead,
     ``_group_runs``), then the level-2 NVLink switch racks ``level2`` (``_level2_racks``); the other networks'
-    devices follow them (``arrange_drafted``: ``_device_racks``); ``models``: role -> catalog switch, ``watts``:
+    devices follow them (``arrange_drafted``: ``device_racks``); ``models``: role -> catalog switch, ``watts``:
     role -> [W]."""
     central: list[_RackDraft] = []
     for role in wiring.roles[1:] if not wiring.spines_with_pods else ():
@@ -685,37 +685,48 @@ def su_row_leaves(wiring: Wiring, per_rack: int, max_row: int) -> int:
     return math.floor(most)
 
 
-def _device_racks(extra, network_rack) -> list:
-    """The central racks of the management, then the storage devices of ``extra`` that are not one per rack, each
-    kind from a new rack (drafts and ``_Repeat``s)."""
+DEVICE_KINDS = ("management", "storage")
+"""The kinds of the other networks' devices in central racks, in the order their racks stand (``device_racks``)."""
+
+
+def _kind_racks(kind: str, devices: tuple, network_rack) -> list:
+    """The central racks of the other networks' devices ``devices`` of ``kind``, in order from a new rack (drafts
+    and ``_Repeat``s)."""
     out: list = []
-    for kind in ("management", "storage"):
-        kind_racks: list[_RackDraft] = []
-        for device in (d for d in extra if d.kind == kind and not d.per_rack):
-            _fill(kind_racks, lambda k=kind: network_rack(k), kind, device.model or device.prefix, device.prefix, 0,
-                  device.count, device.height_u, device.watts_each, repeat=True)
-        out.extend(kind_racks)
+    for device in devices:
+        _fill(out, network_rack, kind, device.model or device.prefix, device.prefix, 0, device.count, device.height_u,
+              device.watts_each, repeat=True)
     return out
 
 
 def _device_drafts_bytes(found: tuple) -> int:
-    """Upper bound of the memory of the other networks' device racks [bytes]: 1 kB and 512 B a draft or run
-    (``tests/test_memo.py``)."""
+    """Upper bound of the memory of one kind's central racks of the other networks' devices [bytes]: 1 kB and 512 B
+    a draft or run (``tests/test_memo.py``)."""
     return 1024 + 512 * len(found)
 
 
 def _device_key_bytes(key: tuple) -> int:
-    """Upper bound of the memory of a ``device_racks`` key [bytes]: 1 kB a device and 4 kB the rack preset
+    """Upper bound of the memory of a ``kind_racks`` key [bytes]: 1 kB a device and 4 kB the rack preset
     (``tests/test_memo.py``)."""
-    return 4096 + 1024 * len(key[0])
+    return 4096 + 1024 * len(key[1])
 
 
 @stage(0.01, _device_drafts_bytes, key_sizeof=_device_key_bytes)
+def kind_racks(kind: str, devices: tuple, preset: RackPreset) -> tuple:
+    """``_kind_racks`` of the other networks' devices ``devices`` (``NetDevice``s) of ``kind`` in network racks of
+    ``preset``, cached by these arguments (``core.memo.stage``): each kind's racks made once for an arrangement
+    (``arrange_drafted``) and the counts of its racks (``device_rack_count``, ``core.plan.as_built``'s rounds), the
+    storage racks, the same in every round, once for them all; read, never changed."""
+    return tuple(_kind_racks(kind, devices, lambda: _network_rack(preset, kind)))
+
+
 def device_racks(devices: tuple, preset: RackPreset) -> tuple:
-    """``_device_racks`` of the other networks' devices ``devices`` (``NetDevice``s) in network racks of ``preset``,
-    cached by these arguments (``core.memo.stage``): an arrangement's (``arrange_drafted``) and the count of its
-    racks (``device_rack_count``, ``core.plan.as_built``'s rounds) made once; read, never changed."""
-    return tuple(_device_racks(devices, lambda kind: _network_rack(preset, kind)))
+    """The central racks of the other networks' devices ``devices`` (``NetDevice``s) not one per rack in network
+    racks of ``preset``: each kind's (``kind_racks``), in the order of ``DEVICE_KINDS``, each kind from a new
+    rack."""
+    return tuple(draft for kind in DEVICE_KINDS
+                 for draft in kind_racks(kind, tuple(d for d in devices if d.kind == kind and not d.per_rack),
+                                         preset))
 
 
 def device_rack_count(extra, racks: RackCatalog) -> int | None:
