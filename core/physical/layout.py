@@ -1131,9 +1131,10 @@ class RackPlaces(NamedTuple):
     singles: tuple
 
     def _rack_rows(self) -> np.ndarray:
-        """Racks of each row, in hall order (``rows`` expanded)."""
-        parts = [np.tile(np.array(counts, dtype=np.int64), times) for counts, times in self.rows]
-        return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+        """Racks of each row, in hall order (``rows`` expanded: one number a row, hundreds at 131,072 GPUs, listed
+        at once rather than an array made per block)."""
+        return np.array([racks for counts, times in self.rows for _copy in range(times) for racks in counts],
+                        dtype=np.int64)
 
     def _su_racks(self) -> dict[tuple, tuple[np.ndarray, np.ndarray, np.ndarray]]:
         """Per SU template key: (first rack, first node, first leaf) of each of its SUs, as arrays."""
