@@ -491,12 +491,14 @@ def _fill(racks_out: list, new_rack, kind, model, prefix, start, count, height_u
 
     Every new rack is the same empty rack: once one that took as many as an empty rack holds is full, the next
     ones are filled whole without asking each for its room (the same racks, in the same order); with ``repeat``
-    all but the last of them are one ``_Repeat`` (the last, the open rack, stays a rack of its own)."""
+    all but the last of them are one ``_Repeat`` (the last, the open rack, stays a rack of its own). An empty rack's
+    room is asked once, and a full rack's never again."""
     empty = 0  # devices a new rack takes
     filled = None  # the last new rack, when it took ``empty`` devices
+    full = None  # the last rack, when it is known to be full (a full rack's like, or that rack)
     while count > 0:
         rack = racks_out[-1] if racks_out else None
-        room = rack.room(height_u, watts) if rack else 0
+        room = rack.room(height_u, watts) if rack is not None and rack is not full else 0
         if room <= 0 and rack is not None and rack is filled:  # a whole new rack is full: so is each next one
             whole = count // empty
             if repeat and whole > 1:
@@ -507,13 +509,13 @@ def _fill(racks_out: list, new_rack, kind, model, prefix, start, count, height_u
                 racks_out.append(filled.like(start))
                 start += empty
                 count -= empty
-            filled = None
+            filled, full = None, racks_out[-1]
             continue
         new = room <= 0
         if new:
             rack = new_rack()
             racks_out.append(rack)
-            room = empty = rack.room(height_u, watts)
+            room = empty = empty or rack.room(height_u, watts)  # every new rack is the same empty rack
             if room <= 0:
                 raise DesignError(
                     _("A {model} ({height}U, {kw} kW) does not fit in an empty {preset} rack.").format(
