@@ -97,6 +97,14 @@ of 9, load average 10-13: the 0.1-0.3 ms saved is within that noise), warm 0.80-
 GPUs 1.0-1.8x, baseline 1.2-1.8x, at load 10); every output the same (``tools.equivalence`` 0 of 648, ``--physical`` 0 of 868).
 MISS (1.3x cold): the bill and media still grow with their bins and rows (about 22 us a bin), the lengths and
 ``as_built`` as before.
+2026-12-07 (built52): the other networks' central racks per kind (``core.physical.layout.kind_racks``, a stage: the
+storage racks filled once a plan, not once per ``as_built`` round), an empty rack's room asked once and a full rack's
+never again (``_fill``), the network policies' whole numbers made once (``core.networks.policy.ipolicy``). Two worker
+processes (wt-base52 and built52) in turn, CPU, load average 12-36: ``as_built`` at 131,072 GPUs first plans
+0.95-1.01x, cold 0.96-1.01x (1.5-2.9 ms); whole cold plans (6 rounds, medians of 9) at 131,072 GPUs 0.94-1.04x
+(7.8-18.6 ms), 131,072 over 64 GPUs 1.7-3.3x (baseline 1.8-3.5x); first plans 0.85-0.99x; warm unchanged (noise);
+every output the same (``tools.equivalence`` 0 of 648, ``--physical`` 0 of 868). MISS (1.3x cold): ``as_built``'s
+third round, the drafts' central racks and ``RackPlaces.arrays`` (numpy over every rack and node slot) still grow.
 """
 
 from __future__ import annotations
