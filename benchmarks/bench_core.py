@@ -103,6 +103,14 @@ GPUs 1.06-1.35x, baseline 0.99-1.52x; CPU, alternately, load average 14-16). Whe
 GPUs, load 12-13): the lengths (B300 XDR 0.86 -> 4.73 ms, rail-only 2.43 -> 9.62, HPN 2.51 -> 12.12 and its growth
 reserve's plan 2.99 -> 9.94), ``as_built`` +0.5 to +1.4 ms, media and bill +0.3 to +0.8 ms (bounded: at most 13 bins,
 nothing per plane, rail or pod). MISS (1.3x cold).
+2026-12-07 (built52): the other networks' central racks per kind (``core.physical.layout.kind_racks``, a stage: the
+storage racks filled once a plan, not once per ``as_built`` round), an empty rack's room asked once and a full rack's
+never again (``_fill``), the network policies' whole numbers made once (``core.networks.policy.ipolicy``). Two worker
+processes (wt-base52 and built52) in turn, CPU, load average 12-36: ``as_built`` at 131,072 GPUs first plans
+0.95-1.01x, cold 0.96-1.01x (1.5-2.9 ms); whole cold plans (6 rounds, medians of 9) at 131,072 GPUs 0.94-1.04x
+(7.8-18.6 ms), 131,072 over 64 GPUs 1.7-3.3x (baseline 1.8-3.5x); first plans 0.85-0.99x; warm unchanged (noise);
+every output the same (``tools.equivalence`` 0 of 648, ``--physical`` 0 of 868). MISS (1.3x cold): ``as_built``'s
+third round, the drafts' central racks and ``RackPlaces.arrays`` (numpy over every rack and node slot) still grow.
 """
 
 from __future__ import annotations

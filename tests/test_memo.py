@@ -279,20 +279,21 @@ def _same(a, b) -> bool:
 def test_a_first_plan_measures_its_cable_lengths_once():
     """``as_built``'s rounds (``core.plan.built_networks``) size the racks-independent part of the other networks once
     (``core.networks.sized_parts``, no whole sizing), count the racks (from the drafts
-    ``core.physical.layout.drafted_racks`` and the devices' own racks, ``device_racks``) and arrange them once
+    ``core.physical.layout.drafted_racks`` and the devices' own racks, ``kind_racks``) and arrange them once
     (``core.physical.lengths.arranged_racks``) without measuring cable lengths: a plan whose other networks change
     with its racks counts two sets of devices (with the networks sized for the estimated racks, then for the racks as
-    built: 275 compute and 71 other racks for 1,100 H100 nodes on three tiers), drafts and arranges once and measures
+    built: 275 compute and 71 other racks for 1,100 H100 nodes on three tiers; their storage racks, the same in both,
+    filled once), drafts and arranges once and measures
     the lengths once, of that arrangement, which the plan's own placing reads from the cache."""
     from core.memo import STAGES
     from core.networks import sized_networks, sized_parts
-    from core.physical.layout import device_racks, drafted_racks
+    from core.physical.layout import drafted_racks, kind_racks
     from core.physical.lengths import arranged_lengths, arranged_racks, placed_link_lengths
 
     for cached in STAGES:
         cached.cache_clear()
     found = plan_module._plan(Design(gpu="H100", nodes=1100, switch="QM9700", tiers=3), load_catalog())
-    assert device_racks.cache.misses == 2 and drafted_racks.cache.misses == 1
+    assert kind_racks.cache.misses == 3 and drafted_racks.cache.misses == 1  # the storage racks filled once
     assert plan_module.built_networks.cache.misses == 1 and sized_parts.cache.misses == 1
     assert sized_networks.cache.misses == 0  # the rounds size from the parts (``core.networks.networks_for``)
     assert arranged_racks.cache.misses == 1 and arranged_racks.cache.hits == 1  # once; the placing's hit

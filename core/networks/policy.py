@@ -55,6 +55,16 @@ def policy(name: str) -> float:
             directory=CATALOG_DIR, error=f"networks.toml has no policy {name!r}")) from None
 
 
+@lru_cache(maxsize=1)
+def _whole_policies() -> dict[str, int]:
+    """Every policy's value as a whole number, by id (``ipolicy``; made once, as ``policies``)."""
+    return {name: int(round(entry.value)) for name, entry in policies().items()}
+
+
 def ipolicy(name: str) -> int:
     """``policy(name)`` as a whole number."""
-    return int(round(policy(name)))
+    try:
+        return _whole_policies()[name]
+    except KeyError:
+        policy(name)  # raises the InputError naming the missing policy
+        raise

@@ -491,12 +491,14 @@ def _fill(racks_out: list, new_rack, kind, model, prefix, start, count, height_u
 
     Every new rack is the same empty rack: once one that took as many as an empty rack holds is full, the next
     ones are filled whole without asking each for its room (the same racks, in the same order); with ``repeat``
-    all but the last of them are one ``_Repeat`` (the last, the open rack, stays a rack of its own)."""
+    all but the last of them are one ``_Repeat`` (the last, the open rack, stays a rack of its own). An empty rack's
+    room is asked once, and a full rack's never again."""
     empty = 0  # devices a new rack takes
     filled = None  # the last new rack, when it took ``empty`` devices
+    full = None  # the last rack, when it is known to be full (a full rack's like, or that rack)
     while count > 0:
         rack = racks_out[-1] if racks_out else None
-        room = rack.room(height_u, watts) if rack else 0
+        room = rack.room(height_u, watts) if rack is not None and rack is not full else 0
         if room <= 0 and rack is not None and rack is filled:  # a whole new rack is full: so is each next one
             whole = count // empty
             if repeat and whole > 1:
@@ -507,13 +509,13 @@ def _fill(racks_out: list, new_rack, kind, model, prefix, start, count, height_u
                 racks_out.append(filled.like(start))
                 start += empty
                 count -= empty
-            filled = None
+            filled, full = None, racks_out[-1]
             continue
         new = room <= 0
         if new:
             rack = new_rack()
             racks_out.append(rack)
-            room = empty = rack.room(height_u, watts)
+            room = empty = empty or rack.room(height_u, watts)  # every new rack is the same empty rack
             if room <= 0:
                 raise DesignError(
                     _("A {model} ({height}U, {kw} kW) does not fit in an empty {preset} rack.").format(
@@ -605,7 +607,7 @@ def _central_racks(wiring: Wiring, network_rack, models: dict, watts: dict,
     """The fabric's racks outside the SUs, in order: the switches of each role above the leaves (spines, then cores)
     of every plane and island, each role from a new rack (a Dragonfly+'s spines stand with their groups instead,
     ``_group_runs``), then the level-2 NVLink switch racks ``level2`` (``_level2_racks``); the other networks'
-    devices follow them (``arrange_drafted``: ``_device_racks``); ``models``: role -> catalog switch, ``watts``:
+    devices follow them (``arrange_drafted``: ``device_racks``); ``models``: role -> catalog switch, ``watts``:
     role -> [W]."""
     central: list[_RackDraft] = []
     for role in wiring.roles[1:] if not wiring.spines_with_pods else ():
@@ -685,37 +687,48 @@ def su_row_leaves(wiring: Wiring, per_rack: int, max_row: int) -> int:
     return math.floor(most)
 
 
-def _device_racks(extra, network_rack) -> list:
-    """The central racks of the management, then the storage devices of ``extra`` that are not one per rack, each
-    kind from a new rack (drafts and ``_Repeat``s)."""
+DEVICE_KINDS = ("management", "storage")
+"""The kinds of the other networks' devices in central racks, in the order their racks stand (``device_racks``)."""
+
+
+def _kind_racks(kind: str, devices: tuple, network_rack) -> list:
+    """The central racks of the other networks' devices ``devices`` of ``kind``, in order from a new rack (drafts
+    and ``_Repeat``s)."""
     out: list = []
-    for kind in ("management", "storage"):
-        kind_racks: list[_RackDraft] = []
-        for device in (d for d in extra if d.kind == kind and not d.per_rack):
-            _fill(kind_racks, lambda k=kind: network_rack(k), kind, device.model or device.prefix, device.prefix, 0,
-                  device.count, device.height_u, device.watts_each, repeat=True)
-        out.extend(kind_racks)
+    for device in devices:
+        _fill(out, network_rack, kind, device.model or device.prefix, device.prefix, 0, device.count, device.height_u,
+              device.watts_each, repeat=True)
     return out
 
 
 def _device_drafts_bytes(found: tuple) -> int:
-    """Upper bound of the memory of the other networks' device racks [bytes]: 1 kB and 512 B a draft or run
-    (``tests/test_memo.py``)."""
+    """Upper bound of the memory of one kind's central racks of the other networks' devices [bytes]: 1 kB and 512 B
+    a draft or run (``tests/test_memo.py``)."""
     return 1024 + 512 * len(found)
 
 
 def _device_key_bytes(key: tuple) -> int:
-    """Upper bound of the memory of a ``device_racks`` key [bytes]: 1 kB a device and 4 kB the rack preset
+    """Upper bound of the memory of a ``kind_racks`` key [bytes]: 1 kB a device and 4 kB the rack preset
     (``tests/test_memo.py``)."""
-    return 4096 + 1024 * len(key[0])
+    return 4096 + 1024 * len(key[1])
 
 
 @stage(0.01, _device_drafts_bytes, key_sizeof=_device_key_bytes)
+def kind_racks(kind: str, devices: tuple, preset: RackPreset) -> tuple:
+    """``_kind_racks`` of the other networks' devices ``devices`` (``NetDevice``s) of ``kind`` in network racks of
+    ``preset``, cached by these arguments (``core.memo.stage``): each kind's racks made once for an arrangement
+    (``arrange_drafted``) and the counts of its racks (``device_rack_count``, ``core.plan.as_built``'s rounds), the
+    storage racks, the same in every round, once for them all; read, never changed."""
+    return tuple(_kind_racks(kind, devices, lambda: _network_rack(preset, kind)))
+
+
 def device_racks(devices: tuple, preset: RackPreset) -> tuple:
-    """``_device_racks`` of the other networks' devices ``devices`` (``NetDevice``s) in network racks of ``preset``,
-    cached by these arguments (``core.memo.stage``): an arrangement's (``arrange_drafted``) and the count of its
-    racks (``device_rack_count``, ``core.plan.as_built``'s rounds) made once; read, never changed."""
-    return tuple(_device_racks(devices, lambda kind: _network_rack(preset, kind)))
+    """The central racks of the other networks' devices ``devices`` (``NetDevice``s) not one per rack in network
+    racks of ``preset``: each kind's (``kind_racks``), in the order of ``DEVICE_KINDS``, each kind from a new
+    rack."""
+    return tuple(draft for kind in DEVICE_KINDS
+                 for draft in kind_racks(kind, tuple(d for d in devices if d.kind == kind and not d.per_rack),
+                                         preset))
 
 
 def device_rack_count(extra, racks: RackCatalog) -> int | None:
@@ -1120,9 +1133,10 @@ class RackPlaces(NamedTuple):
     singles: tuple
 
     def _rack_rows(self) -> np.ndarray:
-        """Racks of each row, in hall order (``rows`` expanded)."""
-        parts = [np.tile(np.array(counts, dtype=np.int64), times) for counts, times in self.rows]
-        return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+        """Racks of each row, in hall order (``rows`` expanded: one number a row, hundreds at 131,072 GPUs, listed
+        at once rather than an array made per block)."""
+        return np.array([racks for counts, times in self.rows for _copy in range(times) for racks in counts],
+                        dtype=np.int64)
 
     def _su_racks(self) -> dict[tuple, tuple[np.ndarray, np.ndarray, np.ndarray]]:
         """Per SU template key: (first rack, first node, first leaf) of each of its SUs, as arrays."""
