@@ -164,6 +164,20 @@ class LinkEnds:
         self._located[key] = racks, centres
         return racks, centres
 
+    def heights_all(self, prefixes: list[str], count: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """``locate_all``'s devices, flattened (prefix-major), with ``_heights`` of them: (rack indices, U centres,
+        the distinct (rack height, U centre) pairs, each device's place among them), kept for the next class asking
+        the same (a Clos's spines end its leaf-spine and its spine-core links), read-only."""
+        key = ("heights", tuple(prefixes), count)
+        found = self._located.get(key)
+        if found is None:
+            racks, centres = (m.ravel() for m in self.locate_all(prefixes, count))
+            heights, of_height = _heights(self.top[racks], centres)
+            heights.setflags(write=False)
+            of_height.setflags(write=False)
+            found = self._located[key] = racks, centres, heights, of_height
+        return found
+
 
 def pair_lengths(ends: LinkEnds, routing, ra, ua, rb, ub) -> tuple[np.ndarray, np.ndarray]:
     """Lengths [m] and route codes (0 in-rack, 1 in-row, 2 across rows) of links between (rack, U centre) pairs."""
@@ -340,8 +354,7 @@ def _cells(ends: LinkEnds, prefixes: list[str], role: str, groups: np.ndarray, s
     plane-groups and racks, in order, the heights (rack height, U centre) and each cell's count per height (times
     ``links`` when given)."""
     copies = len(prefixes)
-    racks, centres = (m.ravel() for m in ends.locate_all([p + role for p in prefixes], len(groups)))
-    heights, of_height = _heights(ends.top[racks], centres)
+    racks, _centres, heights, of_height = ends.heights_all([p + role for p in prefixes], len(groups))
     group = (np.arange(copies)[:, None] * span + groups).ravel()
     cells, of_cell = np.unique(group * len(ends.top) + racks, return_inverse=True)
     weights = None if links is None else np.tile(links, copies).astype(float)
@@ -426,23 +439,22 @@ def _compacted(ends: LinkEnds, routing, prefixes: list[str], a_role: str, a: np.
     times the links (a classic Dragonfly's global links between thousands of router racks)."""
     copies = len(prefixes)
 
-    def devices(role: str, index: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
-        """(rack, U centre) of every device of ``role`` (all planes and islands, plane-major; a server once, the same
-        in every plane) and the devices of each plane and island."""
+    def devices(role: str, index: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+        """(rack, the place of its (rack height, U centre) among ``heights``, ``heights``: ``LinkEnds.heights_all``)
+        of every device of ``role`` (all planes and islands, plane-major; a server once, the same in every plane) and
+        the devices of each plane and island."""
         names = ["node"] if role == "node" else [p + role for p in prefixes]
         count = int(index.max()) + 1
-        racks, centres = ends.locate_all(names, count)
-        return racks.ravel(), centres.ravel(), count
+        racks, _centres, heights, of_height = ends.heights_all(names, count)
+        return racks, of_height, heights, count
 
-    (rack_a, centre_a, count_a), (rack_b, centre_b, count_b) = devices(a_role, a), devices(b_role, b)
+    (rack_a, of_a, heights_a, count_a), (rack_b, of_b, heights_b, count_b) = devices(a_role, a), devices(b_role, b)
     (racks_a, at_a), (racks_b, at_b) = _distinct(rack_a, len(ends.top)), _distinct(rack_b, len(ends.top))
     most = max(4 * copies * len(a), 1 << 16)  # the tables' cells: beyond, link by link is faster
     if len(racks_a) * len(racks_b) > most:
         return None
     # the height pairs: the in-rack runs and the climbs (_vertical) of every pair of (rack height, U centre), and
     # the distinct values of each
-    heights_a, of_a = _heights(ends.top[rack_a], centre_a)
-    heights_b, of_b = _heights(ends.top[rack_b], centre_b)
     in_rack, in_rack_of, climbs, climbs_of, kinds = _height_kinds(routing, heights_a, heights_b)
     span = 1 << (len(heights_a) * len(heights_b) - 1).bit_length()  # height pairs, up to a power of two
     bits = span.bit_length() - 1
@@ -519,10 +531,8 @@ def _ranged(ends: LinkEnds, routing, prefixes: list[str], a_role: str, a: np.nda
         keep = count > 0
         a, first, count, links = a[keep], first[keep], count[keep], links[keep]
     count_a, count_b = int(a.max()) + 1, int((first + count).max())
-    rack_a, centre_a = (m.ravel() for m in ends.locate_all([p + a_role for p in prefixes], count_a))
-    rack_b, centre_b = (m.ravel() for m in ends.locate_all([p + b_role for p in prefixes], count_b))
-    heights_a, of_a = _heights(ends.top[rack_a], centre_a)
-    heights_b, of_b = _heights(ends.top[rack_b], centre_b)
+    rack_a, _centre_a, heights_a, of_a = ends.heights_all([p + a_role for p in prefixes], count_a)
+    rack_b, _centre_b, heights_b, of_b = ends.heights_all([p + b_role for p in prefixes], count_b)
     # the runs of B devices (every plane's and island's, one after the other): a new run where the rack changes or
     # the height is not the next one
     cut = np.ones(len(rack_b), dtype=bool)
@@ -947,56 +957,87 @@ def bin_lengths(link_class: str, lengths: np.ndarray, weights: np.ndarray, route
     Counts and the longest are exact; the means (a bin's sum over its links, correctly rounded, then to the
     centimetre) and the total (to the decimetre) are those of the exact length sums (``_exact_sums``; taken from
     float sums where those are shown to round alike, ``_rounded_means``), so they do not depend on how the links are
-    grouped into entries: one entry per link or one per repeating block with its links."""
-    keep = weights > 0
-    if not keep.all():
-        lengths, weights, routes = lengths[keep], weights[keep], routes[keep]
+    grouped into entries: one entry per link or one per repeating block with its links. (``_classes_binned`` of
+    this one class.)"""
+    return _classes_binned(((link_class, lengths, weights, routes),))[0]
+
+
+def _classes_binned(classes: tuple) -> tuple[LinkLengths, ...]:
+    """``bin_lengths`` of each of ``classes`` (link class, lengths [m], link counts, route codes), all in one pass:
+    each class's bins are bins of their own (class x bins + bin), so the counts, the longest and the figures of the
+    exact sums are each class's alone, with as many numpy calls for several classes as for one."""
+    if not classes:
+        return ()
+    kept = []
+    for link_class, lengths, weights, routes in classes:
+        keep = weights > 0
+        kept.append((lengths, weights, routes) if keep.all() else (lengths[keep], weights[keep], routes[keep]))
+    sizes = [len(found[0]) for found in kept]
+    lengths, weights, routes = (np.concatenate(column) if len(kept) > 1 else column[0] for column in zip(*kept))
     bins_n = len(_EDGES) - 1
+    count = bins_n * len(kept)
     which = _bin_of(lengths)
+    if len(kept) > 1:
+        which += np.repeat(np.arange(0, count, bins_n), sizes)
     ones = bool((weights == 1).all())  # one link per entry: counts are the entries
     slots = which * len(ROUTES) + routes
-    by_route = (np.bincount(slots, minlength=bins_n * len(ROUTES)).astype(float) if ones else
-                np.bincount(slots, weights=weights, minlength=bins_n * len(ROUTES))).reshape(bins_n, len(ROUTES))
+    by_route = (np.bincount(slots, minlength=count * len(ROUTES)).astype(float) if ones else
+                np.bincount(slots, weights=weights, minlength=count * len(ROUTES))).reshape(count, len(ROUTES))
     # whole link counts add up exactly in any order: a bin's links are its routes' links
     links = (by_route.sum(axis=1) if np.issubdtype(weights.dtype, np.integer) else
-             np.bincount(which, weights=weights, minlength=bins_n))
-    means, mean_m, total_m = _rounded_means(which, bins_n, lengths, weights, links)
-    longest = _bin_max(which, bins_n, lengths)
-    bins = []  # built without validation: every field is already of its type (Python floats, ints, strings)
-    for b in np.flatnonzero(links > 0).tolist():
-        bins.append(LengthBin.model_construct(
-            low_m=float(_EDGES[b]), high_m=float(_EDGES[b + 1]), links=int(links[b]),
-            max_m=round(float(longest[b]), 2), mean_m=means[b], route=ROUTES[int(np.argmax(by_route[b]))]))
-    total = int(weights.sum())
-    return LinkLengths.model_construct(
-        link_class=link_class, links=total, bins=tuple(bins), max_m=round(float(lengths.max()), 2) if total else 0.0,
-        mean_m=mean_m if total else 0.0, total_m=total_m)
+             np.bincount(which, weights=weights, minlength=count))
+    bounds = np.cumsum([0] + sizes).tolist()
+    means, mean_m, total_m = _rounded_means(which, count, lengths, weights, links, bounds)
+    longest = _bin_max(which, count, lengths)
+    present = np.flatnonzero(links > 0).tolist()
+    routes_of = np.argmax(by_route, axis=1).tolist()
+    out = []
+    for k, (link_class, *_arrays) in enumerate(classes):
+        bins = []  # built without validation: every field is already of its type (Python floats, ints, strings)
+        for b in (b for b in present if k * bins_n <= b < (k + 1) * bins_n):
+            edge = b - k * bins_n
+            bins.append(LengthBin.model_construct(
+                low_m=float(_EDGES[edge]), high_m=float(_EDGES[edge + 1]), links=int(links[b]),
+                max_m=round(float(longest[b]), 2), mean_m=means[b], route=ROUTES[routes_of[b]]))
+        low, high = bounds[k], bounds[k + 1]
+        total = int(weights[low:high].sum())
+        out.append(LinkLengths.model_construct(
+            link_class=link_class, links=total, bins=tuple(bins),
+            max_m=round(float(lengths[low:high].max()), 2) if total else 0.0,
+            mean_m=mean_m[k] if total else 0.0, total_m=total_m[k]))
+    return tuple(out)
 
 
-def _rounded_means(which: np.ndarray, count: int, lengths: np.ndarray, weights: np.ndarray, links: np.ndarray
-                   ) -> tuple[list, float, float]:
-    """``bin_lengths``' rounded figures of the exact length sums (``_exact_sums``): each bin's mean [m] to the
-    centimetre (``None`` for a bin of no link), the mean of all to the centimetre and the total [m] to the decimetre
-    (``links``: each bin's links); from float sums where they decide them (``_decided_means``), else from the exact
-    sums."""
-    decided = _decided_means(which, count, lengths, weights, links)
+def _rounded_means(which: np.ndarray, count: int, lengths: np.ndarray, weights: np.ndarray, links: np.ndarray,
+                   bounds: list[int]) -> tuple[list, list, list]:
+    """``_classes_binned``' rounded figures of the exact length sums (``_exact_sums``): each bin's mean [m] to the
+    centimetre (``None`` for a bin of no link), and each class's mean of all to the centimetre and total [m] to the
+    decimetre (``links``: each bin's links; ``bounds``: where each class's entries begin and, last, end; a class's
+    bins are ``count / classes`` one after the other); from float sums where they decide them
+    (``_decided_means``), else from the exact sums."""
+    decided = _decided_means(which, count, lengths, weights, links, bounds)
     if decided is not None:
         return decided
     length_sums, scale = _exact_sums(which, count, lengths, weights)
-    length_total = sum(length_sums)
     means = [round(_ratio(length_sums[b], scale, links[b]), 2) if links[b] > 0 else None for b in range(count)]
-    weight_sum = weights.sum(dtype=np.float64)
-    return (means, round(_ratio(length_total, scale, weight_sum), 2) if weight_sum else 0.0,
-            round(_ratio(length_total, scale, 1), 1))
+    bins_n = count // (len(bounds) - 1)
+    mean_m, total_m = [], []
+    for k in range(len(bounds) - 1):
+        length_total = sum(length_sums[k * bins_n:(k + 1) * bins_n])
+        weight_sum = weights[bounds[k]:bounds[k + 1]].sum(dtype=np.float64)
+        mean_m.append(round(_ratio(length_total, scale, weight_sum), 2) if weight_sum else 0.0)
+        total_m.append(round(_ratio(length_total, scale, 1), 1))
+    return means, mean_m, total_m
 
 
 _SUM_ERROR = 2.0 ** -52
 """Twice the unit roundoff of a float (2^-53): ``_decided_means``' bound on a float sum's error, per addend."""
 
 
-def _decided_means(which: np.ndarray, count: int, lengths: np.ndarray, weights: np.ndarray, links: np.ndarray
-                   ) -> tuple[list, float, float] | None:
-    """``_rounded_means`` from float sums, or ``None`` where they do not decide it.
+def _decided_means(which: np.ndarray, count: int, lengths: np.ndarray, weights: np.ndarray, links: np.ndarray,
+                   bounds: list[int] | None = None) -> tuple[list, list, list] | None:
+    """``_rounded_means`` from float sums, or ``None`` where they do not decide it (``bounds``: where each class's
+    entries begin and, last, end; one class of all the entries when not given).
 
     A bin's float sum of ``lengths x weights`` (``np.bincount``: one rounding per product and per addition) is within
     ``n x 2^-53`` of the exact sum, relative to it (n entries, lengths not negative, whole weights): so the exact sum
@@ -1011,8 +1052,7 @@ def _decided_means(which: np.ndarray, count: int, lengths: np.ndarray, weights: 
         return None
     if not np.issubdtype(weights.dtype, np.integer) and (weights != np.floor(weights)).any():
         return None
-    weight_sum = float(weights.sum())
-    if weight_sum >= 2.0 ** 35:
+    if float(weights.sum()) >= 2.0 ** 35:
         return None
     sums = np.bincount(which, weights=lengths * weights, minlength=count)
     error = sums * ((len(lengths) + 4) * _SUM_ERROR)  # (every bin's entries at most all of them)
@@ -1024,11 +1064,18 @@ def _decided_means(which: np.ndarray, count: int, lengths: np.ndarray, weights: 
         means[b] = round(float(low[b]) / n, 2)
         if round(float(high[b]) / n, 2) != means[b]:
             return None
-    total_low = max(math.nextafter(math.fsum(low.tolist()), -math.inf), 0.0)
-    total_high = math.nextafter(math.fsum(high.tolist()), math.inf)
-    mean_m, total_m = round(total_low / weight_sum, 2), round(total_low, 1)
-    if round(total_high / weight_sum, 2) != mean_m or round(total_high, 1) != total_m:
-        return None
+    bounds = bounds or [0, len(lengths)]
+    bins_n = count // (len(bounds) - 1)
+    lows, highs = low.tolist(), high.tolist()
+    mean_m, total_m = [], []
+    for k in range(len(bounds) - 1):
+        weight_sum = float(weights[bounds[k]:bounds[k + 1]].sum())
+        total_low = max(math.nextafter(math.fsum(lows[k * bins_n:(k + 1) * bins_n]), -math.inf), 0.0)
+        total_high = math.nextafter(math.fsum(highs[k * bins_n:(k + 1) * bins_n]), math.inf)
+        mean_m.append(round(total_low / weight_sum, 2) if weight_sum else 0.0)
+        total_m.append(round(total_low, 1))
+        if weight_sum and round(total_high / weight_sum, 2) != mean_m[k] or round(total_high, 1) != total_m[k]:
+            return None
     return means, mean_m, total_m
 
 
@@ -1135,7 +1182,9 @@ def link_lengths(resolved: ResolvedDesign, fabric: FabricPlan, layout: Layout | 
 
 
 def _binned(arrays: dict) -> tuple[LinkLengths, ...]:
-    return tuple(bin_lengths(c, *found) for c, found in arrays.items())
+    """``bin_lengths`` of every class of ``arrays`` (link class -> lengths [m], links, route codes), in one pass
+    (``_classes_binned``)."""
+    return _classes_binned(tuple((c, *found) for c, found in arrays.items()))
 
 
 def arranged_link_lengths(resolved: ResolvedDesign, fabric: FabricPlan, arrangement: Arrangement,
