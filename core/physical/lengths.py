@@ -270,7 +270,7 @@ def _wiring(resolved: ResolvedDesign, fabric: FabricPlan) -> Wiring:
     return wiring_of(fabric, resolved.nodes, resolved.nics_per_node)
 
 
-def _link_arrays(wiring: Wiring, ends: LinkEnds, routing, places: RackPlaces | None = None, node_leaf: bool = True
+def _link_arrays(wiring: Wiring, ends: LinkEnds, routing, places: RackPlaces | None = None
                  ) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """``link_arrays`` over prepared ends: every bundle of ``wiring`` (``Wiring.bundle_arrays``) in every plane
     and island at once, plane then island (as one loop over them would append them), each to its own devices
@@ -279,13 +279,10 @@ def _link_arrays(wiring: Wiring, ends: LinkEnds, routing, places: RackPlaces | N
     the same lengths and links, one entry per distinct link of a template instead of one per link) and the links
     inside the Dragonfly groups per class of groups that stand alike (``_group_links``) and the links between them per
     distance and pair of group places (``_pair_links``); without them (a layout built
-    whole) every link is measured, the reference the blocks equal (``tests/test_physical_closed.py``). Without
-    ``node_leaf`` the node-leaf class is left out (the caller has its lengths: ``placed_link_lengths``)."""
+    whole) every link is measured, the reference the blocks equal (``tests/test_physical_closed.py``)."""
     prefixes = [wiring.prefix(plane, island) for plane, island in wiring.plane_islands()]
     out = {}
     for link_class in wiring.link_classes:
-        if link_class == "node-leaf" and not node_leaf:
-            continue
         found = None if places is None else _node_leaf_blocks(wiring, ends, routing, places, prefixes) \
             if link_class == "node-leaf" else _group_links(wiring, link_class, ends, routing, prefixes) \
             if not clos_tiers(wiring.family) else _clos_links(wiring, link_class, ends, routing, prefixes)
@@ -753,15 +750,16 @@ def _class_bytes(found: LinkLengths) -> int:
 @stage(0.02, _class_bytes)
 def node_leaf_lengths(routing: Routing, sus: tuple, per_node: int, prefixes: tuple[str, ...]) -> LinkLengths:
     """The node-leaf class's ``LinkLengths`` of the SUs ``sus`` (``_node_leaf_sus``, ``_su_links``), cached by these
-    arguments (``core.memo.stage``): the arrangements whose SUs stand alike (the same templates, as many SUs of
-    each) share it, however their spines and cores stand (``placed_link_lengths``)."""
+    arguments (``core.memo.stage``): the designs whose SUs stand alike (the same templates, as many SUs of each)
+    share it, however their spines and cores stand (``su_node_leaf_lengths``; ``placed_link_lengths`` bins the same
+    entries with its other classes, ``_node_leaf_blocks``)."""
     return bin_lengths("node-leaf", *_su_links(routing, sus, per_node, prefixes))
 
 
 def su_node_leaf_lengths(resolved: ResolvedDesign, fabric: FabricPlan, racks: RackCatalog | None = None
                          ) -> LinkLengths | None:
     """The node-leaf class's ``LinkLengths`` of every rack arrangement of the design (``placed_link_lengths`` reads
-    it from the SUs' templates alone, ``node_leaf_lengths``), from its SUs before any arrangement
+    it from the SUs' templates alone, ``_node_leaf_blocks``), from its SUs before any arrangement
     (``core.physical.layout.su_places``: the other networks' devices and the central racks never stand in an SU's
     racks); None when the class is not read per SU template (``_node_leaf_sus``: measured link by link then).
     Raises as arranging the racks does (``core.physical.layout.compute_rack_fit``)."""
@@ -1271,12 +1269,6 @@ def placed_lengths(resolved: ResolvedFields, fabric: FabricPlan, devices: tuple,
 def placed_link_lengths(routing: Routing, wiring: Wiring, places: RackPlaces) -> tuple[LinkLengths, ...]:
     """Length distribution of every link class of ``wiring`` (all planes) between the devices at ``places``
     (``core.physical.layout.RackPlaces``, of the compute links' devices), routed by ``routing``; cached by these
-    arguments (``core.memo.stage``), the node-leaf class by its SUs alone where they are read per template
-    (``node_leaf_lengths``: the same bins as ``_link_arrays``' blocks give)."""
-    sus = _node_leaf_sus(wiring, places) if "node-leaf" in wiring.link_classes else None
-    found = _binned(_link_arrays(wiring, LinkEnds(places), routing, places, node_leaf=sus is None))
-    if sus is None:
-        return found
-    prefixes = tuple(wiring.prefix(plane, island) for plane, island in wiring.plane_islands())
-    by_class = {x.link_class: x for x in found} | {"node-leaf": node_leaf_lengths(routing, *sus, prefixes)}
-    return tuple(by_class[c] for c in wiring.link_classes if c in by_class)
+    arguments (``core.memo.stage``). Every class's bins in one pass (``_binned``), the node-leaf class's entries
+    per SU template (``_node_leaf_blocks``: the entries ``node_leaf_lengths`` bins, so the same bins)."""
+    return _binned(_link_arrays(wiring, LinkEnds(places), routing, places))
