@@ -102,7 +102,7 @@ class LinkEnds:
 
     def __init__(self, layout: Layout | Arrangement | RackPlaces):
         self._tables: dict[str, tuple] = {}
-        self._located: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}  # ``locate_all``'s, by its arguments
+        self._located: dict[tuple, tuple] = {}  # ``locate_all``'s and ``heights_all``'s, by their arguments
         if isinstance(layout, Layout) and layout.arrangement is not None:  # racks not built: read the arrangement
             layout = layout.arrangement
         if isinstance(layout, (Arrangement, RackPlaces)):
