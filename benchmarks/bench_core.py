@@ -111,6 +111,14 @@ processes (wt-base52 and built52) in turn, CPU, load average 12-36: ``as_built``
 (7.8-18.6 ms), 131,072 over 64 GPUs 1.7-3.3x (baseline 1.8-3.5x); first plans 0.85-0.99x; warm unchanged (noise);
 every output the same (``tools.equivalence`` 0 of 648, ``--physical`` 0 of 868). MISS (1.3x cold): ``as_built``'s
 third round, the drafts' central racks and ``RackPlaces.arrays`` (numpy over every rack and node slot) still grow.
+
+2026-12-07 (len52): a role's device heights read once a plan (``core.physical.lengths.LinkEnds.heights_all``) and
+every link class's bins, node-leaf included, in one pass (``_classes_binned``). Two worker processes, the baseline
+15195585 and len52 in turn, CPU medians of 25 (5 rounds, load average 17-26): cold at 131,072 GPUs 0.92-1.01x
+(7.3-18.1 ms), at 64 GPUs 0.94-1.03x, 131,072 over 64 GPUs 1.77-3.10x (baseline 1.78-3.30x); first plans at 131,072
+GPUs 0.90-1.02x; warm plans unchanged (no lengths measured; 0.64-1.29x at load 25, noise). Every output the same
+(``tools.equivalence`` 0 of 648, ``--physical`` 0 of 868). MISS (1.3x cold): ``RackPlaces.arrays`` (440 calls, 1.3 ms
+at 131,072 GPUs), ``_cell_pairs`` and ``_ranged`` (1-1.5 ms a class), the bins' pydantic objects, ``as_built``.
 """
 
 from __future__ import annotations

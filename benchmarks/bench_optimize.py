@@ -280,6 +280,14 @@ busbw computations are 7,680, the default grids' unchanged. One process, large g
 16.14 s CPU over all processes (load 5.4) against 27.60 s, 16.39 s (load 4.8): MISS (5 s). The same 105,908
 candidates decided alike (one process: every candidate's reason, capex, busbw, floor and pruned flag hashed alike).
 
+Then (2026-12-07, 12:30-13:05 UTC, load average 16-31 on 2 cores from other helpers; the baseline 15195585 and len52
+alternately): the cable lengths' bins of every class in one pass, a role's device heights read once a plan
+(``core.physical.lengths._classes_binned``, ``LinkEnds.heights_all``). One process, H100: 4.92-4.97 s CPU (median
+4.94 s) against 4.82-5.58 s (median 5.00 s), three pairs: noise (the refinements' lengths, 0.32-0.39 s for 208,
+take the node-leaf bins from the merged pass now instead of the SU reads' cache). ``--only default --runs 3``, one
+pair: median 82.67 s wall, 6.08 s CPU over all processes (load 29.6) against 77.62 s, 6.10 s (load 28.9): MISS
+(1 s). The same optimum, front, feasible, costed and pruned counts and every candidate's hashes (H100, B300, large).
+
 Earlier history of the ``bench`` workload:
 
 Measured (2026-12-01, the same minutes, load average 0.9-1.5 on 2 cores, 3 runs each twice): before the

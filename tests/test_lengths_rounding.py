@@ -93,3 +93,27 @@ def test_the_decided_figures_are_the_exact_sums_in_every_byte(entries):
     finally:
         lengths._decided_means = decided
     assert got.model_dump_json() == exact.model_dump_json()
+
+
+_CLASS_ENTRIES = st.lists(st.tuples(st.one_of(st.sampled_from([0.0, *BIN_EDGES_M[1:-1]]), st.floats(0.0, 900.0)),
+                                    st.integers(0, 5000), st.integers(0, 2)), min_size=0, max_size=30)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_CLASS_ENTRIES, min_size=1, max_size=4), st.booleans())
+def test_the_classes_binned_together_are_each_class_binned_alone(classes, exact):
+    """Several classes binned in one pass (``_classes_binned``, as a plan bins its classes) give each class's
+    ``LinkLengths`` alone, byte for byte: its own bins, longest, means, mean of all and total, also beside an empty
+    class or one of no link, from the float sums and from the exact sums alone (``_decided_means`` left out)."""
+    arrays = [tuple(np.array([e[k] for e in entries], dtype=t) for k, t in enumerate((float, np.int64, np.int64)))
+              for entries in classes]
+    names = [f"class {k}" for k in range(len(arrays))]
+    decided = lengths._decided_means
+    try:
+        if exact:
+            lengths._decided_means = lambda *_args: None
+        together = lengths._classes_binned(tuple((name, *found) for name, found in zip(names, arrays)))
+    finally:
+        lengths._decided_means = decided
+    alone = [bin_lengths(name, *found) for name, found in zip(names, arrays)]
+    assert [x.model_dump_json() for x in together] == [x.model_dump_json() for x in alone]

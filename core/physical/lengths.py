@@ -102,7 +102,7 @@ class LinkEnds:
 
     def __init__(self, layout: Layout | Arrangement | RackPlaces):
         self._tables: dict[str, tuple] = {}
-        self._located: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}  # ``locate_all``'s, by its arguments
+        self._located: dict[tuple, tuple] = {}  # ``locate_all``'s and ``heights_all``'s, by their arguments
         if isinstance(layout, Layout) and layout.arrangement is not None:  # racks not built: read the arrangement
             layout = layout.arrangement
         if isinstance(layout, (Arrangement, RackPlaces)):
@@ -163,6 +163,20 @@ class LinkEnds:
         centres.setflags(write=False)
         self._located[key] = racks, centres
         return racks, centres
+
+    def heights_all(self, prefixes: list[str], count: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """``locate_all``'s devices, flattened (prefix-major), with ``_heights`` of them: (rack indices, U centres,
+        the distinct (rack height, U centre) pairs, each device's place among them), kept for the next class asking
+        the same (a Clos's spines end its leaf-spine and its spine-core links), read-only."""
+        key = ("heights", tuple(prefixes), count)
+        found = self._located.get(key)
+        if found is None:
+            racks, centres = (m.ravel() for m in self.locate_all(prefixes, count))
+            heights, of_height = _heights(self.top[racks], centres)
+            heights.setflags(write=False)
+            of_height.setflags(write=False)
+            found = self._located[key] = racks, centres, heights, of_height
+        return found
 
 
 def pair_lengths(ends: LinkEnds, routing, ra, ua, rb, ub) -> tuple[np.ndarray, np.ndarray]:
@@ -256,7 +270,7 @@ def _wiring(resolved: ResolvedDesign, fabric: FabricPlan) -> Wiring:
     return wiring_of(fabric, resolved.nodes, resolved.nics_per_node)
 
 
-def _link_arrays(wiring: Wiring, ends: LinkEnds, routing, places: RackPlaces | None = None, node_leaf: bool = True
+def _link_arrays(wiring: Wiring, ends: LinkEnds, routing, places: RackPlaces | None = None
                  ) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """``link_arrays`` over prepared ends: every bundle of ``wiring`` (``Wiring.bundle_arrays``) in every plane
     and island at once, plane then island (as one loop over them would append them), each to its own devices
@@ -265,13 +279,10 @@ def _link_arrays(wiring: Wiring, ends: LinkEnds, routing, places: RackPlaces | N
     the same lengths and links, one entry per distinct link of a template instead of one per link) and the links
     inside the Dragonfly groups per class of groups that stand alike (``_group_links``) and the links between them per
     distance and pair of group places (``_pair_links``); without them (a layout built
-    whole) every link is measured, the reference the blocks equal (``tests/test_physical_closed.py``). Without
-    ``node_leaf`` the node-leaf class is left out (the caller has its lengths: ``placed_link_lengths``)."""
+    whole) every link is measured, the reference the blocks equal (``tests/test_physical_closed.py``)."""
     prefixes = [wiring.prefix(plane, island) for plane, island in wiring.plane_islands()]
     out = {}
     for link_class in wiring.link_classes:
-        if link_class == "node-leaf" and not node_leaf:
-            continue
         found = None if places is None else _node_leaf_blocks(wiring, ends, routing, places, prefixes) \
             if link_class == "node-leaf" else _group_links(wiring, link_class, ends, routing, prefixes) \
             if not clos_tiers(wiring.family) else _clos_links(wiring, link_class, ends, routing, prefixes)
@@ -340,8 +351,7 @@ def _cells(ends: LinkEnds, prefixes: list[str], role: str, groups: np.ndarray, s
     plane-groups and racks, in order, the heights (rack height, U centre) and each cell's count per height (times
     ``links`` when given)."""
     copies = len(prefixes)
-    racks, centres = (m.ravel() for m in ends.locate_all([p + role for p in prefixes], len(groups)))
-    heights, of_height = _heights(ends.top[racks], centres)
+    racks, _centres, heights, of_height = ends.heights_all([p + role for p in prefixes], len(groups))
     group = (np.arange(copies)[:, None] * span + groups).ravel()
     cells, of_cell = np.unique(group * len(ends.top) + racks, return_inverse=True)
     weights = None if links is None else np.tile(links, copies).astype(float)
@@ -426,23 +436,22 @@ def _compacted(ends: LinkEnds, routing, prefixes: list[str], a_role: str, a: np.
     times the links (a classic Dragonfly's global links between thousands of router racks)."""
     copies = len(prefixes)
 
-    def devices(role: str, index: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
-        """(rack, U centre) of every device of ``role`` (all planes and islands, plane-major; a server once, the same
-        in every plane) and the devices of each plane and island."""
+    def devices(role: str, index: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+        """(rack, the place of its (rack height, U centre) among ``heights``, ``heights``: ``LinkEnds.heights_all``)
+        of every device of ``role`` (all planes and islands, plane-major; a server once, the same in every plane) and
+        the devices of each plane and island."""
         names = ["node"] if role == "node" else [p + role for p in prefixes]
         count = int(index.max()) + 1
-        racks, centres = ends.locate_all(names, count)
-        return racks.ravel(), centres.ravel(), count
+        racks, _centres, heights, of_height = ends.heights_all(names, count)
+        return racks, of_height, heights, count
 
-    (rack_a, centre_a, count_a), (rack_b, centre_b, count_b) = devices(a_role, a), devices(b_role, b)
+    (rack_a, of_a, heights_a, count_a), (rack_b, of_b, heights_b, count_b) = devices(a_role, a), devices(b_role, b)
     (racks_a, at_a), (racks_b, at_b) = _distinct(rack_a, len(ends.top)), _distinct(rack_b, len(ends.top))
     most = max(4 * copies * len(a), 1 << 16)  # the tables' cells: beyond, link by link is faster
     if len(racks_a) * len(racks_b) > most:
         return None
     # the height pairs: the in-rack runs and the climbs (_vertical) of every pair of (rack height, U centre), and
     # the distinct values of each
-    heights_a, of_a = _heights(ends.top[rack_a], centre_a)
-    heights_b, of_b = _heights(ends.top[rack_b], centre_b)
     in_rack, in_rack_of, climbs, climbs_of, kinds = _height_kinds(routing, heights_a, heights_b)
     span = 1 << (len(heights_a) * len(heights_b) - 1).bit_length()  # height pairs, up to a power of two
     bits = span.bit_length() - 1
@@ -519,10 +528,8 @@ def _ranged(ends: LinkEnds, routing, prefixes: list[str], a_role: str, a: np.nda
         keep = count > 0
         a, first, count, links = a[keep], first[keep], count[keep], links[keep]
     count_a, count_b = int(a.max()) + 1, int((first + count).max())
-    rack_a, centre_a = (m.ravel() for m in ends.locate_all([p + a_role for p in prefixes], count_a))
-    rack_b, centre_b = (m.ravel() for m in ends.locate_all([p + b_role for p in prefixes], count_b))
-    heights_a, of_a = _heights(ends.top[rack_a], centre_a)
-    heights_b, of_b = _heights(ends.top[rack_b], centre_b)
+    rack_a, _centre_a, heights_a, of_a = ends.heights_all([p + a_role for p in prefixes], count_a)
+    rack_b, _centre_b, heights_b, of_b = ends.heights_all([p + b_role for p in prefixes], count_b)
     # the runs of B devices (every plane's and island's, one after the other): a new run where the rack changes or
     # the height is not the next one
     cut = np.ones(len(rack_b), dtype=bool)
@@ -743,15 +750,16 @@ def _class_bytes(found: LinkLengths) -> int:
 @stage(0.02, _class_bytes)
 def node_leaf_lengths(routing: Routing, sus: tuple, per_node: int, prefixes: tuple[str, ...]) -> LinkLengths:
     """The node-leaf class's ``LinkLengths`` of the SUs ``sus`` (``_node_leaf_sus``, ``_su_links``), cached by these
-    arguments (``core.memo.stage``): the arrangements whose SUs stand alike (the same templates, as many SUs of
-    each) share it, however their spines and cores stand (``placed_link_lengths``)."""
+    arguments (``core.memo.stage``): the designs whose SUs stand alike (the same templates, as many SUs of each)
+    share it, however their spines and cores stand (``su_node_leaf_lengths``; ``placed_link_lengths`` bins the same
+    entries with its other classes, ``_node_leaf_blocks``)."""
     return bin_lengths("node-leaf", *_su_links(routing, sus, per_node, prefixes))
 
 
 def su_node_leaf_lengths(resolved: ResolvedDesign, fabric: FabricPlan, racks: RackCatalog | None = None
                          ) -> LinkLengths | None:
     """The node-leaf class's ``LinkLengths`` of every rack arrangement of the design (``placed_link_lengths`` reads
-    it from the SUs' templates alone, ``node_leaf_lengths``), from its SUs before any arrangement
+    it from the SUs' templates alone, ``_node_leaf_blocks``), from its SUs before any arrangement
     (``core.physical.layout.su_places``: the other networks' devices and the central racks never stand in an SU's
     racks); None when the class is not read per SU template (``_node_leaf_sus``: measured link by link then).
     Raises as arranging the racks does (``core.physical.layout.compute_rack_fit``)."""
@@ -947,56 +955,87 @@ def bin_lengths(link_class: str, lengths: np.ndarray, weights: np.ndarray, route
     Counts and the longest are exact; the means (a bin's sum over its links, correctly rounded, then to the
     centimetre) and the total (to the decimetre) are those of the exact length sums (``_exact_sums``; taken from
     float sums where those are shown to round alike, ``_rounded_means``), so they do not depend on how the links are
-    grouped into entries: one entry per link or one per repeating block with its links."""
-    keep = weights > 0
-    if not keep.all():
-        lengths, weights, routes = lengths[keep], weights[keep], routes[keep]
+    grouped into entries: one entry per link or one per repeating block with its links. (``_classes_binned`` of
+    this one class.)"""
+    return _classes_binned(((link_class, lengths, weights, routes),))[0]
+
+
+def _classes_binned(classes: tuple) -> tuple[LinkLengths, ...]:
+    """``bin_lengths`` of each of ``classes`` (link class, lengths [m], link counts, route codes), all in one pass:
+    each class's bins are bins of their own (class x bins + bin), so the counts, the longest and the figures of the
+    exact sums are each class's alone, with as many numpy calls for several classes as for one."""
+    if not classes:
+        return ()
+    kept = []
+    for link_class, lengths, weights, routes in classes:
+        keep = weights > 0
+        kept.append((lengths, weights, routes) if keep.all() else (lengths[keep], weights[keep], routes[keep]))
+    sizes = [len(found[0]) for found in kept]
+    lengths, weights, routes = (np.concatenate(column) if len(kept) > 1 else column[0] for column in zip(*kept))
     bins_n = len(_EDGES) - 1
+    count = bins_n * len(kept)
     which = _bin_of(lengths)
+    if len(kept) > 1:
+        which += np.repeat(np.arange(0, count, bins_n), sizes)
     ones = bool((weights == 1).all())  # one link per entry: counts are the entries
     slots = which * len(ROUTES) + routes
-    by_route = (np.bincount(slots, minlength=bins_n * len(ROUTES)).astype(float) if ones else
-                np.bincount(slots, weights=weights, minlength=bins_n * len(ROUTES))).reshape(bins_n, len(ROUTES))
+    by_route = (np.bincount(slots, minlength=count * len(ROUTES)).astype(float) if ones else
+                np.bincount(slots, weights=weights, minlength=count * len(ROUTES))).reshape(count, len(ROUTES))
     # whole link counts add up exactly in any order: a bin's links are its routes' links
     links = (by_route.sum(axis=1) if np.issubdtype(weights.dtype, np.integer) else
-             np.bincount(which, weights=weights, minlength=bins_n))
-    means, mean_m, total_m = _rounded_means(which, bins_n, lengths, weights, links)
-    longest = _bin_max(which, bins_n, lengths)
-    bins = []  # built without validation: every field is already of its type (Python floats, ints, strings)
-    for b in np.flatnonzero(links > 0).tolist():
-        bins.append(LengthBin.model_construct(
-            low_m=float(_EDGES[b]), high_m=float(_EDGES[b + 1]), links=int(links[b]),
-            max_m=round(float(longest[b]), 2), mean_m=means[b], route=ROUTES[int(np.argmax(by_route[b]))]))
-    total = int(weights.sum())
-    return LinkLengths.model_construct(
-        link_class=link_class, links=total, bins=tuple(bins), max_m=round(float(lengths.max()), 2) if total else 0.0,
-        mean_m=mean_m if total else 0.0, total_m=total_m)
+             np.bincount(which, weights=weights, minlength=count))
+    bounds = np.cumsum([0] + sizes).tolist()
+    means, mean_m, total_m = _rounded_means(which, count, lengths, weights, links, bounds)
+    longest = _bin_max(which, count, lengths)
+    present = np.flatnonzero(links > 0).tolist()
+    routes_of = np.argmax(by_route, axis=1).tolist()
+    out = []
+    for k, (link_class, *_arrays) in enumerate(classes):
+        bins = []  # built without validation: every field is already of its type (Python floats, ints, strings)
+        for b in (b for b in present if k * bins_n <= b < (k + 1) * bins_n):
+            edge = b - k * bins_n
+            bins.append(LengthBin.model_construct(
+                low_m=float(_EDGES[edge]), high_m=float(_EDGES[edge + 1]), links=int(links[b]),
+                max_m=round(float(longest[b]), 2), mean_m=means[b], route=ROUTES[routes_of[b]]))
+        low, high = bounds[k], bounds[k + 1]
+        total = int(weights[low:high].sum())
+        out.append(LinkLengths.model_construct(
+            link_class=link_class, links=total, bins=tuple(bins),
+            max_m=round(float(lengths[low:high].max()), 2) if total else 0.0,
+            mean_m=mean_m[k] if total else 0.0, total_m=total_m[k]))
+    return tuple(out)
 
 
-def _rounded_means(which: np.ndarray, count: int, lengths: np.ndarray, weights: np.ndarray, links: np.ndarray
-                   ) -> tuple[list, float, float]:
-    """``bin_lengths``' rounded figures of the exact length sums (``_exact_sums``): each bin's mean [m] to the
-    centimetre (``None`` for a bin of no link), the mean of all to the centimetre and the total [m] to the decimetre
-    (``links``: each bin's links); from float sums where they decide them (``_decided_means``), else from the exact
-    sums."""
-    decided = _decided_means(which, count, lengths, weights, links)
+def _rounded_means(which: np.ndarray, count: int, lengths: np.ndarray, weights: np.ndarray, links: np.ndarray,
+                   bounds: list[int]) -> tuple[list, list, list]:
+    """``_classes_binned``' rounded figures of the exact length sums (``_exact_sums``): each bin's mean [m] to the
+    centimetre (``None`` for a bin of no link), and each class's mean of all to the centimetre and total [m] to the
+    decimetre (``links``: each bin's links; ``bounds``: where each class's entries begin and, last, end; a class's
+    bins are ``count / classes`` one after the other); from float sums where they decide them
+    (``_decided_means``), else from the exact sums."""
+    decided = _decided_means(which, count, lengths, weights, links, bounds)
     if decided is not None:
         return decided
     length_sums, scale = _exact_sums(which, count, lengths, weights)
-    length_total = sum(length_sums)
     means = [round(_ratio(length_sums[b], scale, links[b]), 2) if links[b] > 0 else None for b in range(count)]
-    weight_sum = weights.sum(dtype=np.float64)
-    return (means, round(_ratio(length_total, scale, weight_sum), 2) if weight_sum else 0.0,
-            round(_ratio(length_total, scale, 1), 1))
+    bins_n = count // (len(bounds) - 1)
+    mean_m, total_m = [], []
+    for k in range(len(bounds) - 1):
+        length_total = sum(length_sums[k * bins_n:(k + 1) * bins_n])
+        weight_sum = weights[bounds[k]:bounds[k + 1]].sum(dtype=np.float64)
+        mean_m.append(round(_ratio(length_total, scale, weight_sum), 2) if weight_sum else 0.0)
+        total_m.append(round(_ratio(length_total, scale, 1), 1))
+    return means, mean_m, total_m
 
 
 _SUM_ERROR = 2.0 ** -52
 """Twice the unit roundoff of a float (2^-53): ``_decided_means``' bound on a float sum's error, per addend."""
 
 
-def _decided_means(which: np.ndarray, count: int, lengths: np.ndarray, weights: np.ndarray, links: np.ndarray
-                   ) -> tuple[list, float, float] | None:
-    """``_rounded_means`` from float sums, or ``None`` where they do not decide it.
+def _decided_means(which: np.ndarray, count: int, lengths: np.ndarray, weights: np.ndarray, links: np.ndarray,
+                   bounds: list[int] | None = None) -> tuple[list, list, list] | None:
+    """``_rounded_means`` from float sums, or ``None`` where they do not decide it (``bounds``: where each class's
+    entries begin and, last, end; one class of all the entries when not given).
 
     A bin's float sum of ``lengths x weights`` (``np.bincount``: one rounding per product and per addition) is within
     ``n x 2^-53`` of the exact sum, relative to it (n entries, lengths not negative, whole weights): so the exact sum
@@ -1011,8 +1050,7 @@ def _decided_means(which: np.ndarray, count: int, lengths: np.ndarray, weights: 
         return None
     if not np.issubdtype(weights.dtype, np.integer) and (weights != np.floor(weights)).any():
         return None
-    weight_sum = float(weights.sum())
-    if weight_sum >= 2.0 ** 35:
+    if float(weights.sum()) >= 2.0 ** 35:
         return None
     sums = np.bincount(which, weights=lengths * weights, minlength=count)
     error = sums * ((len(lengths) + 4) * _SUM_ERROR)  # (every bin's entries at most all of them)
@@ -1024,11 +1062,18 @@ def _decided_means(which: np.ndarray, count: int, lengths: np.ndarray, weights: 
         means[b] = round(float(low[b]) / n, 2)
         if round(float(high[b]) / n, 2) != means[b]:
             return None
-    total_low = max(math.nextafter(math.fsum(low.tolist()), -math.inf), 0.0)
-    total_high = math.nextafter(math.fsum(high.tolist()), math.inf)
-    mean_m, total_m = round(total_low / weight_sum, 2), round(total_low, 1)
-    if round(total_high / weight_sum, 2) != mean_m or round(total_high, 1) != total_m:
-        return None
+    bounds = bounds or [0, len(lengths)]
+    bins_n = count // (len(bounds) - 1)
+    lows, highs = low.tolist(), high.tolist()
+    mean_m, total_m = [], []
+    for k in range(len(bounds) - 1):
+        weight_sum = float(weights[bounds[k]:bounds[k + 1]].sum())
+        total_low = max(math.nextafter(math.fsum(lows[k * bins_n:(k + 1) * bins_n]), -math.inf), 0.0)
+        total_high = math.nextafter(math.fsum(highs[k * bins_n:(k + 1) * bins_n]), math.inf)
+        mean_m.append(round(total_low / weight_sum, 2) if weight_sum else 0.0)
+        total_m.append(round(total_low, 1))
+        if weight_sum and round(total_high / weight_sum, 2) != mean_m[k] or round(total_high, 1) != total_m[k]:
+            return None
     return means, mean_m, total_m
 
 
@@ -1135,7 +1180,9 @@ def link_lengths(resolved: ResolvedDesign, fabric: FabricPlan, layout: Layout | 
 
 
 def _binned(arrays: dict) -> tuple[LinkLengths, ...]:
-    return tuple(bin_lengths(c, *found) for c, found in arrays.items())
+    """``bin_lengths`` of every class of ``arrays`` (link class -> lengths [m], links, route codes), in one pass
+    (``_classes_binned``)."""
+    return _classes_binned(tuple((c, *found) for c, found in arrays.items()))
 
 
 def arranged_link_lengths(resolved: ResolvedDesign, fabric: FabricPlan, arrangement: Arrangement,
@@ -1222,12 +1269,6 @@ def placed_lengths(resolved: ResolvedFields, fabric: FabricPlan, devices: tuple,
 def placed_link_lengths(routing: Routing, wiring: Wiring, places: RackPlaces) -> tuple[LinkLengths, ...]:
     """Length distribution of every link class of ``wiring`` (all planes) between the devices at ``places``
     (``core.physical.layout.RackPlaces``, of the compute links' devices), routed by ``routing``; cached by these
-    arguments (``core.memo.stage``), the node-leaf class by its SUs alone where they are read per template
-    (``node_leaf_lengths``: the same bins as ``_link_arrays``' blocks give)."""
-    sus = _node_leaf_sus(wiring, places) if "node-leaf" in wiring.link_classes else None
-    found = _binned(_link_arrays(wiring, LinkEnds(places), routing, places, node_leaf=sus is None))
-    if sus is None:
-        return found
-    prefixes = tuple(wiring.prefix(plane, island) for plane, island in wiring.plane_islands())
-    by_class = {x.link_class: x for x in found} | {"node-leaf": node_leaf_lengths(routing, *sus, prefixes)}
-    return tuple(by_class[c] for c in wiring.link_classes if c in by_class)
+    arguments (``core.memo.stage``). Every class's bins in one pass (``_binned``), the node-leaf class's entries
+    per SU template (``_node_leaf_blocks``: the entries ``node_leaf_lengths`` bins, so the same bins)."""
+    return _binned(_link_arrays(wiring, LinkEnds(places), routing, places))
