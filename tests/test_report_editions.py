@@ -366,3 +366,21 @@ def test_executive_summary_writes_the_key_numbers_values():
     assert cards["network_share"] == "17.3%"  # 17.1% before the node cages' flat-top optics (bomfix: 256 x $370)
     assert f"fabric at {cards['scaleout']} per GPU" in cover
     assert f"the compute fabric {cards['network_share']} of it; {cards['it_power']} of IT power" in cover
+
+
+def test_executive_summary_names_the_share_as_its_card_does():
+    """A second NVLink level's parts are in the fabric share (``scaleup_capex_usd``): the summary's cost sentence
+    names the share as the card that shows it (``vocab.compute_fabric``), not "the compute fabric" alone, in both
+    languages."""
+    from core import vocab
+    from core.formats.report import _executive_summary
+
+    p = plan(Design(gpu="GB200-NVL72", nodes=144, nvlink_domain_gpus=144))
+    assert p.cost.scaleup_capex_usd > 0
+    for lang in ("en", "zh"):
+        with language(lang):
+            costs = _executive_summary(p, "GB/s", {})[1]
+            word = vocab.compute_fabric("word", True)
+            assert word in costs, costs
+    with language("en"):
+        assert "the compute fabric 34" not in _executive_summary(p, "GB/s", {})[1]

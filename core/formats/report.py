@@ -486,8 +486,8 @@ def _executive_summary(plan, unit: str, facts: Mapping) -> list[str]:
         speed=per_pod_value(s["bandwidth"].get("scaleout_gbits_per_gpu_pods"), 1, bw.scaleout_gbits_per_gpu, unit),
         planes=plurals.planes(s["planes"]))]  # the speed and the figures below as the key numbers write them
     out.append(_("What it costs: {capex} of capex at {basis} prices (range {low} to {high}), {per_gpu} per GPU, the "
-                 "compute fabric {share} of it; {it_power} of IT power; {tco} over {years} years with energy.").format(
-        capex=usd(cost.capex_usd), basis=vocab.PRICE_BASES.label(cost.price_basis), low=usd(cost.capex_usd_low),
+                 "{fabric} {share} of it; {it_power} of IT power; {tco} over {years} years with energy.").format(
+        fabric=vocab.compute_fabric("word", bool(cost.scaleup_capex_usd)), capex=usd(cost.capex_usd), basis=vocab.PRICE_BASES.label(cost.price_basis), low=usd(cost.capex_usd_low),
         high=usd(cost.capex_usd_high), per_gpu=usd(s["cost"]["capex_per_gpu_usd"]),
         share=units.percent(shown_share(s["cost"]["network_share"])), it_power=units.power(cost.it_kw),
         tco=usd(s["cost"]["tco_usd"]),
