@@ -46,6 +46,11 @@ GLOSSARY = (
     (r"(?i)(?<![\w-])nvls(?![\w-])", "NVLS", r"(?<![\w-])nvls(?![\w-])"),
     # routing on shortest paths (Dragonfly, torus): one term beside Valiant's, never the shortest-path wording
     (r"(?i)\bminimal routing\b|\brouting is minimal\b", "最小路由", r"最短路由"),
+    # the training job's settings and headline as the Performance page's boxes and card name them (Global batch,
+    # Micro-batch, Step time): Compare's "Step time [s]" row read 步时间 beside the card's 单步耗时
+    (r"(?i)\bglobal batch\b", "全局批大小", r"全局批量|全局批次"),
+    (r"(?i)\bmicro-batch x dp\b|\bsmaller micro-batch\b|\blower the micro-batch\b", "微批大小", r"微批次"),
+    (r"(?i)\bstep time\b", "单步耗时", r"单步时间|(?<!单)步时间|(?<![单每训])步时(?!间)"),
 )
 """The glossary as the catalog is checked against it: a regular expression of the English term (placeholders
 ``{name}``, ``--flags`` and ``key=`` settings left out), the one Chinese term (the house glossary's where it has the
@@ -99,7 +104,8 @@ def test_the_glossary_catches_a_stray_term():
                                   "第二级": "无二级交换机", "美元": "资本支出 [USD]", "NVLS": "nvls 算法",
                                   "标价": "目录价（区间高端）", "send/recv": "点对点收发",
                                   "可扩展单元": "6 个 SU × 4", "最小路由": "最短路由下达到线速的 100%",
-                                  "对分带宽比": "对分比 1:1"}[chinese])
+                                  "对分带宽比": "对分比 1:1", "全局批大小": "全局批量 1,024", "微批大小": "微批次 × dp",
+                                  "单步耗时": "步时间 [s]"}[chinese])
     assert not re.search(GLOSSARY[0][2], "网卡（NIC）模式") and not re.search(GLOSSARY[0][2], "BlueField SuperNIC")
 
 
