@@ -384,3 +384,18 @@ def test_executive_summary_names_the_share_as_its_card_does():
             assert word in costs, costs
     with language("en"):
         assert "the compute fabric 34" not in _executive_summary(p, "GB/s", {})[1]
+
+
+def test_executive_summary_joins_its_sentences_as_the_language_does():
+    """What it achieves and the training job's days are two sentences: one space between them in English, none
+    after the Chinese full stop (``之比。“性能”页``, not ``之比。 “性能”页``)."""
+    from types import SimpleNamespace
+
+    from core.formats.report import _executive_summary
+
+    p = plan(Design(gpu="H100", nodes=4))
+    facts = {"estimate": SimpleNamespace(days_to_train=330.0)}
+    with language("zh"):
+        achieves = _executive_summary(p, "GB/s", facts)[2]
+    assert "330" in achieves and "。 " not in achieves, achieves
+    assert ". The training job" in _executive_summary(p, "GB/s", facts)[2]

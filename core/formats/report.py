@@ -72,7 +72,8 @@ from core import plurals, scaleup, units, vocab
 from core.errors import FabricPlannerError, InputError
 from core.fabric import domainlevels
 from core.fabric.families import leaf_whatif, leaf_whatif_note, words
-from core.i18n import HTML_LANG, N_, _, babel_locale, current, in_currency, money_note, ngettext, number, usd
+from core.i18n import (HTML_LANG, N_, _, babel_locale, current, in_currency, money_note, ngettext, number,
+                       sentences, usd)
 from core.spares import policy_words
 from core.networks import network_name
 from core.formats.sharelink import PUBLIC_URL_ENV, public_base_url  # noqa: F401 - the pack's and CLI's
@@ -498,10 +499,11 @@ def _executive_summary(plan, unit: str, facts: Mapping) -> list[str]:
     estimate = facts.get("estimate")
     if estimate is not None and getattr(estimate, "days_to_train", None):
         pod = facts.get("pod") if whole is not plan else None  # pods planned together: the job runs on one
-        achieves += " " + (_("The training job of the Performance page takes {days} days.") if not pod else _(
+        job = (_("The training job of the Performance page takes {days} days.") if not pod else _(
             "The training job of the Performance page runs on pod {pod}'s {gpus} GPUs and takes {days} days.")
         ).format(days=units.days(estimate.days_to_train), pod=pod,
                  gpus=number(whole.mixed.fabric.pods[pod - 1].gpus) if pod else "")
+        achieves = sentences(achieves, job)  # no space after a Chinese sentence
     out.append(achieves)
     out.append(_("Main risks: {risks}.").format(risks=_("; ").join(_risks(plan, facts))))
     return out
