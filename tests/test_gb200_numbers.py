@@ -177,3 +177,21 @@ def test_designer_bandwidth_tab_says_the_nvlink_capex_under_the_whatif():
     assert not at.exception and not at.error
     captions = " ".join(c.value for c in at.caption).replace("\\", "")
     assert "Network capex per GPU includes the second NVLink level's switch units and cables" in captions
+
+
+def test_the_cost_cards_helps_name_and_write_their_figures_as_the_other_cards(gb200):
+    """The Capex range card's help names the fabric's range as the share card names the fabric (``compute fabric and
+    NVLink level 2``, not "network"); the Energy card's help writes the facility power in the one power format, as
+    the IT power card's help beside it (``1.64 MW``, not ``1,643 kW``)."""
+    from core import units
+    from core.figures.keynumbers import cost_key_numbers, key_numbers
+
+    cards = {k.key: k for k in cost_key_numbers(gb200)}
+    span = f"{usd(gb200.cost.network_capex_usd_low)} to {usd(gb200.cost.network_capex_usd_high)}"
+    assert f"; compute fabric and NVLink level 2 {span}" in cards["capex_range"].help, cards["capex_range"].help
+    facility = units.power(gb200.cost.facility_kw)
+    assert facility.endswith(" MW") and f"facility {facility} x 8,760 h" in cards["energy"].help, cards["energy"].help
+    it = next(k for k in key_numbers(gb200.summary()) if k.key == "it_power")
+    assert f"facility {facility}" in it.help
+    flat = {k.key: k for k in cost_key_numbers(plan(Design(gpu="H100", nodes=4)))}
+    assert "; compute fabric $" in flat["capex_range"].help and "facility 68.8 kW x 8,760 h" in flat["energy"].help

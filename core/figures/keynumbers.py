@@ -512,8 +512,9 @@ def cost_key_numbers(plan) -> list[KeyNumber]:
         KeyNumber("capex_range", _("Capex range"),
                   f"{usd(cost.capex_usd_low)} – {usd(cost.capex_usd_high)}",
                   _("every catalog price at the low, then the high end of its range (the price book on the "
-                    "Catalog page); the headline capex {capex} is at {basis} prices; network {low} to {high}").format(
+                    "Catalog page); the headline capex {capex} is at {basis} prices; {fabric} {low} to {high}").format(
                       capex=usd(cost.capex_usd), basis=vocab.PRICE_BASIS.word(cost.price_basis),
+                      fabric=vocab.compute_fabric("word", bool(cost.scaleup_capex_usd)),
                       low=usd(cost.network_capex_usd_low), high=usd(cost.network_capex_usd_high))),
         KeyNumber("capex_per_gpu", _("Cost per GPU"), usd(cost.capex_per_gpu_usd),
                   _("capex / GPUs (estimates)")),
@@ -521,8 +522,8 @@ def cost_key_numbers(plan) -> list[KeyNumber]:
                   units.percent(shown_share(cost.network_share)),
                   fabric_share_words({"scaleup_capex_usd": cost.scaleup_capex_usd})[1]),
         KeyNumber("energy", _("Energy per year"), usd(cost.energy_usd_per_year),
-                  _("facility {power} kW x 8,760 h x {price}/kWh").format(  # the price by the one money format
-                      power=kw(cost.facility_kw), price=usd(plan.design.electricity_usd_per_kwh, cents=True))),
+                  _("facility {power} x 8,760 h x {price}/kWh").format(  # the power and price as the cards write them
+                      power=power(cost.facility_kw), price=usd(plan.design.electricity_usd_per_kwh, cents=True))),
         KeyNumber("tco", _("TCO ({years} years)").format(years=f"{cost.tco_years:g}"), usd(cost.tco_usd),
                   _("capex + years x energy; staff, space, maintenance and financing not included; a job pays "
                     "its GPUs' share: {rate} per GPU-hour, the same for each GPU of every pod").format(
