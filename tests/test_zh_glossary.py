@@ -53,6 +53,7 @@ GLOSSARY = (
     (r"(?i)\bstep time\b", "单步耗时", r"单步时间|(?<!单)步时间|(?<![单每训])步时(?!间)"),
     # the training (or serving) job: 作业 on every page and in the pack (the pack's 训练任务 beside Compare's 作业)
     (r"(?i)\bjobs?\b", "作业", r"任务"),
+    (r"(?i)\bcost of the run\b|\brun cost\b", "训练成本", r"运行成本"),  # the Performance card's, Compare's row
 )
 """The glossary as the catalog is checked against it: a regular expression of the English term (placeholders
 ``{name}``, ``--flags`` and ``key=`` settings left out), the one Chinese term (the house glossary's where it has the
@@ -111,7 +112,8 @@ def test_the_glossary_catches_a_stray_term():
                                   "标价": "目录价（区间高端）", "send/recv": "点对点收发",
                                   "可扩展单元": "6 个 SU × 4", "最小路由": "最短路由下达到线速的 100%",
                                   "对分带宽比": "对分比 1:1", "全局批大小": "全局批量 1,024", "微批大小": "微批次 × dp",
-                                  "单步耗时": "步时间 [s]", "作业": "性能页的训练任务"}[chinese])
+                                  "单步耗时": "步时间 [s]", "作业": "性能页的训练任务",
+                                  "训练成本": "训练运行成本 [美元]"}[chinese])
     assert not re.search(GLOSSARY[0][2], "网卡（NIC）模式") and not re.search(GLOSSARY[0][2], "BlueField SuperNIC")
 
 

@@ -251,7 +251,7 @@ def _base_numbers(summary, unit, sw, links, xcvr, bw, cost, power_kw, nvlink_gbi
                       low=usd(cost.get("capex_usd_low", cost["capex_usd"])),
                       high=usd(cost.get("capex_usd_high", cost["capex_usd"]))) + _network_split(summary, "capex_usd")),
         KeyNumber("capex_fabric", *fabric_capex_words(cost)),
-        KeyNumber("capex_per_gpu", _("Capex / GPU"), usd(cost["capex_per_gpu_usd"]),
+        KeyNumber("capex_per_gpu", _(CAPEX_PER_GPU), usd(cost["capex_per_gpu_usd"]),
                   _("{amount} per GPU").format(amount=usd(cost["capex_per_gpu_usd"]))),
         KeyNumber("it_power", _("IT power"), power(power_kw["it_kw"]),
                   _("{it} IT ({fabric} {network}); facility {facility} at PUE {pue}").format(  # as the card
@@ -500,6 +500,10 @@ def training_key_numbers(estimate_, system=None) -> list[KeyNumber]:
     ], system)
 
 
+CAPEX_PER_GPU = N_("Capex / GPU")
+"""The capex per GPU card's label: the key numbers' and the Cost & power tab's card (one number, one name)."""
+
+
 def cost_key_numbers(plan) -> list[KeyNumber]:
     """The Cost & power tab's cards: cost per GPU, network share, energy, TCO (with what a job pays of it per
     GPU-hour, ``core.plan.tco_share_usd_per_s``: the same for every GPU of every pod), racks."""
@@ -516,7 +520,7 @@ def cost_key_numbers(plan) -> list[KeyNumber]:
                       capex=usd(cost.capex_usd), basis=vocab.PRICE_BASIS.word(cost.price_basis),
                       fabric=vocab.compute_fabric("word", bool(cost.scaleup_capex_usd)),
                       low=usd(cost.network_capex_usd_low), high=usd(cost.network_capex_usd_high))),
-        KeyNumber("capex_per_gpu", _("Cost per GPU"), usd(cost.capex_per_gpu_usd),
+        KeyNumber("capex_per_gpu", _(CAPEX_PER_GPU), usd(cost.capex_per_gpu_usd),
                   _("capex / GPUs (estimates)")),
         KeyNumber("network_share", fabric_share_words({"scaleup_capex_usd": cost.scaleup_capex_usd})[0],
                   units.percent(shown_share(cost.network_share)),
