@@ -399,3 +399,13 @@ def test_executive_summary_joins_its_sentences_as_the_language_does():
         achieves = _executive_summary(p, "GB/s", facts)[2]
     assert "330" in achieves and "。 " not in achieves, achieves
     assert ". The training job" in _executive_summary(p, "GB/s", facts)[2]
+
+
+def test_the_design_line_takes_no_space_after_a_full_width_bracket():
+    """The cover's design line is the Designer's subtitle's shape: in Chinese no space between the size's closing
+    bracket and the dot (``96 个节点）· 2 层``, as ``core.figures.subtitle`` writes it)."""
+    from core.formats.report import _design_line
+
+    with language("zh"):
+        line = _design_line(plan(Design(gpu="H100", nodes=64, pods="B300:32:800")))
+    assert "）· " in line and "） ·" not in line, line

@@ -72,8 +72,8 @@ from core import plurals, scaleup, units, vocab
 from core.errors import FabricPlannerError, InputError
 from core.fabric import domainlevels
 from core.fabric.families import leaf_whatif, leaf_whatif_note, words
-from core.i18n import (HTML_LANG, N_, _, babel_locale, current, in_currency, money_note, ngettext, number,
-                       sentences, usd)
+from core.i18n import (HTML_LANG, N_, _, after_full_width, babel_locale, current, in_currency, money_note,
+                       ngettext, number, sentences, usd)
 from core.spares import policy_words
 from core.networks import network_name
 from core.formats.sharelink import PUBLIC_URL_ENV, public_base_url  # noqa: F401 - the pack's and CLI's
@@ -454,7 +454,7 @@ def _design_line(plan) -> str:
     from core.analysis.whole import whole_plan
     from core.figures.keynumbers import size_caption
 
-    return _("{size} · {design}").format(size=size_caption(whole_plan(plan)), design=_words(plan))
+    return after_full_width(_("{size} · {design}").format(size=size_caption(whole_plan(plan)), design=_words(plan)))
 
 
 def design_title(plan) -> str:
