@@ -176,7 +176,29 @@ def test_designer_bandwidth_tab_says_the_nvlink_capex_under_the_whatif():
     at.run()
     assert not at.exception and not at.error
     captions = " ".join(c.value for c in at.caption).replace("\\", "")
-    assert "Network capex per GPU includes the second NVLink level's switch units and cables" in captions
+    assert ("The compute fabric and NVLink level 2 capex per GPU includes the second NVLink level's switch units and "
+            "cables") in captions
+
+
+def test_the_whatif_names_its_capex_as_the_cards_do(gb200):
+    """The leaf what-if's capex per GPU holds the second NVLink level's parts: its table header, the chart's trace and
+    axis name them as the capex card does (``compute fabric and NVLink level 2``), in both languages; a one-level
+    design keeps ``compute fabric``."""
+    from core import vocab
+    from core.analysis.whatif import oversubscription_sweep, sweep_display_table
+    from core.figures.bandwidth import oversubscription_figure
+    from core.i18n import language
+
+    sweep = oversubscription_sweep(GB200, (1.0, 2.0))
+    flat = oversubscription_sweep(Design(gpu="H100", nodes=64), (1.0, 2.0))
+    for lang in ("en", "zh"):
+        with language(lang):
+            both, alone = vocab.compute_fabric("word", True), vocab.compute_fabric("word", False)
+            assert any(both in c for c in sweep_display_table(sweep, "GB/s").columns)
+            fig = oversubscription_figure(sweep, 1.0)
+            assert both in fig.data[1].name and both in fig.layout.yaxis2.title.text
+            columns = sweep_display_table(flat, "GB/s").columns
+            assert any(alone in c for c in columns) and not any(both in c for c in columns)
 
 
 def test_the_cost_cards_helps_name_and_write_their_figures_as_the_other_cards(gb200):

@@ -365,7 +365,7 @@ def test_executive_summary_writes_the_key_numbers_values():
     assert cards["scaleout"] == "50 GB/s / 100 GB/s" and cards["it_power"] == "1.24 MW"
     assert cards["network_share"] == "17.3%"  # 17.1% before the node cages' flat-top optics (bomfix: 256 x $370)
     assert f"fabric at {cards['scaleout']} per GPU" in cover
-    assert f"the compute fabric {cards['network_share']} of it; {cards['it_power']} of IT power" in cover
+    assert f"{cards['network_share']} of it on the compute fabric; {cards['it_power']} of IT power" in cover
 
 
 def test_executive_summary_names_the_share_as_its_card_does():
@@ -383,7 +383,7 @@ def test_executive_summary_names_the_share_as_its_card_does():
             word = vocab.compute_fabric("word", True)
             assert word in costs, costs
     with language("en"):
-        assert "the compute fabric 34" not in _executive_summary(p, "GB/s", {})[1]
+        assert "of it on the compute fabric and NVLink level 2;" in _executive_summary(p, "GB/s", {})[1]
 
 
 def test_executive_summary_joins_its_sentences_as_the_language_does():

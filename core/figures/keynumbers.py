@@ -19,7 +19,7 @@ from core.networks import network_name
 from core.text import html_text
 from core.units import bandwidth, from_gbytes, from_tbits, kw, power, ratio
 from core.units import number as significant
-from core.i18n import N_, _, ngettext, number, usd
+from core.i18n import N_, _, embedded, ngettext, number, usd
 
 
 @dataclass(frozen=True)
@@ -327,9 +327,10 @@ def whatif_capex_note(plan) -> str:
     nvlink = plan.cost.scaleup_capex_usd
     if not nvlink:
         return ""
-    return _("Network capex per GPU includes the second NVLink level's switch units and cables, {nvlink} per GPU "
-             "in every row, and the switch counts its {units} switch units (the leaves do not change them).").format(
-        nvlink=usd(nvlink / plan.resolved.gpus), units=f"{plan.level2_switches:,}")
+    return _("The {fabric} capex per GPU includes the second NVLink level's switch units and cables, {nvlink} per "
+             "GPU in every row, and the switch counts its {units} switch units (the leaves do not change them).").format(
+        fabric=embedded(vocab.compute_fabric("word", True)), nvlink=usd(nvlink / plan.resolved.gpus),
+        units=f"{plan.level2_switches:,}")
 
 
 def fabric_capex_cli(cost: dict) -> str:

@@ -72,8 +72,8 @@ from core import plurals, scaleup, units, vocab
 from core.errors import FabricPlannerError, InputError
 from core.fabric import domainlevels
 from core.fabric.families import leaf_whatif, leaf_whatif_note, words
-from core.i18n import (HTML_LANG, N_, _, after_full_width, babel_locale, current, in_currency, money_note,
-                       ngettext, number, sentences, usd)
+from core.i18n import (HTML_LANG, N_, _, after_full_width, babel_locale, current, embedded, in_currency,
+                       money_note, ngettext, number, sentences, usd)
 from core.spares import policy_words
 from core.networks import network_name
 from core.formats.sharelink import PUBLIC_URL_ENV, public_base_url  # noqa: F401 - the pack's and CLI's
@@ -486,9 +486,9 @@ def _executive_summary(plan, unit: str, facts: Mapping) -> list[str]:
         topology=vocab.TOPOLOGY.word(r.topology),
         speed=per_pod_value(s["bandwidth"].get("scaleout_gbits_per_gpu_pods"), 1, bw.scaleout_gbits_per_gpu, unit),
         planes=plurals.planes(s["planes"]))]  # the speed and the figures below as the key numbers write them
-    out.append(_("What it costs: {capex} of capex at {basis} prices (range {low} to {high}), {per_gpu} per GPU, the "
-                 "{fabric} {share} of it; {it_power} of IT power; {tco} over {years} years with energy.").format(
-        fabric=vocab.compute_fabric("word", bool(cost.scaleup_capex_usd)), capex=usd(cost.capex_usd), basis=vocab.PRICE_BASES.label(cost.price_basis), low=usd(cost.capex_usd_low),
+    out.append(_("What it costs: {capex} of capex at {basis} prices (range {low} to {high}), {per_gpu} per GPU, "
+                 "{share} of it on the {fabric}; {it_power} of IT power; {tco} over {years} years with energy.").format(
+        fabric=embedded(vocab.compute_fabric("word", bool(cost.scaleup_capex_usd))), capex=usd(cost.capex_usd), basis=vocab.PRICE_BASES.label(cost.price_basis), low=usd(cost.capex_usd_low),
         high=usd(cost.capex_usd_high), per_gpu=usd(s["cost"]["capex_per_gpu_usd"]),
         share=units.percent(shown_share(s["cost"]["network_share"])), it_power=units.power(cost.it_kw),
         tco=usd(s["cost"]["tco_usd"]),
