@@ -54,6 +54,8 @@ GLOSSARY = (
     # the training (or serving) job: 作业 on every page and in the pack (the pack's 训练任务 beside Compare's 作业)
     (r"(?i)\bjobs?\b", "作业", r"任务"),
     (r"(?i)\bcost of the run\b|\brun cost\b", "训练成本", r"运行成本"),  # the Performance card's, Compare's row
+    # a price or capex range, as the Capex range card (资本支出区间) and the summary's (区间 {low} 至 {high})
+    (r"(?i)\brange\s+to\b", "区间", r"范围"),  # "range {low} to {high}" without its placeholders
 )
 """The glossary as the catalog is checked against it: a regular expression of the English term (placeholders
 ``{name}``, ``--flags`` and ``key=`` settings left out), the one Chinese term (the house glossary's where it has the
@@ -113,7 +115,7 @@ def test_the_glossary_catches_a_stray_term():
                                   "可扩展单元": "6 个 SU × 4", "最小路由": "最短路由下达到线速的 100%",
                                   "对分带宽比": "对分比 1:1", "全局批大小": "全局批量 1,024", "微批大小": "微批次 × dp",
                                   "单步耗时": "步时间 [s]", "作业": "性能页的训练任务",
-                                  "训练成本": "训练运行成本 [美元]"}[chinese])
+                                  "训练成本": "训练运行成本 [美元]", "区间": "（范围 1 至 2）"}[chinese])
     assert not re.search(GLOSSARY[0][2], "网卡（NIC）模式") and not re.search(GLOSSARY[0][2], "BlueField SuperNIC")
 
 
