@@ -176,10 +176,11 @@ MEDIA_SHORT = {"Longest [m]": (N_("Max [m]"), N_("The longest link of the bin, s
 
 def media_columns(frame: pd.DataFrame) -> tuple[list[str], dict]:
     """(column order, column configuration) of the cable lengths and media table, headers in the current
-    language: ``MEDIA_FIRST`` leading within ``MAIN_PX``, links with separators."""
+    language: ``MEDIA_FIRST`` leading within ``MAIN_PX``, links with separators, lengths as text in the one length
+    format (``core.units.metres``, as the review pack and the bill's words write them)."""
     config = {_("Links"): st.column_config.NumberColumn(format="localized")}  # 2,048 links, as on every page
     for english, (short, words) in MEDIA_SHORT.items():
-        config[_(english)] = st.column_config.NumberColumn(_(short), help=_(words))
+        config[_(english)] = st.column_config.TextColumn(_(short), help=_(words))
     return order(frame, [_(c) for c in MEDIA_FIRST]), config
 
 
