@@ -187,7 +187,7 @@ def test_the_whatif_names_its_capex_as_the_cards_do(gb200):
     from core import vocab
     from core.analysis.whatif import oversubscription_sweep, sweep_display_table
     from core.figures.bandwidth import oversubscription_figure
-    from core.i18n import language
+    from core.i18n import _, language
 
     sweep = oversubscription_sweep(GB200, (1.0, 2.0))
     flat = oversubscription_sweep(Design(gpu="H100", nodes=64), (1.0, 2.0))
@@ -196,9 +196,10 @@ def test_the_whatif_names_its_capex_as_the_cards_do(gb200):
             both, alone = vocab.compute_fabric("word", True), vocab.compute_fabric("word", False)
             assert any(both in c for c in sweep_display_table(sweep, "GB/s").columns)
             fig = oversubscription_figure(sweep, 1.0)
-            assert both in fig.data[1].name and both in fig.layout.yaxis2.title.text
+            assert both in fig.data[1].name and fig.layout.yaxis2.title.text == _("per GPU [USD]")  # fits the axis
             columns = sweep_display_table(flat, "GB/s").columns
             assert any(alone in c for c in columns) and not any(both in c for c in columns)
+            assert alone in oversubscription_figure(flat, 1.0).layout.yaxis2.title.text
 
 
 def test_the_cost_cards_helps_name_and_write_their_figures_as_the_other_cards(gb200):

@@ -118,11 +118,15 @@ def _short_notes(frame: pd.DataFrame) -> list[str]:
     return notes
 
 
+def capex_level2(frame: pd.DataFrame) -> bool:
+    """Whether a row of the sweep ``frame`` has a capex that holds a second NVLink level's parts."""
+    return "scaleup_capex_usd" in frame and bool((frame["scaleup_capex_usd"].fillna(0) > 0).any())
+
+
 def capex_fabric(frame: pd.DataFrame) -> str:
     """The name of what the sweep's capex per GPU holds, as the cards name it (``vocab.compute_fabric``): the
-    compute fabric, and NVLink level 2 when a row's capex holds a second NVLink level's parts."""
-    level2 = "scaleup_capex_usd" in frame and bool((frame["scaleup_capex_usd"].fillna(0) > 0).any())
-    return embedded(vocab.compute_fabric("word", level2))  # between Chinese words: spaced at its Latin end
+    compute fabric, and NVLink level 2 when a row's capex holds a second NVLink level's parts (``capex_level2``)."""
+    return embedded(vocab.compute_fabric("word", capex_level2(frame)))  # between Chinese words: spaced at its Latin end
 
 
 def bisection_scale(frame: pd.DataFrame, unit: str) -> tuple[float, str]:
