@@ -38,7 +38,7 @@ from typing import Literal, NamedTuple
 import pandas as pd
 from pydantic import BaseModel, ConfigDict
 
-from core import plurals, vocab
+from core import plurals, units, vocab
 from core.catalog import PRICE_POINT, Catalog, System, form_factor_family
 from core.design import ResolvedDesign
 from core.errors import FabricPlannerError
@@ -1253,7 +1253,8 @@ def _bin_words(b: MediaBin, link_class: str, span: str) -> str:
     """A length bin ``b`` in words: its links, ``link_class`` (the class in words, ``link_class_words``), route,
     ``span`` (``MediaBin.label``) and longest link [m]."""
     return _("{links} {link_class} links {route}, {span} (longest {longest} m)").format(
-        links=f"{b.links:,}", link_class=link_class, route=_(ROUTE_LABELS[b.route]), span=span, longest=f"{b.max_m:g}")
+        links=f"{b.links:,}", link_class=link_class, route=_(ROUTE_LABELS[b.route]), span=span,
+        longest=units.metres(b.max_m, b.high_m))  # the one length format, as the pack's media table
 
 
 def apportion(total: int, weights: list[int]) -> list[int]:

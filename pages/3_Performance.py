@@ -17,7 +17,7 @@ from core.figures.perf import busbw_figure, collective_table_rows, comparison_fi
 from core.formats import sharelink
 from core.formats import joblink
 from core.formats.joblink import COMPARE_FABRICS, COMPARE_LINK, LIMITS, MAX_COMPARE_LINK, NCCL_RELEASES
-from core.i18n import N_, _
+from core.i18n import N_, _, after_full_width
 from core.perf import congestion, jobform, modelshape
 from core.perf.collectives import (OPS, load_constants, nccl_release_scope, set_nccl_release, size_sweep, sweep,
                                    sharp_absent, validation_badge)
@@ -123,13 +123,13 @@ def main() -> None:
     r = plan.resolved
     jobstate.fit(plan)
     jobstate.seed_widgets(r.gpus)
-    st.caption(  # the design as the Designer says it (core.figures.subtitle: its planes too), then the job's model
+    st.caption(after_full_width(  # the design as the Designer says it (core.figures.subtitle), then the job's model
         _("{design} · {scaleup} {domain} {noun} · {nics} NICs/node · {ratio} · {library}-style latency-bandwidth "
           "model").format(
             design=design_subtitle(plan), scaleup=domain_word(r.system), domain=r.nvlink_domain_gpus,
             noun=accelerator_noun(r.system, plural=True), library=library_label(r.system.collective_library),
             nics=r.nics_per_node,  # the job's fabric's, as its labels below; pods: the whole design's too
-            ratio=jobform.ratio_caption(plan, whole_plan(whole).bandwidth.oversubscription))
+            ratio=jobform.ratio_caption(plan, whole_plan(whole).bandwidth.oversubscription)))
     )
     constants = load_constants()
 

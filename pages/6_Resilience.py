@@ -35,7 +35,7 @@ from core.units import from_gbytes, from_tbits
 from core.formats import resiliencelink as rl
 from core.formats.linknames import canonical_failures, link_names, read_failures, scheme_of, typed_failures
 from core.formats.podslurm import mixed_of
-from core.i18n import N_, _
+from core.i18n import N_, _, after_full_width
 from webui import charts, jobstate, jobwork, pagestate, safe, state, tables
 from webui import resilience_cache as cache
 
@@ -988,9 +988,9 @@ def main() -> None:
                        extra=ss.get("fp_rs_dropped") or [], dismiss_key=W + "dismiss",
                        on_dismiss=lambda: ss.__setitem__("fp_rs_dropped", []))
 
-    st.caption(_("{size} · what happens when elements fail, what single element cuts GPUs off, how often a job can "
-                 "run, which spares to stock, and where traffic overloads links.").format(
-        size=size_caption(whole_plan(plan))))
+    st.caption(after_full_width(_(  # no space after a full-width bracket, as the Designer's subtitle
+        "{size} · what happens when elements fail, what single element cuts GPUs off, how often a job can run, which "
+        "spares to stock, and where traffic overloads links.").format(size=size_caption(whole_plan(plan)))))
 
     clicked = ss.get(W + "tab")
     if clicked:

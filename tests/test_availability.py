@@ -241,7 +241,7 @@ def test_cli_table_in_chinese_and_errors(capsys):
 
     assert main(["--lang", "zh", "availability", "--gpus", "256", "--trials", "50"]) == 0
     out = capsys.readouterr().out
-    assert "训练任务" in out and "备件" in out
+    assert "训练作业" in out and "备件" in out
     prose = re.sub(r"[A-Za-z0-9_*]+_[A-Za-z0-9_*]+|InfiniBand|RoCE|DDM|CMIS|FEC|ECN|PFC|ACK|NIC|GPU|BER|EEPROM|"
                    r"Tb/s|USD|go-back-N|Rx|Tx|SymbolErrorCounterExtended|eff_ber|ber_threshold|Port\w+|Link\w+|"
                    r"C\b|ms\b|e-\d+", "", out)

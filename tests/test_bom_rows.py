@@ -207,3 +207,22 @@ def test_the_count_reader_refuses_a_false_equation():
     with pytest.raises(AssertionError):  # the spine row's old words: a true equation of another number
         assert stated_count("24 leaves x 28 uplinks = 672 links, 2 per leaf-spine pair: 14 spines") == 14
     assert stated_count("leaf end, leaf-spine: 16 leaf (QM9700) x ceil(32/2) = 256 (2 ports per cage)") == 256
+
+
+def test_a_bins_longest_link_reads_as_the_pack_and_the_designer_write_it():
+    """A length bin's longest link [m] in one format (``core.units.metres``: one decimal, more only at the bin's
+    top) in the bill's words, the review pack's media table and the Designer's media table (the bill said 18.06 m
+    where the pack's table said 18.1)."""
+    import re as _re
+
+    from core.cost import _bin_words
+    from core.units import metres
+    from webui.physical_tab import _media_rows
+
+    p = plan(Design(gpu="H100", nodes=64))
+    for b in p.media:
+        shown = metres(b.max_m, b.high_m)
+        assert f"(longest {shown} m)" in _bin_words(b, "leaf-spine", b.label())
+        row = next(r for r in _media_rows([b]))
+        assert row["Longest [m]"] == shown
+    assert any(_re.search(r"\.\d\d\b", f"{b.max_m:g}") for b in p.media)  # two decimals before: the test can fail

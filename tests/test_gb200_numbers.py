@@ -176,4 +176,45 @@ def test_designer_bandwidth_tab_says_the_nvlink_capex_under_the_whatif():
     at.run()
     assert not at.exception and not at.error
     captions = " ".join(c.value for c in at.caption).replace("\\", "")
-    assert "Network capex per GPU includes the second NVLink level's switch units and cables" in captions
+    assert ("The compute fabric and NVLink level 2 capex per GPU includes the second NVLink level's switch units and "
+            "cables") in captions
+
+
+def test_the_whatif_names_its_capex_as_the_cards_do(gb200):
+    """The leaf what-if's capex per GPU holds the second NVLink level's parts: its table header, the chart's trace and
+    axis name them as the capex card does (``compute fabric and NVLink level 2``), in both languages; a one-level
+    design keeps ``compute fabric``."""
+    from core import vocab
+    from core.analysis.whatif import oversubscription_sweep, sweep_display_table
+    from core.figures.bandwidth import oversubscription_figure
+    from core.i18n import _, language
+
+    sweep = oversubscription_sweep(GB200, (1.0, 2.0))
+    flat = oversubscription_sweep(Design(gpu="H100", nodes=64), (1.0, 2.0))
+    for lang in ("en", "zh"):
+        with language(lang):
+            both, alone = vocab.compute_fabric("word", True), vocab.compute_fabric("word", False)
+            assert any(both in c for c in sweep_display_table(sweep, "GB/s").columns)
+            fig = oversubscription_figure(sweep, 1.0)
+            assert both in fig.data[1].name and fig.layout.yaxis2.title.text == _("per GPU [USD]")  # fits the axis
+            columns = sweep_display_table(flat, "GB/s").columns
+            assert any(alone in c for c in columns) and not any(both in c for c in columns)
+            assert alone in oversubscription_figure(flat, 1.0).layout.yaxis2.title.text
+
+
+def test_the_cost_cards_helps_name_and_write_their_figures_as_the_other_cards(gb200):
+    """The Capex range card's help names the fabric's range as the share card names the fabric (``compute fabric and
+    NVLink level 2``, not "network"); the Energy card's help writes the facility power in the one power format, as
+    the IT power card's help beside it (``1.64 MW``, not ``1,643 kW``)."""
+    from core import units
+    from core.figures.keynumbers import cost_key_numbers, key_numbers
+
+    cards = {k.key: k for k in cost_key_numbers(gb200)}
+    span = f"{usd(gb200.cost.network_capex_usd_low)} to {usd(gb200.cost.network_capex_usd_high)}"
+    assert f"; compute fabric and NVLink level 2 {span}" in cards["capex_range"].help, cards["capex_range"].help
+    facility = units.power(gb200.cost.facility_kw)
+    assert facility.endswith(" MW") and f"facility {facility} x 8,760 h" in cards["energy"].help, cards["energy"].help
+    it = next(k for k in key_numbers(gb200.summary()) if k.key == "it_power")
+    assert f"facility {facility}" in it.help
+    flat = {k.key: k for k in cost_key_numbers(plan(Design(gpu="H100", nodes=4)))}
+    assert "; compute fabric $" in flat["capex_range"].help and "facility 68.8 kW x 8,760 h" in flat["energy"].help

@@ -152,6 +152,8 @@ def test_memory_caption_and_warning():
     assert not leaks_zh(zh), leaks_zh(zh)
     assert not chinese_leaks(en) and "{" not in zh
     assert numbers(zh) == numbers(en)
+    # the GPU's memory is the capacity the parts fit in ("of 186 GiB"), not their total (共 186 GiB read as a sum)
+    assert "（共" not in zh and "GiB 显存中" in zh, zh
 
 
 # ---- errors ------------------------------------------------------------------------------------------

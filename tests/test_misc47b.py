@@ -36,7 +36,7 @@ def test_the_torus_failure_note_names_the_training_step_only_when_it_prints_one(
     failed, the step row (16.460 -> 17.007 s, as the Performance page) and the note's "training step" are both there."""
     from tests.conftest import run_cli
 
-    step = {"en": "training step", "zh": "训练步时"}[lang]
+    step = {"en": "training step", "zh": "训练单步耗时"}[lang]  # zh: the glossary's 单步耗时 (test_zh_glossary)
     code, out, _err = run_cli(capsys, "--lang", lang, "failure", "--topology", "torus", "--gpus", "512",
                               "--fail", "node:1")
     assert code == 0 and "16.460" not in out and step not in out

@@ -113,7 +113,7 @@ def test_performance_ratio_is_the_jobs_fabric(df, pods):
     assert jobform.ratio_caption(df, df.bandwidth.oversubscription) == "bisection ratio 1.5:1"
     assert jobform.fabric_label(df) == "This design (InfiniBand, 1.5:1)"
     with language("zh"):
-        assert jobform.ratio_caption(job, whole) == "对分带宽比 1:1（任务所在 Pod；整个设计为 1.33:1）"
+        assert jobform.ratio_caption(job, whole) == "对分带宽比 1:1（作业所在 Pod；整个设计为 1.33:1）"
 
 
 def test_dragonfly_whatif_note_is_about_the_leaves():

@@ -365,4 +365,47 @@ def test_executive_summary_writes_the_key_numbers_values():
     assert cards["scaleout"] == "50 GB/s / 100 GB/s" and cards["it_power"] == "1.24 MW"
     assert cards["network_share"] == "17.3%"  # 17.1% before the node cages' flat-top optics (bomfix: 256 x $370)
     assert f"fabric at {cards['scaleout']} per GPU" in cover
-    assert f"the compute fabric {cards['network_share']} of it; {cards['it_power']} of IT power" in cover
+    assert f"{cards['network_share']} of it on the compute fabric; {cards['it_power']} of IT power" in cover
+
+
+def test_executive_summary_names_the_share_as_its_card_does():
+    """A second NVLink level's parts are in the fabric share (``scaleup_capex_usd``): the summary's cost sentence
+    names the share as the card that shows it (``vocab.compute_fabric``), not "the compute fabric" alone, in both
+    languages."""
+    from core import vocab
+    from core.formats.report import _executive_summary
+
+    p = plan(Design(gpu="GB200-NVL72", nodes=144, nvlink_domain_gpus=144))
+    assert p.cost.scaleup_capex_usd > 0
+    for lang in ("en", "zh"):
+        with language(lang):
+            costs = _executive_summary(p, "GB/s", {})[1]
+            word = vocab.compute_fabric("word", True)
+            assert word in costs, costs
+    with language("en"):
+        assert "of it on the compute fabric and NVLink level 2;" in _executive_summary(p, "GB/s", {})[1]
+
+
+def test_executive_summary_joins_its_sentences_as_the_language_does():
+    """What it achieves and the training job's days are two sentences: one space between them in English, none
+    after the Chinese full stop (``之比。“性能”页``, not ``之比。 “性能”页``)."""
+    from types import SimpleNamespace
+
+    from core.formats.report import _executive_summary
+
+    p = plan(Design(gpu="H100", nodes=4))
+    facts = {"estimate": SimpleNamespace(days_to_train=330.0)}
+    with language("zh"):
+        achieves = _executive_summary(p, "GB/s", facts)[2]
+    assert "330" in achieves and "。 " not in achieves, achieves
+    assert ". The training job" in _executive_summary(p, "GB/s", facts)[2]
+
+
+def test_the_design_line_takes_no_space_after_a_full_width_bracket():
+    """The cover's design line is the Designer's subtitle's shape: in Chinese no space between the size's closing
+    bracket and the dot (``96 个节点）· 2 层``, as ``core.figures.subtitle`` writes it)."""
+    from core.formats.report import _design_line
+
+    with language("zh"):
+        line = _design_line(plan(Design(gpu="H100", nodes=64, pods="B300:32:800")))
+    assert "）· " in line and "） ·" not in line, line

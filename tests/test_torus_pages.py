@@ -119,7 +119,7 @@ def test_resilience_page_of_a_torus_speaks_chinese():
     assert "环面" in text
     assert not english_leaks(text), english_leaks(text)[:20]
     link_only = open_page("../pages/6_Resilience.py", {**LINK, "lang": "zh", "rs_fail": "link:4"}, timeout=180)
-    _what_if_speaks_the_collective_and_training_models(link_only, "all-reduce 总线带宽，1 GiB", "训练步时 [s]（性能页的作业）")
+    _what_if_speaks_the_collective_and_training_models(link_only, "all-reduce 总线带宽，1 GiB", "训练单步耗时 [s]（性能页的作业）")
 
 
 def test_designer_of_a_torus_speaks_chinese():

@@ -291,3 +291,23 @@ def test_summary_of_a_classic_dragonfly_says_one_router_tier(lang, tiers):
     assert p.fabric.tiers == 2 and switch_tiers(p.fabric.family, p.fabric.tiers) == p.summary()["tiers"] == 1
     assert switch_tiers(design.topology, p.fabric.tiers) == 1  # the Optimize page's column (by topology)
     assert _key_numbers(_whole_book(design, lang))[tiers] == 1
+
+
+def test_capex_per_gpu_has_one_name_on_the_cards_the_workbook_and_compare():
+    """The capex per GPU is one number: the key numbers' card and the Cost & power tab's card carry one label, and
+    the workbook's row reads as Compare's (``Capex per GPU``, its unit in the unit column); the Cost tab and the
+    workbook called it "Cost per GPU"."""
+    from core.analysis.compare import metrics
+    from core.figures.keynumbers import cost_key_numbers, key_numbers
+    from core.formats.xlsx import key_number_rows
+    from core.i18n import _, language
+
+    p = plan(Design(gpu="H100", nodes=4))
+    for lang in ("en", "zh"):
+        with language(lang):
+            top = next(k for k in key_numbers(p.summary()) if k.key == "capex_per_gpu")
+            tab = next(k for k in cost_key_numbers(p) if k.key == "capex_per_gpu")
+            assert top.label == tab.label and top.value == tab.value
+            compare = next(_(m.label) for m in metrics() if m.key == "capex_per_gpu_usd")
+            rows = [row for row in key_number_rows(p) if row[1] == p.summary()["cost"]["capex_per_gpu_usd"]]
+            assert [row[0] for row in rows] == [compare.split(" [")[0]], (rows, compare)

@@ -46,6 +46,16 @@ GLOSSARY = (
     (r"(?i)(?<![\w-])nvls(?![\w-])", "NVLS", r"(?<![\w-])nvls(?![\w-])"),
     # routing on shortest paths (Dragonfly, torus): one term beside Valiant's, never the shortest-path wording
     (r"(?i)\bminimal routing\b|\brouting is minimal\b", "最小路由", r"最短路由"),
+    # the training job's settings and headline as the Performance page's boxes and card name them (Global batch,
+    # Micro-batch, Step time): Compare's "Step time [s]" row read 步时间 beside the card's 单步耗时
+    (r"(?i)\bglobal batch\b", "全局批大小", r"全局批量|全局批次"),
+    (r"(?i)\bmicro-batch x dp\b|\bsmaller micro-batch\b|\blower the micro-batch\b", "微批大小", r"微批次"),
+    (r"(?i)\bstep time\b", "单步耗时", r"单步时间|(?<!单)步时间|(?<![单每训])步时(?!间)"),
+    # the training (or serving) job: 作业 on every page and in the pack (the pack's 训练任务 beside Compare's 作业)
+    (r"(?i)\bjobs?\b", "作业", r"任务"),
+    (r"(?i)\bcost of the run\b|\brun cost\b", "训练成本", r"运行成本"),  # the Performance card's, Compare's row
+    # a price or capex range, as the Capex range card (资本支出区间) and the summary's (区间 {low} 至 {high})
+    (r"(?i)\brange\s+to\b", "区间", r"范围"),  # "range {low} to {high}" without its placeholders
 )
 """The glossary as the catalog is checked against it: a regular expression of the English term (placeholders
 ``{name}``, ``--flags`` and ``key=`` settings left out), the one Chinese term (the house glossary's where it has the
@@ -55,8 +65,12 @@ brackets after its Chinese term (``多模（MMF）``, ``网卡（NIC）模式``)
 OTHER_SENSE = {
     "All 24 200GbE ports are on the accelerator: 21 form the all-to-all among",  # a full mesh of cards (全互联)
     "uplinks_per_gpu = 9 [D]: 72 NVLinks out of an 8-GPU node",  # NVIDIA's all-to-all (mesh) bandwidth figure
+    "Stopped {what} after {seconds} s, the limit per job",  # the web server's jobs (its worker pool): 任务
+    "Stopped {what}: it needed more than {mb} MB of memory, the limit per job",
+    "The server is busy: {running} jobs are running",
 }
-"""Msgids (their start) where a glossary word has another sense: not the collective but a full mesh."""
+"""Msgids (their start) where a glossary word has another sense: not the collective but a full mesh; not the
+training or serving job but the web server's unit of work."""
 
 
 def _messages() -> list[tuple[str, str]]:
@@ -99,7 +113,9 @@ def test_the_glossary_catches_a_stray_term():
                                   "第二级": "无二级交换机", "美元": "资本支出 [USD]", "NVLS": "nvls 算法",
                                   "标价": "目录价（区间高端）", "send/recv": "点对点收发",
                                   "可扩展单元": "6 个 SU × 4", "最小路由": "最短路由下达到线速的 100%",
-                                  "对分带宽比": "对分比 1:1"}[chinese])
+                                  "对分带宽比": "对分比 1:1", "全局批大小": "全局批量 1,024", "微批大小": "微批次 × dp",
+                                  "单步耗时": "步时间 [s]", "作业": "性能页的训练任务",
+                                  "训练成本": "训练运行成本 [美元]", "区间": "（范围 1 至 2）"}[chinese])
     assert not re.search(GLOSSARY[0][2], "网卡（NIC）模式") and not re.search(GLOSSARY[0][2], "BlueField SuperNIC")
 
 

@@ -23,7 +23,7 @@ from core.physical.cabling import nvlink_summary
 from core.physical.media import KIND_LABELS, NVLINK_CLASS_LABELS
 from core.physical.racks import load_racks
 from core.plan import plan as plan_of
-from core.units import number, percent
+from core.units import metres, number, percent
 from webui import charts, jobs, safe, tablefit
 from webui.tables import show_wide
 
@@ -54,7 +54,7 @@ def _media_rows(media) -> list[dict]:
     """One row per media bin (``core.physical.media.MediaBin``), headers in the current language."""
     return [{
         _("Link class"): _(LINK_CLASS_LABELS[m.link_class]), _("Length"): m.label(), _("Links"): m.links,
-        _("Longest [m]"): m.max_m, _("Mean [m]"): m.mean_m, _("Route"): _(ROUTE_LABELS[m.route]),
+        _("Longest [m]"): metres(m.max_m, m.high_m), _("Mean [m]"): metres(m.mean_m), _("Route"): _(ROUTE_LABELS[m.route]),
         _("Media"): _(KIND_LABELS[m.kind]), _("Part"): m.cable_id or m.switch_module_id, _("Reach [m]"): m.reach_m,
     } for m in media]
 

@@ -12,7 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from core import vocab
-from core.i18n import N_, _, in_currency
+from core.i18n import N_, _, embedded, in_currency
 from webui import tables
 
 MAIN_PX = tables.PAGE_PX_AT_1024
@@ -145,10 +145,14 @@ def sweep_columns(frame: pd.DataFrame, unit: str) -> tuple[list[str], dict]:
     config, first = {}, []
     for english, (short, words) in SWEEP_SHORT.items():
         shown = units.get(english, "")
-        full = in_currency(_(english).format(unit=shown, fabric=vocab.compute_fabric()))
-        if full not in frame.columns:
+        names = {in_currency(_(english).format(unit=shown, fabric=embedded(vocab.compute_fabric("word", level2)))): level2
+                 for level2 in (False, True)}  # the capex's name as whatif.capex_fabric gave the header
+        full = next((name for name in names if name in frame.columns), None)
+        if full is None:
             continue
         label, tip = _(short).format(unit=shown), _(words) if words else None
+        if names[full] and words:  # the tooltip names what the header names: NVLink level 2 too
+            tip = full
         partly = len(first) >= SWEEP_IN_VIEW  # after the note, partly in view at 1,280 px: its numbers at its left
         config[full] = (tables.money_column(label, frame[full].tolist(), help=tip) if "USD" in english else
                         st.column_config.Column(label, help=tip, width=tables.fitting_width(frame[full].tolist(), label),
@@ -172,10 +176,11 @@ MEDIA_SHORT = {"Longest [m]": (N_("Max [m]"), N_("The longest link of the bin, s
 
 def media_columns(frame: pd.DataFrame) -> tuple[list[str], dict]:
     """(column order, column configuration) of the cable lengths and media table, headers in the current
-    language: ``MEDIA_FIRST`` leading within ``MAIN_PX``, links with separators."""
+    language: ``MEDIA_FIRST`` leading within ``MAIN_PX``, links with separators, lengths as text in the one length
+    format (``core.units.metres``, as the review pack and the bill's words write them)."""
     config = {_("Links"): st.column_config.NumberColumn(format="localized")}  # 2,048 links, as on every page
     for english, (short, words) in MEDIA_SHORT.items():
-        config[_(english)] = st.column_config.NumberColumn(_(short), help=_(words))
+        config[_(english)] = st.column_config.TextColumn(_(short), help=_(words))
     return order(frame, [_(c) for c in MEDIA_FIRST]), config
 
 

@@ -14,7 +14,7 @@ import pandas as pd
 from core import units, vocab
 from core.design import Design
 from core.errors import DesignError, InputError
-from core.i18n import _, in_currency, usd
+from core.i18n import _, embedded, in_currency, usd
 from core.plan import plan
 
 OVERSUBSCRIPTION_STEPS = (1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0)
@@ -22,7 +22,7 @@ OVERSUBSCRIPTION_STEPS = (1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0)
 SWEEP_COLUMNS = [
     "oversubscription", "feasible", "cross_fabric_gbits_per_gpu", "scaleout_gbits_per_gpu",
     "bisection_tbits", "leaf_oversubscription", "effective_oversubscription", "switches", "network_capex_usd",
-    "network_capex_per_gpu_usd", "tiers", "note",
+    "network_capex_per_gpu_usd", "scaleup_capex_usd", "tiers", "note",
 ]
 
 
@@ -60,6 +60,7 @@ def oversubscription_sweep(design: Design, values: tuple[float, ...] = OVERSUBSC
             "switches": result.fabric.switch_count_total + result.level2_switches,  # as the capex: NVLink level 2
             "network_capex_usd": result.cost.network_capex_usd,
             "network_capex_per_gpu_usd": result.cost.network_capex_usd / result.resolved.gpus,
+            "scaleup_capex_usd": result.cost.scaleup_capex_usd,  # a second NVLink level's part of the capex
             "tiers": result.fabric.tiers,
             "note": _achieved_note(value, leaf_built(result), rows),
         })
@@ -117,6 +118,17 @@ def _short_notes(frame: pd.DataFrame) -> list[str]:
     return notes
 
 
+def capex_level2(frame: pd.DataFrame) -> bool:
+    """Whether a row of the sweep ``frame`` has a capex that holds a second NVLink level's parts."""
+    return "scaleup_capex_usd" in frame and bool((frame["scaleup_capex_usd"].fillna(0) > 0).any())
+
+
+def capex_fabric(frame: pd.DataFrame) -> str:
+    """The name of what the sweep's capex per GPU holds, as the cards name it (``vocab.compute_fabric``): the
+    compute fabric, and NVLink level 2 when a row's capex holds a second NVLink level's parts (``capex_level2``)."""
+    return embedded(vocab.compute_fabric("word", capex_level2(frame)))  # between Chinese words: spaced at its Latin end
+
+
 def bisection_scale(frame: pd.DataFrame, unit: str) -> tuple[float, str]:
     """(divisor of Gb/s, unit) of the what-if table's bisection column in ``unit`` ("GB/s" or "Gb/s"), picked
     once by ``units.scale`` from the largest bisection the sweep built: ``800 GB/s`` stays in GB/s as the cards
@@ -148,6 +160,7 @@ def sweep_display_table(frame: pd.DataFrame, unit: str) -> pd.DataFrame:
                                                               for v in frame["bisection_tbits"]],
         _("tiers"): frame["tiers"],
         _("switches"): frame["switches"],
-        in_currency(_("{fabric} capex per GPU [USD]").format(fabric=vocab.compute_fabric())): [usd(v) for v in frame["network_capex_per_gpu_usd"]],
+        in_currency(_("{fabric} capex per GPU [USD]").format(fabric=capex_fabric(frame))): [
+            usd(v) for v in frame["network_capex_per_gpu_usd"]],
         _("note"): _short_notes(frame),
     })

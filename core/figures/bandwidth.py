@@ -119,7 +119,11 @@ def tier_capacity_figure(plan, capacities_gbits: dict[str, float], unit: str = "
 
 def oversubscription_figure(sweep: pd.DataFrame, current: float, unit: str = "GB/s") -> go.Figure:
     """Per-GPU cross-fabric bandwidth and the compute fabric's capex per GPU against leaf oversubscription."""
-    ok = sweep[sweep["feasible"]]
+    from core.analysis.whatif import capex_fabric, capex_level2  # the capex's name as the table's and the cards'
+
+    ok, fabric = sweep[sweep["feasible"]], capex_fabric(sweep)
+    # the money axis names the fabric when its name fits the axis; with NVLink level 2 the trace's legend entry does
+    money = _("per GPU [USD]") if capex_level2(sweep) else _("{fabric} per GPU [USD]").format(fabric=fabric)
     divisor, label = units.scale(max(ok["cross_fabric_gbits_per_gpu"], default=0), unit)
     fig = go.Figure()
     fig.add_trace(go.Scatter(
@@ -130,10 +134,10 @@ def oversubscription_figure(sweep: pd.DataFrame, current: float, unit: str = "GB
         hovertemplate=_("%{text} -> %{customdata} per GPU") + "<extra></extra>"))
     fig.add_trace(go.Scatter(
         x=ok["oversubscription"], y=ok["network_capex_per_gpu_usd"], mode="lines+markers", yaxis="y2",
-        name=in_currency(_("{fabric} capex per GPU [USD]").format(fabric=vocab.compute_fabric())), line=dict(color=CATEGORY_COLOURS["transceiver"], dash="dot"),
+        name=in_currency(_("{fabric} capex per GPU [USD]").format(fabric=fabric)), line=dict(color=CATEGORY_COLOURS["transceiver"], dash="dot"),
         customdata=[usd(v) for v in ok["network_capex_per_gpu_usd"]],
         text=[units.ratio(v) for v in ok["oversubscription"]],
-        hovertemplate=_("%{text} -> %{customdata} {fabric} per GPU").replace("{fabric}", vocab.compute_fabric())
+        hovertemplate=_("%{text} -> %{customdata} {fabric} per GPU").replace("{fabric}", fabric)
         + "<extra></extra>"))
     here = ok[ok["oversubscription"] == current]
     if len(here):
@@ -147,8 +151,7 @@ def oversubscription_figure(sweep: pd.DataFrame, current: float, unit: str = "GB
         xaxis=dict(title=_("leaf oversubscription (down:up)"), type="log", tickvals=list(sweep["oversubscription"]),
                    ticktext=[units.ratio(v) for v in sweep["oversubscription"]], tickangle=0),
         yaxis=dict(title=_("{unit} per GPU, one direction").format(unit=label), rangemode="tozero"),
-        yaxis2=units.money_axis(max(ok["network_capex_per_gpu_usd"], default=0) * 1.05, title=in_currency(
-            _("{fabric} per GPU [USD]").format(fabric=vocab.compute_fabric())),
+        yaxis2=units.money_axis(max(ok["network_capex_per_gpu_usd"], default=0) * 1.05, title=in_currency(money),
                                 overlaying="y", side="right", rangemode="tozero", showgrid=False),
         legend=dict(orientation="h", y=-0.3),
     )

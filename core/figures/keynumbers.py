@@ -19,7 +19,7 @@ from core.networks import network_name
 from core.text import html_text
 from core.units import bandwidth, from_gbytes, from_tbits, kw, power, ratio
 from core.units import number as significant
-from core.i18n import N_, _, ngettext, number, usd
+from core.i18n import N_, _, embedded, ngettext, number, usd
 
 
 @dataclass(frozen=True)
@@ -251,7 +251,7 @@ def _base_numbers(summary, unit, sw, links, xcvr, bw, cost, power_kw, nvlink_gbi
                       low=usd(cost.get("capex_usd_low", cost["capex_usd"])),
                       high=usd(cost.get("capex_usd_high", cost["capex_usd"]))) + _network_split(summary, "capex_usd")),
         KeyNumber("capex_fabric", *fabric_capex_words(cost)),
-        KeyNumber("capex_per_gpu", _("Capex / GPU"), usd(cost["capex_per_gpu_usd"]),
+        KeyNumber("capex_per_gpu", _(CAPEX_PER_GPU), usd(cost["capex_per_gpu_usd"]),
                   _("{amount} per GPU").format(amount=usd(cost["capex_per_gpu_usd"]))),
         KeyNumber("it_power", _("IT power"), power(power_kw["it_kw"]),
                   _("{it} IT ({fabric} {network}); facility {facility} at PUE {pue}").format(  # as the card
@@ -327,9 +327,10 @@ def whatif_capex_note(plan) -> str:
     nvlink = plan.cost.scaleup_capex_usd
     if not nvlink:
         return ""
-    return _("Network capex per GPU includes the second NVLink level's switch units and cables, {nvlink} per GPU "
-             "in every row, and the switch counts its {units} switch units (the leaves do not change them).").format(
-        nvlink=usd(nvlink / plan.resolved.gpus), units=f"{plan.level2_switches:,}")
+    return _("The {fabric} capex per GPU includes the second NVLink level's switch units and cables, {nvlink} per "
+             "GPU in every row, and the switch counts its {units} switch units (the leaves do not change them).").format(
+        fabric=embedded(vocab.compute_fabric("word", True)), nvlink=usd(nvlink / plan.resolved.gpus),
+        units=f"{plan.level2_switches:,}")
 
 
 def fabric_capex_cli(cost: dict) -> str:
@@ -500,6 +501,10 @@ def training_key_numbers(estimate_, system=None) -> list[KeyNumber]:
     ], system)
 
 
+CAPEX_PER_GPU = N_("Capex / GPU")
+"""The capex per GPU card's label: the key numbers' and the Cost & power tab's card (one number, one name)."""
+
+
 def cost_key_numbers(plan) -> list[KeyNumber]:
     """The Cost & power tab's cards: cost per GPU, network share, energy, TCO (with what a job pays of it per
     GPU-hour, ``core.plan.tco_share_usd_per_s``: the same for every GPU of every pod), racks."""
@@ -512,17 +517,18 @@ def cost_key_numbers(plan) -> list[KeyNumber]:
         KeyNumber("capex_range", _("Capex range"),
                   f"{usd(cost.capex_usd_low)} – {usd(cost.capex_usd_high)}",
                   _("every catalog price at the low, then the high end of its range (the price book on the "
-                    "Catalog page); the headline capex {capex} is at {basis} prices; network {low} to {high}").format(
+                    "Catalog page); the headline capex {capex} is at {basis} prices; {fabric} {low} to {high}").format(
                       capex=usd(cost.capex_usd), basis=vocab.PRICE_BASIS.word(cost.price_basis),
+                      fabric=vocab.compute_fabric("word", bool(cost.scaleup_capex_usd)),
                       low=usd(cost.network_capex_usd_low), high=usd(cost.network_capex_usd_high))),
-        KeyNumber("capex_per_gpu", _("Cost per GPU"), usd(cost.capex_per_gpu_usd),
+        KeyNumber("capex_per_gpu", _(CAPEX_PER_GPU), usd(cost.capex_per_gpu_usd),
                   _("capex / GPUs (estimates)")),
         KeyNumber("network_share", fabric_share_words({"scaleup_capex_usd": cost.scaleup_capex_usd})[0],
                   units.percent(shown_share(cost.network_share)),
                   fabric_share_words({"scaleup_capex_usd": cost.scaleup_capex_usd})[1]),
         KeyNumber("energy", _("Energy per year"), usd(cost.energy_usd_per_year),
-                  _("facility {power} kW x 8,760 h x {price}/kWh").format(  # the price by the one money format
-                      power=kw(cost.facility_kw), price=usd(plan.design.electricity_usd_per_kwh, cents=True))),
+                  _("facility {power} x 8,760 h x {price}/kWh").format(  # the power and price as the cards write them
+                      power=power(cost.facility_kw), price=usd(plan.design.electricity_usd_per_kwh, cents=True))),
         KeyNumber("tco", _("TCO ({years} years)").format(years=f"{cost.tco_years:g}"), usd(cost.tco_usd),
                   _("capex + years x energy; staff, space, maintenance and financing not included; a job pays "
                     "its GPUs' share: {rate} per GPU-hour, the same for each GPU of every pod").format(

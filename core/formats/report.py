@@ -72,7 +72,8 @@ from core import plurals, scaleup, units, vocab
 from core.errors import FabricPlannerError, InputError
 from core.fabric import domainlevels
 from core.fabric.families import leaf_whatif, leaf_whatif_note, words
-from core.i18n import HTML_LANG, N_, _, babel_locale, current, in_currency, money_note, ngettext, number, usd
+from core.i18n import (HTML_LANG, N_, _, after_full_width, babel_locale, current, embedded, in_currency,
+                       money_note, ngettext, number, sentences, usd)
 from core.spares import policy_words
 from core.networks import network_name
 from core.formats.sharelink import PUBLIC_URL_ENV, public_base_url  # noqa: F401 - the pack's and CLI's
@@ -453,7 +454,7 @@ def _design_line(plan) -> str:
     from core.analysis.whole import whole_plan
     from core.figures.keynumbers import size_caption
 
-    return _("{size} · {design}").format(size=size_caption(whole_plan(plan)), design=_words(plan))
+    return after_full_width(_("{size} · {design}").format(size=size_caption(whole_plan(plan)), design=_words(plan)))
 
 
 def design_title(plan) -> str:
@@ -485,9 +486,9 @@ def _executive_summary(plan, unit: str, facts: Mapping) -> list[str]:
         topology=vocab.TOPOLOGY.word(r.topology),
         speed=per_pod_value(s["bandwidth"].get("scaleout_gbits_per_gpu_pods"), 1, bw.scaleout_gbits_per_gpu, unit),
         planes=plurals.planes(s["planes"]))]  # the speed and the figures below as the key numbers write them
-    out.append(_("What it costs: {capex} of capex at {basis} prices (range {low} to {high}), {per_gpu} per GPU, the "
-                 "compute fabric {share} of it; {it_power} of IT power; {tco} over {years} years with energy.").format(
-        capex=usd(cost.capex_usd), basis=vocab.PRICE_BASES.label(cost.price_basis), low=usd(cost.capex_usd_low),
+    out.append(_("What it costs: {capex} of capex at {basis} prices (range {low} to {high}), {per_gpu} per GPU, "
+                 "{share} of it on the {fabric}; {it_power} of IT power; {tco} over {years} years with energy.").format(
+        fabric=embedded(vocab.compute_fabric("word", bool(cost.scaleup_capex_usd))), capex=usd(cost.capex_usd), basis=vocab.PRICE_BASES.label(cost.price_basis), low=usd(cost.capex_usd_low),
         high=usd(cost.capex_usd_high), per_gpu=usd(s["cost"]["capex_per_gpu_usd"]),
         share=units.percent(shown_share(s["cost"]["network_share"])), it_power=units.power(cost.it_kw),
         tco=usd(s["cost"]["tco_usd"]),
@@ -498,10 +499,11 @@ def _executive_summary(plan, unit: str, facts: Mapping) -> list[str]:
     estimate = facts.get("estimate")
     if estimate is not None and getattr(estimate, "days_to_train", None):
         pod = facts.get("pod") if whole is not plan else None  # pods planned together: the job runs on one
-        achieves += " " + (_("The training job of the Performance page takes {days} days.") if not pod else _(
+        job = (_("The training job of the Performance page takes {days} days.") if not pod else _(
             "The training job of the Performance page runs on pod {pod}'s {gpus} GPUs and takes {days} days.")
         ).format(days=units.days(estimate.days_to_train), pod=pod,
                  gpus=number(whole.mixed.fabric.pods[pod - 1].gpus) if pod else "")
+        achieves = sentences(achieves, job)  # no space after a Chinese sentence
     out.append(achieves)
     out.append(_("Main risks: {risks}.").format(risks=_("; ").join(_risks(plan, facts))))
     return out
