@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import plotly.graph_objects as go
 
-from core import units, vocab
+from core import units
 from core.figures.style import CATEGORY_COLOURS, HIGHLIGHT, TIER_COLOURS, base_layout, sep
 from core.fabric.bandwidth import cross_rail_text
 from core.fabric.families import group_hops, words as family_words
