@@ -16,7 +16,7 @@ import streamlit as st
 from core import i18n
 from core.analysis.jobsplit import Split
 from core.analysis.objectives import MONEY, money_text, objective_text
-from core.analysis.optimize import DEFAULT_TOPOLOGIES, OBJECTIVES, capex_of, design_label, objective_word
+from core.analysis.optimize import OBJECTIVES, default_topologies, capex_of, design_label, objective_word
 from core.analysis.optimizewords import bandwidth_against, front_rule, max_hops_help, search_words
 from core.analysis.whole import one_fabric_only
 from core.catalog import load_catalog
@@ -85,7 +85,7 @@ def _linked(text: str, design) -> str:
     return f"[{safe.md(text)}]({_design_link(design)})"
 
 
-def _form(values: dict, size: str, gpus: int) -> None:
+def _form(values: dict, size: str, gpus: int, topology: str) -> None:
     catalog = load_catalog()
     switches = [s.id for s in catalog.switches]
     searched = _(SEARCHED)
@@ -94,7 +94,8 @@ def _form(values: dict, size: str, gpus: int) -> None:
                       "node, scale-up domain, racks, cable media, prices, power, storage, management, spares, growth) is "
                       "the sidebar's. Change the GPU model or size in the sidebar.").format(size=safe.md(size)))
         st.caption(_("Searched, so the sidebar's values of these are not used: fabric, switch per tier, port and "
-                     "uplink speed, NIC, planes and plane mode, topology, tiers, leaf oversubscription."))
+                     "uplink speed, NIC, planes and plane mode, topology (the sidebar's is among those tried), tiers, "
+                     "leaf oversubscription."))
         c1, c2, c3 = st.columns([1.4, 1.6, 1.3])  # the objective whole ("whole-cluster capex") at 1,024 px
         modes = {"gpus": _("the sidebar's size ({gpus} GPUs)").format(gpus=i18n.number(gpus)),
                  "envelope": _("the most GPUs within the budget or power (searched: the GPU count varies)")}
@@ -120,7 +121,8 @@ def _form(values: dict, size: str, gpus: int) -> None:
                                                                          "running when a plane's switch fails.")))
         topologies = st.multiselect(
             _("Topologies tried (empty: {default})").format(
-                default=i18n.join([vocab.TOPOLOGY.word(t) for t in DEFAULT_TOPOLOGIES])), list(vocab.TOPOLOGY.ids),
+                default=i18n.join([vocab.TOPOLOGY.word(t) for t in default_topologies(topology)])),
+            list(vocab.TOPOLOGY.ids),
             default=[t for t in values["top"] if t in vocab.TOPOLOGY.ids], key=W + "top",
             format_func=vocab.TOPOLOGY.word, placeholder=_("the default topologies"), help=searched)
         st.caption(_("Constraints: 0 means no limit."))
@@ -315,7 +317,7 @@ def main() -> None:
                              "which reads half the NIC rate for a non-blocking fabric) = {value}; it still "
                              "applies. The page's constraint is now the maximum bisection ratio (1:1 = "
                              "non-blocking).").format(value=units.bandwidth(units.from_gbytes(values["bis"]), state.bandwidth_unit()))))
-    _form(values, size, gpus)
+    _form(values, size, gpus, design.topology)
     state.set_page_link(PAGE_PATH, optimizelink.encode(values))
     if values.get("run") != "1":
         st.info(_("Set the constraints and press Search. A search of a few thousand designs takes seconds."))

@@ -92,8 +92,9 @@ def register(subparsers) -> None:
     g = op.add_argument_group(_("grid"))
     g.add_argument("--oversubscription-grid", type=str, metavar="R,R", default="1,1.5,2,3",
                    help=_("leaf down:up ratios to try (default 1,1.5,2,3)"))
-    g.add_argument("--topologies", type=str, metavar="T,T", default=",".join(DEFAULT_TOPOLOGIES),
-                   help=_("topologies to try, comma-separated, of {choices} (default {default})").format(
+    g.add_argument("--topologies", type=str, metavar="T,T",
+                   help=_("topologies to try, comma-separated, of {choices} (default {default}, and the --design "
+                          "file's topology)").format(
                        choices=", ".join(TOPOLOGY.ids), default=",".join(DEFAULT_TOPOLOGIES)))
     g.add_argument("--single-model", action="store_true",
                    help=_("one switch model at every tier (default: the spine/core model may differ)"))
@@ -153,8 +154,10 @@ def _serving_target(args: argparse.Namespace):
         raise InputError(flag_names(str(exc), "serve-")) from None
 
 
-def _grid(args: argparse.Namespace):
-    from core.analysis.optimize import Grid
+def _grid(args: argparse.Namespace, base=None):
+    """The search grid of the command's options; without ``--topologies`` the default topologies of the base
+    design's topology (``base``: the ``--design`` file's design, or None)."""
+    from core.analysis.optimize import Grid, default_topologies
     from core.cli.common import leaf_ratio
     from core.errors import InputError
 
@@ -164,11 +167,13 @@ def _grid(args: argparse.Namespace):
         raise InputError(_("--oversubscription-grid: {problem}").format(problem=exc)) from None
     if not values:
         raise InputError(_("--oversubscription-grid needs at least one ratio"))
-    topologies = tuple(dict.fromkeys(t.strip().lower() for t in args.topologies.split(",") if t.strip()))
-    unknown = [t for t in topologies if t not in TOPOLOGY.ids]
-    if unknown or not topologies:
-        raise InputError(_("--topologies: expected some of {choices}, got {value}").format(
-            choices=", ".join(TOPOLOGY.ids), value=shown(args.topologies)))
+    if args.topologies is None:
+        topologies = default_topologies(base.topology if base else None)
+    else:
+        topologies = tuple(dict.fromkeys(t.strip().lower() for t in args.topologies.split(",") if t.strip()))
+        if not topologies or any(t not in TOPOLOGY.ids for t in topologies):
+            raise InputError(_("--topologies: expected some of {choices}, got {value}").format(
+                choices=", ".join(TOPOLOGY.ids), value=shown(args.topologies)))
     return Grid(oversubscription=values, mixed_tiers=not args.single_model, topologies=topologies)
 
 
@@ -219,7 +224,7 @@ def run(args: argparse.Namespace) -> str:
         args.workers = usable_cpus()
     if args.gpus is None:  # --budget-usd or --max-power-kw without a size: the most GPUs that fit
         try:
-            envelope = largest_within(args.gpu, _constraints(args), _grid(args), workers=args.workers,
+            envelope = largest_within(args.gpu, _constraints(args), _grid(args, base), workers=args.workers,
                                       objective=args.objective, base=base, on_progress=bar)
         finally:
             if bar is not None:
@@ -227,7 +232,7 @@ def run(args: argparse.Namespace) -> str:
         result = envelope.result
     else:
         try:
-            result = optimize(args.gpu, args.gpus, _constraints(args), _grid(args), workers=args.workers,
+            result = optimize(args.gpu, args.gpus, _constraints(args), _grid(args, base), workers=args.workers,
                               objective=args.objective, base=base, on_progress=bar)
         finally:
             if bar is not None:
