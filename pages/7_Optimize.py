@@ -18,7 +18,6 @@ from core.analysis.jobsplit import Split
 from core.analysis.objectives import MONEY, money_text, objective_text
 from core.analysis.optimize import OBJECTIVES, default_topologies, capex_of, design_label, objective_word
 from core.analysis.optimizewords import bandwidth_against, front_rule, max_hops_help, search_words
-from core.analysis.whole import one_fabric_only
 from core.catalog import load_catalog
 from core.design import Design, resolve_design
 from core.errors import FabricPlannerError
@@ -305,10 +304,8 @@ def main() -> None:
         state.set_page_link(PAGE_PATH, optimizelink.encode(values))
         return
     design, gpus, size = sidebar
-    refused = one_fabric_only(design, "optimize")  # a design with pods (core.analysis.whole)
-    if refused:
-        st.info(safe.md(refused))
-        state.set_page_link(PAGE_PATH, optimizelink.encode(values))
+    state.set_page_link(PAGE_PATH, optimizelink.encode(values))  # the search's settings, kept by a way out's link
+    if state.first_pod_way_out("optimize", PAGE_PATH):  # a design with pods (core.analysis.whole)
         return
     for note in optimizelink.legacy_notes(st.session_state.pop("fp_opt_legacy", None) or {}, design.gpu, size):
         st.warning(safe.md(note))  # once: the old link's keys are the sidebar's now
