@@ -157,7 +157,8 @@ def step_figure(estimates: dict, height: int = 320) -> go.Figure:
             label = _("{kind} comm (exposed)").format(kind=parallelism_label(name))
         fig.add_trace(go.Bar(
             y=labels, x=values, orientation="h", name=label, marker_color=PART_COLOURS.get(name, "#888"),
-            hovertemplate=_("{part}: %{{x:.3f}} s").format(part=label) + "<extra>%{y}</extra>",
+            customdata=[units.number(v) for v in values],  # as the bars' totals, the step card and ``train``
+            hovertemplate=_("{part}: {seconds} s").format(part=label, seconds="%{customdata}") + "<extra>%{y}</extra>",
         ))
     totals = [est.step_time_s for est in estimates.values()]
     fig.add_trace(go.Scatter(y=labels, x=totals, mode="text", text=[f"  {units.number(t)} s" for t in totals],
