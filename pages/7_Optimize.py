@@ -211,8 +211,8 @@ def _best(result) -> None:
         split = Split(*best.split)
         st.markdown(_("The training job's fastest split on it: **{split}**, global batch {batch}, {step} s per step, "
                       "{days} days (the split search of the Performance page, run for every design).").format(
-            split=split.words(), batch=i18n.number(split.global_batch), step=f"{split.step_s:.3f}",
-            days=i18n.number(split.days, 1)))
+            split=split.words(), batch=i18n.number(split.global_batch), step=units.seconds(split.step_s),
+            days=units.days(split.days)))
     for line in result.explained(state.bandwidth_unit()):
         st.markdown("- " + safe.md(line))
     st.link_button(_("Open the cheapest design in the Designer"), _design_link(best.design), type="primary")

@@ -15,7 +15,7 @@ from plotly.subplots import make_subplots
 from core import units
 from core.units import money_axis, money_unit
 from core.figures.style import base_layout, plain, sep
-from core.i18n import _, usd
+from core.i18n import _, number, usd
 from core.perf.algorithms import algorithm_label, fastest_label, names_protocols
 from core.perf.collectives import IN_NETWORK, ReferencePoint, Sweep, format_size
 from core.perf.jobform import COLLECTIVE_COLUMNS
@@ -185,12 +185,16 @@ def scaling_figure(rows: list[dict], height: int = 380) -> go.Figure:
     gpus = [r["gpus"] for r in rows]
     fig.add_trace(go.Scatter(x=gpus, y=[100 * r["scaling_efficiency"] for r in rows], mode="lines+markers",
                              name=_("scaling efficiency"), line=dict(color="#2e86c1", width=3),
-                             customdata=[r["tokens_per_s"] for r in rows],
-                             hovertemplate=_("%{x:,} GPUs: %{y:.1f}% efficiency, %{customdata:,.0f} tokens/s")
+                             customdata=[[number(r["gpus"]), units.percent(r["scaling_efficiency"]),
+                                          number(r["tokens_per_s"])] for r in rows],
+                             hovertemplate=_("{gpus} GPUs: {efficiency} efficiency, {tokens} tokens/s").format(
+                                 gpus="%{customdata[0]}", efficiency="%{customdata[1]}", tokens="%{customdata[2]}")
                              + "<extra></extra>"), secondary_y=False)
     fig.add_trace(go.Scatter(x=gpus, y=[100 * r["comm_fraction"] for r in rows], mode="lines+markers",
                              name=_("communication share of step"), line=dict(color="#c0392b", width=2, dash="dot"),
-                             hovertemplate=_("%{x:,} GPUs: %{y:.1f}% of the step communicating") + "<extra></extra>"),
+                             customdata=[[number(r["gpus"]), units.percent(r["comm_fraction"])] for r in rows],
+                             hovertemplate=_("{gpus} GPUs: {share} of the step communicating").format(
+                                 gpus="%{customdata[0]}", share="%{customdata[1]}") + "<extra></extra>"),
                   secondary_y=True)
     fig.update_xaxes(type="log", title=_("GPUs (data-parallel replicas added, same batch per replica)"),
                      tickvals=gpus, ticktext=[f"{g:,}" for g in gpus])
