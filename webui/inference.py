@@ -58,10 +58,12 @@ def on_other(plan: Plan, other: Plan, values: Mapping[str, Any], here: ServingEs
     split left to the page (every pool field 0), the split is the one the page and ``python -m core serve`` choose
     for ``other`` itself at that rate (``servingform.estimate_on``: the serving search), so a bar differs from this
     design's by the design, not by a split chosen another way; with a split the user fixed, that split on the same
-    GPUs per pool as ``here`` (``same_gpus``)."""
+    GPUs per pool as ``here`` (``same_gpus``). Where ``here`` serves nothing (aggregated and overloaded, its time per
+    output token unbounded), the others are served the rate asked."""
+    rate = here.rate if here.rate > 0 else values["rate"]  # nothing served (an overloaded pool): the rate asked
     if any(given_split(values, pool) for pool in ("p", "d")):
-        return estimate_on(other, values, network, nodes=same_gpus(plan, other, here.deployment), rate=here.rate)
-    return estimate_on(other, {**values, "load": "rate", "rate": here.rate}, network)
+        return estimate_on(other, values, network, nodes=same_gpus(plan, other, here.deployment), rate=rate)
+    return estimate_on(other, {**values, "load": "rate", "rate": rate}, network)
 
 
 @dataclass
