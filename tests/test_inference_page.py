@@ -303,3 +303,4 @@ def test_an_overloaded_aggregated_pool_is_drawn_not_a_crash():
     hatched = [t for t in json.loads(chart.proto.spec)["data"] if t.get("name") == UNBOUNDED]
     assert sorted(t.get("xaxis") for t in hatched) == ["x", "x2"]  # both panels' hatch ...
     assert [t.get("showlegend", True) for t in hatched].count(True) == 1  # ... one legend entry
+    assert any("serves this design's request rate, 10,000 requests/s" in str(c.value) for c in at.caption)  # not 0
