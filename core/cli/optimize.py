@@ -19,7 +19,8 @@ from core.cli.common import (DESIGN_FILE, add_format_option, model_name, number,
 from core.cli.serve import add_workload_options, flag_names, workload_of
 from core import units
 from core.errors import shown
-from core.i18n import _, fx_rate, in_currency, number, sentences, usd
+from core.i18n import _, fx_rate, in_currency, sentences, usd
+from core import i18n
 from core.vocab import TOPOLOGY
 
 
@@ -253,7 +254,7 @@ def run(args: argparse.Namespace) -> str:
         lines.append(row(objective_word(result.objective), objective_text(best, result.objective)))
     if best.split:
         lines.append(row(_("job's split"), _("{split}, global batch {batch}: {step} s per step, {days} days").format(
-            split=Split(*best.split).words(), batch=number(best.split[4]), step=units.seconds(best.step_s),
+            split=Split(*best.split).words(), batch=i18n.number(best.split[4]), step=units.seconds(best.step_s),
             days=units.days(best.days))))
     unit = bandwidth_unit(args)
     lines += ["  " + line for line in result.explained(unit)]
@@ -269,7 +270,7 @@ def run(args: argparse.Namespace) -> str:
     per_unit = cost_axis(result.objective) in PER_UNIT
     cheapest = capex_of(result.pareto[0], result.objective) if result.pareto else 0.0
     for c in result.pareto:  # busbw in G of ``unit`` to 0.1 GB/s (the front's step), as the Optimize page's table
-        value = {"busbw_gbytes": number(metric_value(c, result.metric, unit), 1), "days": units.days(c.days),
+        value = {"busbw_gbytes": i18n.number(metric_value(c, result.metric, unit), 1), "days": units.days(c.days),
                  "usd_per_mtok": f"{c.usd_per_mtok * fx_rate():,.3f}"}[result.metric]
         money = money_text(c, result.objective) if per_unit else usd(capex_of(c, result.objective))
         more = "-" if c is result.pareto[0] else usd(capex_of(c, result.objective) - cheapest, signed=True,
