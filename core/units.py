@@ -175,6 +175,12 @@ def seconds(value: float) -> str:
     return f"{value:,.3f}"
 
 
+def gibibytes(value: float) -> str:
+    """A memory size [GiB] to one decimal with separators (``77.7``, ``1,024.0``): the one format of memory per GPU
+    on the Performance page's caption and in ``python -m core train``; the template names the unit."""
+    return f"{value:,.1f}"
+
+
 def milliseconds(seconds: float) -> str:
     """A latency given in seconds, in milliseconds as :func:`number` writes it (``1,984 ms``, ``23.4 ms``), or
     "unbounded" (a queue that never drains): the one latency format of the Inference cards and the CLI."""

@@ -11,7 +11,6 @@ import streamlit as st
 
 from core import i18n
 from core.analysis import sweep as sw
-from core.analysis.whole import one_fabric_only
 from core.design import Design
 from core.errors import FabricPlannerError, InputError
 from core.figures import sweep as figs
@@ -183,9 +182,8 @@ def main() -> None:
     if cur is None or cur.design is None:
         st.info(_("Set a valid design in the sidebar first."))
         return
-    refused = one_fabric_only(cur.design, "sweep")  # a design with pods (core.analysis.whole)
-    if refused:
-        st.info(safe.md(refused))
+    state.set_page_link(PAGE_PATH, sweeplink.encode(store))  # the sweep's settings, kept by a way out's link
+    if state.first_pod_way_out("sweep", PAGE_PATH):  # a design with pods (core.analysis.whole)
         return
     if cur.plan is None and cur.error is not None:
         st.caption(_("The sidebar's design itself cannot be built; the sweep starts from it anyway."))

@@ -16,9 +16,8 @@ import streamlit as st
 from core import i18n
 from core.analysis.jobsplit import Split
 from core.analysis.objectives import MONEY, money_text, objective_text
-from core.analysis.optimize import DEFAULT_TOPOLOGIES, OBJECTIVES, capex_of, design_label, objective_word
+from core.analysis.optimize import OBJECTIVES, default_topologies, capex_of, design_label, objective_word
 from core.analysis.optimizewords import bandwidth_against, front_rule, max_hops_help, search_words
-from core.analysis.whole import one_fabric_only
 from core.catalog import load_catalog
 from core.design import Design, resolve_design
 from core.errors import FabricPlannerError
@@ -85,7 +84,7 @@ def _linked(text: str, design) -> str:
     return f"[{safe.md(text)}]({_design_link(design)})"
 
 
-def _form(values: dict, size: str, gpus: int) -> None:
+def _form(values: dict, size: str, gpus: int, topology: str) -> None:
     catalog = load_catalog()
     switches = [s.id for s in catalog.switches]
     searched = _(SEARCHED)
@@ -94,7 +93,8 @@ def _form(values: dict, size: str, gpus: int) -> None:
                       "node, scale-up domain, racks, cable media, prices, power, storage, management, spares, growth) is "
                       "the sidebar's. Change the GPU model or size in the sidebar.").format(size=safe.md(size)))
         st.caption(_("Searched, so the sidebar's values of these are not used: fabric, switch per tier, port and "
-                     "uplink speed, NIC, planes and plane mode, topology, tiers, leaf oversubscription."))
+                     "uplink speed, NIC, planes and plane mode, topology (the sidebar's is among those tried), tiers, "
+                     "leaf oversubscription."))
         c1, c2, c3 = st.columns([1.4, 1.6, 1.3])  # the objective whole ("whole-cluster capex") at 1,024 px
         modes = {"gpus": _("the sidebar's size ({gpus} GPUs)").format(gpus=i18n.number(gpus)),
                  "envelope": _("the most GPUs within the budget or power (searched: the GPU count varies)")}
@@ -120,7 +120,8 @@ def _form(values: dict, size: str, gpus: int) -> None:
                                                                          "running when a plane's switch fails.")))
         topologies = st.multiselect(
             _("Topologies tried (empty: {default})").format(
-                default=i18n.join([vocab.TOPOLOGY.word(t) for t in DEFAULT_TOPOLOGIES])), list(vocab.TOPOLOGY.ids),
+                default=i18n.join([vocab.TOPOLOGY.word(t) for t in default_topologies(topology)])),
+            list(vocab.TOPOLOGY.ids),
             default=[t for t in values["top"] if t in vocab.TOPOLOGY.ids], key=W + "top",
             format_func=vocab.TOPOLOGY.word, placeholder=_("the default topologies"), help=searched)
         st.caption(_("Constraints: 0 means no limit."))
@@ -210,8 +211,8 @@ def _best(result) -> None:
         split = Split(*best.split)
         st.markdown(_("The training job's fastest split on it: **{split}**, global batch {batch}, {step} s per step, "
                       "{days} days (the split search of the Performance page, run for every design).").format(
-            split=split.words(), batch=i18n.number(split.global_batch), step=f"{split.step_s:.3f}",
-            days=i18n.number(split.days, 1)))
+            split=split.words(), batch=i18n.number(split.global_batch), step=units.seconds(split.step_s),
+            days=units.days(split.days)))
     for line in result.explained(state.bandwidth_unit()):
         st.markdown("- " + safe.md(line))
     st.link_button(_("Open the cheapest design in the Designer"), _design_link(best.design), type="primary")
@@ -303,10 +304,8 @@ def main() -> None:
         state.set_page_link(PAGE_PATH, optimizelink.encode(values))
         return
     design, gpus, size = sidebar
-    refused = one_fabric_only(design, "optimize")  # a design with pods (core.analysis.whole)
-    if refused:
-        st.info(safe.md(refused))
-        state.set_page_link(PAGE_PATH, optimizelink.encode(values))
+    state.set_page_link(PAGE_PATH, optimizelink.encode(values))  # the search's settings, kept by a way out's link
+    if state.first_pod_way_out("optimize", PAGE_PATH):  # a design with pods (core.analysis.whole)
         return
     for note in optimizelink.legacy_notes(st.session_state.pop("fp_opt_legacy", None) or {}, design.gpu, size):
         st.warning(safe.md(note))  # once: the old link's keys are the sidebar's now
@@ -315,7 +314,7 @@ def main() -> None:
                              "which reads half the NIC rate for a non-blocking fabric) = {value}; it still "
                              "applies. The page's constraint is now the maximum bisection ratio (1:1 = "
                              "non-blocking).").format(value=units.bandwidth(units.from_gbytes(values["bis"]), state.bandwidth_unit()))))
-    _form(values, size, gpus)
+    _form(values, size, gpus, design.topology)
     state.set_page_link(PAGE_PATH, optimizelink.encode(values))
     if values.get("run") != "1":
         st.info(_("Set the constraints and press Search. A search of a few thousand designs takes seconds."))

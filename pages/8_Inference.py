@@ -243,7 +243,7 @@ def _results(cur, plan, store: dict) -> None:
                  "than the deployment above; a split you fixed is kept, on the same GPUs per pool. The split rows "
                  "name each one and how many GPUs it uses; a design that cannot keep up shows an unbounded time. "
                  "Costs are each cluster's TCO share, from catalog price estimates.").format(
-        rate=units.number(here.rate)))
+        rate=units.number(inference.compared_rate(here, store))))
     _exports(cur, served)
 
 

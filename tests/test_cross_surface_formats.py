@@ -227,3 +227,34 @@ def test_other_placement_sentence_in_chinese_has_no_space_after_a_full_width_bra
         text = jobform.placement_contrast([("本设计（InfiniBand，6:1）", p), ("Ethernet RoCE（1:1）", p)],
                                           jobform.job_from_settings(p, settings), settings)
     assert text and "） " not in text and "本设计（InfiniBand，6:1）为 " in text and "相差" in text, text
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_trains_step_memory_and_communication_as_the_performance_page(lang):
+    """``train`` wrote its step, compute, bubble and exposed seconds with three decimals (239.478 s under a card of
+    239 s), memory and the communication table's numbers in f-strings of its own: now the page's formatters, the
+    step card's and the chart's (``units.number``), the memory caption's (``units.gibibytes``) and the
+    communication table's (``units.cell``), so the same job reads the same on both."""
+    from core.figures.perf import step_figure
+
+    p = plan(Design(topology="torus", gpus=512))
+    settings = report_job_settings(p)
+    with language(lang):
+        estimate = jobform.estimate_under(p, jobform.job_from_settings(p, settings), settings)
+        cards = training_key_numbers(estimate)
+        text = cli_text("--lang", lang, "train", *TORUS, "--format", "table")
+        caption = jobform.memory_caption(estimate, "Llama 3 70B", settings)
+        figure = step_figure({"here": estimate})
+    step = card(cards, "step_time")
+    assert step == f"{units.number(estimate.step_time_s)} s"
+    (line,) = [x for x in text.splitlines() if step in x and units.number(estimate.compute_s) in x]
+    for part in (estimate.bubble_s, estimate.exposed_comm_s):
+        assert units.number(part) in line
+    for gib in estimate.memory_gb.values():
+        assert f" {units.gibibytes(gib)}" in caption and f" {units.gibibytes(gib)}" in text
+    for row in jobform.communication_rows(estimate):
+        volume, seconds = (units.cell(v) for v in list(row.values())[4:6])
+        assert any(f" {volume} GB " in x and f" {seconds} s" in x for x in text.splitlines())
+    bars = [t for t in figure.data if t.type == "bar"]
+    assert [t.customdata[0] for t in bars] == [units.number(t.x[0]) for t in bars]
+    assert bars[0].customdata[0] == units.number(estimate.compute_s)

@@ -8,6 +8,8 @@ its way out, and shows each alternative design's own error without losing the ot
 
 from __future__ import annotations
 
+import json
+
 import html
 import math
 import re
@@ -287,3 +289,18 @@ def test_aggregated_comparison_has_one_split_row(lang, row, gone):
     table = at.dataframe[-1].value.set_index(at.dataframe[-1].value.columns[0])
     assert row in table.index and gone not in table.index, list(table.index)
     assert all(str(v).startswith(("2", "4", "1", "-")) for v in table.loc[row]), table.loc[row]
+
+
+def test_an_overloaded_aggregated_pool_is_drawn_not_a_crash():
+    """Aggregated and overloaded, the design serves nothing (its rate served 0, the time per output token unbounded):
+    the alternatives were served that 0 requests/s, a ValidationError that took the page down; they are served the
+    rate asked, and the chart lists the unbounded hatch once."""
+    from core.figures.serving import UNBOUNDED
+
+    at = open_page({"inf_mode": "aggregated", "inf_load": "rate", "inf_rate": "10000"})
+    assert not at.exception
+    (chart,) = [c for c in at.get("plotly_chart") if UNBOUNDED in c.proto.spec]
+    hatched = [t for t in json.loads(chart.proto.spec)["data"] if t.get("name") == UNBOUNDED]
+    assert sorted(t.get("xaxis") for t in hatched) == ["x", "x2"]  # both panels' hatch ...
+    assert [t.get("showlegend", True) for t in hatched].count(True) == 1  # ... one legend entry
+    assert any("serves this design's request rate, 10,000 requests/s" in str(c.value) for c in at.caption)  # not 0

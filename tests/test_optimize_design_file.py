@@ -64,3 +64,14 @@ def test_a_two_level_nvlink_design_file_is_searched_as_the_page_searches_the_sid
     assert any(unescaped(str(v)).startswith("526") for v in front.iloc[0].values)
     link = next(b.proto.url for b in at.get("link_button"))
     assert "nvd=144" in link
+
+
+def test_a_torus_design_files_search_tries_the_torus(tmp_path, capsys):
+    """Every page works on the sidebar's design, and the CLI on the design file's: without ``--topologies`` the
+    search tries the file's own topology too (a torus was left out of the default grid, so a rail-optimized Clos
+    won); ``--topologies`` still says the topologies alone."""
+    path = tmp_path / "torus.json"
+    path.write_text(json.dumps({"gpus": 64, "topology": "torus"}), encoding="utf-8")
+    assert _best(capsys, "--design", str(path), "--oversubscription-grid", "1")["design"]["topology"] == "torus"
+    asked = _best(capsys, "--design", str(path), "--oversubscription-grid", "1", "--topologies", "rail-only")
+    assert asked["design"]["topology"] == "rail-only"

@@ -314,6 +314,7 @@ def test_the_topologies_tried_come_from_the_link_and_reach_the_search():
     assert values["top"] == ("torus", "dragonfly") and not warnings
     assert optimizelink.grid(values).topologies == ("torus", "dragonfly")
     assert optimizelink.grid(optimizelink.DEFAULTS) == Grid()
+    assert optimizelink.grid(values, "rail-only").topologies == ("torus", "dragonfly")  # asked: the asked alone
     values, warnings = optimizelink.decode({"opt_top": "hypercube"})
     assert values["top"] == () and warnings and "hypercube" in warnings[0]
     at = open_page({"ng": "64", "opt_top": "torus", "opt_run": "1"})
@@ -451,3 +452,22 @@ def test_a_design_too_large_for_the_server_names_the_cli_command_for_the_same_de
     at = open_page({"v": "1", "lang": lang, "g": "GB200-NVL72", "n": "144", "nvd": "144", "opt_run": "1"})
     text = unescaped(at.error[0].value)
     assert "python -m core optimize --design design.json" in text and "--gpus" not in text
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_torus_sidebar_design_is_searched_with_its_torus(lang):
+    """The sidebar's torus (``t=tr``) was left out of the default topologies, so a search of a torus design never
+    tried a torus: the default topologies now hold the design's own (``default_topologies``), the label of
+    *Topologies tried* names it and the caption says so."""
+    from core import vocab
+    from core.analysis.optimize import DEFAULT_TOPOLOGIES, default_topologies
+
+    assert default_topologies("torus") == (*DEFAULT_TOPOLOGIES, "torus")
+    assert default_topologies("rail-optimized") == DEFAULT_TOPOLOGIES == default_topologies()
+    assert optimizelink.grid(optimizelink.DEFAULTS, "torus").topologies == (*DEFAULT_TOPOLOGIES, "torus")
+    assert optimizelink.grid(optimizelink.DEFAULTS, "rail-optimized") == Grid()
+    at = open_page({"t": "tr", "ng": "64", "lang": lang})
+    with language(lang):
+        assert vocab.TOPOLOGY.word("torus") in at.multiselect(key="opt_w_top").label
+    said = " ".join(c.value for c in at.caption)
+    assert ("the sidebar's is among those tried" if lang == "en" else "侧边栏的拓扑也在尝试之列") in said

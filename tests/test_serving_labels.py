@@ -54,3 +54,23 @@ def test_an_unbounded_time_per_output_token_is_hatched_to_the_panels_edge():
     assert "unbounded" in label.text[1] and math.isfinite(label.x[1]) and label.x[1] > 0
     assert rest.x[0] == 0 and label.x[1] + rest.x[1] == pytest.approx(right)
     assert all(math.isfinite(x) for t in fig.data for x in t.x)
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_the_unbounded_entry_is_in_the_legend_once_per_figure(language):
+    """Both panels unbounded (aggregated and overloaded: the time per output token and to first token): the legend
+    listed "unbounded: the load exceeds what it serves" once per panel; once per figure now, one group for both."""
+    from core.i18n import language as in_language
+
+    p = plan(Design())
+    bounded = servingform.estimate_on(p, {**link.DEFAULTS, "mode": "aggregated"})
+    unbounded = servingform.estimate_on(p, {**link.DEFAULTS, "mode": "aggregated", "load": "rate", "rate": 10_000.0})
+    assert math.isinf(unbounded.tpot_s) and math.isinf(unbounded.ttft_s)
+    with in_language(language):
+        fig = time_figure({"bounded": bounded, "unbounded": unbounded})
+        hatched = [t for t in fig.data if t.type == "bar" and t.name == _(UNBOUNDED)]
+    assert {t.xaxis for t in hatched} == {"x", "x2"}
+    assert [t.showlegend is not False for t in hatched].count(True) == 1
+    assert {t.legendgroup for t in hatched} == {"unbounded"}
+    names = [t.name for t in fig.data if t.showlegend is not False and t.type == "bar"]
+    assert len(names) == len(set(names))  # no part named twice either

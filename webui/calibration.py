@@ -13,6 +13,7 @@ import streamlit as st
 from core.errors import FabricPlannerError
 from core.figures.perf import calibration_figure
 from core.i18n import _
+from core.units import percent
 from core.perf.constants import test_tool
 from core.scaleup import other_words
 from webui import charts, safe, state
@@ -91,9 +92,9 @@ def section(cur) -> None:
         if not kept or kept[0] != design.model_copy(update={"calibration": None}).model_dump_json():
             return
         result = kept[1]
-        st.markdown(safe.md(_("Error {before:.1f}% before, {after:.1f}% after (root mean square over {count} "
-                              "points).").format(before=result.rms_before_pct, after=result.rms_after_pct,
-                                                 count=len(result.points))))
+        st.markdown(safe.md(_("Error {before} before, {after} after (root mean square over {count} points).").format(
+            before=percent(result.rms_before_pct / 100), after=percent(result.rms_after_pct / 100),
+            count=len(result.points))))
         st.dataframe(_result_table(result, cur.plan.resolved.system), hide_index=True, width="stretch")
         charts.chart(calibration_figure(result.points), "full", key="cal_chart", config={"displaylogo": False})
         if result.calibration.text() != applied:

@@ -51,6 +51,13 @@ def alternative_keys(design: Design, current_fabric: str, gpus: int) -> list[str
     return keys
 
 
+def compared_rate(here: ServingEstimate, values: Mapping[str, Any]) -> float:
+    """The request rate [requests/s] every design is served to compare them (``on_other``, the page's caption):
+    ``here``'s served rate, or where it serves nothing (aggregated and overloaded, its time per output token
+    unbounded) the rate asked (``values``)."""
+    return here.rate if here.rate > 0 else values["rate"]
+
+
 def on_other(plan: Plan, other: Plan, values: Mapping[str, Any], here: ServingEstimate,
              network: str = "fabric") -> ServingEstimate:
     """The settings served on design ``other`` (``plan`` itself for this design's own bar) over ``network`` at
@@ -58,10 +65,11 @@ def on_other(plan: Plan, other: Plan, values: Mapping[str, Any], here: ServingEs
     split left to the page (every pool field 0), the split is the one the page and ``python -m core serve`` choose
     for ``other`` itself at that rate (``servingform.estimate_on``: the serving search), so a bar differs from this
     design's by the design, not by a split chosen another way; with a split the user fixed, that split on the same
-    GPUs per pool as ``here`` (``same_gpus``)."""
+    GPUs per pool as ``here`` (``same_gpus``); the rate: ``compared_rate``."""
+    rate = compared_rate(here, values)
     if any(given_split(values, pool) for pool in ("p", "d")):
-        return estimate_on(other, values, network, nodes=same_gpus(plan, other, here.deployment), rate=here.rate)
-    return estimate_on(other, {**values, "load": "rate", "rate": here.rate}, network)
+        return estimate_on(other, values, network, nodes=same_gpus(plan, other, here.deployment), rate=rate)
+    return estimate_on(other, {**values, "load": "rate", "rate": rate}, network)
 
 
 @dataclass

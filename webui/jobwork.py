@@ -44,11 +44,11 @@ def optimize_search(key: str):
     values, base = data["values"], Design.model_validate_json(data["design"])
     if values["mode"] == "envelope":
         return largest_within(base.gpu, optimizelink.constraints(values, data.get("serving")),
-                              grid=optimizelink.grid(values), workers=1,
+                              grid=optimizelink.grid(values, base.topology), workers=1,
                               objective=values["obj"],
                               base=base, max_gpus=data.get("max_gpus"), on_progress=progress.publish)
     return optimize(base.gpu, data["gpus"], optimizelink.constraints(values, data.get("serving")),
-                    grid=optimizelink.grid(values), workers=1,
+                    grid=optimizelink.grid(values, base.topology), workers=1,
                     strict=False,
                     objective=values["obj"], base=base, on_progress=progress.publish)
 

@@ -43,7 +43,7 @@ from core.figures.keynumbers import size_caption
 from core.i18n import LANGUAGES, N_, _
 from core.networks.policy import policy
 from core.physical.racks import load_racks, preset_label
-from core.analysis.whole import plan_with_pods
+from core.analysis.whole import first_pod, one_fabric_only, plan_with_pods
 from core.plan import Plan
 from core.scaleup import in_noun, link_word
 from webui import gallery, inferencestate, jobstate, pagestate, safe
@@ -1220,6 +1220,30 @@ def share_url(page_path: str, params: dict[str, str]) -> str:
         prefix = "/" + st.get_option("server.baseUrlPath").strip("/") if st.get_option("server.baseUrlPath") else ""
     path = f"{prefix}/{page_path}" if page_path else f"{prefix}/"
     return f"{parts.scheme}://{parts.netloc}{path}" + (f"?{urlencode(params)}" if params else "")
+
+
+def link_with_design(page_path: str, design: Design) -> str:
+    """The link of page ``page_path`` as on screen (``canonical_params``: its settings, the job's, the language) with
+    ``design`` in place of the sidebar's: a page's way out that opens another design there."""
+    cur: Current = st.session_state["fp_current"]
+    params = {k: v for k, v in canonical_params(page_path).items() if k not in sharelink.encode(cur.design)}
+    return share_url(page_path, {**params, **link_params(design, cur.unit)})
+
+
+FIRST_POD_BUTTONS = {"sweep": N_("Sweep the first pod alone"), "optimize": N_("Search the first pod alone")}
+"""The Sweep and Optimize pages' button to the first pod alone of a design with pods (``first_pod_way_out``)."""
+
+
+def first_pod_way_out(tool: str, page_path: str) -> bool:
+    """For a sidebar design with pods, what ``core.analysis.whole.one_fabric_only`` says and a button opening
+    ``page_path`` on the first pod alone (``first_pod``, the page's settings kept, set before with ``set_page_link``);
+    True when said (the page stops there)."""
+    design = st.session_state["fp_current"].design
+    refused = one_fabric_only(design, tool)
+    if refused:
+        st.info(safe.md(refused))
+        st.link_button(_(FIRST_POD_BUTTONS[tool]), link_with_design(page_path, first_pod(design)), type="primary")
+    return bool(refused)
 
 
 def share_box(page_path: str) -> None:

@@ -135,6 +135,14 @@ DEFAULT_TOPOLOGIES = ("rail-optimized", "top-of-rack", "rail-only", "dragonfly")
 """Topologies of the default grid (the Optimize page's, the CLI's ``--topologies``): the folded Clos ones and
 Dragonfly+ (tried once per shape; a shape it cannot build, per-rail planes say, is ruled out by the engine's
 reason)."""
+
+
+def default_topologies(topology: str | None = None) -> tuple[str, ...]:
+    """The topologies a search from a design of ``topology`` tries unless told: ``DEFAULT_TOPOLOGIES`` and the
+    design's own (a torus, a classic Dragonfly), as every page works on the sidebar's design."""
+    return tuple(dict.fromkeys((*DEFAULT_TOPOLOGIES, *([topology] if topology else []))))
+
+
 DEFAULT_OVERSUBSCRIPTION = (1.0, 1.5, 2.0, 3.0)
 """Leaf down:up ratios of the default grid."""
 PARALLEL_FROM = 400

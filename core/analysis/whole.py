@@ -28,7 +28,7 @@ from core.fabric.pods import pod_specs
 from core.cost import CostSummary, summarize_cost
 from core.design import Design
 from core.errors import FabricPlannerError
-from core.i18n import N_, _, current, language as speaking
+from core.i18n import N_, _, current, language as speaking, number
 from core.plan import Plan, plan
 
 
@@ -293,19 +293,36 @@ def pod_plan(p: Plan, pod: int, unit: str = "GB/s") -> tuple[Plan, str | None]:
 
 ONE_FABRIC = {
     "sweep": N_("The sweep varies one fabric; this design has {count} pods under one spine layer, which it cannot "
-                "vary together. Clear the pods to sweep the first pod alone, or compare designs with pods on the "
-                "Compare page."),
+                "vary together. Sweep the first pod alone ({pod}, every other setting of the design kept): {way}; or "
+                "compare designs with pods on the Compare page."),
     "optimize": N_("The optimizer searches one fabric; this design has {count} pods under one spine layer, which it "
-                   "cannot search together. Clear the pods to optimize the first pod alone."),
+                   "cannot search together. Search the first pod alone ({pod}, every other setting of the design "
+                   "kept): {way}."),
 }
-"""What the Sweep and Optimize pages (and ``python -m core sweep``) say of a design with pods, by tool."""
+"""What the Sweep and Optimize pages (and ``python -m core sweep``) say of a design with pods, by tool: the way out
+is the first pod alone (``first_pod``), reached as ``WAY_OUT`` says by surface."""
+WAY_OUT = {"page": N_("the button below opens it on this page"),
+           "cli": N_('the same command with --pods ""')}
+"""How each surface reaches the first pod alone: the page's button (a link to the page with ``first_pod``'s design),
+the CLI's option that clears the design's pods."""
 
 
-def one_fabric_only(design: Design, tool: str) -> str | None:
-    """``ONE_FABRIC[tool]`` in the current language for a design with pods (None without): the tools that vary
-    or search one fabric say so instead of working on the first pod alone."""
+def first_pod(design: Design) -> Design:
+    """``design``'s first pod alone: its own system and nodes, every other field kept, without the extra pods
+    (``Design.pods``, ``pods_final``); the design the Sweep and Optimize pages open for a design with pods."""
+    return design.model_copy(update={"pods": None, "pods_final": False})
+
+
+def one_fabric_only(design: Design, tool: str, surface: str = "page") -> str | None:
+    """``ONE_FABRIC[tool]`` in the current language for a design with pods (None without), with the way out of
+    ``surface`` (``WAY_OUT``): the tools that vary or search one fabric say so instead of working on the first pod
+    alone unasked."""
     count = pod_count(design)
-    return _(ONE_FABRIC[tool]).format(count=count) if count > 1 else None
+    if count < 2:
+        return None
+    pod = _("{system}, {nodes}").format(system=design.gpu, nodes=plurals.nodes(design.nodes)) if design.nodes else \
+        _("{gpus} x {system}").format(gpus=number(design.gpus or 0), system=design.gpu)
+    return _(ONE_FABRIC[tool]).format(count=count, pod=pod, way=_(WAY_OUT[surface]))
 
 
 def bisection_note(mixed: MixedPlan, unit: str) -> str:

@@ -90,9 +90,9 @@ def _table(result) -> str:
         state = (f"± {error:.3g}" if error is not None else
                  _("not determined by these runs") if p not in result.determined else _("at its bound"))
         lines.append(row(label, f"{value:g} {state}"))
-    lines.append(row(_("error"), _("{before:.1f}% before, {after:.1f}% after (root mean square over {count} "
-                                   "points)").format(before=result.rms_before_pct, after=result.rms_after_pct,
-                                                     count=len(result.points))))
+    lines.append(row(_("error"), _("{before} before, {after} after (root mean square over {count} points)").format(
+        before=percent(result.rms_before_pct / 100), after=percent(result.rms_after_pct / 100),
+        count=len(result.points))))
     lines.append("")
     lines.append(f"{'size [B]':>14} {'measured':>14} {'before':>12} {'after':>12} {'error':>8}")
     for point in result.points:

@@ -20,6 +20,7 @@ from core.cli.serve import add_workload_options, flag_names, workload_of
 from core import units
 from core.errors import shown
 from core.i18n import _, fx_rate, in_currency, sentences, usd
+from core import i18n
 from core.vocab import TOPOLOGY
 
 
@@ -92,8 +93,9 @@ def register(subparsers) -> None:
     g = op.add_argument_group(_("grid"))
     g.add_argument("--oversubscription-grid", type=str, metavar="R,R", default="1,1.5,2,3",
                    help=_("leaf down:up ratios to try (default 1,1.5,2,3)"))
-    g.add_argument("--topologies", type=str, metavar="T,T", default=",".join(DEFAULT_TOPOLOGIES),
-                   help=_("topologies to try, comma-separated, of {choices} (default {default})").format(
+    g.add_argument("--topologies", type=str, metavar="T,T",
+                   help=_("topologies to try, comma-separated, of {choices} (default {default}, and the --design "
+                          "file's topology)").format(
                        choices=", ".join(TOPOLOGY.ids), default=",".join(DEFAULT_TOPOLOGIES)))
     g.add_argument("--single-model", action="store_true",
                    help=_("one switch model at every tier (default: the spine/core model may differ)"))
@@ -153,8 +155,10 @@ def _serving_target(args: argparse.Namespace):
         raise InputError(flag_names(str(exc), "serve-")) from None
 
 
-def _grid(args: argparse.Namespace):
-    from core.analysis.optimize import Grid
+def _grid(args: argparse.Namespace, base=None):
+    """The search grid of the command's options; without ``--topologies`` the default topologies of the base
+    design's topology (``base``: the ``--design`` file's design, or None)."""
+    from core.analysis.optimize import Grid, default_topologies
     from core.cli.common import leaf_ratio
     from core.errors import InputError
 
@@ -164,11 +168,13 @@ def _grid(args: argparse.Namespace):
         raise InputError(_("--oversubscription-grid: {problem}").format(problem=exc)) from None
     if not values:
         raise InputError(_("--oversubscription-grid needs at least one ratio"))
-    topologies = tuple(dict.fromkeys(t.strip().lower() for t in args.topologies.split(",") if t.strip()))
-    unknown = [t for t in topologies if t not in TOPOLOGY.ids]
-    if unknown or not topologies:
-        raise InputError(_("--topologies: expected some of {choices}, got {value}").format(
-            choices=", ".join(TOPOLOGY.ids), value=shown(args.topologies)))
+    if args.topologies is None:
+        topologies = default_topologies(base.topology if base else None)
+    else:
+        topologies = tuple(dict.fromkeys(t.strip().lower() for t in args.topologies.split(",") if t.strip()))
+        if not topologies or any(t not in TOPOLOGY.ids for t in topologies):
+            raise InputError(_("--topologies: expected some of {choices}, got {value}").format(
+                choices=", ".join(TOPOLOGY.ids), value=shown(args.topologies)))
     return Grid(oversubscription=values, mixed_tiers=not args.single_model, topologies=topologies)
 
 
@@ -219,7 +225,7 @@ def run(args: argparse.Namespace) -> str:
         args.workers = usable_cpus()
     if args.gpus is None:  # --budget-usd or --max-power-kw without a size: the most GPUs that fit
         try:
-            envelope = largest_within(args.gpu, _constraints(args), _grid(args), workers=args.workers,
+            envelope = largest_within(args.gpu, _constraints(args), _grid(args, base), workers=args.workers,
                                       objective=args.objective, base=base, on_progress=bar)
         finally:
             if bar is not None:
@@ -227,7 +233,7 @@ def run(args: argparse.Namespace) -> str:
         result = envelope.result
     else:
         try:
-            result = optimize(args.gpu, args.gpus, _constraints(args), _grid(args), workers=args.workers,
+            result = optimize(args.gpu, args.gpus, _constraints(args), _grid(args, base), workers=args.workers,
                               objective=args.objective, base=base, on_progress=bar)
         finally:
             if bar is not None:
@@ -248,7 +254,7 @@ def run(args: argparse.Namespace) -> str:
         lines.append(row(objective_word(result.objective), objective_text(best, result.objective)))
     if best.split:
         lines.append(row(_("job's split"), _("{split}, global batch {batch}: {step} s per step, {days} days").format(
-            split=Split(*best.split).words(), batch=f"{best.split[4]:,}", step=f"{best.step_s:.3f}",
+            split=Split(*best.split).words(), batch=i18n.number(best.split[4]), step=units.seconds(best.step_s),
             days=units.days(best.days))))
     unit = bandwidth_unit(args)
     lines += ["  " + line for line in result.explained(unit)]
@@ -264,7 +270,7 @@ def run(args: argparse.Namespace) -> str:
     per_unit = cost_axis(result.objective) in PER_UNIT
     cheapest = capex_of(result.pareto[0], result.objective) if result.pareto else 0.0
     for c in result.pareto:  # busbw in G of ``unit`` to 0.1 GB/s (the front's step), as the Optimize page's table
-        value = {"busbw_gbytes": f"{metric_value(c, result.metric, unit):,.1f}", "days": units.days(c.days),
+        value = {"busbw_gbytes": i18n.number(metric_value(c, result.metric, unit), 1), "days": units.days(c.days),
                  "usd_per_mtok": f"{c.usd_per_mtok * fx_rate():,.3f}"}[result.metric]
         money = money_text(c, result.objective) if per_unit else usd(capex_of(c, result.objective))
         more = "-" if c is result.pareto[0] else usd(capex_of(c, result.objective) - cheapest, signed=True,

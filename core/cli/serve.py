@@ -397,10 +397,10 @@ def _throughput_lines(s: dict, system, unit: str = "GB/s") -> list[str]:
     and the cost."""
     lines = []
     text = _("{output} output tokens/s per GPU in decode").format(
-        output=f"{s['decode']['output_tokens_per_s_per_gpu']:,.0f}")
+        output=units.number(s['decode']['output_tokens_per_s_per_gpu']))
     if s["prefill"]:
         text = _("{input} input tokens/s per GPU in prefill").format(
-            input=f"{s['prefill']['input_tokens_per_s_per_gpu']:,.0f}") + separator() + text
+            input=units.number(s['prefill']['input_tokens_per_s_per_gpu'])) + separator() + text
     lines.append(row(_("throughput"), text))
     kv = s["kv_transfer"]
     if kv:

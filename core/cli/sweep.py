@@ -63,7 +63,7 @@ def spec_from_args(args: argparse.Namespace):
     from core.perf.jobform import FITTED
 
     base = design_from_args(args)
-    refused = one_fabric_only(base, "sweep")  # a design with pods
+    refused = one_fabric_only(base, "sweep", "cli")  # a design with pods
     if refused:
         raise InputError(refused)
     x_key, x_text = args.sweep_x

@@ -206,8 +206,8 @@ def _split_lines(choice) -> list[str]:
             else:
                 verdict = _("fits, {slower} slower").format(slower=units.percent(e.step_time_s / best.estimate.step_time_s - 1))
             text = _("dp {dp}, global batch {batch}: step {step} s, MFU {mfu}, {memory} GiB/GPU; {verdict}").format(
-                dp=f"{e.dp:,}", batch=f"{c.global_batch:,}", step=f"{e.step_time_s:.3f}", mfu=units.percent(e.mfu),
-                memory=f"{sum(e.memory_gb.values()):.1f}", verdict=verdict)
+                dp=number(e.dp), batch=number(c.global_batch), step=units.seconds(e.step_time_s),
+                mfu=units.percent(e.mfu), memory=units.gibibytes(sum(e.memory_gb.values())), verdict=verdict)
         else:
             text = _("does not fit: {problem}").format(problem=c.problem)
         if c.first_tried:
@@ -271,10 +271,10 @@ def _run(args: argparse.Namespace) -> str:
     par = s["parallelism"]
     head = _("{model} ({params}B parameters) on {gpus} GPUs: tp {tp} pp {pp} cp {cp} dp {dp} ep {ep} vp {vp}; "
              "seq {seq}, global batch {batch}, {precision}").format(
-        model=_shown(s["model"]), params=f"{s['params_b']:,.1f}", gpus=f"{s['gpus']:,}", tp=par["tp"], pp=par["pp"],
+        model=_shown(s["model"]), params=f"{s['params_b']:,.1f}", gpus=number(s["gpus"]), tp=par["tp"], pp=par["pp"],
         cp=par["cp"], dp=par["dp"], ep=par["ep"], vp=par["vp"],
-        seq=f"{s['seq_len']:,}", batch=f"{s['global_batch']:,}", precision=s["precision"])
-    memory = separator().join(f"{_(MEMORY_LABELS[k]) if k in MEMORY_LABELS else k} {v:.1f}"
+        seq=number(s["seq_len"]), batch=number(s["global_batch"]), precision=s["precision"])
+    memory = separator().join(f"{_(MEMORY_LABELS[k]) if k in MEMORY_LABELS else k} {units.gibibytes(v)}"
                               for k, v in s["memory_gb"].items())
     lines = [said(head + cluster_note(planned.resolved.gpus if on_pod else design.gpus, s["cluster_gpus"], s["gpus"]))]
     if on_pod:
@@ -286,8 +286,8 @@ def _run(args: argparse.Namespace) -> str:
                                                  count=len(choice.candidates))))
     lines += [
         row(_("step time"), _("{step} s  (compute {compute}, bubble {bubble}, exposed communication {exposed})").format(
-            step=f"{s['step_time_s']:.3f}", compute=f"{s['compute_s']:.3f}", bubble=f"{s['bubble_s']:.3f}",
-            exposed=f"{s['exposed_comm_s']:.3f}")),
+            step=units.number(s["step_time_s"]), compute=units.number(s["compute_s"]),
+            bubble=units.number(s["bubble_s"]), exposed=units.number(s["exposed_comm_s"]))),
         row(_("throughput"), _("{tokens} tokens/s, MFU {mfu}, communication {share} of the step").format(
             tokens=number(result.tokens_per_s), mfu=units.percent(result.mfu),
             share=units.percent(result.comm_fraction))),
@@ -300,7 +300,8 @@ def _run(args: argparse.Namespace) -> str:
         lines.append("  " + tidy_spaces(_("{parallelism} {collective} group {group}  {volume} GB  {time} s, algbw "
                                           "{algbw}, {hidden} hidden, {algorithm} over {level}").format(
             parallelism=pad(_shown(c["parallelism"]), 13), collective=pad(_shown(c["collective"]), 28),
-            group=f"{c['group_size']:>5}", volume=f"{c['volume_gbytes']:>10,.1f}", time=f"{c['time_s']:>8.3f}",
+            group=f"{c['group_size']:>5}", volume=f"{units.cell(c['volume_gbytes']):>10}",
+            time=f"{units.cell(c['time_s']):>8}",
             algbw=_algbw(c, unit), hidden=units.percent(c['hidden_fraction']),
             algorithm=algorithm_label(c["algorithm"]), level=level_label(c["fabric_level"], planned.resolved.system))))
     if s["sharp"]:

@@ -176,9 +176,9 @@ def networks_figure(plan) -> go.Figure:
         fig.add_trace(go.Bar(
             y=[label] * len(keys), x=[v / total * 100 for v in values], orientation="h", name=label,
             marker_color=[colours[k] for k in keys], showlegend=False,
-            customdata=[[n, shown(v)] for n, v in zip(names, values)],
+            customdata=[[n, shown(v), percent(v / total)] for n, v in zip(names, values)],
             text=[percent(v / total) if v / total >= 0.04 else "" for v in values], textposition="inside",
-            hovertemplate="%{customdata[0]}: %{customdata[1]} (%{x:.1f}%)<extra></extra>"))
+            hovertemplate="%{customdata[0]}: %{customdata[1]} (%{customdata[2]})<extra></extra>"))
     for k, name in zip(keys, names):  # a legend entry per network (the bars carry one colour each)
         fig.add_trace(go.Bar(y=[None], x=[None], orientation="h", name=name, marker_color=colours[k],
                              hoverinfo="skip"))

@@ -574,19 +574,14 @@ def rack_key_numbers(plan) -> list[KeyNumber]:
                   .format(most=load_racks().hall.max_racks_per_row)),
         KeyNumber("floor", _("Floor area"), f"{layout.floor_area_m2:,.0f} m²",
                   _("{length} m x {width} m with aisles").format(
-                      length=f"{layout.hall_length_m:,.1f}", width=f"{layout.hall_width_m:,.1f}")),
+                      length=units.metres(layout.hall_length_m), width=units.metres(layout.hall_width_m))),
     ]
     longest = max((item.max_m for item in plan.lengths), default=0.0)
     if plan.lengths:
-        numbers.append(KeyNumber("longest_cable", _("Longest compute cable"), f"{longest:,.1f} m",
+        numbers.append(KeyNumber("longest_cable", _("Longest compute cable"), f"{units.metres(longest)} m",
                                  _("the compute fabric's links (the storage and management cables are in the "
                                    "cabling plan), slack included; by link class in the cable lengths below")))
     return numbers
-
-
-def _per_gpu(value: float) -> str:
-    """Tokens/s per GPU: whole with separators from 100, three significant figures below."""
-    return f"{value:,.0f}" if value >= 100 else f"{value:.3g}"
 
 
 def serving_key_numbers(estimate_, system=None) -> list[KeyNumber]:
@@ -605,10 +600,10 @@ def serving_key_numbers(estimate_, system=None) -> list[KeyNumber]:
                       rate=number(e.rate))),
         KeyNumber("tpot", _("Time per output token"), units.milliseconds(e.tpot_s),
                   _("one decode step of {batch} sequences per rank").format(batch=number(e.decode.batch))),
-        KeyNumber("output_per_gpu", _("Output tokens/s per GPU in decode"), _per_gpu(e.output_tokens_per_s_per_gpu),
+        KeyNumber("output_per_gpu", _("Output tokens/s per GPU in decode"), significant(e.output_tokens_per_s_per_gpu),
                   _("output tokens per second of the decode pool over its {gpus} GPUs").format(
                       gpus=f"{e.decode.gpus:,}")),
-        KeyNumber("input_per_gpu", _("Input tokens/s per GPU in prefill"), _per_gpu(e.input_tokens_per_s_per_gpu),
+        KeyNumber("input_per_gpu", _("Input tokens/s per GPU in prefill"), significant(e.input_tokens_per_s_per_gpu),
                   _("prompt tokens per second over the {gpus} GPUs that prefill").format(gpus=f"{prefill_gpus:,}")),
         KeyNumber("usd_per_m", _("Cost per million output tokens"), usd(e.usd_per_million_output_tokens, cents=True),
                   _("the deployment's {gpus} GPUs' share of the cluster's TCO (capex over the TCO years plus "

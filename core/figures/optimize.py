@@ -45,19 +45,19 @@ def metric_value(c: Candidate, metric: str, unit: str = "GB/s") -> float:
     return c.days if metric == "days" else c.usd_per_mtok * fx_rate()
 
 
-def _hover(metric: str, objective: str = "cluster") -> str:
-    value = _("%{y:,.1f} days") if metric == "days" else "%{customdata[3]}"
+def _hover(objective: str = "cluster") -> str:
     money = _("capex") if cost_axis(objective) in ("cluster", "compute") else objective_word(cost_axis(objective))
-    return "%{customdata[1]}<br>" + money + " %{customdata[2]}<br>" + value + "<extra></extra>"
+    return "%{customdata[1]}<br>" + money + " %{customdata[2]}<br>%{customdata[3]}<extra></extra>"
 
 
 def _shown(c: Candidate, metric: str, unit: str) -> str:
-    """The hover's performance value: busbw in ``unit`` or the cost per million output tokens ("" for days)."""
+    """The hover's performance value: busbw in ``unit``, the cost per million output tokens or the days to train (as
+    the days' one format writes them, ``core.units.days``)."""
     if metric == "busbw_gbytes" and c.busbw_gbytes == c.busbw_gbytes:
         return units.bandwidth(units.from_gbytes(c.busbw_gbytes), unit)
     if metric == "usd_per_mtok":
         return _("{usd} per million output tokens").format(usd=usd(c.usd_per_mtok, cents=True))
-    return ""
+    return _("{days} days").format(days=units.days(c.days)) if metric == "days" and c.days == c.days else ""
 
 
 def capex_title(objective: str) -> str:
@@ -72,7 +72,7 @@ def _trace(cands: list[Candidate], metric: str, objective: str = "cluster", unit
            **style) -> go.Scatter:
     return go.Scatter(x=[capex_of(c, objective) for c in cands], y=[metric_value(c, metric, unit) for c in cands],
                       customdata=[[c.index, design_label(c), money_text(c, objective), _shown(c, metric, unit)]
-                                  for c in cands], hovertemplate=_hover(metric, objective), **style)
+                                  for c in cands], hovertemplate=_hover(objective), **style)
 
 
 FIT_MARGIN = 0.06

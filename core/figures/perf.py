@@ -15,7 +15,7 @@ from plotly.subplots import make_subplots
 from core import units
 from core.units import money_axis, money_unit
 from core.figures.style import base_layout, plain, sep
-from core.i18n import _, usd
+from core.i18n import _, number, usd
 from core.perf.algorithms import algorithm_label, fastest_label, names_protocols
 from core.perf.collectives import IN_NETWORK, ReferencePoint, Sweep, format_size
 from core.perf.jobform import COLLECTIVE_COLUMNS
@@ -157,7 +157,8 @@ def step_figure(estimates: dict, height: int = 320) -> go.Figure:
             label = _("{kind} comm (exposed)").format(kind=parallelism_label(name))
         fig.add_trace(go.Bar(
             y=labels, x=values, orientation="h", name=label, marker_color=PART_COLOURS.get(name, "#888"),
-            hovertemplate=_("{part}: %{{x:.3f}} s").format(part=label) + "<extra>%{y}</extra>",
+            customdata=[units.number(v) for v in values],  # as the bars' totals, the step card and ``train``
+            hovertemplate=_("{part}: {seconds} s").format(part=label, seconds="%{customdata}") + "<extra>%{y}</extra>",
         ))
     totals = [est.step_time_s for est in estimates.values()]
     fig.add_trace(go.Scatter(y=labels, x=totals, mode="text", text=[f"  {units.number(t)} s" for t in totals],
@@ -184,12 +185,16 @@ def scaling_figure(rows: list[dict], height: int = 380) -> go.Figure:
     gpus = [r["gpus"] for r in rows]
     fig.add_trace(go.Scatter(x=gpus, y=[100 * r["scaling_efficiency"] for r in rows], mode="lines+markers",
                              name=_("scaling efficiency"), line=dict(color="#2e86c1", width=3),
-                             customdata=[r["tokens_per_s"] for r in rows],
-                             hovertemplate=_("%{x:,} GPUs: %{y:.1f}% efficiency, %{customdata:,.0f} tokens/s")
+                             customdata=[[number(r["gpus"]), units.percent(r["scaling_efficiency"]),
+                                          number(r["tokens_per_s"])] for r in rows],
+                             hovertemplate=_("{gpus} GPUs: {efficiency} efficiency, {tokens} tokens/s").format(
+                                 gpus="%{customdata[0]}", efficiency="%{customdata[1]}", tokens="%{customdata[2]}")
                              + "<extra></extra>"), secondary_y=False)
     fig.add_trace(go.Scatter(x=gpus, y=[100 * r["comm_fraction"] for r in rows], mode="lines+markers",
                              name=_("communication share of step"), line=dict(color="#c0392b", width=2, dash="dot"),
-                             hovertemplate=_("%{x:,} GPUs: %{y:.1f}% of the step communicating") + "<extra></extra>"),
+                             customdata=[[number(r["gpus"]), units.percent(r["comm_fraction"])] for r in rows],
+                             hovertemplate=_("{gpus} GPUs: {share} of the step communicating").format(
+                                 gpus="%{customdata[0]}", share="%{customdata[1]}") + "<extra></extra>"),
                   secondary_y=True)
     fig.update_xaxes(type="log", title=_("GPUs (data-parallel replicas added, same batch per replica)"),
                      tickvals=gpus, ticktext=[f"{g:,}" for g in gpus])

@@ -176,8 +176,8 @@ def what_if_rows(result: FailureResult, unit: str = "GB/s", system=None) -> list
         rows.append((_("training step [s] (the Performance page's job)"), units.seconds(result.healthy_step_time_s),
                      "-" if result.step_time_s is None else units.seconds(result.step_time_s)))
         if result.healthy_days_to_train is not None:
-            rows.append((_("days to train"), f"{result.healthy_days_to_train:,.1f}",
-                         "-" if result.days_to_train is None else f"{result.days_to_train:,.1f}"))
+            rows.append((_("days to train"), units.days(result.healthy_days_to_train),
+                         "-" if result.days_to_train is None else units.days(result.days_to_train)))
     else:
         rows.append((_("training step [s] (the Performance page's job)"), "-", "-"))
     return rows

@@ -93,15 +93,17 @@ UNBOUNDED = N_("unbounded: the load exceeds what it serves")
 
 
 def _unbounded(labels: list[str], totals: list[float], ends: list[float], right: float,
-               axes: tuple[str, str]) -> list:
+               axes: tuple[str, str], legend: bool = True) -> list:
     """For each unbounded total, a hatched bar from the parts drawn (``ends`` [ms]) to the panel's right edge
     (``right`` [ms]), so an unbounded time reads as the longest bar, never as the shortest; none when every total is
-    finite."""
+    finite. Both panels' hatched bars are one legend entry (``legend``: this panel's is that entry; the other
+    panel's bars share its group, so a click on it hides both)."""
     x = [0.0 if math.isfinite(t) else max(right - e, 0.0) for t, e in zip(totals, ends)]
     if not any(x):
         return []
     name = _(UNBOUNDED)
-    return [go.Bar(y=labels, x=x, orientation="h", name=name, legendgroup=axes[0], xaxis=axes[0], yaxis=axes[1],
+    return [go.Bar(y=labels, x=x, orientation="h", name=name, legendgroup="unbounded", showlegend=legend,
+                   xaxis=axes[0], yaxis=axes[1],
                    marker=dict(color="rgba(0,0,0,0)", line=dict(color="#922b21", width=1),
                                pattern=dict(shape="/", fgcolor="rgba(146,43,33,0.3)", bgcolor="#ffffff", size=10)),
                    hovertemplate=plain(name) + "<extra>%{y}</extra>")]
@@ -131,12 +133,13 @@ def time_figure(estimates: dict, height: int = 420, scaleup_links: dict[str, str
     traces = _bars(labels, parts, names, ("x", "y"), splits)
     tpot_ms = [e.tpot_s * 1e3 for e in estimates.values()]
     tpot, top_tpot = _totals(labels, tpot_ms, parts, ("x", "y"))
-    traces += _unbounded(labels, tpot_ms, list(tpot.x), top_tpot * 1.3, ("x", "y"))
+    hatched = _unbounded(labels, tpot_ms, list(tpot.x), top_tpot * 1.3, ("x", "y"))
+    traces += hatched
     parts = {k: [_drawn_ms(e.ttft_parts[k]) for e in estimates.values()] for k in TTFT_PARTS}
     traces += [tpot, *_bars(labels, parts, TTFT_PARTS, ("x2", "y2"), splits)]
     ttft_ms = [e.ttft_s * 1e3 for e in estimates.values()]
     ttft, top_ttft = _totals(labels, ttft_ms, parts, ("x2", "y2"))
-    traces += _unbounded(labels, ttft_ms, list(ttft.x), top_ttft * 1.3, ("x2", "y2"))
+    traces += _unbounded(labels, ttft_ms, list(ttft.x), top_ttft * 1.3, ("x2", "y2"), legend=not hatched)
     fig = go.Figure(data=[*traces, ttft])
     ticks = dict(tickmode="array", tickvals=labels, ticktext=[f"{label}<br><sub>{u}</sub>" for label, u in
                                                               zip(labels, used)])

@@ -30,7 +30,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from core.analysis.objectives import OBJECTIVES
-from core.analysis.optimize import Constraints, Grid
+from core.analysis.optimize import Constraints, Grid, default_topologies
 from core import vocab
 from core.catalog import load_catalog
 from core.errors import InputError, shown
@@ -110,14 +110,15 @@ def parse_switches(text: str) -> tuple[str, ...]:
 
 def parse_topologies(text: str) -> tuple[str, ...]:
     """``"rail-optimized,torus"`` -> the topologies the search tries (``core.vocab.TOPOLOGY`` ids; empty: the
-    optimizer's default grid, ``core.analysis.optimize.DEFAULT_TOPOLOGIES``)."""
+    optimizer's default topologies for the design, ``core.analysis.optimize.default_topologies``)."""
     return _parse_known(text, list(vocab.TOPOLOGY.ids), lambda item: _(
         "{topology} is not a topology; topologies: {known}").format(topology=item, known=", ".join(vocab.TOPOLOGY.ids)))
 
 
-def grid(values: Mapping[str, Any]) -> Grid:
-    """The search grid of decoded settings: the default grid with the topologies asked (``top``), if any."""
-    return Grid(topologies=tuple(values["top"])) if values.get("top") else Grid()
+def grid(values: Mapping[str, Any], topology: str | None = None) -> Grid:
+    """The search grid of decoded settings: the default grid with the topologies asked (``top``), if any, else the
+    default topologies of a design of ``topology`` (the sidebar's: ``default_topologies``)."""
+    return Grid(topologies=tuple(values["top"]) if values.get("top") else default_topologies(topology))
 
 
 def _vendors() -> list[str]:

@@ -497,7 +497,7 @@ def memory_caption(estimate_: TrainingEstimate, model_name: str, settings: Mappi
     """Parameters, the split and memory per GPU in one sentence (in ``system``'s accelerator noun,
     ``core.scaleup.in_noun``; None: GPUs), plus the estimate's warnings."""
     s = estimate_.summary()
-    memory = {k: f"{v:.1f}" for k, v in estimate_.memory_gb.items()}  # weights, gradients, optimizer, activations
+    memory = {k: units.gibibytes(v) for k, v in estimate_.memory_gb.items()}  # weights, gradients, optimizer, ...
     return (in_noun(_("{model}: {params}, {gpus} GPUs = tp {tp} x pp {pp} x cp {cp} x dp "
               "{dp}; {microbatches} per step; memory per GPU weights {weights}, gradients {gradients}, "
               "optimizer {optimizer}, activations {activations} GiB of {hbm} GiB. ").format(
