@@ -504,7 +504,7 @@ def _unsaid(_sentence) -> str:
 
 def cost_floor(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
                others: tuple[BomRow, ...] = (), lengths: tuple[LinkLengths, ...] | None = None,
-               links_power_w: float = 0.0, links: bool = True, units: "FloorUnits | None" = None) -> "CostSummary":
+               links_power_w: float = 0.0, links: bool = True, units: "FloorUnits | None" = None) -> "FloorTotals":
     """A lower bound on ``summarize_cost(resolved, build_bom(resolved, fabric, catalog, networks=networks))``'s
     capex, compute fabric capex [USD] and power [kW], without a layout: the summary of the bill's rows from counts
     alone (the compute nodes, the NICs, the compute fabric's switches, ``_fabric_rows``, and ``others``:
@@ -518,22 +518,25 @@ def cost_floor(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
     it against full plans). Without ``links`` the compute links count 0 (a lower floor that skips ``links_floor``,
     the most of its cost: the optimizer adds them only where that floor does not decide a candidate). ``units``:
     ``floor_units(resolved, catalog)`` when the caller has it (the optimizer's candidates of one resolution share
-    it); the rows are the same, in the same order."""
-    rows = _counted_rows(units or floor_units(resolved, catalog), fabric)
+    it); the rows are the same, in the same order, their totals (``FloorTotals``) summed as ``summarize_cost`` sums
+    them, onto the sums of the units' head made once (``FloorUnits.sums``)."""
+    units = units or floor_units(resolved, catalog)
+    rows = _counted_rows(units, fabric)
     if links:
         rows += _links_floor_rows(links_floor(resolved, fabric, catalog, lengths), links_power_w)
-    return summarize_cost(resolved, _bought(resolved, [*rows, *others]))
+    return _floor_totals(resolved, _row_sums(_bought(resolved, [*rows, *others]), units.sums))
 
 
 class FloorUnits(NamedTuple):
     """What ``cost_floor`` prices of a resolved design alone (``floor_units``), as ``_FloorRow``s in the bill's order
     (``_fabric_rows``): its compute nodes and NICs (``head``), one switch of each tier's model (``switches``, by
     ``switch_counts``' tier: a row of quantity 1, the design's fabric multiplying it) and the second NVLink level's
-    rows (``tail``)."""
+    rows (``tail``); ``sums``: ``_row_sums`` of the head's rows bought (``_bought``)."""
 
     head: tuple
     switches: dict
     tail: tuple
+    sums: tuple
 
 
 def floor_units(resolved: ResolvedDesign, catalog: Catalog) -> FloorUnits:
@@ -552,14 +555,14 @@ def floor_units(resolved: ResolvedDesign, catalog: Catalog) -> FloorUnits:
             switches[role] = rows[0]
     rows.clear()
     domainlevels.level2_bom(resolved, add)
-    return FloorUnits(head, switches, tuple(rows))
+    return FloorUnits(head, switches, tuple(rows), _row_sums(_bought(resolved, list(head))))
 
 
 def _counted_rows(units: FloorUnits, fabric: FabricPlan) -> list:
-    """``cost_floor``'s rows of the nodes, NICs, compute fabric switches and second NVLink level: ``units``
-    (``floor_units``) with each tier's switch row at ``fabric``'s count (``switch_counts``), ``_fabric_rows``' rows
-    without their words."""
-    rows = list(units.head)
+    """``cost_floor``'s rows of the compute fabric switches and second NVLink level, after those of the nodes and
+    NICs (``units.head``): each tier's switch row of ``units`` (``floor_units``) at ``fabric``'s count
+    (``switch_counts``), then ``units.tail``; with the head, ``_fabric_rows``' rows without their words."""
+    rows = []
     for role, count in switch_counts(fabric):
         if count > 0:  # as ``priced_row_adder``'s rows: none for no switch
             unit = units.switches[role]
@@ -572,15 +575,16 @@ _QUANTITY = _FloorRow._fields.index("quantity")
 """Where a ``_FloorRow``'s quantity is (``cost_floor`` sets it on a switch model's unit row)."""
 
 
-def links_cost_floor(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog) -> "CostSummary":
+def links_cost_floor(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog) -> "FloorTotals":
     """What ``cost_floor``'s compute links add to its totals (its capex, compute fabric capex and TCO: each total is
     a sum over the rows, so ``cost_floor(..., links=False)``'s plus this one's is ``cost_floor``'s, up to the
     rounding of a sum): their row alone (``links_floor`` from the rack geometry, no power), as bought."""
-    return summarize_cost(resolved, _bought(resolved, _links_floor_rows(links_floor(resolved, fabric, catalog))))
+    return _floor_totals(resolved, _row_sums(_bought(resolved, _links_floor_rows(links_floor(resolved, fabric,
+                                                                                           catalog)))))
 
 
 def links_binned_raise(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
-                       lengths: tuple[LinkLengths, ...]) -> "CostSummary":
+                       lengths: tuple[LinkLengths, ...]) -> "FloorTotals":
     """What ``links_cost_floor``'s totals rise by when the link classes ``lengths`` bins are priced per length bin
     (``links_floor`` of those classes alone, with and without them) where that is the higher: each class's part of
     ``links_floor`` is a lower bound on that class's cables and transceivers either way (``link_rows`` buys each
@@ -589,7 +593,7 @@ def links_binned_raise(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Ca
     view, classes = LinksFloorInputs.of(resolved), tuple(x.link_class for x in lengths)
     more = links_floor_of(view, fabric, catalog, lengths, classes) - links_floor_of(view, fabric, catalog, None,
                                                                                   classes)
-    return summarize_cost(resolved, _bought(resolved, _links_floor_rows(more)))
+    return _floor_totals(resolved, _row_sums(_bought(resolved, _links_floor_rows(more))))
 
 
 def _links_floor_rows(links: float, links_power_w: float = 0.0) -> list:
@@ -1495,17 +1499,53 @@ def summarize_cost(resolved: ResolvedDesign, rows: tuple[BomRow, ...]) -> CostSu
     """Capex, power and TCO totals of a bill of materials.
 
     TCO = capex + years x yearly energy cost, where energy = IT power x PUE x
-    8,760 h x electricity price. Staff, space, maintenance and financing are
+    8,760 h x electricity price (``_energy``). Staff, space, maintenance and financing are
     not included. Spare rows (``BomRow.spare``) are in capex (and its network part when they are
     network parts) at no power; ``spares_capex_usd`` says how much of capex they are.
     """
     design = resolved.design
-    # network_* = the compute fabric's network parts; the storage and management networks (BomRow.network)
-    # are in capex and power and split out by Plan.networks_summary(). One pass over the rows, each total
-    # added up in row order from 0 (the same sums as one ``sum()`` per total).
-    capex = low = high = network_capex = network_low = network_high = it_w = network_w = 0
-    spares = spares_low = spares_high = scaleup = 0
-    level2_ids = domainlevels.level2_part_ids()
+    capex, low, high, network_capex, network_low, network_high, it_w, network_w, spares, spares_low, spares_high, \
+        scaleup = _row_sums(rows)
+    facility_kw, energy, tco = _energy(design, capex, it_w)
+    return CostSummary(
+        capex_usd=capex,
+        capex_per_gpu_usd=capex / resolved.gpus,
+        network_capex_usd=network_capex,
+        scaleup_capex_usd=scaleup,
+        capex_usd_low=low,
+        capex_usd_high=high,
+        network_capex_usd_low=network_low,
+        network_capex_usd_high=network_high,
+        price_basis=design_price_basis(resolved),
+        network_share=network_capex / capex if capex else 0.0,
+        it_kw=it_w / 1000,
+        network_kw=network_w / 1000,
+        facility_kw=facility_kw,
+        pue=design.pue,
+        energy_usd_per_year=energy,
+        tco_years=design.tco_years,
+        tco_usd=tco,
+        racks_compute=math.ceil(resolved.nodes / resolved.nodes_per_rack),
+        spares_capex_usd=spares,
+        spares_capex_usd_low=spares_low,
+        spares_capex_usd_high=spares_high,
+    )
+
+
+_NO_SUMS = (0,) * 12
+"""``_row_sums`` of no rows."""
+
+
+def _row_sums(rows, sums: tuple = _NO_SUMS) -> tuple:
+    """``summarize_cost``'s sums over ``rows`` (``BomRow``s or floor rows), each added up in row order onto ``sums``
+    (those of the rows before them: the same sums as one pass over all the rows, so a floor sums the rows its
+    candidates share once): capex, its low and high [USD], the compute fabric's capex, low and high [USD] (network_*:
+    ``in_compute_fabric``; the storage and management networks, ``BomRow.network``, are in capex and power and split
+    out by ``Plan.networks_summary()``), IT and compute fabric power [W], the spare rows' capex, low and high [USD]
+    and the second NVLink level's capex [USD]."""
+    capex, low, high, network_capex, network_low, network_high, it_w, network_w, spares, spares_low, spares_high, \
+        scaleup = sums
+    level2_ids = _level2_ids()
     for r in rows:
         quantity, point = r.quantity, r.unit_price_usd
         price = quantity * point
@@ -1526,31 +1566,42 @@ def summarize_cost(resolved: ResolvedDesign, rows: tuple[BomRow, ...]) -> CostSu
             spares += price
             spares_low += price_low
             spares_high += price_high
+    return (capex, low, high, network_capex, network_low, network_high, it_w, network_w, spares, spares_low,
+            spares_high, scaleup)
+
+
+@lru_cache(maxsize=1)
+def _level2_ids() -> frozenset[str]:
+    """``domainlevels.level2_part_ids()`` (of the bundled table: immutable), made once."""
+    return domainlevels.level2_part_ids()
+
+
+def _energy(design, capex: float, it_w: float) -> tuple[float, float, float]:
+    """(facility power [kW], energy cost [USD per year], TCO [USD]) of ``design`` at ``capex`` [USD] and ``it_w``
+    [W] of IT power: facility = IT power x PUE, energy = facility x 8,760 h x electricity price, TCO = capex +
+    years x energy."""
     facility_kw = it_w / 1000 * design.pue
     energy = facility_kw * HOURS_PER_YEAR * design.electricity_usd_per_kwh
-    return CostSummary(
-        capex_usd=capex,
-        capex_per_gpu_usd=capex / resolved.gpus,
-        network_capex_usd=network_capex,
-        scaleup_capex_usd=scaleup,
-        capex_usd_low=low,
-        capex_usd_high=high,
-        network_capex_usd_low=network_low,
-        network_capex_usd_high=network_high,
-        price_basis=design_price_basis(resolved),
-        network_share=network_capex / capex if capex else 0.0,
-        it_kw=it_w / 1000,
-        network_kw=network_w / 1000,
-        facility_kw=facility_kw,
-        pue=design.pue,
-        energy_usd_per_year=energy,
-        tco_years=design.tco_years,
-        tco_usd=capex + design.tco_years * energy,
-        racks_compute=math.ceil(resolved.nodes / resolved.nodes_per_rack),
-        spares_capex_usd=spares,
-        spares_capex_usd_low=spares_low,
-        spares_capex_usd_high=spares_high,
-    )
+    return facility_kw, energy, capex + design.tco_years * energy
+
+
+class FloorTotals(NamedTuple):
+    """What a floor (``cost_floor``, ``links_cost_floor``, ``links_binned_raise``) gives of ``summarize_cost``'s
+    summary of its rows, the same numbers without the summary: capex and compute fabric capex [USD], facility power
+    [kW], TCO [USD] over ``tco_years`` [years]."""
+
+    capex_usd: float
+    network_capex_usd: float
+    facility_kw: float
+    tco_usd: float
+    tco_years: float
+
+
+def _floor_totals(resolved: ResolvedDesign, sums: tuple) -> FloorTotals:
+    """``FloorTotals`` of rows whose ``_row_sums`` are ``sums``."""
+    design = resolved.design
+    facility_kw, _energy_usd, tco = _energy(design, sums[0], sums[6])
+    return FloorTotals(sums[0], sums[3], facility_kw, tco, design.tco_years)
 
 
 class PriceSwing(BaseModel):
