@@ -685,7 +685,7 @@ def links_floor_of(resolved: LinksFloorInputs, fabric: FabricPlan, catalog: Cata
     overrides = tuple(sorted(resolved.price_overrides.items()))
     per_xcvr = max(resolved.system.node_ports_per_transceiver, resolved.planes)
     node_modules = resolved.nodes * math.ceil(resolved.nics_per_node * resolved.planes / per_xcvr)
-    prices = _bundled_media_prices if catalog is _bundled() else partial(media_prices, catalog)
+    steps_of = _bundled_price_steps if catalog is _bundled() else partial(_price_steps, catalog)
     total = 0.0
     for c, links in classes:
         if c in binned and binned[c].links == links and binned[c].bins:
@@ -696,29 +696,26 @@ def links_floor_of(resolved: LinksFloorInputs, fabric: FabricPlan, catalog: Cata
         if c == "node-leaf" and wiring.tor:
             per_rack = rack_fit()[3] if rack_fit() else resolved.nodes
             near = min(links, max(1, wiring.groups) * per_rack * resolved.nics_per_node * resolved.planes)
-        modules_m = short if near else apart
+        low = short if near else apart  # the least length and the modules' reach
         speed, switch = speeds[c].port_speed_gbps, switches[c]
-        node = (resolved.port_speed_gbps, per_xcvr, form_factor_family(resolved.nic.cage_type)) \
-            if c == "node-leaf" else None
-        key = (resolved.fabric, speed, switch.ports_per_cage(speed), form_factor_family(switch.cage_type), policy)
-
+        node = (resolved.port_speed_gbps, per_xcvr, resolved.nic.cage_type) if c == "node-leaf" else None
+        at_low, steps = steps_of(resolved.fabric, speed, switch.ports_per_cage(speed), switch.cage_type, policy, low,
+                                 node, overrides, basis)
         switch_share, node_share = counts[c] / links, node_modules / links
 
-        def least(length: float) -> float:
-            """The least one link at least ``length`` [m] long costs [USD] (0: no media allowed)."""
-            options = prices(*key, length, modules_m, node, overrides, basis)
+        def least(options: tuple) -> float:
+            """The least one link costs [USD] of ``options`` (``media_prices``' at a length; 0: no media allowed)."""
             return min([cable if cable is not None else switch_share * module + fibre + node_share * node_module
                         for cable, module, fibre, node_module in options]) if options else 0.0
 
         # every link at least the least at its shortest length; then each cable reach a link may pass: the links
         # beyond it pay the step (those between racks are beyond every reach shorter than ``apart``, and at most
         # ``within`` of them are within a reach the rack geometry bounds)
-        low = short if near else apart
-        below = least(low)
+        below = least(at_low)
         total += links * below
         within = _links_within(c, wiring)
-        for reach in _cable_reaches(catalog, resolved.fabric, speed, policy, low):
-            above = least(math.nextafter(reach, math.inf))
+        for reach, options in steps:
+            above = least(options)
             if above > below:
                 beyond = links - near if reach < apart else 0
                 if within is not None:
@@ -730,22 +727,33 @@ def links_floor_of(resolved: LinksFloorInputs, fabric: FabricPlan, catalog: Cata
 
 def _cable_reaches(catalog: Catalog, fabric: str, speed: int, policy: str, length_m: float) -> tuple[float, ...]:
     """The reaches [m] of the cables ``policy`` (``Design.cable_media``) allows for a link of ``fabric`` at ``speed``
-    [Gb/s per port] at least ``length_m`` long (``cable_options``), ascending; of the bundled catalog cached."""
-    if catalog is _bundled():
-        return _bundled_cable_reaches(fabric, speed, policy, length_m)
-    return _reaches_of(catalog, fabric, speed, policy, length_m)
-
-
-def _reaches_of(catalog: Catalog, fabric: str, speed: int, policy: str, length_m: float) -> tuple[float, ...]:
-    """``_cable_reaches``, uncached."""
+    [Gb/s per port] at least ``length_m`` long (``cable_options``), ascending."""
     kinds = POLICIES.get(policy, POLICIES["auto"])
     return tuple(sorted({c.reach_m for c in cable_options(catalog, fabric, speed, kinds, length_m)}))
 
 
+def _price_steps(catalog: Catalog, fabric: str, speed: int, cage_ports: int, cage_type: str, policy: str,
+                 length_m: float, node: tuple | None, overrides: tuple, basis: str) -> tuple:
+    """``links_floor``'s prices of one link class: ``(options, steps)``, ``options`` the media ``policy`` allows
+    for a link at least ``length_m`` [m] long (``media_prices``, its modules reaching ``length_m``), ``steps`` each
+    cable reach [m] beyond that (``_cable_reaches``, ascending) with the options of a link just longer than it.
+    ``cage_type``: the switch's cage; ``node``: (port speed [Gb/s], ports per module, the NIC's cage) of a node-leaf
+    class, else None; ``overrides`` and ``basis`` as ``media_prices``'."""
+    if node is not None:
+        node = (*node[:2], form_factor_family(node[2]))
+
+    def options(at_m: float) -> tuple[tuple, ...]:
+        return media_prices(catalog, fabric, speed, cage_ports, form_factor_family(cage_type), policy, at_m, length_m,
+                            node, overrides, basis)
+
+    return options(length_m), tuple((reach, options(math.nextafter(reach, math.inf)))
+                                    for reach in _cable_reaches(catalog, fabric, speed, policy, length_m))
+
+
 @lru_cache(maxsize=1024)
-def _bundled_cable_reaches(fabric: str, speed: int, policy: str, length_m: float) -> tuple[float, ...]:
-    """``_cable_reaches`` of the bundled catalog (``core.catalog.load_catalog``: immutable), by its arguments."""
-    return _reaches_of(_bundled(), fabric, speed, policy, length_m)
+def _bundled_price_steps(*key) -> tuple:
+    """``_price_steps`` of the bundled catalog (``core.catalog.load_catalog``: immutable), by its arguments."""
+    return _price_steps(_bundled(), *key)
 
 
 def _links_within(link_class: str, wiring):
