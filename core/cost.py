@@ -659,49 +659,32 @@ def links_floor_of(resolved: LinksFloorInputs, fabric: FabricPlan, catalog: Cata
     (None: every class); cached by these arguments (``core.memo.stage``): candidates of a search that differ only in
     what it does not read share one entry."""
     binned = {x.link_class: x for x in lengths or ()}
-    from core.physical.layout import compute_rack_fit
-
-    fits: list = []
-
-    def rack_fit() -> tuple | None:
-        """``compute_rack_fit`` of the design, once (None when it raises)."""
-        if not fits:
-            try:
-                fits.append(compute_rack_fit(resolved))
-            except FabricPlannerError:
-                fits.append(None)
-        return fits[0]
-
     wiring = wiring_of(fabric, resolved.nodes, resolved.nics_per_node)
     classes = [(c, n) for c, n in class_links(fabric, wiring)
                if wiring.class_ends(c)[1][0] != "node" and n > 0  # node to node (a torus): no switch link
                and (only is None or c in only)]
     if not classes:
         return 0.0
-    speeds, switches = class_speeds(resolved), class_switches(resolved)
-    counts, _terms = switch_module_counts(resolved, fabric, wiring=wiring, at=speeds)
-    short, apart = link_length_floors()
-    policy, basis = resolved.design.cable_media, design_price_basis(resolved)
-    overrides = tuple(sorted(resolved.price_overrides.items()))
-    per_xcvr = max(resolved.system.node_ports_per_transceiver, resolved.planes)
-    node_modules = resolved.nodes * math.ceil(resolved.nics_per_node * resolved.planes / per_xcvr)
-    steps_of = _bundled_price_steps if catalog is _bundled() else partial(_price_steps, catalog)
+    units = links_units_of(resolved, catalog)
+    counts, _terms = switch_module_counts(resolved, fabric, wiring=wiring, at=units.speeds)
+
+    def rack_fit() -> tuple | None:
+        """``compute_rack_fit`` of the design (None when it raises)."""
+        return units.rack_fit
+
     total = 0.0
     for c, links in classes:
         if c in binned and binned[c].links == links and binned[c].bins:
-            total += _binned_floor(resolved, catalog, binned[c], counts[c], node_modules, speeds[c], switches[c],
-                                   (policy, overrides, basis))
+            total += _binned_floor(resolved, catalog, binned[c], counts[c], units.node_modules, units.speeds[c],
+                                   units.switches[c], units.pricing)
             continue
         near = 0  # links that may stay in one rack
         if c == "node-leaf" and wiring.tor:
-            per_rack = rack_fit()[3] if rack_fit() else resolved.nodes
+            per_rack = units.rack_fit[3] if units.rack_fit else resolved.nodes
             near = min(links, max(1, wiring.groups) * per_rack * resolved.nics_per_node * resolved.planes)
-        low = short if near else apart  # the least length and the modules' reach
-        speed, switch = speeds[c].port_speed_gbps, switches[c]
-        node = (resolved.port_speed_gbps, per_xcvr, resolved.nic.cage_type) if c == "node-leaf" else None
-        at_low, steps = steps_of(resolved.fabric, speed, switch.ports_per_cage(speed), switch.cage_type, policy, low,
-                                 node, overrides, basis)
-        switch_share, node_share = counts[c] / links, node_modules / links
+        far, short = units.classes[c]
+        at_low, steps = short if near else far
+        switch_share, node_share = counts[c] / links, units.node_modules / links
 
         def least(options: tuple) -> float:
             """The least one link costs [USD] of ``options`` (``media_prices``' at a length; 0: no media allowed)."""
@@ -717,12 +700,63 @@ def links_floor_of(resolved: LinksFloorInputs, fabric: FabricPlan, catalog: Cata
         for reach, options in steps:
             above = least(options)
             if above > below:
-                beyond = links - near if reach < apart else 0
+                beyond = links - near if reach < units.apart else 0
                 if within is not None:
                     beyond = max(beyond, links - within(resolved, fabric, wiring, reach, links, c, rack_fit))
                 total += (above - below) * beyond
             below = above
     return total
+
+
+class LinksUnits(NamedTuple):
+    """What ``links_floor_of`` reads of a design's view alone (``links_units_of``): its classes' speeds
+    (``class_speeds``) and switch models (``class_switches``), pricing (cable media policy, price overrides, price
+    basis), node-side modules (``node_modules``: per node ``ceil(NICs x planes / ports per module)``), the compute
+    racks' fit (``rack_fit``: ``compute_rack_fit``'s, None when it raises), the between-racks least length
+    [m] (``apart``, ``link_length_floors``), and per link class with a switch end the ``_price_steps`` of a link
+    between racks and, node-leaf only, of one that may stay in its rack (else None)."""
+
+    speeds: dict
+    switches: dict
+    pricing: tuple
+    node_modules: int
+    rack_fit: tuple
+    apart: float
+    classes: dict
+
+
+@stage(0.01, lambda units: 1024 + 2048 * len(units.classes), errors=(FabricPlannerError,))
+def links_units_of(resolved: LinksFloorInputs, catalog: Catalog) -> LinksUnits:
+    """``LinksUnits`` of the view of a resolved design (``LinksFloorInputs``); cached by these arguments
+    (``core.memo.stage``): the candidates of a run (one resolution) share one entry. A class whose switch has no
+    mode at its speed (``Switch.ports_per_cage`` raises) is left out (a fabric with such links raises when its
+    modules are counted, ``switch_module_counts``)."""
+    from core.physical.layout import compute_rack_fit
+
+    speeds, switches = class_speeds(resolved), class_switches(resolved)
+    short, apart = link_length_floors()
+    policy, basis = resolved.design.cable_media, design_price_basis(resolved)
+    overrides = tuple(sorted(resolved.price_overrides.items()))
+    per_xcvr = max(resolved.system.node_ports_per_transceiver, resolved.planes)
+    steps_of = _bundled_price_steps if catalog is _bundled() else partial(_price_steps, catalog)
+    classes = {}
+    for c, switch in switches.items():
+        speed = speeds[c].port_speed_gbps
+        try:
+            cage_ports = switch.ports_per_cage(speed)
+        except ValueError:
+            continue
+        node = (resolved.port_speed_gbps, per_xcvr, resolved.nic.cage_type) if c == "node-leaf" else None
+        steps = partial(steps_of, resolved.fabric, speed, cage_ports, switch.cage_type, policy)
+        classes[c] = (steps(apart, node, overrides, basis),
+                      steps(short, node, overrides, basis) if c == "node-leaf" else None)
+    try:
+        fit = compute_rack_fit(resolved)
+    except FabricPlannerError:
+        fit = None
+    return LinksUnits(speeds, switches, (policy, overrides, basis),
+                      resolved.nodes * math.ceil(resolved.nics_per_node * resolved.planes / per_xcvr), fit, apart,
+                      classes)
 
 
 def _cable_reaches(catalog: Catalog, fabric: str, speed: int, policy: str, length_m: float) -> tuple[float, ...]:
@@ -910,6 +944,8 @@ def _switch_links_within(resolved: ResolvedDesign, fabric: FabricPlan, wiring, l
     a_units, b_units = models[lower].rack_units, models[upper].rack_units
     most = min(getattr(fabric, lower_count) * reached(a_units, b_units),
                getattr(fabric, upper_count) * reached(b_units, a_units)) * per_pair
+    if most <= 0:  # none within: the bounds below (each at least 0) cannot lower it
+        return 0
     if link_class == "leaf-spine" and clos_tiers(wiring.family) and not wiring.spines_with_pods:
         most = min(most, _central_leaf_links(resolved, fabric, wiring, length_m, _rack_fit))
     if link_class == "spine-core" and clos_tiers(wiring.family):
