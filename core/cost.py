@@ -725,7 +725,14 @@ class LinksUnits(NamedTuple):
     classes: dict
 
 
-@stage(0.01, lambda units: 1024 + 2048 * len(units.classes), errors=(FabricPlannerError,))
+def _units_bytes(units: LinksUnits) -> int:
+    """Upper bound of the memory of a ``LinksUnits`` [bytes]: 4 kB and 320 bytes a price option or step (measured
+    at most 2.9 kB and 200 bytes; ``tests/test_memo.py``)."""
+    steps = [s for far, near in units.classes.values() for s in (far, near) if s is not None]
+    return 4096 + 320 * sum(1 + len(at) + sum(1 + len(options) for _reach, options in past) for at, past in steps)
+
+
+@stage(0.03, _units_bytes, errors=(FabricPlannerError,))
 def links_units_of(resolved: LinksFloorInputs, catalog: Catalog) -> LinksUnits:
     """``LinksUnits`` of the view of a resolved design (``LinksFloorInputs``); cached by these arguments
     (``core.memo.stage``): the candidates of a run (one resolution) share one entry. A class whose switch has no
@@ -1215,7 +1222,7 @@ def summed_network_rows(network_inputs: NetworkInputs, fabric: NetworkFabric, pr
                  for (category, network, spare, management), (point, low, high, watts) in sums.items())
 
 
-@stage(0.22, rows_bytes, errors=(FabricPlannerError,))
+@stage(0.19, rows_bytes, errors=(FabricPlannerError,))
 def network_rows_of(network_inputs: NetworkInputs, fabric: NetworkFabric, pricing: Pricing, catalog: Catalog,
                     language: str, racks: tuple[int, int] | None = None) -> tuple[BomRow, ...]:
     """The other networks' priced rows from the views of a resolved design and its fabric plan
