@@ -280,6 +280,17 @@ busbw computations are 7,680, the default grids' unchanged. One process, large g
 16.14 s CPU over all processes (load 5.4) against 27.60 s, 16.39 s (load 4.8): MISS (5 s). The same 105,908
 candidates decided alike (one process: every candidate's reason, capex, busbw, floor and pruned flag hashed alike).
 
+Then (2026-12-07, 12:33-13:25 UTC, load average 15-38 on 2 cores from other helpers' tests; the baseline 15195585
+and floor52 alternately): the cost floors leaner with every number the same (``core.cost``: the floors' totals
+summed as ``summarize_cost`` sums them without its summary, ``FloorTotals``; what a links' floor reads of a design's
+view once per view, ``links_units_of``). One process, H100: the four floors 1.40 s CPU against 1.76 s (medians of
+three pairs: ``links_cost_floor`` 0.63 s against 0.83 s, ``cost_floor`` 0.28 s against 0.43 s,
+``network_floor_rows_of`` 0.50 s against 0.51 s), the search 4.95 s against 5.34 s (five pairs; B300 6.37 s
+against 6.86 s). ``--only default --runs 3``, two pairs: median 64.03 and 43.80 s wall, 5.42 and 5.84 s CPU
+over all processes (load 20.9, 20.8) against 48.02 and 33.25 s, 5.76 and 5.79 s (load 16.6, 15.6), no difference
+above this load's noise: MISS (1 s). The same answers (H100, B300 and the large grid: every candidate's verdict,
+floor and capex hashed alike).
+
 Earlier history of the ``bench`` workload:
 
 Measured (2026-12-01, the same minutes, load average 0.9-1.5 on 2 cores, 3 runs each twice): before the

@@ -720,7 +720,7 @@ class LinksUnits(NamedTuple):
     switches: dict
     pricing: tuple
     node_modules: int
-    rack_fit: tuple
+    rack_fit: tuple | None
     apart: float
     classes: dict
 
