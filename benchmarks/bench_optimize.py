@@ -287,6 +287,17 @@ alternately): the cable lengths' bins of every class in one pass, a role's devic
 take the node-leaf bins from the merged pass now instead of the SU reads' cache). ``--only default --runs 3``, one
 pair: median 82.67 s wall, 6.08 s CPU over all processes (load 29.6) against 77.62 s, 6.10 s (load 28.9): MISS
 (1 s). The same optimum, front, feasible, costed and pruned counts and every candidate's hashes (H100, B300, large).
+Then (2026-12-07, 12:33-13:25 UTC, load average 15-38 on 2 cores from other helpers' tests; the baseline 15195585
+and floor52 alternately): the cost floors leaner with every number the same (``core.cost``: the floors' totals
+summed as ``summarize_cost`` sums them without its summary, ``FloorTotals``; what a links' floor reads of a design's
+view once per view, ``links_units_of``). One process, H100: the four floors 1.40 s CPU against 1.76 s (medians of
+three pairs: ``links_cost_floor`` 0.63 s against 0.83 s, ``cost_floor`` 0.28 s against 0.43 s,
+``network_floor_rows_of`` 0.50 s against 0.51 s), the search 4.95 s against 5.34 s (five pairs; B300 6.37 s
+against 6.86 s). ``--only default --runs 3``, two pairs: median 64.03 and 43.80 s wall, 5.42 and 5.84 s CPU
+over all processes (load 20.9, 20.8) against 48.02 and 33.25 s, 5.76 and 5.79 s (load 16.6, 15.6), no difference
+above this load's noise: MISS (1 s). At 13:38 UTC, load average 1.9-3.0, once each: median 4.81 s wall, 4.62 s CPU
+over all processes against 6.27 s, 4.67 s: MISS (1 s); the four floors 0.90 s CPU against 1.05-1.12 s (two pairs).
+The same answers (H100, B300 and the large grid: every candidate's verdict, floor and capex hashed alike).
 
 Earlier history of the ``bench`` workload:
 

@@ -504,7 +504,7 @@ def _unsaid(_sentence) -> str:
 
 def cost_floor(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
                others: tuple[BomRow, ...] = (), lengths: tuple[LinkLengths, ...] | None = None,
-               links_power_w: float = 0.0, links: bool = True, units: "FloorUnits | None" = None) -> "CostSummary":
+               links_power_w: float = 0.0, links: bool = True, units: "FloorUnits | None" = None) -> "FloorTotals":
     """A lower bound on ``summarize_cost(resolved, build_bom(resolved, fabric, catalog, networks=networks))``'s
     capex, compute fabric capex [USD] and power [kW], without a layout: the summary of the bill's rows from counts
     alone (the compute nodes, the NICs, the compute fabric's switches, ``_fabric_rows``, and ``others``:
@@ -518,22 +518,25 @@ def cost_floor(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
     it against full plans). Without ``links`` the compute links count 0 (a lower floor that skips ``links_floor``,
     the most of its cost: the optimizer adds them only where that floor does not decide a candidate). ``units``:
     ``floor_units(resolved, catalog)`` when the caller has it (the optimizer's candidates of one resolution share
-    it); the rows are the same, in the same order."""
-    rows = _counted_rows(units or floor_units(resolved, catalog), fabric)
+    it); the rows are the same, in the same order, their totals (``FloorTotals``) summed as ``summarize_cost`` sums
+    them, onto the sums of the units' head made once (``FloorUnits.sums``)."""
+    units = units or floor_units(resolved, catalog)
+    rows = _counted_rows(units, fabric)
     if links:
         rows += _links_floor_rows(links_floor(resolved, fabric, catalog, lengths), links_power_w)
-    return summarize_cost(resolved, _bought(resolved, [*rows, *others]))
+    return _floor_totals(resolved, _row_sums(_bought(resolved, [*rows, *others]), units.sums))
 
 
 class FloorUnits(NamedTuple):
     """What ``cost_floor`` prices of a resolved design alone (``floor_units``), as ``_FloorRow``s in the bill's order
     (``_fabric_rows``): its compute nodes and NICs (``head``), one switch of each tier's model (``switches``, by
     ``switch_counts``' tier: a row of quantity 1, the design's fabric multiplying it) and the second NVLink level's
-    rows (``tail``)."""
+    rows (``tail``); ``sums``: ``_row_sums`` of the head's rows bought (``_bought``)."""
 
     head: tuple
     switches: dict
     tail: tuple
+    sums: tuple
 
 
 def floor_units(resolved: ResolvedDesign, catalog: Catalog) -> FloorUnits:
@@ -552,14 +555,14 @@ def floor_units(resolved: ResolvedDesign, catalog: Catalog) -> FloorUnits:
             switches[role] = rows[0]
     rows.clear()
     domainlevels.level2_bom(resolved, add)
-    return FloorUnits(head, switches, tuple(rows))
+    return FloorUnits(head, switches, tuple(rows), _row_sums(_bought(resolved, list(head))))
 
 
 def _counted_rows(units: FloorUnits, fabric: FabricPlan) -> list:
-    """``cost_floor``'s rows of the nodes, NICs, compute fabric switches and second NVLink level: ``units``
-    (``floor_units``) with each tier's switch row at ``fabric``'s count (``switch_counts``), ``_fabric_rows``' rows
-    without their words."""
-    rows = list(units.head)
+    """``cost_floor``'s rows of the compute fabric switches and second NVLink level, after those of the nodes and
+    NICs (``units.head``): each tier's switch row of ``units`` (``floor_units``) at ``fabric``'s count
+    (``switch_counts``), then ``units.tail``; with the head, ``_fabric_rows``' rows without their words."""
+    rows = []
     for role, count in switch_counts(fabric):
         if count > 0:  # as ``priced_row_adder``'s rows: none for no switch
             unit = units.switches[role]
@@ -572,15 +575,16 @@ _QUANTITY = _FloorRow._fields.index("quantity")
 """Where a ``_FloorRow``'s quantity is (``cost_floor`` sets it on a switch model's unit row)."""
 
 
-def links_cost_floor(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog) -> "CostSummary":
+def links_cost_floor(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog) -> "FloorTotals":
     """What ``cost_floor``'s compute links add to its totals (its capex, compute fabric capex and TCO: each total is
     a sum over the rows, so ``cost_floor(..., links=False)``'s plus this one's is ``cost_floor``'s, up to the
     rounding of a sum): their row alone (``links_floor`` from the rack geometry, no power), as bought."""
-    return summarize_cost(resolved, _bought(resolved, _links_floor_rows(links_floor(resolved, fabric, catalog))))
+    return _floor_totals(resolved, _row_sums(_bought(resolved, _links_floor_rows(links_floor(resolved, fabric,
+                                                                                           catalog)))))
 
 
 def links_binned_raise(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
-                       lengths: tuple[LinkLengths, ...]) -> "CostSummary":
+                       lengths: tuple[LinkLengths, ...]) -> "FloorTotals":
     """What ``links_cost_floor``'s totals rise by when the link classes ``lengths`` bins are priced per length bin
     (``links_floor`` of those classes alone, with and without them) where that is the higher: each class's part of
     ``links_floor`` is a lower bound on that class's cables and transceivers either way (``link_rows`` buys each
@@ -589,7 +593,7 @@ def links_binned_raise(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Ca
     view, classes = LinksFloorInputs.of(resolved), tuple(x.link_class for x in lengths)
     more = links_floor_of(view, fabric, catalog, lengths, classes) - links_floor_of(view, fabric, catalog, None,
                                                                                   classes)
-    return summarize_cost(resolved, _bought(resolved, _links_floor_rows(more)))
+    return _floor_totals(resolved, _row_sums(_bought(resolved, _links_floor_rows(more))))
 
 
 def _links_floor_rows(links: float, links_power_w: float = 0.0) -> list:
@@ -655,68 +659,48 @@ def links_floor_of(resolved: LinksFloorInputs, fabric: FabricPlan, catalog: Cata
     (None: every class); cached by these arguments (``core.memo.stage``): candidates of a search that differ only in
     what it does not read share one entry."""
     binned = {x.link_class: x for x in lengths or ()}
-    from core.physical.layout import compute_rack_fit
-
-    fits: list = []
-
-    def rack_fit() -> tuple | None:
-        """``compute_rack_fit`` of the design, once (None when it raises)."""
-        if not fits:
-            try:
-                fits.append(compute_rack_fit(resolved))
-            except FabricPlannerError:
-                fits.append(None)
-        return fits[0]
-
     wiring = wiring_of(fabric, resolved.nodes, resolved.nics_per_node)
     classes = [(c, n) for c, n in class_links(fabric, wiring)
                if wiring.class_ends(c)[1][0] != "node" and n > 0  # node to node (a torus): no switch link
                and (only is None or c in only)]
     if not classes:
         return 0.0
-    speeds, switches = class_speeds(resolved), class_switches(resolved)
-    counts, _terms = switch_module_counts(resolved, fabric, wiring=wiring, at=speeds)
-    short, apart = link_length_floors()
-    policy, basis = resolved.design.cable_media, design_price_basis(resolved)
-    overrides = tuple(sorted(resolved.price_overrides.items()))
-    per_xcvr = max(resolved.system.node_ports_per_transceiver, resolved.planes)
-    node_modules = resolved.nodes * math.ceil(resolved.nics_per_node * resolved.planes / per_xcvr)
-    prices = _bundled_media_prices if catalog is _bundled() else partial(media_prices, catalog)
+    units = links_units_of(resolved, catalog)
+    counts, _terms = switch_module_counts(resolved, fabric, wiring=wiring, at=units.speeds)
+
+    def rack_fit() -> tuple | None:
+        """``compute_rack_fit`` of the design (None when it raises)."""
+        return units.rack_fit
+
     total = 0.0
     for c, links in classes:
         if c in binned and binned[c].links == links and binned[c].bins:
-            total += _binned_floor(resolved, catalog, binned[c], counts[c], node_modules, speeds[c], switches[c],
-                                   (policy, overrides, basis))
+            total += _binned_floor(resolved, catalog, binned[c], counts[c], units.node_modules, units.speeds[c],
+                                   units.switches[c], units.pricing)
             continue
         near = 0  # links that may stay in one rack
         if c == "node-leaf" and wiring.tor:
-            per_rack = rack_fit()[3] if rack_fit() else resolved.nodes
+            per_rack = units.rack_fit[3] if units.rack_fit else resolved.nodes
             near = min(links, max(1, wiring.groups) * per_rack * resolved.nics_per_node * resolved.planes)
-        modules_m = short if near else apart
-        speed, switch = speeds[c].port_speed_gbps, switches[c]
-        node = (resolved.port_speed_gbps, per_xcvr, form_factor_family(resolved.nic.cage_type)) \
-            if c == "node-leaf" else None
-        key = (resolved.fabric, speed, switch.ports_per_cage(speed), form_factor_family(switch.cage_type), policy)
+        far, short = units.classes[c]
+        at_low, steps = short if near else far
+        switch_share, node_share = counts[c] / links, units.node_modules / links
 
-        switch_share, node_share = counts[c] / links, node_modules / links
-
-        def least(length: float) -> float:
-            """The least one link at least ``length`` [m] long costs [USD] (0: no media allowed)."""
-            options = prices(*key, length, modules_m, node, overrides, basis)
+        def least(options: tuple) -> float:
+            """The least one link costs [USD] of ``options`` (``media_prices``' at a length; 0: no media allowed)."""
             return min([cable if cable is not None else switch_share * module + fibre + node_share * node_module
                         for cable, module, fibre, node_module in options]) if options else 0.0
 
         # every link at least the least at its shortest length; then each cable reach a link may pass: the links
         # beyond it pay the step (those between racks are beyond every reach shorter than ``apart``, and at most
         # ``within`` of them are within a reach the rack geometry bounds)
-        low = short if near else apart
-        below = least(low)
+        below = least(at_low)
         total += links * below
         within = _links_within(c, wiring)
-        for reach in _cable_reaches(catalog, resolved.fabric, speed, policy, low):
-            above = least(math.nextafter(reach, math.inf))
+        for reach, options in steps:
+            above = least(options)
             if above > below:
-                beyond = links - near if reach < apart else 0
+                beyond = links - near if reach < units.apart else 0
                 if within is not None:
                     beyond = max(beyond, links - within(resolved, fabric, wiring, reach, links, c, rack_fit))
                 total += (above - below) * beyond
@@ -724,24 +708,93 @@ def links_floor_of(resolved: LinksFloorInputs, fabric: FabricPlan, catalog: Cata
     return total
 
 
+class LinksUnits(NamedTuple):
+    """What ``links_floor_of`` reads of a design's view alone (``links_units_of``): its classes' speeds
+    (``class_speeds``) and switch models (``class_switches``), pricing (cable media policy, price overrides, price
+    basis), node-side modules (``node_modules``: per node ``ceil(NICs x planes / ports per module)``), the compute
+    racks' fit (``rack_fit``: ``compute_rack_fit``'s, None when it raises), the between-racks least length
+    [m] (``apart``, ``link_length_floors``), and per link class with a switch end the ``_price_steps`` of a link
+    between racks and, node-leaf only, of one that may stay in its rack (else None)."""
+
+    speeds: dict
+    switches: dict
+    pricing: tuple
+    node_modules: int
+    rack_fit: tuple | None
+    apart: float
+    classes: dict
+
+
+def _units_bytes(units: LinksUnits) -> int:
+    """Upper bound of the memory of a ``LinksUnits`` [bytes]: 4 kB and 320 bytes a price option or step (measured
+    at most 2.9 kB and 200 bytes; ``tests/test_memo.py``)."""
+    steps = [s for far, near in units.classes.values() for s in (far, near) if s is not None]
+    return 4096 + 320 * sum(1 + len(at) + sum(1 + len(options) for _reach, options in past) for at, past in steps)
+
+
+@stage(0.03, _units_bytes, errors=(FabricPlannerError,))
+def links_units_of(resolved: LinksFloorInputs, catalog: Catalog) -> LinksUnits:
+    """``LinksUnits`` of the view of a resolved design (``LinksFloorInputs``); cached by these arguments
+    (``core.memo.stage``): the candidates of a run (one resolution) share one entry. A class whose switch has no
+    mode at its speed (``Switch.ports_per_cage`` raises) is left out (a fabric with such links raises when its
+    modules are counted, ``switch_module_counts``)."""
+    from core.physical.layout import compute_rack_fit
+
+    speeds, switches = class_speeds(resolved), class_switches(resolved)
+    short, apart = link_length_floors()
+    policy, basis = resolved.design.cable_media, design_price_basis(resolved)
+    overrides = tuple(sorted(resolved.price_overrides.items()))
+    per_xcvr = max(resolved.system.node_ports_per_transceiver, resolved.planes)
+    steps_of = _bundled_price_steps if catalog is _bundled() else partial(_price_steps, catalog)
+    classes = {}
+    for c, switch in switches.items():
+        speed = speeds[c].port_speed_gbps
+        try:
+            cage_ports = switch.ports_per_cage(speed)
+        except ValueError:
+            continue
+        node = (resolved.port_speed_gbps, per_xcvr, resolved.nic.cage_type) if c == "node-leaf" else None
+        steps = partial(steps_of, resolved.fabric, speed, cage_ports, switch.cage_type, policy)
+        classes[c] = (steps(apart, node, overrides, basis),
+                      steps(short, node, overrides, basis) if c == "node-leaf" else None)
+    try:
+        fit = compute_rack_fit(resolved)
+    except FabricPlannerError:
+        fit = None
+    return LinksUnits(speeds, switches, (policy, overrides, basis),
+                      resolved.nodes * math.ceil(resolved.nics_per_node * resolved.planes / per_xcvr), fit, apart,
+                      classes)
+
+
 def _cable_reaches(catalog: Catalog, fabric: str, speed: int, policy: str, length_m: float) -> tuple[float, ...]:
     """The reaches [m] of the cables ``policy`` (``Design.cable_media``) allows for a link of ``fabric`` at ``speed``
-    [Gb/s per port] at least ``length_m`` long (``cable_options``), ascending; of the bundled catalog cached."""
-    if catalog is _bundled():
-        return _bundled_cable_reaches(fabric, speed, policy, length_m)
-    return _reaches_of(catalog, fabric, speed, policy, length_m)
-
-
-def _reaches_of(catalog: Catalog, fabric: str, speed: int, policy: str, length_m: float) -> tuple[float, ...]:
-    """``_cable_reaches``, uncached."""
+    [Gb/s per port] at least ``length_m`` long (``cable_options``), ascending."""
     kinds = POLICIES.get(policy, POLICIES["auto"])
     return tuple(sorted({c.reach_m for c in cable_options(catalog, fabric, speed, kinds, length_m)}))
 
 
+def _price_steps(catalog: Catalog, fabric: str, speed: int, cage_ports: int, cage_type: str, policy: str,
+                 length_m: float, node: tuple | None, overrides: tuple, basis: str) -> tuple:
+    """``links_floor``'s prices of one link class: ``(options, steps)``, ``options`` the media ``policy`` allows
+    for a link at least ``length_m`` [m] long (``media_prices``, its modules reaching ``length_m``), ``steps`` each
+    cable reach [m] beyond that (``_cable_reaches``, ascending) with the options of a link just longer than it.
+    ``cage_type``: the switch's cage; ``node``: (port speed [Gb/s], ports per module, the NIC's cage) of a node-leaf
+    class, else None; ``overrides`` and ``basis`` as ``media_prices``'."""
+    if node is not None:
+        node = (*node[:2], form_factor_family(node[2]))
+
+    def options(at_m: float) -> tuple[tuple, ...]:
+        return media_prices(catalog, fabric, speed, cage_ports, form_factor_family(cage_type), policy, at_m, length_m,
+                            node, overrides, basis)
+
+    return options(length_m), tuple((reach, options(math.nextafter(reach, math.inf)))
+                                    for reach in _cable_reaches(catalog, fabric, speed, policy, length_m))
+
+
 @lru_cache(maxsize=1024)
-def _bundled_cable_reaches(fabric: str, speed: int, policy: str, length_m: float) -> tuple[float, ...]:
-    """``_cable_reaches`` of the bundled catalog (``core.catalog.load_catalog``: immutable), by its arguments."""
-    return _reaches_of(_bundled(), fabric, speed, policy, length_m)
+def _bundled_price_steps(*key) -> tuple:
+    """``_price_steps`` of the bundled catalog (``core.catalog.load_catalog``: immutable), by its arguments."""
+    return _price_steps(_bundled(), *key)
 
 
 def _links_within(link_class: str, wiring):
@@ -898,6 +951,8 @@ def _switch_links_within(resolved: ResolvedDesign, fabric: FabricPlan, wiring, l
     a_units, b_units = models[lower].rack_units, models[upper].rack_units
     most = min(getattr(fabric, lower_count) * reached(a_units, b_units),
                getattr(fabric, upper_count) * reached(b_units, a_units)) * per_pair
+    if most <= 0:  # none within: the bounds below (each at least 0) cannot lower it
+        return 0
     if link_class == "leaf-spine" and clos_tiers(wiring.family) and not wiring.spines_with_pods:
         most = min(most, _central_leaf_links(resolved, fabric, wiring, length_m, _rack_fit))
     if link_class == "spine-core" and clos_tiers(wiring.family):
@@ -1167,7 +1222,7 @@ def summed_network_rows(network_inputs: NetworkInputs, fabric: NetworkFabric, pr
                  for (category, network, spare, management), (point, low, high, watts) in sums.items())
 
 
-@stage(0.22, rows_bytes, errors=(FabricPlannerError,))
+@stage(0.19, rows_bytes, errors=(FabricPlannerError,))
 def network_rows_of(network_inputs: NetworkInputs, fabric: NetworkFabric, pricing: Pricing, catalog: Catalog,
                     language: str, racks: tuple[int, int] | None = None) -> tuple[BomRow, ...]:
     """The other networks' priced rows from the views of a resolved design and its fabric plan
@@ -1496,17 +1551,53 @@ def summarize_cost(resolved: ResolvedDesign, rows: tuple[BomRow, ...]) -> CostSu
     """Capex, power and TCO totals of a bill of materials.
 
     TCO = capex + years x yearly energy cost, where energy = IT power x PUE x
-    8,760 h x electricity price. Staff, space, maintenance and financing are
+    8,760 h x electricity price (``_energy``). Staff, space, maintenance and financing are
     not included. Spare rows (``BomRow.spare``) are in capex (and its network part when they are
     network parts) at no power; ``spares_capex_usd`` says how much of capex they are.
     """
     design = resolved.design
-    # network_* = the compute fabric's network parts; the storage and management networks (BomRow.network)
-    # are in capex and power and split out by Plan.networks_summary(). One pass over the rows, each total
-    # added up in row order from 0 (the same sums as one ``sum()`` per total).
-    capex = low = high = network_capex = network_low = network_high = it_w = network_w = 0
-    spares = spares_low = spares_high = scaleup = 0
-    level2_ids = domainlevels.level2_part_ids()
+    capex, low, high, network_capex, network_low, network_high, it_w, network_w, spares, spares_low, spares_high, \
+        scaleup = _row_sums(rows)
+    facility_kw, energy, tco = _energy(design, capex, it_w)
+    return CostSummary(
+        capex_usd=capex,
+        capex_per_gpu_usd=capex / resolved.gpus,
+        network_capex_usd=network_capex,
+        scaleup_capex_usd=scaleup,
+        capex_usd_low=low,
+        capex_usd_high=high,
+        network_capex_usd_low=network_low,
+        network_capex_usd_high=network_high,
+        price_basis=design_price_basis(resolved),
+        network_share=network_capex / capex if capex else 0.0,
+        it_kw=it_w / 1000,
+        network_kw=network_w / 1000,
+        facility_kw=facility_kw,
+        pue=design.pue,
+        energy_usd_per_year=energy,
+        tco_years=design.tco_years,
+        tco_usd=tco,
+        racks_compute=math.ceil(resolved.nodes / resolved.nodes_per_rack),
+        spares_capex_usd=spares,
+        spares_capex_usd_low=spares_low,
+        spares_capex_usd_high=spares_high,
+    )
+
+
+_NO_SUMS = (0,) * 12
+"""``_row_sums`` of no rows."""
+
+
+def _row_sums(rows, sums: tuple = _NO_SUMS) -> tuple:
+    """``summarize_cost``'s sums over ``rows`` (``BomRow``s or floor rows), each added up in row order onto ``sums``
+    (those of the rows before them: the same sums as one pass over all the rows, so a floor sums the rows its
+    candidates share once): capex, its low and high [USD], the compute fabric's capex, low and high [USD] (network_*:
+    ``in_compute_fabric``; the storage and management networks, ``BomRow.network``, are in capex and power and split
+    out by ``Plan.networks_summary()``), IT and compute fabric power [W], the spare rows' capex, low and high [USD]
+    and the second NVLink level's capex [USD]."""
+    capex, low, high, network_capex, network_low, network_high, it_w, network_w, spares, spares_low, spares_high, \
+        scaleup = sums
+    level2_ids = _level2_ids()
     for r in rows:
         quantity, point = r.quantity, r.unit_price_usd
         price = quantity * point
@@ -1527,31 +1618,42 @@ def summarize_cost(resolved: ResolvedDesign, rows: tuple[BomRow, ...]) -> CostSu
             spares += price
             spares_low += price_low
             spares_high += price_high
+    return (capex, low, high, network_capex, network_low, network_high, it_w, network_w, spares, spares_low,
+            spares_high, scaleup)
+
+
+@lru_cache(maxsize=1)
+def _level2_ids() -> frozenset[str]:
+    """``domainlevels.level2_part_ids()`` (of the bundled table: immutable), made once."""
+    return domainlevels.level2_part_ids()
+
+
+def _energy(design, capex: float, it_w: float) -> tuple[float, float, float]:
+    """(facility power [kW], energy cost [USD per year], TCO [USD]) of ``design`` at ``capex`` [USD] and ``it_w``
+    [W] of IT power: facility = IT power x PUE, energy = facility x 8,760 h x electricity price, TCO = capex +
+    years x energy."""
     facility_kw = it_w / 1000 * design.pue
     energy = facility_kw * HOURS_PER_YEAR * design.electricity_usd_per_kwh
-    return CostSummary(
-        capex_usd=capex,
-        capex_per_gpu_usd=capex / resolved.gpus,
-        network_capex_usd=network_capex,
-        scaleup_capex_usd=scaleup,
-        capex_usd_low=low,
-        capex_usd_high=high,
-        network_capex_usd_low=network_low,
-        network_capex_usd_high=network_high,
-        price_basis=design_price_basis(resolved),
-        network_share=network_capex / capex if capex else 0.0,
-        it_kw=it_w / 1000,
-        network_kw=network_w / 1000,
-        facility_kw=facility_kw,
-        pue=design.pue,
-        energy_usd_per_year=energy,
-        tco_years=design.tco_years,
-        tco_usd=capex + design.tco_years * energy,
-        racks_compute=math.ceil(resolved.nodes / resolved.nodes_per_rack),
-        spares_capex_usd=spares,
-        spares_capex_usd_low=spares_low,
-        spares_capex_usd_high=spares_high,
-    )
+    return facility_kw, energy, capex + design.tco_years * energy
+
+
+class FloorTotals(NamedTuple):
+    """What a floor (``cost_floor``, ``links_cost_floor``, ``links_binned_raise``) gives of ``summarize_cost``'s
+    summary of its rows, the same numbers without the summary: capex and compute fabric capex [USD], facility power
+    [kW], TCO [USD] over ``tco_years`` [years]."""
+
+    capex_usd: float
+    network_capex_usd: float
+    facility_kw: float
+    tco_usd: float
+    tco_years: float
+
+
+def _floor_totals(resolved: ResolvedDesign, sums: tuple) -> FloorTotals:
+    """``FloorTotals`` of rows whose ``_row_sums`` are ``sums``."""
+    design = resolved.design
+    facility_kw, _energy_usd, tco = _energy(design, sums[0], sums[6])
+    return FloorTotals(sums[0], sums[3], facility_kw, tco, design.tco_years)
 
 
 class PriceSwing(BaseModel):

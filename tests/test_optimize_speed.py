@@ -375,11 +375,12 @@ def test_floor_units_price_the_bills_rows(gpu, pick, other, basis, override, wat
                for r in bill]
     units = floor_units(resolved, catalog)
     assert isinstance(units, FloorUnits)
-    counted = _counted_rows(units, fabric)
+    counted = [*units.head, *_counted_rows(units, fabric)]
     assert [tuple(getattr(r, name) for name in _FloorRow._fields if name not in ("item", "why", "end"))
             for r in counted] == numbers
     floor = cost_floor(resolved, fabric, catalog, links=False, units=units)
-    assert floor == summarize_cost(resolved, _bought(resolved, bill))
+    whole = summarize_cost(resolved, _bought(resolved, bill))  # the bill's totals, bit for bit
+    assert floor == (whole.capex_usd, whole.network_capex_usd, whole.facility_kw, whole.tco_usd, whole.tco_years)
     assert floor == cost_floor(resolved, fabric, catalog, links=False)
     # a design of the same run (``_UNRESOLVED`` fields apart) prices it alike
     mate = designs[other % len(designs)]
