@@ -346,6 +346,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from core.analysis.optimize import Constraints, Grid, optimize  # noqa: E402
+from core.memo import STAGES  # noqa: E402
 from core.plan import plan  # noqa: E402
 from core.perf.collectives import collective  # noqa: E402
 
@@ -373,6 +374,8 @@ def _search(name: str, grid: Grid, constraints: Constraints, target: float, runs
     times, cpus = [], []
     result = None
     for _ in range(runs):
+        for cached in STAGES:  # each run a first search: nothing the previous run's parent cached carries over
+            cached.cache_clear()
         start, cpu = time.perf_counter(), _cpu()
         result = optimize("H100", GPUS, constraints, grid)
         times.append(time.perf_counter() - start)
