@@ -41,7 +41,7 @@ def test_the_sizing_score_floor_never_exceeds_the_score(gpu, gpus):
         for leaf_down in range(most, max(1, math.ceil(most * 0.75)) - 1, -1):
             floor = sizing._score_floor(resolved, leaf_down)
             try:
-                score = sizing._size_fabric(resolved, leaf_down, score_only=True)
+                score = sizing._score(resolved, leaf_down)
             except DesignError:
                 skipped += 1
                 continue
@@ -130,7 +130,7 @@ def _leaf_down_with_the_switches(resolved):
     scores = []
     for leaf_down in range(most, low - 1, -step):
         try:
-            scores.append((sizing._size_fabric(resolved, leaf_down, score_only=True), leaf_down))
+            scores.append((sizing._score(resolved, leaf_down), leaf_down))
         except DesignError:
             continue
     return min(scores, key=lambda pair: pair[0])[1] if scores else most
