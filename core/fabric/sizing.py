@@ -254,30 +254,17 @@ def _balanced_uplinks(
     upper switch then uses ``lower_switches * u / n`` ports down, which must
     not exceed ``upper_down_capacity``. Returns the ``(u, n)`` with the fewest
     upper switches, then the fewest uplinks; None if nothing fits.
+
+    Closed form per ``n``, from the fewest the fewest uplinks need up: the fewest uplinks ``n`` divides, ``u =
+    ceil(u_min / n) n``, fit if ``u <= u_max`` and ``lower_switches u <= n upper_down_capacity``.
     """
     u_min = max(1, math.ceil(down_used * speed_ratio / oversubscription - 1e-9))
     u_max = math.floor((radix - down_used) / up_cost + 1e-9)
-    best: tuple[int, int] | None = None
-    for uplinks in range(u_min, u_max + 1):
-        n_floor = max(1, math.ceil(lower_switches * uplinks / upper_down_capacity))
-        if best is not None and n_floor >= best[1]:
-            break  # n_floor never falls as uplinks grow: no better choice remains
-        n = _smallest_divisor_at_least(uplinks, n_floor)
-        if n is not None and (best is None or n < best[1]):
-            best = (uplinks, n)
-    return best
-
-
-@lru_cache(maxsize=1 << 16)
-def _smallest_divisor_at_least(number: int, floor: int) -> int | None:
-    """Smallest divisor of ``number`` that is >= ``floor`` (None if floor > number)."""
-    if floor > number:
-        return None
-    divisors = set()
-    for d in range(1, math.isqrt(number) + 1):
-        if number % d == 0:
-            divisors.update((d, number // d))
-    return min(d for d in divisors if d >= floor)
+    for upper in range(max(1, math.ceil(lower_switches * u_min / upper_down_capacity)), u_max + 1):
+        uplinks = -(-u_min // upper) * upper
+        if uplinks <= u_max and lower_switches * uplinks <= upper * upper_down_capacity:
+            return uplinks, upper
+    return None
 
 
 def _speed_ratio(resolved: ResolvedDesign) -> float:
