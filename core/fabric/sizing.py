@@ -255,8 +255,9 @@ def _balanced_uplinks(
     not exceed ``upper_down_capacity``. Returns the ``(u, n)`` with the fewest
     upper switches, then the fewest uplinks; None if nothing fits.
 
-    Closed form per ``n``, from the fewest the fewest uplinks need up: the fewest uplinks ``n`` divides, ``u =
-    ceil(u_min / n) n``, fit if ``u <= u_max`` and ``lower_switches u <= n upper_down_capacity``.
+    Tried by ``n`` upward from the fewest upper switches the fewest uplinks ``u_min`` fill: for each ``n`` only the
+    fewest uplinks it divides, ``u = ceil(u_min / n) n``, can be the answer (more only load the upper switches more);
+    the first ``n`` where ``u <= u_max`` and ``lower_switches u <= n upper_down_capacity`` wins, with that ``u``.
     """
     u_min = max(1, math.ceil(down_used * speed_ratio / oversubscription - 1e-9))
     u_max = math.floor((radix - down_used) / up_cost + 1e-9)
