@@ -280,6 +280,14 @@ busbw computations are 7,680, the default grids' unchanged. One process, large g
 16.14 s CPU over all processes (load 5.4) against 27.60 s, 16.39 s (load 4.8): MISS (5 s). The same 105,908
 candidates decided alike (one process: every candidate's reason, capex, busbw, floor and pruned flag hashed alike).
 
+Then (2026-12-07, 12:29-13:14 UTC, load average 17-35 on 2 cores from other helpers; the baseline 15195585 and
+size52 alternately): sizing and bandwidth per candidate leaner (one counting step for the leaf down-port scores and
+the plan, ``_balanced_uplinks`` in closed form, ``compute_bandwidth`` reading the family once, Dragonfly+'s counts in
+closed form). ``_Evaluator.size``'s own calls replayed: 0.83-0.86x the CPU (H100 0.673 s vs 0.576 s, B300 0.93 s vs
+0.77 s). ``--only default --runs 3``, one run each: median 42.31 s wall, 6.08 s CPU over all processes against
+40.61 s, 6.24 s (load 19.5-24; the load's noise): MISS (1 s). The same 17,516 candidates decided alike (one process:
+every candidate hashed alike, H100 and B300).
+
 Earlier history of the ``bench`` workload:
 
 Measured (2026-12-01, the same minutes, load average 0.9-1.5 on 2 cores, 3 runs each twice): before the
