@@ -298,6 +298,13 @@ over all processes (load 20.9, 20.8) against 48.02 and 33.25 s, 5.76 and 5.79 s 
 above this load's noise: MISS (1 s). At 13:38 UTC, load average 1.9-3.0, once each: median 4.81 s wall, 4.62 s CPU
 over all processes against 6.27 s, 4.67 s: MISS (1 s); the four floors 0.90 s CPU against 1.05-1.12 s (two pairs).
 The same answers (H100, B300 and the large grid: every candidate's verdict, floor and capex hashed alike).
+Then (2026-12-07, 12:29-13:14 UTC, load average 17-35 on 2 cores from other helpers; the baseline 15195585 and
+size52 alternately): sizing and bandwidth per candidate leaner (one counting step for the leaf down-port scores and
+the plan, ``_balanced_uplinks`` in closed form, ``compute_bandwidth`` reading the family once, Dragonfly+'s counts in
+closed form). ``_Evaluator.size``'s own calls replayed: 0.83-0.86x the CPU (H100 0.673 s vs 0.576 s, B300 0.93 s vs
+0.77 s). ``--only default --runs 3``, one run each: median 42.31 s wall, 6.08 s CPU over all processes against
+40.61 s, 6.24 s (load 19.5-24; the load's noise): MISS (1 s). The same 17,516 candidates decided alike (one process:
+every candidate hashed alike, H100 and B300).
 
 Earlier history of the ``bench`` workload:
 

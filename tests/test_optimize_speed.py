@@ -41,7 +41,7 @@ def test_the_sizing_score_floor_never_exceeds_the_score(gpu, gpus):
         for leaf_down in range(most, max(1, math.ceil(most * 0.75)) - 1, -1):
             floor = sizing._score_floor(resolved, leaf_down)
             try:
-                score = sizing._size_fabric(resolved, leaf_down, score_only=True)
+                score = sizing._score(resolved, leaf_down)
             except DesignError:
                 skipped += 1
                 continue
@@ -130,7 +130,7 @@ def _leaf_down_with_the_switches(resolved):
     scores = []
     for leaf_down in range(most, low - 1, -step):
         try:
-            scores.append((sizing._size_fabric(resolved, leaf_down, score_only=True), leaf_down))
+            scores.append((sizing._score(resolved, leaf_down), leaf_down))
         except DesignError:
             continue
     return min(scores, key=lambda pair: pair[0])[1] if scores else most
@@ -390,3 +390,30 @@ def test_floor_units_price_the_bills_rows(gpu, pick, other, basis, override, wat
     except FabricPlannerError:
         return
     assert mate_units == units
+
+
+def test_balanced_uplinks_is_the_fewest_upper_switches_then_uplinks_of_every_balanced_choice():
+    """``core.fabric.sizing._balanced_uplinks`` (tried by upper switch count, the fewest uplinks each divides) is the
+    least (upper switches, uplinks) of every balanced choice enumerated: uplinks within the ratio and the radix,
+    upper switches dividing them and taking at most their down capacity; None where there is none."""
+    from core.fabric import sizing
+
+    rng = random.Random(52)
+    checked = found = 0
+    for _trial in range(3000):
+        radix = rng.choice((32, 36, 40, 48, 64, 72, 128, 144))
+        lower = rng.choice((1, 2, 3, 7, 16, 31, 64, rng.randrange(1, 3000)))
+        down = rng.randrange(1, radix + 1)
+        ratio = rng.choice((0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 5.0))
+        speed_ratio, up_cost = rng.choice(((1.0, 1.0), (0.5, 2.0), (0.5, 1.0)))
+        capacity = rng.randrange(1, radix + 1)
+        u_min = max(1, math.ceil(down * speed_ratio / ratio - 1e-9))
+        u_max = math.floor((radix - down) / up_cost + 1e-9)
+        choices = [(n, u) for u in range(u_min, u_max + 1) for n in range(1, u + 1)
+                   if u % n == 0 and lower * u <= n * capacity]
+        expected = (min(choices)[1], min(choices)[0]) if choices else None
+        assert sizing._balanced_uplinks.__wrapped__(lower, down, ratio, radix, capacity, speed_ratio,
+                                                    up_cost) == expected
+        checked += 1
+        found += expected is not None
+    assert checked == 3000 and 300 < found < 2900

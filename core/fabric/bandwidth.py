@@ -76,23 +76,29 @@ def tier_capacities_gbits(resolved: ResolvedDesign, fabric: FabricPlan) -> dict[
     uplink counts only as far as the switch has traffic to fill it: a leaf of
     a partial scalable unit with 2 nodes and 32 uplinks adds 2 links' worth.
     """
-    other = topology_family(fabric.family)
+    return _capacities(resolved, fabric, topology_family(fabric.family), fed_cabled_port_gbits(resolved))
+
+
+def _capacities(resolved: ResolvedDesign, fabric: FabricPlan, other, fed_port: float) -> dict[str, float]:
+    """``tier_capacities_gbits`` with the fabric's family module ``other`` (None: a folded Clos) and what one cabled
+    NIC port carries, ``fed_cabled_port_gbits(resolved)`` [Gb/s, one direction], given."""
     if other is not None and hasattr(other, "capacities_gbits"):  # a family without leaves (torus) says its own
         own = other.capacities_gbits(resolved, fabric)
-        fed = fed_cabled_port_gbits(resolved) / resolved.port_speed_gbps  # the host's cap scales what the nodes inject
+        fed = fed_port / resolved.port_speed_gbps  # the host's cap scales what the nodes inject
         return {**own, "injection": own["injection"] * fed} if fed < 1 else own
     planes = resolved.planes
-    down, up = fed_cabled_port_gbits(resolved), resolved.uplink_gbps  # a NIC port carries what its host feeds it
+    down, up = fed_port, resolved.uplink_gbps  # a NIC port carries what its host feeds it
     capacities = {"injection": fabric.node_leaf_links * down * planes}
-
-    def usable(role: str, down_speed: int) -> float:
-        return sum(g.count * min(g.down_ports_used * down_speed, g.up_ports_used * up)
-                   for g in fabric.switch_groups if g.role == role)
-
     if fabric.tiers >= 2:
-        capacities["leaf_up"] = usable("leaf", down) * planes
-    if fabric.tiers == 3:
-        capacities["spine_up"] = usable("spine", up) * planes
+        leaf_up = spine_up = 0  # what each switch's uplinks carry as far as its down ports fill them, summed by role
+        for g in fabric.switch_groups:
+            if g.role == "leaf":
+                leaf_up += g.count * min(g.down_ports_used * down, g.up_ports_used * up)
+            elif g.role == "spine":
+                spine_up += g.count * min(g.down_ports_used * up, g.up_ports_used * up)
+        capacities["leaf_up"] = leaf_up * planes
+        if fabric.tiers == 3:
+            capacities["spine_up"] = spine_up * planes
     return capacities
 
 
@@ -112,12 +118,13 @@ def bisection_gbits(resolved: ResolvedDesign, fabric: FabricPlan) -> float:
     min-cut on the switch graph. Another topology family's bisection is its
     module's (``core.fabric.families``).
     """
-    return _bisection(resolved, fabric, tier_capacities_gbits(resolved, fabric))
-
-
-def _bisection(resolved: ResolvedDesign, fabric: FabricPlan, capacities: dict[str, float]) -> float:
-    """``bisection_gbits`` from the fabric's ``tier_capacities_gbits``."""
     other = topology_family(fabric.family)
+    return _bisection(resolved, fabric, _capacities(resolved, fabric, other, fed_cabled_port_gbits(resolved)), other)
+
+
+def _bisection(resolved: ResolvedDesign, fabric: FabricPlan, capacities: dict[str, float], other) -> float:
+    """``bisection_gbits`` from the fabric's ``tier_capacities_gbits`` and its family module ``other`` (None: a
+    folded Clos)."""
     if other is not None:
         return other.bisection_gbits(resolved, fabric, capacities["injection"], capacities.get("leaf_up", 0.0))
     relevant = [capacities["injection"]]
@@ -170,22 +177,24 @@ def compute_bandwidth(resolved: ResolvedDesign, fabric: FabricPlan) -> Bandwidth
     leaves the ports over its neighbours unused), as the injection does, so the cross-fabric share is the
     bisection over half the GPUs.
     """
+    other = topology_family(fabric.family)
     cabled = cabled_nics(fabric, resolved.nics_per_node)
     per_gpu_gbits = cabled * fed_nic_gbits(resolved) / resolved.gpus_per_node  # the host link's cap (core.hostlink)
     rail = resolved.topology in ("rail-optimized", "rail-only")
-    capacities = tier_capacities_gbits(resolved, fabric)
+    fed_port = fed_cabled_port_gbits(resolved)
+    capacities = _capacities(resolved, fabric, other, fed_port)  # tier_capacities_gbits
     injection = capacities["injection"]
-    bisection = _bisection(resolved, fabric, capacities)  # bisection_gbits, the capacities computed once
+    bisection = _bisection(resolved, fabric, capacities, other)  # bisection_gbits, the capacities computed once
 
     leaf_over = spine_over = 1.0
     if fabric.tiers >= 2 and fabric.leaf_uplinks:
         busiest_leaf = max(g.down_ports_used for g in fabric.switch_groups if g.role == "leaf")
-        leaf_over = busiest_leaf * fed_cabled_port_gbits(resolved) / (fabric.leaf_uplinks * resolved.uplink_gbps)
+        leaf_over = busiest_leaf * fed_port / (fabric.leaf_uplinks * resolved.uplink_gbps)
         leaf_over = leaf_over if resolved.design.oversubscription < 1 else max(1.0, leaf_over)
     if fabric.tiers == 3 or fabric.global_links:  # a Dragonfly+ spine's up ports are its global links
         spine_over = max([1.0] + [g.down_ports_used / g.up_ports_used for g in fabric.switch_groups
                                   if g.role == "spine" and g.up_ports_used])
-    own = getattr(topology_family(fabric.family), "oversubscriptions", None)
+    own = getattr(other, "oversubscriptions", None)
     if own is not None:  # a family's stages (a Dragonfly's routers and global links)
         leaf_over, spine_over = own(resolved, fabric)
     effective = bisection_ratio(injection, bisection)
@@ -201,7 +210,6 @@ def compute_bandwidth(resolved: ResolvedDesign, fabric: FabricPlan) -> Bandwidth
     else:  # one rail per island (rail-only, a plane per rail): PXN, over NVLink to the other rail's GPU, then
         cross_rail = same_rail  # its own rail; a top-of-rack leaf holds every rail
     cross_pod = 5 if fabric.tiers == 3 and fabric.pod_count > 1 else (3 if fabric.tiers >= 2 else 1)
-    other = topology_family(fabric.family)
     valiant = detour = 0
     if other is not None:  # hops of the family's wiring: same leaf, same group, other group (minimal), Valiant
         hops = other.hop_counts(wiring_of(fabric, resolved.nodes, resolved.nics_per_node))

@@ -53,6 +53,7 @@ from core.fabric.sizing import (
 from core.fabric.wiring import Bundle, Link, Wiring, wiring_of
 from core.fabric.families import group_hops_summary
 from core.i18n import N_, _, ngettext, number
+from core.memo import copied
 
 FAMILY = "dragonfly"
 GROUPS = True
@@ -246,9 +247,12 @@ class _Sized:
         """Global links between each pair of groups (``lam``; 0 with one group)."""
         return self.global_ports // (self.groups - 1) if self.groups > 1 else 0
 
-    def group_leaves(self, group: int) -> int:
-        """Leaves of Dragonfly+ group ``group`` (the last may be partial)."""
-        return min(self.sus_per_group, self.sus - group * self.sus_per_group) * self.rails
+    def groups_by_leaves(self) -> list[tuple[int, int]]:
+        """(leaves of a group, groups of that many), the most leaves first: the full groups and a partial last
+        one."""
+        full, last = divmod(self.sus, self.sus_per_group)
+        by_leaves = [(self.sus_per_group * self.rails, full)] if full else []
+        return by_leaves + [(last * self.rails, 1)] if last else by_leaves
 
 
 def size(resolved: ResolvedDesign) -> FabricPlan:
@@ -262,7 +266,7 @@ def size(resolved: ResolvedDesign) -> FabricPlan:
     """
     _supported(resolved)
     down_max, _up = _leaf_split(resolved)
-    rail = resolved.model_copy(update={"topology": "rail-optimized"})  # Dragonfly+ leaves are rail-optimized
+    rail = copied(resolved, {"topology": "rail-optimized"})  # Dragonfly+ leaves are rail-optimized
     su_nodes, rails, _per_node = _group_shape(rail, down_max)
     sus = math.ceil(resolved.nodes / su_nodes)
     shape = group_shape(resolved, min(resolved.nodes, su_nodes), rails, sus)  # a lone partial SU: its own ports
@@ -297,8 +301,15 @@ def _too_many_groups(sized: _Sized) -> None:
 def spine_global_links(ports: int, spines: int, used: int) -> list[int]:
     """Global links of each of ``spines`` spines when a group uses ``used`` of its ``ports`` global ports
     (round robin: port ``q`` is on spine ``q mod spines``)."""
+    return [links for links, count in _spines_by_links(ports, spines, used) for _j in range(count)]
+
+
+def _spines_by_links(ports: int, spines: int, used: int) -> list[tuple[int, int]]:
+    """(global links of a spine, spines with that many) of ``spine_global_links``, the most links first: the first
+    ``used mod spines`` spines carry one more."""
     assert used <= ports
-    return [used // spines + (1 if j < used % spines else 0) for j in range(spines)]
+    each, more = divmod(used, spines)
+    return [(links, count) for links, count in ((each + 1, more), (each, spines - more)) if count]
 
 
 def _fabric_plan(sized: _Sized) -> FabricPlan:
@@ -343,11 +354,10 @@ def _spine_groups(sized: _Sized, used: int) -> list[SwitchGroup]:
     """Spines by (leaves of their group, global links): full groups and a partial last group, each with the
     spines that carry one global link more than the others first."""
     resolved, shape = sized.resolved, sized.shape
-    per_spine = Counter(spine_global_links(sized.global_ports, shape.spines, used))
-    leaves_of = Counter(sized.group_leaves(g) for g in range(sized.groups))
+    per_spine = _spines_by_links(sized.global_ports, shape.spines, used)
     out = []
-    for leaves, group_count in sorted(leaves_of.items(), reverse=True):
-        for links, spines in sorted(per_spine.items(), reverse=True):
+    for leaves, group_count in sized.groups_by_leaves():
+        for links, spines in per_spine:
             out.append(SwitchGroup(
                 role="spine", count=group_count * spines, down_ports_used=leaves * shape.pair_links,
                 up_ports_used=links, radix=resolved.spine_radix, **_tier(resolved, "spine"),
@@ -557,7 +567,7 @@ def as_clos(fabric: FabricPlan) -> FabricPlan:
     Clos."""
     if fabric.family != FAMILY:
         return fabric
-    return fabric.model_copy(update={"tiers": 3, "family": "clos"})
+    return copied(fabric, {"tiers": 3, "family": "clos"})
 
 
 # ----------------------------------------------------------------------------------- plan summary, ways out

@@ -254,30 +254,18 @@ def _balanced_uplinks(
     upper switch then uses ``lower_switches * u / n`` ports down, which must
     not exceed ``upper_down_capacity``. Returns the ``(u, n)`` with the fewest
     upper switches, then the fewest uplinks; None if nothing fits.
+
+    Tried by ``n`` upward from the fewest upper switches the fewest uplinks ``u_min`` fill: for each ``n`` only the
+    fewest uplinks it divides, ``u = ceil(u_min / n) n``, can be the answer (more only load the upper switches more);
+    the first ``n`` where ``u <= u_max`` and ``lower_switches u <= n upper_down_capacity`` wins, with that ``u``.
     """
     u_min = max(1, math.ceil(down_used * speed_ratio / oversubscription - 1e-9))
     u_max = math.floor((radix - down_used) / up_cost + 1e-9)
-    best: tuple[int, int] | None = None
-    for uplinks in range(u_min, u_max + 1):
-        n_floor = max(1, math.ceil(lower_switches * uplinks / upper_down_capacity))
-        if best is not None and n_floor >= best[1]:
-            break  # n_floor never falls as uplinks grow: no better choice remains
-        n = _smallest_divisor_at_least(uplinks, n_floor)
-        if n is not None and (best is None or n < best[1]):
-            best = (uplinks, n)
-    return best
-
-
-@lru_cache(maxsize=1 << 16)
-def _smallest_divisor_at_least(number: int, floor: int) -> int | None:
-    """Smallest divisor of ``number`` that is >= ``floor`` (None if floor > number)."""
-    if floor > number:
-        return None
-    divisors = set()
-    for d in range(1, math.isqrt(number) + 1):
-        if number % d == 0:
-            divisors.update((d, number // d))
-    return min(d for d in divisors if d >= floor)
+    for upper in range(max(1, math.ceil(lower_switches * u_min / upper_down_capacity)), u_max + 1):
+        uplinks = -(-u_min // upper) * upper
+        if uplinks <= u_max and lower_switches * uplinks <= upper * upper_down_capacity:
+            return uplinks, upper
+    return None
 
 
 def _speed_ratio(resolved: ResolvedDesign) -> float:
@@ -539,7 +527,7 @@ def _best_leaf_down(island: IslandNumbers) -> int:
     down ports. Non-blocking fabrics keep the standard half-radix scalable unit. When no count can be sized,
     the most (sizing there raises the first count's error, what the design cannot do).
 
-    Each count is compared by ``_size_fabric(..., score_only=True)``, skipped when its closed-form floor
+    Each count is compared by ``_score``, skipped when its closed-form floor
     (``_score_floor``) cannot beat the best so far, or when a count compared before has its group shape
     (``_group_shape``: the only thing sizing and the floor read of the count, ``_Stage``); the same choice as sizing
     each in full and keeping the first of the fewest (tiers, switches).
@@ -573,7 +561,7 @@ def _best_leaf_down(island: IslandNumbers) -> int:
         if best_score is not None and _score_floor(island, leaf_down) >= best_score:
             continue  # its score is at least its floor: not strictly better than the best so far
         try:
-            score = _size_fabric(island, leaf_down, score_only=True)
+            score = _score(island, leaf_down)
         except DesignError:
             continue
         if best_score is None or score < best_score:
@@ -582,7 +570,7 @@ def _best_leaf_down(island: IslandNumbers) -> int:
 
 
 def _score_floor(resolved: ResolvedDesign, leaf_down_max: int) -> tuple[int, int]:
-    """A lower bound on ``_size_fabric(resolved, leaf_down_max, score_only=True)``'s (tiers, switches), closed form,
+    """A lower bound on ``_score(resolved, leaf_down_max)``'s (tiers, switches), closed form,
     lexicographically: its tiers (those ``_choose_tiers`` sets, or 4 when they would not hold the nodes: sizing
     raises) and at least its leaves, the spines their fewest uplinks need (each spine takes at most its radix, in
     three tiers its down ports at the spine oversubscription) and a core in three tiers. (0, 0) when the group
@@ -612,7 +600,7 @@ def _score_floor(resolved: ResolvedDesign, leaf_down_max: int) -> tuple[int, int
     return 3, leaves + (math.ceil(leaves * uplinks / spine_down) + 1 if spine_down > 0 else 0)
 
 
-@dataclass
+@dataclass(slots=True)
 class _Stage:
     """What the steps of one sizing share: the design's shape at one leaf down-port budget, and the
     explanation and switch groups collected so far (per plane)."""
@@ -689,32 +677,88 @@ class _Upper:
     groups: list[SwitchGroup] = field(default_factory=list)
 
 
-def _size_fabric(resolved: ResolvedDesign, leaf_down_max: int, score_only: bool = False, words: bool = True):
-    """Size the fabric with leaves using at most ``leaf_down_max`` down ports (``score_only``: return just
-    ``(tiers, switch_count)`` of that plan, what ``_size_island`` compares, raising the same errors; ``words`` as
-    ``size_fabric``'s).
+def _stage_of(resolved: ResolvedDesign, leaf_down_max: int, words: bool) -> _Stage:
+    """The ``_Stage`` of ``resolved`` with leaves using at most ``leaf_down_max`` down ports (its group shape,
+    ``_group_shape``, which raises for a node with more ports than such a leaf)."""
+    nodes_per_group, leaves_per_group, ports_per_node = _group_shape(resolved, leaf_down_max)
+    return _Stage(resolved, leaf_down_max, nodes_per_group, leaves_per_group, ports_per_node,
+                  group_count=math.ceil(resolved.nodes / nodes_per_group), words=words)
 
-    Steps: group shape (``_group_shape``), tier count (``_choose_tiers``), leaves
+
+class _Counts(NamedTuple):
+    """The numbers one sizing balances above the leaves (per plane, one island; ``_counted``): what
+    ``_best_leaf_down`` compares (``tiers``, ``switches``) and ``_size_fabric`` builds its plan on."""
+
+    tiers: int
+    switches: int
+    """Leaves, spines and cores."""
+    leaf_uplinks: int = 0
+    spines_per_pod: int = 0
+    groups_per_pod: int = 0
+    pod_count: int = 1
+    spine_uplinks: int = 0
+    cores_per_group: int = 0
+
+
+def _counted(stage: _Stage) -> _Counts:
+    """The tiers (``_choose_tiers``), then each leaf's uplinks balanced over the fewest spines (all the leaves in two
+    tiers, a pod's in three) and, in three tiers, the spines' uplinks over the fewest cores of each core group
+    (``_balanced_uplinks``); raises the sizing's errors."""
+    resolved, design = stage.resolved, stage.design
+    per_pod = _choose_tiers(stage)
+    tiers = stage.tiers
+    if tiers == 1:
+        return _Counts(1, 1)
+    leaf_count = stage.leaf_count
+    if tiers == 2:
+        lower, capacity = leaf_count, resolved.spine_radix
+    else:
+        per_pod = min(per_pod, stage.group_count)
+        lower = per_pod * stage.leaves_per_group
+        capacity, _up = down_up_split(resolved.spine_radix, design.spine_oversubscription)
+    choice = _balanced_uplinks(lower, stage.leaf_down_used, design.oversubscription, stage.radix, capacity,
+                               _speed_ratio(resolved), resolved.leaf_uplink_cost)
+    if choice is None:
+        _no_uplinks(stage)
+    leaf_uplinks, spines = choice
+    if tiers == 2:
+        return _Counts(2, leaf_count + spines, leaf_uplinks, spines)
+    pods = math.ceil(stage.group_count / per_pod)
+    core = _balanced_uplinks(pods, lower * (leaf_uplinks // spines), design.spine_oversubscription,
+                             resolved.spine_radix, resolved.core_radix)
+    assert core is not None, "three-tier feasibility was checked against max_nodes"
+    spine_uplinks, cores_per_group = core
+    return _Counts(3, leaf_count + spines * pods + spines * cores_per_group, leaf_uplinks, spines, per_pod, pods,
+                   spine_uplinks, cores_per_group)
+
+
+def _score(resolved: ResolvedDesign, leaf_down_max: int) -> tuple[int, int]:
+    """(tiers, switches) of the fabric ``_size_fabric(resolved, leaf_down_max)`` sizes, what ``_best_leaf_down``
+    compares, raising the same errors (``_counted``, without building the plan)."""
+    counts = _counted(_stage_of(resolved, leaf_down_max, words=False))
+    return counts.tiers, counts.switches
+
+
+def _size_fabric(resolved: ResolvedDesign, leaf_down_max: int, words: bool = True) -> FabricPlan:
+    """Size the fabric with leaves using at most ``leaf_down_max`` down ports (``words`` as ``size_fabric``'s).
+
+    Steps: group shape (``_stage_of``), tier count and the balanced counts (``_counted``), leaves
     (``_explain_leaves``), then spines (``_two_tier_spines``) or pods, spines and cores
     (``_three_tier_pods``, whose partial last pod is ``_partial_pod``), and finally the
     full and partial leaf groups (``_leaf_groups``).
     """
-    nodes_per_group, leaves_per_group, ports_per_node = _group_shape(resolved, leaf_down_max)
-    stage = _Stage(resolved, leaf_down_max, nodes_per_group, leaves_per_group, ports_per_node,
-                   group_count=math.ceil(resolved.nodes / nodes_per_group), words=words and not score_only)
-    _choose_tiers(stage)
-    if stage.tiers == 1:
-        return (1, 1) if score_only else _one_tier(stage)
+    stage = _stage_of(resolved, leaf_down_max, words)
+    counts = _counted(stage)
+    if counts.tiers == 1:
+        return _one_tier(stage)
     if stage.words:
         _explain_leaves(stage)
-    upper = _two_tier_spines(stage, score_only) if stage.tiers == 2 else _three_tier_pods(stage, score_only)
-    if score_only:
-        return stage.tiers, stage.leaf_count + upper.spine_count + upper.core_count
+    upper = _two_tier_spines(stage, counts) if counts.tiers == 2 else _three_tier_pods(stage, counts)
     groups = _leaf_groups(stage, upper.leaf_uplinks) + upper.groups
     return FabricPlan(
         tiers=stage.tiers, planes=resolved.planes, topology=resolved.topology, radix=stage.radix,
         port_speed_gbps=resolved.port_speed_gbps, leaf_down_ports_max=leaf_down_max,
-        nodes_per_group=nodes_per_group, leaves_per_group=leaves_per_group, group_count=stage.group_count,
+        nodes_per_group=stage.nodes_per_group, leaves_per_group=stage.leaves_per_group, group_count=stage.group_count,
         groups_per_pod=upper.groups_per_pod or stage.group_count, pod_count=upper.pod_count,
         leaf_count=stage.leaf_count, leaf_uplinks=upper.leaf_uplinks, spines_per_pod=upper.spines_per_pod,
         spine_count=upper.spine_count, links_per_leaf_spine_pair=upper.pair_links,
@@ -731,17 +775,21 @@ def _speeds(resolved: ResolvedDesign) -> dict:
             "core_radix": resolved.core_radix}
 
 
-def _choose_tiers(stage: _Stage) -> None:
+def _choose_tiers(stage: _Stage) -> int:
     """Set ``stage.tiers``: the fewest that hold the nodes (auto) or the ones asked for, else a ``DesignError``.
+    Returns the groups a pod holds at most (``_groups_per_pod``, which raises for a ``pod_sus`` no spine reaches,
+    whatever the tiers).
 
     ``core.plan.plan`` replaces the suggestion of these errors with ways out it checked by re-planning.
     """
     resolved, design = stage.resolved, stage.design
     nodes = resolved.nodes
-    # max_nodes(resolved, t, stage.leaf_down_max) for t = 1, 2, 3, from the group shape the stage already has
-    limit = {1: stage.radix // resolved.nics_per_node,
-             2: (resolved.spine_radix // stage.leaves_per_group) * stage.nodes_per_group,
-             3: resolved.core_radix * _groups_per_pod(resolved, stage.leaves_per_group) * stage.nodes_per_group}
+    per_pod = _groups_per_pod(resolved, stage.leaves_per_group)
+    # max_nodes(resolved, t, stage.leaf_down_max) at index t = 1, 2, 3, from the group shape the stage already has
+    limit = (0, stage.radix // resolved.nics_per_node,
+             (resolved.spine_radix // stage.leaves_per_group) * stage.nodes_per_group,
+             resolved.core_radix * per_pod * stage.nodes_per_group)
+    needed = 1 if nodes <= limit[1] else 2 if nodes <= limit[2] else 3 if nodes <= limit[3] else None
 
     def sized() -> dict:  # the values of the error messages (built only for one)
         models = list(dict.fromkeys(s.id for s in resolved.tier_switches.values()))  # leaf / spine / core when they differ
@@ -749,7 +797,7 @@ def _choose_tiers(stage: _Stage) -> None:
                 "speed": resolved.port_speed_gbps}
 
     if design.tiers == "auto":
-        tiers = next((t for t in (1, 2, 3) if nodes <= limit[t]), None)
+        tiers = needed
         if tiers is None and limit[3] == 0:
             _too_many_rails(stage, 3, limit)
         if tiers is None:
@@ -764,7 +812,6 @@ def _choose_tiers(stage: _Stage) -> None:
         if nodes > limit[tiers]:
             if limit[tiers] == 0:
                 _too_many_rails(stage, tiers, limit)
-            fitting = next((t for t in (1, 2, 3) if nodes <= limit[t]), None)
             _refuse(resolved, lambda: DesignError(
                 ngettext("{tiers} tier of {switch} at {speed} Gb/s holds at most {most} nodes ({most_gpus} GPUs); "
                          "this design has {nodes} nodes ({gpus} GPUs).",
@@ -772,25 +819,25 @@ def _choose_tiers(stage: _Stage) -> None:
                          "this design has {nodes} nodes ({gpus} GPUs).", tiers).format(
                     tiers=tiers, most=f"{limit[tiers]:,}", most_gpus=f"{limit[tiers] * resolved.gpus_per_node:,}",
                     **sized()),
-                _("Set tiers to auto or {tiers}.").format(tiers=fitting) if fitting
+                _("Set tiers to auto or {tiers}.").format(tiers=needed) if needed
                 else _("Plan at most {most} nodes.").format(most=f"{limit[tiers]:,}"),
             ))
-    needed = next((t for t in (1, 2, 3) if nodes <= limit[t]), 3)
-    if tiers > needed:
-        stage.note(lambda: _("Tiers set to {tiers} although {needed} would do; the extra tier adds switches and "
-                             "hops (room to grow to {most} nodes).").format(tiers=tiers, needed=needed,
-                                                                             most=f"{limit[tiers]:,}"))
+        if tiers > needed:
+            stage.note(lambda: _("Tiers set to {tiers} although {needed} would do; the extra tier adds switches and "
+                                 "hops (room to grow to {most} nodes).").format(tiers=tiers, needed=needed,
+                                                                                 most=f"{limit[tiers]:,}"))
     stage.tiers = tiers
+    return per_pod
 
 
-def _too_many_rails(stage: _Stage, tiers: int, limit: dict[int, int]) -> NoReturn:
+def _too_many_rails(stage: _Stage, tiers: int, limit: tuple[int, ...]) -> NoReturn:
     """Raise the ``DesignError`` for a node whose NIC ports (rails) exceed what one switch reaches, so
     ``tiers`` tiers hold no node at all (rather than "hold at most 0 nodes")."""
     resolved = stage.resolved
     _refuse(resolved, lambda: _rails_error(stage, tiers, limit))
 
 
-def _rails_error(stage: _Stage, tiers: int, limit: dict[int, int]) -> DesignError:
+def _rails_error(stage: _Stage, tiers: int, limit: tuple[int, ...]) -> DesignError:
     """``_too_many_rails``'s error."""
     resolved = stage.resolved
     rails, radix, switch, speed = resolved.nics_per_node, stage.radix, resolved.switch.id, resolved.port_speed_gbps
@@ -884,17 +931,11 @@ def _explain_leaves(stage: _Stage) -> None:
         stage.note(lambda: message.format(**values))
 
 
-def _two_tier_spines(stage: _Stage, counts_only: bool = False) -> _Upper:
-    """Balance every leaf's uplinks over the fewest spines (two tiers); ``counts_only``: just the spine count."""
+def _two_tier_spines(stage: _Stage, counts: _Counts) -> _Upper:
+    """Every leaf's uplinks over the fewest spines (two tiers; ``counts``: ``_counted``'s)."""
     resolved, leaf_count = stage.resolved, stage.leaf_count
     radix = resolved.spine_radix
-    choice = _balanced_uplinks(leaf_count, stage.leaf_down_used, stage.design.oversubscription, stage.radix, radix,
-                               _speed_ratio(resolved), resolved.leaf_uplink_cost)
-    if choice is None:
-        _no_uplinks(stage)
-    leaf_uplinks, spine_count = choice
-    if counts_only:
-        return _Upper(spine_count=spine_count)
+    leaf_uplinks, spine_count = counts.leaf_uplinks, counts.spines_per_pod
     pair_links = leaf_uplinks // spine_count
     spine_down = leaf_count * pair_links
     stage.note(lambda: _(
@@ -909,31 +950,20 @@ def _two_tier_spines(stage: _Stage, counts_only: bool = False) -> _Upper:
                   pair_links=pair_links, groups=[spines])
 
 
-def _three_tier_pods(stage: _Stage, counts_only: bool = False) -> _Upper:
-    """Pods of groups under their own spines, spine j of every pod to core group j (three tiers);
-    ``counts_only``: just the spine and core counts (the rest adds groups and explanation)."""
-    design, resolved = stage.design, stage.resolved
+def _three_tier_pods(stage: _Stage, counts: _Counts) -> _Upper:
+    """Pods of groups under their own spines, spine j of every pod to core group j (three tiers; ``counts``:
+    ``_counted``'s)."""
+    resolved = stage.resolved
     radix = resolved.spine_radix
-    spine_down_max, _up = down_up_split(radix, design.spine_oversubscription)
-    up = _Upper()
-    up.groups_per_pod = min(_groups_per_pod(resolved, stage.leaves_per_group), stage.group_count)
-    up.pod_count = math.ceil(stage.group_count / up.groups_per_pod)
+    up = _Upper(leaf_uplinks=counts.leaf_uplinks, spines_per_pod=counts.spines_per_pod,
+                groups_per_pod=counts.groups_per_pod, pod_count=counts.pod_count, spine_uplinks=counts.spine_uplinks,
+                cores_per_group=counts.cores_per_group)
     leaves_per_pod = up.groups_per_pod * stage.leaves_per_group
-    choice = _balanced_uplinks(leaves_per_pod, stage.leaf_down_used, design.oversubscription, stage.radix,
-                               spine_down_max, _speed_ratio(resolved), resolved.leaf_uplink_cost)
-    if choice is None:
-        _no_uplinks(stage)
-    up.leaf_uplinks, up.spines_per_pod = choice
     up.pair_links = up.leaf_uplinks // up.spines_per_pod
     up.spine_count = up.spines_per_pod * up.pod_count
     spine_down = leaves_per_pod * up.pair_links
-    choice = _balanced_uplinks(up.pod_count, spine_down, design.spine_oversubscription, radix, resolved.core_radix)
-    assert choice is not None, "three-tier feasibility was checked against max_nodes"
-    up.spine_uplinks, up.cores_per_group = choice
     up.core_groups = up.spines_per_pod
     up.core_count = up.core_groups * up.cores_per_group
-    if counts_only:
-        return up
     up.spine_core_pair = up.spine_uplinks // up.cores_per_group
     pod = (_("A pod is {units} = {leaves} leaves and {spines} spines; ceil({all_groups} / "
              "{groups}) = {pods} pods.") if stage.rail else
