@@ -138,12 +138,25 @@ def cell(value: int | float) -> str:
     return f"{value:,.4g}"
 
 
+UNBOUNDED = N_("unbounded")
+"""The word of a number without bound (:func:`unbounded`), in place of ``inf``."""
+
+
+def unbounded(value: float) -> bool:
+    """Whether a number is without bound, infinite or undefined (NaN): a queue that never drains, a pool's load over
+    no capacity; shown as ``UNBOUNDED`` by :func:`milliseconds`, :func:`percent` and the Inference page's cells."""
+    return value != value or value == math.inf
+
+
 def percent(fraction: float, signed: bool = False) -> str:
     """A share or a probability given as a fraction (0.751), in percent to three significant figures: ``75.1%``,
     ``63%``, ``0.44%``, ``0%`` (a Monte Carlo estimate or a share has no fourth digit), but never ``100%`` below one:
     as many decimals (up to three) as keep it under (99.977% reads ``99.98%``, a bisection left after a failure), and
     ``>99.999%`` above those (a spares coverage of 0.99999999); ``signed`` a change or an error with its sign
-    (``+4.2%``, ``-12%``, ``0%``)."""
+    (``+4.2%``, ``-12%``, ``0%``); "unbounded" without bound (:func:`unbounded`: a load over no capacity, not
+    ``inf%``)."""
+    if unbounded(fraction):
+        return _(UNBOUNDED)
     value = fraction * 100
     text = f"{number(value)}%"
     for digits in range(1, 5):
@@ -183,9 +196,10 @@ def gibibytes(value: float) -> str:
 
 def milliseconds(seconds: float) -> str:
     """A latency given in seconds, in milliseconds as :func:`number` writes it (``1,984 ms``, ``23.4 ms``), or
-    "unbounded" (a queue that never drains): the one latency format of the Inference cards and the CLI."""
-    if seconds != seconds or seconds == math.inf:
-        return _("unbounded")
+    "unbounded" (:func:`unbounded`: a queue that never drains): the one latency format of the Inference cards and
+    the CLI."""
+    if unbounded(seconds):
+        return _(UNBOUNDED)
     return f"{number(seconds * 1e3)} ms"
 
 

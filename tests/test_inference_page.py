@@ -260,7 +260,7 @@ def test_unbounded_latency_is_said_not_drawn():
     e = servingform.estimate_on(p, {**link.DEFAULTS, "load": "rate", "rate": 10_000.0})
     assert math.isinf(e.ttft_s)
     fig = time_figure({"a": e})
-    assert any("unbounded" in "".join(t.text or ()) for t in fig.data if t.type == "scatter")
+    assert any("unbounded" in a.text for a in fig.layout.annotations)  # on its hatched bar
     row = comparison_rows([("a", e), ("b", DesignError("no room", "fewer"))])
     assert row[0]["TTFT [ms]"] == "unbounded" and row[0]["TPOT [ms]"] != "-" and row[1]["TTFT [ms]"] == "-"
 
@@ -304,3 +304,15 @@ def test_an_overloaded_aggregated_pool_is_drawn_not_a_crash():
     assert sorted(t.get("xaxis") for t in hatched) == ["x", "x2"]  # both panels' hatch ...
     assert [t.get("showlegend", True) for t in hatched].count(True) == 1  # ... one legend entry
     assert any("serves this design's request rate, 10,000 requests/s" in str(c.value) for c in at.caption)  # not 0
+
+
+@pytest.mark.parametrize("lang, word", [("en", "unbounded"), ("zh", "无上限")])
+def test_an_unbounded_pools_utilisation_is_the_charts_word(lang, word):
+    """Aggregated and overloaded, the serving pool's decode capacity is 0 and its utilisation infinite: the split
+    table said "inf%"; it says the chart's and the cards' "unbounded" (``core.units.percent``)."""
+    at = open_page({"inf_mode": "aggregated", "inf_load": "rate", "inf_rate": "10000", "lang": lang})
+    assert not at.exception
+    cells = [str(v) for t in at.table for v in t.value.to_numpy().ravel()] + \
+            [str(v) for t in at.dataframe for v in t.value.to_numpy().ravel()]
+    assert not [c for c in cells if "inf" in c.lower() and "%" in c]
+    assert word in cells

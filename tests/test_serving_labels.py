@@ -1,5 +1,6 @@
 """The Inference page's time chart (core.figures.serving.time_figure): each bar's total sits right of the bar, an
-"unbounded" total too (right of the parts drawn, never over them), inside the panel's range."""
+"unbounded" total's word in the middle of its hatched bar on a white box (it sat right of the parts drawn, over the
+hatch, and was cut at the panel's edge: "unbounde"), inside the panel's range."""
 
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ def test_every_total_label_sits_right_of_its_bar_inside_the_panel():
         top = fig.layout["xaxis" + x[1:]].range[1]
         assert top >= 1.3 * max(ends) - 1e-9  # room right of the longest bar for its label
     (ttft,) = [t for t in fig.data if t.type == "scatter" and t.xaxis == "x2"]
-    assert "unbounded" in ttft.text[1] and ttft.x[1] > 0
+    assert ttft.text[1] == "" and ttft.x[1] > 0  # the hatch says it, not the total's label
     # the unbounded time reads as the longest bar: hatched from its drawn parts to the panel's right edge
     (rest,) = [t for t in fig.data if t.type == "bar" and t.xaxis == "x2" and t.name == _(UNBOUNDED)]
     assert rest.x[0] == 0 and ttft.x[1] + rest.x[1] == pytest.approx(fig.layout.xaxis2.range[1])
@@ -51,9 +52,33 @@ def test_an_unbounded_time_per_output_token_is_hatched_to_the_panels_edge():
     assert math.isfinite(right) and right == pytest.approx(1.3 * bounded.tpot_s * 1e3)
     (label,) = [t for t in fig.data if t.type == "scatter" and t.xaxis == "x"]
     (rest,) = [t for t in fig.data if t.type == "bar" and t.xaxis == "x" and t.name == _(UNBOUNDED)]
-    assert "unbounded" in label.text[1] and math.isfinite(label.x[1]) and label.x[1] > 0
+    assert label.text[1] == "" and math.isfinite(label.x[1]) and label.x[1] > 0
     assert rest.x[0] == 0 and label.x[1] + rest.x[1] == pytest.approx(right)
     assert all(math.isfinite(x) for t in fig.data for x in t.x)
+
+
+@pytest.mark.parametrize("language, word", [("en", "unbounded"), ("zh", "无上限")])
+def test_the_unbounded_word_sits_in_the_middle_of_its_hatch_never_at_the_edge(language, word):
+    """The word was the total's label right of the parts drawn: over the hatch and, where those parts were the
+    panel's longest bar, cut at its right edge ("unbounde"). It is one annotation per hatched bar, centred in it (at
+    least 0.3 of 1.3 of the panel wide) on a white box, in both panels."""
+    from core.i18n import language as in_language
+
+    p = plan(Design())
+    bounded = servingform.estimate_on(p, {**link.DEFAULTS, "mode": "aggregated"})
+    unbounded = servingform.estimate_on(p, {**link.DEFAULTS, "mode": "aggregated", "load": "rate", "rate": 10_000.0})
+    with in_language(language):
+        fig = time_figure({"unbounded": unbounded, "bounded": bounded})
+        name = _(UNBOUNDED)
+    words = [a for a in fig.layout.annotations if word in a.text]
+    assert sorted((a.xref, a.yref, a.y) for a in words) == [("x", "y", "unbounded"), ("x2", "y2", "unbounded")]
+    for a in words:
+        (rest,) = [t for t in fig.data if t.type == "bar" and t.xaxis == a.xref and t.name == name]
+        start = sum(t.x[0] for t in fig.data if t.type == "bar" and t.xaxis == a.xref and t.name != name)
+        right = fig.layout["xaxis" + a.xref[1:]].range[1]
+        assert a.x == pytest.approx(start + rest.x[0] / 2) and rest.x[0] >= 0.3 / 1.3 * right - 1e-9
+        assert a.bgcolor == "#ffffff" and not a.showarrow
+    assert not [t for t in fig.data if t.type == "scatter" for text in t.text if word in text]
 
 
 @pytest.mark.parametrize("language", ["en", "zh"])

@@ -489,3 +489,17 @@ def test_no_hand_written_percentages_or_microseconds():
             found += streamlit_percent_columns(text, name)
     assert not found, "\n".join(found)
     assert streamlit_percent_columns('x = st.column_config.NumberColumn(format="percent")')
+
+
+def test_a_number_without_bound_reads_unbounded_in_every_format():
+    """An overloaded pool's utilisation (its load over no capacity) was "inf%" in the Inference page's split table
+    and ``serve``'s pool line, beside the cards' and the chart's "unbounded": one rule (``units.unbounded``) for
+    the percent and the latency formats; zh 无上限."""
+    from core.i18n import language
+
+    inf, nan = float("inf"), float("nan")
+    assert units.unbounded(inf) and units.unbounded(nan) and not units.unbounded(1e308)
+    assert units.percent(inf) == units.percent(nan) == units.milliseconds(inf) == "unbounded"
+    assert units.percent(inf, signed=True) == "unbounded" and units.percent(1.5) == "150%"
+    with language("zh"):
+        assert units.percent(inf) == units.milliseconds(nan) == "无上限"

@@ -609,7 +609,7 @@ def serving_key_numbers(estimate_, system=None) -> list[KeyNumber]:
                   _("the deployment's {gpus} GPUs' share of the cluster's TCO (capex over the TCO years plus "
                     "energy), catalog price estimates").format(gpus=f"{e.gpus:,}")),
         KeyNumber("joules", _("Energy per output token"),
-                  _("unbounded") if e.joules_per_output_token == float("inf") else
+                  _(units.UNBOUNDED) if units.unbounded(e.joules_per_output_token) else
                   f"{significant(e.joules_per_output_token)} J",
                   _("the deployment's share of facility power over its output tokens per second")),
         KeyNumber("slo", _("Meets the targets"), met,
@@ -637,6 +637,6 @@ def kv_key_numbers(kv, unit: str = "GB/s") -> list[KeyNumber]:
                     "fabric's bisection, each at {efficiency} of its line rate (a bulk RDMA transfer's efficiency); here "
                     "{bound}; one direction; farthest level crossed: {level}").format(
                       efficiency=units.percent(kv.efficiency), bound=bound, level=level)),
-        KeyNumber("kv_load", _("Network load"), units.percent(kv.load) if kv.load != float("inf") else _("unbounded"),
+        KeyNumber("kv_load", _("Network load"), units.percent(kv.load),
                   _("KV traffic over what the network between the pools offers")),
     ]

@@ -17,7 +17,7 @@ from core.i18n import N_, _, ngettext, usd
 from core.perf.serving import pool_name
 from core.perf.serving_search import describe
 from core.scaleup import in_noun
-from core.units import milliseconds, number, percent
+from core.units import UNBOUNDED as UNBOUNDED_WORD, milliseconds, number, percent, unbounded
 
 STEP_PARTS = {"compute": N_("compute"), "hbm": N_("HBM"), "nvlink": N_("NVLink"), "fabric": N_("scale-out fabric"),
               "overhead": N_("overhead")}
@@ -80,33 +80,40 @@ def _step_parts(labels: list[str], steps: list[dict], links: dict[str, str]) -> 
 
 def _totals(labels: list[str], totals: list[float], parts: dict[str, list[float]],
             axes: tuple[str, str]) -> tuple[go.Scatter, float]:
-    """The total at each bar's end, right of it ("unbounded" where it is: right of the parts drawn, ``parts``
-    [ms], never over them), and the largest bar end [ms]."""
+    """The total at each bar's end, right of it, and the largest bar end [ms]; an unbounded total's bar ends at the
+    parts drawn (``parts`` [ms]) with no text: its hatched bar says "unbounded" (``_unbounded``)."""
     ends = [t if math.isfinite(t) else sum(part[i] for part in parts.values()) for i, t in enumerate(totals)]
-    text = ["  " + (milliseconds(t / 1e3) if math.isfinite(t) else f"<b>{milliseconds(math.inf)}</b>") for t in totals]
+    text = ["  " + milliseconds(t / 1e3) if math.isfinite(t) else "" for t in totals]
     return go.Scatter(y=labels, x=ends, mode="text", text=text, textposition="middle right", showlegend=False,
                       hoverinfo="skip", xaxis=axes[0], yaxis=axes[1]), max([e for e in ends if e > 0] or [1.0])
 
 
 UNBOUNDED = N_("unbounded: the load exceeds what it serves")
 """The legend name of an unbounded bar's hatched remainder (``_unbounded``)."""
+UNBOUNDED_COLOUR = "#922b21"
+"""The hatched remainder's line and its word's colour."""
 
 
 def _unbounded(labels: list[str], totals: list[float], ends: list[float], right: float,
-               axes: tuple[str, str], legend: bool = True) -> list:
+               axes: tuple[str, str], legend: bool = True) -> tuple[list, list[dict]]:
     """For each unbounded total, a hatched bar from the parts drawn (``ends`` [ms]) to the panel's right edge
-    (``right`` [ms]), so an unbounded time reads as the longest bar, never as the shortest; none when every total is
-    finite. Both panels' hatched bars are one legend entry (``legend``: this panel's is that entry; the other
-    panel's bars share its group, so a click on it hides both)."""
+    (``right`` [ms]), so an unbounded time reads as the longest bar, never as the shortest, and the word "unbounded"
+    on a white box in its middle (at least 0.3 of 1.3 of the panel wide: the word fits, never cut at the edge nor
+    drawn over the hatch); (traces, annotations), none when every total is finite. Both panels' hatched bars are one
+    legend entry (``legend``: this panel's is that entry; the other panel's bars share its group, so a click on it
+    hides both)."""
     x = [0.0 if math.isfinite(t) else max(right - e, 0.0) for t, e in zip(totals, ends)]
     if not any(x):
-        return []
+        return [], []
+    words = [dict(text=f"<b>{_(UNBOUNDED_WORD)}</b>", x=e + w / 2, y=label, xref=axes[0], yref=axes[1],
+                  showarrow=False, bgcolor="#ffffff", borderpad=2, font=dict(color=UNBOUNDED_COLOUR))
+             for label, e, w in zip(labels, ends, x) if w]
     name = _(UNBOUNDED)
     return [go.Bar(y=labels, x=x, orientation="h", name=name, legendgroup="unbounded", showlegend=legend,
                    xaxis=axes[0], yaxis=axes[1],
-                   marker=dict(color="rgba(0,0,0,0)", line=dict(color="#922b21", width=1),
+                   marker=dict(color="rgba(0,0,0,0)", line=dict(color=UNBOUNDED_COLOUR, width=1),
                                pattern=dict(shape="/", fgcolor="rgba(146,43,33,0.3)", bgcolor="#ffffff", size=10)),
-                   hovertemplate=plain(name) + "<extra>%{y}</extra>")]
+                   hovertemplate=plain(name) + "<extra>%{y}</extra>")], words
 
 
 def _gpus_used(estimate) -> str:
@@ -118,7 +125,7 @@ def _gpus_used(estimate) -> str:
 def time_figure(estimates: dict, height: int = 420, scaleup_links: dict[str, str] | None = None) -> go.Figure:
     """Per design (label -> ``ServingEstimate``): time per output token by component and time to first token by
     part [ms], as stacked horizontal bars in two panels (top and bottom); an unbounded part (the load exceeds a
-    pool) is left out, its total says so and a hatched bar runs on to the panel's edge (``_unbounded``).
+    pool) is left out and a hatched bar saying "unbounded" runs on to the panel's edge (``_unbounded``).
     ``scaleup_links``: each design's scale-up link name (label ->
     ``core.scaleup.link_word`` of its system; a label left out, or None: NVLink): the scale-up part is one legend
     entry and colour per name, so an HCCS design beside H100 rows does not colour their NVLink "HCCS". Each bar's
@@ -133,13 +140,15 @@ def time_figure(estimates: dict, height: int = 420, scaleup_links: dict[str, str
     traces = _bars(labels, parts, names, ("x", "y"), splits)
     tpot_ms = [e.tpot_s * 1e3 for e in estimates.values()]
     tpot, top_tpot = _totals(labels, tpot_ms, parts, ("x", "y"))
-    hatched = _unbounded(labels, tpot_ms, list(tpot.x), top_tpot * 1.3, ("x", "y"))
+    hatched, words = _unbounded(labels, tpot_ms, list(tpot.x), top_tpot * 1.3, ("x", "y"))
     traces += hatched
     parts = {k: [_drawn_ms(e.ttft_parts[k]) for e in estimates.values()] for k in TTFT_PARTS}
     traces += [tpot, *_bars(labels, parts, TTFT_PARTS, ("x2", "y2"), splits)]
     ttft_ms = [e.ttft_s * 1e3 for e in estimates.values()]
     ttft, top_ttft = _totals(labels, ttft_ms, parts, ("x2", "y2"))
-    traces += _unbounded(labels, ttft_ms, list(ttft.x), top_ttft * 1.3, ("x2", "y2"), legend=not hatched)
+    ttft_hatched, ttft_words = _unbounded(labels, ttft_ms, list(ttft.x), top_ttft * 1.3, ("x2", "y2"),
+                                          legend=not hatched)
+    traces += ttft_hatched
     fig = go.Figure(data=[*traces, ttft])
     ticks = dict(tickmode="array", tickvals=labels, ticktext=[f"{label}<br><sub>{u}</sub>" for label, u in
                                                               zip(labels, used)])
@@ -153,7 +162,7 @@ def time_figure(estimates: dict, height: int = 420, scaleup_links: dict[str, str
         xaxis2=dict(domain=[0, 1], anchor="y2", range=[0, top_ttft * 1.3]),
         yaxis2=dict(domain=[0.0, 0.4], anchor="x2", autorange="reversed", **ticks),
         annotations=[dict(text=_("Time per output token [ms]"), y=1.0, **panel),
-                     dict(text=_("Time to first token [ms]"), y=0.4, **panel)])
+                     dict(text=_("Time to first token [ms]"), y=0.4, **panel), *words, *ttft_words])
     base_layout(fig, _("Where a token's time goes"), height + 40 * len(labels))
     fig.update_layout(margin=dict(b=90))
     return fig
@@ -167,8 +176,8 @@ a column's width (its first rows), so the longest texts are not cut."""
 
 
 def _shown(value: float) -> str:
-    """A number as the table shows it (``core.units.number``), or "unbounded"."""
-    return number(value) if math.isfinite(value) else _("unbounded")
+    """A number as the table shows it (``core.units.number``), or "unbounded" (``core.units.unbounded``)."""
+    return _(UNBOUNDED_WORD) if unbounded(value) else number(value)
 
 
 def _pool_words(split) -> str:
