@@ -183,8 +183,9 @@ def days(value: float, signed: bool = False) -> str:
 def seconds(value: float) -> str:
     """A step time [s] with three decimals and separators (``2.129``, ``1,234.500``): the one format of a training
     step in the tables that set two designs or two states side by side (Performance's two fabrics, Resilience's
-    what-if, ``python -m core failure``), so a column never mixes two and three decimals; the header names the
-    unit."""
+    what-if, Compare's columns and Sweep's points, ``python -m core failure``), so a column never mixes two and
+    three decimals and a difference in milliseconds shows; a step alone (the Performance card, a chart's bar label)
+    is :func:`number`'s three significant figures, as every card; the header names the unit."""
     return f"{value:,.3f}"
 
 

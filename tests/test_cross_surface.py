@@ -241,7 +241,8 @@ def test_compare_column(case, pages):
                         ("busbw", f"busbw_gbytes_{GIB}")):
         assert column[label[metric]] == ref.text[key], (key, column[label[metric]], ref.text[key])
     assert column[label["it_kw"]] == units.kw(ref.value["it_kw"])  # the one power format's number
-    assert column[label["step_time_s"]] == units.number(ref.value["step_time_s"])  # as the Performance card
+    # designs side by side: as the Performance page's two-fabric table (units.seconds), not its lone card's 3 figures
+    assert column[label["step_time_s"]] == units.seconds(ref.value["step_time_s"])
     caption = " ".join(c.value for c in at.caption)
     assert re.search(rf"\b{re.escape(ref.summary['switch_model'])}\b", caption)  # "switch QM9700" in the column
 

@@ -503,3 +503,13 @@ def test_a_number_without_bound_reads_unbounded_in_every_format():
     assert units.percent(inf, signed=True) == "unbounded" and units.percent(1.5) == "150%"
     with language("zh"):
         assert units.percent(inf) == units.milliseconds(nan) == "无上限"
+
+
+def test_a_step_time_beside_another_has_three_decimals_everywhere():
+    """Compare wrote a step of 6.003 s as "6" (``units.number``) beside its delta "+0.003" and the Performance
+    page's two-fabric table's 6.003: a step set beside another is ``units.seconds`` in every table (an axis tick
+    stays round)."""
+    from core.figures.compare import format_value
+
+    assert format_value(6.003, "seconds") == units.seconds(6.003) == "6.003"
+    assert format_value(239.478, "seconds") == "239.478" and format_value(6.0, "seconds", tick=True) == "6"

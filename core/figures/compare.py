@@ -111,7 +111,8 @@ NATIVE_UNITS = {"tbits": "Gb/s", "gbits": "Gb/s", "gbytes": "GB/s"}
 def format_value(value: float, kind: str, unit: str | None = None, tick: bool = False) -> str:
     """One number of the comparison table, in the current language; a bandwidth with its unit, in ``unit``
     ("GB/s" or "Gb/s"; default the kind's own system), money in ``core.i18n.usd`` (``tick``: an axis tick's
-    round amount, without trailing zeros)."""
+    round amount, without trailing zeros); a step time [s] as every table that sets steps side by side writes it
+    (``core.units.seconds``: 6.003 and 6.010 differ, "6" and "6.01" hid it beside the delta's "+0.007")."""
     if kind == "usd":
         return usd(value, trim=tick)
     if kind == "usd_cents":
@@ -126,7 +127,9 @@ def format_value(value: float, kind: str, unit: str | None = None, tick: bool = 
         return units.kw(value)
     if kind == "days":  # the one days format (core.units.days)
         return units.days(value)
-    if kind in ("seconds", "ms"):  # as the Performance and Inference pages' cards (core.units.number)
+    if kind == "seconds" and not tick:  # a step beside another: three decimals, as Performance's two-fabric table
+        return units.seconds(value)
+    if kind in ("seconds", "ms"):  # as the Inference page's cards (core.units.number); a step's axis tick
         return units.number(value)
     return f"{value:,.0f}"
 
