@@ -99,3 +99,16 @@ def test_the_unbounded_entry_is_in_the_legend_once_per_figure(language):
     assert {t.legendgroup for t in hatched} == {"unbounded"}
     names = [t.name for t in fig.data if t.showlegend is not False and t.type == "bar"]
     assert len(names) == len(set(names))  # no part named twice either
+
+
+def test_a_panel_of_unbounded_bars_alone_shows_no_scale():
+    """Every design overloaded, the time to first token panel draws nothing but hatches: its axis showed 0 to 1.2
+    ms (the 1 ms stand-in range) under bars that have no time; no tick labels there now, the drawn panel keeps its."""
+    p = plan(Design())
+    over = {**link.DEFAULTS, "mode": "aggregated", "load": "rate", "rate": 10_000.0}
+    a, b = servingform.estimate_on(p, over), servingform.estimate_on(p, {**over, "rate": 20_000.0})
+    assert all(math.isinf(e.ttft_s) for e in (a, b))
+    fig = time_figure({"a": a, "b": b})
+    assert fig.layout.xaxis2.showticklabels is False and fig.layout.xaxis.showticklabels is not False
+    fig = time_figure({"a": a, "bounded": servingform.estimate_on(p, {**link.DEFAULTS, "mode": "aggregated"})})
+    assert fig.layout.xaxis2.showticklabels is not False

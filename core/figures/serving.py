@@ -116,6 +116,13 @@ def _unbounded(labels: list[str], totals: list[float], ends: list[float], right:
                    hovertemplate=plain(name) + "<extra>%{y}</extra>")], words
 
 
+def _scaled(ends) -> bool:
+    """Whether a panel's axis has a scale to show: some bar drawn (``ends``: each bar's end [ms], ``_totals``'); every
+    bar unbounded with nothing drawn, its range is ``_totals``' 1 ms stand-in and its ticks (0 to 1.2 ms under bars
+    of no time) would read as a time."""
+    return any(e > 0 for e in ends)
+
+
 def _gpus_used(estimate) -> str:
     """The GPUs a design's deployment uses of its cluster's, as the comparison table's row says them."""
     return ngettext("{used} GPU of {total} used", "{used} GPUs of {total} used", estimate.gpus).format(
@@ -157,9 +164,9 @@ def time_figure(estimates: dict, height: int = 420, scaleup_links: dict[str, str
     fig.update_layout(
         barmode="stack", hovermode="closest",
         legend=dict(orientation="h", yanchor="top", y=-0.08, x=0.0, traceorder="grouped"),
-        xaxis=dict(domain=[0, 1], anchor="y", range=[0, top_tpot * 1.3]),
+        xaxis=dict(domain=[0, 1], anchor="y", range=[0, top_tpot * 1.3], showticklabels=_scaled(tpot.x)),
         yaxis=dict(domain=[0.6, 1.0], anchor="x", autorange="reversed", **ticks),
-        xaxis2=dict(domain=[0, 1], anchor="y2", range=[0, top_ttft * 1.3]),
+        xaxis2=dict(domain=[0, 1], anchor="y2", range=[0, top_ttft * 1.3], showticklabels=_scaled(ttft.x)),
         yaxis2=dict(domain=[0.0, 0.4], anchor="x2", autorange="reversed", **ticks),
         annotations=[dict(text=_("Time per output token [ms]"), y=1.0, **panel),
                      dict(text=_("Time to first token [ms]"), y=0.4, **panel), *words, *ttft_words])
