@@ -28,7 +28,7 @@ from core.fabric.pods import pod_specs
 from core.cost import CostSummary, summarize_cost
 from core.design import Design
 from core.errors import FabricPlannerError
-from core.i18n import N_, _, current, language as speaking, number
+from core.i18n import N_, _, current, language as speaking, number, sentences
 from core.plan import Plan, plan
 
 
@@ -267,11 +267,20 @@ def pod_count(design: Design) -> int:
     return len(pod_specs(design))
 
 
-def pod_plan(p: Plan, pod: int, unit: str = "GB/s") -> tuple[Plan, str | None]:
-    """The plan a job on pod ``pod`` (1-based; out of range: pod 1) of ``p``'s design runs on, and the words saying
-    so: ``(p, None)`` without pods; with pods the pod planned alone (``MixedPlan.plans``: its system, NICs and
-    leaves; a ``PodPlan``, charged its GPUs' share of the whole design's TCO) and a sentence naming the pod and the bound across pods (an all-reduce of 1 GiB,
-    the slowest pod's, its bus bandwidth in ``unit``: ``cross_pod_busbw``). Raises what ``mixed_plan`` raises."""
+RUNS_ON = {"job": N_("The job runs on pod {pod}: {system}, {nodes} nodes, {gpus} GPUs; the estimates use its system, "
+                      "NICs and leaves."),
+           "deployment": N_("The deployment runs on pod {pod}: {system}, {nodes} nodes, {gpus} GPUs; the estimates "
+                            "use its system, NICs and leaves.")}
+"""Which pod a workload runs on, by workload: a training job (the Performance page, ``train``, the review pack) or
+a serving deployment (the Inference page, ``serve``)."""
+
+
+def pod_plan(p: Plan, pod: int, unit: str = "GB/s", workload: str = "job") -> tuple[Plan, str | None]:
+    """The plan a workload on pod ``pod`` (1-based; out of range: pod 1) of ``p``'s design runs on, and the words
+    saying so: ``(p, None)`` without pods; with pods the pod planned alone (``MixedPlan.plans``: its system, NICs and
+    leaves; a ``PodPlan``, charged its GPUs' share of the whole design's TCO) and sentences naming the workload
+    (``RUNS_ON``: "job" or "deployment"), the pod and the bound across pods (an all-reduce of 1 GiB, the slowest
+    pod's, its bus bandwidth in ``unit``: ``cross_pod_busbw``). Raises what ``mixed_plan`` raises."""
     mixed = design_mixed(p.design)
     if mixed is None:
         return p, None
@@ -280,15 +289,14 @@ def pod_plan(p: Plan, pod: int, unit: str = "GB/s") -> tuple[Plan, str | None]:
     whole = whole_plan(p)
     chosen = PodPlan.model_construct(**dict(mixed.plans[index]), whole_cost=whole.cost,
                                      whole_gpus=whole.cost_basis()[1])
-    return chosen, (_(  # pods of one rate: no pod is the slowest (the review pack's words, ``bound_words``)
-        "The job runs on pod {pod}: {system}, {nodes} nodes, {gpus} GPUs; the estimates use its system, NICs and "
-        "leaves. Every pod has the same rate across pods: an all-reduce of 1 GiB across every pod reaches at most "
-        "{busbw} bus bandwidth.") if summary["pods_alike"] else _(
-        "The job runs on pod {pod}: {system}, {nodes} nodes, {gpus} GPUs; the estimates use its system, NICs and "
-        "leaves. A collective across every pod runs at the slowest pod's rate (pod {slowest}): an all-reduce of "
-        "1 GiB across every pod reaches at most {busbw} bus bandwidth.")).format(
-        pod=index + 1, system=own.system, nodes=f"{own.nodes:,}", gpus=f"{own.gpus:,}",
-        slowest=summary["slowest_pod"], busbw=cross_pod_busbw(summary, unit))
+    runs = _(RUNS_ON[workload]).format(pod=index + 1, system=own.system, nodes=f"{own.nodes:,}", gpus=f"{own.gpus:,}")
+    busbw = cross_pod_busbw(summary, unit)
+    bound = _(  # pods of one rate: no pod is the slowest (the review pack's words, ``bound_words``)
+        "Every pod has the same rate across pods: an all-reduce of 1 GiB across every pod reaches at most {busbw} "
+        "bus bandwidth.").format(busbw=busbw) if summary["pods_alike"] else _(
+        "A collective across every pod runs at the slowest pod's rate (pod {slowest}): an all-reduce of 1 GiB across "
+        "every pod reaches at most {busbw} bus bandwidth.").format(slowest=summary["slowest_pod"], busbw=busbw)
+    return chosen, sentences(runs, bound)
 
 
 ONE_FABRIC = {
