@@ -197,7 +197,7 @@ def test_the_review_workbook_holds_the_totals():
     book = openpyxl.load_workbook(io.BytesIO(design_xlsx(whole_plan(plan(MIXED)))))
     rows = {row[0]: row[1] for row in book.worksheets[0].iter_rows(values_only=True) if row and row[0]}
     assert rows["GPUs"] == 768 and rows["Spine switches"] == 8
-    assert rows["Capex at street prices"] == pytest.approx(_expected(MIXED)["capex"], abs=1)
+    assert rows["Capex, whole cluster"] == pytest.approx(_expected(MIXED)["capex"], abs=1)
 
 
 @pytest.mark.parametrize("lang, words, job", [("en", "The deployment runs on pod 1: H100, 64 nodes", "The job"),
