@@ -128,8 +128,8 @@ def pods_ratios(mixed: MixedPlan) -> tuple[float, float]:
 
 def ratio_words(p: Plan) -> str:
     """The bisection ratio of ``p``'s design in words of the current language: ``2:1``; a design with pods its
-    whole ratio (``pods_ratios``) and, where it differs, the slower half's named so, ``1.33:1 (the slower half's
-    1:1)``: what the Designer's bandwidth readout, the review pack's and the Performance page's caption say."""
+    whole ratio (``pods_ratios``) and, where it differs, the slower half's in plain words, ``1.33:1 (1:1 for
+    traffic from the half of the GPUs with the slower NICs)``: what the Designer's bandwidth readout, the review pack's and the Performance page's caption say."""
     whole = whole_plan(p)
     mixed = getattr(whole, "mixed", None)
     return ratio_text(whole.bandwidth.oversubscription) if mixed is None else ratio_text(*pods_ratios(mixed))
@@ -137,13 +137,14 @@ def ratio_words(p: Plan) -> str:
 
 def ratio_text(total: float, slower: float | None = None) -> str:
     """The bisection ratio ``total`` in words, ``2:1``, and the slower half's ``slower`` (a design with pods,
-    ``pods_ratios``; None: none) where it reads otherwise, ``1.33:1 (the slower half's 1:1)``: the one rule of
+    ``pods_ratios``; None: none) where it reads otherwise, ``1.33:1 (1:1 for traffic from the half of the GPUs with
+    the slower NICs)``: the one rule of
     ``ratio_words`` and of the plan command's bandwidth row, which has only the summary's numbers."""
     from core.units import ratio
 
     words, half = ratio(total), None if slower is None else ratio(slower)
-    return words if half in (None, words) else _("{ratio} (the slower half's {slower})").format(ratio=words,
-                                                                                               slower=half)
+    return words if half in (None, words) else _(
+        "{ratio} ({slower} for traffic from the half of the GPUs with the slower NICs)").format(ratio=words, slower=half)
 
 
 def _sum(dicts: list[dict]) -> dict:
