@@ -12,14 +12,14 @@ from __future__ import annotations
 import argparse
 import sys
 
-from core.analysis.optimizewords import front_rule, max_hops_help, search_words
+from core.analysis.optimizewords import front_rule, max_hops_help, searched_words
 from core.cli.bwunit import add_units_option, bandwidth_unit
 from core.cli.common import (DESIGN_FILE, add_format_option, model_name, number, positive_int, ratio, row, size,
                              to_json, tokens)
 from core.cli.serve import add_workload_options, flag_names, workload_of
 from core import units
 from core.errors import shown
-from core.i18n import _, fx_rate, in_currency, sentences, usd
+from core.i18n import _, in_currency, usd
 from core import i18n
 from core.vocab import TOPOLOGY
 
@@ -258,8 +258,7 @@ def run(args: argparse.Namespace) -> str:
             days=units.days(best.days))))
     unit = bandwidth_unit(args)
     lines += ["  " + line for line in result.explained(unit)]
-    lines.append(row(_("searched"), sentences(search_words(result), _("Searched in {seconds} s.").format(
-        seconds=f"{result.seconds:.2f}"))))
+    lines.append(row(_("searched"), searched_words(result)))
     metric = {"busbw_gbytes": _("busbw [{unit}]").format(unit=unit), "days": _("days to train"),
               "usd_per_mtok": in_currency(_("USD per million output tokens"))}[result.metric]
     lines.append(row(_("front"), _("{objective} against {metric}:").format(objective=objective_word(cost_axis(result.objective)),
@@ -271,7 +270,7 @@ def run(args: argparse.Namespace) -> str:
     cheapest = capex_of(result.pareto[0], result.objective) if result.pareto else 0.0
     for c in result.pareto:  # busbw in G of ``unit`` to 0.1 GB/s (the front's step), as the Optimize page's table
         value = {"busbw_gbytes": i18n.number(metric_value(c, result.metric, unit), 1), "days": units.days(c.days),
-                 "usd_per_mtok": f"{c.usd_per_mtok * fx_rate():,.3f}"}[result.metric]
+                 "usd_per_mtok": usd(c.usd_per_mtok, cents=True)}[result.metric]  # as the page's front table
         money = money_text(c, result.objective) if per_unit else usd(capex_of(c, result.objective))
         more = "-" if c is result.pareto[0] else usd(capex_of(c, result.objective) - cheapest, signed=True,
                                                      cents=per_unit)
