@@ -308,12 +308,14 @@ ONE_FABRIC = {
                    "cannot search together. Search the first pod alone ({pod}, every other setting of the design "
                    "kept): {way}."),
 }
-"""What the Sweep and Optimize pages (and ``python -m core sweep``) say of a design with pods, by tool: the way out
+"""What the Sweep and Optimize pages (and ``python -m core sweep`` and ``optimize --design``) say of a design with pods, by tool: the way out
 is the first pod alone (``first_pod``), reached as ``WAY_OUT`` says by surface."""
 WAY_OUT = {"page": N_("the button below opens it on this page"),
-           "cli": N_('the same command with --pods ""')}
+           "cli": N_('the same command with --pods ""'),
+           "cli_first_pod": N_("the same command with --first-pod")}
 """How each surface reaches the first pod alone: the page's button (a link to the page with ``first_pod``'s design),
-the CLI's option that clears the design's pods."""
+the CLI's option that clears the design's pods (``sweep``'s ``--pods ""``, ``optimize``'s ``--first-pod``: a
+``--design`` file's pods, ``first_pod``)."""
 
 
 def first_pod(design: Design) -> Design:

@@ -40,6 +40,9 @@ def register(subparsers) -> None:
                            "Optimize page starts from the sidebar: its GPU/system model, GPU count and every field "
                            "the search does not set (NVLink domain, nodes per rack, prices, ...); --gpu and --gpus "
                            "override the first two, the search chooses the fabric"))
+    op.add_argument("--first-pod", action="store_true",
+                    help=_("with a --design file that has pods: search its first pod alone (its GPU/system model and "
+                           "nodes, every other field of the design kept), as the Optimize page's button does"))
     op.add_argument("--gpu", type=model_name, help=_("GPU/system model (default H100, or the --design file's)"))
     op.add_argument("--gpus", type=positive_int,
                     help=_("total GPU count (default: the design's size, as plan takes it: --nodes, else the --design "
@@ -186,6 +189,7 @@ def _searched_size(args: argparse.Namespace):
     ``--gpu``'s), whose fields the search does not set every candidate keeps (``core.analysis.optimize.base_design``,
     as the Optimize page starts from the sidebar's design: a two-level NVLink domain stays two levels), else None;
     a design with pods has several GPU models, which one search cannot."""
+    from core.analysis.whole import first_pod, one_fabric_only
     from core.catalog import load_catalog
     from core.design import Design, resolve_design
     from core.errors import InputError
@@ -198,9 +202,11 @@ def _searched_size(args: argparse.Namespace):
             return gpu, args.gpus, None
         return gpu, args.gpus or resolve_design(Design(gpu=gpu, nodes=args.nodes or Design().nodes)).gpus, None
     design = read_design_file(args.design)
-    if design.pods:
-        raise InputError(_("the optimizer searches one GPU model; the design file has pods ({pods}): give --gpu and "
-                           "--gpus for the pod to search").format(pods=design.pods))
+    if args.first_pod:
+        design = first_pod(design)
+    refused = one_fabric_only(design, "optimize", "cli_first_pod")  # a design with pods: one fabric is searched
+    if refused:
+        raise InputError(refused)
     gpu = load_catalog().system(args.gpu or design.gpu).id
     base = design if gpu == design.gpu else Design.model_validate({**design.model_dump(), "gpu": gpu})
     if args.gpus is None and args.nodes is not None:
