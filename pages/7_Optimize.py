@@ -17,7 +17,7 @@ from core import i18n
 from core.analysis.jobsplit import Split
 from core.analysis.objectives import MONEY, money_text, objective_text
 from core.analysis.optimize import OBJECTIVES, default_topologies, capex_of, design_label, objective_word
-from core.analysis.optimizewords import bandwidth_against, front_rule, max_hops_help, search_words
+from core.analysis.optimizewords import bandwidth_against, front_rule, max_hops_help, searched_words
 from core.catalog import load_catalog
 from core.design import Design, resolve_design
 from core.errors import FabricPlannerError
@@ -340,8 +340,7 @@ def main() -> None:
                   "searches). {next} GPUs do not fit: {reason}").format(
                       gpus=i18n.number(envelope.gpus), gpu=design.gpu, searches=envelope.searches,
                       next=i18n.number(envelope.next_gpus), reason=safe.md(envelope.next_reason or "-")))
-    st.caption(i18n.sentences(search_words(result),
-                              _("Searched in {seconds} s.").format(seconds=f"{result.seconds:.1f}")))
+    st.caption(searched_words(result))
     if result.best is None:
         st.error(safe.md(_("{size}: {explanation}").format(size=size, explanation=i18n.sentences(*result.explanation))))
     else:

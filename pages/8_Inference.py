@@ -271,7 +271,7 @@ def main() -> None:
     if cur.plan is None:  # the Designer's error and its way-out buttons, which set the sidebar (state.show_error)
         state.show_error(cur)
         return
-    plan = podpick.pick_pod(cur.plan, cur.unit)  # a design with pods: the deployment runs on one pod
+    plan = podpick.pick_pod(cur.plan, cur.unit, "deployment")  # a design with pods: the deployment runs on one pod
     st.caption(safe.md(size_caption(plan)))
     _results(cur, plan, store)
 

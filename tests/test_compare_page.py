@@ -299,3 +299,16 @@ def test_replayed_tables_and_charts_are_the_drawn_ones(monkeypatch):
     rerun(at)
     assert len(built) == 2  # replayed, not built
     assert snapshot(at) == drawn
+
+
+@pytest.mark.parametrize("lang, level2, alone", [("en", "and the compute fabric and NVLink level 2 (the scale-out",
+                                                  "the compute fabric alone"),
+                                                 ("zh", "和计算网络及第二级 NVLink（横向扩展网络", "和仅计算网络")])
+def test_the_capex_caption_names_the_fabric_row_as_the_row_does(lang, level2, alone):
+    """The caption's compute fabric scope is the row's (``compare.level2_in``): a GB200 design with two NVLink
+    levels has the second level's parts in it, and the caption says so, not "the compute fabric alone"."""
+    gb200 = {"c1_name": "GB", "c1_g": "GB200-NVL72", "c1_n": "144", "c1_nvd": "144", "lang": lang}
+    captions = " ".join(str(c.value) for c in open_page(gb200).caption)
+    assert level2 in captions and alone not in captions
+    captions = " ".join(str(c.value) for c in open_page({**TWO, "lang": lang}).caption)
+    assert alone in captions and level2 not in captions

@@ -36,7 +36,7 @@ def test_mixed_pods_ratio_is_the_designs_on_every_surface(capsys):
 
     b = _cli_json(capsys, "plan", *MIXED_ARGS)["bandwidth"]
     assert b["oversubscription"] == pytest.approx(204.8 / 153.6, abs=1e-4) and b["oversubscription_slower_half"] == 1
-    words = "1.33:1 (the slower half's 1:1)"
+    words = "1.33:1 (1:1 for traffic from the half of the GPUs with the slower NICs)"
     mixed = plan(Design(nodes=64, pods="B300:32:800"))
     assert ratio_words(mixed) == words
     at = open_page("../pages/1_Designer.py", {**MIXED_LINK, "tab": "Bandwidth"}, timeout=300)
@@ -66,7 +66,7 @@ def test_the_review_pack_readout_names_the_slower_half():
 
     doc = _Doc()
     _bandwidth(doc, plan(Design(nodes=64, pods="B300:32:800")))
-    assert "bisection ratio 1.33:1 (the slower half" in doc.sections["bandwidth"]
+    assert "bisection ratio 1.33:1 (1:1 for traffic from the half of the GPUs with the slower NICs)" in doc.sections["bandwidth"]
 
 
 def test_torus_transceivers_are_node_to_node_link_ends(capsys):

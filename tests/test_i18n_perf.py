@@ -130,7 +130,7 @@ def test_communication_and_comparison_tables():
     for rows in (comm_en, cmp_en):
         assert not chinese_leaks(" ".join(rows[0]) + " " + _cells(rows[:1]))
     assert list(cmp_en[0]) == ["fabric", "switch", "routing", "step [s]", "tokens/s", "communicating", "days", "run cost [USD]",
-                               "cluster capex [USD]", "network share"]
+                               "cluster capex [USD]", "Compute fabric share of capex"]
     assert set(number_columns) <= set(cmp_zh[0])
     assert cmp_zh[0]["网络"] == "本设计（InfiniBand，1:1）" and cmp_en[0]["fabric"] == "This design (InfiniBand, 1:1)"
     numeric = [[v for v in row.values() if isinstance(v, (int, float))] for row in comm_en]

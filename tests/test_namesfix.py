@@ -86,7 +86,7 @@ def test_pods_pack_names_one_ratio_in_its_summary():
     p = plan(Design(nodes=64, pods="B300:32:800"))
     lines = " ".join(_executive_summary(p, "GB/s", {}))
     assert "bisection ratio 1.33:1" in lines and "no oversubscription" not in lines  # one term (review47 #1)
-    assert ratio_words(p) == "1.33:1 (the slower half's 1:1)" and ratio_words(p) in lines
+    assert ratio_words(p) == "1.33:1 (1:1 for traffic from the half of the GPUs with the slower NICs)" and ratio_words(p) in lines
 
 
 def test_bisection_shown_in_the_cards_unit(small):

@@ -27,13 +27,33 @@ def test_the_design_files_gpu_and_count_are_searched(tmp_path, capsys):
 
 def test_a_design_file_with_pods_is_refused(tmp_path, capsys):
     path = tmp_path / "pods.json"
-    path.write_text(json.dumps({"gpu": "H100", "nodes": 64, "pods": "B200:32:800"}), encoding="utf-8")
+    path.write_text(json.dumps({"gpu": "H100", "nodes": 64, "pods": "B200:32:800", "rack_kw": 30}), encoding="utf-8")
     from core.cli.optimize import _searched_size
     from types import SimpleNamespace
 
-    with pytest.raises(InputError, match="pods"):
+    def args(**extra):
+        return SimpleNamespace(design=str(path), gpu=None, gpus=None, nodes=None, budget_usd=None, max_power_kw=None,
+                               **extra)
+
+    with pytest.raises(InputError, match="pods") as refused:
+        _searched_size(args(first_pod=False))
+    assert "the same command with --first-pod" in str(refused.value) and "--gpus" not in str(refused.value)
+    gpu, gpus, base = _searched_size(args(first_pod=True))  # the way out: the first pod, the rest of the file kept
+    assert (gpu, gpus, base.pods, base.rack_kw) == ("H100", 512, None, 30.0)
+
+
+def test_the_way_out_of_pods_in_chinese(tmp_path):
+    from types import SimpleNamespace
+
+    from core.cli.optimize import _searched_size
+    from core.i18n import language
+
+    path = tmp_path / "pods.json"
+    path.write_text(json.dumps({"gpu": "H100", "nodes": 64, "pods": "B200:32:800"}), encoding="utf-8")
+    with language("zh"), pytest.raises(InputError) as refused:
         _searched_size(SimpleNamespace(design=str(path), gpu=None, gpus=None, nodes=None, budget_usd=None,
-                                       max_power_kw=None))
+                                       max_power_kw=None, first_pod=False))
+    assert "在同一命令中加上 --first-pod" in str(refused.value)
 
 
 def test_a_two_level_nvlink_design_file_is_searched_as_the_page_searches_the_sidebar(tmp_path, capsys):

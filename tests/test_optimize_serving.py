@@ -108,3 +108,24 @@ def test_the_serving_step_is_the_search_on_the_plan_at_any_price():
     assert checked >= 8
     dear = plan(designs[0].model_copy(update={"price_overrides": {"H100": 1.0}}))
     assert unpriced(dear) == unpriced(plan(designs[0]))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_cli_writes_the_front_and_the_duration_as_the_page(monkeypatch, capsys, lang):
+    """``optimize``'s front column is the page's money with cents (``usd(cents=True)``, was a hand-made
+    ``:,.3f``) and its duration the page's (``optimizewords.searched_words``: ``units.number``; the CLI wrote
+    ``.2f``, the page ``.1f``)."""
+    from core import units
+    from core.analysis.optimizewords import searched_words
+    from core.cli import main as cli_main
+    from core.analysis import optimize as engine
+    from core.i18n import language, usd
+
+    result = optimize("H100", 128, Constraints(serving=_target(4.0)), GRID, workers=1)
+    monkeypatch.setattr(engine, "optimize", lambda *a, **k: result)
+    assert cli_main(["--lang", lang, "optimize", "--gpu", "H100", "--gpus", "128"]) == 0
+    out = capsys.readouterr().out
+    with language(lang):
+        assert all(usd(c.usd_per_mtok, cents=True) in out for c in result.pareto)
+        assert searched_words(result) in " ".join(out.split())
+        assert ("Searched in " if lang == "en" else "") + units.number(result.seconds) in searched_words(result)

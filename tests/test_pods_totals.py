@@ -62,7 +62,7 @@ def test_the_bisection_ratio_follows_its_definition():
     assert "bisection ratio 1.33:1" in _cli("plan", "--nodes", "64", "--pods", "B300:32:800", "--format", "table")
     assert compare([("mixed", MIXED)], sizes=()).columns[0].values["oversubscription"] == pytest.approx(4 / 3, 1e-3)
     summary = _executive_summary(plan(MIXED), "GB/s", {})
-    assert "bisection ratio 1.33:1 (the slower half's 1:1), half the injection" in " ".join(summary)
+    assert "bisection ratio 1.33:1 (1:1 for traffic from the half of the GPUs with the slower NICs), half the injection" in " ".join(summary)
 
 
 def test_the_json_says_every_pods_value_where_they_differ():

@@ -71,7 +71,7 @@ def test_dragonfly_title_is_not_non_blocking(df, lang):
 def test_pods_and_default_titles(pods):
     from core.formats.report import design_title
 
-    assert "1:1 at the leaf, bisection ratio 1.33:1 (the slower half's 1:1)" in design_title(pods)
+    assert "1:1 at the leaf, bisection ratio 1.33:1 (1:1 for traffic from the half of the GPUs with the slower NICs)" in design_title(pods)
     assert "non-blocking" in design_title(plan(Design(gpu="H100", nodes=64)))  # 1:1 everywhere
     assert "2:1 at the leaf, 400G" in design_title(plan(Design(gpu="H100", nodes=64, oversubscription=2)))
 
@@ -86,7 +86,7 @@ def test_optimizer_label_names_the_bisection_ratio(df):
 
 @pytest.mark.parametrize("args, said", [
     (["--topology", "dragonfly", "--gpus", "4096"], "bisection ratio 1.5:1, half the injection over the bisection"),
-    (["--gpu", "H100", "--nodes", "64", "--pods", "B300:32:800"], "bisection ratio 1.33:1 (the slower half's 1:1), "
+    (["--gpu", "H100", "--nodes", "64", "--pods", "B300:32:800"], "bisection ratio 1.33:1 (1:1 for traffic from the half of the GPUs with the slower NICs), "
                                                                   "half the injection"),
     (["--topology", "torus", "--gpus", "512"], "bisection ratio 6:1, half the injection over the bisection")])
 def test_cli_bandwidth_row_says_bisection_ratio(capsys, args, said):
@@ -171,3 +171,17 @@ def test_two_tier_collectives_caption_counts_no_pods(pods):
     assert not re.search(r"\bpods?\b", text)
     assert "4 Dragonfly+ groups" in layout(plan(DF))
     assert re.search(r"\d pods?;", layout(plan(Design(gpu="H100", gpus=16384))))  # three tiers: its pods
+
+
+@pytest.mark.parametrize("lang, words", [
+    ("en", "1.33:1 (1:1 for traffic from the half of the GPUs with the slower NICs)"),
+    ("zh", "1.33:1（网卡较慢的一半 GPU 发出的流量为 1:1）")])
+def test_the_slower_halfs_ratio_says_what_it_is(lang, words):
+    """The slower half's ratio in plain words: the traffic the half of the GPUs with the slower NICs sends across
+    the cut (it read "the slower half's 1:1", unclear in both languages)."""
+    from core.analysis.whole import ratio_words
+    from core.i18n import language
+
+    p = plan(Design(nodes=64, pods="B300:32:800"))
+    with language(lang):
+        assert ratio_words(p) == words

@@ -197,14 +197,30 @@ def test_the_review_workbook_holds_the_totals():
     book = openpyxl.load_workbook(io.BytesIO(design_xlsx(whole_plan(plan(MIXED)))))
     rows = {row[0]: row[1] for row in book.worksheets[0].iter_rows(values_only=True) if row and row[0]}
     assert rows["GPUs"] == 768 and rows["Spine switches"] == 8
-    assert rows["Capex at street prices"] == pytest.approx(_expected(MIXED)["capex"], abs=1)
+    assert rows["Capex, whole cluster"] == pytest.approx(_expected(MIXED)["capex"], abs=1)
 
 
-def test_inference_page_runs_on_the_chosen_pod():
-    at = pagetest.opener("../pages/8_Inference.py")(LINK)
+@pytest.mark.parametrize("lang, words, job", [("en", "The deployment runs on pod 1: H100, 64 nodes", "The job"),
+                                               ("zh", "部署运行在 Pod 1 上：H100，64 个节点", "作业")])
+def test_inference_page_runs_on_the_chosen_pod(lang, words, job):
+    """The Inference page names what runs on the pod as it does everywhere: the deployment, not a job."""
+    at = pagetest.opener("../pages/8_Inference.py")({**LINK, "lang": lang})
     assert not at.exception
     assert at.selectbox(key="perf_w_pod").value == 1
-    assert any("The job runs on pod 1: H100, 64 nodes" in str(c.value).replace("\\", "") for c in at.caption)
+    captions = [str(c.value).replace("\\", "") for c in at.caption]
+    assert any(words in c for c in captions) and not any(job in c for c in captions)
+    assert job not in at.selectbox(key="perf_w_pod").help
+
+
+@pytest.mark.parametrize("workload, words", [("job", "The job runs on pod 2"),
+                                             ("deployment", "The deployment runs on pod 2")])
+def test_pod_words_name_the_workload(workload, words):
+    p = plan(Design(gpu="H100", nodes=64, pods="B200:32:800"))
+    text = pod_plan(p, 2, workload=workload)[1]
+    assert text.startswith(words + ": B200, 32 nodes, 256 GPUs; the estimates use its system, NICs and leaves. Every ")
+    with language("zh"):
+        assert pod_plan(p, 2, workload=workload)[1].startswith(
+            {"job": "作业", "deployment": "部署"}[workload] + "运行在 Pod 2 上：B200，32 个节点，256 个 GPU；估算使用该 Pod")
 
 
 @pytest.mark.parametrize("args", [["--pods", "B200:32:800"], ["--pods", "B200:32:800", "--tiers", "3"], []])

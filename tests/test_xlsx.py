@@ -109,14 +109,14 @@ def test_summary_totals_by_category_and_key_numbers(en_book):
     numbers = labelled(en_book["Summary"])
     s = p.summary()
     assert numbers["GPUs"] == 2048 and numbers["Leaf switches"] == s["switches"]["leaf"]
-    assert numbers["Capex at street prices"] == pytest.approx(p.cost.capex_usd)
+    assert numbers["Capex, whole cluster"] == pytest.approx(p.cost.capex_usd)
     assert numbers["Capex, low end of the price ranges"] == pytest.approx(p.cost.capex_usd_low)
     assert numbers["Capex, high end of the price ranges"] == pytest.approx(p.cost.capex_usd_high)
     assert numbers["IT power"] == pytest.approx(p.cost.it_kw)
     assert numbers["Facility power (PUE 1.3)"] == pytest.approx(p.cost.facility_kw)
     assert numbers["Bisection ratio (1:1 = non-blocking)"] == f"{s['bandwidth']['oversubscription']:.3g}:1" == "1.92:1"
     ws = en_book["Summary"]
-    capex_row = next(c.row for c in ws["A"] if c.value == "Capex at street prices")
+    capex_row = next(c.row for c in ws["A"] if c.value == "Capex, whole cluster")
     assert ws.cell(capex_row, 2).number_format == excel_money_format("en")
 
 
@@ -311,3 +311,19 @@ def test_capex_per_gpu_has_one_name_on_the_cards_the_workbook_and_compare():
             compare = next(_(m.label) for m in metrics() if m.key == "capex_per_gpu_usd")
             rows = [row for row in key_number_rows(p) if row[1] == p.summary()["cost"]["capex_per_gpu_usd"]]
             assert [row[0] for row in rows] == [compare.split(" [")[0]], (rows, compare)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_workbooks_capex_is_named_as_the_capex_card(lang):
+    """The workbook's capex row has the capex card's label (the pages' "Capex, whole cluster"), its price basis a row
+    of its own, in both languages."""
+    from core.figures.keynumbers import key_numbers
+
+    p = plan(Design(gpus=256))
+    numbers = labelled(book_of(Design(gpus=256), lang).worksheets[0])
+    with language(lang):
+        card = next(k for k in key_numbers(p.summary()) if k.key == "capex")
+        basis = _("street")
+    assert numbers[card.label] == pytest.approx(p.cost.capex_usd)
+    assert numbers[_("Price basis") if lang == "en" else "价格依据"] == basis
+    assert not any("street prices" in str(label) or "街头" in str(label) for label in numbers)

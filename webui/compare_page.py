@@ -315,9 +315,7 @@ def main() -> None:
         _("Up to {count} designs side by side: add the Designer's design, paste a share link, or duplicate "
           "a column and edit it. Deltas are against the baseline column; green is better, red worse.").format(
               count=cmp.MAX_DESIGNS),
-        _("Capex has two rows: the whole cluster (every BOM row: GPU nodes, compute fabric, storage fabric, "
-          "management networks) and the compute fabric alone (its switches, transceivers, cables and NICs), "
-          "so a fabric change shows apart from what it changes elsewhere.")))
+        cmp.capex_rows_words(Design.model_validate_json(e["design"]) for e in store["entries"])))
 
     full = len(store["entries"]) >= cmp.MAX_DESIGNS
     c1, c2, c3, c4 = st.columns([1.3, 2.2, 1.2, 0.8], vertical_alignment="bottom")

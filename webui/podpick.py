@@ -9,7 +9,7 @@ import streamlit as st
 from core.analysis.whole import pod_count, pod_plan
 from core.errors import FabricPlannerError
 from core.fabric.pods import pod_specs
-from core.i18n import _
+from core.i18n import N_, _
 from webui import safe
 from webui.jobstate import STORE, W
 
@@ -22,9 +22,15 @@ def _keep() -> None:
     st.session_state.setdefault(STORE, {})["pod"] = st.session_state[KEY]
 
 
-def pick_pod(plan, unit: str):
-    """A design with pods: the "Runs on pod" choice and the words under it; returns the plan the job runs on
-    (the pod planned alone); the bandwidth in the words in ``unit`` ("GB/s" or "Gb/s", the page's). Without pods ``plan`` itself, nothing drawn. Pods that cannot be planned together
+HELP = {"job": N_("A job runs on one pod of the design: its GPU system, NICs and leaves."),
+        "deployment": N_("A deployment runs on one pod of the design: its GPU system, NICs and leaves.")}
+"""The choice's help by workload (``core.analysis.whole.RUNS_ON``'s keys)."""
+
+
+def pick_pod(plan, unit: str, workload: str = "job"):
+    """A design with pods: the "Runs on pod" choice and the words under it; returns the plan the ``workload`` runs
+    on ("job" or "deployment": ``core.analysis.whole.RUNS_ON``; the pod planned alone); the bandwidth in the words
+    in ``unit`` ("GB/s" or "Gb/s", the page's). Without pods ``plan`` itself, nothing drawn. Pods that cannot be planned together
     are a warning, and the first pod alone is used."""
     design = plan.design
     count = pod_count(design)
@@ -38,10 +44,10 @@ def pick_pod(plan, unit: str):
     pod = st.columns([3, 2])[0].selectbox(_("Runs on pod"), list(range(1, count + 1)), key=KEY, on_change=_keep,
                        format_func=lambda i: _("pod {pod}: {system} x {nodes} nodes").format(
                            pod=i, system=specs[i - 1].system, nodes=f"{specs[i - 1].nodes:,}"),
-                       help=_("A job runs on one pod of the design: its GPU system, NICs and leaves."))
+                       help=_(HELP[workload]))
     _keep()
     try:
-        chosen, words = pod_plan(plan, int(pod), unit)
+        chosen, words = pod_plan(plan, int(pod), unit, workload)
     except FabricPlannerError as exc:
         st.warning(safe.md(str(exc)))
         return plan

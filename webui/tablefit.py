@@ -211,7 +211,7 @@ def comm_columns(frame: pd.DataFrame) -> tuple[list[str], dict]:
 FABRICS_FIRST = ("fabric", "days", "run cost [USD]", "step [s]", "tokens/s")
 """The Performance page's two-fabric table (``core.perf.jobform.COMPARISON_COLUMNS``) columns that answer "which
 fabric, how long, how much" first: the fabric, days to train, the run's cost and the step; tokens/s follows (partly
-in view), then the switch, routing, communication share, the cluster's capex and the network's share."""
+in view), then the switch, routing, communication share, the cluster's capex and the compute fabric's share."""
 FABRICS_LABEL_PX = 190
 """The fabric's width [px]: ``This design (InfiniBand, 1:1)`` cut to fit (whole in the cell's tooltip)."""
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Callable, Collection, Mapping, Sequence
+from typing import Callable, Collection, Iterable, Mapping, Sequence
 
 from core import vocab
 from core.cost import CATEGORY_LABELS
@@ -119,6 +119,41 @@ torus count of node hops is read as switch hops)."""
 
 FABRIC_KINDS = {"network_capex_usd": "capex_usd", "network_share": "share"}
 """The compute fabric's money rows -> their ``vocab.compute_fabric`` label kind."""
+
+
+def level2_in(plans: Iterable[Plan | None]) -> bool:
+    """Whether a compute-fabric capex of ``plans`` (None: a design that did not plan) holds a second NVLink level's
+    parts (``CostSummary.scaleup_capex_usd``): the one rule of the compute fabric rows' names (``metric_label``'s
+    ``level2``, ``Comparison.level2``) and of the page's words on them (``capex_rows_words``)."""
+    return any(p is not None and p.cost.scaleup_capex_usd for p in plans)
+
+
+CAPEX_ROWS = {
+    False: N_("Capex has two rows: the whole cluster (every BOM row: GPU nodes, compute fabric, storage fabric, "
+              "management networks) and the compute fabric alone (its switches, transceivers, cables and NICs), so a "
+              "fabric change shows apart from what it changes elsewhere."),
+    True: N_("Capex has two rows: the whole cluster (every BOM row: GPU nodes, compute fabric, storage fabric, "
+             "management networks) and the {fabric} (the scale-out fabric's switches, transceivers, cables and NICs and "
+             "the second NVLink level's switch units, modules and fibres), so a fabric change shows apart from what "
+             "it changes elsewhere."),
+}
+"""What the Compare page says of its two capex rows, by whether the compute fabric row holds a second NVLink level
+(``level2_in``): its scope named as the row and the capex cards name it (``vocab.compute_fabric``)."""
+
+
+def capex_rows_words(designs: Iterable[Design]) -> str:
+    """``CAPEX_ROWS`` in the current language for the compared ``designs`` (each as compared: a design with pods by
+    its totals, ``core.analysis.whole.whole_plan``; one that does not plan says so in its column, not here)."""
+    from core.analysis.whole import whole_plan
+
+    plans = []
+    for design in designs:
+        try:
+            plans.append(whole_plan(make_plan(design)))
+        except FabricPlannerError:  # its column says why
+            continue
+    level2 = level2_in(plans)
+    return _(CAPEX_ROWS[level2]).format(fabric=vocab.compute_fabric("word", True))
 
 
 SWITCH_KEYS = {f"switches_{tier}": tier for tier in ("leaf", "spine", "core")}
@@ -300,7 +335,7 @@ class Comparison:
     def level2(self) -> bool:
         """Whether a compared design's compute-fabric capex holds a second NVLink level's parts
         (``CostSummary.scaleup_capex_usd``): ``metric_label``'s ``level2``."""
-        return any(c.plan is not None and c.plan.cost.scaleup_capex_usd for c in self.columns)
+        return level2_in(c.plan for c in self.columns)
 
     def deltas(self) -> list[dict[str, Delta | None]]:
         """Per column, per metric key: its delta against the baseline column (None where either is missing;

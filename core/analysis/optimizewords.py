@@ -41,6 +41,12 @@ def search_words(result: OptimizeResult) -> str:
     return text
 
 
+def searched_words(result: OptimizeResult) -> str:
+    """``search_words`` and how long the search took [s], in the one format of a duration in seconds
+    (``core.units.number``: ``Searched in 12.3 s.``): the Optimize page's caption and ``optimize``'s "searched" row."""
+    return sentences(search_words(result), _("Searched in {seconds} s.").format(seconds=units.number(result.seconds)))
+
+
 def _category_word(key: str) -> str:
     """A BOM network category as ``why_costlier`` says it."""
     words = {"NIC": pgettext("spends more on", "NICs"), "switch": pgettext("spends more on", "switches"),

@@ -28,7 +28,7 @@ from core.fabric.pods import pod_specs
 from core.cost import CostSummary, summarize_cost
 from core.design import Design
 from core.errors import FabricPlannerError
-from core.i18n import N_, _, current, language as speaking, number
+from core.i18n import N_, _, current, language as speaking, number, sentences
 from core.plan import Plan, plan
 
 
@@ -128,8 +128,8 @@ def pods_ratios(mixed: MixedPlan) -> tuple[float, float]:
 
 def ratio_words(p: Plan) -> str:
     """The bisection ratio of ``p``'s design in words of the current language: ``2:1``; a design with pods its
-    whole ratio (``pods_ratios``) and, where it differs, the slower half's named so, ``1.33:1 (the slower half's
-    1:1)``: what the Designer's bandwidth readout, the review pack's and the Performance page's caption say."""
+    whole ratio (``pods_ratios``) and, where it differs, the slower half's in plain words, ``1.33:1 (1:1 for
+    traffic from the half of the GPUs with the slower NICs)``: what the Designer's bandwidth readout, the review pack's and the Performance page's caption say."""
     whole = whole_plan(p)
     mixed = getattr(whole, "mixed", None)
     return ratio_text(whole.bandwidth.oversubscription) if mixed is None else ratio_text(*pods_ratios(mixed))
@@ -137,13 +137,14 @@ def ratio_words(p: Plan) -> str:
 
 def ratio_text(total: float, slower: float | None = None) -> str:
     """The bisection ratio ``total`` in words, ``2:1``, and the slower half's ``slower`` (a design with pods,
-    ``pods_ratios``; None: none) where it reads otherwise, ``1.33:1 (the slower half's 1:1)``: the one rule of
+    ``pods_ratios``; None: none) where it reads otherwise, ``1.33:1 (1:1 for traffic from the half of the GPUs with
+    the slower NICs)``: the one rule of
     ``ratio_words`` and of the plan command's bandwidth row, which has only the summary's numbers."""
     from core.units import ratio
 
     words, half = ratio(total), None if slower is None else ratio(slower)
-    return words if half in (None, words) else _("{ratio} (the slower half's {slower})").format(ratio=words,
-                                                                                               slower=half)
+    return words if half in (None, words) else _(
+        "{ratio} ({slower} for traffic from the half of the GPUs with the slower NICs)").format(ratio=words, slower=half)
 
 
 def _sum(dicts: list[dict]) -> dict:
@@ -267,11 +268,20 @@ def pod_count(design: Design) -> int:
     return len(pod_specs(design))
 
 
-def pod_plan(p: Plan, pod: int, unit: str = "GB/s") -> tuple[Plan, str | None]:
-    """The plan a job on pod ``pod`` (1-based; out of range: pod 1) of ``p``'s design runs on, and the words saying
-    so: ``(p, None)`` without pods; with pods the pod planned alone (``MixedPlan.plans``: its system, NICs and
-    leaves; a ``PodPlan``, charged its GPUs' share of the whole design's TCO) and a sentence naming the pod and the bound across pods (an all-reduce of 1 GiB,
-    the slowest pod's, its bus bandwidth in ``unit``: ``cross_pod_busbw``). Raises what ``mixed_plan`` raises."""
+RUNS_ON = {"job": N_("The job runs on pod {pod}: {system}, {nodes} nodes, {gpus} GPUs; the estimates use its system, "
+                      "NICs and leaves."),
+           "deployment": N_("The deployment runs on pod {pod}: {system}, {nodes} nodes, {gpus} GPUs; the estimates "
+                            "use its system, NICs and leaves.")}
+"""Which pod a workload runs on, by workload: a training job (the Performance page, ``train``, the review pack) or
+a serving deployment (the Inference page, ``serve``)."""
+
+
+def pod_plan(p: Plan, pod: int, unit: str = "GB/s", workload: str = "job") -> tuple[Plan, str | None]:
+    """The plan a workload on pod ``pod`` (1-based; out of range: pod 1) of ``p``'s design runs on, and the words
+    saying so: ``(p, None)`` without pods; with pods the pod planned alone (``MixedPlan.plans``: its system, NICs and
+    leaves; a ``PodPlan``, charged its GPUs' share of the whole design's TCO) and sentences naming the workload
+    (``RUNS_ON``: "job" or "deployment"), the pod and the bound across pods (an all-reduce of 1 GiB, the slowest
+    pod's, its bus bandwidth in ``unit``: ``cross_pod_busbw``). Raises what ``mixed_plan`` raises."""
     mixed = design_mixed(p.design)
     if mixed is None:
         return p, None
@@ -280,15 +290,14 @@ def pod_plan(p: Plan, pod: int, unit: str = "GB/s") -> tuple[Plan, str | None]:
     whole = whole_plan(p)
     chosen = PodPlan.model_construct(**dict(mixed.plans[index]), whole_cost=whole.cost,
                                      whole_gpus=whole.cost_basis()[1])
-    return chosen, (_(  # pods of one rate: no pod is the slowest (the review pack's words, ``bound_words``)
-        "The job runs on pod {pod}: {system}, {nodes} nodes, {gpus} GPUs; the estimates use its system, NICs and "
-        "leaves. Every pod has the same rate across pods: an all-reduce of 1 GiB across every pod reaches at most "
-        "{busbw} bus bandwidth.") if summary["pods_alike"] else _(
-        "The job runs on pod {pod}: {system}, {nodes} nodes, {gpus} GPUs; the estimates use its system, NICs and "
-        "leaves. A collective across every pod runs at the slowest pod's rate (pod {slowest}): an all-reduce of "
-        "1 GiB across every pod reaches at most {busbw} bus bandwidth.")).format(
-        pod=index + 1, system=own.system, nodes=f"{own.nodes:,}", gpus=f"{own.gpus:,}",
-        slowest=summary["slowest_pod"], busbw=cross_pod_busbw(summary, unit))
+    runs = _(RUNS_ON[workload]).format(pod=index + 1, system=own.system, nodes=f"{own.nodes:,}", gpus=f"{own.gpus:,}")
+    busbw = cross_pod_busbw(summary, unit)
+    bound = _(  # pods of one rate: no pod is the slowest (the review pack's words, ``bound_words``)
+        "Every pod has the same rate across pods: an all-reduce of 1 GiB across every pod reaches at most {busbw} "
+        "bus bandwidth.").format(busbw=busbw) if summary["pods_alike"] else _(
+        "A collective across every pod runs at the slowest pod's rate (pod {slowest}): an all-reduce of 1 GiB across "
+        "every pod reaches at most {busbw} bus bandwidth.").format(slowest=summary["slowest_pod"], busbw=busbw)
+    return chosen, sentences(runs, bound)
 
 
 ONE_FABRIC = {
@@ -299,12 +308,14 @@ ONE_FABRIC = {
                    "cannot search together. Search the first pod alone ({pod}, every other setting of the design "
                    "kept): {way}."),
 }
-"""What the Sweep and Optimize pages (and ``python -m core sweep``) say of a design with pods, by tool: the way out
+"""What the Sweep and Optimize pages (and ``python -m core sweep`` and ``optimize --design``) say of a design with pods, by tool: the way out
 is the first pod alone (``first_pod``), reached as ``WAY_OUT`` says by surface."""
 WAY_OUT = {"page": N_("the button below opens it on this page"),
-           "cli": N_('the same command with --pods ""')}
+           "cli": N_('the same command with --pods ""'),
+           "cli_first_pod": N_("the same command with --first-pod")}
 """How each surface reaches the first pod alone: the page's button (a link to the page with ``first_pod``'s design),
-the CLI's option that clears the design's pods."""
+the CLI's option that clears the design's pods (``sweep``'s ``--pods ""``, ``optimize``'s ``--first-pod``: a
+``--design`` file's pods, ``first_pod``)."""
 
 
 def first_pod(design: Design) -> Design:

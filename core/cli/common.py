@@ -342,9 +342,9 @@ def add_pod_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--pod", type=positive_int, default=param.default, metavar="N", help=_(param.name))
 
 
-def job_plan(design: Design, pod: int, unit: str):
-    """The plan a job on pod ``pod`` of ``design`` runs on and the sentence saying so (``None`` without pods; its
-    bandwidth in ``unit``, ``--units``):
+def job_plan(design: Design, pod: int, unit: str, workload: str = "job"):
+    """The plan a ``workload`` ("job" or "deployment", ``core.analysis.whole.RUNS_ON``) on pod ``pod`` of ``design``
+    runs on and the sentences saying so (``None`` without pods; its bandwidth in ``unit``, ``--units``):
     ``core.analysis.whole.pod_plan`` of the design's plan, the pod charged its GPUs' share of the whole design's
     TCO as the pages charge it. Raises what planning raises."""
     from core.analysis.whole import pod_count, pod_plan
@@ -357,7 +357,7 @@ def job_plan(design: Design, pod: int, unit: str):
                                         "--pod {pod}: this design has {count} pods; the job runs on pod 1",
                                         count).format(pod=pod, count=count)
         print(_("warning: {message}").format(message=message), file=sys.stderr)
-    return pod_plan(plan(design), pod, unit)
+    return pod_plan(plan(design), pod, unit, workload)
 
 
 SPLIT_HELP = N_("{name} degree (default: the fastest split that fits)")

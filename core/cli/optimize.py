@@ -12,14 +12,14 @@ from __future__ import annotations
 import argparse
 import sys
 
-from core.analysis.optimizewords import front_rule, max_hops_help, search_words
+from core.analysis.optimizewords import front_rule, max_hops_help, searched_words
 from core.cli.bwunit import add_units_option, bandwidth_unit
 from core.cli.common import (DESIGN_FILE, add_format_option, model_name, number, positive_int, ratio, row, size,
                              to_json, tokens)
 from core.cli.serve import add_workload_options, flag_names, workload_of
 from core import units
 from core.errors import shown
-from core.i18n import _, fx_rate, in_currency, sentences, usd
+from core.i18n import _, in_currency, usd
 from core import i18n
 from core.vocab import TOPOLOGY
 
@@ -40,6 +40,9 @@ def register(subparsers) -> None:
                            "Optimize page starts from the sidebar: its GPU/system model, GPU count and every field "
                            "the search does not set (NVLink domain, nodes per rack, prices, ...); --gpu and --gpus "
                            "override the first two, the search chooses the fabric"))
+    op.add_argument("--first-pod", action="store_true",
+                    help=_("with a --design file that has pods: search its first pod alone (its GPU/system model and "
+                           "nodes, every other field of the design kept), as the Optimize page's button does"))
     op.add_argument("--gpu", type=model_name, help=_("GPU/system model (default H100, or the --design file's)"))
     op.add_argument("--gpus", type=positive_int,
                     help=_("total GPU count (default: the design's size, as plan takes it: --nodes, else the --design "
@@ -186,6 +189,7 @@ def _searched_size(args: argparse.Namespace):
     ``--gpu``'s), whose fields the search does not set every candidate keeps (``core.analysis.optimize.base_design``,
     as the Optimize page starts from the sidebar's design: a two-level NVLink domain stays two levels), else None;
     a design with pods has several GPU models, which one search cannot."""
+    from core.analysis.whole import first_pod, one_fabric_only
     from core.catalog import load_catalog
     from core.design import Design, resolve_design
     from core.errors import InputError
@@ -198,9 +202,11 @@ def _searched_size(args: argparse.Namespace):
             return gpu, args.gpus, None
         return gpu, args.gpus or resolve_design(Design(gpu=gpu, nodes=args.nodes or Design().nodes)).gpus, None
     design = read_design_file(args.design)
-    if design.pods:
-        raise InputError(_("the optimizer searches one GPU model; the design file has pods ({pods}): give --gpu and "
-                           "--gpus for the pod to search").format(pods=design.pods))
+    if args.first_pod:
+        design = first_pod(design)
+    refused = one_fabric_only(design, "optimize", "cli_first_pod")  # a design with pods: one fabric is searched
+    if refused:
+        raise InputError(refused)
     gpu = load_catalog().system(args.gpu or design.gpu).id
     base = design if gpu == design.gpu else Design.model_validate({**design.model_dump(), "gpu": gpu})
     if args.gpus is None and args.nodes is not None:
@@ -258,8 +264,7 @@ def run(args: argparse.Namespace) -> str:
             days=units.days(best.days))))
     unit = bandwidth_unit(args)
     lines += ["  " + line for line in result.explained(unit)]
-    lines.append(row(_("searched"), sentences(search_words(result), _("Searched in {seconds} s.").format(
-        seconds=f"{result.seconds:.2f}"))))
+    lines.append(row(_("searched"), searched_words(result)))
     metric = {"busbw_gbytes": _("busbw [{unit}]").format(unit=unit), "days": _("days to train"),
               "usd_per_mtok": in_currency(_("USD per million output tokens"))}[result.metric]
     lines.append(row(_("front"), _("{objective} against {metric}:").format(objective=objective_word(cost_axis(result.objective)),
@@ -271,7 +276,7 @@ def run(args: argparse.Namespace) -> str:
     cheapest = capex_of(result.pareto[0], result.objective) if result.pareto else 0.0
     for c in result.pareto:  # busbw in G of ``unit`` to 0.1 GB/s (the front's step), as the Optimize page's table
         value = {"busbw_gbytes": i18n.number(metric_value(c, result.metric, unit), 1), "days": units.days(c.days),
-                 "usd_per_mtok": f"{c.usd_per_mtok * fx_rate():,.3f}"}[result.metric]
+                 "usd_per_mtok": usd(c.usd_per_mtok, cents=True)}[result.metric]  # as the page's front table
         money = money_text(c, result.objective) if per_unit else usd(capex_of(c, result.objective))
         more = "-" if c is result.pareto[0] else usd(capex_of(c, result.objective) - cheapest, signed=True,
                                                      cents=per_unit)

@@ -275,7 +275,7 @@ def run(args: argparse.Namespace) -> str:
     from core.perf.serving_search import max_rate, shown_load, shown_rate, what_if_frontend
 
     design = design_from_args(args)
-    planned, on_pod = job_plan(design, args.pod, bandwidth_unit(args))  # with pods: the pod it is served on, charged as the page does
+    planned, on_pod = job_plan(design, args.pod, bandwidth_unit(args), "deployment")  # with pods: the pod it is served on, charged as the page does
     result = None
     if _split_given(args):
         dep = _given(planned, args)

@@ -32,6 +32,16 @@ CLOS_READOUTS = {
         "direction).")}
 """A folded Clos's bandwidth readout (the Designer's ``readout:bandwidth``, the review pack's
 ``report:readout:bandwidth``); ``{longest}`` is its longest path's words (``CLOS_LONGEST``)."""
+ONE_TIER_READOUTS = {
+    "readout:bandwidth": N_(
+        "**Oversubscription** none (one switch tier, no uplinks) · **bisection ratio** {total} · **hops** (switches "
+        "crossed) same rail {same_rail}, cross rail {cross_rail}, {longest} {cross_pod} · **{link} : scale-out** "
+        "{ratio} per GPU (one direction)"),
+    "report:readout:bandwidth": N_(
+        "Oversubscription none (one switch tier, no uplinks); bisection ratio {total}; switches crossed: same rail "
+        "{same_rail}, cross rail {cross_rail}, {longest} {cross_pod}; {link} to scale-out {ratio} per GPU (one "
+        "direction).")}
+"""``CLOS_READOUTS`` of a one-tier Clos: no spine to name, no uplinks to taper."""
 CLOS_LONGEST = (N_("cross pod"), N_("farthest pair"))
 """The words of a folded Clos's longest path in its readout: (a tier between pods, none)."""
 
@@ -41,11 +51,13 @@ def clos_readout(key: str, plan) -> tuple[str, str]:
     ``plan`` and its longest path's words (``CLOS_LONGEST``, translated: ``bandwidth_readout``'s ``longest``): "cross
     pod" where it has pods to cross, a design's pods (``Design.pods``: leaf, shared spine, leaf on two tiers) or a tier
     between pods (``core.perf.placement.has_pods``: the cores of three tiers, the rule the collectives caption
-    reads), else "farthest pair": a plain one- or two-tier Clos has no pods."""
+    reads), else "farthest pair": a plain one- or two-tier Clos has no pods. A one-tier Clos's words name no spine
+    (``ONE_TIER_READOUTS``)."""
     from core.perf.placement import has_pods
 
     with_pods, without = CLOS_LONGEST
-    return CLOS_READOUTS[key], _(with_pods if plan.design.pods or has_pods(plan.fabric) else without)
+    readout = (ONE_TIER_READOUTS if plan.fabric.tiers == 1 else CLOS_READOUTS)[key]  # one tier: no spine
+    return readout, _(with_pods if plan.design.pods or has_pods(plan.fabric) else without)
 
 
 def bandwidth_readout(family: str | None, system, bw, unit: str, key: str, default: str, total: str | None = None,

@@ -30,6 +30,9 @@ class KeyNumber:
     help: str
 
 
+CAPEX = N_("Capex, whole cluster")
+"""The whole design's capex at its price basis: the capex card's label and the workbook's row (one name)."""
+
 def key_numbers(summary: dict, unit: str = "GB/s") -> list[KeyNumber]:
     """The metrics: GPUs, switches per tier (leaf, spine, core), links, transceivers, bisection,
     per-GPU scale-up and scale-out bandwidth, capex of the compute fabric and of the whole cluster, capex per
@@ -241,7 +244,7 @@ def _base_numbers(summary, unit, sw, links, xcvr, bw, cost, power_kw, nvlink_gbi
         KeyNumber("scaleout", _("Injection/GPU (1 dir)"), injection,
                   _("Injection per GPU: its scale-out NIC bandwidth, one direction, all planes ({bandwidth}); "
                     "bisection ratio {ratio}").format(bandwidth=injection, ratio=ratio(bw['oversubscription']))),
-        KeyNumber("capex", _("Capex, whole cluster"), usd(cost["capex_usd"]),
+        KeyNumber("capex", _(CAPEX), usd(cost["capex_usd"]),
                   _("{capex} at {basis} prices, range {low} to {high} (every catalog price at the low or high "
                     "end of its range); {fabric} {network} ({share})").format(
                       capex=usd(cost["capex_usd"]), network=usd(cost["network_capex_usd"]),

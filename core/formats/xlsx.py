@@ -46,7 +46,7 @@ from core.formats.filenames import design_slug
 from core.fabric.families import LEVEL2_SWITCHES_LABEL, tier_words
 from core.figures.cost import networks_note
 from core.networks import network_name
-from core.figures.keynumbers import fabric_capex_words, fabric_share_words, per_pod_value, switch_cards
+from core.figures.keynumbers import CAPEX, fabric_capex_words, fabric_share_words, per_pod_value, switch_cards
 from core.i18n import N_, _, fx_rate, in_currency, money_note
 from core.spares import policy_words
 
@@ -352,8 +352,8 @@ def key_number_rows(plan, unit: str = "GB/s") -> list[tuple[str, float | int | s
         _bandwidth_row(_("Bisection bandwidth (one direction)"), units.from_tbits(bw["bisection_tbits_one_direction"]),
                        unit),
         (_("Bisection ratio (1:1 = non-blocking)"), units.ratio(bw['oversubscription']), "", None),
-        (_("Capex at {basis} prices").format(basis=vocab.PRICE_BASES.label(cost["price_basis"])), cost["capex_usd"],
-         "USD", USD),
+        (_("Price basis"), vocab.PRICE_BASES.label(cost["price_basis"]), "", None),
+        (_(CAPEX), cost["capex_usd"], "USD", USD),  # the capex card's label
         (_("Capex, low end of the price ranges"), cost["capex_usd_low"], "USD", USD),
         (_("Capex, high end of the price ranges"), cost["capex_usd_high"], "USD", USD),
         *([(_("Spares (in the capex above, no power)"), cost["spares_capex_usd"], "USD", USD)]

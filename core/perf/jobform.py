@@ -54,7 +54,8 @@ COLLECTIVE_COLUMNS = (N_("collective"), N_("size"), N_("fastest"), N_("time [µs
 COMMUNICATION_COLUMNS = (N_("parallelism"), N_("collective"), N_("group"), N_("calls"), N_("volume [GB]"),
                          N_("time [s]"), N_("hidden"), N_("exposed [s]"), N_("algorithm"), N_("over"))
 COMPARISON_COLUMNS = (N_("fabric"), N_("switch"), N_("routing"), N_("step [s]"), N_("tokens/s"), N_("communicating"), N_("days"),
-                      N_("run cost [USD]"), N_("cluster capex [USD]"), N_("network share"))
+                      N_("run cost [USD]"), N_("cluster capex [USD]"),
+                      vocab.COMPUTE_FABRIC_WORDS[False]["share"])
 TOKENS_PER_S, RUN_COST_USD, CLUSTER_CAPEX_USD = N_("tokens/s"), N_("run cost [USD]"), N_("cluster capex [USD]")
 COMPARISON_NUMBER_COLUMNS = (TOKENS_PER_S, RUN_COST_USD, CLUSTER_CAPEX_USD)
 """Comparison columns the page shows as localized numbers (English; translate with ``_()``)."""
@@ -416,7 +417,9 @@ def routing_label(plan: Plan) -> str:
 
 def comparison_rows(runs: list[tuple[str, TrainingEstimate, Plan]]) -> list[dict]:
     """The same job on several designs: step, throughput, days and the run's and cluster's cost (a job on one pod
-    of a design with pods: the whole design's capex and network share, ``Plan.cost_basis``, which its cost shares).
+    of a design with pods: the whole design's capex and compute fabric share, ``Plan.cost_basis``, which its cost
+    shares). The share's header is the capex cards' (``core.vocab.compute_fabric``): "and NVLink level 2" when a
+    row's share holds a second NVLink level's parts (``scaleup_capex_usd``).
     The days are text in the one days format (``core.units.days``), as the chart above the table writes them: the
     table read ``21.77`` (``round(days, 2)``) under the chart's ``21.8 d``. The step [s] is text with three decimals
     (``core.units.seconds``), as the Resilience page's training step: a number column dropped a rounding's trailing
@@ -427,8 +430,10 @@ def comparison_rows(runs: list[tuple[str, TrainingEstimate, Plan]]) -> list[dict
     ``38.94万美元`` in the table under the page's ``38.93万美元`` card (389,349.6 USD).
 
     Call it inside the ``congestion.assumptions`` the estimates were made under (the routing column)."""
+    level2 = any(cost_basis(p)[0].scaleup_capex_usd for _label, _e, p in runs)
+    columns = (*COMPARISON_COLUMNS[:-1], vocab.COMPUTE_FABRIC_WORDS[level2]["share"])  # the capex cards' share name
     return [
-        _row(COMPARISON_COLUMNS, (label, p.resolved.switch.id, routing_label(p), units.seconds(e.step_time_s),
+        _row(columns, (label, p.resolved.switch.id, routing_label(p), units.seconds(e.step_time_s),
                                   round(e.tokens_per_s), units.percent(e.comm_fraction), units.days(e.days_to_train),
                                   e.cost_usd, cost_basis(p)[0].capex_usd,
                                   units.percent(shown_share(cost_basis(p)[0].network_share))))
