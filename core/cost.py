@@ -203,6 +203,14 @@ class CostSummary(BaseModel):
         return self.capex_usd
 
 
+def holds_level2(costs) -> bool:
+    """Whether any of ``costs`` (``CostSummary``s; None: a design that did not plan) counts a second NVLink level's
+    parts in its compute fabric capex (``CostSummary.scaleup_capex_usd``): the one rule by which a row or column
+    shared by several designs names the compute fabric with NVLink level 2 (``core.vocab.compute_fabric``'s
+    ``level2``; Compare's rows and caption, Performance's two-fabric share column)."""
+    return any(c is not None and c.scaleup_capex_usd for c in costs)
+
+
 BOM_COLUMNS = [
     "category", "item", "catalog_id", "quantity", "unit_price_usd", "extended_price_usd",
     "unit_power_w", "extended_power_w", "price_basis", "why",

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Collection, Iterable, Mapping, Sequence
 
 from core import vocab
-from core.cost import CATEGORY_LABELS
+from core.cost import CATEGORY_LABELS, holds_level2
 from core.design import Design
 from core.errors import FabricPlannerError, joined
 from core.fabric.families import (HOPS_PREFIX, LEVEL2_SWITCHES_LABEL, PLAN_HOPS, SWITCH_LABELS, hops_key,
@@ -125,7 +125,7 @@ def level2_in(plans: Iterable[Plan | None]) -> bool:
     """Whether a compute-fabric capex of ``plans`` (None: a design that did not plan) holds a second NVLink level's
     parts (``CostSummary.scaleup_capex_usd``): the one rule of the compute fabric rows' names (``metric_label``'s
     ``level2``, ``Comparison.level2``) and of the page's words on them (``capex_rows_words``)."""
-    return any(p is not None and p.cost.scaleup_capex_usd for p in plans)
+    return holds_level2(None if p is None else p.cost for p in plans)
 
 
 CAPEX_ROWS = {

@@ -24,6 +24,7 @@ from core import plurals, units, vocab
 from core.units import ratio
 from core.catalog import load_catalog
 from core.design import Design, parse_design, tidy_spaces
+from core.cost import holds_level2
 from core.errors import DesignError, FabricPlannerError
 from core.fabric.families import counted, words
 from core.fabric.pods import pod_specs, pods_text
@@ -430,7 +431,7 @@ def comparison_rows(runs: list[tuple[str, TrainingEstimate, Plan]]) -> list[dict
     ``38.94万美元`` in the table under the page's ``38.93万美元`` card (389,349.6 USD).
 
     Call it inside the ``congestion.assumptions`` the estimates were made under (the routing column)."""
-    level2 = any(cost_basis(p)[0].scaleup_capex_usd for _label, _e, p in runs)
+    level2 = holds_level2(cost_basis(p)[0] for _label, _e, p in runs)
     columns = (*COMPARISON_COLUMNS[:-1], vocab.COMPUTE_FABRIC_WORDS[level2]["share"])  # the capex cards' share name
     return [
         _row(columns, (label, p.resolved.switch.id, routing_label(p), units.seconds(e.step_time_s),
