@@ -245,25 +245,13 @@ def sw_spec():
 @pytest.mark.parametrize("name", ["optimize", "sweep", "spof", "failure", "availability", "load", "plan"])
 def test_an_outcomes_size_bound_holds(name):
     """``outcome_bytes`` (the job cache's size of an outcome, from its pickle) bounds what it takes in memory."""
-    import gc
     import pickle
-    import tracemalloc
+
+    from tests.heldmemory import held_by
 
     value = _outcomes()[name]
     data = pickle.dumps(("ok", value), protocol=pickle.HIGHEST_PROTOCOL)
-    gc.collect()
-    tracemalloc.start(64)
-    try:
-        loads_line = sys._getframe().f_lineno + 1
-        loaded = pickle.loads(data)
-        gc.collect()
-        snapshot = tracemalloc.take_snapshot()
-    finally:
-        tracemalloc.stop()
-    # Only what the load allocated counts: other threads (the server's log of its memory, a test server's workers)
-    # allocate while this runs, and their memory is not the outcome's.
-    mine = snapshot.filter_traces([tracemalloc.Filter(True, __file__, loads_line, all_frames=True)])
-    held = sum(stat.size for stat in mine.statistics("filename"))
+    loaded, held = held_by(lambda: pickle.loads(data))
     assert loaded[1] is not None
     assert held <= jobs.outcome_bytes(loaded[1], len(data)), (name, held, len(data))
     assert jobs.outcome_bytes(b"x" * 1000, 1030) < 3000  # a file counts its length

@@ -4,9 +4,7 @@ and for every topology."""
 
 from __future__ import annotations
 
-import gc
 import threading
-import tracemalloc
 
 import pytest
 from hypothesis import given, settings
@@ -17,6 +15,7 @@ from core.catalog import load_catalog
 from core.design import Design
 from core.memo import BoundedCache, bounded
 from core.plan import plan_bytes
+from tests.heldmemory import held_by
 
 
 def test_entries_go_least_recently_used_first_by_size():
@@ -65,15 +64,13 @@ def test_threads_share_one_cache():
 def test_a_plans_size_bound_holds(design):
     catalog = load_catalog()
     plan_module._plan(design, catalog)  # warm the catalog's and the engine's own caches
-    gc.collect()
-    tracemalloc.start()
-    try:
+
+    def planned():
         p = plan_module._plan(design, catalog)
         p.layout.racks  # a cached plan's racks are built once a drawing or export reads them: bound that
-        gc.collect()
-        held, _peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
+        return p
+
+    p, held = held_by(planned)
     assert held <= plan_bytes(p) <= 8 * held + (1 << 20), (held, plan_bytes(p))
 
 
