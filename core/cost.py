@@ -583,16 +583,12 @@ _QUANTITY = _FloorRow._fields.index("quantity")
 """Where a ``_FloorRow``'s quantity is (``cost_floor`` sets it on a switch model's unit row)."""
 
 
-def links_cost_floor(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
-                     reaches: bool = True) -> "FloorTotals":
+def links_cost_floor(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog) -> "FloorTotals":
     """What ``cost_floor``'s compute links add to its totals (its capex, compute fabric capex and TCO: each total is
     a sum over the rows, so ``cost_floor(..., links=False)``'s plus this one's is ``cost_floor``'s, up to the
-    rounding of a sum): their row alone (``links_floor`` from the rack geometry, no power), as bought. Without
-    ``reaches``: a lower bound of those totals, every link at the least it can cost at its shortest length alone
-    (``links_floor_of``'s first term: no cable reach passed, no rack geometry read)."""
-    view = LinksFloorInputs.of(resolved)
-    links = links_floor_of(view, fabric, catalog, None, None) if reaches else links_least_of(view, fabric, catalog)
-    return _floor_totals(resolved, _row_sums(_bought(resolved, _links_floor_rows(links))))
+    rounding of a sum): their row alone (``links_floor`` from the rack geometry, no power), as bought."""
+    return _floor_totals(resolved, _row_sums(_bought(resolved, _links_floor_rows(links_floor(resolved, fabric,
+                                                                                           catalog)))))
 
 
 def links_binned_raise(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
@@ -670,22 +666,6 @@ def links_floor_of(resolved: LinksFloorInputs, fabric: FabricPlan, catalog: Cata
     """``links_floor`` of the view of a resolved design (``LinksFloorInputs``), of the link classes ``only`` names
     (None: every class); cached by these arguments (``core.memo.stage``): candidates of a search that differ only in
     what it does not read share one entry."""
-    return _links_total(resolved, fabric, catalog, lengths, only, True)
-
-
-@stage(0.01, lambda _total: 32, errors=(FabricPlannerError,))
-def links_least_of(resolved: LinksFloorInputs, fabric: FabricPlan, catalog: Catalog) -> float:
-    """``links_floor_of``'s first term of the view of a resolved design (``LinksFloorInputs``) [USD]: every link of
-    every class at the least it can cost at its shortest length, no cable reach passed (a lower bound of
-    ``links_floor_of(resolved, fabric, catalog, None, None)``: each reach step it adds is at least 0); cached by
-    these arguments (``core.memo.stage``)."""
-    return _links_total(resolved, fabric, catalog, None, None, False)
-
-
-def _links_total(resolved: LinksFloorInputs, fabric: FabricPlan, catalog: Catalog,
-                 lengths: tuple[LinkLengths, ...] | None, only: tuple[str, ...] | None, reaches: bool) -> float:
-    """``links_floor_of``'s total [USD], with ``reaches`` its links past each cable reach too (else its first term:
-    ``links_least_of``)."""
     binned = {x.link_class: x for x in lengths or ()}
     wiring = wiring_of(fabric, resolved.nodes, resolved.nics_per_node)
     classes = [(c, n) for c, n in class_links(fabric, wiring)
@@ -724,8 +704,6 @@ def _links_total(resolved: LinksFloorInputs, fabric: FabricPlan, catalog: Catalo
         # ``within`` of them are within a reach the rack geometry bounds)
         below = least(at_low)
         total += links * below
-        if not reaches:
-            continue
         within = _links_within(c, wiring)
         for reach, options in steps:
             above = least(options)

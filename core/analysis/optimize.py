@@ -583,9 +583,6 @@ class _Detail:
     """Whether the floors count the compute links (``core.cost.links_floor``); when only ``_decide`` reads them,
     ``evaluate`` leaves them out (``cost_floor(links=False)``: a lower floor, the same for every other count) and
     ``_decide`` adds them (``_Evaluator.link``) only to a candidate that floor does not decide."""
-    unlinked: tuple | None = None
-    """Once ``_Evaluator.link`` added the compute links' least (``links_cost_floor(reaches=False)``): the floors
-    before it (``_FLOORS``), which its second call raises by their whole floor instead."""
     su_binned: bool = False
     """Whether ``_Evaluator.su_bins`` looked at the candidate's SUs (its node-leaf links per length bin before any
     arrangement)."""
@@ -762,22 +759,14 @@ class _Evaluator:
 
     def link(self, cand: Candidate, state: "_Detail") -> None:
         """Raise the floors of a pending candidate whose floor left its compute links out (``_Detail.linked``) by
-        what they add, in two calls: first by their least (``core.cost.links_cost_floor(reaches=False)``: every
-        link at its least at its shortest length, most of a links' floor's work without the rack geometry), then
-        from the floors before it (``_Detail.unlinked``) by their whole floor (``core.cost.links_cost_floor``:
-        ``core.cost.links_floor`` from the rack geometry), to ``cost_floor``'s with them."""
-        reaches = state.unlinked is not None
+        what they add (``core.cost.links_cost_floor``: ``core.cost.links_floor`` from the rack geometry), to
+        ``cost_floor``'s with them."""
+        state.linked = True
         try:  # raises as ``evaluate``'s floor with the links would have (the candidate ruled out by it)
-            links = links_cost_floor(state.resolved, state.fabric, self.catalog, reaches)
+            links = links_cost_floor(state.resolved, state.fabric, self.catalog)
         except FabricPlannerError as exc:
             cand.pending, cand.reason = None, _reason(exc)
             return
-        if reaches:
-            state.linked = True
-            for name, value in zip(_FLOORS, state.unlinked):
-                setattr(cand, name, value)
-        else:
-            state.unlinked = tuple(getattr(cand, name) for name in _FLOORS)
         _add_floors(cand, links.capex_usd, links.network_capex_usd, links.facility_kw, links.tco_usd)
 
     def su_bins(self, cand: Candidate, state: "_Detail") -> bool:
@@ -960,10 +949,6 @@ class _Run(NamedTuple):
     def of(cls, resolved, catalog: Catalog) -> "_Run":
         return cls(PerfCalibration.of(resolved.design), BusbwResolved.of(resolved), NetworkInputs.of(resolved),
                    Pricing.of(resolved), least_racks(resolved), floor_units(resolved, catalog))
-
-
-_FLOORS = ("capex_floor_usd", "network_floor_usd", "power_floor_kw", "tco_floor_usd", "usd_per_mtok_floor")
-"""A candidate's floors (``_add_floors``' and ``_raise_floors``')."""
 
 
 def _add_floors(cand: Candidate, capex: float, network: float, kw: float, tco: float) -> None:
@@ -1210,8 +1195,7 @@ def _decide(evaluator: "_Evaluator", cands: list[Candidate], objective: str, tra
     money objectives a family's earlier candidate is a cheaper one; for days or the cost per token (the front's
     performance) a cheaper one with at least the performance. ``tracker`` is told of each candidate as it is
     decided; ``witnesses``: the parallel search's shared array (``_Witnesses``), else None. A candidate its
-    counts' floor does not decide has its floors raised by its compute links' least, then by their floor
-    (``_Evaluator.link``, twice), then by
+    counts' floor does not decide has its floors raised by its compute links' floor (``_Evaluator.link``), then by
     its SUs' node-leaf length bins (``_Evaluator.su_bins``), then by its rack arrangement's length bins
     (``_Evaluator.refine``), going back in the queue at each raised floor before it is costed; under a budget or
     power limit, one the raised floors put over it is ruled out without its bill (``_Evaluator.refused``)."""
