@@ -164,58 +164,19 @@ class LinkEnds:
         self._located[key] = racks, centres
         return racks, centres
 
-    def heights_all(self, prefixes: list[str], count: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The devices ``0 .. count-1`` of every prefix, flattened (prefix-major), with ``_heights`` of them: (rack
-        indices, the distinct (rack height, U centre) pairs, each device's place among them), kept for the next
-        class asking the same (a Clos's spines end its leaf-spine and its spine-core links), read-only. From the
-        prefixes' slots (``_slot_heights``), else device by device (``locate_all``): the same arrays."""
+    def heights_all(self, prefixes: list[str], count: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """``locate_all``'s devices, flattened (prefix-major), with ``_heights`` of them: (rack indices, U centres,
+        the distinct (rack height, U centre) pairs, each device's place among them), kept for the next class asking
+        the same (a Clos's spines end its leaf-spine and its spine-core links), read-only."""
         key = ("heights", tuple(prefixes), count)
         found = self._located.get(key)
         if found is None:
-            found = self._slot_heights(prefixes, count)
-            if found is None:
-                racks, centres = (m.ravel() for m in self.locate_all(prefixes, count))
-                found = (racks, *_heights(self.top[racks], centres))
-            for array in found:
-                array.setflags(write=False)
-            self._located[key] = found
+            racks, centres = (m.ravel() for m in self.locate_all(prefixes, count))
+            heights, of_height = _heights(self.top[racks], centres)
+            heights.setflags(write=False)
+            of_height.setflags(write=False)
+            found = self._located[key] = racks, centres, heights, of_height
         return found
-
-    def _slot_heights(self, prefixes: list[str], count: int) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-        """``heights_all`` slot by slot rather than device by device: a slot's devices stand one above the other in
-        its rack, device ``start + j`` at U centre ``first + j x height + height / 2 - 1`` (``locate``), so where the
-        slots' first U are whole or half units and their heights whole, each device's ``_heights`` key is its slot's
-        first device's plus ``j`` times the slot's step (``2 x height``: whole numbers, exact); the same racks, pairs
-        and places as ``_heights`` of ``locate_all``'s devices. ``None`` (device by device) for few devices, slots
-        not numbered from 0 in order, or other values."""
-        if count * len(prefixes) < _HEIGHTS_SORTED:
-            return None
-        columns = []
-        for prefix in prefixes:
-            starts, racks, first, height = self.table(prefix)
-            if not len(starts) or starts[0] != 0 or (len(starts) > 1 and (np.diff(starts) < 0).any()):
-                return None  # pragma: no cover - every prefix's slots are numbered from 0, in order
-            bounds = np.minimum(starts, count)
-            columns.append((np.diff(np.append(bounds, count)), racks, first, height))
-        sizes, racks, first, height = (np.concatenate(column) for column in zip(*columns))
-        used = sizes > 0
-        top2, centre2, step = self.top[racks[used]] * 2, first[used] * 2 + height[used] - 2, height[used] * 2
-        if not (np.isfinite(top2).all() and np.isfinite(centre2).all() and np.isfinite(step).all()):
-            return None
-        last2 = centre2 + step * (sizes[used] - 1)  # each slot's highest device's doubled centre
-        if (top2.min() < 0 or centre2.min() < 0 or step.min() < 0 or (top2 != np.floor(top2)).any()
-                or (centre2 != np.floor(centre2)).any() or (step != np.floor(step)).any()):
-            return None
-        span = _height_span(top2.max(), last2.max())
-        if span is None:
-            return None
-        sizes, step = sizes[used], step.astype(np.int64)
-        first_key = top2.astype(np.int64) * span + centre2.astype(np.int64)
-        within = np.arange(int(sizes.sum()), dtype=np.int64) - np.repeat(np.cumsum(sizes) - sizes, sizes)
-        keys = np.repeat(first_key, sizes)
-        keys += np.repeat(step, sizes) * within
-        return (np.repeat(racks[used].astype(np.int64, copy=False), sizes),
-                *_keyed_heights(keys, span, int(top2.max())))
 
 
 def pair_lengths(ends: LinkEnds, routing, ra, ua, rb, ub) -> tuple[np.ndarray, np.ndarray]:
@@ -390,7 +351,7 @@ def _cells(ends: LinkEnds, prefixes: list[str], role: str, groups: np.ndarray, s
     plane-groups and racks, in order, the heights (rack height, U centre) and each cell's count per height (times
     ``links`` when given)."""
     copies = len(prefixes)
-    racks, heights, of_height = ends.heights_all([p + role for p in prefixes], len(groups))
+    racks, _centres, heights, of_height = ends.heights_all([p + role for p in prefixes], len(groups))
     group = (np.arange(copies)[:, None] * span + groups).ravel()
     cells, of_cell = np.unique(group * len(ends.top) + racks, return_inverse=True)
     weights = None if links is None else np.tile(links, copies).astype(float)
@@ -481,7 +442,7 @@ def _compacted(ends: LinkEnds, routing, prefixes: list[str], a_role: str, a: np.
         the devices of each plane and island."""
         names = ["node"] if role == "node" else [p + role for p in prefixes]
         count = int(index.max()) + 1
-        racks, heights, of_height = ends.heights_all(names, count)
+        racks, _centres, heights, of_height = ends.heights_all(names, count)
         return racks, of_height, heights, count
 
     (rack_a, of_a, heights_a, count_a), (rack_b, of_b, heights_b, count_b) = devices(a_role, a), devices(b_role, b)
@@ -567,8 +528,8 @@ def _ranged(ends: LinkEnds, routing, prefixes: list[str], a_role: str, a: np.nda
         keep = count > 0
         a, first, count, links = a[keep], first[keep], count[keep], links[keep]
     count_a, count_b = int(a.max()) + 1, int((first + count).max())
-    rack_a, heights_a, of_a = ends.heights_all([p + a_role for p in prefixes], count_a)
-    rack_b, heights_b, of_b = ends.heights_all([p + b_role for p in prefixes], count_b)
+    rack_a, _centre_a, heights_a, of_a = ends.heights_all([p + a_role for p in prefixes], count_a)
+    rack_b, _centre_b, heights_b, of_b = ends.heights_all([p + b_role for p in prefixes], count_b)
     # the runs of B devices (every plane's and island's, one after the other): a new run where the rack changes or
     # the height is not the next one
     cut = np.ones(len(rack_b), dtype=bool)
@@ -678,27 +639,13 @@ def _heights(top: np.ndarray, centre: np.ndarray) -> tuple[np.ndarray, np.ndarra
     doubled_top, doubled_centre = top * 2, centre * 2
     if (len(top) < _HEIGHTS_SORTED or not (np.isfinite(doubled_top).all() and np.isfinite(doubled_centre).all())
             or doubled_top.min() < 0 or doubled_centre.min() < 0
+            or (doubled_top.max() + 1) * 2 * (doubled_centre.max() + 1) > _HEIGHT_KEYS
             or (doubled_top != np.floor(doubled_top)).any() or (doubled_centre != np.floor(doubled_centre)).any()):
         return np.unique(top + 1j * centre, return_inverse=True)
-    span = _height_span(doubled_top.max(), doubled_centre.max())
-    if span is None:
-        return np.unique(top + 1j * centre, return_inverse=True)
+    span = 1 << int(doubled_centre.max()).bit_length()  # above every doubled centre
+    limit = span * (int(doubled_top.max()) + 1)
     keys = doubled_top.astype(np.int64) * span + doubled_centre.astype(np.int64)
-    return _keyed_heights(keys, span, int(doubled_top.max()))
-
-
-def _height_span(top_max: float, centre_max: float) -> int | None:
-    """The span of ``_heights``' keys (a power of two above every doubled U centre, ``centre_max`` the largest) for
-    doubled rack heights up to ``top_max``; ``None`` when the keys would be more than ``_HEIGHT_KEYS``."""
-    if (top_max + 1) * 2 * (centre_max + 1) > _HEIGHT_KEYS:
-        return None
-    return 1 << int(centre_max).bit_length()
-
-
-def _keyed_heights(keys: np.ndarray, span: int, top_max: int) -> tuple[np.ndarray, np.ndarray]:
-    """``_heights``' answer from the devices' keys ``2 x height x span + 2 x centre`` (doubled heights up to
-    ``top_max``): the distinct (rack height, U centre) pairs in order, as complex numbers, and each device's place."""
-    found, place = _distinct(keys, span * (top_max + 1))
+    found, place = _distinct(keys, limit)
     return (found // span) / 2 + 1j * ((found % span) / 2), place
 
 
