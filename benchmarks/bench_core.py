@@ -119,6 +119,14 @@ every link class's bins, node-leaf included, in one pass (``_classes_binned``). 
 GPUs 0.90-1.02x; warm plans unchanged (no lengths measured; 0.64-1.29x at load 25, noise). Every output the same
 (``tools.equivalence`` 0 of 648, ``--physical`` 0 of 868). MISS (1.3x cold): ``RackPlaces.arrays`` (440 calls, 1.3 ms
 at 131,072 GPUs), ``_cell_pairs`` and ``_ranged`` (1-1.5 ms a class), the bins' pydantic objects, ``as_built``.
+2026-12-07 (flat53): no change kept; measured on this revision (the baseline a218f7fa), one process, CPU medians of 7,
+load average 19-23: cold 4.2-7.9 / 8.7-21.0 ms at 64 / 131,072 GPUs, 1.66-3.45x (2 planes 2.99x, H800 per-rail 3.45x,
+rail-only 2.92x); first plans 1.72-3.13x. Tried and dropped, each exact: the heights slot by slot (``LinkEnds``: no
+faster, 0.81-1.15x the time), one search for every plane's devices (at most 0.05 ms), the slot tables in one sort
+(slower), ``_ranged``'s table as one cumulative sum (slower). One plane or island measured and scaled would change the
+numbers: the copies do not stand alike (2 planes' leaf-spine 8,384 vs 7,729 entries; rail-only's 8 islands
+4,875-6,041, none alike). MISS (1.3x cold): per-element numpy over the counted entries, the range pieces and the
+Dragonflies' group pairs (docs/performance.md).
 """
 
 from __future__ import annotations
