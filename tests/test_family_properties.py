@@ -1,4 +1,4 @@
-"""Issue 23's properties checked on every new wiring family where the family's own tests left them open: the cost
+"""The wiring model's properties checked on every new family where the family's own tests left them open: the cost
 never falls as a design grows (Dragonfly+, torus, two NVLink levels, mixed pods), every graph export of a Dragonfly+
 and of a torus is the index's graph (``core.fabric.topology.fabric_graph``, read from the wiring), and the second
 NVLink level as cabled (``core.fabric.domainlevels.level2_links``): the cabling plan's and NetBox's cables are its
