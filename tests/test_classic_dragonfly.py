@@ -183,8 +183,12 @@ def test_group_not_whole_scalable_units_is_a_design_error():
 
 
 def test_group_too_large_names_the_largest():
-    with pytest.raises(DesignError, match="48 ports left for its local links and the 16 global links"):
-        plan(_design(4096, rails=4, group_leaves=64))
+    design = _design(4096, rails=4, group_leaves=64)
+    with pytest.raises(DesignError, match="48 ports left for its local links and the 16 global links") as raised:
+        plan(design)
+    assert "At most 32 routers fit in one group, not 64." in raised.value.message  # the plan's ways out replace
+    for _phrase, changes in raised.value.fixes:                                      # the sizing's suggestion
+        plan(Design(**{**design.model_dump(exclude_defaults=True), **changes}))
     with pytest.raises(DesignError, match="Set group leaves to at most 32"):
         _fabric(_design(4096, rails=4, group_leaves=64))
 

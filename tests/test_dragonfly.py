@@ -230,11 +230,21 @@ def test_group_not_whole_scalable_units_is_a_design_error():
     assert "multiple of 8" in err.value.suggestion or err.value.fixes
 
 
-def test_group_too_large_names_the_largest():
-    with pytest.raises(DesignError) as err:
-        plan(Design(gpu="H100", nodes=64, topology="dragonfly", switch="QM9700", group_leaves=48))
-    assert "48 leaves" in str(err.value)
-    assert err.value.fixes  # checked ways out that build
+@pytest.mark.parametrize("lang, words", [("en", "At most 32 leaves fit in one group."),
+                                         ("zh", "一个组最多容纳 32 台叶交换机。")])
+def test_group_too_large_names_the_largest(lang, words):
+    """The plan's error names the largest group that fits (its ways out replace the sizing's suggestion, so the
+    message says it), and every way out re-plans and builds."""
+    from core.i18n import language
+
+    design = Design(gpu="H100", nodes=64, topology="dragonfly", switch="QM9700", group_leaves=48)
+    with language(lang), pytest.raises(DesignError) as err:
+        plan(design)
+    assert "48" in err.value.message and words in err.value.message
+    assert err.value.fixes
+    for _phrase, changes in err.value.fixes:
+        plan(Design(**{**design.model_dump(exclude_defaults=True), **changes}))
+    plan(Design(**{**design.model_dump(exclude_defaults=True), "group_leaves": 32}))  # the largest builds
 
 
 def test_too_many_groups_has_ways_out_that_build():

@@ -41,3 +41,19 @@ def test_the_figure_is_its_title_drawing_and_caption(name):
     low, high = fig.layout.yaxis.range
     assert -0.25 <= low < 0 and 1 < high <= 1.2
     assert scaleup_figure(plan(DESIGNS[name]), height=560).layout.height == 560  # the review pack's
+
+
+@pytest.mark.parametrize("design", [*DESIGNS.values(), Design(gpu="GB200-NVL72", nodes=144, nvlink_domain_gpus=144),
+                                    Design(gpu="GB200-NVL72", gpus=1152, nvlink_domain_gpus=576),
+                                    Design(gpu="H100", gpus=256, nvlink_domain_gpus=256)],
+                         ids=[*DESIGNS, "NVL36 x 4", "NVL576", "DGX H100 256"])
+def test_the_numbers_above_the_top_row_are_inside_the_drawing(design):
+    """The two-level drawing's first-level domains are numbered above their squares, and the numbers were cut in
+    half at the figure's top (``?g=GB200-NVL72&n=144&nvd=144``): the room above the top row [px] holds half a
+    marker, a line of text and plotly's gap."""
+    fig = scaleup_figure(plan(design))
+    low, high = fig.layout.yaxis.range
+    above = (high - 1) * DRAWING_PX / (high - low)
+    for trace in fig.data:
+        if trace.textposition == "top center" and any(trace.text or ()) and 1.0 in tuple(trace.y):
+            assert above >= trace.marker.size / 2 + trace.textfont.size + 4, (above, trace.marker.size)

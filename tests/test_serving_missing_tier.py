@@ -23,3 +23,16 @@ def test_three_tiers_load_their_spine_uplinks():
     e = serving.estimate(p, serving.parse_deployment(DEPLOYMENT))
     assert all(load["spine_uplinks"] is not None for load in e.fabric_load.values())
     assert not fabric_load_note(e)
+
+
+def test_a_torus_has_no_uplinks_to_load():
+    """A torus joins its nodes node to node: no leaf, no uplink. Its fabric-load table read "0.0%" under "Leaf
+    uplinks" for every deployment (its one leaf group of no leaves: no traffic ever leaves it); a dash and the note
+    now, its load the NIC column's."""
+    p = plan(Design(gpu="H100", gpus=512, topology="torus"))
+    e = serving.estimate(p, serving.parse_deployment(DEPLOYMENT))
+    assert all(load["leaf_uplinks"] is None and load["spine_uplinks"] is None and load["nic"] > 0
+               for load in e.fabric_load.values())
+    rows = fabric_load_rows(e, "GB/s", p.resolved.system, p.fabric.family)
+    assert all(list(r.values())[-2:] == [NO_TIER, NO_TIER] for r in rows)
+    assert fabric_load_note(e)

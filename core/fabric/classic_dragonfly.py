@@ -54,7 +54,7 @@ from core.fabric.dragonfly import RISK_GLOBAL, Hops, global_port_pairs, spine_gl
 from core.fabric.families import group_hops, group_hops_summary
 from core.fabric.sizing import FabricPlan, SwitchGroup, _speed_ratio, _speeds, _tier
 from core.fabric.wiring import Bundle, Device, Link, Wiring, wiring_of
-from core.i18n import N_, _, ngettext
+from core.i18n import N_, _, ngettext, sentences
 
 FAMILY = "classic-dragonfly"
 GROUPS = True
@@ -338,7 +338,11 @@ def _group_routers(resolved: ResolvedDesign, p: int, rails: int, sus: int) -> in
                 "links the global ratio {ratio} asks.").format(
         p=p, ports=_network_ports(resolved, p), needed=_global_needed(resolved, p),
         ratio=f"{resolved.design.global_ratio:g}")
-    if most:
+    if most:  # said in the message too: core.plan replaces the suggestion with its ways out
+        if asked is not None:
+            message = sentences(message, ngettext("At most {most} router fits in one group, not {asked}.",
+                                                  "At most {most} routers fit in one group, not {asked}.",
+                                                  most).format(most=most, asked=asked))
         raise DesignError(message, _("Set group leaves to at most {most}.").format(most=most))
     raise DesignError(message, _("Lower the global ratio, or give each router fewer nodes (scalable unit nodes)."))
 

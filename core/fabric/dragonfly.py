@@ -52,7 +52,7 @@ from core.fabric.sizing import (
 )
 from core.fabric.wiring import Bundle, Link, Wiring, wiring_of
 from core.fabric.families import group_hops_summary
-from core.i18n import N_, _, ngettext, number
+from core.i18n import N_, _, ngettext, number, sentences
 from core.memo import copied
 
 FAMILY = "dragonfly"
@@ -217,7 +217,9 @@ def _group_too_large(resolved: ResolvedDesign, leaves: int, down: int, rails: in
                 "of a {switch} spine for its leaf links and its global links at global ratio {ratio}.").format(
         leaves=leaves, down=down, radix=resolved.spine_radix, switch=switch,
         ratio=f"{resolved.design.global_ratio:g}")
-    if most:
+    if most:  # said in the message too: core.plan replaces the suggestion with its ways out
+        message = sentences(message, ngettext("At most {most} leaf fits in one group.",
+                                              "At most {most} leaves fit in one group.", most).format(most=most))
         raise DesignError(message, _("Set group leaves to at most {most}.").format(most=most))
     raise DesignError(message, _("Lower the global ratio, or choose a spine switch with more ports."))
 

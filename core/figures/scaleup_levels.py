@@ -19,8 +19,10 @@ DRAWING_PX = 300
 """Height of a switched domain's drawing, its top row's numbers to its bottom row's [px]: the figure is this, its
 title and its caption (``fit_height``). At a fixed 560 px the drawing took what the title and caption left, and in
 a two-fifths column it floated in 100 px of blank above and below; pods stack one figure per pod."""
-DRAWING_Y = [-0.2, 1.1]
-"""The drawing's y range: GPUs (or trays) at 1 with their numbers above, switches at 0 with theirs below."""
+DRAWING_Y = [-0.2, 1.2]
+"""The drawing's y range: GPUs (or trays) at 1 with their numbers above, switches at 0 with theirs below (above the
+top row 0.2 of the range, 43 px of ``DRAWING_PX``: half a 22 px square and a line of 10 px numbers; at 1.1 the
+numbers of a two-level domain's first level were cut in half)."""
 
 
 def fit_height(fig: FigureSpec, title_top: int, note: str, height: int | None) -> None:

@@ -50,7 +50,6 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from core import plurals
 from core.design import describe_validation_error
 from core.errors import DesignError, InputError
-from core.fabric.families import node_to_node
 from core.i18n import _
 from core.perf.expert_dispatch import ep_layer
 from core.perf.placement import contention, has_pods, links, place
@@ -996,9 +995,10 @@ def fabric_load(plan: Plan, est: ServingEstimate) -> dict[str, dict[str, float]]
     line rate (``nic``), of a GPU's share of the leaf uplinks (line rate / leaf oversubscription) for the part
     that leaves the leaf group (``leaf_uplinks``), and likewise at the spines (``spine_uplinks``); spread traffic
     leaves a group or pod in proportion to the peers outside it (``placement`` as for the collectives). None for
-    a tier the fabric does not have (one-tier Clos: no leaf uplinks; no spine uplinks where traffic between pods
-    crosses no tier of its own, ``placement.has_pods``, the rule the collectives read: a two-tier Clos has none, a
-    Dragonfly's are its global links between groups, at the spine oversubscription the collectives apply there).
+    a tier the fabric does not have (a one-tier Clos or a torus, whose nodes are joined node to node: no leaf
+    uplinks; no spine uplinks where traffic between pods crosses no tier of its own, ``placement.has_pods``, the
+    rule the collectives read: a two-tier Clos has none, a Dragonfly's are its global links between groups, at the
+    spine oversubscription the collectives apply there).
     """
     lk, bw = links(plan), plan.bandwidth
     d = est.deployment
@@ -1015,7 +1015,7 @@ def fabric_load(plan: Plan, est: ServingEstimate) -> dict[str, dict[str, float]]
         traffic = comm + kv
         out[name] = {"gbytes_per_s_per_gpu": traffic, "nic": traffic / lk.nic_per_gpu_line,
                      "leaf_uplinks": (comm * f1 + kv * kv_f1) * max(1.0, bw.leaf_oversubscription)
-                     / lk.nic_per_gpu_line if plan.fabric.tiers >= 2 or node_to_node(plan.fabric.family) else None,
+                     / lk.nic_per_gpu_line if plan.fabric.tiers >= 2 else None,
                      "spine_uplinks": (comm * f2 + kv * kv_f2) * max(1.0, bw.spine_oversubscription)
                      / lk.nic_per_gpu_line if has_pods(plan.fabric) else None}
     return out
