@@ -470,3 +470,16 @@ def test_chinese_pdf_keeps_terms_whole_numbers_its_pages_and_reuses_the_browser(
     words = [c for c in categories if len(c) > 1]
     rows = max(sum(texts[j].count(c) for c in words) for j in range(page - 1, min(page + 1, len(texts))))
     assert words and rows >= 12  # whole words, and at least 12 rows on one page of the BOM
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_each_key_number_is_explained_once(lang):
+    """The key numbers' table has one row per number: capex per GPU is a card of both rows (the Designer's cards
+    and the Cost & power tab's), and its meaning was written twice ("$68,084 per GPU", "capex / GPUs")."""
+    with language(lang):
+        html = report.design_report_html(plan(SMALL), name="x", share_link=LINK)
+    section = html[html.index('data-section="key-numbers"'):]
+    table = section[section.index("<table"):section.index("</table>")]
+    labels = [html_text(cell) for cell in re.findall(r"<tr[^>]*>\s*<td[^>]*>(.*?)</td>", table, flags=re.S)]
+    assert len(labels) > 10
+    assert len(labels) == len(set(labels)), [label for label in labels if labels.count(label) > 1]

@@ -589,7 +589,8 @@ def _key_numbers(doc: _Doc, plan) -> None:
 
     numbers, costs = key_numbers(_summary(plan), doc.unit), cost_key_numbers(whole_plan(plan))
     body = cards_html(numbers) + _h3(_("Cost and power")) + cards_html(costs)
-    rows = [[k.label, k.value, k.help] for k in numbers + costs]
+    shown = {k.key for k in numbers}  # a number on both rows of cards (capex per GPU) is explained once
+    rows = [[k.label, k.value, k.help] for k in numbers + [k for k in costs if k.key not in shown]]
     body += (_h3(_("What each number means"))
              + _table([_("number"), _("value"), _("meaning")], rows, {1}, {2: "why"}))
     doc.section("key-numbers", _("Key numbers"), body)
