@@ -1183,9 +1183,7 @@ def _comparison_reference(doc: _Doc, compare_link: str) -> None:
 
 def _catalog_entries(plan) -> list:
     """The catalog entries the design's bill of materials uses (its system first), once each."""
-    from core.catalog import load_catalog
-
-    entries = {e.id: e for _kind, e in load_catalog().all_entries()}
+    entries = {e.id: e for _kind, e in domainlevels.bill_entries()}  # the second NVLink level's parts too
     ids = [plan.resolved.system.id] + [r.catalog_id for r in plan.bom]
     return [entries[i] for i in dict.fromkeys(ids) if i in entries]
 

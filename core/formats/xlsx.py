@@ -37,7 +37,6 @@ from openpyxl import Workbook
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 
-from core.catalog import load_catalog
 from core.cost import CATEGORY_LABELS
 from core import vocab
 from core.design import FIELDS
@@ -96,10 +95,7 @@ def bom_item_name(name: str) -> str:
 def _catalog_names() -> dict[str, str]:
     """Catalog id -> published name of every part a bill can hold: the catalog's and the second NVLink level's
     (``assets/catalog/scaleup.toml``: its switch units, modules and fibres)."""
-    names = {e.id: e.name for _kind, e in load_catalog().all_entries()}
-    for level2 in domainlevels.level2_table():
-        names.update({part.id: part.name for part in (level2.switch, level2.module, level2.cable)})
-    return names
+    return {e.id: e.name for _kind, e in domainlevels.bill_entries()}
 
 
 def bom_table(plan, *, ranges: bool = False) -> pd.DataFrame:
