@@ -43,8 +43,8 @@ from core.design import FIELDS
 from core import scaleup, units
 from core.units import excel_money_format
 from core.formats.filenames import design_slug
-from core.fabric import domainlevels
 from core.fabric.families import LEVEL2_SWITCHES_LABEL, tier_words
+from core.figures.billitems import item_and_where
 from core.figures.cost import networks_note
 from core.formats.networkwords import sizing_explanation, sizing_headline, sizing_tables
 from core.networks import network_name
@@ -80,24 +80,6 @@ def category_label(category: str) -> str:
     return _(CATEGORY_LABELS[category]) if category in CATEGORY_LABELS else category
 
 
-_END_WORDS = re.compile(r"(,\s*)?\b(?:XDR |NDR )?(?:switch|NIC) end\b")
-
-
-def bom_item_name(name: str) -> str:
-    """A catalog name without its "switch end" / "NIC end" words: the BOM's ``where`` column says which
-    end a row is for (a module sold for the switch end can sit in a node's twin-port cage)."""
-    text = _END_WORDS.sub("", name)
-    text = re.sub(r"\(\s*,\s*", "(", text)
-    text = re.sub(r"\(\s*\)", "", text)
-    return re.sub(r"\s{2,}", " ", text).strip()
-
-
-def _catalog_names() -> dict[str, str]:
-    """Catalog id -> published name of every part a bill can hold: the catalog's and the second NVLink level's
-    (``assets/catalog/scaleup.toml``: its switch units, modules and fibres)."""
-    return {e.id: e.name for _kind, e in domainlevels.bill_entries()}
-
-
 def bom_table(plan, *, ranges: bool = False) -> pd.DataFrame:
     """The BOM as the Designer shows it: what, where, how many and the price first; ids and power last.
 
@@ -108,15 +90,9 @@ def bom_table(plan, *, ranges: bool = False) -> pd.DataFrame:
     ``network`` column when a row is not on the compute fabric.
     """
     frame = plan.bom_frame().copy()
-    names = _catalog_names()
-    items, wheres = [], []
-    for item, catalog_id in zip(frame["item"], frame["catalog_id"]):
-        name = names.get(catalog_id, "")
-        where = item[len(name):].strip() if name and item.startswith(name) else ""
-        items.append(bom_item_name(name) if where else item)
-        wheres.append(where[1:-1].strip() if where[:1] in "(（" and where[-1:] in ")）" and where else where)
-    frame["item"] = items
-    frame["where"] = wheres
+    split = [item_and_where(item, catalog_id) for item, catalog_id in zip(frame["item"], frame["catalog_id"])]
+    frame["item"] = [item for item, _where in split]
+    frame["where"] = [where for _item, where in split]
     frame["category"] = [category_label(c) for c in frame["category"]]
     frame["price_basis"] = [vocab.PRICE_BASES.label(b) for b in frame["price_basis"]]
     columns = list(BOM_COLUMNS)
