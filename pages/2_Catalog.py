@@ -9,7 +9,7 @@ import streamlit as st
 from core import vocab
 from core import cost, hostlink, i18n
 from core.catalog import PRICE_BASIS_MEANINGS, VENDOR_LABELS, load_catalog
-from core.fabric import bandwidth, sizing, topology
+from core.fabric import bandwidth, domainlevels, sizing, topology
 from core.figures import scaleup
 from core.figures import topology as topology_figures
 from core.i18n import N_, _
@@ -185,10 +185,9 @@ PRICE_BOOK_COLUMNS = {"kind": N_("kind"), "id": N_("catalog id"), "name": N_("na
 def price_book(language: str) -> pd.DataFrame:
     """Every catalog price as its low / typical / high range with its basis and sources, in ``language``
     (kinds and bases translated, sources quoted as published), widest range first within each kind."""
-    catalog = load_catalog()
     with i18n.language(language):
         rows = []
-        for kind, entry in catalog.all_entries():
+        for kind, entry in domainlevels.bill_entries():  # the second NVLink level's parts too
             low, typical, high = ((entry.node_price_low_usd, entry.node_price_usd, entry.node_price_high_usd)
                                   if kind == "systems" else (entry.price_low_usd, entry.price_usd, entry.price_high_usd))
             rows.append({"kind": _(TAB_LABELS[kind]), "id": entry.id, "name": entry.name, "low_usd": low,
@@ -287,9 +286,8 @@ def main() -> None:
         "Every number the Designer shows comes from these tables and formulas. Each entry names its **source** "
         "and the date it was checked; each price names its **basis** and its own source."))
 
-    catalog = load_catalog()
     st.markdown("#### " + _("Price basis"))
-    basis = pd.Series([e.price_basis for _kind, e in catalog.all_entries()]).value_counts()
+    basis = pd.Series([e.price_basis for _kind, e in domainlevels.bill_entries()]).value_counts()
     labels = {b: vocab.PRICE_BASES.label(b) for b in vocab.PRICE_BASES.ids}
     meaning = {b: _(text) for b, text in PRICE_BASIS_MEANINGS.items()}
     lines = [

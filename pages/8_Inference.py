@@ -157,7 +157,9 @@ def _exports(cur, served) -> None:
     for col, (name, text) in zip(cols, served.exports.items()):
         label = _(serving_exports()[name].label)
         if isinstance(text, Exception):
-            col.caption(_("{label}: {note}").format(label=f"**{safe.md(label)}**", note=safe.message(text)[0]))
+            # the export's name above why it cannot be: its name ends in a list ("dense models, aggregated
+            # deployments") and the reason has a colon of its own, so one line read "...: ...: ..."
+            col.caption(f"**{safe.md(label)}**  \n{safe.message(text)[0]}")
             continue
         col.download_button(label, text, file_name=serving_export_file_name(cur.plan, name),
                             mime=serving_exports()[name].mime, key=W + "export_" + name)

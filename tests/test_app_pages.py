@@ -229,6 +229,9 @@ def test_catalog_page():
         return float(number.replace(",", "")) * {"": 1, "M": 1e6, "B": 1e9}[unit]
     value = {c: [dollars(v) for v in book[c]] for c in ("low_usd", "typical_usd", "high_usd")}
     assert all(lo <= ty <= hi for lo, ty, hi in zip(value["low_usd"], value["typical_usd"], value["high_usd"]))
+    # the second NVLink level's parts, which a GB200 bill of two levels prices, are in the price book (and counted)
+    assert {"NVLINK5-SWITCH-TRAY", "NVLINK5-OSFP-MODULE", "NVLINK5-FIBER"} <= set(book["id"])
+    assert len(book) == len(set(book["id"]))
     for frame in (d.value for d in at.dataframe[:6]):
         assert {"source", "as_of"} <= set(frame.columns)
     assert [e.label for e in at.expander][:2] == ["Fabric sizing (core/fabric/sizing.py)", "Bandwidth (core/fabric/bandwidth.py)"]

@@ -20,7 +20,7 @@ from core.design import MAX_NAME_CHARS, Design, clean_name
 from core.figures import compare as figs
 from core.formats import comparelink, sharelink
 from core.formats.joblink import DEFAULTS
-from core.i18n import language
+from core.i18n import _, language
 from core.perf import jobform
 from core.perf.collectives import sweep
 from core.plan import plan
@@ -301,3 +301,21 @@ def test_a_pod_that_differs_is_no_equal_sign_and_power_deltas_keep_the_columns_p
     same = cmp.compare([("a", Design(gpu="H100", nodes=64, pods="B300:32:800")),
                         ("b", Design(gpu="H100", nodes=64, pods="B300:32:800"))], 0, None, (2**30,))
     assert same.deltas()[1]["scaleout_gbits_per_gpu"].verdict == "same"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_bill_difference_names_parts_and_where_they_sit_as_the_bill_does(lang):
+    """Compare's "what changes" glued where a row sits to its part ("... (leaf)", "... (NVLink level 2)") where
+    the Designer's bill and the workbook show the part as published and where it sits in a column of its own."""
+    from core.formats.xlsx import bom_table
+
+    gb200 = Design(gpu="GB200-NVL72", nodes=144, nvlink_domain_gpus=144)
+    with language(lang):
+        result = cmp.compare([("h100", Design(nodes=4)), ("gb200", gb200)], 0)
+        rows = figs.bom_rows(result)
+        bills = [bom_table(plan(d)) for d in (Design(nodes=4), gb200)]
+        item, where, catalog_id = (_(c) for c in cmp.BOM_DIFF_COLUMNS[1:4])
+    published = {row for bill in bills for row in zip(bill["item"], bill["where"], bill["catalog_id"])}
+    assert len(rows) > 10 and all(r[where] for r in rows)
+    assert {(r[item], r[where], r[catalog_id]) for r in rows} <= published
+    assert any(r[catalog_id] == "NVLINK5-SWITCH-TRAY" for r in rows)

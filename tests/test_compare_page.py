@@ -312,3 +312,21 @@ def test_the_capex_caption_names_the_fabric_row_as_the_row_does(lang, level2, al
     assert level2 in captions and alone not in captions
     captions = " ".join(str(c.value) for c in open_page({**TWO, "lang": lang}).caption)
     assert alone in captions and level2 not in captions
+
+
+def test_every_numbers_column_is_as_wide_as_its_widest_cell():
+    """The grid sized the metric and group columns by their first rows (GPUs, Design), which cut the longer labels
+    further down ("Capex, compute fabric and NVLink level", "Inference deployme"); each column is now as wide as
+    its widest cell (``webui.tables.fitting_width``), the group and metric pinned."""
+    import json
+
+    from webui import tables
+
+    at = open_page({"c1_name": "IB", "c1_n": "4", "c2_name": "GB200", "c2_g": "GB200-NVL72", "c2_n": "144",
+                    "c2_nvd": "144"})
+    frame, config = numbers(at), json.loads(at.dataframe[0].proto.columns or "{}")
+    for column in frame.columns:
+        assert config[column]["width"] >= min(tables.MAX_FIT_PX, tables.fitting_width(frame[column].tolist(), column))
+    group, metric = frame.columns[:2]
+    assert config[group]["pinned"] and config[metric]["pinned"]
+    assert any("NVLink level 2" in label for label in frame[metric])  # the long label this was cut at

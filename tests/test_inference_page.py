@@ -278,6 +278,10 @@ def test_the_deployment_downloads_as_each_simulators_input():
     served = inference.serve(Design(), plan(Design()), dict(link.DEFAULTS))
     assert isinstance(served.exports["inference-sim"], str) and "inter-token-latency" in served.exports["inference-sim"]
     assert isinstance(served.exports["vidur"], Exception)  # the default is disaggregated
+    # the export's name on its line, why not below it: one line read "...aggregated deployments: Vidur cannot
+    # express a disaggregated deployment: it has ..." (zh the same, three full-width colons)
+    (why,) = [unescape(c.value) for c in at.caption if "Vidur" in c.value and "**" in c.value]
+    assert why.count(":") == 2 and "**  \n" in why and "deployments**: " not in why, why
 
 
 @pytest.mark.parametrize("lang,row,gone", [("en", "Serving pool split", "Prefill split"), ("zh", "服务池切分", "预填充切分")])

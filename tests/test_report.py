@@ -470,3 +470,28 @@ def test_chinese_pdf_keeps_terms_whole_numbers_its_pages_and_reuses_the_browser(
     words = [c for c in categories if len(c) > 1]
     rows = max(sum(texts[j].count(c) for c in words) for j in range(page - 1, min(page + 1, len(texts))))
     assert words and rows >= 12  # whole words, and at least 12 rows on one page of the BOM
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_each_key_number_is_explained_once(lang):
+    """The key numbers' table has one row per number: capex per GPU is a card of both rows (the Designer's cards
+    and the Cost & power tab's), and its meaning was written twice ("$68,084 per GPU", "capex / GPUs")."""
+    with language(lang):
+        html = report.design_report_html(plan(SMALL), name="x", share_link=LINK)
+    section = html[html.index('data-section="key-numbers"'):]
+    table = section[section.index("<table"):section.index("</table>")]
+    labels = [html_text(cell) for cell in re.findall(r"<tr[^>]*>\s*<td[^>]*>(.*?)</td>", table, flags=re.S)]
+    assert len(labels) > 10
+    assert len(labels) == len(set(labels)), [label for label in labels if labels.count(label) > 1]
+
+
+def test_the_sources_hold_the_second_nvlink_levels_parts():
+    """GB200 with a two-level NVLink domain: its level-2 switch units, modules and fibres (a quarter of its capex,
+    priced in ``scaleup.toml``, not the catalog's parts) are in the pack's sources with their prices, in both
+    editions, as every other part of the bill."""
+    p = plan(Design(gpu="GB200-NVL72", nodes=144, nvlink_domain_gpus=144))
+    for edition in ("customer", "internal"):
+        html = report.design_report_html(p, name="x", share_link=LINK, cover=report.Cover(edition=edition))
+        sources = html[html.index('data-section="sources"'):]
+        for part in ("NVLINK5-SWITCH-TRAY", "NVLINK5-OSFP-MODULE", "NVLINK5-FIBER"):
+            assert part in sources, (edition, part)

@@ -327,3 +327,41 @@ def test_the_workbooks_capex_is_named_as_the_capex_card(lang):
     assert numbers[card.label] == pytest.approx(p.cost.capex_usd)
     assert numbers[_("Price basis") if lang == "en" else "价格依据"] == basis
     assert not any("street prices" in str(label) or "街头" in str(label) for label in numbers)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_network_sheet_is_its_bill_as_the_bom_sheet_and_its_sizing_in_words(lang):
+    """A storage or management network's sheet: its rows as the BOM sheet writes them (the item, and where it sits
+    in the where column, not glued to the item; the price ranges) and its sizing as the review pack shows it: no
+    engine keys (``switches[0].id_prefix``, ``port_speed_gbps``) and the headers in the workbook's language."""
+    from core.formats.networkwords import sizing_headline
+
+    p = plan(Design(nodes=16))
+    with language(lang):
+        book = openpyxl.load_workbook(io.BytesIO(xlsx.design_xlsx(p)))
+        bom = rows(book[book.sheetnames[1]])
+        ws = book[xlsx.sheet_name(network_name("storage").capitalize())]
+        sheet = rows(ws)
+        headline, words = sizing_headline("storage", p.networks.storage), _("down ports")
+        storage = network_name("storage", "bill")
+    header = bom[0]  # category, network, item, where, ...: this sheet's header is the same but the network
+    assert sheet[2] == header[:1] + header[2:]
+    mine = [r[:1] + r[2:] for r in bom[1:-1] if r[1] == storage]
+    assert mine and sheet[3:3 + len(mine)] == mine and all(r[2] for r in mine)  # each where said, in its column
+    text = [str(v) for r in sheet[3 + len(mine):] for v in r if v is not None]
+    assert headline in text and words in text
+    assert not [t for t in text if "[0]" in t or "_gbps" in t or t.startswith("switches.")]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_bill_row_says_where_it_sits_with_two_nvlink_levels(lang):
+    """GB200 with a two-level NVLink domain: the second level's switch units, modules and fibres and the extra
+    first-level trays are named as published, their level in the where column (they read "... (NVLink level 2)"
+    in the item with an empty where: their names are in ``scaleup.toml``, not the catalog's parts)."""
+    p = plan(Design(gpu="GB200-NVL72", nodes=144, nvlink_domain_gpus=144))
+    with language(lang):
+        table = xlsx.bom_table(p)
+    assert all(table["where"]), table[table["where"] == ""][["item", "catalog_id"]].to_dict("records")
+    level2 = table[table["catalog_id"].str.startswith("NVLINK5-")]
+    assert len(level2) == 4 and level2["where"].str.contains("NVLink").all()
+    assert not level2["item"].str.contains("NVLink level|NVLink）|级", regex=True).any()

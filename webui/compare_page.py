@@ -26,7 +26,7 @@ from core.i18n import _
 from core.perf.jobform import FITTED, job_caption
 from core.plan import plan as make_plan
 from core.perf.sizes import format_size
-from webui import charts, inferencestate, jobs, jobstate, jobwork, pagestate, safe, state
+from webui import charts, inferencestate, jobs, jobstate, jobwork, pagestate, safe, state, tables
 
 STORE = "fp_cmp"  # {"entries": [{"id", "name", "design" (JSON)}], "baseline": int, "sizes": [bytes], "next": int}
 LINK = state.COMPARE_LINK  # the comparison's keys for the share link (webui.state.canonical_params adds them)
@@ -264,7 +264,13 @@ def _tables(result: cmp.Comparison, unit: str):
     frame = pd.DataFrame(rows)
     colours = pd.DataFrame(verdicts).map(_colour) if verdicts else None
     styled = frame.style.apply(lambda _f: colours, axis=None) if colours is not None else frame
-    st.dataframe(styled, hide_index=True, width="stretch", height=min(35 * (len(rows) + 1) + 3, 1400))  # 35 px a row and the header
+    # each column as wide as its widest cell: the grid sizes a column by its first rows, which cut the longer
+    # labels and deltas further down ("Capex, compute fabric and NVLink level", "Inference deployme"); the group
+    # and the metric stay in view when the designs scroll sideways
+    config = {column: st.column_config.TextColumn(column, width=tables.fitting_width(frame[column].tolist(), column),
+                                                  pinned=i < 2) for i, column in enumerate(frame.columns)}
+    st.dataframe(styled, hide_index=True, width="stretch", column_config=config,
+                 height=min(35 * (len(rows) + 1) + 3, 1400))  # 35 px a row and the header
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)

@@ -453,7 +453,7 @@ def compare(designs: Sequence[tuple[str, Design]], baseline: int = 0, settings: 
 
 
 # --- bill of materials ------------------------------------------------------------------------------
-BOM_DIFF_COLUMNS = (N_("category"), N_("item"), N_("catalog id"), N_("change"), N_("why"))
+BOM_DIFF_COLUMNS = (N_("category"), N_("item"), N_("where"), N_("catalog id"), N_("change"), N_("why"))
 """Headers of the BOM difference table besides the per-design quantity and price columns (English, marked)."""
 
 

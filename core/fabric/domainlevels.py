@@ -104,6 +104,20 @@ def level2_part_ids() -> frozenset[str]:
     return frozenset(i for entry in level2_table() for i in (entry.switch.id, entry.module.id, entry.cable.id))
 
 
+def bill_entries() -> Iterator[tuple[str, _Priced]]:
+    """``(kind, entry)`` of every priced part a bill can hold, once each: the catalog's (``Catalog.all_entries``)
+    and every second NVLink level's switch unit, module and fibre (kinds ``switches``, ``transceivers``,
+    ``cables``), which ``scaleup.toml`` prices. Where a bill's parts are named, sourced or priced for people (the
+    bill's item names, the review pack's sources, the Catalog page's price book), this is the list."""
+    seen = set()
+    parts = ((kind, part) for level2 in level2_table()
+             for kind, part in (("switches", level2.switch), ("transceivers", level2.module), ("cables", level2.cable)))
+    for kind, entry in (*load_catalog().all_entries(), *parts):
+        if entry.id not in seen:
+            seen.add(entry.id)
+            yield kind, entry
+
+
 def level2_for(system: System) -> Level2 | None:
     """The second NVLink level published for ``system`` (by its catalog id), or None."""
     return next((entry for entry in level2_table() if system.id in entry.systems), None)

@@ -8,6 +8,7 @@ import plotly.graph_objects as go
 
 from core.analysis.compare import Comparison, busbw_key, category_capex
 from core.cost import CATEGORY_LABELS
+from core.figures.billitems import item_and_where
 from core.figures.cost import category_name
 from core.figures.keynumbers import per_pod_value
 from core import units
@@ -207,10 +208,11 @@ def bom_rows(comparison: Comparison) -> list[dict]:
     from core.analysis.compare import BOM_DIFF_COLUMNS, bom_changes, change_text
 
     changes = bom_changes([c.plan for c in comparison.columns], comparison.baseline)
-    category, item, catalog_id, change, why = (_(c) for c in BOM_DIFF_COLUMNS)
+    category, item, where, catalog_id, change, why = (_(c) for c in BOM_DIFF_COLUMNS)
     rows = []
     for ch in changes:
-        row = {category: category_name(ch.category), item: ch.item, catalog_id: ch.catalog_id}
+        name, sits = item_and_where(ch.item, ch.catalog_id)  # the part as published, where it sits apart (the bill's)
+        row = {category: category_name(ch.category), item: name, where: sits, catalog_id: ch.catalog_id}
         for i, col in enumerate(comparison.columns):
             row[design_header(i, col.name)] = f"{ch.quantities[i]:,}"
         row[change] = "; ".join(f"{i + 1}: {change_text(ch, i, comparison.baseline)}"

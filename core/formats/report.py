@@ -76,6 +76,7 @@ from core.i18n import (HTML_LANG, N_, _, after_full_width, babel_locale, current
                        money_note, ngettext, number, sentences, usd)
 from core.spares import policy_words
 from core.networks import network_name
+from core.formats.networkwords import sizing_explanation, sizing_headline, sizing_tables
 from core.formats.sharelink import PUBLIC_URL_ENV, public_base_url  # noqa: F401 - the pack's and CLI's
 from core.text import html_text
 from core.perf.constants import library_label
@@ -589,7 +590,8 @@ def _key_numbers(doc: _Doc, plan) -> None:
 
     numbers, costs = key_numbers(_summary(plan), doc.unit), cost_key_numbers(whole_plan(plan))
     body = cards_html(numbers) + _h3(_("Cost and power")) + cards_html(costs)
-    rows = [[k.label, k.value, k.help] for k in numbers + costs]
+    shown = {k.key for k in numbers}  # a number on both rows of cards (capex per GPU) is explained once
+    rows = [[k.label, k.value, k.help] for k in numbers + [k for k in costs if k.key not in shown]]
     body += (_h3(_("What each number means"))
              + _table([_("number"), _("value"), _("meaning")], rows, {1}, {2: "why"}))
     doc.section("key-numbers", _("Key numbers"), body)
@@ -779,24 +781,12 @@ def _network_details(networks, word: str = "") -> str:
             continue
         body += _h3(_("{pod}: {network}").format(pod=word, network=network_name(key, "bill")) if word
                     else network_name(key, "bill"))
-        fabric = getattr(sizing, "fabric", "")  # a management network is plain Ethernet, not RoCE
-        body += _p(_("{fabric} {speed}G, {tiers}, oversubscription {ratio}").format(
-            fabric=vocab.FABRIC.label(fabric) if key == "storage" else vocab.FABRIC.word(fabric),
-            speed=getattr(sizing, "port_speed_gbps", ""), tiers=plurals.tiers(getattr(sizing, "tiers", 1)),
-            ratio=units.ratio(float(getattr(sizing, "oversubscription", 1.0)))))
-        switches = [[sw.model, number(sw.count), number(sw.down_ports_used), number(sw.up_ports_used),
-                     number(sw.radix), sw.description] for sw in getattr(sizing, "switches", ())]
-        if switches:
-            body += _table([_("switch"), _("count"), _("down ports"), _("up ports"), _("radix"), _("cabling")],
-                           switches, {1, 2, 3, 4}, {0: "id", 5: "why"})
-        devices = [[d.model, number(d.count), d.description] for d in getattr(sizing, "devices", ())]
-        if devices:
-            body += _table([_("device"), _("count"), _("what it is")], devices, {1}, {0: "id", 2: "why"})
-        links = [[number(x.count), f"{x.speed_gbps}G", x.cable, x.description] for x in getattr(sizing, "links", ())]
-        if links:
-            body += _table([_("links"), _("speed"), _("cable"), _("what they connect")], links, {0},
-                           {2: "id", 3: "why"})
-        body += _list(getattr(sizing, "explanation", ()))
+        body += _p(sizing_headline(key, sizing))
+        for table in sizing_tables(sizing):
+            rows = [[number(v) if kind == "count" else v for v, kind in zip(row, table.kinds)] for row in table.rows]
+            body += _table(table.headers, rows, {i for i, kind in enumerate(table.kinds) if kind == "count"},
+                           {i: kind for i, kind in enumerate(table.kinds) if kind in ("id", "why")})
+        body += _list(sizing_explanation(sizing))
     return body
 
 
@@ -1193,9 +1183,7 @@ def _comparison_reference(doc: _Doc, compare_link: str) -> None:
 
 def _catalog_entries(plan) -> list:
     """The catalog entries the design's bill of materials uses (its system first), once each."""
-    from core.catalog import load_catalog
-
-    entries = {e.id: e for _kind, e in load_catalog().all_entries()}
+    entries = {e.id: e for _kind, e in domainlevels.bill_entries()}  # the second NVLink level's parts too
     ids = [plan.resolved.system.id] + [r.catalog_id for r in plan.bom]
     return [entries[i] for i in dict.fromkeys(ids) if i in entries]
 

@@ -16,7 +16,8 @@ published):
 * **Growth stages** when the design has ``stages`` or ``grow_to`` beyond its nodes: one row per step
   (``core.analysis.stages.stage_rows``, the Racks & cabling tab's and the review pack's rows).
 * **One sheet per other network** (storage, in-band, out-of-band management) when the plan has
-  ``networks`` (``core.networks``): its BOM rows and its sizing as a two-column table.
+  ``networks`` (``core.networks``): its BOM rows as the BOM sheet writes them and its sizing as the review pack
+  shows it (``core.formats.networkwords``).
 
 Money is in the session's currency (``core.i18n.money_context``): the cells hold the amounts converted from US
 dollars at ``core.i18n.fx_rate()`` with that currency's number format, the headers name it, and the Summary
@@ -36,7 +37,6 @@ from openpyxl import Workbook
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 
-from core.catalog import load_catalog
 from core.cost import CATEGORY_LABELS
 from core import vocab
 from core.design import FIELDS
@@ -44,7 +44,9 @@ from core import scaleup, units
 from core.units import excel_money_format
 from core.formats.filenames import design_slug
 from core.fabric.families import LEVEL2_SWITCHES_LABEL, tier_words
+from core.figures.billitems import item_and_where
 from core.figures.cost import networks_note
+from core.formats.networkwords import sizing_explanation, sizing_headline, sizing_tables
 from core.networks import network_name
 from core.figures.keynumbers import CAPEX, fabric_capex_words, fabric_share_words, per_pod_value, switch_cards
 from core.i18n import N_, _, fx_rate, in_currency, money_note
@@ -78,22 +80,6 @@ def category_label(category: str) -> str:
     return _(CATEGORY_LABELS[category]) if category in CATEGORY_LABELS else category
 
 
-_END_WORDS = re.compile(r"(,\s*)?\b(?:XDR |NDR )?(?:switch|NIC) end\b")
-
-
-def bom_item_name(name: str) -> str:
-    """A catalog name without its "switch end" / "NIC end" words: the BOM's ``where`` column says which
-    end a row is for (a module sold for the switch end can sit in a node's twin-port cage)."""
-    text = _END_WORDS.sub("", name)
-    text = re.sub(r"\(\s*,\s*", "(", text)
-    text = re.sub(r"\(\s*\)", "", text)
-    return re.sub(r"\s{2,}", " ", text).strip()
-
-
-def _catalog_names() -> dict[str, str]:
-    return {e.id: e.name for _kind, e in load_catalog().all_entries()}
-
-
 def bom_table(plan, *, ranges: bool = False) -> pd.DataFrame:
     """The BOM as the Designer shows it: what, where, how many and the price first; ids and power last.
 
@@ -104,15 +90,9 @@ def bom_table(plan, *, ranges: bool = False) -> pd.DataFrame:
     ``network`` column when a row is not on the compute fabric.
     """
     frame = plan.bom_frame().copy()
-    names = _catalog_names()
-    items, wheres = [], []
-    for item, catalog_id in zip(frame["item"], frame["catalog_id"]):
-        name = names.get(catalog_id, "")
-        where = item[len(name):].strip() if name and item.startswith(name) else ""
-        items.append(bom_item_name(name) if where else item)
-        wheres.append(where[1:-1].strip() if where[:1] in "(（" and where[-1:] in ")）" and where else where)
-    frame["item"] = items
-    frame["where"] = wheres
+    split = [item_and_where(item, catalog_id) for item, catalog_id in zip(frame["item"], frame["catalog_id"])]
+    frame["item"] = [item for item, _where in split]
+    frame["where"] = [where for _item, where in split]
     frame["category"] = [category_label(c) for c in frame["category"]]
     frame["price_basis"] = [vocab.PRICE_BASES.label(b) for b in frame["price_basis"]]
     columns = list(BOM_COLUMNS)
@@ -185,12 +165,13 @@ def _cell(ws, row: int, column: int, value):
 
 
 # --- sheets ----------------------------------------------------------------------------------------
-def _bom_sheet(ws, frame: pd.DataFrame, plan_totals: dict[str, float] | None) -> None:
-    """A BOM frame (``bom_table(..., ranges=True)``) as a formatted sheet with a totals row."""
+def _bom_sheet(ws, frame: pd.DataFrame, plan_totals: dict[str, float] | None, start: int = 1) -> int:
+    """A BOM frame (``bom_table(..., ranges=True)``) as a formatted table with a totals row, its header on row
+    ``start``; returns the totals row."""
     headers = bom_headers()
     columns = list(frame.columns)
-    _header(ws, 1, [headers.get(c, c) for c in columns])
-    for r, values in enumerate(frame.itertuples(index=False), start=2):
+    _header(ws, start, [headers.get(c, c) for c in columns])
+    for r, values in enumerate(frame.itertuples(index=False), start=start + 1):
         for c, (column, value) in enumerate(zip(columns, values), start=1):
             if isinstance(value, float) and column == "quantity":
                 value = int(value)
@@ -198,7 +179,7 @@ def _bom_sheet(ws, frame: pd.DataFrame, plan_totals: dict[str, float] | None) ->
             if column in _FORMATS:
                 cell.number_format = number_format(_FORMATS[column])
             cell.alignment = WRAP if column in ("why", "item", "where") else TOP
-    total_row = len(frame) + 2
+    total_row = start + len(frame) + 1
     label = ws.cell(row=total_row, column=1, value=_("Total"))
     label.font = BOLD
     for c, column in enumerate(columns, start=1):
@@ -213,9 +194,10 @@ def _bom_sheet(ws, frame: pd.DataFrame, plan_totals: dict[str, float] | None) ->
             cell.font = BOLD
     for c, column in enumerate(columns, start=1):
         ws.column_dimensions[get_column_letter(c)].width = _WIDTHS.get(column, 14)
-    ws.freeze_panes = "A2"
-    ws.auto_filter.ref = f"A1:{get_column_letter(len(columns))}{max(1, len(frame) + 1)}"
-    ws.row_dimensions[1].height = 30
+    ws.freeze_panes = f"A{start + 1}"
+    ws.auto_filter.ref = f"A{start}:{get_column_letter(len(columns))}{start + len(frame)}"
+    ws.row_dimensions[start].height = 30
+    return total_row
 
 
 def _bom_totals(plan) -> dict[str, float]:
@@ -469,61 +451,27 @@ def _summary_sheet(ws, plan, *, name: str, share_link: str | None, when: datetim
         ws.column_dimensions[col].width = width
 
 
-def _flatten(value, prefix: str = "") -> list[tuple[str, object]]:
-    """A sizing model (pydantic / dict / list) as (path, scalar) rows, for a two-column sheet."""
-    if hasattr(value, "model_dump"):
-        value = value.model_dump(mode="json")
-    if isinstance(value, dict):
-        rows = []
-        for key, item in value.items():
-            rows += _flatten(item, f"{prefix}.{key}" if prefix else str(key))
-        return rows
-    if isinstance(value, (list, tuple)):
-        rows = []
-        for i, item in enumerate(value):
-            rows += _flatten(item, f"{prefix}[{i}]")
-        return rows
-    return [(prefix, value)]
-
-
 def _network_sheet(ws, plan, network: str, sizing) -> None:
-    """One other network: its BOM rows (when ``BomRow.network`` says so) and its sizing, flattened."""
+    """One other network: its bill rows as the BOM sheet writes them (``bom_table``: the item and where it sits
+    apart, the price ranges) with their totals, then its sizing as the review pack shows it
+    (``core.formats.networkwords``: the headline, the switches, devices and links, how it was sized)."""
     ws.cell(row=1, column=1, value=network_name(network).capitalize()).font = TITLE
-    rows = [r for r in plan.bom if getattr(r, "network", "compute") == network]
-    start = 3
-    if rows:
-        from core.cost import bom_dataframe  # the same frame shape as the main BOM, for these rows only
-
-        frame = bom_dataframe(rows)
-        frame["where"] = ""
-        frame["category"] = [category_label(c) for c in frame["category"]]
-        frame["price_basis"] = [vocab.PRICE_BASES.label(b) for b in frame["price_basis"]]
-        columns = [c for c in BOM_COLUMNS if c in frame.columns]
-        headers = bom_headers()
-        _header(ws, start, [headers.get(c, c) for c in columns])
-        for r, values in enumerate(frame[columns].itertuples(index=False), start=start + 1):
-            for c, (column, value) in enumerate(zip(columns, values), start=1):
-                cell = _cell(ws, r, c, (value.item() if hasattr(value, "item") else value))
-                if column in _FORMATS:
-                    cell.number_format = number_format(_FORMATS[column])
-        total_row = start + 1 + len(frame)
-        ws.cell(row=total_row, column=1, value=_("Total")).font = BOLD
-        for c, column in enumerate(columns, start=1):
-            if column in ("quantity", "extended_price_usd", "extended_power_w"):
-                cell = ws.cell(row=total_row, column=c, value=float(frame[column].sum()))
-                cell.number_format = number_format(_FORMATS[column])
-                cell.font = BOLD
-        for c, column in enumerate(columns, start=1):
-            ws.column_dimensions[get_column_letter(c)].width = _WIDTHS.get(column, 14)
-        start = total_row + 2
-    ws.cell(row=start, column=1, value=_("Sizing")).font = BOLD
-    _header(ws, start + 1, [_("setting"), _("value")])
-    for r, (path, value) in enumerate(_flatten(sizing), start=start + 2):
-        ws.cell(row=r, column=1, value=path)
-        _cell(ws, r, 2, (value if isinstance(value, (int, float, str)) or value is None
-                                                  else str(value)))
-    ws.column_dimensions["A"].width = max(ws.column_dimensions["A"].width or 0, 40)
-    ws.column_dimensions["B"].width = max(ws.column_dimensions["B"].width or 0, 30)
+    table = bom_table(plan, ranges=True)
+    frame = table[[getattr(r, "network", "compute") == network for r in plan.bom]].drop(columns="network")
+    row = _bom_sheet(ws, frame, None, start=3) + 2 if len(frame) else 3
+    ws.cell(row=row, column=1, value=_("Sizing")).font = BOLD
+    ws.cell(row=row + 1, column=1, value=sizing_headline(network, sizing))
+    row += 3
+    for sizing_table in sizing_tables(sizing):
+        _header(ws, row, sizing_table.headers)
+        for r, values in enumerate(sizing_table.rows, start=row + 1):
+            for c, (value, kind) in enumerate(zip(values, sizing_table.kinds), start=1):
+                cell = _cell(ws, r, c, value)
+                cell.number_format = WHOLE if kind == "count" else cell.number_format
+                cell.alignment = WRAP if kind == "why" else TOP
+        row += len(sizing_table.rows) + 2
+    for r, sentence in enumerate(sizing_explanation(sizing), start=row):
+        _cell(ws, r, 1, sentence)
 
 
 def _growth_sheet(book: Workbook, plan) -> None:
