@@ -57,3 +57,35 @@ def test_the_chart_title_spaces_a_latin_setting_name_in_chinese_only_beside_lati
         assert "随叶层" in title(leaf)
     with language("en"):
         assert title(dragonfly) == "Capex per GPU [USD] against Dragonfly global ratio"
+
+
+def test_the_sweep_command_notes_the_repeated_design_as_the_page_does(capsys):
+    """``python -m core sweep``'s table says which points repeat an earlier design (the page's note column and
+    caption, ``same_note`` / ``repeats_caption``), in both languages."""
+    from tests.conftest import run_cli
+
+    args = ("sweep", "--gpus", "32", "--set", "oversubscription=1,1.5,2,3")
+    code, out, _err = run_cli(capsys, *args)
+    assert code == 0
+    assert out.count("(same design as 1: the setting changes nothing here)") == 3
+    assert "3 points build the same design as an earlier one" in out
+    code, out, _err = run_cli(capsys, "--lang", "zh", *args)
+    with language("zh"):
+        note = same_note(_sweep(Design(gpu="H100", gpus=32), "oversubscription", (1, 1.5)),
+                         _sweep(Design(gpu="H100", gpus=32), "oversubscription", (1, 1.5)).points[1])
+    assert code == 0 and out.count(note) == 3 and f"（{note}）" in out  # full-width brackets after CJK text
+
+
+def test_the_sweep_command_lines_up_its_values_when_a_label_is_wide(capsys):
+    """A grid's labels (``1 / 以太网 RoCE``, 15 terminal columns) are wider than a row's usual label width: every
+    value still starts in one column."""
+    from core.cli.common import display_width
+    from tests.conftest import run_cli
+
+    for lang in ("en", "zh"):
+        code, out, _err = run_cli(capsys, "--lang", lang, "sweep", "--gpus", "1024", "--set", "oversubscription=1,3",
+                                  "--set2", "fabric=infiniband,ethernet")
+        rows = [line for line in out.splitlines() if " / " in line]
+        assert code == 0 and len(rows) == 4
+        starts = {display_width(line[:len(line) - len(line.split("  ")[-1].split(" ")[-1])]) for line in rows}
+        assert len(starts) == 1, rows

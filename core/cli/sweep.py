@@ -8,7 +8,8 @@ import csv
 import io
 
 from core.cli.bwunit import add_units_option, bandwidth_unit
-from core.cli.common import add_design_options, add_format_option, design_from_args, row, size, to_json
+from core.cli.common import (LABEL_WIDTH, add_design_options, add_format_option, design_from_args, display_width, pad,
+                             said, size, to_json)
 from core.cli.serve import add_workload_options, serving_settings
 from core.errors import InputError, shown
 from core.i18n import _
@@ -94,7 +95,8 @@ def spec_from_args(args: argparse.Namespace):
 def run(args: argparse.Namespace) -> str:
     from core.analysis.sweep import csv_rows, metric_label, setting_label, sweep
     from core.figures.compare import format_value
-    from core.figures.sweep import value_label
+    from core.figures.sweep import repeats_caption, same_note, value_label
+    from core.i18n import sentences
     from core.analysis.sweep import METRICS
 
     spec = spec_from_args(args)
@@ -119,15 +121,18 @@ def run(args: argparse.Namespace) -> str:
         head = _("{metric} by {setting} and {other}").format(metric=metric_label(spec.metric, spec.size),
                                                              setting=setting_label(spec.x.setting),
                                                              other=setting_label(spec.y.setting))
-    lines = [head, ""]
+    labels, texts = [], []
     for p in result.points:
         label = value_label(spec.x.setting, p.x)
         if spec.y:
             label = f"{label} / {value_label(spec.y.setting, p.y)}"
         text = format_value(p.value, kind, bandwidth_unit(args)) if p.value is not None else \
             _("cannot be built: {reason}").format(reason=" ".join((p.reason or "").split()))
-        lines.append(row(label, text))
-    lines.append("")
-    lines.append(_("{feasible} of {count} points can be built.").format(feasible=result.feasible,
-                                                                       count=len(result.points)))
+        note = same_note(result, p)  # the page's note column: the point builds an earlier point's design
+        labels.append(said(label))
+        texts.append(said(_("{value}  ({note})").format(value=text, note=note) if note else text))
+    width = max(LABEL_WIDTH, *(display_width(label) + 1 for label in labels))  # one column for every value
+    lines = [head, "", *(pad(label, width) + text for label, text in zip(labels, texts)), ""]
+    lines.append(sentences(_("{feasible} of {count} points can be built.").format(
+        feasible=result.feasible, count=len(result.points)), repeats_caption(result)))
     return "\n".join(lines) + "\n"
