@@ -498,7 +498,7 @@ def training_key_numbers(estimate_, system=None) -> list[KeyNumber]:
         KeyNumber("comm", _("Communicating"), units.percent(e.comm_fraction),
                   _("share of the step spent in communication that compute does not hide")),
         KeyNumber("days", _("Days to train"), units.days(e.days_to_train),
-                  _("{tokens} tokens at this throughput").format(tokens=f"{e.job.tokens_to_train:.3g}")),
+                  _("{tokens} tokens at this throughput").format(tokens=number(e.job.tokens_to_train))),
         KeyNumber("cost", _("Cost of the run"), cost,
                   _("share of the cluster's TCO per day (catalog price estimates) x days")),
     ], system)
