@@ -74,7 +74,7 @@ def test_the_table_shows_the_pages_memory_group_and_token_count(capsys):
     """16,384 B300 (``?v=1&g=B300&n=2048``): the optimizer state is 0.0499 GiB per GPU; the page's caption reads it
     ``0.0`` (``units.gibibytes`` of the estimate), and so must the table (it read ``0.1``, a rounding of the JSON's
     ``0.05``). The data-parallel group reads ``1,024`` as in the page's table (``units.cell``), and the tokens to
-    train are one count as the Days card's help writes it (``1e+12`` there, ``1,000,000,000,000`` here)."""
+    train are one count, ``1,000,000,000,000``, in the table and in the Days card's help (which read ``1e+12``)."""
     from core.design import Design
     from core.figures.keynumbers import training_key_numbers
     from core.formats.report import report_job_settings

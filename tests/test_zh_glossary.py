@@ -165,3 +165,10 @@ def test_one_multiplication_sign_in_chinese():
     for text in ("最大收敛比（x:1）", "%{x:,} 个 GPU", "PCIe Gen5 x16", "Gen{gen} x{lanes}", "4x4x4", "第 1 维（x）",
                  "{ports}x{speed}G"):
         assert not TIMES_X.search(text), text
+
+
+def test_one_ceiling_sign_in_chinese():
+    """Chinese writes a rounding up as ⌈a / b⌉ (the Clos sizing: "⌈29 / 9⌉ = 4 个 Pod"), never ceil(a / b) beside
+    it (the Dragonfly+ sizing read "ceil(16 / 4) = 4 个组" one design away)."""
+    wrong = [f"{msgid[:60]!r} -> {msgstr[:60]!r}" for msgid, msgstr in _messages() if "ceil(" in msgstr]
+    assert not wrong, f"{len(wrong)} translation(s) with ceil( for ⌈⌉:\n" + "\n".join(wrong[:20])
