@@ -89,3 +89,20 @@ def test_the_sweep_command_lines_up_its_values_when_a_label_is_wide(capsys):
         assert code == 0 and len(rows) == 4
         starts = {display_width(line[:len(line) - len(line.split("  ")[-1].split(" ")[-1])]) for line in rows}
         assert len(starts) == 1, rows
+
+
+def test_a_heatmaps_colour_bar_shows_numbers_within_its_cells_values():
+    """The colour bar spans its cells' values ($64,099 to $76,682 per GPU here): its ticks must fall inside that
+    span (they ran from $0 in steps of $20,000, and the bar showed no number at all)."""
+    from core.figures.sweep import figure
+
+    result = sw.sweep(sw.SweepSpec(base=Design(gpu="B300", nodes=2048),
+                                   x=sw.Axis(setting="oversubscription", values=(1, 1.5, 2, 3)),
+                                   y=sw.Axis(setting="fabric", values=("infiniband", "ethernet"))))
+    for lang in ("en", "zh"):
+        with language(lang):
+            heat = figure(result).data[0]
+        values = [v for row in heat.z for v in row if v is not None]
+        inside = [(t, text) for t, text in zip(heat.colorbar.tickvals, heat.colorbar.ticktext)
+                  if min(values) <= t <= max(values)]
+        assert len(inside) >= 2, (lang, heat.colorbar.tickvals, min(values), max(values))

@@ -61,12 +61,13 @@ def _reason(text: str | None) -> str:
     return "<br>".join(plain(line) for line in wrap_text(text or "", HOVER_CHARS).split("<br>"))
 
 
-def nice_ticks(values: list[float | None], count: int = 5) -> list[float]:
-    """About ``count`` round tick values from 0 (or the smallest value, if negative) to the largest value."""
+def nice_ticks(values: list[float | None], count: int = 5, from_zero: bool = True) -> list[float]:
+    """About ``count`` round tick values from 0 (or the smallest value, if negative; without ``from_zero`` from the
+    smallest value, as a heatmap's colour bar spans only its cells' values) to the largest value."""
     feasible = [v for v in values if v is not None]
     if not feasible:
         return []
-    low, high = min(0.0, min(feasible)), max(feasible)
+    low, high = min(0.0, min(feasible)) if from_zero else min(feasible), max(feasible)
     if high <= low:
         return [low]
     raw = (high - low) / max(1, count - 1)
@@ -82,10 +83,11 @@ MONEY_KINDS = ("usd", "usd_cents")
 
 def _axis_ticks(result: SweepResult, values: list[float | None], axis: bool = True, unit: str | None = None) -> dict:
     """Tick values and their text in the metric's unit and the current language (money: 万 / 亿 in Chinese);
-    an ``axis`` also spans its ticks (so the top one shows)."""
+    an ``axis`` starts at 0 and spans its ticks (so the top one shows); a colour bar (not ``axis``) spans only the
+    values, so its ticks do too (from 0, a bar over $64,099 to $76,682 had no tick in it and showed no number)."""
     kind = METRICS[result.spec.metric].kind
     rate = fx_rate() if kind in MONEY_KINDS else 1.0  # money: round ticks in the shown currency, placed in US dollars
-    ticks = [t / rate for t in nice_ticks([v * rate if v is not None else None for v in values])]
+    ticks = [t / rate for t in nice_ticks([v * rate if v is not None else None for v in values], from_zero=axis)]
     if not ticks:
         return {}
     out = dict(tickvals=ticks, ticktext=[format_value(t, kind, unit, tick=True) for t in ticks])
