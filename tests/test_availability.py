@@ -377,3 +377,20 @@ def test_a_link_rate_moves_with_its_parts():
     shape = small_shape()
     worse = availability(shape, trials=200, rates=rates_with({"transceiver": {"afr": 5}}))
     assert worse.job_run_fraction < availability(shape, trials=200, rates=rates_with({})).job_run_fraction
+
+
+def test_cli_down_on_average_row_reads_as_the_pages_column(capsys):
+    """``availability``'s "down on average" row writes each class's expected count as the Resilience page's
+    "expected down" column does (``EXPECTED_DOWN_DECIMALS`` decimals): it wrote nodes 9.01 and switches 0.0019
+    beside the page's 9.010 and 0.002."""
+    import re
+
+    from core.analysis.availability import EXPECTED_DOWN_DECIMALS
+    from core.cli import main
+
+    assert main(["availability", "--gpus", "1024", "--trials", "50"]) == 0
+    row = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("down on average"))
+    result = availability(plan(Design(gpus=1024)), trials=50, seed=0)
+    page = {name: f"%.{EXPECTED_DOWN_DECIMALS}f" % result.expected_down[name]
+            for name in ("gpu_node", "nic", "link", "switch")}
+    assert re.findall(r"\d+\.\d+", row) == list(page.values()), (row, page)
