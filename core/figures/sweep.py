@@ -15,7 +15,7 @@ from core.design import FIELDS
 from core.analysis.sweep import CATEGORICAL, METRICS, SETTINGS, SweepResult, metric_label, setting_label
 from core.figures.compare import format_value
 from core.figures.style import TIER_COLOURS, base_layout, plain, wrap_text
-from core.i18n import _, embedded, fx_rate, ngettext
+from core.i18n import _, embedded, fx_rate, ngettext, sentences
 from core.units import money_unit
 
 LINE_COLOUR = TIER_COLOURS["leaf"]
@@ -45,6 +45,23 @@ def same_note(result: SweepResult, point) -> str:
     if spec.y:
         value += " / " + value_label(spec.y.setting, earlier.y)
     return _("same design as {value}: the setting changes nothing here").format(value=value)
+
+
+def gap_word(point) -> str:
+    """What a point without a value is, in the chart, the table and ``python -m core sweep``: "cannot be built", or
+    "no value" when its design was built and only the metric has none there (``SweepPoint.planned``)."""
+    return _("no value") if point.planned else _("cannot be built")
+
+
+def count_sentence(result: SweepResult) -> str:
+    """How many points can be built, and how many of those have no value of the metric (the page's caption and
+    the command's last line)."""
+    built = _("{feasible} of {count} points can be built.").format(feasible=result.buildable,
+                                                                   count=len(result.points))
+    empty = result.buildable - result.feasible
+    return sentences(built, ngettext("{count} of them has no value of this metric (the reason beside it says why).",
+                                     "{count} of them have no value of this metric (the reasons beside them say why).",
+                                     empty).format(count=empty) if empty else "")
 
 
 def repeats_caption(result: SweepResult) -> str:
@@ -131,11 +148,13 @@ def _gaps(result: SweepResult, xs: list) -> go.Scatter | None:
     if not gaps:
         return None
     floor = _gap_floor(result.values)
+    words = {gap_word(p) for _x, p in gaps}
     return go.Scatter(
-        x=[x for x, _p in gaps], y=[floor] * len(gaps), mode="markers", name=_("cannot be built"), cliponaxis=False,
+        x=[x for x, _p in gaps], y=[floor] * len(gaps), mode="markers", cliponaxis=False,
+        name=words.pop() if len(words) == 1 else _("no value"),
         marker=dict(symbol="x", size=14, color=GAP_COLOUR, line=dict(width=1, color=GAP_COLOUR)),
-        customdata=[[value_label(result.spec.x.setting, p.x), _reason(p.reason)] for _x, p in gaps],
-        hovertemplate="%{customdata[0]}: " + _("cannot be built") + "<br>%{customdata[1]}<extra></extra>")
+        customdata=[[value_label(result.spec.x.setting, p.x), gap_word(p), _reason(p.reason)] for _x, p in gaps],
+        hovertemplate="%{customdata[0]}: %{customdata[1]}<br>%{customdata[2]}<extra></extra>")
 
 
 LOG_SPAN = 20
@@ -195,7 +214,7 @@ def heatmap_figure(result: SweepResult, height: int = 460, unit: str | None = No
     xs = [value_label(spec.x.setting, x) for x in spec.x.values]
     ys = [value_label(spec.y.setting, y) for y in spec.y.values]
     z = [[p.value for p in row] for row in grid]
-    text = [[_value_text(result, p.value, unit) if p.value is not None else _("cannot be built") + "<br>" + _reason(p.reason)
+    text = [[_value_text(result, p.value, unit) if p.value is not None else gap_word(p) + "<br>" + _reason(p.reason)
              for p in row] for row in grid]
     better_high = METRICS[spec.metric].better == "higher"
     fig = go.Figure(go.Heatmap(
@@ -214,8 +233,8 @@ def heatmap_figure(result: SweepResult, height: int = 460, unit: str | None = No
         fig.add_trace(go.Scatter(
             x=[x for x, _y, _p in gaps], y=[y for _x, y, _p in gaps], mode="markers", showlegend=False,
             marker=dict(symbol="x", size=12, color=GAP_COLOUR),
-            customdata=[_reason(p.reason) for _x, _y, p in gaps],
-            hovertemplate="%{x} / %{y}: " + _("cannot be built") + "<br>%{customdata}<extra></extra>"))
+            customdata=[[gap_word(p), _reason(p.reason)] for _x, _y, p in gaps],
+            hovertemplate="%{x} / %{y}: %{customdata[0]}<br>%{customdata[1]}<extra></extra>"))
     base_layout(fig, title(result), height)
     fig.update_layout(xaxis=dict(title=setting_label(spec.x.setting), type="category"),
                       yaxis=dict(title=setting_label(spec.y.setting), type="category"))
