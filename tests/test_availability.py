@@ -394,3 +394,14 @@ def test_cli_down_on_average_row_reads_as_the_pages_column(capsys):
     page = {name: f"%.{EXPECTED_DOWN_DECIMALS}f" % result.expected_down[name]
             for name in ("gpu_node", "nic", "link", "switch")}
     assert re.findall(r"\d+\.\d+", row) == list(page.values()), (row, page)
+
+
+def test_cli_job_row_names_the_job_once(capsys):
+    """The first row read "job  256 of 256 GPUs runs 92% of the time" (a count that "runs"), in zh "训练作业  …的训练
+    作业有…" (the label twice); it says what the Resilience page's "Job can run" card says, the job named once."""
+    from core.cli import main
+
+    assert main(["availability", "--gpus", "256", "--trials", "50"]) == 0
+    assert capsys.readouterr().out.splitlines()[0].startswith("job           on 256 of 256 GPUs: can run ")
+    assert main(["--lang", "zh", "availability", "--gpus", "256", "--trials", "50"]) == 0
+    assert capsys.readouterr().out.splitlines()[0].count("作业") == 1

@@ -127,7 +127,8 @@ def run(args: argparse.Namespace) -> str:
     if mixed is not None:
         return "\n".join(pods_lines(avail, spares)) + "\n" + checklist_table(checks)
     lines = [
-        row(_("job"), _("{job} of {total} GPUs runs {fraction} of the time ({trials} trials, seed {seed})").format(
+        row(_("job"), _("on {job} of {total} GPUs: can run {fraction} of the time ({trials} trials, seed {seed})")
+            .format(
             job=f"{avail.job_gpus:,}", total=f"{result.resolved.gpus:,}", fraction=percent(avail.job_run_fraction),
             trials=f"{avail.trials:,}", seed=avail.seed)),
         row(_("interruptions"), _("{per_day} failures a day across the cluster (one every {hours} h)").format(
