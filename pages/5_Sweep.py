@@ -145,8 +145,8 @@ def _table(result: sw.SweepResult, unit: str) -> None:
         if result.repeats:  # a setting the design ignores here: the rows say which point they repeat (in view)
             row[_("note")] = figs.same_note(result, p)
         if any(q.reason for q in result.points):  # the column only when a point has no value
-            row[_("Why there is no value")] = _("{gap}: {reason}").format(gap=figs.gap_word(p), reason=p.reason) \
-                if p.reason else ""
+            row[_("Why there is no value")] = (p.reason if p.planned else _("{gap}: {reason}").format(
+                gap=figs.gap_word(p), reason=p.reason)) if p.reason else ""  # the header says "no value" already
         rows.append(row)
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
 
