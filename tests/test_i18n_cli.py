@@ -315,7 +315,7 @@ def _choice_words() -> set[str]:
 def _help_words(text: str) -> str:
     """Help text without what stays as typed: options, metavars, choices, commands, paths, examples."""
     text = re.sub(r"(?<=\w)-\n\s*(?=\w)", "-", text)  # an id argparse wrapped at its hyphen
-    text = re.sub(r"python -m core|ceil\(gpus / gpus-per-node\)|assets/\S+|https?://\S+", " ", text)
+    text = re.sub(r"python -m core|ceil\(gpus / gpus-per-node\)|⌈gpus / gpus-per-node⌉|assets/\S+|https?://\S+", " ", text)
     text = text.replace("draw.io", " ")
     text = re.sub(r"(?<![\w-])-[\w-]+(?:=\S+)?", " ", text)
     text = re.sub(r"\{[^}]*\}|\[[^\]]*\]", " ", text)
