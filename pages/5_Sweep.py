@@ -144,8 +144,9 @@ def _table(result: sw.SweepResult, unit: str) -> None:
         row[sw.metric_label(spec.metric, spec.size)] = format_value(p.value, kind, unit) if p.value is not None else "-"
         if result.repeats:  # a setting the design ignores here: the rows say which point they repeat (in view)
             row[_("note")] = figs.same_note(result, p)
-        if any(q.reason for q in result.points):  # the column only when a point cannot be built
-            row[_("Why it cannot be built")] = p.reason or ""
+        if any(q.reason for q in result.points):  # the column only when a point has no value
+            row[_("Why there is no value")] = (p.reason if p.planned else _("{gap}: {reason}").format(
+                gap=figs.gap_word(p), reason=p.reason)) if p.reason else ""  # the header says "no value" already
         rows.append(row)
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
 
@@ -208,10 +209,9 @@ def main() -> None:
     fig = _figure(key, i18n.locale(), cur.unit, result)
     charts.chart(fig, "full", key=W + "chart", config={"displaylogo": False})
     swept = [sw.setting_label(spec.x.setting)] + ([sw.setting_label(spec.y.setting)] if spec.y else [])
-    st.caption(i18n.sentences(_("Each point is the sidebar's design, {size}, with {swept} set to the point's value. "
-                                "{feasible} of {count} points can be built.").format(
-        size=_base_size(cur), swept=i18n.embedded(" / ".join(swept)), feasible=result.feasible,
-        count=len(result.points)), figs.repeats_caption(result) if result.repeats else ""))
+    st.caption(i18n.sentences(_("Each point is the sidebar's design, {size}, with {swept} set to the point's "
+                                "value.").format(size=_base_size(cur), swept=i18n.embedded(" / ".join(swept))),
+                              figs.count_sentence(result), figs.repeats_caption(result) if result.repeats else ""))
     _table(result, cur.unit)
     st.download_button(_("Download CSV"), _csv(result), file_name=f"{_slug(cur)}-sweep-{spec.metric}.csv",
                        mime="text/csv", key=W + "csv")

@@ -766,7 +766,7 @@ def _availability_section(cur, store: dict, key: str, lang: str) -> None:
              _("unavailability"): units.percent(result.rates[name]["unavailability"])} for name in result.expected_down]
     st.dataframe(rows, hide_index=True, width="stretch", column_config={
         _("elements"): st.column_config.NumberColumn(format="localized"),  # 4,096 links, as on every page
-        _("expected down"): st.column_config.NumberColumn(format="%.3f")})
+        _("expected down"): st.column_config.NumberColumn(format=f"%.{avail.EXPECTED_DOWN_DECIMALS}f")})
     for note in result.notes:  # a cloud instance's adapters: the provider's links and switches are left out
         st.caption(safe.md(note))
     st.caption(_("Expected GPUs cut off {cut:,.1f}, degraded {deg:,.1f}; nodes to hold back so the job runs 99% of "

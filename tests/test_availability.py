@@ -377,3 +377,31 @@ def test_a_link_rate_moves_with_its_parts():
     shape = small_shape()
     worse = availability(shape, trials=200, rates=rates_with({"transceiver": {"afr": 5}}))
     assert worse.job_run_fraction < availability(shape, trials=200, rates=rates_with({})).job_run_fraction
+
+
+def test_cli_down_on_average_row_reads_as_the_pages_column(capsys):
+    """``availability``'s "down on average" row writes each class's expected count as the Resilience page's
+    "expected down" column does (``EXPECTED_DOWN_DECIMALS`` decimals): it wrote nodes 9.01 and switches 0.0019
+    beside the page's 9.010 and 0.002."""
+    import re
+
+    from core.analysis.availability import EXPECTED_DOWN_DECIMALS
+    from core.cli import main
+
+    assert main(["availability", "--gpus", "1024", "--trials", "50"]) == 0
+    row = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("down on average"))
+    result = availability(plan(Design(gpus=1024)), trials=50, seed=0)
+    page = {name: f"%.{EXPECTED_DOWN_DECIMALS}f" % result.expected_down[name]
+            for name in ("gpu_node", "nic", "link", "switch")}
+    assert re.findall(r"\d+\.\d+", row) == list(page.values()), (row, page)
+
+
+def test_cli_job_row_names_the_job_once(capsys):
+    """The first row read "job  256 of 256 GPUs runs 92% of the time" (a count that "runs"), in zh "训练作业  …的训练
+    作业有…" (the label twice); it says what the Resilience page's "Job can run" card says, the job named once."""
+    from core.cli import main
+
+    assert main(["availability", "--gpus", "256", "--trials", "50"]) == 0
+    assert capsys.readouterr().out.splitlines()[0].startswith("job           on 256 of 256 GPUs: can run ")
+    assert main(["--lang", "zh", "availability", "--gpus", "256", "--trials", "50"]) == 0
+    assert capsys.readouterr().out.splitlines()[0].count("作业") == 1

@@ -140,3 +140,14 @@ def test_cli_objective_and_bisection_ratio(capsys):
     assert code == 0 and "best by whole-cluster capex" in out and "256 x H100 in 32 nodes" in out
     code, _out, err = run(capsys, *common, "--objective", "nodes")
     assert code != 0 and "--objective" in err
+
+
+def test_the_by_network_split_leaves_no_space_after_a_full_width_bracket():
+    """zh: the capex and IT power cards' help name each network and its amount; the compute network's name ends in
+    a full-width bracket (计算（节点与计算网络）), which carries its own space: no second one before the amount."""
+    from core.i18n import language
+
+    with language("zh"):
+        cards = {k.key: k.help for k in key_numbers(plan(Design(nodes=64)).summary())}
+    for key in ("capex", "it_power"):
+        assert "（节点与计算网络）" in cards[key] and "） " not in cards[key], cards[key]

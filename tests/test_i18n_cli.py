@@ -159,6 +159,16 @@ def test_chinese_table_lines_up(capsys):
     assert row("交换机数", "x") == "交换机数" + " " * 6 + "x"
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_dragonfly_plan_lines_up(lang, capsys):
+    """The Dragonfly+ row's label fits the label column (it read "Dragonfly+ groups", 17 columns, its text one
+    space after it and three columns right of every other row's)."""
+    code, out, _ = _run(capsys, "--lang", lang, "plan", "--gpus", "4096", "--topology", "dragonfly")
+    lines = [line for line in out.splitlines()[1:8] if not line.startswith(" ")]
+    starts = {display_width(line) - display_width(line[len(line.split()[0]):].lstrip(" ")) for line in lines}
+    assert code == 0 and any(line.startswith("Dragonfly+ ") for line in lines) and starts == {14}, out
+
+
 @pytest.mark.parametrize("argv", [
     ["plan", "--nodes", "64", "--format", "json"],
     ["plan", "--gpu", "gb200-nvl72", "--nodes", "36", "--format", "json"],
@@ -305,7 +315,7 @@ def _choice_words() -> set[str]:
 def _help_words(text: str) -> str:
     """Help text without what stays as typed: options, metavars, choices, commands, paths, examples."""
     text = re.sub(r"(?<=\w)-\n\s*(?=\w)", "-", text)  # an id argparse wrapped at its hyphen
-    text = re.sub(r"python -m core|ceil\(gpus / gpus-per-node\)|assets/\S+|https?://\S+", " ", text)
+    text = re.sub(r"python -m core|ceil\(gpus / gpus-per-node\)|⌈gpus / gpus-per-node⌉|assets/\S+|https?://\S+", " ", text)
     text = text.replace("draw.io", " ")
     text = re.sub(r"(?<![\w-])-[\w-]+(?:=\S+)?", " ", text)
     text = re.sub(r"\{[^}]*\}|\[[^\]]*\]", " ", text)

@@ -188,7 +188,8 @@ def test_line_chart_has_gaps_with_reasons():
     fig = figs.figure(result)
     line, gaps = fig.data
     assert line.y[1] is None and line.connectgaps is False
-    assert list(gaps.x) == [10_000] and "three tiers" in gaps.customdata[0][1]
+    assert list(gaps.x) == [10_000] and list(gaps.customdata[0][1:]) == ["cannot be built", gaps.customdata[0][2]]
+    assert "three tiers" in gaps.customdata[0][2]  # [value, "cannot be built", reason]
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -42,7 +42,7 @@ def test_the_sweep_page_notes_the_repeated_design():
 
 def test_the_reasons_column_only_when_a_point_cannot_be_built():
     at = pagetest.opener("../pages/5_Sweep.py")({"n": "4"})  # every leaf ratio builds on one leaf
-    assert "Why it cannot be built" not in at.dataframe[0].value.columns
+    assert "Why there is no value" not in at.dataframe[0].value.columns
 
 
 def test_the_chart_title_spaces_a_latin_setting_name_in_chinese_only_beside_latin_letters():
@@ -57,3 +57,86 @@ def test_the_chart_title_spaces_a_latin_setting_name_in_chinese_only_beside_lati
         assert "随叶层" in title(leaf)
     with language("en"):
         assert title(dragonfly) == "Capex per GPU [USD] against Dragonfly global ratio"
+
+
+def test_the_sweep_command_notes_the_repeated_design_as_the_page_does(capsys):
+    """``python -m core sweep``'s table says which points repeat an earlier design (the page's note column and
+    caption, ``same_note`` / ``repeats_caption``), in both languages."""
+    from tests.conftest import run_cli
+
+    args = ("sweep", "--gpus", "32", "--set", "oversubscription=1,1.5,2,3")
+    code, out, _err = run_cli(capsys, *args)
+    assert code == 0
+    assert out.count("(same design as 1: the setting changes nothing here)") == 3
+    assert "3 points build the same design as an earlier one" in out
+    code, out, _err = run_cli(capsys, "--lang", "zh", *args)
+    with language("zh"):
+        note = same_note(_sweep(Design(gpu="H100", gpus=32), "oversubscription", (1, 1.5)),
+                         _sweep(Design(gpu="H100", gpus=32), "oversubscription", (1, 1.5)).points[1])
+    assert code == 0 and out.count(note) == 3 and f"（{note}）" in out  # full-width brackets after CJK text
+
+
+def test_the_sweep_command_lines_up_its_values_when_a_label_is_wide(capsys):
+    """A grid's labels (``1 / 以太网 RoCE``, 15 terminal columns) are wider than a row's usual label width: every
+    value still starts in one column."""
+    from core.cli.common import display_width
+    from tests.conftest import run_cli
+
+    for lang in ("en", "zh"):
+        code, out, _err = run_cli(capsys, "--lang", lang, "sweep", "--gpus", "1024", "--set", "oversubscription=1,3",
+                                  "--set2", "fabric=infiniband,ethernet")
+        rows = [line for line in out.splitlines() if " / " in line]
+        assert code == 0 and len(rows) == 4
+        starts = {display_width(line[:len(line) - len(line.split("  ")[-1].split(" ")[-1])]) for line in rows}
+        assert len(starts) == 1, rows
+
+
+def test_a_heatmaps_colour_bar_shows_numbers_within_its_cells_values():
+    """The colour bar spans its cells' values ($64,099 to $76,682 per GPU here): its ticks must fall inside that
+    span (they ran from $0 in steps of $20,000, and the bar showed no number at all)."""
+    from core.figures.sweep import figure
+
+    result = sw.sweep(sw.SweepSpec(base=Design(gpu="B300", nodes=2048),
+                                   x=sw.Axis(setting="oversubscription", values=(1, 1.5, 2, 3)),
+                                   y=sw.Axis(setting="fabric", values=("infiniband", "ethernet"))))
+    for lang in ("en", "zh"):
+        with language(lang):
+            heat = figure(result).data[0]
+        values = [v for row in heat.z for v in row if v is not None]
+        inside = [(t, text) for t, text in zip(heat.colorbar.tickvals, heat.colorbar.ticktext)
+                  if min(values) <= t <= max(values)]
+        assert len(inside) >= 2, (lang, heat.colorbar.tickvals, min(values), max(values))
+
+
+def test_a_point_whose_metric_has_no_value_is_built_not_unbuildable(capsys):
+    """A Clos has no node-to-node hops: its points are built, only the metric has no value there. The chart, the
+    table and the command said "cannot be built" and "0 of 2 points can be built"; now "no value", and the count
+    says they are built. A point whose design fails still "cannot be built"."""
+    from core.figures.sweep import count_sentence, figure, gap_word
+    from tests.conftest import run_cli
+
+    result = sw.sweep(sw.SweepSpec(base=Design(gpu="H100", gpus=256), x=sw.Axis(setting="gpus", values=(256, 1024)),
+                                   metric="hops_node_max"))
+    assert all(p.planned and p.value is None for p in result.points) and result.buildable == 2
+    with language("en"):
+        assert gap_word(result.points[0]) == "no value"
+        assert count_sentence(result).startswith("2 of 2 points can be built. 2 of them have no value")
+        assert figure(result).data[1].name == "no value"
+    code, out, _err = run_cli(capsys, "sweep", "--gpus", "256", "--set", "gpus=256,1024", "--metric", "hops_node_max")
+    assert code == 0 and "cannot be built" not in out and out.count("no value: ") == 2
+    code, out, _err = run_cli(capsys, "sweep", "--nodes", "64", "--set", "tiers=1,2")
+    assert "cannot be built: " in out and "1 of 2 points can be built." in out
+
+
+def test_the_command_heads_its_table_with_the_charts_title(capsys):
+    """zh: "随 GPU 数的变化" (a space before a Latin setting name, ``core.i18n.embedded``), as the chart's title;
+    the command wrote "随GPU 数"."""
+    from core.figures.sweep import title
+    from tests.conftest import run_cli
+
+    result = _sweep(Design(gpu="H100", gpus=256), "gpus", (256,))
+    for lang in ("en", "zh"):
+        code, out, _err = run_cli(capsys, "--lang", lang, "sweep", "--gpus", "256", "--set", "gpus=256")
+        with language(lang):
+            assert code == 0 and out.splitlines()[0] == title(result)
+    assert "随 GPU 数" in out

@@ -68,3 +68,31 @@ def test_a_given_ep_is_kept_and_a_dense_model_is_not_searched_over_ep(capsys):
         "split_choice"]["considered"]} == {64}
     code, out, _ = run(capsys, "train", "--model", "llama3-70b", "--gpus", "1024", "--explain")
     assert code == 0 and " ep " not in out.splitlines()[1]
+
+
+def test_the_table_shows_the_pages_memory_group_and_token_count(capsys):
+    """16,384 B300 (``?v=1&g=B300&n=2048``): the optimizer state is 0.0499 GiB per GPU; the page's caption reads it
+    ``0.0`` (``units.gibibytes`` of the estimate), and so must the table (it read ``0.1``, a rounding of the JSON's
+    ``0.05``). The data-parallel group reads ``1,024`` as in the page's table (``units.cell``), and the tokens to
+    train are one count, ``1,000,000,000,000``, in the table and in the Days card's help (which read ``1e+12``)."""
+    from core.design import Design
+    from core.figures.keynumbers import training_key_numbers
+    from core.formats.report import report_job_settings
+    from core.perf import jobform
+    from core.plan import plan
+    from core.units import cell, gibibytes
+
+    p = plan(Design(gpu="B300", nodes=2048))
+    settings = report_job_settings(p)
+    estimate = jobform.estimate_under(p, jobform.job_from_settings(p, settings), settings)
+    code, out, _ = run(capsys, "train", "--gpu", "B300", "--nodes", "2048")
+    assert code == 0
+    memory = next(line for line in out.splitlines() if line.startswith("memory/GPU"))
+    caption = jobform.memory_caption(estimate, "m", settings)
+    for part, value in estimate.memory_gb.items():
+        assert f"{part} {gibibytes(value)}" in memory and f"{part} {gibibytes(value)}" in caption
+    dp = next(line for line in out.splitlines() if line.strip().startswith("DP "))
+    assert f"group {cell(estimate.dp)}" in " ".join(dp.split())
+    days_help = next(k.help for k in training_key_numbers(estimate) if k.key == "days")
+    tokens = days_help.split(" tokens")[0]
+    assert f"to train      {tokens} tokens:" in out

@@ -56,6 +56,9 @@ GLOSSARY = (
     (r"(?i)\bcost of the run\b|\brun cost\b", "训练成本", r"运行成本"),  # the Performance card's, Compare's row
     # a price or capex range, as the Capex range card (资本支出区间) and the summary's (区间 {low} 至 {high})
     (r"(?i)\brange\s+to\b", "区间", r"范围"),  # "range {low} to {high}" without its placeholders
+    # facility power (IT power x PUE): 设施 as the Designer's IT power card and the Cost & power tab (plan's summary
+    # line read 机房总功耗 under the card's 设施总功耗)
+    (r"(?i)\bfacility\b", "设施", r"机房总功耗|机房功耗"),
 )
 """The glossary as the catalog is checked against it: a regular expression of the English term (placeholders
 ``{name}``, ``--flags`` and ``key=`` settings left out), the one Chinese term (the house glossary's where it has the
@@ -115,7 +118,8 @@ def test_the_glossary_catches_a_stray_term():
                                   "可扩展单元": "6 个 SU × 4", "最小路由": "最短路由下达到线速的 100%",
                                   "对分带宽比": "对分比 1:1", "全局批大小": "全局批量 1,024", "微批大小": "微批次 × dp",
                                   "单步耗时": "步时间 [s]", "作业": "性能页的训练任务",
-                                  "训练成本": "训练运行成本 [美元]", "区间": "（范围 1 至 2）"}[chinese])
+                                  "训练成本": "训练运行成本 [美元]", "区间": "（范围 1 至 2）",
+                                  "设施": "按 PUE 1.3 计机房总功耗 43.2 MW"}[chinese])
     assert not re.search(GLOSSARY[0][2], "网卡（NIC）模式") and not re.search(GLOSSARY[0][2], "BlueField SuperNIC")
 
 
@@ -165,3 +169,10 @@ def test_one_multiplication_sign_in_chinese():
     for text in ("最大收敛比（x:1）", "%{x:,} 个 GPU", "PCIe Gen5 x16", "Gen{gen} x{lanes}", "4x4x4", "第 1 维（x）",
                  "{ports}x{speed}G"):
         assert not TIMES_X.search(text), text
+
+
+def test_one_ceiling_sign_in_chinese():
+    """Chinese writes a rounding up as ⌈a / b⌉ (the Clos sizing: "⌈29 / 9⌉ = 4 个 Pod"), never ceil(a / b) beside
+    it (the Dragonfly+ sizing read "ceil(16 / 4) = 4 个组" one design away)."""
+    wrong = [f"{msgid[:60]!r} -> {msgstr[:60]!r}" for msgid, msgstr in _messages() if "ceil(" in msgstr]
+    assert not wrong, f"{len(wrong)} translation(s) with ceil( for ⌈⌉:\n" + "\n".join(wrong[:20])

@@ -235,6 +235,9 @@ class SweepPoint(BaseModel):
     same_as: int | None = None
     """Index in ``SweepResult.points`` of the first earlier point whose plan is built the same (``built``): the
     swept setting changes nothing here (leaf oversubscription on a one-tier fabric); None otherwise."""
+    planned: bool = False
+    """Without a value: True when the design was built and only the metric has no value on it (a Clos's node-to-node
+    hops, a job that does not fit), so the point is not said to be one that cannot be built."""
 
 
 class SweepResult(BaseModel):
@@ -259,6 +262,11 @@ class SweepResult(BaseModel):
     @property
     def feasible(self) -> int:
         return sum(p.value is not None for p in self.points)
+
+    @property
+    def buildable(self) -> int:
+        """Points whose design was built, with a value or without one (``SweepPoint.planned``)."""
+        return sum(p.value is not None or p.planned for p in self.points)
 
     @property
     def repeats(self) -> int:
@@ -479,9 +487,12 @@ def _point(spec: SweepSpec, changes: dict, x: Value, y: Value | None, base_fabri
         return SweepPoint(x=x, y=y, reason=str(exc)), None
     try:
         p = planner(design)
-        value = measure(p, spec.metric, spec.size, job if job is not None else (spec.job or {}), spec.serving)
     except FabricPlannerError as exc:
         return SweepPoint(x=x, y=y, reason=str(exc), design=design), None
+    try:
+        value = measure(p, spec.metric, spec.size, job if job is not None else (spec.job or {}), spec.serving)
+    except FabricPlannerError as exc:
+        return SweepPoint(x=x, y=y, reason=str(exc), design=design, planned=True), None
     return SweepPoint(x=x, y=y, value=value, design=design), (*built(p), value)
 
 

@@ -71,14 +71,17 @@ def _rates(items: list[str]):
     return rates_with(changes)
 
 
-DOWN = (("nodes", "gpu_node", 2), ("nics", "nic", 3), ("links", "link", 3), ("switches", "switch", 4))
-"""The down-on-average row's elements: its word, the availability class, the decimals shown."""
+DOWN = (("nodes", "gpu_node"), ("nics", "nic"), ("links", "link"), ("switches", "switch"))
+"""The down-on-average row's elements: its word and the availability class."""
 
 
-def _down(avail, name: str, digits: int) -> str:
-    """Elements of class ``name`` down on average, to ``digits`` decimals; "-" where the design counts none (a
-    torus's switches, a cloud provider's links and switches), as Compare shows a count a design does not have."""
-    return f"{avail.expected_down[name]:.{digits}f}" if avail.elements[name] else "-"
+def _down(avail, name: str) -> str:
+    """Elements of class ``name`` down on average, to the page's decimals (``EXPECTED_DOWN_DECIMALS``); "-" where
+    the design counts none (a torus's switches, a cloud provider's links and switches), as Compare shows a count a
+    design does not have."""
+    from core.analysis.availability import EXPECTED_DOWN_DECIMALS
+
+    return f"{avail.expected_down[name]:.{EXPECTED_DOWN_DECIMALS}f}" if avail.elements[name] else "-"
 
 
 def run(args: argparse.Namespace) -> str:
@@ -124,7 +127,8 @@ def run(args: argparse.Namespace) -> str:
     if mixed is not None:
         return "\n".join(pods_lines(avail, spares)) + "\n" + checklist_table(checks)
     lines = [
-        row(_("job"), _("{job} of {total} GPUs runs {fraction} of the time ({trials} trials, seed {seed})").format(
+        row(_("job"), _("on {job} of {total} GPUs: can run {fraction} of the time ({trials} trials, seed {seed})")
+            .format(
             job=f"{avail.job_gpus:,}", total=f"{result.resolved.gpus:,}", fraction=percent(avail.job_run_fraction),
             trials=f"{avail.trials:,}", seed=avail.seed)),
         row(_("interruptions"), _("{per_day} failures a day across the cluster (one every {hours} h)").format(
@@ -134,7 +138,7 @@ def run(args: argparse.Namespace) -> str:
                                        "hold {nodes} nodes back and a job on the rest runs 99% of the time",
                                        avail.spare_nodes_for_99pct).format(nodes=f"{avail.spare_nodes_for_99pct:,}")),
         row(_("down on average"), _("nodes {nodes}, NICs {nics}, links {links}, switches {switches}").format(
-            **{word: _down(avail, name, digits) for word, name, digits in DOWN})),
+            **{word: _down(avail, name) for word, name in DOWN})),
         row(_("GPUs"), _("usable {usable}, cut off {cut}, degraded {degraded} (expected)").format(
             usable=grouped(avail.expected_gpus_usable, 1), cut=grouped(avail.expected_gpus_cut_off, 1),
             degraded=grouped(avail.expected_gpus_degraded, 1))),

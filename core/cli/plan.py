@@ -95,7 +95,8 @@ def _render_table(summary: dict, tiers: str, pods: dict | None = None, unit: str
     if "dragonfly" in summary:
         d = summary["dragonfly"]
         hops = group_hops(d["hops_same_group"], d["hops_other_group"], d["hops_valiant"])
-        w(row(_("Dragonfly+ groups"), ngettext("{groups} groups of {leaves} leaves and {spines} spines; {pair} "
+        # the family's name as the label (untranslated, as the design line says it): within the rows' label width
+        w(row("Dragonfly+", ngettext("{groups} groups of {leaves} leaves and {spines} spines; {pair} "
                                                "global link per group pair, {links} in all; switch hops {hops}",
                                                "{groups} groups of {leaves} leaves and {spines} spines; {pair} "
                                                "global links per group pair, {links} in all; switch hops {hops}",

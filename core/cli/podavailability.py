@@ -29,7 +29,7 @@ def pods_lines(avail, spares) -> list[str]:
     from core.analysis.podavail import method_note
 
     lines = [
-        row(_("job"), _("{job} of {total} GPUs runs {fraction} of the time ({trials} trials, seed {seed})").format(
+        row(_("job"), _("on {job} of {total} GPUs: can run {fraction} of the time ({trials} trials, seed {seed})").format(
             job=f"{avail.job_gpus:,}", total=f"{avail.gpus:,}", fraction=percent(avail.job_run_fraction),
             trials=f"{avail.trials:,}", seed=avail.seed)),
         row(_("GPUs usable (expected)"), number(avail.expected_gpus_available, 1))]

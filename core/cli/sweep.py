@@ -8,7 +8,8 @@ import csv
 import io
 
 from core.cli.bwunit import add_units_option, bandwidth_unit
-from core.cli.common import add_design_options, add_format_option, design_from_args, row, size, to_json
+from core.cli.common import (LABEL_WIDTH, add_design_options, add_format_option, design_from_args, display_width, pad,
+                             said, size, to_json)
 from core.cli.serve import add_workload_options, serving_settings
 from core.errors import InputError, shown
 from core.i18n import _
@@ -92,9 +93,10 @@ def spec_from_args(args: argparse.Namespace):
 
 
 def run(args: argparse.Namespace) -> str:
-    from core.analysis.sweep import csv_rows, metric_label, setting_label, sweep
+    from core.analysis.sweep import csv_rows, sweep
     from core.figures.compare import format_value
-    from core.figures.sweep import value_label
+    from core.figures.sweep import count_sentence, gap_word, repeats_caption, same_note, title, value_label
+    from core.i18n import sentences
     from core.analysis.sweep import METRICS
 
     spec = spec_from_args(args)
@@ -113,21 +115,18 @@ def run(args: argparse.Namespace) -> str:
                         "metric": spec.metric, "size_bytes": spec.size if spec.metric == "busbw_gbytes" else None,
                         "points": rows, "feasible": result.feasible, "job": result.job}) + "\n"
     kind = METRICS[spec.metric].kind
-    head = _("{metric} against {setting}").format(metric=metric_label(spec.metric, spec.size),
-                                                  setting=setting_label(spec.x.setting))
-    if spec.y:
-        head = _("{metric} by {setting} and {other}").format(metric=metric_label(spec.metric, spec.size),
-                                                             setting=setting_label(spec.x.setting),
-                                                             other=setting_label(spec.y.setting))
-    lines = [head, ""]
+    lines = [title(result), ""]  # the chart's title (core.i18n.embedded spaces a Latin setting name in Chinese)
+    labels, texts = [], []
     for p in result.points:
         label = value_label(spec.x.setting, p.x)
         if spec.y:
             label = f"{label} / {value_label(spec.y.setting, p.y)}"
         text = format_value(p.value, kind, bandwidth_unit(args)) if p.value is not None else \
-            _("cannot be built: {reason}").format(reason=" ".join((p.reason or "").split()))
-        lines.append(row(label, text))
-    lines.append("")
-    lines.append(_("{feasible} of {count} points can be built.").format(feasible=result.feasible,
-                                                                       count=len(result.points)))
+            _("{gap}: {reason}").format(gap=gap_word(p), reason=" ".join((p.reason or "").split()))
+        note = same_note(result, p)  # the page's note column: the point builds an earlier point's design
+        labels.append(said(label))
+        texts.append(said(_("{value}  ({note})").format(value=text, note=note) if note else text))
+    width = max(LABEL_WIDTH, *(display_width(label) + 1 for label in labels))  # one column for every value
+    lines += [*(pad(label, width) + text for label, text in zip(labels, texts)), ""]
+    lines.append(sentences(count_sentence(result), repeats_caption(result)))
     return "\n".join(lines) + "\n"

@@ -275,7 +275,7 @@ def _run(args: argparse.Namespace) -> str:
         cp=par["cp"], dp=par["dp"], ep=par["ep"], vp=par["vp"],
         seq=number(s["seq_len"]), batch=number(s["global_batch"]), precision=s["precision"])
     memory = separator().join(f"{_(MEMORY_LABELS[k]) if k in MEMORY_LABELS else k} {units.gibibytes(v)}"
-                              for k, v in s["memory_gb"].items())
+                              for k, v in result.memory_gb.items())  # unrounded, as the page's caption
     lines = [said(head + cluster_note(planned.resolved.gpus if on_pod else design.gpus, s["cluster_gpus"], s["gpus"]))]
     if on_pod:
         lines.append(said(on_pod))
@@ -300,7 +300,7 @@ def _run(args: argparse.Namespace) -> str:
         lines.append("  " + tidy_spaces(_("{parallelism} {collective} group {group}  {volume} GB  {time} s, algbw "
                                           "{algbw}, {hidden} hidden, {algorithm} over {level}").format(
             parallelism=pad(_shown(c["parallelism"]), 13), collective=pad(_shown(c["collective"]), 28),
-            group=f"{c['group_size']:>5}", volume=f"{units.cell(c['volume_gbytes']):>10}",
+            group=f"{units.cell(c['group_size']):>5}", volume=f"{units.cell(c['volume_gbytes']):>10}",
             time=f"{units.cell(c['time_s']):>8}",
             algbw=_algbw(c, unit), hidden=units.percent(c['hidden_fraction']),
             algorithm=algorithm_label(c["algorithm"]), level=level_label(c["fabric_level"], planned.resolved.system))))

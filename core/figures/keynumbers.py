@@ -19,7 +19,7 @@ from core.networks import network_name
 from core.text import html_text
 from core.units import bandwidth, from_gbytes, from_tbits, kw, power, ratio
 from core.units import number as significant
-from core.i18n import N_, _, embedded, ngettext, number, usd
+from core.i18n import N_, _, after_full_width, embedded, ngettext, number, usd
 
 
 @dataclass(frozen=True)
@@ -350,8 +350,8 @@ def _network_split(summary: dict, key: str) -> str:
     if not any(v.get(key) for n, v in networks.items() if n != "compute"):
         return ""
     shown = usd if key == "capex_usd" else power
-    parts = [_("{network} {amount}").format(network=network_name(n, "bill"), amount=shown(v[key]))
-             for n, v in networks.items() if v.get(key)]
+    parts = [after_full_width(_("{network} {amount}").format(network=network_name(n, "bill"), amount=shown(v[key])))
+             for n, v in networks.items() if v.get(key)]  # zh: 计算（节点与计算网络）11.8亿美元, no space after ）
     return _("; by network: {parts}").format(parts=sep().join(parts))
 
 
@@ -498,7 +498,7 @@ def training_key_numbers(estimate_, system=None) -> list[KeyNumber]:
         KeyNumber("comm", _("Communicating"), units.percent(e.comm_fraction),
                   _("share of the step spent in communication that compute does not hide")),
         KeyNumber("days", _("Days to train"), units.days(e.days_to_train),
-                  _("{tokens} tokens at this throughput").format(tokens=f"{e.job.tokens_to_train:.3g}")),
+                  _("{tokens} tokens at this throughput").format(tokens=number(e.job.tokens_to_train))),
         KeyNumber("cost", _("Cost of the run"), cost,
                   _("share of the cluster's TCO per day (catalog price estimates) x days")),
     ], system)

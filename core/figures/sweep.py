@@ -15,7 +15,7 @@ from core.design import FIELDS
 from core.analysis.sweep import CATEGORICAL, METRICS, SETTINGS, SweepResult, metric_label, setting_label
 from core.figures.compare import format_value
 from core.figures.style import TIER_COLOURS, base_layout, plain, wrap_text
-from core.i18n import _, embedded, fx_rate, ngettext
+from core.i18n import _, embedded, fx_rate, ngettext, sentences
 from core.units import money_unit
 
 LINE_COLOUR = TIER_COLOURS["leaf"]
@@ -47,6 +47,23 @@ def same_note(result: SweepResult, point) -> str:
     return _("same design as {value}: the setting changes nothing here").format(value=value)
 
 
+def gap_word(point) -> str:
+    """What a point without a value is, in the chart, the table and ``python -m core sweep``: "cannot be built", or
+    "no value" when its design was built and only the metric has none there (``SweepPoint.planned``)."""
+    return _("no value") if point.planned else _("cannot be built")
+
+
+def count_sentence(result: SweepResult) -> str:
+    """How many points can be built, and how many of those have no value of the metric (the page's caption and
+    the command's last line)."""
+    built = _("{feasible} of {count} points can be built.").format(feasible=result.buildable,
+                                                                   count=len(result.points))
+    empty = result.buildable - result.feasible
+    return sentences(built, ngettext("{count} of them has no value of this metric (the reason beside it says why).",
+                                     "{count} of them have no value of this metric (the reasons beside them say why).",
+                                     empty).format(count=empty) if empty else "")
+
+
 def repeats_caption(result: SweepResult) -> str:
     """Says how many points repeat an earlier point's design (``SweepResult.repeats``); "" when none does."""
     if not result.repeats:
@@ -61,12 +78,13 @@ def _reason(text: str | None) -> str:
     return "<br>".join(plain(line) for line in wrap_text(text or "", HOVER_CHARS).split("<br>"))
 
 
-def nice_ticks(values: list[float | None], count: int = 5) -> list[float]:
-    """About ``count`` round tick values from 0 (or the smallest value, if negative) to the largest value."""
+def nice_ticks(values: list[float | None], count: int = 5, from_zero: bool = True) -> list[float]:
+    """About ``count`` round tick values from 0 (or the smallest value, if negative; without ``from_zero`` from the
+    smallest value, as a heatmap's colour bar spans only its cells' values) to the largest value."""
     feasible = [v for v in values if v is not None]
     if not feasible:
         return []
-    low, high = min(0.0, min(feasible)), max(feasible)
+    low, high = min(0.0, min(feasible)) if from_zero else min(feasible), max(feasible)
     if high <= low:
         return [low]
     raw = (high - low) / max(1, count - 1)
@@ -82,10 +100,11 @@ MONEY_KINDS = ("usd", "usd_cents")
 
 def _axis_ticks(result: SweepResult, values: list[float | None], axis: bool = True, unit: str | None = None) -> dict:
     """Tick values and their text in the metric's unit and the current language (money: 万 / 亿 in Chinese);
-    an ``axis`` also spans its ticks (so the top one shows)."""
+    an ``axis`` starts at 0 and spans its ticks (so the top one shows); a colour bar (not ``axis``) spans only the
+    values, so its ticks do too (from 0, a bar over $64,099 to $76,682 had no tick in it and showed no number)."""
     kind = METRICS[result.spec.metric].kind
     rate = fx_rate() if kind in MONEY_KINDS else 1.0  # money: round ticks in the shown currency, placed in US dollars
-    ticks = [t / rate for t in nice_ticks([v * rate if v is not None else None for v in values])]
+    ticks = [t / rate for t in nice_ticks([v * rate if v is not None else None for v in values], from_zero=axis)]
     if not ticks:
         return {}
     out = dict(tickvals=ticks, ticktext=[format_value(t, kind, unit, tick=True) for t in ticks])
@@ -129,11 +148,13 @@ def _gaps(result: SweepResult, xs: list) -> go.Scatter | None:
     if not gaps:
         return None
     floor = _gap_floor(result.values)
+    words = {gap_word(p) for _x, p in gaps}
     return go.Scatter(
-        x=[x for x, _p in gaps], y=[floor] * len(gaps), mode="markers", name=_("cannot be built"), cliponaxis=False,
+        x=[x for x, _p in gaps], y=[floor] * len(gaps), mode="markers", cliponaxis=False,
+        name=words.pop() if len(words) == 1 else _("no value"),
         marker=dict(symbol="x", size=14, color=GAP_COLOUR, line=dict(width=1, color=GAP_COLOUR)),
-        customdata=[[value_label(result.spec.x.setting, p.x), _reason(p.reason)] for _x, p in gaps],
-        hovertemplate="%{customdata[0]}: " + _("cannot be built") + "<br>%{customdata[1]}<extra></extra>")
+        customdata=[[value_label(result.spec.x.setting, p.x), gap_word(p), _reason(p.reason)] for _x, p in gaps],
+        hovertemplate="%{customdata[0]}: %{customdata[1]}<br>%{customdata[2]}<extra></extra>")
 
 
 LOG_SPAN = 20
@@ -193,7 +214,7 @@ def heatmap_figure(result: SweepResult, height: int = 460, unit: str | None = No
     xs = [value_label(spec.x.setting, x) for x in spec.x.values]
     ys = [value_label(spec.y.setting, y) for y in spec.y.values]
     z = [[p.value for p in row] for row in grid]
-    text = [[_value_text(result, p.value, unit) if p.value is not None else _("cannot be built") + "<br>" + _reason(p.reason)
+    text = [[_value_text(result, p.value, unit) if p.value is not None else gap_word(p) + "<br>" + _reason(p.reason)
              for p in row] for row in grid]
     better_high = METRICS[spec.metric].better == "higher"
     fig = go.Figure(go.Heatmap(
@@ -212,8 +233,8 @@ def heatmap_figure(result: SweepResult, height: int = 460, unit: str | None = No
         fig.add_trace(go.Scatter(
             x=[x for x, _y, _p in gaps], y=[y for _x, y, _p in gaps], mode="markers", showlegend=False,
             marker=dict(symbol="x", size=12, color=GAP_COLOUR),
-            customdata=[_reason(p.reason) for _x, _y, p in gaps],
-            hovertemplate="%{x} / %{y}: " + _("cannot be built") + "<br>%{customdata}<extra></extra>"))
+            customdata=[[gap_word(p), _reason(p.reason)] for _x, _y, p in gaps],
+            hovertemplate="%{x} / %{y}: %{customdata[0]}<br>%{customdata[1]}<extra></extra>"))
     base_layout(fig, title(result), height)
     fig.update_layout(xaxis=dict(title=setting_label(spec.x.setting), type="category"),
                       yaxis=dict(title=setting_label(spec.y.setting), type="category"))
