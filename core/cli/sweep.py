@@ -74,8 +74,8 @@ def spec_from_args(args: argparse.Namespace):
         axes.append(Axis(setting=y_key, values=sweeplink.parse_values(y_key, y_text)))
     from core.analysis.sweep import ignored_said
 
-    for said in ignored_said(base, axes):  # a setting a swept topology does not read: its points the same, said so
-        print(_("warning: {message}").format(message=said), file=sys.stderr)
+    for ignored in ignored_said(base, axes):  # a setting a swept topology does not read: its points the same, said so
+        print(_("warning: {message}").format(message=ignored), file=sys.stderr)
     job, fit = None, ()
     if METRICS[args.metric].needs in ("job", "busbw"):
         job = dict(DEFAULTS)
