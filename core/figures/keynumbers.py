@@ -600,7 +600,9 @@ def serving_key_numbers(estimate_, system=None) -> list[KeyNumber]:
     return in_noun([
         KeyNumber("ttft", _("Time to first token"), units.milliseconds(e.ttft_s),
                   _("queueing, prefill, KV-cache transfer and the first decode step at {rate} requests/s").format(
-                      rate=number(e.rate))),
+                      rate=number(e.rate)) if not e.overloaded else
+                  _("{asked} requests/s asked, {served} served: the pools run saturated and the rest of the requests "
+                    "queue without bound").format(asked=number(w.rate), served=number(e.rate))),
         KeyNumber("tpot", _("Time per output token"), units.milliseconds(e.tpot_s),
                   _("one decode step of {batch} sequences per rank").format(batch=number(e.decode.batch))),
         KeyNumber("output_per_gpu", _("Output tokens/s per GPU in decode"), significant(e.output_tokens_per_s_per_gpu),
