@@ -492,7 +492,10 @@ def training_key_numbers(estimate_, system=None) -> list[KeyNumber]:
     e = estimate_
     cost = usd(e.cost_usd)
     return in_noun([
-        KeyNumber("step_time", _("Step time"), f"{significant(e.step_time_s)} s", _("seconds per optimizer step")),
+        KeyNumber("step_time", _("Step time"), f"{significant(e.step_time_s)} s",  # the tables' three decimals in its help
+                  _("seconds per optimizer step: {exact} s to the millisecond, as the tables that set step times side "
+                    "by side write it; the card rounds to three significant figures").format(
+                      exact=units.seconds(e.step_time_s))),
         KeyNumber("tokens_per_s", _("Tokens/s"), number(e.tokens_per_s), _("tokens trained per second, whole job")),
         KeyNumber("mfu", _("MFU"), units.percent(e.mfu), _("model FLOPs / (GPUs x dense peak x time)")),
         KeyNumber("comm", _("Communicating"), units.percent(e.comm_fraction),
