@@ -749,7 +749,7 @@ class ServingEstimate:
     fabric_load: dict[str, dict[str, float]] = field(default_factory=dict)
     """Each pool's traffic on the scale-out fabric and the share of each tier it takes (``fabric_load``)."""
     overloaded: bool = False
-    """The load asked is more than the deployment serves: the pools run saturated at ``rate`` (``saturation``),
+    """The load asked is more than the deployment serves: the pools run saturated at ``rate`` (``capacity``),
     the rest of the requests queue without bound (``ttft_s`` is ``inf``)."""
 
     @property
