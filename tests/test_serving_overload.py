@@ -90,3 +90,8 @@ def test_the_time_to_first_token_card_says_the_rate_asked_and_served(h100, lang,
         cards = {k.key: k for k in serving_key_numbers(e)}
     assert words in cards["ttft"].help
     assert cards["output_per_gpu"].value not in ("0", "0.0")
+    assert cards["output_per_gpu"].help.endswith(("saturated: it serves no more", "满负荷：无法再多服务"))
+    with language(lang):
+        (below,) = [k for k in serving_key_numbers(serving.estimate(h100, _dep("aggregated", 20.0)))
+                    if k.key == "output_per_gpu"]
+    assert "saturated" not in below.help and "满负荷" not in below.help

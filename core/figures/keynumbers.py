@@ -609,8 +609,9 @@ def serving_key_numbers(estimate_, system=None) -> list[KeyNumber]:
         KeyNumber("tpot", _("Time per output token"), units.milliseconds(e.tpot_s),
                   _("one decode step of {batch} sequences per rank").format(batch=number(e.decode.batch))),
         KeyNumber("output_per_gpu", _("Output tokens/s per GPU in decode"), significant(e.output_tokens_per_s_per_gpu),
-                  _("output tokens per second of the decode pool over its {gpus} GPUs").format(
-                      gpus=f"{e.decode.gpus:,}")),
+                  (_("output tokens per second of the decode pool over its {gpus} GPUs, saturated: it serves no "
+                     "more") if e.overloaded else _("output tokens per second of the decode pool over its {gpus} GPUs")
+                   ).format(gpus=f"{e.decode.gpus:,}")),
         KeyNumber("input_per_gpu", _("Input tokens/s per GPU in prefill"), significant(e.input_tokens_per_s_per_gpu),
                   _("prompt tokens per second over the {gpus} GPUs that prefill").format(gpus=f"{prefill_gpus:,}")),
         KeyNumber("usd_per_m", _("Cost per million output tokens"), usd(e.usd_per_million_output_tokens, cents=True),
