@@ -377,6 +377,20 @@ _LATIN_END, _LATIN_START = re.compile(r"[A-Za-z0-9%$+]$"), re.compile(r"^[A-Za-z
 Chinese word (``{kind} 和 {other}``, ``2 层``, ``Dragonfly+ 拓扑``), so ``join`` does too."""
 
 
+_HAN_END = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]$")
+"""A text ending in a Chinese character (``bracketed``)."""
+
+
+def bracketed(text: object, inside: object) -> str:
+    """``text`` with ``inside`` in brackets after it, the one rule where code, not a message, puts them together:
+    ``ring (LL)``, ``+$1.2 M (+2.2%)``; in Chinese after a Chinese character full-width brackets and no space
+    (``分层（LL）``, ``+53.39万美元（+2.2%）``), as the translations write them (``架顶（ToR）``)."""
+    text = str(text)
+    if current() == "zh" and _HAN_END.search(text):
+        return f"{text}（{inside}）"
+    return f"{text} ({inside})"
+
+
 def embedded(text: object) -> str:
     """``text`` set between two Chinese words of a sentence (a template's ``其中{swept}设为``): in Chinese a space on
     a side where it has a Latin letter or a digit (``其中 NVLink 域设为``, ``其中叶层收敛比设为``), as ``join``; in

@@ -185,7 +185,8 @@ def seconds(value: float) -> str:
     step in the tables that set two designs or two states side by side (Performance's two fabrics, Resilience's
     what-if, Compare's columns and Sweep's points, ``python -m core failure``), so a column never mixes two and
     three decimals and a difference in milliseconds shows; a step alone (the Performance card, a chart's bar label)
-    is :func:`number`'s three significant figures, as every card; the header names the unit."""
+    is :func:`number`'s three significant figures, as every card (the Performance card's help gives this form too,
+    so "6 s" above a table's 6.003 reads as one number); the header names the unit."""
     return f"{value:,.3f}"
 
 

@@ -72,7 +72,7 @@ def _settings_json() -> str | None:
 
 HELP_NAMES = {key: f"`{value}`" for key, value in dict(
     node="gpu009", nic="gpu006 nic3", pair="gpu001 -> gpu002", cable="#2", switch="leaf004, spine002, p2-spine002",
-    plane="plane 2", bundle="leaf004 -> spine002", chip="gpu006 nvswitch2", rack_chip="nvl004 nvswitch8",
+    plane="plane 2", bundle="leaf004 -> spine002", chip="gpu006 nvswitch2", rack_chip="nvl004-nvsw4 nvswitch2",
     tray="nvl004-nvsw3", rack="R02-05", feed="R02-05 feedA", ids="p0.leaf3, node5.nic2, rack3",
     global_bundle="spine001 -> spine021", router="leaf004", router_bundle="leaf001 -> leaf063").items()}
 """Example names of the element names' help (``core.analysis.failure.names``: as the exports print them), code spans."""
@@ -616,7 +616,7 @@ def _pods_inside(mixed) -> None:
                          "NVSwitch chip of a node ({chip}) or of an NVL72 rack ({rack_chip}), an NVLink switch tray "
                          "({tray}). The ids of the pod chosen ({ids}) work too.").format(**{key: f"`{value}`" for key, value in dict(
                       nic="pod2-gpu006 nic3", rack="R05-02", feed="R05-02 feedA", chip="pod2-gpu006 nvswitch2",
-                      rack_chip="pod2-nvl004 nvswitch8", tray="pod2-nvl004-nvsw3",
+                      rack_chip="pod2-nvl004-nvsw4 nvswitch2", tray="pod2-nvl004-nvsw3",
                       ids="node5.nic2, rack3, rack3.feedA").items()}), _(
                       "A hot link as Overload & imbalance lists it fails its NIC here, or its cable on the whole "
                       "fabric above.")))

@@ -447,9 +447,11 @@ def _excel_shows(fmt: str, value: float) -> str:
     return "".join(out)
 
 
-@pytest.mark.xfail(strict=True, reason="an Excel number format scales by thousands and writes fixed decimals, so the "
-                   "workbook's money cells read $2.2 M / 5118.0万美元 where core.i18n.usd writes $2.17 M / 5,118万美元 "
-                   "(three or four significant figures); the cells hold the exact dollars")
+@pytest.mark.xfail(strict=True, reason="Excel cannot express it: a number format divides by powers of 1,000 only (a "
+                   "literal point shifts by 10s), so 4.998万 (dollars / 10), 5,118万 (dollars / 10,000), 11.2亿 and "
+                   "11亿 (no trailing zeros) are out of reach, and two [>=N] sections cannot give English's 3 figures "
+                   "from $1 M to $999 B; the cells keep the exact dollars ($2.2 M / 5118.0万美元 beside the pages' "
+                   "$2.17 M / 5,118万美元)")
 def test_workbook_money_reads_as_the_one_money_format():
     differ = []
     for case in CASES:

@@ -208,10 +208,10 @@ def test_hgx_nvswitch_chip_takes_its_node(hgx):
     (dict(gpu="H100", nodes=64, switch="QM9700"), "tray:1", "cannot fail 1 tray"),
     (dict(gpu="H100", nodes=64, switch="QM9700"), "rack0.nvswitch-tray0", "an HGX node has chips"),
     (dict(gpu="GB200-NVL72", nodes=36), "rack2.nvswitch0",
-     "chips nvl001 nvswitch1 to nvl001 nvswitch18 and trays nvl001-nvsw1 to nvl001-nvsw9"),
+     "chips nvl001-nvsw1 nvswitch1 to nvl001-nvsw9 nvswitch2 and trays nvl001-nvsw1 to nvl001-nvsw9"),
     (dict(gpu="GB200-NVL72", nodes=36), "rack0.nvswitch-tray9",
-     "chips nvl001 nvswitch1 to nvl001 nvswitch18 and trays nvl001-nvsw1 to nvl001-nvsw9"),
-    (dict(gpu="GB200-NVL72", nodes=36), "node0.nvswitch0", "chips nvl001 nvswitch1 to nvl001 nvswitch18"),
+     "chips nvl001-nvsw1 nvswitch1 to nvl001-nvsw9 nvswitch2 and trays nvl001-nvsw1 to nvl001-nvsw9"),
+    (dict(gpu="GB200-NVL72", nodes=36), "node0.nvswitch0", "chips nvl001-nvsw1 nvswitch1 to nvl001-nvsw9 nvswitch2"),
     (dict(gpu="GB200-NVL72", nodes=36), "nvswitch:37", "cannot fail 37 nvswitch elements: the design has 36"),
     (dict(gpu="V100", nodes=8), "node0.nvswitch0", "no NVSwitch chips"),
 ])

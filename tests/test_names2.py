@@ -99,7 +99,7 @@ def test_a_redundant_feeds_note_says_its_export_name():
     (dict(gpu="H100", nodes=64, switch="QM9700"), "node0.nvswitch4", "chips gpu001 nvswitch1 to gpu001 nvswitch4",
      "node0.nvswitch3"),
     (dict(gpu="GB200-NVL72", nodes=36), "rack2.nvswitch0",
-     "chips nvl001 nvswitch1 to nvl001 nvswitch18 and trays nvl001-nvsw1 to nvl001-nvsw9", "rack0.nvswitch"),
+     "chips nvl001-nvsw1 nvswitch1 to nvl001-nvsw9 nvswitch2 and trays nvl001-nvsw1 to nvl001-nvsw9", "rack0.nvswitch"),
     (dict(gpu="MI300X", nodes=16), "node0.mesh0-9", "a direct mesh of GPUs 1 to 8, its mesh links are named like "
      "gpu001 mesh1-2", "node0.mesh0-1"),
     (dict(gpu="GB200-NVL72", gpus=1152, nvlink_domain_gpus=576), "domain2.l2switch0", "like nvd001-l2sw001",

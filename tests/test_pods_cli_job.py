@@ -40,6 +40,18 @@ def test_without_pods_there_is_no_pod_note():
     assert "pod" not in cli_json("train", "--gpu", "H100", "--nodes", "8", "--format", "json")
 
 
+@pytest.mark.parametrize("lang, job, deployment", [("en", "pod the job runs on", "pod the deployment runs on"),
+                                                   ("zh", "作业运行所在的 Pod", "部署运行所在的 Pod")])
+def test_serves_pod_option_names_a_deployment(capsys, lang, job, deployment):
+    """``serve --pod``'s help said "pod the job runs on": a serving deployment is not a job."""
+    from core.cli import main
+
+    for command, words in (("train", job), ("serve", deployment)):
+        with pytest.raises(SystemExit):
+            main(["--lang", lang, command, "--help"])
+        assert words in " ".join(capsys.readouterr().out.split())
+
+
 def test_availability_cli_rounds_as_the_page_and_the_pack():
     """The Resilience page and the review pack show the expected usable GPUs with one decimal and the failures a
     day by ``core.units.number``; the CLI says the same (it said "usable 32" and "0.02 failures" for 31.8 and
@@ -60,7 +72,8 @@ def test_availability_cli_rounds_as_the_page_and_the_pack():
 
 
 @pytest.mark.parametrize("lang,args,said", [
-    ("en", MIXED + ["--pod", "9"], "warning: --pod 9: this design has 2 pods; the job runs on pod 1"),
+    ("en", MIXED + ["--pod", "9"], "warning: --pod 9: this design has 2 pods. The {en} runs on pod 1: H100, 64 nodes"),
+    ("zh", MIXED + ["--pod", "9"], "--pod 9：本设计只有 2 个 Pod。{zh}运行在 Pod 1 上：H100"),
     ("en", ["--gpu", "H100", "--nodes", "8", "--pod", "2"],
      "warning: --pod 2: this design has no pods, so the option has no effect"),
     ("zh", ["--gpu", "H100", "--nodes", "8", "--pod", "2"], "--pod 2"),
@@ -68,13 +81,18 @@ def test_availability_cli_rounds_as_the_page_and_the_pack():
 @pytest.mark.parametrize("command", ["train", "serve"])
 def test_a_pod_past_the_last_is_said_not_silently_pod_one(command, lang, args, said):
     """``--pod`` past the last pod ran on pod 1 and, without pods, did nothing, with no word (a reviewer's finding):
-    it is said on stderr, in the request's language, and the estimate still runs (pod 1, or the one fabric)."""
+    it is said on stderr, in the request's language, and the estimate still runs (pod 1, or the one fabric). The
+    pod it runs on is named as the workload's pod sentence names it (``core.analysis.whole.RUNS_ON``): ``serve``'s
+    is a deployment, not a job."""
     from core.cli import main
 
+    workload = {"train": {"en": "job", "zh": "作业"}, "serve": {"en": "deployment", "zh": "部署"}}[command]
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         assert main(["--lang", lang, command, *args]) == 0
-    assert said in err.getvalue() and err.getvalue().count("--pod") == 1
+    assert said.format(**workload) in err.getvalue() and err.getvalue().count("--pod") == 1
+    if command == "serve":
+        assert "job" not in err.getvalue() and "作业" not in err.getvalue()
     if lang == "zh":
         assert "warning" not in err.getvalue() and "no effect" not in err.getvalue()
     quiet = io.StringIO()

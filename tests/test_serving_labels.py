@@ -4,6 +4,7 @@ hatch, and was cut at the panel's edge: "unbounde"), inside the panel's range.""
 
 from __future__ import annotations
 
+import copy
 import math
 
 import pytest
@@ -14,6 +15,17 @@ from core.i18n import _
 from core.formats import inferencelink as link
 from core.perf import servingform
 from core.plan import plan
+
+
+def _unbounded_step(estimate):
+    """``estimate`` with its decode step stretched without bound, as ``serving.shared_step_s`` makes it where
+    chunked prefill would take all of the GPUs' time: the figure's rule for an unbounded total, in either panel (an
+    overloaded pool now runs saturated, its time per output token bounded, so the engine's own overloaded
+    deployments leave the time per output token bounded)."""
+    out = copy.deepcopy(estimate)
+    out.decode.step.overhead_s = math.inf
+    out.tpot_s = math.inf
+    return out
 
 
 def test_every_total_label_sits_right_of_its_bar_inside_the_panel():
@@ -41,11 +53,12 @@ def test_every_total_label_sits_right_of_its_bar_inside_the_panel():
 
 
 def test_an_unbounded_time_per_output_token_is_hatched_to_the_panels_edge():
-    """Aggregated and overloaded, the decode step's overhead part is unbounded: it was drawn as an infinite part, so
-    the panel's range was infinite, the hatched bar NaN and the bounded bars' labels cut at the edge."""
+    """An unbounded decode step's overhead part (``_unbounded_step``) was drawn as an infinite part, so the panel's
+    range was infinite, the hatched bar NaN and the bounded bars' labels cut at the edge."""
     p = plan(Design())
     bounded = servingform.estimate_on(p, {**link.DEFAULTS, "mode": "aggregated"})
-    unbounded = servingform.estimate_on(p, {**link.DEFAULTS, "mode": "aggregated", "load": "rate", "rate": 10_000.0})
+    unbounded = _unbounded_step(servingform.estimate_on(p, {**link.DEFAULTS, "mode": "aggregated", "load": "rate",
+                                                           "rate": 10_000.0}))
     assert math.isinf(unbounded.tpot_s) and math.isfinite(bounded.tpot_s)
     fig = time_figure({"bounded": bounded, "unbounded": unbounded})
     right = fig.layout.xaxis.range[1]
@@ -66,7 +79,8 @@ def test_the_unbounded_word_sits_in_the_middle_of_its_hatch_never_at_the_edge(la
 
     p = plan(Design())
     bounded = servingform.estimate_on(p, {**link.DEFAULTS, "mode": "aggregated"})
-    unbounded = servingform.estimate_on(p, {**link.DEFAULTS, "mode": "aggregated", "load": "rate", "rate": 10_000.0})
+    unbounded = _unbounded_step(servingform.estimate_on(p, {**link.DEFAULTS, "mode": "aggregated", "load": "rate",
+                                                           "rate": 10_000.0}))
     with in_language(language):
         fig = time_figure({"unbounded": unbounded, "bounded": bounded})
         name = _(UNBOUNDED)
@@ -83,13 +97,14 @@ def test_the_unbounded_word_sits_in_the_middle_of_its_hatch_never_at_the_edge(la
 
 @pytest.mark.parametrize("language", ["en", "zh"])
 def test_the_unbounded_entry_is_in_the_legend_once_per_figure(language):
-    """Both panels unbounded (aggregated and overloaded: the time per output token and to first token): the legend
+    """Both panels unbounded (the time per output token, ``_unbounded_step``, and to first token): the legend
     listed "unbounded: the load exceeds what it serves" once per panel; once per figure now, one group for both."""
     from core.i18n import language as in_language
 
     p = plan(Design())
     bounded = servingform.estimate_on(p, {**link.DEFAULTS, "mode": "aggregated"})
-    unbounded = servingform.estimate_on(p, {**link.DEFAULTS, "mode": "aggregated", "load": "rate", "rate": 10_000.0})
+    unbounded = _unbounded_step(servingform.estimate_on(p, {**link.DEFAULTS, "mode": "aggregated", "load": "rate",
+                                                           "rate": 10_000.0}))
     assert math.isinf(unbounded.tpot_s) and math.isinf(unbounded.ttft_s)
     with in_language(language):
         fig = time_figure({"bounded": bounded, "unbounded": unbounded})
@@ -102,12 +117,15 @@ def test_the_unbounded_entry_is_in_the_legend_once_per_figure(language):
 
 
 def test_a_panel_of_unbounded_bars_alone_shows_no_scale():
-    """Every design overloaded, the time to first token panel draws nothing but hatches: its axis showed 0 to 1.2
-    ms (the 1 ms stand-in range) under bars that have no time; no tick labels there now, the drawn panel keeps its."""
+    """Every design's time to first token unbounded in each of its parts, the panel draws nothing but hatches: its
+    axis showed 0 to 1.2 ms (the 1 ms stand-in range) under bars that have no time; no tick labels there now, the
+    drawn panel keeps its. (An overloaded deployment's own prefill and first decode step are bounded now, its queue
+    alone unbounded: drawn, so the stand-in sets every part unbounded.)"""
     p = plan(Design())
     over = {**link.DEFAULTS, "mode": "aggregated", "load": "rate", "rate": 10_000.0}
     a, b = servingform.estimate_on(p, over), servingform.estimate_on(p, {**over, "rate": 20_000.0})
-    assert all(math.isinf(e.ttft_s) for e in (a, b))
+    for e in (a, b):
+        e.ttft_parts = dict.fromkeys(e.ttft_parts, math.inf)
     fig = time_figure({"a": a, "b": b})
     assert fig.layout.xaxis2.showticklabels is False and fig.layout.xaxis.showticklabels is not False
     fig = time_figure({"a": a, "bounded": servingform.estimate_on(p, {**link.DEFAULTS, "mode": "aggregated"})})

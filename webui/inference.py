@@ -53,9 +53,9 @@ def alternative_keys(design: Design, current_fabric: str, gpus: int) -> list[str
 
 def compared_rate(here: ServingEstimate, values: Mapping[str, Any]) -> float:
     """The request rate [requests/s] every design is served to compare them (``on_other``, the page's caption):
-    ``here``'s served rate, or where it serves nothing (aggregated and overloaded, its time per output token
-    unbounded) the rate asked (``values``)."""
-    return here.rate if here.rate > 0 else values["rate"]
+    ``here``'s served rate, or where ``here`` is overloaded (it serves less than asked, saturated) the rate asked
+    (``values``), so each design is compared at the load the settings ask."""
+    return values["rate"] if here.overloaded else here.rate
 
 
 def on_other(plan: Plan, other: Plan, values: Mapping[str, Any], here: ServingEstimate,

@@ -276,6 +276,12 @@ RUNS_ON = {"job": N_("The job runs on pod {pod}: {system}, {nodes} nodes, {gpus}
 a serving deployment (the Inference page, ``serve``)."""
 
 
+def runs_on(pod, index: int, workload: str = "job") -> str:
+    """The sentence naming the pod a ``workload`` ("job" or "deployment") runs on (``RUNS_ON``): ``pod`` (a
+    ``MixedFabric`` pod: its system, nodes and GPUs) at ``index`` (0-based)."""
+    return _(RUNS_ON[workload]).format(pod=index + 1, system=pod.system, nodes=f"{pod.nodes:,}", gpus=f"{pod.gpus:,}")
+
+
 def pod_plan(p: Plan, pod: int, unit: str = "GB/s", workload: str = "job") -> tuple[Plan, str | None]:
     """The plan a workload on pod ``pod`` (1-based; out of range: pod 1) of ``p``'s design runs on, and the words
     saying so: ``(p, None)`` without pods; with pods the pod planned alone (``MixedPlan.plans``: its system, NICs and
@@ -290,7 +296,7 @@ def pod_plan(p: Plan, pod: int, unit: str = "GB/s", workload: str = "job") -> tu
     whole = whole_plan(p)
     chosen = PodPlan.model_construct(**dict(mixed.plans[index]), whole_cost=whole.cost,
                                      whole_gpus=whole.cost_basis()[1])
-    runs = _(RUNS_ON[workload]).format(pod=index + 1, system=own.system, nodes=f"{own.nodes:,}", gpus=f"{own.gpus:,}")
+    runs = runs_on(own, index, workload)
     busbw = cross_pod_busbw(summary, unit)
     bound = _(  # pods of one rate: no pod is the slowest (the review pack's words, ``bound_words``)
         "Every pod has the same rate across pods: an all-reduce of 1 GiB across every pod reaches at most {busbw} "

@@ -24,7 +24,7 @@ from core import vocab
 from core.design import (FIELDS, MAX_DESIGN_FILE_BYTES, Design, Surface, field_bounds, field_range, field_type,
                          parse_design)
 from core.errors import SHOWN_LIMIT, InputError, shown
-from core.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, _, current, from_locale, ngettext
+from core.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, _, current, from_locale, ngettext, sentences
 from core.formats.entry import normalize, number_text
 from core.formats.design_file import read_design_file
 from core.presets import find_preset
@@ -332,14 +332,20 @@ def add_design_options(parser: argparse.ArgumentParser) -> None:
                                            **reader)
 
 
-def add_pod_option(parser: argparse.ArgumentParser) -> None:
-    """``--pod N``: the pod a job runs on in a design with pods, as the Performance and Inference pages' pod picker
-    (the job link's ``perf_pod``, ``core.formats.joblink``: its words and default); a pod past the last is pod 1, said
-    on stderr by ``job_plan``."""
+POD_OPTION = {"deployment": N_("pod the deployment runs on (a design with pods)")}
+"""``--pod``'s help by workload (``core.analysis.whole.RUNS_ON``'s keys); a job's is the job link's ``perf_pod``
+words."""
+
+
+def add_pod_option(parser: argparse.ArgumentParser, workload: str = "job") -> None:
+    """``--pod N``: the pod a ``workload`` ("job" or "deployment") runs on in a design with pods, as the Performance
+    and Inference pages' pod picker (the job link's ``perf_pod``, ``core.formats.joblink``: its default, and a job's
+    words; a deployment's ``POD_OPTION``); a pod past the last is pod 1, said on stderr by ``job_plan``."""
     from core.formats.joblink import JOB
 
     param = next(p for p in JOB.params if p.key == "pod")
-    parser.add_argument("--pod", type=positive_int, default=param.default, metavar="N", help=_(param.name))
+    parser.add_argument("--pod", type=positive_int, default=param.default, metavar="N",
+                        help=_(POD_OPTION.get(workload, param.name)))
 
 
 def job_plan(design: Design, pod: int, unit: str, workload: str = "job"):
@@ -347,15 +353,15 @@ def job_plan(design: Design, pod: int, unit: str, workload: str = "job"):
     runs on and the sentences saying so (``None`` without pods; its bandwidth in ``unit``, ``--units``):
     ``core.analysis.whole.pod_plan`` of the design's plan, the pod charged its GPUs' share of the whole design's
     TCO as the pages charge it. Raises what planning raises."""
-    from core.analysis.whole import pod_count, pod_plan
+    from core.analysis.whole import design_mixed, pod_count, pod_plan, runs_on
     from core.plan import plan
 
     count = pod_count(design)
     if pod > count:  # a pod past the last: said, not silently pod 1 (or nothing, without pods)
         message = _("--pod {pod}: this design has no pods, so the option has no effect").format(pod=pod) \
-            if count == 1 else ngettext("--pod {pod}: this design has {count} pod; the job runs on pod 1",
-                                        "--pod {pod}: this design has {count} pods; the job runs on pod 1",
-                                        count).format(pod=pod, count=count)
+            if count == 1 else sentences(ngettext("--pod {pod}: this design has {count} pod.",
+                                                  "--pod {pod}: this design has {count} pods.", count).format(
+                pod=pod, count=count), runs_on(design_mixed(design).fabric.pods[0], 0, workload))
         print(_("warning: {message}").format(message=message), file=sys.stderr)
     return pod_plan(plan(design), pod, unit, workload)
 

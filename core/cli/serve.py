@@ -148,7 +148,7 @@ def register(subparsers) -> None:
                       "transfer and the cost per million output tokens of a model served on the design; without a "
                       "split, search the splits and node counts for the cheapest that meets the targets."))
     add_design_options(sv)
-    add_pod_option(sv)
+    add_pod_option(sv, "deployment")
     d = add_workload_options(sv)
     add_custom_model_options(sv.add_argument_group(_("custom model (instead of --model)")))
     for pool in POOLS:
@@ -374,9 +374,14 @@ def _table(s: dict, result, args: argparse.Namespace, system) -> list[str]:
         lines.append(row(_("search"), _("{count} deployments estimated; rule: {rule} (--explain lists them)").format(
             count=len(result.candidates), rule=_(result.rule))))
     top = s["max_rate_per_s"]
-    text = (_("{rate} requests/s; at most {top} requests/s within the targets") if w["ttft_ms"] or w["tpot_ms"]
-            else _("{rate} requests/s; a pool saturates at {top} requests/s"))
-    lines.append(row(_("load"), text.format(rate=rate_text(s["rate_per_s"]), top=rate_text(top) if top else "-")))
+    text = (_("{rate}; at most {top} requests/s within the targets") if w["ttft_ms"] or w["tpot_ms"]
+            else _("{rate}; a pool saturates at {top} requests/s"))
+    rate = rate_text(s["rate_per_s"])
+    if s["overloaded"]:
+        rate = _("{asked} requests/s asked, {served} served").format(asked=rate_text(w["rate"]), served=rate)
+    else:
+        rate = _("{rate} requests/s").format(rate=rate)
+    lines.append(row(_("load"), text.format(rate=rate, top=rate_text(top) if top else "-")))
     lines.append(row("TTFT", _("{ttft} ({parts}){verdict}").format(
         ttft=_ms(s["ttft_s"]), parts=_parts(s["ttft_breakdown_s"], system), verdict=_verdict(s["ttft_s"], w["ttft_ms"]))))
     lines.append(row("TPOT", _("{tpot} ({parts}){verdict}").format(

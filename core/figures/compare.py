@@ -13,7 +13,7 @@ from core.figures.cost import category_name
 from core.figures.keynumbers import per_pod_value
 from core import units
 from core.figures.style import CATEGORY_COLOURS, base_layout, plain, sep, wrap_text
-from core.i18n import _, in_currency, pgettext, usd
+from core.i18n import _, bracketed, in_currency, pgettext, usd
 from core.perf.sizes import format_size
 
 DESIGN_COLOURS = ("#2e86c1", "#d35400", "#117a65", "#7d3c98")
@@ -161,7 +161,7 @@ def format_delta(d, kind: str, unit: str | None = None) -> str:
         absolute = f"{d.absolute:+,.1f}"
     else:
         absolute = f"{d.absolute:+,.0f}"
-    return absolute if d.percent is None else f"{absolute} ({d.percent:+.1f}%)"
+    return absolute if d.percent is None else bracketed(absolute, f"{d.percent:+.1f}%")
 
 
 def design_header(index: int, name: str) -> str:

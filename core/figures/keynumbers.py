@@ -492,7 +492,10 @@ def training_key_numbers(estimate_, system=None) -> list[KeyNumber]:
     e = estimate_
     cost = usd(e.cost_usd)
     return in_noun([
-        KeyNumber("step_time", _("Step time"), f"{significant(e.step_time_s)} s", _("seconds per optimizer step")),
+        KeyNumber("step_time", _("Step time"), f"{significant(e.step_time_s)} s",  # the tables' three decimals in its help
+                  _("seconds per optimizer step: {exact} s to the millisecond, as the tables that set step times side "
+                    "by side write it; the card rounds to three significant figures").format(
+                      exact=units.seconds(e.step_time_s))),
         KeyNumber("tokens_per_s", _("Tokens/s"), number(e.tokens_per_s), _("tokens trained per second, whole job")),
         KeyNumber("mfu", _("MFU"), units.percent(e.mfu), _("model FLOPs / (GPUs x dense peak x time)")),
         KeyNumber("comm", _("Communicating"), units.percent(e.comm_fraction),
@@ -600,12 +603,15 @@ def serving_key_numbers(estimate_, system=None) -> list[KeyNumber]:
     return in_noun([
         KeyNumber("ttft", _("Time to first token"), units.milliseconds(e.ttft_s),
                   _("queueing, prefill, KV-cache transfer and the first decode step at {rate} requests/s").format(
-                      rate=number(e.rate))),
+                      rate=number(e.rate)) if not e.overloaded else
+                  _("{asked} requests/s asked, {served} served: the pools run saturated and the rest of the requests "
+                    "queue without bound").format(asked=number(w.rate), served=number(e.rate))),
         KeyNumber("tpot", _("Time per output token"), units.milliseconds(e.tpot_s),
                   _("one decode step of {batch} sequences per rank").format(batch=number(e.decode.batch))),
         KeyNumber("output_per_gpu", _("Output tokens/s per GPU in decode"), significant(e.output_tokens_per_s_per_gpu),
-                  _("output tokens per second of the decode pool over its {gpus} GPUs").format(
-                      gpus=f"{e.decode.gpus:,}")),
+                  (_("output tokens per second of the decode pool over its {gpus} GPUs, saturated: it serves no "
+                     "more") if e.overloaded else _("output tokens per second of the decode pool over its {gpus} GPUs")
+                   ).format(gpus=f"{e.decode.gpus:,}")),
         KeyNumber("input_per_gpu", _("Input tokens/s per GPU in prefill"), significant(e.input_tokens_per_s_per_gpu),
                   _("prompt tokens per second over the {gpus} GPUs that prefill").format(gpus=f"{prefill_gpus:,}")),
         KeyNumber("usd_per_m", _("Cost per million output tokens"), usd(e.usd_per_million_output_tokens, cents=True),

@@ -26,7 +26,7 @@ from typing import Callable
 import numpy as np
 
 from core import scaleup
-from core.i18n import _
+from core.i18n import _, bracketed
 from core.perf.constants import (AlgorithmConstants, ChannelCap, CollectiveConstants, LibraryConstants,
                                  ProtocolConstants, load_constants, parse_nccl_version)
 from core.perf.placement import Links, Placement, dtree_max_degree
@@ -590,7 +590,7 @@ def fastest_label(algorithm: str, protocol: str, library: str) -> str:
     (``System.collective_library``) runs NCCL's protocols (NCCL, or a library that declares its own protocol
     rows in ``assets/catalog/collectives.toml``: RCCL); the algorithm alone, "RHD", for one that declares none
     (HCCL): LL, LL128 and Simple are NCCL's names, not that library's."""
-    return f"{algorithm_label(algorithm)} ({protocol})" if names_protocols(library) else algorithm_label(algorithm)
+    return bracketed(algorithm_label(algorithm), protocol) if names_protocols(library) else algorithm_label(algorithm)
 
 
 def names_protocols(library: str) -> bool:

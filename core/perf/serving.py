@@ -640,11 +640,11 @@ def prefill_latency(plan: Plan, dep: Deployment, pool: PoolResult) -> tuple[floa
     """(queueing, prefill) time of one request [s]: M/D/1 wait at the pool's utilisation for one request's
     prefill as the service time, and that prefill: its new tokens, in as many batches as they span."""
     rho = pool.utilisation
-    if rho >= 1:
-        return math.inf, math.inf
     new = dep.workload.new_tokens
     alone = _step(plan, dep, pool.split, min(pool.batch, new), prefill_context(dep), "prefill").time_s
     own = alone * max(1.0, new / pool.batch)
+    if rho >= 1:  # the queue grows without bound; the request's own prefill does not
+        return math.inf, own
     return rho / (2 * (1 - rho)) * own, own
 
 
@@ -747,6 +747,9 @@ class ServingEstimate:
     warnings: list[str] = field(default_factory=list)
     fabric_load: dict[str, dict[str, float]] = field(default_factory=dict)
     """Each pool's traffic on the scale-out fabric and the share of each tier it takes (``fabric_load``)."""
+    overloaded: bool = False
+    """The load asked is more than the deployment serves: the pools run saturated at ``rate`` (``capacity``),
+    the rest of the requests queue without bound (``ttft_s`` is ``inf``)."""
 
     @property
     def ttft_s(self) -> float:
@@ -796,7 +799,7 @@ class ServingEstimate:
             "model": d.model.name, "mode": d.mode, "precision": d.precision, "kv_precision": d.kv_precision,
             "network": d.network, "gpus": self.gpus, "cluster_gpus": self.cluster_gpus,
             "workload": w.model_dump(), "rate_per_s": self.rate,
-            "ttft_s": finite(self.ttft_s), "tpot_s": self.tpot_s,
+            "ttft_s": finite(self.ttft_s), "tpot_s": finite(self.tpot_s), "overloaded": self.overloaded,
             "ttft_breakdown_s": {k: finite(v) for k, v in self.ttft_parts.items()},
             "output_tokens_per_s": self.output_tokens_per_s, "input_tokens_per_s": self.input_tokens_per_s,
             "prefill": prefill if d.mode == "disaggregated" else None, "decode": decode,
@@ -907,21 +910,20 @@ def estimate(plan: Plan, dep: Deployment) -> ServingEstimate:
             _("decode pool: not one sequence of {tokens} tokens fits in the KV cache beside the weights.").format(
                 tokens=f"{decode_context(dep):,.0f}"),
             _("Shorten the input or output, spread the model over more GPUs or use an FP8 KV cache."))
-    pf_split = dc if dep.mode == "aggregated" else dep.prefill
-    probe = prefill_pool(plan, dep, pf_split, 0.0, "prefill")
+    probe = prefill_pool(plan, dep, dc if dep.mode == "aggregated" else dep.prefill, 0.0, "prefill")
     capacity = decode_rate(plan, dep, dc, cap, 0.0)
     rate, batch = _load(plan, dep, capacity, probe.capacity_tokens_per_s)
-    prefill = prefill_pool(plan, dep, pf_split, rate, "prefill")
-    prefill_share = prefill.utilisation if dep.mode == "aggregated" else 0.0
+    prefill, decode = _pools(plan, dep, rate, batch, cap)
     warnings: list[str] = []
-    if batch is None:
-        batch = _solve_batch(plan, dep, dc, rate * w.output_tokens, cap, prefill_share)
-    decode = _decode_pool(plan, dep, dc, batch, cap, prefill_share, rate)
     if decode.utilisation > 1 or prefill.utilisation >= 1:
         warnings.append(_("The load is more than the deployment can serve: requests queue without bound."))
+    overloaded = decode.utilisation > 1 + 1e-6 or prefill.utilisation >= 1
+    if overloaded:  # the pools serve what they can, saturated; the rest of the load queues
+        rate = min(rate, _saturation(plan, dep, probe.capacity_tokens_per_s, capacity))
+        prefill, decode = _pools(plan, dep, rate, None, cap)
     kv = _kv_transfer(plan, dep, dep.prefill, rate) if dep.mode == "disaggregated" else None
     wait, own = prefill_latency(plan, dep, prefill)
-    if decode.utilisation > 1 + 1e-6:
+    if overloaded:
         wait = math.inf
     held = decode.ranks * dc.pp * cap
     if w.concurrency is not None and w.concurrency > held and rate > 0:  # clients beyond the KV cache wait
@@ -930,7 +932,20 @@ def estimate(plan: Plan, dep: Deployment) -> ServingEstimate:
                           ).format(waiting=f"{w.concurrency - held:,}", clients=f"{w.concurrency:,}",
                                    held=f"{held:,}"))
     parts = {"queue": wait, "prefill": own, "kv_transfer": kv.time_s if kv else 0.0, "first_decode": decode.step.time_s}
-    return _finish(plan, dep, prefill, decode, kv, rate, parts, warnings)
+    est = _finish(plan, dep, prefill, decode, kv, rate, parts, warnings)
+    est.overloaded = overloaded
+    return est
+
+
+def _pools(plan: Plan, dep: Deployment, rate: float, batch: float | None, cap: int) -> tuple[PoolResult, PoolResult]:
+    """The prefill and decode pools (aggregated: the one pool's prefill and decode) at ``rate`` requests/s, the
+    decode batch per rank ``batch`` or, None, the smallest that serves the rate (``_solve_batch``)."""
+    dc = dep.decode
+    prefill = prefill_pool(plan, dep, dc if dep.mode == "aggregated" else dep.prefill, rate, "prefill")
+    prefill_share = prefill.utilisation if dep.mode == "aggregated" else 0.0
+    if batch is None:
+        batch = _solve_batch(plan, dep, dc, rate * dep.workload.output_tokens, cap, prefill_share)
+    return prefill, _decode_pool(plan, dep, dc, batch, cap, prefill_share, rate)
 
 
 def _decode_pool(plan: Plan, dep: Deployment, split: PoolSplit, batch: float, cap: int, prefill_share: float,

@@ -6,12 +6,14 @@ same devices by ``core.fabric.naming.Namer`` (``leaf004``, ``gpu006``, ``p2-spin
 padded), their racks by the layout (``R02-04``, ``core.physical``), an NVLink domain by the Slurm block export's
 ``nvl001`` and its trays and level-2 units by ``core.fabric.domainlevels.level2_device_name`` (``nvl001-nvsw2``,
 ``nvd001-l2sw007``). An element is named from its devices' export names, its own part 1-based after a space, as the
-load analysis's hot links name a server's NIC (``core.formats.linknames``)::
+load analysis's hot links name a server's NIC (``core.formats.linknames``); a chip of a domain of several nodes is
+named within the switch tray that holds it (``Shape.chips_of_tray``: ``rack1.nvswitch4``, the fifth chip, is the
+first of tray 3), so a chip and its tray read as one device's parts::
 
     p0.leaf3               -> leaf004                 node5.nic2        -> gpu006 nic3
     p1                     -> plane 2                 node5.nvswitch1   -> gpu006 nvswitch2
     p0.leaf3-spine1        -> leaf004 -> spine002     node5.mesh3-6     -> gpu006 mesh4-7
-    p0.leaf3-spine1#2      -> leaf004 -> spine002 #3  rack1.nvswitch4   -> nvl002 nvswitch5
+    p0.leaf3-spine1#2      -> leaf004 -> spine002 #3  rack1.nvswitch4   -> nvl002-nvsw3 nvswitch1
     p0.spine3-spine17      -> spine004 -> spine018    nvl1.nvswitch-tray2 -> nvl002-nvsw3
     node5-node6#1          -> gpu006 -> gpu007 #2     domain0.l2switch5 -> nvd001-l2sw006
     rack3                  -> R02-05                  rack3.feedA       -> R02-05 feedA
@@ -25,6 +27,7 @@ None for a text that is no export name: an id passes through the spec language a
 from __future__ import annotations
 
 import re
+from functools import cached_property
 
 from core.fabric.naming import Namer
 from core.fabric.wiring import Wiring
@@ -158,13 +161,21 @@ class ElementNames:
         row = next((row for row in nvlink_links(self.plan, self.scheme) if row[1] == lower and row[4] == upper), None)
         return None if row is None else f"{row[2]} {row[3]} -> {row[5]} {row[6]}"
 
+    @cached_property
+    def _chips_per_tray(self) -> int:
+        """NVSwitch chips per switch tray of a domain of several nodes (``Shape.chips_of_tray``)."""
+        from core.analysis.failure.shape import Shape
+
+        return len(Shape.build(self.plan).chips_of_tray(0)) or 1
+
     def _part(self, found) -> str | None:
         head, part, a, b = found["device"], found["part"], found["a"], found["b"]
-        if part == "nvswitch" and not head.startswith("node"):  # a multi-node domain's chip: rack1 / nvl1
+        if part == "nvswitch" and not head.startswith("node"):  # a multi-node domain's chip: within its tray
             index = head.lstrip("racknvl")
-            device = self.domain(int(index)) if index.isdigit() and int(index) < self.domains else None
-        else:
-            device = self.device(head)
+            tray, chip = divmod(int(a), self._chips_per_tray)
+            device = self._tray(int(index), tray) if index.isdigit() else None
+            return None if device is None else f"{device} nvswitch{chip + 1}"
+        device = self.device(head)
         if device is None:
             return None
         if part == "feed":
@@ -239,8 +250,11 @@ class ElementNames:
         if not a.isdigit() or int(a) < 1 or (b is not None and int(b) < 1):
             return None
         domain = _DOMAIN_EXPORT.match(self._unprefixed(head))
-        if part == "nvswitch" and domain and not domain[2] and int(domain[1]) >= 1:
-            return f"{self._nvl_head()}{int(domain[1]) - 1}.nvswitch{int(a) - 1}"
+        if part == "nvswitch" and domain and domain[2]:  # a chip within its tray (``_part``)
+            per = self._chips_per_tray
+            if int(domain[1]) < 1 or int(domain[2]) < 1 or int(a) > per:
+                return None
+            return f"{self._nvl_head()}{int(domain[1]) - 1}.nvswitch{(int(domain[2]) - 1) * per + int(a) - 1}"
         device = self.parse_device(head)
         if device is None or Wiring.parse_node(device) is None:
             return None
