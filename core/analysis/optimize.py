@@ -87,7 +87,6 @@ import operator
 import os
 import time
 from contextlib import contextmanager
-from copy import copy as shallow
 from dataclasses import astuple, dataclass, field
 from types import SimpleNamespace
 from typing import Iterable, NamedTuple
@@ -1126,8 +1125,10 @@ def _evaluate_family(evaluator: "_Evaluator", designs: list[Design], indices: li
             continue
         one_switch = resolved.nodes * resolved.rails_per_island <= resolved.switch_ports
         if d.tiers == auto.tiers and (auto.tiers == 1 or not one_switch):
-            copy = shallow(auto)  # every field the auto plan's (shared, as it was), then its own index and design
-            copy.index, copy.design, copy.resolved = i, d, None
+            # every field the auto plan's (shared, as it was), then its own index and design: ``copy.copy``'s
+            # shallow copy in a quarter of its time
+            copy = object.__new__(Candidate)
+            copy.__dict__.update(auto.__dict__, index=i, design=d, resolved=None)
             out.append(copy)
         elif d.tiers < auto.tiers and _too_few_tiers(resolved, d.tiers):
             out.append(Candidate(i, d, reason=_("{tiers} cannot hold these nodes (closed form); {needed} "
