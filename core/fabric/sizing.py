@@ -966,16 +966,19 @@ def _three_tier_pods(stage: _Stage, counts: _Counts) -> _Upper:
     up.core_groups = up.spines_per_pod
     up.core_count = up.core_groups * up.cores_per_group
     up.spine_core_pair = up.spine_uplinks // up.cores_per_group
-    pod = (_("A pod is {units} = {leaves} leaves and {spines} spines; ceil({all_groups} / "
-             "{groups}) = {pods} pods.") if stage.rail else
-           ngettext("A pod is {groups} top-of-rack leaf = {leaves} leaves and {spines} spines; ceil({all_groups} / "
-                    "{groups}) = {pods} pods.",
-                    "A pod is {groups} top-of-rack leaves = {leaves} leaves and {spines} spines; ceil({all_groups} "
-                    "/ {groups}) = {pods} pods.",
-                    up.groups_per_pod))
-    stage.note(lambda: pod.format(groups=up.groups_per_pod, units=plurals.scalable_units(up.groups_per_pod),
-                                  leaves=leaves_per_pod, spines=up.spines_per_pod, all_groups=stage.group_count,
-                                  pods=up.pod_count))
+
+    def pod() -> str:  # made only when the sizing has words (``_Stage.note``)
+        return (_("A pod is {units} = {leaves} leaves and {spines} spines; ceil({all_groups} / "
+                  "{groups}) = {pods} pods.") if stage.rail else
+                ngettext("A pod is {groups} top-of-rack leaf = {leaves} leaves and {spines} spines; ceil({all_groups} "
+                         "/ {groups}) = {pods} pods.",
+                         "A pod is {groups} top-of-rack leaves = {leaves} leaves and {spines} spines; ceil("
+                         "{all_groups} / {groups}) = {pods} pods.",
+                         up.groups_per_pod)).format(
+            groups=up.groups_per_pod, units=plurals.scalable_units(up.groups_per_pod), leaves=leaves_per_pod,
+            spines=up.spines_per_pod, all_groups=stage.group_count, pods=up.pod_count)
+
+    stage.note(pod)
     stage.note(lambda: _(
         "Each leaf has {uplinks} uplinks, {pair} to each spine of its pod; each spine has {down} down and {up} up."
     ).format(uplinks=up.leaf_uplinks, pair=up.pair_links, down=spine_down, up=up.spine_uplinks))
@@ -1023,12 +1026,12 @@ def _partial_pod(stage: _Stage, up: _Upper, last_pod_groups: int) -> int:
                         else _("partial pod: {groups} of {per_pod} top-of-rack leafs")).format(
                         groups=last_pod_groups, per_pod=up.groups_per_pod)))
     )
-    why = (_("The last pod holds {groups} of {per_pod} scalable units: its spines have {down} down and {up} up "
-             "({per_core} per core).") if stage.rail else
-           _("The last pod holds {groups} of {per_pod} top-of-rack leafs: its spines have {down} down and {up} up "
-             "({per_core} per core)."))
-    stage.note(lambda: why.format(groups=last_pod_groups, per_pod=up.groups_per_pod, down=partial_down,
-                                up=up.partial_uplinks, per_core=up.partial_uplinks // up.cores_per_group))
+    stage.note(lambda: (
+        _("The last pod holds {groups} of {per_pod} scalable units: its spines have {down} down and {up} up "
+          "({per_core} per core).") if stage.rail else
+        _("The last pod holds {groups} of {per_pod} top-of-rack leafs: its spines have {down} down and {up} up "
+          "({per_core} per core).")).format(groups=last_pod_groups, per_pod=up.groups_per_pod, down=partial_down,
+                                            up=up.partial_uplinks, per_core=up.partial_uplinks // up.cores_per_group))
     return up.partial_uplinks // up.cores_per_group
 
 
@@ -1043,13 +1046,13 @@ def _leaf_groups(stage: _Stage, leaf_uplinks: int) -> list[SwitchGroup]:
                     description=stage.said(lambda: _("full scalable unit") if stage.rail else _("full top-of-rack leaf")))
     ] if full_leaves else []
     if full_leaves < leaf_count:
-        partial = (_("partial scalable unit: {nodes} of {group_nodes} nodes") if stage.rail
-                   else _("partial top-of-rack leaf: {nodes} of {group_nodes} nodes"))
         groups.append(
             SwitchGroup(role="leaf", count=leaf_count - full_leaves, down_ports_used=last_leaf_down,
                         up_ports_used=leaf_uplinks, radix=stage.radix, **_tier(stage.resolved, "leaf"),
-                        description=stage.said(lambda: partial.format(nodes=stage.last_group_nodes,
-                                                                      group_nodes=stage.nodes_per_group)))
+                        description=stage.said(lambda: (
+                            _("partial scalable unit: {nodes} of {group_nodes} nodes") if stage.rail
+                            else _("partial top-of-rack leaf: {nodes} of {group_nodes} nodes")).format(
+                            nodes=stage.last_group_nodes, group_nodes=stage.nodes_per_group)))
         )
     return groups
 
