@@ -305,6 +305,14 @@ closed form). ``_Evaluator.size``'s own calls replayed: 0.83-0.86x the CPU (H100
 0.77 s). ``--only default --runs 3``, one run each: median 42.31 s wall, 6.08 s CPU over all processes against
 40.61 s, 6.24 s (load 19.5-24; the load's noise): MISS (1 s). The same 17,516 candidates decided alike (one process:
 every candidate hashed alike, H100 and B300).
+Then (2026-12-07, 15:31-16:14 UTC, load average 15-31 on 2 cores from other helpers; the baseline a218f7fa and lean53
+alternately): two stages that cost more than they saved in a search removed (the resolution by the design's fields,
+1 hit in 1,662, and the leaf down-port choice, 121 in 1,988: ``core.fabric.sizing._best_leaf_down`` is no longer
+cached). The 1,661 resolutions replayed: 0.135 s CPU with the stage against 0.050 s without (load 26). One process's
+per-step split, two pairs (load 26-30): ``resolve`` 0.33-0.35 s against 0.18 s, the search 5.98 and 6.46 s against 5.77
+and 5.52 s CPU. ``--only default --runs 3``, two pairs: median 44.25 and 33.87 s wall, 7.11 and 5.97 s CPU over all
+processes (load 29.3, 25.0) against 38.08 and 31.44 s, 5.88 and 6.01 s (load 25.9, 23.5): MISS (1 s). The same
+answers (H100 and B300: every candidate hashed alike).
 
 Earlier history of the ``bench`` workload:
 

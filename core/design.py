@@ -42,9 +42,9 @@ from pydantic import (
 
 from core import hostlink, scaleup, vocab
 from core.catalog import Catalog, DesignPriceBasis, Nic, Switch, System, load_catalog
-from core.errors import DesignError, FabricPlannerError, GpuLimitError, InputError, shown
+from core.errors import DesignError, GpuLimitError, InputError, shown
 from core.i18n import N_, _, ngettext
-from core.memo import FrozenDict, spoken, stage, text_bytes, view
+from core.memo import FrozenDict, view
 from core.spares import canonical_setting
 from core.text import hidden, visible
 
@@ -1607,12 +1607,6 @@ def _check_whole_racks(sizes: tuple[int, ...], level1: int) -> None:
                     below=_(" or {below} GPUs").format(below=below) if below else ""))
 
 
-def _resolved_bytes(resolved: "ResolvedDesign") -> int:
-    """Upper bound of the memory a resolution holds of its own [bytes] (its design and fields; the catalog entries
-    it refers to are the catalog's): measured at 7.6 kB, checked by ``tests/test_memo.py``."""
-    return 12288 + text_bytes(resolved.notes)
-
-
 _DICT_FIELDS = tuple(name for name, f in Design.model_fields.items() if typing.get_origin(f.annotation) is dict)
 DesignFields = view("DesignFields", " ".join(name for name in Design.model_fields if name not in _DICT_FIELDS),
                     **{name: FrozenDict for name in _DICT_FIELDS})
@@ -1634,15 +1628,6 @@ def resolved_of(fields: ResolvedFields) -> ResolvedDesign:
     values = fields._asdict()
     values["design"] = Design.model_construct(**fields.design._asdict())
     return ResolvedDesign.model_construct(**values)
-
-
-@stage(0.13, _resolved_bytes, errors=(FabricPlannerError,))
-def resolved_design(fields: DesignFields, catalog: Catalog, language: str) -> ResolvedDesign:
-    """``resolve_design`` of the design of these ``fields`` (``DesignFields.of(design)``) with its notes and errors
-    in ``language``, cached by these arguments (``core.memo.stage``): the optimizer resolves the designs that differ
-    only in what resolving does not read once."""
-    with spoken(language):
-        return resolve_design(Design.model_construct(**fields._asdict()), catalog)
 
 
 def _domains_and_nodes(design: Design, system, gpus_per_node: int, nodes: int, notes: list[str]):

@@ -197,7 +197,7 @@ def test_every_stage_is_keyed_by_its_arguments_alone():
     _stage_work()
     shared = (_Entry, Catalog, CollectiveConstants, Routing)
     names = {f.__name__ for f in STAGES}
-    assert {"resolved_design", "sized_networks", "network_rows_of", "placed_link_lengths", "chosen_media",
+    assert {"sized_networks", "network_rows_of", "placed_link_lengths", "chosen_media",
             "arranged_lengths", "arranged_racks", "sized_fabric",
             "priced_link_rows",
             "_curves", "_model_layout", "fastest_split", "split_bounds", "served", "healthy_measures"} <= names

@@ -556,30 +556,43 @@ def test_cached_curves_give_what_a_fresh_sweep_gives():
     assert swept >= 40 and 4 < len(_curves.cache) < swept
 
 
-def test_cached_resolution_equals_resolving_each_design():
-    """Resolving reads neither ``tiers`` nor ``oversubscription``: the evaluator's shared resolution, with each
-    design put in, equals ``resolve_design`` of that design (every field), and errors are the same errors."""
+def test_shared_resolution_equals_resolving_each_design():
+    """Resolving reads neither ``tiers`` nor ``oversubscription``: the resolution ``_evaluate_families`` shares over a
+    run of designs, with each design put in (``_evaluate_family``), equals ``resolve_design`` of that design (every
+    field), errors are the same errors, and a run resolves once."""
     from core.analysis import optimize as opt
-    from core.design import resolve_design, resolved_design
+    from core.design import resolve_design
+    from core.memo import copied
 
     catalog = opt.load_catalog()
-    evaluator = opt._Evaluator(Constraints(), catalog)
-    resolved_design.cache_clear()
     designs = candidate_designs("H100", 1024, Constraints(), Grid(switches=("QM9700", "SN5600", "TH5"),
                                                                  oversubscription=(1.0, 1.5, 3.0)))
-    resolved = 0
+    runs: dict[tuple, list] = {}
     for design in designs:
+        runs.setdefault(opt._fields_key(design, opt._UNRESOLVED), []).append(design)
+    resolved = 0
+    for run in runs.values():
         try:
-            expected = resolve_design(design, catalog)
+            shared = resolve_design(run[0], catalog)
         except FabricPlannerError as exc:
-            with pytest.raises(type(exc)) as raised:
-                evaluator.resolve(design)
-            assert str(raised.value) == str(exc)
+            for design in run:
+                with pytest.raises(type(exc)) as raised:
+                    resolve_design(design, catalog)
+                assert str(raised.value) == str(exc)
             continue
-        got = evaluator.resolve(design)
-        assert got == expected and got.design is design
-        resolved += 1
-    assert resolved > 100 and len(resolved_design.cache) * 4 < len(designs)  # one resolution served many designs
+        for design in run:
+            got = copied(shared, {"design": design})
+            assert got == resolve_design(design, catalog) and got.design is design
+            resolved += 1
+    assert resolved > 100 and len(runs) * 4 < len(designs)  # one resolution served many designs
+
+    calls = []
+    evaluator = opt._Evaluator(Constraints(), catalog)
+    evaluator.resolve = lambda design: calls.append(design) or resolve_design(design, catalog)
+    groups = opt._families(designs)
+    for _family in opt._evaluate_families(evaluator, designs, groups):
+        pass
+    assert len(calls) == len(runs)  # each run resolved once, however many families and designs it holds
 
 
 def test_a_budget_search_stops_at_the_callers_limit():

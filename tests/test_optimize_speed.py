@@ -139,13 +139,12 @@ def _leaf_down_with_the_switches(resolved):
 @pytest.mark.parametrize("gpu, gpus, extra", [("H100", 16384, {}), ("H100", 3000, {}), ("GB200", 4608, {}),
                                                ("B200", 2048, {"su_nodes": 24}), ("H100", 1024, {"pod_sus": 2})])
 def test_the_leaf_down_choice_from_numbers_equals_the_one_with_the_switches(gpu, gpus, extra):
-    """``core.fabric.sizing._best_leaf_down`` (cached by the island's numbers, ``IslandNumbers``, no switch model)
+    """``core.fabric.sizing._best_leaf_down`` (of the island's numbers, ``IslandNumbers``, no switch model)
     chooses the count the search over the resolved design itself chooses, over grids of every switch, both
     topologies, explicit tiers, faster uplinks, fixed scalable units and pods; where no count can be sized,
     sizing raises the most count's error, as before."""
     from core.design import Design
     from core.fabric import sizing
-    from core.memo import uncached
 
     catalog = load_catalog()
     base = Design(gpu=catalog.system(gpu).id, gpus=gpus, **extra)
@@ -163,8 +162,6 @@ def test_the_leaf_down_choice_from_numbers_equals_the_one_with_the_switches(gpu,
             continue
         expected = _leaf_down_with_the_switches(resolved)
         numbers = sizing.IslandNumbers.of(resolved)
-        with uncached():
-            assert sizing._best_leaf_down(numbers) == expected, design
         assert sizing._best_leaf_down(numbers) == expected, design
         try:
             sizing._size_fabric(resolved, expected)

@@ -502,8 +502,8 @@ IslandNumbers = view("IslandNumbers", "nodes nics_per_node topology nvlink_level
                      "switch_ports spine_radix core_radix pod_sus leaf_speed_ratio leaf_uplink_cost",
                      design=view("IslandRatios", "oversubscription spine_oversubscription tiers"))
 """What choosing an island's leaf down-port count reads of a resolved design (``core.memo.view``): numbers alone,
-no switch model and its speeds only as their ratio (``leaf_speed_ratio``), so designs whose switches, NICs, GPUs or
-speeds differ but whose counts, radixes and ratios agree share one choice."""
+no switch model and its speeds only as their ratio (``leaf_speed_ratio``), so a count that cannot be sized raises
+``_Unfit`` without the words of the error the design's own sizing says."""
 
 
 class _Unfit(DesignError):
@@ -518,7 +518,6 @@ def _refuse(resolved, error: Callable[[], DesignError]) -> NoReturn:
     raise error()
 
 
-@stage(0.005, lambda count: 32)
 def _best_leaf_down(island: IslandNumbers) -> int:
     """The leaf down-port count the island is sized at: the most the oversubscription allows, or, when it is
     above 1:1, a few less if that gives a design with fewer switches (at 4:1 a 64-port leaf can take 51 nodes
@@ -526,6 +525,8 @@ def _best_leaf_down(island: IslandNumbers) -> int:
     Counts run from the most down to three quarters of it; the fewest (tiers, switches) win, then the most
     down ports. Non-blocking fabrics keep the standard half-radix scalable unit. When no count can be sized,
     the most (sizing there raises the first count's error, what the design cannot do).
+    Uncached: the optimizer's sizings are cached whole (``_sized_clos``), and a cache of this choice found 121
+    choices in 1,988 of a default search, costing more (0.12 s) than choosing each afresh (0.10 s).
 
     Each count is compared by ``_score``, skipped when its closed-form floor
     (``_score_floor``) cannot beat the best so far, or when a count compared before has its group shape
@@ -965,16 +966,19 @@ def _three_tier_pods(stage: _Stage, counts: _Counts) -> _Upper:
     up.core_groups = up.spines_per_pod
     up.core_count = up.core_groups * up.cores_per_group
     up.spine_core_pair = up.spine_uplinks // up.cores_per_group
-    pod = (_("A pod is {units} = {leaves} leaves and {spines} spines; ceil({all_groups} / "
-             "{groups}) = {pods} pods.") if stage.rail else
-           ngettext("A pod is {groups} top-of-rack leaf = {leaves} leaves and {spines} spines; ceil({all_groups} / "
-                    "{groups}) = {pods} pods.",
-                    "A pod is {groups} top-of-rack leaves = {leaves} leaves and {spines} spines; ceil({all_groups} "
-                    "/ {groups}) = {pods} pods.",
-                    up.groups_per_pod))
-    stage.note(lambda: pod.format(groups=up.groups_per_pod, units=plurals.scalable_units(up.groups_per_pod),
-                                  leaves=leaves_per_pod, spines=up.spines_per_pod, all_groups=stage.group_count,
-                                  pods=up.pod_count))
+
+    def pod() -> str:  # made only when the sizing has words (``_Stage.note``)
+        return (_("A pod is {units} = {leaves} leaves and {spines} spines; ceil({all_groups} / "
+                  "{groups}) = {pods} pods.") if stage.rail else
+                ngettext("A pod is {groups} top-of-rack leaf = {leaves} leaves and {spines} spines; ceil({all_groups} "
+                         "/ {groups}) = {pods} pods.",
+                         "A pod is {groups} top-of-rack leaves = {leaves} leaves and {spines} spines; ceil("
+                         "{all_groups} / {groups}) = {pods} pods.",
+                         up.groups_per_pod)).format(
+            groups=up.groups_per_pod, units=plurals.scalable_units(up.groups_per_pod), leaves=leaves_per_pod,
+            spines=up.spines_per_pod, all_groups=stage.group_count, pods=up.pod_count)
+
+    stage.note(pod)
     stage.note(lambda: _(
         "Each leaf has {uplinks} uplinks, {pair} to each spine of its pod; each spine has {down} down and {up} up."
     ).format(uplinks=up.leaf_uplinks, pair=up.pair_links, down=spine_down, up=up.spine_uplinks))
@@ -1022,12 +1026,12 @@ def _partial_pod(stage: _Stage, up: _Upper, last_pod_groups: int) -> int:
                         else _("partial pod: {groups} of {per_pod} top-of-rack leafs")).format(
                         groups=last_pod_groups, per_pod=up.groups_per_pod)))
     )
-    why = (_("The last pod holds {groups} of {per_pod} scalable units: its spines have {down} down and {up} up "
-             "({per_core} per core).") if stage.rail else
-           _("The last pod holds {groups} of {per_pod} top-of-rack leafs: its spines have {down} down and {up} up "
-             "({per_core} per core)."))
-    stage.note(lambda: why.format(groups=last_pod_groups, per_pod=up.groups_per_pod, down=partial_down,
-                                up=up.partial_uplinks, per_core=up.partial_uplinks // up.cores_per_group))
+    stage.note(lambda: (
+        _("The last pod holds {groups} of {per_pod} scalable units: its spines have {down} down and {up} up "
+          "({per_core} per core).") if stage.rail else
+        _("The last pod holds {groups} of {per_pod} top-of-rack leafs: its spines have {down} down and {up} up "
+          "({per_core} per core).")).format(groups=last_pod_groups, per_pod=up.groups_per_pod, down=partial_down,
+                                            up=up.partial_uplinks, per_core=up.partial_uplinks // up.cores_per_group))
     return up.partial_uplinks // up.cores_per_group
 
 
@@ -1042,13 +1046,13 @@ def _leaf_groups(stage: _Stage, leaf_uplinks: int) -> list[SwitchGroup]:
                     description=stage.said(lambda: _("full scalable unit") if stage.rail else _("full top-of-rack leaf")))
     ] if full_leaves else []
     if full_leaves < leaf_count:
-        partial = (_("partial scalable unit: {nodes} of {group_nodes} nodes") if stage.rail
-                   else _("partial top-of-rack leaf: {nodes} of {group_nodes} nodes"))
         groups.append(
             SwitchGroup(role="leaf", count=leaf_count - full_leaves, down_ports_used=last_leaf_down,
                         up_ports_used=leaf_uplinks, radix=stage.radix, **_tier(stage.resolved, "leaf"),
-                        description=stage.said(lambda: partial.format(nodes=stage.last_group_nodes,
-                                                                      group_nodes=stage.nodes_per_group)))
+                        description=stage.said(lambda: (
+                            _("partial scalable unit: {nodes} of {group_nodes} nodes") if stage.rail
+                            else _("partial top-of-rack leaf: {nodes} of {group_nodes} nodes")).format(
+                            nodes=stage.last_group_nodes, group_nodes=stage.nodes_per_group)))
         )
     return groups
 
