@@ -95,3 +95,16 @@ def test_the_time_to_first_token_card_says_the_rate_asked_and_served(h100, lang,
         (below,) = [k for k in serving_key_numbers(serving.estimate(h100, _dep("aggregated", 20.0)))
                     if k.key == "output_per_gpu"]
     assert "saturated" not in below.help and "满负荷" not in below.help
+
+
+def test_a_way_out_on_a_bigger_design_says_the_design_grows(h100):
+    """A way out that re-plans the design at more nodes than it has names the design's new size as a growth, not as
+    the nodes the deployment uses: "use 842 nodes: aggregated 566 nodes ..." read as a contradiction."""
+    from core.perf.serving_search import search
+
+    found = search(h100, "llama3.3-70b", {"input_tokens": 2000, "output_tokens": 500, "ttft_ms": 2000,
+                                          "tpot_ms": 50, "rate": 10_000}, mode="aggregated")
+    grown = [w for w in found.ways_out if w.startswith("grow the design to ")]
+    assert grown, found.ways_out
+    assert not any(w.startswith("use ") and "nodes:" in w and int(w.split()[1].replace(",", "")) > 4
+                   for w in found.ways_out), found.ways_out

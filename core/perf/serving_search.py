@@ -877,11 +877,13 @@ def _more_nodes(ctx: _Context, candidates: list[Candidate], again: dict) -> list
     for nodes in (need, math.ceil(need * 1.5)):
         if nodes <= r.nodes:
             found = search(ctx.plan, b.model, b.workload, **{**again, "max_nodes": nodes})
-        else:
+            way = _("use {nodes} nodes: {found}")
+        else:  # the design re-planned at that size: its deployment may use fewer of them
             bigger = _bigger_plan(ctx.plan, nodes)
             found = search(bigger, b.model, b.workload, **{**again, "max_nodes": nodes}) if bigger else None
+            way = _("grow the design to {nodes} nodes: {found}")
         if found is not None and found.best is not None:
-            return [_("use {nodes} nodes: {found}").format(nodes=f"{nodes:,}", found=_found(found))]
+            return [way.format(nodes=f"{nodes:,}", found=_found(found))]
     return []
 
 
