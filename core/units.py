@@ -77,6 +77,21 @@ def number(value: float) -> str:
     return text[:-2] if text.endswith(".0") else text
 
 
+def alike(values: list[float]) -> list[str]:
+    """Numbers set side by side for comparison (a table's row across designs), each with the decimals
+    :func:`number` gives the largest of them and separators: ``3.22`` beside ``3.10`` (not ``3.1``), ``1,235``
+    beside ``12``; "unbounded" without bound (:func:`unbounded`). A number alone (a card) is :func:`number`'s."""
+    finite = [abs(v) for v in values if not unbounded(v)]
+    top = max(finite, default=0.0)
+    if top >= 100 or not top:
+        places = 0
+    elif top >= 10:
+        places = 1
+    else:
+        places = 2 - math.floor(math.log10(top))
+    return [_(UNBOUNDED) if unbounded(v) else f"{v:,.{places}f}" for v in values]
+
+
 def ratio(value: float) -> str:
     """A ratio such as an oversubscription, ``1.33:1`` (three significant figures): the one ratio format."""
     return f"{value:.3g}:1"
