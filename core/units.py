@@ -77,18 +77,21 @@ def number(value: float) -> str:
     return text[:-2] if text.endswith(".0") else text
 
 
+def _places(value: float) -> int:
+    """The decimals :func:`number` writes ``value`` with, its trailing zeros kept: none from 100, one from 10, three
+    significant figures below."""
+    if abs(value) >= 100 or not value:
+        return 0
+    return 1 if abs(value) >= 10 else 2 - math.floor(math.log10(abs(value)))
+
+
 def alike(values: list[float]) -> list[str]:
-    """Numbers set side by side for comparison (a table's row across designs), each with the decimals
-    :func:`number` gives the largest of them and separators: ``3.22`` beside ``3.10`` (not ``3.1``), ``1,235``
-    beside ``12``; "unbounded" without bound (:func:`unbounded`). A number alone (a card) is :func:`number`'s."""
-    finite = [abs(v) for v in values if not unbounded(v)]
-    top = max(finite, default=0.0)
-    if top >= 100 or not top:
-        places = 0
-    elif top >= 10:
-        places = 1
-    else:
-        places = 2 - math.floor(math.log10(top))
+    """Numbers set side by side for comparison (a table's row or column across designs), each with as many
+    decimals as :func:`number` gives the one that needs the most, and separators: ``3.22`` beside ``3.10`` (not
+    ``3.1``), ``152.8`` beside ``98.4``, ``1,962`` beside ``1,968``; "unbounded" without bound (:func:`unbounded`).
+    So none loses a figure it shows alone and none has fewer decimals than its neighbour; a number alone (a card,
+    a sentence) is :func:`number`'s."""
+    places = max((_places(v) for v in values if not unbounded(v)), default=0)
     return [_(UNBOUNDED) if unbounded(v) else f"{v:,.{places}f}" for v in values]
 
 
