@@ -288,6 +288,15 @@ def money_axis(top: float, bottom: float = 0.0, **extra) -> dict:
     return dict(tickmode="array", tickvals=ticks, ticktext=[usd(v, trim=True) for v in ticks], **extra)
 
 
+EXCEL_PERCENT = "[>=0.1]0.0%;[>=0.01]0.00%;0.000%"
+"""An XLSX number format for a share held as a fraction, reading as :func:`percent` writes it (three significant
+figures: ``75.1%``, ``6.82%``, ``0.443%``); Excel keeps a trailing zero ``percent`` drops (``6.80%``)."""
+EXCEL_KW = "[>=100]#,##0;[>=10]0.0;0.00"
+"""An XLSX number format for a power held in kW under a header or unit cell that names kW, reading as :func:`kw`
+writes it (``1,264``, ``43.0``, ``4.10``): the card's three significant figures, in kW; Excel keeps a trailing
+zero ``kw`` drops for a value those figures hold exactly (``41.0``)."""
+
+
 def excel_money_format(language: str | None = None) -> str:
     """An XLSX number format reading like ``core.i18n.usd`` in ``language`` (default: the current one) and the
     session's currency (``core.i18n.currency()``), for a cell holding the amount in that currency (US dollars

@@ -365,3 +365,35 @@ def test_every_bill_row_says_where_it_sits_with_two_nvlink_levels(lang):
     level2 = table[table["catalog_id"].str.startswith("NVLINK5-")]
     assert len(level2) == 4 and level2["where"].str.contains("NVLink").all()
     assert not level2["item"].str.contains("NVLink level|NVLink）|级", regex=True).any()
+
+
+def excel_text(value: float, fmt: str) -> str:
+    """How Excel shows ``value`` in a number format of conditional sections (``[>=0.1]0.0%;...;0.000%``) whose
+    patterns are ``#,##0``, ``0.0``, ``0.00%`` and the like: the first section whose condition holds, else the
+    last."""
+    for section in fmt.split(";"):
+        if section.startswith("[>="):
+            bound, pattern = section[3:].split("]", 1)
+            if value < float(bound):
+                continue
+        else:
+            pattern = section
+        shown = value * 100 if pattern.endswith("%") else value
+        places = len(pattern.rstrip("%").partition(".")[2])
+        return f"{shown:{',' if ',' in pattern else ''}.{places}f}" + ("%" if pattern.endswith("%") else "")
+    raise AssertionError(fmt)
+
+
+@pytest.mark.parametrize("design", [Design(), Design(gpu="GB200-NVL72", nodes=144, nvlink_domain_gpus=144)])
+def test_the_summarys_share_and_power_read_as_the_pages_write_them(design):
+    """The pack's network share "6.82%" read "6.8%" in the workbook, GB200's IT power "1,264" kW in Compare's kW row
+    "1,263.6": a share cell reads as ``units.percent``, a kW cell as ``units.kw`` (the card's figures in kW)."""
+    from core import units
+
+    p = plan(design)
+    ws = book_of(design)["Summary"]
+    cells = {c.value: ws.cell(c.row, 2) for c in ws["A"] if isinstance(c.value, str)}
+    share = next(cell for label, cell in cells.items() if "share of capex" in label)
+    assert excel_text(share.value, share.number_format) == units.percent(p.cost.network_share)
+    for label, kw in (("IT power", p.cost.it_kw), ("Network power", p.cost.network_kw)):
+        assert excel_text(cells[label].value, cells[label].number_format) == units.kw(kw), label

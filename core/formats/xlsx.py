@@ -117,7 +117,7 @@ USD = "usd"
 WATTS = '#,##0" W"'
 KILOWATTS = '#,##0.0" kW"'
 WHOLE = "#,##0"
-PERCENT = "0.0%"
+PERCENT = units.EXCEL_PERCENT
 _FORMATS = {"quantity": WHOLE, "unit_price_usd": USD, "extended_price_usd": USD, "extended_price_low_usd": USD,
             "extended_price_high_usd": USD, "unit_power_w": WATTS, "extended_power_w": WATTS}
 _WIDTHS = {"category": 12, "network": 22, "item": 46, "where": 26, "quantity": 10, "unit_price_usd": 13,
@@ -345,9 +345,9 @@ def key_number_rows(plan, unit: str = "GB/s") -> list[tuple[str, float | int | s
         *([(_("of which NVLink level 2"), cost["scaleup_capex_usd"], "USD", USD)]
           if cost.get("scaleup_capex_usd") else []),
         (fabric_share_words(cost)[0], cost["network_share"], "", PERCENT),
-        (_("IT power"), power["it_kw"], "kW", "#,##0.0"),
-        (_("Network power"), power["network_kw"], "kW", "#,##0.0"),
-        (_("Facility power (PUE {pue})").format(pue=f"{power['pue']:g}"), power["facility_kw"], "kW", "#,##0.0"),
+        (_("IT power"), power["it_kw"], "kW", units.EXCEL_KW),
+        (_("Network power"), power["network_kw"], "kW", units.EXCEL_KW),
+        (_("Facility power (PUE {pue})").format(pue=f"{power['pue']:g}"), power["facility_kw"], "kW", units.EXCEL_KW),
         (_("Energy per year"), cost["energy_usd_per_year"], "USD", USD),
         (_("TCO ({years} years)").format(years=f"{cost['tco_years']:g}"), cost["tco_usd"], "USD", USD),
         (_("Compute racks"), plan.cost.racks_compute, "", WHOLE),
