@@ -397,3 +397,23 @@ def test_the_summarys_share_and_power_read_as_the_pages_write_them(design):
     assert excel_text(share.value, share.number_format) == units.percent(p.cost.network_share)
     for label, kw in (("IT power", p.cost.it_kw), ("Network power", p.cost.network_kw)):
         assert excel_text(cells[label].value, cells[label].number_format) == units.kw(kw), label
+
+
+@pytest.mark.parametrize("lang, unused", [("en", "not used by this topology"), ("zh", "此拓扑不使用")])
+def test_the_design_sheet_says_which_settings_the_topology_does_not_read(lang, unused):
+    """The Design sheet gave "Dragonfly+ global ratio 1" on a rail-optimized design where the unused group size
+    said "auto": a field the family does not read (``core.fabric.families.reads``) says so, its value kept when
+    set; a Dragonfly+ design shows its own."""
+    from core.fabric.families import reads
+
+    def values(design):
+        with language(lang):
+            return {key: value for _label, value, key in xlsx.design_rows(plan(design))}
+
+    rail = values(Design(global_ratio=2.0))
+    assert rail["global_ratio"] == ("2 (not used by this topology)" if lang == "en" else "2（此拓扑不使用）")
+    assert rail["group_leaves"] == rail["torus_dims"] == unused
+    assert all((value == unused or str(value).endswith(("(" + unused + ")", "（" + unused + "）")))
+               == (not reads("rail-optimized", key)) for key, value in rail.items())
+    dragonfly = values(Design(topology="dragonfly", gpus=4096))
+    assert dragonfly["global_ratio"] == 1.0 and dragonfly["torus_dims"] == unused

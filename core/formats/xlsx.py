@@ -43,7 +43,7 @@ from core.design import FIELDS
 from core import scaleup, units
 from core.units import excel_money_format
 from core.formats.filenames import design_slug
-from core.fabric.families import LEVEL2_SWITCHES_LABEL, tier_words
+from core.fabric.families import LEVEL2_SWITCHES_LABEL, reads, tier_words
 from core.figures.billitems import item_and_where
 from core.figures.cost import networks_note
 from core.formats.networkwords import sizing_explanation, sizing_headline, sizing_tables
@@ -240,14 +240,26 @@ def _value_text(field: str, value) -> str | int | float:
     return value
 
 
+def _setting_text(field: str, value) -> str:
+    """A design value as text (``_value_text``; a number without a trailing ``.0``: ``2``, ``0.5``)."""
+    text = _value_text(field, value)
+    return f"{text:g}" if isinstance(text, float) else str(text)
+
+
 def design_rows(plan) -> list[tuple[str, str | int | float, str]]:
-    """(setting, value, JSON key) for every ``Design`` field, defaults included; ``auto`` says what was picked.
-    Settings are named by each field's declaration (``core.design.FIELDS``)."""
+    """(setting, value, JSON key) for every ``Design`` field, defaults included; ``auto`` says what was picked; a
+    field the design's topology does not read (``core.fabric.families.reads``: a Dragonfly+ global ratio on a
+    rail-optimized design) says so, after its value if it was set. Settings are named by each field's declaration
+    (``core.design.FIELDS``)."""
     design = plan.design
+    default = type(design)()
     rows = []
     for field, surface in FIELDS.items():
         value = getattr(design, field)
-        if field == "gpus" and value is None and design.nodes is not None:
+        if not reads(design.topology, field):
+            shown_value = _("not used by this topology") if value == getattr(default, field) else _(
+                "{value} (not used by this topology)").format(value=_setting_text(field, value))
+        elif field == "gpus" and value is None and design.nodes is not None:
             shown_value = _("from nodes ({choice})").format(choice=f"{plan.resolved.gpus:,}")
         elif field == "nodes" and value is None:
             shown_value = _("from GPUs ({choice})").format(choice=f"{plan.resolved.nodes:,}")
