@@ -11,6 +11,8 @@ import pytest
 
 from core.design import Design
 from core.units import excel_money_format
+from core.figures import compare as compare_figs
+from core.figures.keynumbers import key_numbers
 from core.formats import xlsx
 from core.i18n import _, language
 from core.networks import NETWORK_WORDS, network_name
@@ -298,7 +300,7 @@ def test_capex_per_gpu_has_one_name_on_the_cards_the_workbook_and_compare():
     the workbook's row reads as Compare's (``Capex per GPU``, its unit in the unit column); the Cost tab and the
     workbook called it "Cost per GPU"."""
     from core.analysis.compare import metrics
-    from core.figures.keynumbers import cost_key_numbers, key_numbers
+    from core.figures.keynumbers import key_numbers, key_numbers
     from core.formats.xlsx import key_number_rows
     from core.i18n import _, language
 
@@ -397,6 +399,11 @@ def test_the_summarys_share_and_power_read_as_the_pages_write_them(design):
     assert excel_text(share.value, share.number_format) == units.percent(p.cost.network_share)
     for label, kw in (("IT power", p.cost.it_kw), ("Network power", p.cost.network_kw)):
         assert excel_text(cells[label].value, cells[label].number_format) == units.kw(kw), label
+    # Compare's kW row (designs side by side in one unit, kW) reads as the workbook; the card alone takes its own
+    # unit (1.26 MW): the same three figures, the documented rule for a number alone
+    assert compare_figs.format_value(p.cost.it_kw, "kw") == units.kw(p.cost.it_kw)
+    card = next(k for k in key_numbers(p.summary()) if k.key == "it_power")
+    assert card.value == units.power(p.cost.it_kw)
 
 
 @pytest.mark.parametrize("lang, unused", [("en", "not used by this topology"), ("zh", "此拓扑不使用")])
