@@ -13,8 +13,11 @@ Power, shares and table numbers. :func:`power` writes an electrical power (``687
 three significant figures like money), :func:`kw` its number alone for a template that names ``kW``; :func:`percent`
 a share, a probability or a utilisation such as MFU (``75.1%``, a share of capex ``6.62%``); :func:`days` a duration
 in days; :func:`milliseconds` a latency and :func:`microseconds` a collective's time (``µs``, never ``us``);
-:func:`metres` a length inside its bin; :func:`cell` an engine table's number. tests/test_units.py greps for hand-made
-power, percentages (``{x:.0%}``) and microseconds.
+:func:`metres` a length inside its bin; :func:`cell` an engine table's number; :func:`alike` numbers set side by side
+for comparison (a row or column across designs: the most decimals any of them needs, the one place more places are
+written than a number alone gets); ``EXCEL_PERCENT`` and ``EXCEL_KW`` the XLSX number formats reading as
+:func:`percent` and :func:`kw`. tests/test_units.py greps for hand-made power, percentages (``{x:.0%}``) and
+microseconds.
 
 Money. ``core.i18n.usd`` is the one money format (English ``$1.10 B`` / ``$853 M`` / ``$49,983``,
 Chinese ``11.0亿美元`` / ``4.998万美元``); Plotly axes get their tick labels from it
