@@ -300,7 +300,7 @@ def test_capex_per_gpu_has_one_name_on_the_cards_the_workbook_and_compare():
     the workbook's row reads as Compare's (``Capex per GPU``, its unit in the unit column); the Cost tab and the
     workbook called it "Cost per GPU"."""
     from core.analysis.compare import metrics
-    from core.figures.keynumbers import key_numbers, key_numbers
+    from core.figures.keynumbers import cost_key_numbers, key_numbers
     from core.formats.xlsx import key_number_rows
     from core.i18n import _, language
 
