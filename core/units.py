@@ -13,8 +13,11 @@ Power, shares and table numbers. :func:`power` writes an electrical power (``687
 three significant figures like money), :func:`kw` its number alone for a template that names ``kW``; :func:`percent`
 a share, a probability or a utilisation such as MFU (``75.1%``, a share of capex ``6.62%``); :func:`days` a duration
 in days; :func:`milliseconds` a latency and :func:`microseconds` a collective's time (``µs``, never ``us``);
-:func:`metres` a length inside its bin; :func:`cell` an engine table's number. tests/test_units.py greps for hand-made
-power, percentages (``{x:.0%}``) and microseconds.
+:func:`metres` a length inside its bin; :func:`cell` an engine table's number; :func:`alike` numbers set side by side
+for comparison (a row or column across designs: the most decimals any of them needs, the one place more places are
+written than a number alone gets); ``EXCEL_PERCENT`` and ``EXCEL_KW`` the XLSX number formats reading as
+:func:`percent` and :func:`kw`. tests/test_units.py greps for hand-made power, percentages (``{x:.0%}``) and
+microseconds.
 
 Money. ``core.i18n.usd`` is the one money format (English ``$1.10 B`` / ``$853 M`` / ``$49,983``,
 Chinese ``11.0亿美元`` / ``4.998万美元``); Plotly axes get their tick labels from it
@@ -75,6 +78,24 @@ def number(value: float) -> str:
         return f"{value:.{2 - math.floor(math.log10(abs(value)))}f}".rstrip("0")
     text = f"{value:.1f}" if abs(value) >= 10 else f"{value:.3g}"
     return text[:-2] if text.endswith(".0") else text
+
+
+def _places(value: float) -> int:
+    """The decimals :func:`number` writes ``value`` with, its trailing zeros kept: none from 100, one from 10, three
+    significant figures below."""
+    if abs(value) >= 100 or not value:
+        return 0
+    return 1 if abs(value) >= 10 else 2 - math.floor(math.log10(abs(value)))
+
+
+def alike(values: list[float]) -> list[str]:
+    """Numbers set side by side for comparison (a table's row or column across designs), each with as many
+    decimals as :func:`number` gives the one that needs the most, and separators: ``3.22`` beside ``3.10`` (not
+    ``3.1``), ``152.8`` beside ``98.4``, ``1,962`` beside ``1,968``; "unbounded" without bound (:func:`unbounded`).
+    So none loses a figure it shows alone and none has fewer decimals than its neighbour; a number alone (a card,
+    a sentence) is :func:`number`'s."""
+    places = max((_places(v) for v in values if not unbounded(v)), default=0)
+    return [_(UNBOUNDED) if unbounded(v) else f"{v:,.{places}f}" for v in values]
 
 
 def ratio(value: float) -> str:
@@ -269,6 +290,15 @@ def money_axis(top: float, bottom: float = 0.0, **extra) -> dict:
     rate = fx_rate()  # round ticks in the shown currency, placed at their value in US dollars (the data's)
     ticks = [tick / rate for tick in money_ticks(top * rate, bottom * rate)]
     return dict(tickmode="array", tickvals=ticks, ticktext=[usd(v, trim=True) for v in ticks], **extra)
+
+
+EXCEL_PERCENT = "[>=0.1]0.0%;[>=0.01]0.00%;0.000%"
+"""An XLSX number format for a share held as a fraction, reading as :func:`percent` writes it (three significant
+figures: ``75.1%``, ``6.82%``, ``0.443%``); Excel keeps a trailing zero ``percent`` drops (``6.80%``)."""
+EXCEL_KW = "[>=100]#,##0;[>=10]0.0;0.00"
+"""An XLSX number format for a power held in kW under a header or unit cell that names kW, reading as :func:`kw`
+writes it (``1,264``, ``43.0``, ``4.10``): the card's three significant figures, in kW; Excel keeps a trailing
+zero ``kw`` drops for a value those figures hold exactly (``41.0``)."""
 
 
 def excel_money_format(language: str | None = None) -> str:

@@ -246,13 +246,14 @@ def _tables(result) -> None:
     # (each family's cheapest) is the link that opens it on the Designer (a data grid cut the words and hid a
     # link column past its right edge at 1,024 px)
     st.caption(i18n.sentences(front_rule(result.metric, unit), _("Click a design to open it in the Designer.")))
+    shown = units.alike([r["performance"] for r in rows])  # the designs side by side (153 as the answer says)
     st.table(pd.DataFrame([{
         _("Design"): _linked(r["design"], by_index[r["index"]].design),
         capex: safe.md(r["capex"]),  # markdown cells: a dollar sign is text, not the start of a formula
-        performance: safe.md(i18n.usd(r["performance_usd"], cents=True)) if money_metric else
-        i18n.number(r["performance"], 1),
+        performance: safe.md(i18n.usd(r["performance_usd"], cents=True)) if money_metric else value,
         _("Tiers"): str(r["tiers"]), _("Switches"): i18n.number(r["switches"]),
-        _("Facility power [kW]"): units.kw(r["power_kw"])} for r in rows]), hide_index=True, border="horizontal")
+        _("Facility power [kW]"): units.kw(r["power_kw"])} for r, value in zip(rows, shown)]), hide_index=True,
+        border="horizontal")
     st.markdown("#### " + _("Switch families"))
     st.caption(_("Each family is a fabric, a leaf switch model (none for a topology without switches) and a "
                  "topology; a family with no design that meets every constraint shows what ruled most of it out."))
@@ -282,11 +283,11 @@ def _found(progress) -> None:
     money = figs.capex_title(progress.objective)
     performance = figs.metric_title(progress.metric, unit)
     st.markdown("**" + _("Pareto front so far") + "**")
+    shown = units.alike([figs.metric_value(c, progress.metric, unit) for c in progress.front])  # as ``_tables``
     st.table(pd.DataFrame([{  # wrapped as the finished front is (``_tables``)
         _("Design"): safe.md(design_label(c)), money: safe.md(money_text(c, progress.objective)),
         performance: safe.md(i18n.usd(c.usd_per_mtok, cents=True)) if progress.metric == "usd_per_mtok" else
-        i18n.number(figs.metric_value(c, progress.metric, unit), 1)} for c in progress.front]),
-        hide_index=True, border="horizontal")
+        value} for c, value in zip(progress.front, shown)]), hide_index=True, border="horizontal")
 
 
 def main() -> None:

@@ -209,7 +209,7 @@ def _what_if(here, without, plan) -> None:
     _comparison([(_("with the compute fabric"), here), (_("without: front-end network only"), without)],
                 plan.resolved.system)
     st.caption(i18n.sentences(tidy_spaces(_(
-        "Without the scale-out fabric every instance stays inside one {domain} and the KV cache moves over the "
+        "Without the compute fabric every instance stays inside one {domain} and the KV cache moves over the "
         "front-end network (the storage network's ports, else the catalog's front-end figure).").format(
         domain=domain_word(plan.resolved.system))), _(
         "Its cost and energy leave out the compute fabric: its switches, optics, cables and compute NICs, their "

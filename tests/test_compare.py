@@ -319,3 +319,10 @@ def test_the_bill_difference_names_parts_and_where_they_sit_as_the_bill_does(lan
     assert len(rows) > 10 and all(r[where] for r in rows)
     assert {(r[item], r[where], r[catalog_id]) for r in rows} <= published
     assert any(r[catalog_id] == "NVLINK5-SWITCH-TRAY" for r in rows)
+
+
+def test_a_large_relative_delta_has_thousands_separators():
+    """Compare's relative change reads like its absolute one: ``+20,937.5%``, not ``+20937.5%``."""
+    delta = cmp.Delta(1_200_000.0, 20937.5, "worse")
+    assert figs.format_delta(delta, "usd") == "+$1.20 M (+20,937.5%)"
+    assert figs.format_delta(cmp.Delta(-3.0, -5.0, "better"), "count") == "-3 (-5.0%)"

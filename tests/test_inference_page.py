@@ -24,6 +24,7 @@ from core.figures.serving import comparison_rows, time_figure
 from core.formats import inferencelink as link
 from core.perf.serving import usable_hbm_bytes, weights_per_gpu_bytes
 from core.plan import plan
+from core.units import alike
 from tests import pagetest
 from tests.test_i18n import rerun
 from core.perf import servingform
@@ -323,3 +324,35 @@ def test_an_overloaded_pools_utilisation_is_saturated_never_inf(lang, word):
     assert not [c for c in cells if "inf" in c.lower() and "%" in c]
     assert ">99.999%" in cells or "100%" in cells
     assert word in cells  # the comparison table's time to first token
+
+
+@pytest.mark.parametrize("lang, name, other", [("en", "compute fabric", "scale-out fabric"), ("zh", "计算网络", "横向扩展网络")])
+def test_the_what_if_names_the_fabric_one_way(lang, name, other):
+    """The what-if's heading said "Without the compute fabric", its caption "Without the scale-out fabric" for the
+    same thing: one name (``core.vocab.compute_fabric``'s), en and zh."""
+    from core import vocab
+
+    at = open_page({"v": "1", "lang": lang} if lang == "zh" else {"v": "1"})
+    with language(lang):
+        assert vocab.compute_fabric() == name
+    heading = next(h.value for h in at.subheader if name in h.value)
+    caption = next(unescape(c.value) for c in at.caption if "KV" in c.value and name in c.value)
+    assert other not in heading + caption
+
+
+@pytest.mark.parametrize("lang, usd_header", [("en", "Cost per million output tokens [USD]"),
+                                               ("zh", "每百万输出 token 成本 [美元]")])
+def test_the_comparison_sets_each_number_alike_across_designs(lang, usd_header):
+    """The what-if's energy read "3.22" beside "3.1": a row across the designs has one number of decimals
+    (``core.units.alike``); its cost row names the unit, as Compare's."""
+    served = inference.serve(Design(), plan(Design()), dict(link.DEFAULTS))  # 3.22 J with the fabric, 3.10 without
+    a, b = served.here, served.without
+    with language(lang):
+        rows = comparison_rows([("a", a), ("b", b)])
+    assert usd_header in rows[0]
+    for header in rows[0]:
+        cells = [row[header] for row in rows]
+        if all(re.fullmatch(r"[\d,]+\.\d+", c) for c in cells):  # numbers with decimals: as many each
+            assert len({len(c.split(".")[1]) for c in cells}) == 1, (header, cells)
+    joules = [row[next(h for h in row if "[J]" in h)] for row in rows]
+    assert joules == alike([a.joules_per_output_token, b.joules_per_output_token]) == ["3.22", "3.10"]

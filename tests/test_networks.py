@@ -252,3 +252,15 @@ def test_storage_two_tier_cap_keeps_every_shape(radix, o):
             assert shape == searched, (node_ports, storage_ports)
             holds, asked = holds + (shape is not None), asked + 1
     assert 0 < holds < asked  # some hold, some do not
+
+
+@pytest.mark.parametrize("lang, one, many", [("en", "1 storage system = ceil(", "storage systems = ceil("),
+                                             ("zh", "1 个存储系统 = ⌈", "个存储系统 = ⌈")])
+def test_storage_systems_count_in_the_singular_and_plural(lang, one, many):
+    """The storage fabric's explanation counts its systems in the right number: "1 storage system", not "1 storage
+    systems" (a 32-GPU design sizes one; 4,096 GPUs more)."""
+    with language(lang):
+        small = sized(Design(gpus=32))[2].storage.explanation
+        large = sized(Design(gpus=4096))[2].storage.explanation
+    assert any(line.startswith(one) for line in small), small
+    assert any(many in line and not line.startswith("1 ") for line in large), large

@@ -19,7 +19,7 @@ from core.analysis.optimize import Constraints, Grid, candidate_designs, design_
 from core.design import Design
 from core.errors import InputError
 from core.figures.optimize import family_rows, front_rows, pareto_figure
-from core.units import bandwidth
+from core.units import alike, bandwidth
 from core.formats import optimizelink, sharelink
 from core.i18n import language, usd
 from core.text import NO_BREAK
@@ -168,6 +168,11 @@ def test_page_runs_the_linked_search_and_links_the_cheapest_design():
     assert len(front) == len(best.pareto)
     assert sum(int(n.replace(",", "")) for n in fams["Candidates"]) == best.considered
     assert all(power == f"{round(c.facility_kw):,}" for power, c in zip(front["Facility power [kW]"], best.pareto))
+    busbw = [c.busbw_gbytes for c in best.pareto]  # the designs side by side: one rule (units.alike), whole
+    assert list(front["All-reduce busbw [GB/s]"]) == alike(busbw)  # numbers from 100 GB/s, as the answer's words
+    if min(busbw) >= 100:
+        said = unescaped(" ".join(m.value for m in [*at.markdown, *at.success]))
+        assert front["All-reduce busbw [GB/s]"].iloc[0] + " GB/s" in said
     link = at.sidebar.code[0].value
     assert "/optimize?" in link and "n=32" in link and "opt_fab=infiniband" in link and "opt_run=1" in link
 

@@ -13,6 +13,7 @@ from core.design import Design
 from core.designwords import plan_words
 from core.figures.keynumbers import cost_key_numbers
 from core.formats import report
+from core.i18n import language
 from core.plan import plan
 
 
@@ -42,7 +43,7 @@ def test_the_title_subtitle_and_footer_are_the_whole_design(mixed):
 
 def test_the_racks_card_and_the_risks_are_the_whole_hall(mixed):
     p, text = mixed
-    assert "32 racks in all (4 network), at most 57.2 kW per rack of 60 kW" in text
+    assert "32 racks in all, 4 of them for network switches, at most 57.2 kW per rack of 60 kW" in text
     assert "up to 57.2 kW in one rack (limit 60 kW)" in text  # the limit as the card writes it (core.units.kw)
     assert "21 racks in all" not in text and "40.8 kW" not in text
 
@@ -64,7 +65,7 @@ def test_a_design_without_pods_keeps_its_words():
     assert report._design_line(p) == f"512 x H100 in 64 nodes · {plan_words(p)}"
     counts, layout = p.layout.counts(), p.layout
     card = next(k for k in cost_key_numbers(p) if k.key == "racks")
-    assert f"{counts['total']:,} racks in all ({counts['network']:,} network), at most " \
+    assert f"{counts['total']:,} racks in all, {counts['network']:,} of them for network switches, at most " \
            f"{layout.max_kw_per_rack:,.1f} kW per rack of {layout.power_limit_kw:g} kW" in card.help
     text = _text(report.design_report_html(p, name="", share_link=""))
     assert "pod 1" not in text and "every GPU of the design (512 GPUs)" in text
@@ -100,3 +101,14 @@ def test_the_bill_says_whose_each_row_is():
     nics = [row for row in rows if row[0] == "NIC"]
     assert [row[2] for row in nics if "spare" not in row[1]] == ["pod 1", "pod 2"]
     assert all("(node" in row[1] for row in nics)
+
+
+def test_the_racks_card_says_what_its_numbers_count():
+    """"4 racks in all (1 network)" read as one network: the card says the racks hold network switches, en and zh."""
+    p = plan(Design(gpu="H100", nodes=4))
+    counts = p.layout.counts()
+    card = next(k for k in cost_key_numbers(p) if k.key == "racks")
+    assert f"{counts['total']:,} racks in all, {counts['network']:,} of them for network switches" in card.help
+    with language("zh"):
+        card = next(k for k in cost_key_numbers(p) if k.key == "racks")
+    assert f"共 {counts['total']:,} 个机柜，其中 {counts['network']:,} 个放置网络交换机" in card.help

@@ -7,6 +7,7 @@ user chose once (``ui_bw``); a grep over the display code finds any other hand-w
 from __future__ import annotations
 
 import ast
+import math
 import re
 from pathlib import Path
 
@@ -513,3 +514,15 @@ def test_a_step_time_beside_another_has_three_decimals_everywhere():
 
     assert format_value(6.003, "seconds") == units.seconds(6.003) == "6.003"
     assert format_value(239.478, "seconds") == "239.478" and format_value(6.0, "seconds", tick=True) == "6"
+
+
+def test_numbers_set_side_by_side_share_the_most_decimals_any_needs():
+    """``units.alike``: a row across designs writes each number with the decimals ``number`` gives the one that
+    needs the most, so none loses a figure and none has fewer decimals than its neighbour."""
+    assert units.alike([3.2205, 3.1045]) == ["3.22", "3.10"]
+    assert units.alike([1962.2, 1968.4]) == ["1,962", "1,968"]
+    assert units.alike([152.83, 98.44]) == ["152.8", "98.4"]
+    assert units.alike([16.2, 18.06]) == ["16.2", "18.1"]
+    assert units.alike([0.0123, 0.5]) == ["0.0123", "0.5000"]
+    assert units.alike([0.0, 0.0]) == ["0", "0"]
+    assert units.alike([math.inf, 2.5]) == ["unbounded", "2.50"]

@@ -11,6 +11,8 @@ import pytest
 
 from core.design import Design
 from core.units import excel_money_format
+from core.figures import compare as compare_figs
+from core.figures.keynumbers import key_numbers
 from core.formats import xlsx
 from core.i18n import _, language
 from core.networks import NETWORK_WORDS, network_name
@@ -365,3 +367,60 @@ def test_every_bill_row_says_where_it_sits_with_two_nvlink_levels(lang):
     level2 = table[table["catalog_id"].str.startswith("NVLINK5-")]
     assert len(level2) == 4 and level2["where"].str.contains("NVLink").all()
     assert not level2["item"].str.contains("NVLink level|NVLink）|级", regex=True).any()
+
+
+def excel_text(value: float, fmt: str) -> str:
+    """How Excel shows ``value`` in a number format of conditional sections (``[>=0.1]0.0%;...;0.000%``) whose
+    patterns are ``#,##0``, ``0.0``, ``0.00%`` and the like: the first section whose condition holds, else the
+    last."""
+    for section in fmt.split(";"):
+        if section.startswith("[>="):
+            bound, pattern = section[3:].split("]", 1)
+            if value < float(bound):
+                continue
+        else:
+            pattern = section
+        shown = value * 100 if pattern.endswith("%") else value
+        places = len(pattern.rstrip("%").partition(".")[2])
+        return f"{shown:{',' if ',' in pattern else ''}.{places}f}" + ("%" if pattern.endswith("%") else "")
+    raise AssertionError(fmt)
+
+
+@pytest.mark.parametrize("design", [Design(), Design(gpu="GB200-NVL72", nodes=144, nvlink_domain_gpus=144)])
+def test_the_summarys_share_and_power_read_as_the_pages_write_them(design):
+    """The pack's network share "6.82%" read "6.8%" in the workbook, GB200's IT power "1,264" kW in Compare's kW row
+    "1,263.6": a share cell reads as ``units.percent``, a kW cell as ``units.kw`` (the card's figures in kW)."""
+    from core import units
+
+    p = plan(design)
+    ws = book_of(design)["Summary"]
+    cells = {c.value: ws.cell(c.row, 2) for c in ws["A"] if isinstance(c.value, str)}
+    share = next(cell for label, cell in cells.items() if "share of capex" in label)
+    assert excel_text(share.value, share.number_format) == units.percent(p.cost.network_share)
+    for label, kw in (("IT power", p.cost.it_kw), ("Network power", p.cost.network_kw)):
+        assert excel_text(cells[label].value, cells[label].number_format) == units.kw(kw), label
+    # Compare's kW row (designs side by side in one unit, kW) reads as the workbook; the card alone takes its own
+    # unit (1.26 MW): the same three figures, the documented rule for a number alone
+    assert compare_figs.format_value(p.cost.it_kw, "kw") == units.kw(p.cost.it_kw)
+    card = next(k for k in key_numbers(p.summary()) if k.key == "it_power")
+    assert card.value == units.power(p.cost.it_kw)
+
+
+@pytest.mark.parametrize("lang, unused", [("en", "not used by this topology"), ("zh", "此拓扑不使用")])
+def test_the_design_sheet_says_which_settings_the_topology_does_not_read(lang, unused):
+    """The Design sheet gave "Dragonfly+ global ratio 1" on a rail-optimized design where the unused group size
+    said "auto": a field the family does not read (``core.fabric.families.reads``) says so, its value kept when
+    set; a Dragonfly+ design shows its own."""
+    from core.fabric.families import reads
+
+    def values(design):
+        with language(lang):
+            return {key: value for _label, value, key in xlsx.design_rows(plan(design))}
+
+    rail = values(Design(global_ratio=2.0))
+    assert rail["global_ratio"] == ("2 (not used by this topology)" if lang == "en" else "2（此拓扑不使用）")
+    assert rail["group_leaves"] == rail["torus_dims"] == unused
+    assert all((value == unused or str(value).endswith(("(" + unused + ")", "（" + unused + "）")))
+               == (not reads("rail-optimized", key)) for key, value in rail.items())
+    dragonfly = values(Design(topology="dragonfly", gpus=4096))
+    assert dragonfly["global_ratio"] == 1.0 and dragonfly["torus_dims"] == unused

@@ -136,7 +136,8 @@ def format_value(value: float, kind: str, unit: str | None = None, tick: bool = 
 
 
 def format_delta(d, kind: str, unit: str | None = None) -> str:
-    """``+1,234 (+5.0%)``; the absolute part in the metric's unit."""
+    """``+1,234 (+5.0%)``, ``+$17.8 M (+11,944.1%)``: the absolute part in the metric's unit, the relative part with
+    one decimal and separators."""
     if d.verdict == "same":
         return "="
     if d.pods is not None and kind in BANDWIDTH_KINDS:  # a design with pods: each pod that moved
@@ -161,7 +162,7 @@ def format_delta(d, kind: str, unit: str | None = None) -> str:
         absolute = f"{d.absolute:+,.1f}"
     else:
         absolute = f"{d.absolute:+,.0f}"
-    return absolute if d.percent is None else bracketed(absolute, f"{d.percent:+.1f}%")
+    return absolute if d.percent is None else bracketed(absolute, f"{d.percent:+,.1f}%")
 
 
 def design_header(index: int, name: str) -> str:

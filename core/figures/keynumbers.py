@@ -552,8 +552,8 @@ def _racks_help(plan) -> str:
         return _("racks of compute nodes")
     counts = layout.counts()
     limit = max(layout.racks, key=lambda r: r.kw).kw_limit if hall is not None else layout.power_limit_kw
-    return _("racks of compute nodes; {total} racks in all ({network} network), at most {kw} kW per rack of "
-             "{limit} kW (Racks & cabling tab)").format(
+    return _("racks of compute nodes; {total} racks in all, {network} of them for network switches, at most {kw} kW "
+             "per rack of {limit} kW (Racks & cabling tab)").format(
         total=f"{counts['total']:,}", network=f"{counts['network']:,}", kw=kw(layout.max_kw_per_rack),
         limit=kw(limit))
 

@@ -13,11 +13,11 @@ import plotly.graph_objects as go
 
 from core import plurals
 from core.figures.style import RAIL_COLOURS, base_layout, plain
-from core.i18n import N_, _, ngettext, usd
+from core.i18n import N_, _, in_currency, ngettext, usd
 from core.perf.serving import pool_name
 from core.perf.serving_search import describe
 from core.scaleup import in_noun
-from core.units import UNBOUNDED as UNBOUNDED_WORD, milliseconds, number, percent, unbounded
+from core.units import UNBOUNDED as UNBOUNDED_WORD, alike, milliseconds, number, percent
 
 STEP_PARTS = {"compute": N_("compute"), "hbm": N_("HBM"), "nvlink": N_("NVLink"), "fabric": N_("scale-out fabric"),
               "overhead": N_("overhead")}
@@ -176,15 +176,10 @@ def time_figure(estimates: dict, height: int = 420, scaleup_links: dict[str, str
 
 
 TABLE_COLUMNS = (N_("Design"), N_("Prefill split"), N_("Decode split"), N_("GPUs used"), N_("TTFT [ms]"),
-                 N_("TPOT [ms]"), N_("Output tokens/s per GPU in decode"), N_("Cost per million output tokens"),
+                 N_("TPOT [ms]"), N_("Output tokens/s per GPU in decode"), N_("Cost per million output tokens [USD]"),
                  N_("Energy per output token [J]"), N_("Meets the targets"))
 """The comparison table's headers (English, marked; shown translated); the splits first, where the grid measures
 a column's width (its first rows), so the longest texts are not cut."""
-
-
-def _shown(value: float) -> str:
-    """A number as the table shows it (``core.units.number``), or "unbounded" (``core.units.unbounded``)."""
-    return _(UNBOUNDED_WORD) if unbounded(value) else number(value)
 
 
 def _pool_words(split) -> str:
@@ -212,7 +207,7 @@ def _splits(dep, aggregated: bool) -> list[str]:
 
 def comparison_rows(results: list[tuple[str, object]], system=None) -> list[dict]:
     """One row per design: (label, ``ServingEstimate`` or the error it raised), as display text in the current
-    language (the GPUs the deployment uses of the cluster's; ms, tokens/s, J as ``core.units.number``; the cost as
+    language (the GPUs the deployment uses of the cluster's; ms, tokens/s and J set side by side across the designs, ``core.units.alike``; the cost as
     ``usd``; the split the design is served with as ``_splits``: one ``AGGREGATED_SPLIT`` row when every design is
     served aggregated, not the one pool twice as prefill and decode); a design that raised shows "-" (its
     message is the caller's to show, with its suggestion). ``system``: the designs' one system, whose accelerator
@@ -220,16 +215,19 @@ def comparison_rows(results: list[tuple[str, object]], system=None) -> list[dict
     served = [e for _label, e in results if not isinstance(e, Exception)]
     aggregated = bool(served) and all(e.deployment.mode == "aggregated" for e in served)  # one pool: one split row
     columns = (TABLE_COLUMNS[0], AGGREGATED_SPLIT, *TABLE_COLUMNS[3:]) if aggregated else TABLE_COLUMNS
-    headers = [in_noun(_(c), system) for c in columns]
+    headers = [in_currency(in_noun(_(c), system)) for c in columns]
+    measures = [(e.ttft_s * 1e3, e.tpot_s * 1e3, e.output_tokens_per_s_per_gpu, e.joules_per_output_token)
+                for e in served]
+    shown = iter(zip(*[alike(list(row)) for row in zip(*measures)]))  # a row across the designs, set side by side
     rows = []
     for label, e in results:
         if isinstance(e, Exception):
             values = [label, *["-"] * (len(columns) - 1)]
         else:
             used = _("{used} of {total}").format(used=number(e.gpus), total=number(e.cluster_gpus))
-            values = [label, *_splits(e.deployment, aggregated), used, _shown(e.ttft_s * 1e3), _shown(e.tpot_s * 1e3),
-                      _shown(e.output_tokens_per_s_per_gpu), usd(e.usd_per_million_output_tokens, cents=True),
-                      _shown(e.joules_per_output_token), _("yes") if e.meets_slo else _("no")]
+            ttft, tpot, tokens, joules = next(shown)
+            values = [label, *_splits(e.deployment, aggregated), used, ttft, tpot, tokens,
+                      usd(e.usd_per_million_output_tokens, cents=True), joules, _("yes") if e.meets_slo else _("no")]
         rows.append(dict(zip(headers, values)))
     return rows
 

@@ -43,7 +43,7 @@ from core.design import FIELDS
 from core import scaleup, units
 from core.units import excel_money_format
 from core.formats.filenames import design_slug
-from core.fabric.families import LEVEL2_SWITCHES_LABEL, tier_words
+from core.fabric.families import LEVEL2_SWITCHES_LABEL, reads, tier_words
 from core.figures.billitems import item_and_where
 from core.figures.cost import networks_note
 from core.formats.networkwords import sizing_explanation, sizing_headline, sizing_tables
@@ -117,7 +117,7 @@ USD = "usd"
 WATTS = '#,##0" W"'
 KILOWATTS = '#,##0.0" kW"'
 WHOLE = "#,##0"
-PERCENT = "0.0%"
+PERCENT = units.EXCEL_PERCENT
 _FORMATS = {"quantity": WHOLE, "unit_price_usd": USD, "extended_price_usd": USD, "extended_price_low_usd": USD,
             "extended_price_high_usd": USD, "unit_power_w": WATTS, "extended_power_w": WATTS}
 _WIDTHS = {"category": 12, "network": 22, "item": 46, "where": 26, "quantity": 10, "unit_price_usd": 13,
@@ -240,14 +240,26 @@ def _value_text(field: str, value) -> str | int | float:
     return value
 
 
+def _setting_text(field: str, value) -> str:
+    """A design value as text (``_value_text``; a number without a trailing ``.0``: ``2``, ``0.5``)."""
+    text = _value_text(field, value)
+    return f"{text:g}" if isinstance(text, float) else str(text)
+
+
 def design_rows(plan) -> list[tuple[str, str | int | float, str]]:
-    """(setting, value, JSON key) for every ``Design`` field, defaults included; ``auto`` says what was picked.
-    Settings are named by each field's declaration (``core.design.FIELDS``)."""
+    """(setting, value, JSON key) for every ``Design`` field, defaults included; ``auto`` says what was picked; a
+    field the design's topology does not read (``core.fabric.families.reads``: a Dragonfly+ global ratio on a
+    rail-optimized design) says so, after its value if it was set. Settings are named by each field's declaration
+    (``core.design.FIELDS``)."""
     design = plan.design
+    default = type(design)()
     rows = []
     for field, surface in FIELDS.items():
         value = getattr(design, field)
-        if field == "gpus" and value is None and design.nodes is not None:
+        if not reads(design.topology, field):
+            shown_value = _("not used by this topology") if value == getattr(default, field) else _(
+                "{value} (not used by this topology)").format(value=_setting_text(field, value))
+        elif field == "gpus" and value is None and design.nodes is not None:
             shown_value = _("from nodes ({choice})").format(choice=f"{plan.resolved.gpus:,}")
         elif field == "nodes" and value is None:
             shown_value = _("from GPUs ({choice})").format(choice=f"{plan.resolved.nodes:,}")
@@ -345,9 +357,9 @@ def key_number_rows(plan, unit: str = "GB/s") -> list[tuple[str, float | int | s
         *([(_("of which NVLink level 2"), cost["scaleup_capex_usd"], "USD", USD)]
           if cost.get("scaleup_capex_usd") else []),
         (fabric_share_words(cost)[0], cost["network_share"], "", PERCENT),
-        (_("IT power"), power["it_kw"], "kW", "#,##0.0"),
-        (_("Network power"), power["network_kw"], "kW", "#,##0.0"),
-        (_("Facility power (PUE {pue})").format(pue=f"{power['pue']:g}"), power["facility_kw"], "kW", "#,##0.0"),
+        (_("IT power"), power["it_kw"], "kW", units.EXCEL_KW),
+        (_("Network power"), power["network_kw"], "kW", units.EXCEL_KW),
+        (_("Facility power (PUE {pue})").format(pue=f"{power['pue']:g}"), power["facility_kw"], "kW", units.EXCEL_KW),
         (_("Energy per year"), cost["energy_usd_per_year"], "USD", USD),
         (_("TCO ({years} years)").format(years=f"{cost['tco_years']:g}"), cost["tco_usd"], "USD", USD),
         (_("Compute racks"), plan.cost.racks_compute, "", WHOLE),

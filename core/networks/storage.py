@@ -272,12 +272,15 @@ def size_storage(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
             switch=switch.id, radix=radix), choice_note(choice)),
     ]
     if sized_systems:
-        why.append(_("{systems} storage systems = ceil({nodes} nodes x {per_node_gbps} Gb/s per node / {system_gbps} "
-                     "Gb/s per system), {ports} switch ports at {speed}G.").format(
+        why.append(ngettext("{systems} storage system = ceil({nodes} nodes x {per_node_gbps} Gb/s per node / "
+                            "{system_gbps} Gb/s per system), {ports} switch ports at {speed}G.",
+                            "{systems} storage systems = ceil({nodes} nodes x {per_node_gbps} Gb/s per node / "
+                            "{system_gbps} Gb/s per system), {ports} switch ports at {speed}G.", systems).format(
             systems=systems, nodes=f"{nodes:,}", per_node_gbps=f"{policy('storage_gbps_per_node'):g}",
             system_gbps=system_gbps, ports=storage_ports, speed=speed))
     else:
-        why.append(_("{systems} storage systems as set, {ports} switch ports at {speed}G.").format(
+        why.append(ngettext("{systems} storage system as set, {ports} switch ports at {speed}G.",
+                            "{systems} storage systems as set, {ports} switch ports at {speed}G.", systems).format(
             systems=systems, ports=storage_ports, speed=speed))
 
     shape, pods = _storage_shape(nodes, per_node, node_ports, storage_ports, ufm_ports, radix, o, sus, switch, why)
