@@ -119,7 +119,7 @@ def test_a_model_that_does_not_fit_exits_3_with_ways_out(capsys, split):
     code, out, err = run(capsys, "serve", "--nodes", "1", "--model", "llama3-405b", "--precision", "bf16",
                          "--ttft-ms", "2000", "--tpot-ms", "100", "--mode", "aggregated", *split)
     assert code == 3 and out == ""
-    assert "does not fit" in err and "Ways out (each estimated): use " in err and "; use FP8: " in err
+    assert "does not fit" in err and "Ways out (each estimated): grow the design to " in err and "; use FP8: " in err
     if split:  # the split's own problem first
         assert "serving pool: Llama 3.1 405B needs 94 GiB of weights per GPU at BF16 with this split" in err
 

@@ -129,7 +129,7 @@ def test_the_gb200_power_split_by_network_shows_three_figures():
     s = plan(Design(gpu="GB200-NVL72", nodes=144, nvlink_domain_gpus=144)).summary()  # ?v=1&g=GB200-NVL72&n=144&nvd=144
     assert s["networks"]["compute"]["power_kw"] == pytest.approx(1195.842)
     for lang, text in (("en", "compute (nodes and fabric) 1.20 MW"),
-                       ("zh", "计算（节点与计算网络） 1.20 MW")):
+                       ("zh", "计算（节点与计算网络）1.20 MW")):
         with language(lang):
             assert text in {n.key: n.help for n in key_numbers(s)}["it_power"]
 
