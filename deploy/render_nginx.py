@@ -33,7 +33,12 @@ def render(listen: str, run_dir: str | Path, replicas: Sequence[str], template: 
     if bad:
         raise ValueError(f"replicas must be HOST:PORT, not {', '.join(map(repr, bad))}")
     text = TEMPLATE.read_text(encoding="utf-8") if template is None else template
-    servers = "\n".join(f"        server {r} max_fails=1 fail_timeout=10s;" for r in replicas)
+    # max_fails=0: an error never marks a replica down. With max_fails=1, one failed attempt (a kept-alive
+    # connection closed under a request, a slow accept under load) took the replica out of the hash for
+    # fail_timeout, and every session it holds moved its later requests, its websocket included, to another
+    # replica. A request that fails still passes to the next replica (proxy_next_upstream), so the browsers of a
+    # replica that died still move, at the cost of one refused connection per request.
+    servers = "\n".join(f"        server {r} max_fails=0;" for r in replicas)
     for name, value in (("listen", listen), ("run_dir", str(run_dir)), ("servers", servers)):
         text = text.replace("{{" + name + "}}", value)
     left = re.findall(r"\{\{\w+\}\}", text)

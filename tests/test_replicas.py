@@ -56,6 +56,17 @@ def test_render_fills_every_placeholder():
         assert needed in text
 
 
+def test_an_error_never_marks_a_replica_down():
+    """A failed attempt must not take a replica out of the sticky hash: with ``max_fails=1`` one kept-alive
+    connection closed under a request moved every session of that replica to another one for ``fail_timeout``
+    (``test_sessions_through_nginx_stick_to_their_replica`` saw a session's later requests change replica). A
+    failed request still passes to the next replica (nginx's default ``proxy_next_upstream``)."""
+    text = render_nginx.render("127.0.0.1:8080", "/srv/run", ["127.0.0.1:8501", "10.0.0.2:8502"])
+    servers = re.findall(r"^\s*server \S+ (.*);$", text, re.M)
+    assert servers == ["max_fails=0", "max_fails=0"], servers
+    assert "proxy_next_upstream off" not in text
+
+
 @pytest.mark.parametrize("listen, run_dir, replicas", [
     ("127.0.0.1:8080", "relative/dir", ["127.0.0.1:8501"]),
     ("127.0.0.1:8080", "/srv/run", []),
