@@ -15,7 +15,7 @@ from core.figures import topology as topology_figures
 from core.i18n import N_, _
 from core.perf import training_calibration
 from core.units import percent
-from webui import state
+from webui import state, tablefit
 from webui import tables as tables_fmt
 
 # NB: a bare string at the top level of a page is shown by Streamlit ("magic"): comments only here
@@ -331,16 +331,13 @@ def main() -> None:
         "and the Cost & power tab shows which five prices move it most. Ranges marked as a band in the price "
         "source are assumptions, not quotes.").format(advanced=_("Advanced"), street=labels["street"],
                                                        list=labels["list"], hyperscale=labels["hyperscale"]))
-    book = price_book(lang)
     book_headers = {} if english else {c: _(label) for c, label in PRICE_BOOK_COLUMNS.items()}
-    prices = [book_headers.get(c, c) for c in ("low_usd", "typical_usd", "high_usd")]
+    prices = ("low_usd", "typical_usd", "high_usd")
     # the one money format (core.i18n.usd), as in the BOM; the header names the shown currency in every language
-    money = {c: tables_fmt.money_column(_(PRICE_BOOK_COLUMNS[k]))
-             for c, k in zip(prices, ("low_usd", "typical_usd", "high_usd"))}
-    st.dataframe(tables_fmt.money(book.rename(columns=book_headers), prices), hide_index=True, width="stretch",
-                 height=420,
-                 column_config={**money, book_headers.get("price_source", "price_source"): st.column_config.TextColumn(
-                     book_headers.get("price_source", "price_source"), width="large")})
+    book = tables_fmt.money(price_book(lang).rename(columns=book_headers), [book_headers.get(c, c) for c in prices])
+    shown, config = tablefit.price_book_columns(book, lambda c: book_headers.get(c, c),
+                                                {c: _(PRICE_BOOK_COLUMNS[c]) for c in prices})
+    st.dataframe(book[shown], hide_index=True, width="stretch", height=420, column_config=config)
 
     calibration_section(lang)
 

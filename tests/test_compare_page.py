@@ -330,3 +330,28 @@ def test_every_numbers_column_is_as_wide_as_its_widest_cell():
     group, metric = frame.columns[:2]
     assert config[group]["pinned"] and config[metric]["pinned"]
     assert any("NVLink level 2" in label for label in frame[metric])  # the long label this was cut at
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_bandwidth_chart_takes_the_whole_width(lang):
+    """The bandwidth chart draws a bar group per metric, a design with pods one per pod: in half the page its
+    names turned upright in Chinese at 1,024 px and slanted at 1,280 px (four groups of a design with pods). It
+    is drawn across the page; cost and days, a bar per design each, share a row."""
+    import json
+
+    from core.figures.style import RAW_TITLE
+    from core.i18n import _, in_currency, language
+
+    at = open_page({"v": "1", "n": "64", "pods": "B300:32:800", "lang": lang})
+
+    def titles(charts):
+        return [json.loads(c.proto.spec)["layout"]["meta"][RAW_TITLE] for c in charts]
+
+    with language(lang):
+        bandwidth = _("Bandwidth per GPU, per design [{unit}, one direction]").format(unit="GB/s")
+        halves = {in_currency(_("Capex by category, per design [USD, estimates]")),
+                  _("Days to train the job, per design")}
+    drawn = titles(at.get("plotly_chart"))
+    in_columns = [t for column in at.columns for t in titles(column.get("plotly_chart"))]
+    assert bandwidth in drawn and bandwidth not in in_columns, drawn
+    assert set(in_columns) == halves, in_columns

@@ -127,3 +127,23 @@ def test_the_training_steps_exposed_time_is_in_view(large, lang):
         exposed, collective = _("exposed [s]"), _("collective")
     assert shown[:len(first)] == first and exposed in first and shown[len(first)] == collective
     assert tablefit.leading_px(frame, config, first) <= tablefit.MAIN_PX
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_price_books_part_and_range_fit_the_window(lang):
+    """The Catalog page's price book: each part's id and its low, typical and high price lead, pinned id first, and
+    fit the main area at a 1,024 px window. The kind and the name led, the name as wide as the longest: the high
+    price was cut off at 1,280 px in both languages."""
+    import json
+
+    from tests import pagetest
+
+    at = pagetest.open_page("../pages/2_Catalog.py", {"lang": lang})
+    table = at.dataframe[6]  # after the six catalog tables
+    book, config = table.value, json.loads(table.proto.columns or "{}")
+    with language(lang):
+        first = ["id" if lang == "en" else _("catalog id")] + [_(f"{end} [USD]") if lang != "en" else f"{end}_usd"
+                                                             for end in ("low", "typical", "high")]
+    assert list(book.columns[:4]) == first, list(book.columns)
+    assert config[first[0]].get("pinned") and tablefit.leading_px(book, config, first) <= tablefit.MAIN_PX
+    assert config[first[0]]["width"] >= tables.fitting_width(book[first[0]], first[0])  # every id whole

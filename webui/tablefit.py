@@ -114,6 +114,26 @@ def wrapped_table_px(rows: int, row_px: int) -> int:
     return tables.ROW_PX + min(rows, ROWS_IN_VIEW) * row_px + 3
 
 
+# --- the Catalog page's price book ------------------------------------------------------------------------
+
+PRICE_BOOK_FIRST = ("id", "low_usd", "typical_usd", "high_usd")
+"""The price book's columns a buyer reads first (ids of the Catalog page's ``PRICE_BOOK_COLUMNS``): the part and its
+whole range, low to high; the kind, name, basis and sources follow. The name led before the prices, as wide as
+the longest name: the high end was cut off at a 1,280 px window."""
+
+
+def price_book_columns(book: pd.DataFrame, col, money) -> tuple[list[str], dict]:
+    """(column order, column configuration) of the price book ``book`` (prices as ``tables.money`` text):
+    ``PRICE_BOOK_FIRST`` leading within ``MAIN_PX``, the id pinned and whole, each price as wide as its widest
+    value. ``col``: column id -> the frame's column (the id in English, the header in other languages); ``money``:
+    price column id -> its header naming US dollars (``low [USD]``, shown in the session's currency)."""
+    config = {col("id"): st.column_config.TextColumn(col("id"), pinned=True,
+                                                     width=tables.fitting_width(book[col("id")], col("id"))),
+              **{col(c): tables.money_column(label, book[col(c)].tolist()) for c, label in money.items()},
+              col("price_source"): st.column_config.TextColumn(col("price_source"), width="large")}
+    return order(book, [col(c) for c in PRICE_BOOK_FIRST]), config
+
+
 # --- the oversubscription what-if -------------------------------------------------------------------------
 
 SWEEP_SHORT = {
