@@ -257,3 +257,20 @@ def test_wrap_title_keeps_a_bare_less_than_sign():
     assert wrap_title("a < b")[0] == "a < b"
     text, lines = wrap_title("latency < 1 us and bandwidth > 2 and more words here to wrap", 20)
     assert lines > 1 and "<" in text and ">" in text
+
+
+def test_step_totals_side_by_side_read_alike():
+    """The training step chart's totals: two fabrics side by side read with one count of decimals ("6.00 s" above
+    "6.01 s"; GB200 two-level NVLink read "6 s" above "6.01 s"); a bar alone reads as its step card ("6 s")."""
+    from types import SimpleNamespace
+
+    from core.figures.perf import step_figure
+
+    def step(seconds):
+        return SimpleNamespace(comm=[], compute_s=seconds, bubble_s=0.0, step_time_s=seconds)
+
+    def totals(fig):
+        return [t.strip() for trace in fig.data if trace.type == "scatter" for t in trace.text]
+
+    assert totals(step_figure({"this design": step(6.0), "Ethernet RoCE": step(6.0123)})) == ["6.00 s", "6.01 s"]
+    assert totals(step_figure({"this design": step(6.0)})) == [f"{units.number(6.0)} s"] == ["6 s"]

@@ -161,7 +161,9 @@ def step_figure(estimates: dict, height: int = 320) -> go.Figure:
             hovertemplate=_("{part}: {seconds} s").format(part=label, seconds="%{customdata}") + "<extra>%{y}</extra>",
         ))
     totals = [est.step_time_s for est in estimates.values()]
-    fig.add_trace(go.Scatter(y=labels, x=totals, mode="text", text=[f"  {units.number(t)} s" for t in totals],
+    # bars side by side read alike ("6.00 s" above "6.01 s", not "6 s"); one bar as its step card
+    shown = units.alike(totals) if len(totals) > 1 else [units.number(t) for t in totals]
+    fig.add_trace(go.Scatter(y=labels, x=totals, mode="text", text=[f"  {t} s" for t in shown],
                              textposition="middle right", showlegend=False, hoverinfo="skip",
                              cliponaxis=False))  # "15.8 s" whole: the plot's edge cut the unit at 1,024 px
     fig.update_layout(barmode="stack")
