@@ -465,6 +465,17 @@ def test_diagram_draws_a_grid_with_wrap_arcs_within_budget():
         assert ("Showing" in full_title(fig.layout.title)) == (dims == "32x32x16")
 
 
+
+def test_diagram_legend_names_each_wraparound_in_chinese_without_a_stray_space():
+    """The legend's wraparound entries in Chinese read 第 1 维（x）环回: the word was added after a space, so a
+    full-width bracket or a Chinese word was followed by one (第 1 维（x） 环回, 仅画顶行 环回)."""
+    from core.figures.topology import topology_figure
+    from core.i18n import language
+
+    with language("zh"):
+        names = [trace.name for trace in topology_figure(_torus_plan("4x4x4")).data if "环回" in (trace.name or "")]
+    assert names == ["第 1 维（x）环回", "第 2 维（y）环回", "第 3 维（z），仅画顶行环回"], names
+
 def test_job_block_and_node_shares():
     """A job's block: whole dimensions first, then a part ring (a line: half the ring bandwidth)."""
     assert torus.job_block((4, 4, 4), 64) == ((4, 4, 4), True)

@@ -95,7 +95,9 @@ def torus_figure(plan, height: int = 560):
     shown = (min(full[0], side), min(full[1], side), min(full[2], MAX_LAYERS))
     fig = FigureSpec()
     for (dim, wrap), (xs, ys) in sorted(_segments(dims, shown).items()):
-        name = _(DIMENSION_NAMES[dim]) + (" " + _("wraparound") if wrap else "")
+        name = _(DIMENSION_NAMES[dim])
+        if wrap:  # zh without a space after the dimension's bracket: 第 1 维（x）环回
+            name = _("{dimension} wraparound").format(dimension=name)
         fig.add_trace(scatter(x=xs, y=ys, mode="lines", hoverinfo="skip", name=name, legendgroup=f"d{dim}",
                               line=dict(color=DIMENSION_COLOURS[dim], width=2, dash="dot" if wrap else "solid")))
     xs, ys, hovers = [], [], []
