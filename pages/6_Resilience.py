@@ -36,7 +36,7 @@ from core.formats import resiliencelink as rl
 from core.formats.linknames import canonical_failures, link_names, read_failures, scheme_of, typed_failures
 from core.formats.podslurm import mixed_of
 from core.i18n import N_, _, after_full_width
-from webui import charts, jobstate, jobwork, pagestate, safe, state, tables
+from webui import charts, jobstate, jobwork, pagestate, safe, state, tablefit, tables
 from webui import resilience_cache as cache
 
 STORE = "fp_rs"  # the page's settings (resiliencelink keys -> values), kept while other pages show
@@ -53,6 +53,7 @@ NAMED = "fp_rs_named"  # {element id: its export name} of the chips drawn last: 
 TYPED = "fp_rs_typed"  # {element: (the hot link typed for it, the naming it was read under)}: shown and linked as typed
 PODS_EXTRA = "fp_rs_pods_extra"  # a design with pods: another pod's leaves lost on the whole fabric only
 COUNTED = "fp_rs_counted"  # a design with pods: [(note, whole-fabric ids)] of the link's tiers and counts
+INSIDE_COLUMNS = [1.7, 2.5, 1]  # a design with pods: failures inside one pod, its pod, its elements, the button
 
 
 # This session's settings in the link (webui.pagestate)
@@ -604,13 +605,14 @@ def _pods_inside(mixed) -> None:
     ss = st.session_state
     st.markdown("##### " + _("Inside one pod: NICs, racks and scale-up"))
     numbers = {p.index + 1: p.system for p in mixed.fabric.pods}
-    c1, c2, c3 = st.columns([1.7, 2.5, 1], vertical_alignment="bottom")  # "Pod 1 (H100)" whole at 1,024 px
+    c1, c2, c3 = st.columns(INSIDE_COLUMNS, vertical_alignment="bottom")  # "Pod 1 (H100)" whole at 1,024 px
     c1.selectbox(_("Pod"), list(numbers), key=W + "inside_pod",
                  format_func=lambda n: _("pod {pod}").format(pod=n) + f" ({numbers[n]})")
     names = PodElementNames(mixed, _scheme(ss["fp_current"].plan))
     examples = [names.name(e) for e in ("pod1.node5.nic2", "pod1.rack1", "pod1.rack1.feedA", "pod1.node5.nvswitch1")
                 if inside_spec(mixed, e)]  # as the pods' exports name them (pod1-gpu006 nic3, R02-03, ...)
-    c2.text_input(_("Its elements"), key=W + "inside_names", max_chars=400, placeholder=", ".join(examples),
+    c2.text_input(_("Its elements"), key=W + "inside_names", max_chars=400,
+                  placeholder=tablefit.fitting_examples(examples, tablefit.share_px(INSIDE_COLUMNS, 1)),
                   help=i18n.sentences(_("Comma-separated, as the pods' exports (NetBox, cabling plan, Slurm) name them: a NIC of a "
                          "node ({nic}), a rack ({rack}: its power lost) or one of its power feeds ({feed}), an "
                          "NVSwitch chip of a node ({chip}) or of an NVL72 rack ({rack_chip}), an NVLink switch tray "

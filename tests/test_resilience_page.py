@@ -328,3 +328,17 @@ def test_a_link_under_its_naming_fails_and_shows_the_names_the_page_shows():
     bad = open_page({**DESIGN, "rs_fail": "bogus:1"})  # no such tier (nvlink2:1 is one: tail47)
     warned = "\n".join(w.value for w in bad.warning).replace("\\", "")
     assert "bogus:1" in warned and "p0." not in warned and "leaf001, spine:2" in warned
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_pods_element_examples_fit_their_box(lang):
+    """A design with pods, failures inside one pod: the box's examples are whole names, as many as it shows at a
+    1,024 px window (its four were cut mid-name at 1,280 px, "..., pod1-gpu006 nvswitc"); every kind is in its
+    help."""
+    from webui import tablefit, tables
+
+    at = open_page({"v": "1", "n": "64", "pods": "B300:32:800", "lang": lang})
+    box = at.text_input(key="rs_w_inside_names")
+    room = tablefit.share_px([1.7, 2.5, 1], 1) - tablefit.TEXT_PADDING_PX
+    assert box.placeholder.startswith("pod1-gpu006 nic3") and tables.text_px(box.placeholder) <= room, box.placeholder
+    assert all(name in box.help for name in ("pod2-gpu006 nic3", "R05-02 feedA", "pod2-gpu006 nvswitch2"))

@@ -277,3 +277,24 @@ def input_columns(labels: list[tuple]) -> list:
     label on one line at a 1,024 px window, and so at any wider one (four equal columns wrapped "Max.
     oversubscription (x:1)" on three lines and "预算，整个集群 [美元]" on two)."""
     return st.columns(row_px(labels))
+
+
+TEXT_PADDING_PX = 24
+"""A text input's padding, left and right together [px]."""
+
+
+def share_px(weights: list[float], index: int, width: float = MAIN_PX) -> float:
+    """The width [px] of the column ``index`` of ``st.columns(weights)`` in an area ``width`` px wide (default the
+    main area at a 1,024 px window): its share of the width the gaps leave."""
+    return (width - COLUMN_GAP_PX * (len(weights) - 1)) * weights[index] / sum(weights)
+
+
+def fitting_examples(examples: list[str], width: float) -> str:
+    """``examples`` joined by commas, as many as a text input ``width`` px wide shows whole (the first always): its
+    placeholder of four names was cut mid-name at 1,280 px ("..., pod1-gpu006 nvswitc"), which reads as a name."""
+    shown = examples[:1]
+    for example in examples[1:]:
+        if tables.text_px(", ".join([*shown, example])) > width - TEXT_PADDING_PX:
+            break
+        shown.append(example)
+    return ", ".join(shown)
