@@ -2,6 +2,7 @@
 the glossary."""
 
 import inspect
+import math
 
 import pandas as pd
 import streamlit as st
@@ -219,7 +220,8 @@ def calibration_section(lang: str) -> None:
     headers = {c: _(label) for c, label in training_calibration.CALIBRATION_COLUMNS.items()}
     frame = pd.DataFrame(rows, columns=list(headers)).rename(columns=headers)
     st.dataframe(frame, hide_index=True, width="stretch", height=420, column_config={
-        headers["run"]: st.column_config.TextColumn(headers["run"], width=250, pinned=True),  # the longest run whole
+        headers["run"]: st.column_config.TextColumn(  # every run whole: at 250 px the system was cut off
+            headers["run"], width=tables_fmt.fitting_width(frame[headers["run"]], headers["run"], math.inf), pinned=True),
         headers["moe"]: st.column_config.CheckboxColumn(headers["moe"]),
         **{headers[c]: st.column_config.TextColumn(headers[c], width="large") for c in ("note", "source")}})
     st.caption(_("Sources are quoted as published; the constants and the reasons for misses are quoted as "

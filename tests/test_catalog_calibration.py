@@ -1,5 +1,6 @@
 """The training calibration table on the Catalog page: every published run, its role and error, from the engine."""
 
+import json
 from pathlib import Path
 
 import pytest
@@ -9,6 +10,7 @@ from core import units
 from core.i18n import _, language
 from core.perf.training_calibration import (CALIBRATION_COLUMNS, ROLE_LABELS, calibration_rows, evaluate_all,
                                             held_out_summary, load_runs, shown_value)
+from webui import tables
 
 ENTRY = str(Path(__file__).with_name("apptest_entry.py"))
 CATALOG_PAGE = "../pages/2_Catalog.py"
@@ -55,9 +57,12 @@ def test_catalog_page_shows_the_calibration_from_the_engine(lang, results):
         headers = {c: _(label) for c, label in CALIBRATION_COLUMNS.items()}
         expected = calibration_rows(results)
         title = _("Training estimate: calibration against published runs")
-    table = next(d.value for d in at.dataframe if headers["error"] in d.value.columns
-                 and headers["run"] in d.value.columns)
+    shown = next(d for d in at.dataframe if headers["error"] in d.value.columns and headers["run"] in d.value.columns)
+    table = shown.value
     assert list(table.columns) == list(headers.values())
+    # every run whole in its pinned column: at 250 px "DeepSeek-V3 (671B MoE) on 256 GPUs (GB3..." lost its system
+    run = json.loads(shown.proto.columns)[headers["run"]]
+    assert run["pinned"] and run["width"] >= int(max(map(tables.text_px, table[headers["run"]])) + tables.CELL_PADDING_PX)
     assert list(table[headers["run"]]) == [r["run"] for r in expected]
     assert list(table[headers["error"]]) == [r["error"] for r in expected]
     assert list(table[headers["role"]]) == [r["role"] for r in expected]

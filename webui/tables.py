@@ -35,11 +35,12 @@ def money(frame: pd.DataFrame | list[dict], columns) -> pd.DataFrame:
     return out
 
 
-def fitting_width(values, label: str | None = None) -> int:
-    """Pixels a column needs to show its widest value (and its header) whole, at most ``MAX_FIT_PX``: the grid
-    sizes a column by its first rows only, so a larger total further down was cut ("$79,891,4...")."""
+def fitting_width(values, label: str | None = None, most: float = MAX_FIT_PX) -> int:
+    """Pixels a column needs to show its widest value (and its header) whole, at most ``most`` (``MAX_FIT_PX``;
+    ``math.inf`` for a pinned name every row must show whole): the grid sizes a column by its first rows only, so
+    a larger total further down was cut ("$79,891,4...")."""
     widest = max([text_px(str(v)) for v in values] + [text_px(label or "")], default=0)
-    return int(min(MAX_FIT_PX, widest + CELL_PADDING_PX))
+    return int(min(most, widest + CELL_PADDING_PX))
 
 
 def text_px(text: str) -> float:
