@@ -356,3 +356,32 @@ def test_the_comparison_sets_each_number_alike_across_designs(lang, usd_header):
             assert len({len(c.split(".")[1]) for c in cells}) == 1, (header, cells)
     joules = [row[next(h for h in row if "[J]" in h)] for row in rows]
     assert joules == alike([a.joules_per_output_token, b.joules_per_output_token]) == ["3.22", "3.10"]
+
+
+@pytest.mark.parametrize("lang, name, other", [("en", "compute fabric", "scale-out fabric"), ("zh", "计算网络", "横向扩展网络")])
+def test_the_fabric_load_table_and_the_step_part_name_the_fabric_as_the_what_if(lang, name, other):
+    """The fabric-load table was "Load on the scale-out fabric" and the time per output token's part "scale-out
+    fabric" where the what-if's heading says "Without the compute fabric": one name (``core.vocab.compute_fabric``)
+    for the table, the chart's part and ``serve``'s TPOT line, en and zh."""
+    at = open_page({"v": "1", "lang": lang})
+    assert not at.exception
+    title = f"**{'计算网络上的负载' if lang == 'zh' else 'Load on the compute fabric'}**"
+    assert title in [m.value for m in at.markdown]
+    assert not [m.value for m in at.markdown if other in m.value]
+    from core.figures.serving import STEP_PARTS
+    from core.i18n import _
+
+    with language(lang):
+        assert _(STEP_PARTS["fabric"]) == name  # the chart's part and serve's TPOT line (a chart leaves out a part of 0)
+
+
+@pytest.mark.parametrize("lang, words", [("en", "one decode step of 109 sequences per rank"),
+                                         ("zh", "每进程 109 条序列的一个解码步")])
+def test_the_tpot_cards_help_spaces_its_number_in_chinese(lang, words):
+    """The zh time-per-output-token card's help read "每进程109 条序列": a number between Chinese words takes a
+    space on each side (``core.i18n.embedded``'s rule)."""
+    e = servingform.estimate_on(plan(Design()), {**link.DEFAULTS, "mode": "aggregated", "load": "rate",
+                                                 "rate": 10_000})
+    with language(lang):
+        helps = [k.help for k in serving_key_numbers(e)]
+    assert words in helps

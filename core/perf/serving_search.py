@@ -43,6 +43,7 @@ from core.perf.serving import (
     decode_step,
     estimate,
     max_batch,
+    meets_targets,
     parse_deployment,
     usable_hbm_bytes,
     weights_per_gpu_bytes,
@@ -155,7 +156,7 @@ def max_rate(plan: Plan, dep: Deployment, tolerance: float = RATE_TOLERANCE) -> 
     top = capacity(plan, dep) * (1 - SATURATION_MARGIN)
 
     def meets(rate: float) -> bool:
-        return estimate(plan, with_rate(dep, rate)).meets_slo
+        return meets_targets(plan, with_rate(dep, rate))
 
     if meets(top):
         return top
@@ -472,7 +473,7 @@ def _pair_for_rate(ctx: _Context, pr: PoolRating, dr: PoolRating) -> Candidate |
         nd += step_d
     else:
         return Candidate(top.deployment, top, rate)
-    np_ = _fewest(lambda n: estimate(ctx.plan, dep(n, nd)).meets_slo, np_lo, hi, step_p)
+    np_ = _fewest(lambda n: meets_targets(ctx.plan, dep(n, nd)), np_lo, hi, step_p)
     best = dep(np_, nd)
     return Candidate(best, estimate(ctx.plan, best), rate)
 
@@ -501,7 +502,7 @@ def _aggregated_for_rate(ctx: _Context, rating: PoolRating, score: float) -> Can
         if not top.meets_slo:  # short of nodes: at least those that would saturate at the rate
             ctx.note_short(max(hi + step, math.ceil(hi * ctx.rate / capacity(ctx.plan, top.deployment) / step) * step))
             return Candidate(top.deployment, top, ctx.rate)
-    best = dep(_fewest(lambda n: estimate(ctx.plan, dep(n)).meets_slo, lo, hi, step))
+    best = dep(_fewest(lambda n: meets_targets(ctx.plan, dep(n)), lo, hi, step))
     return Candidate(best, estimate(ctx.plan, best), ctx.rate)
 
 
@@ -516,7 +517,7 @@ def _refined(ctx: _Context, c: Candidate) -> Candidate:
     dep = c.deployment
 
     def meets(rate: float) -> bool:
-        return estimate(ctx.plan, with_rate(dep, rate)).meets_slo
+        return meets_targets(ctx.plan, with_rate(dep, rate))
 
     hi = min(c.rate * (1 + SEARCH_TOLERANCE), capacity(ctx.plan, dep) * (1 - SATURATION_MARGIN))
     if meets(hi):
