@@ -385,3 +385,23 @@ def test_the_tpot_cards_help_spaces_its_number_in_chinese(lang, words):
     with language(lang):
         helps = [k.help for k in serving_key_numbers(e)]
     assert words in helps
+
+
+@pytest.mark.parametrize("lang, words", [("en", "In a narrow window the table scrolls sideways to its last columns."),
+                                         ("zh", "窗口较窄时可左右滚动表格查看最后几列。")])
+def test_the_scroll_note_shows_only_while_the_page_is_narrower_than_its_table(lang, words):
+    """"In a narrow window the table scrolls sideways" showed at every width, under tables that fit a 1,600 px
+    window: each note now carries a CSS container query that hides it from the page width at which its table fits
+    (``webui.tables.say_it_scrolls``; the page's main block a size container, ``PAGE_CONTAINER_CSS`` in app.py's
+    style). Checked in Chromium: the en what-if's note shows at 1,024 px and hides at 1,180 px; the comparison's,
+    987 px wide, shows at 1,300 px and hides at 1,480 px."""
+    from webui.tables import GRID_BORDER_PX, PAGE_CONTAINER, PAGE_CONTAINER_CSS, table_px, turned
+
+    at = open_page({"v": "1", "lang": lang})
+    assert not at.exception
+    notes = [c.value for c in at.caption if words in c.value]
+    assert notes and all(f"@container {PAGE_CONTAINER} (min-width: " in n for n in notes)
+    widths = sorted(int(re.search(r"min-width: (\d+)px", n).group(1)) for n in notes)
+    tables = [d.value for d in at.dataframe if len(d.value.columns) >= 3 and table_px(d.value) > 564]
+    assert widths == sorted(math.ceil(table_px(t)) + GRID_BORDER_PX for t in tables)
+    assert any(PAGE_CONTAINER_CSS.strip() in str(m.value) for m in at.markdown)  # app.py's style
