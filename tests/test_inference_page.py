@@ -405,3 +405,29 @@ def test_the_scroll_note_shows_only_while_the_page_is_narrower_than_its_table(la
     tables = [d.value for d in at.dataframe if len(d.value.columns) >= 3 and table_px(d.value) > 564]
     assert widths == sorted(math.ceil(table_px(t)) + GRID_BORDER_PX for t in tables)
     assert any(PAGE_CONTAINER_CSS.strip() in str(m.value) for m in at.markdown)  # app.py's style
+
+
+@pytest.mark.parametrize("lang, idle", [("en", "A pool at 0 sends nothing over the compute fabric at any load"),
+                                        ("zh", "流量为 0 的池在任何负载下都不经计算网络发送数据")])
+def test_an_overloaded_page_shows_the_served_rates_numbers_and_says_why_the_fabric_reads_0(lang, idle):
+    """Overloaded (10,000 requests/s on 32 H100, aggregated), the page served at saturation: every card and row
+    is the served rate's (71 requests/s: 1,105 output tokens/s per GPU, not 0). Its fabric-load table read 0 GB/s
+    and 0% beside an unbounded time to first token, as if the load stalled the fabric: the serving pool's
+    instances (tp 2) sit inside one NVLink domain and aggregated has no KV-cache transfer, so it is 0 at any load;
+    the caption now says so, where a pool reads 0 (the default disaggregated deployment's pools do not)."""
+    from core.figures.serving import fabric_idle_note
+    from core.units import number
+
+    values = {**link.DEFAULTS, "mode": "aggregated", "load": "rate", "rate": 10_000.0}
+    e = servingform.estimate_on(plan(Design()), values)
+    assert e.overloaded and 0 < e.rate < 10_000 and e.output_tokens_per_s_per_gpu > 0
+    at = open_page({"inf_mode": "aggregated", "inf_load": "rate", "inf_rate": "10000", "lang": lang})
+    assert not at.exception
+    shown = cards(at)
+    with language(lang):
+        expected = {k.label: k.value for k in serving_key_numbers(e)}
+    assert shown.items() >= expected.items() and number(e.output_tokens_per_s_per_gpu) in shown.values()
+    load = at.dataframe[1].value
+    assert list(load.iloc[0, 1:3]) == ["0 GB/s", "0%"]
+    assert any(idle in unescape(c.value) for c in at.caption)
+    assert not fabric_idle_note(servingform.estimate_on(plan(Design()), link.DEFAULTS))  # 1.9 GB/s: no note

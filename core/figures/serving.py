@@ -255,6 +255,21 @@ def fabric_load_note(estimate_) -> str:
              "uplinks), so nothing loads them.") if missing else ""
 
 
+def fabric_idle_note(estimate_, system=None) -> str:
+    """The fabric-load table's note on a pool whose traffic is 0 (empty when every pool's is more): it sends nothing
+    over the compute fabric at any load, not for want of load (an overloaded deployment runs its pools saturated):
+    its instances' traffic stays in ``system``'s scale-up domain (``core.scaleup.domain_word``) and no KV cache
+    crosses the fabric."""
+    from core.design import tidy_spaces
+    from core.scaleup import domain_word
+
+    if all(load["gbytes_per_s_per_gpu"] for load in estimate_.fabric_load.values()):
+        return ""
+    return tidy_spaces(_("A pool at 0 sends nothing over the {fabric} at any load: each of its instances stays inside "
+                         "one {domain} and no KV cache crosses the {fabric}.").format(
+        fabric=compute_fabric(), domain=domain_word(system)))
+
+
 def uplink_columns(family: str | None) -> tuple[str, str]:
     """The fabric-load table's two uplink columns as family ``family`` (a ``FabricPlan.family``; None: a Clos) names
     them (``load:leaf_uplinks``, ``load:spine_uplinks``; translated), the one rule its headers and caption read."""
