@@ -6,6 +6,14 @@ redundant experts) and Llama 3.3 70B on TP8, each estimated at a request rate; t
 500 output tokens within a 2,000 ms TTFT and a 100 ms TPOT (what ``python -m core serve`` runs without a
 split), without a rate (the cheapest at its largest rate) and at 500 requests/s (the fewest GPUs). Plans are
 built once, as the page caches them; every call runs from scratch. Medians are compared with the targets.
+
+Measured (2026-12-07, 18:50 UTC, load average 14-16 on 2 cores, CPU time, medians, three rounds alternately with
+the baseline a486fd36), after (fix54b) the search decides an overloaded node count or rate before solving its pools
+(``core.perf.serving.meets_targets``): the two estimates 0.80-1.31 ms (baseline 0.85-1.69 ms): PASS; the searches
+without a rate 188-224 ms (baseline 197-242 ms) and at 500 requests/s 142-162 ms (baseline 164-228 ms): PASS. The
+Inference page's search for Llama 3.3 70B on 32 H100 at 40 requests/s (2,000 ms / 50 ms targets), aggregated,
+17.6-20.4 ms (baseline 26.4-29.1 ms: its four overloaded node counts each solved at saturation since fix53);
+disaggregated 12.7-15.1 ms (baseline 13.2-14.3 ms: it estimates no overloaded one).
 """
 
 import sys
