@@ -953,13 +953,20 @@ def estimate(plan: Plan, dep: Deployment) -> ServingEstimate:
     return _estimated(plan, _at_load(plan, dep))
 
 
+def served_estimate(plan: Plan, dep: Deployment) -> ServingEstimate | None:
+    """``estimate(plan, dep)``, or None where the load overloads the deployment, decided before its pools are solved
+    (``_Loaded.overloaded``: the requests beyond what they serve queue without bound, so the time to first token is
+    unbounded and never meets a target): a search's estimate of a node count. Raises as ``estimate``."""
+    loaded = _at_load(plan, dep)
+    return None if loaded.overloaded else _estimated(plan, loaded)
+
+
 def meets_targets(plan: Plan, dep: Deployment) -> bool:
     """Whether ``dep`` served on ``plan`` meets its workload's TTFT and TPOT targets: ``estimate(plan, dep).meets_slo``,
-    decided before the pools are solved where the load overloads them (``_Loaded.overloaded``: the requests beyond
-    what they serve queue without bound, so the time to first token is unbounded and never meets): a search's test
-    of a node count or a rate. Raises as ``estimate``."""
-    loaded = _at_load(plan, dep)
-    return not loaded.overloaded and _estimated(plan, loaded).meets_slo
+    False without solving the pools where the load overloads them (``served_estimate``): a search's test of a rate.
+    Raises as ``estimate``."""
+    served = served_estimate(plan, dep)
+    return served is not None and served.meets_slo
 
 
 def _estimated(plan: Plan, loaded: _Loaded) -> ServingEstimate:
