@@ -7,13 +7,15 @@ redundant experts) and Llama 3.3 70B on TP8, each estimated at a request rate; t
 split), without a rate (the cheapest at its largest rate) and at 500 requests/s (the fewest GPUs). Plans are
 built once, as the page caches them; every call runs from scratch. Medians are compared with the targets.
 
-Measured (2026-12-07, 18:50 UTC, load average 14-16 on 2 cores, CPU time, medians, three rounds alternately with
-the baseline a486fd36), after (fix54b) the search decides an overloaded node count or rate before solving its pools
-(``core.perf.serving.meets_targets``): the two estimates 0.80-1.31 ms (baseline 0.85-1.69 ms): PASS; the searches
-without a rate 188-224 ms (baseline 197-242 ms) and at 500 requests/s 142-162 ms (baseline 164-228 ms): PASS. The
+Measured (2026-12-07, 19:20-19:23 UTC, load average 7-9 (other sessions' bursts: a round's median varied up to 2x),
+CPU time, medians, seven rounds alternately with the baseline a486fd36; median of the rounds (their range)), after
+(fix54b) the search decides an overloaded node count or rate before solving its pools
+(``core.perf.serving.served_estimate``, ``meets_targets``) and keeps the fewest nodes' estimate its bisection made:
+the two estimates 0.87 / 0.85 ms (0.79-1.83; baseline 0.91 / 0.89, 0.81-1.67): PASS; the searches without a rate
+226 ms (196-361; baseline 282, 195-340) and at 500 requests/s 177 ms (139-275; baseline 273, 177-320): PASS. The
 Inference page's search for Llama 3.3 70B on 32 H100 at 40 requests/s (2,000 ms / 50 ms targets), aggregated,
-17.6-20.4 ms (baseline 26.4-29.1 ms: its four overloaded node counts each solved at saturation since fix53);
-disaggregated 12.7-15.1 ms (baseline 13.2-14.3 ms: it estimates no overloaded one).
+15.3 ms (13.1-27.4; baseline 26.3, 23.7-51.4: its four overloaded node counts each solved at saturation since
+fix53), disaggregated 13.0 ms (7.7-17.8; baseline 15.5, 13.4-27.7).
 """
 
 import sys
