@@ -14,7 +14,7 @@ import streamlit as st
 
 from core.figures.keynumbers import CARDS_CSS
 from core.i18n import _
-from webui import jobs, router, state
+from webui import jobs, router, state, tables
 
 HERE = Path(__file__).resolve().parent
 
@@ -49,7 +49,7 @@ TABLE_CSS = '[data-testid="stTable"] th, [data-testid="stTable"] th * {word-brea
 RADIO_CSS = ('[data-testid="stRadioOption"] > div {align-items: flex-start;} '
              '[data-testid="stRadioOption"] > div > div:first-child {margin-top: 0.2rem;} '
              '[data-testid="stRadioGroup"][aria-orientation="vertical"] {row-gap: 0.4rem;} ')
-st.markdown("<style>" + CARDS_CSS + METRIC_CSS + TABLE_CSS + RADIO_CSS + "</style>", unsafe_allow_html=True)
+st.markdown("<style>" + CARDS_CSS + METRIC_CSS + TABLE_CSS + RADIO_CSS + tables.PAGE_CONTAINER_CSS + "</style>", unsafe_allow_html=True)
 
 page = st.navigation(pages, position="sidebar")
 router.follow_case(page, pages)  # /Performance opens /performance; a path no page has says so

@@ -6,6 +6,16 @@ redundant experts) and Llama 3.3 70B on TP8, each estimated at a request rate; t
 500 output tokens within a 2,000 ms TTFT and a 100 ms TPOT (what ``python -m core serve`` runs without a
 split), without a rate (the cheapest at its largest rate) and at 500 requests/s (the fewest GPUs). Plans are
 built once, as the page caches them; every call runs from scratch. Medians are compared with the targets.
+
+Measured (2026-12-07, 19:20-19:23 UTC, load average 7-9 (other sessions' bursts: a round's median varied up to 2x),
+CPU time, medians, seven rounds alternately with the baseline a486fd36; median of the rounds (their range)), after
+(fix54b) the search decides an overloaded node count or rate before solving its pools
+(``core.perf.serving.served_estimate``, ``meets_targets``) and keeps the fewest nodes' estimate its bisection made:
+the two estimates 0.87 / 0.85 ms (0.79-1.83; baseline 0.91 / 0.89, 0.81-1.67): PASS; the searches without a rate
+226 ms (196-361; baseline 282, 195-340) and at 500 requests/s 177 ms (139-275; baseline 273, 177-320): PASS. The
+Inference page's search for Llama 3.3 70B on 32 H100 at 40 requests/s (2,000 ms / 50 ms targets), aggregated,
+15.3 ms (13.1-27.4; baseline 26.3, 23.7-51.4: its four overloaded node counts each solved at saturation since
+fix53), disaggregated 13.0 ms (7.7-17.8; baseline 15.5, 13.4-27.7).
 """
 
 import sys

@@ -11,8 +11,8 @@ import streamlit as st
 
 from core import i18n, units
 from core.figures.keynumbers import cards_html, kv_key_numbers, serving_key_numbers, size_caption
-from core.figures.serving import (TABLE_COLUMNS, comparison_rows, fabric_load_caption, fabric_load_note,
-                                  fabric_load_rows, time_figure)
+from core.figures.serving import (TABLE_COLUMNS, comparison_rows, fabric_idle_note, fabric_load_caption,
+                                  fabric_load_note, fabric_load_rows, fabric_load_title, time_figure)
 from core.formats import inferencelink as link
 from core.formats.serving_exports import serving_export_file_name, serving_exports
 from core.i18n import N_, _
@@ -228,9 +228,10 @@ def _results(cur, plan, store: dict) -> None:
     for warning in here.warnings:
         st.warning(safe.md(warning))
     _split_table(here, system)
-    st.markdown("**" + _("Load on the scale-out fabric") + "**")
+    st.markdown("**" + fabric_load_title() + "**")
     st.dataframe(pd.DataFrame(fabric_load_rows(here, cur.unit, system, plan.fabric.family)), hide_index=True, width="stretch")
-    st.caption(i18n.sentences(fabric_load_caption(system, plan.fabric.family), fabric_load_note(here)))
+    st.caption(i18n.sentences(fabric_load_caption(system, plan.fabric.family), fabric_idle_note(here, system),
+                              fabric_load_note(here)))
     _search_box(plan, store, served)
     if here.kv is not None:
         st.subheader(_("KV-cache transfer"))

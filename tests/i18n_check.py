@@ -171,6 +171,7 @@ _TITLE_ATTRIBUTE = re.compile(r"""\b(?:title|aria-label|alt)\s*=\s*("([^"]*)"|'(
 def html_text(markup: str) -> str:
     """The visible text of HTML: its text and its tooltips (``title=``), not its tags and attributes, nor the
     invisible zero width joiners that keep a URL in a text from becoming a link (``core.text.unlinked``)."""
+    markup = re.sub(r"<style>.*?</style>", " ", markup, flags=re.S)  # a style sheet is not shown (a caption's own)
     tips = [m.group(2) or m.group(3) or "" for m in _TITLE_ATTRIBUTE.finditer(markup)]
     return (re.sub(r"<[^>]*>", " ", markup) + " " + " ".join(tips)).replace("\u200d", "")
 

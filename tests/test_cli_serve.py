@@ -61,7 +61,7 @@ def test_table(capsys):
         assert head in heads, head
     ttft = next(line for line in lines if line.startswith("TTFT"))
     assert "target 2,000 ms: met" in ttft and "queueing" in ttft and "KV-cache transfer" in ttft  # the chart's names
-    assert re.search(r", scale-out fabric [\d.]+ ms,", next(line for line in lines if line.startswith("TPOT")))  # not "fabric"
+    assert re.search(r", compute fabric [\d.]+ ms,", next(line for line in lines if line.startswith("TPOT")))  # the what-if's name
     assert re.search(r"^cost +\$\d+\.\d\d per million output tokens", out, re.M)  # the money format, as the Inference card
 
 

@@ -356,3 +356,78 @@ def test_the_comparison_sets_each_number_alike_across_designs(lang, usd_header):
             assert len({len(c.split(".")[1]) for c in cells}) == 1, (header, cells)
     joules = [row[next(h for h in row if "[J]" in h)] for row in rows]
     assert joules == alike([a.joules_per_output_token, b.joules_per_output_token]) == ["3.22", "3.10"]
+
+
+@pytest.mark.parametrize("lang, name, other", [("en", "compute fabric", "scale-out fabric"), ("zh", "计算网络", "横向扩展网络")])
+def test_the_fabric_load_table_and_the_step_part_name_the_fabric_as_the_what_if(lang, name, other):
+    """The fabric-load table was "Load on the scale-out fabric" and the time per output token's part "scale-out
+    fabric" where the what-if's heading says "Without the compute fabric": one name (``core.vocab.compute_fabric``)
+    for the table, the chart's part and ``serve``'s TPOT line, en and zh."""
+    at = open_page({"v": "1", "lang": lang})
+    assert not at.exception
+    title = f"**{'计算网络上的负载' if lang == 'zh' else 'Load on the compute fabric'}**"
+    assert title in [m.value for m in at.markdown]
+    assert not [m.value for m in at.markdown if other in m.value]
+    from core.figures.serving import STEP_PARTS
+    from core.i18n import _
+
+    with language(lang):
+        assert _(STEP_PARTS["fabric"]) == name  # the chart's part and serve's TPOT line (a chart leaves out a part of 0)
+
+
+@pytest.mark.parametrize("lang, words", [("en", "one decode step of 109 sequences per rank"),
+                                         ("zh", "每进程 109 条序列的一个解码步")])
+def test_the_tpot_cards_help_spaces_its_number_in_chinese(lang, words):
+    """The zh time-per-output-token card's help read "每进程109 条序列": a number between Chinese words takes a
+    space on each side (``core.i18n.embedded``'s rule)."""
+    e = servingform.estimate_on(plan(Design()), {**link.DEFAULTS, "mode": "aggregated", "load": "rate",
+                                                 "rate": 10_000})
+    with language(lang):
+        helps = [k.help for k in serving_key_numbers(e)]
+    assert words in helps
+
+
+@pytest.mark.parametrize("lang, words", [("en", "In a narrow window the table scrolls sideways to its last columns."),
+                                         ("zh", "窗口较窄时可左右滚动表格查看最后几列。")])
+def test_the_scroll_note_shows_only_while_the_page_is_narrower_than_its_table(lang, words):
+    """"In a narrow window the table scrolls sideways" showed at every width, under tables that fit a 1,600 px
+    window: each note now carries a CSS container query that hides it from the page width at which its table fits
+    (``webui.tables.say_it_scrolls``; the page's main block a size container, ``PAGE_CONTAINER_CSS`` in app.py's
+    style). Checked in Chromium: the en what-if's note shows at 1,024 px and hides at 1,180 px; the comparison's,
+    987 px wide, shows at 1,300 px and hides at 1,480 px."""
+    from webui.tables import GRID_BORDER_PX, PAGE_CONTAINER, PAGE_CONTAINER_CSS, table_px, turned
+
+    at = open_page({"v": "1", "lang": lang})
+    assert not at.exception
+    notes = [c.value for c in at.caption if words in c.value]
+    assert notes and all(f"@container {PAGE_CONTAINER} (min-width: " in n for n in notes)
+    widths = sorted(int(re.search(r"min-width: (\d+)px", n).group(1)) for n in notes)
+    tables = [d.value for d in at.dataframe if len(d.value.columns) >= 3 and table_px(d.value) > 564]
+    assert widths == sorted(math.ceil(table_px(t)) + GRID_BORDER_PX for t in tables)
+    assert any(PAGE_CONTAINER_CSS.strip() in str(m.value) for m in at.markdown)  # app.py's style
+
+
+@pytest.mark.parametrize("lang, idle", [("en", "A pool at 0 sends nothing over the compute fabric at any load"),
+                                        ("zh", "流量为 0 的池在任何负载下都不经计算网络发送数据")])
+def test_an_overloaded_page_shows_the_served_rates_numbers_and_says_why_the_fabric_reads_0(lang, idle):
+    """Overloaded (10,000 requests/s on 32 H100, aggregated), the page served at saturation: every card and row
+    is the served rate's (71 requests/s: 1,105 output tokens/s per GPU, not 0). Its fabric-load table read 0 GB/s
+    and 0% beside an unbounded time to first token, as if the load stalled the fabric: the serving pool's
+    instances (tp 2) sit inside one NVLink domain and aggregated has no KV-cache transfer, so it is 0 at any load;
+    the caption now says so, where a pool reads 0 (the default disaggregated deployment's pools do not)."""
+    from core.figures.serving import fabric_idle_note
+    from core.units import number
+
+    values = {**link.DEFAULTS, "mode": "aggregated", "load": "rate", "rate": 10_000.0}
+    e = servingform.estimate_on(plan(Design()), values)
+    assert e.overloaded and 0 < e.rate < 10_000 and e.output_tokens_per_s_per_gpu > 0
+    at = open_page({"inf_mode": "aggregated", "inf_load": "rate", "inf_rate": "10000", "lang": lang})
+    assert not at.exception
+    shown = cards(at)
+    with language(lang):
+        expected = {k.label: k.value for k in serving_key_numbers(e)}
+    assert shown.items() >= expected.items() and number(e.output_tokens_per_s_per_gpu) in shown.values()
+    load = at.dataframe[1].value
+    assert list(load.iloc[0, 1:3]) == ["0 GB/s", "0%"]
+    assert any(idle in unescape(c.value) for c in at.caption)
+    assert not fabric_idle_note(servingform.estimate_on(plan(Design()), link.DEFAULTS))  # 1.9 GB/s: no note

@@ -46,7 +46,7 @@ def test_a_turned_table_of_two_long_named_items_says_it_scrolls():
         def dataframe(self, *args, **kwargs):
             pass
 
-        def caption(self, text):
+        def caption(self, text, **kwargs):
             self.captions.append(text)
 
     rows = [{"Design": name, "Cost per million output tokens": "$0.73", "Output tokens/s per GPU": 1337}

@@ -3,6 +3,9 @@ own ``format="dollar"`` writes ``$853,064,232.00`` beside ``$853 M`` on the card
 
 from __future__ import annotations
 
+import html
+import math
+
 import pandas as pd
 import streamlit as st
 
@@ -100,19 +103,35 @@ def show_turned(rows: list[dict], key: str, container=None, fit: bool = False) -
     where = container or st
     where.dataframe(frame, hide_index=True, width="stretch", column_config=config, height=ROW_PX * (len(frame) + 1) + 3)
     if scrolls_at_1024(frame):  # measured: two designs of long names beside long field names scrolled too
-        say_it_scrolls(where)
+        say_it_scrolls(where, table_px(frame))
 
 
-def say_it_scrolls(where=None) -> None:
+def say_it_scrolls(where=None, table_width: float | None = None) -> None:
     """The caption under a table that scrolls sideways in a 1,024 px window (``where``: the container, default
-    the page)."""
-    (where or st).caption(_("In a narrow window the table scrolls sideways to its last columns."))
+    the page), shown only while the page is narrower than the table (``table_width`` [px], ``table_px``; a CSS
+    container query on the page's width, ``PAGE_CONTAINER_CSS``): in a wider window the table fits and the caption
+    would say what does not happen. None: shown at every width."""
+    text = _("In a narrow window the table scrolls sideways to its last columns.")
+    if table_width is None:
+        (where or st).caption(text)
+        return
+    fits = math.ceil(table_width) + GRID_BORDER_PX  # the page's width from which the grid shows every column
+    tag = f"fp-scrolls-{fits}"
+    (where or st).caption(f'<style>@container {PAGE_CONTAINER} (min-width: {fits}px) {{ '
+                          f'[data-testid="stElementContainer"]:has(.{tag}) {{ display: none; }} }}</style>'
+                          f'<span class="{tag}">{html.escape(text)}</span>', unsafe_allow_html=True)
+
+
+def table_px(frame: pd.DataFrame) -> float:
+    """The width of ``frame``'s columns together, each as wide as its header and widest value (``fitting_width``)
+    [px] (measured in Chromium: the Inference page's comparisons, 676 and 987 px, as the grid draws them)."""
+    return sum(fitting_width(frame[c], str(c)) for c in frame.columns)
 
 
 def scrolls_at_1024(frame: pd.DataFrame) -> bool:
-    """Whether ``frame``'s columns, each as wide as its header and widest value (``fitting_width``), are wider
-    together than the page at a 1,024 px window (``PAGE_PX_AT_1024``): the grid then scrolls sideways."""
-    return sum(fitting_width(frame[c], str(c)) for c in frame.columns) > PAGE_PX_AT_1024
+    """Whether ``frame`` is wider (``table_px``) than the page at a 1,024 px window (``PAGE_PX_AT_1024``): the grid
+    then scrolls sideways."""
+    return table_px(frame) > PAGE_PX_AT_1024
 
 
 def show_wide(frame: pd.DataFrame, where=None, **kwargs) -> None:
@@ -121,7 +140,7 @@ def show_wide(frame: pd.DataFrame, where=None, **kwargs) -> None:
     and media ran off the page there without a hint."""
     (where or st).dataframe(frame, **kwargs)
     if scrolls_at_1024(frame):
-        say_it_scrolls(where)
+        say_it_scrolls(where, table_px(frame))
 
 
 PAGE_PX_AT_1024 = 564
@@ -129,3 +148,11 @@ PAGE_PX_AT_1024 = 564
 less its 80 px padding on each side)."""
 ROW_PX = 35
 """Height of a data grid row, the header's too [px]."""
+GRID_BORDER_PX = 2
+"""The data grid's border, left and right together [px] (measured: a 564 px page holds a 562 px grid)."""
+PAGE_CONTAINER = "fp-page"
+"""The CSS container name of the page's main block (``PAGE_CONTAINER_CSS``)."""
+PAGE_CONTAINER_CSS = ('[data-testid="stMainBlockContainer"] {container-type: inline-size; container-name: '
+                      + PAGE_CONTAINER + ';} ')
+"""The page's main block as a CSS size container (app.py's style), so a caption can show only while the page is
+narrower than its table (``say_it_scrolls``): a media query sees the window, not whether the sidebar is open."""

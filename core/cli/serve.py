@@ -7,7 +7,7 @@ no target, at the default utilisation, ``serving.toml [memory]``, of its capacit
 ``tpot_s``, ``prefill.input_tokens_per_s_per_gpu``, ``decode.output_tokens_per_s_per_gpu``,
 ``kv_transfer.gbytes_per_s``, ``usd_per_million_output_tokens``, ``meets_slo``, the breakdowns) plus
 ``max_rate_per_s``, ``balanced_prefill_decode_ratio``, ``search`` (when searched; ``candidates`` with
-``--explain``) and ``what_if_frontend`` (with ``--no-fabric``: the same deployment without the scale-out fabric).
+``--explain``) and ``what_if_frontend`` (with ``--no-fabric``: the same deployment without the compute fabric).
 ``--export inference-sim|vidur`` writes the deployment as that serving simulator's input instead
 (``core.formats.serving_exports``).
 """
@@ -158,7 +158,7 @@ def register(subparsers) -> None:
     d.add_argument("--redundant-experts", type=non_negative_int, metavar="N",
                    help=_("extra expert copies per pool (default: the fewest that make ep divide the expert slots)"))
     d.add_argument("--no-fabric", action="store_true",
-                   help=_("also estimate the deployment without the scale-out fabric (expert parallelism inside one "
+                   help=_("also estimate the deployment without the compute fabric (expert parallelism inside one "
                           "NVLink domain, KV cache over the front-end network) and show the difference"))
     d.add_argument("--explain", action="store_true", help=_("list the deployments the search estimated"))
     d.add_argument("--export", choices=list(serving_exports()),
@@ -425,7 +425,7 @@ def _throughput_lines(s: dict, system, unit: str = "GB/s") -> list[str]:
 
 
 def _frontend_lines(w: dict, system, aggregated: bool) -> list[str]:
-    """The what-if without the scale-out fabric, as differences from the deployment (``aggregated``: its one pool)."""
+    """The what-if without the compute fabric, as differences from the deployment (``aggregated``: its one pool)."""
     if w["frontend"] is None:
         return [row(_("no fabric"), w["reason"] or "")]
     d, f = w["difference"], w["frontend"]

@@ -18,10 +18,12 @@ from core.perf.serving import pool_name
 from core.perf.serving_search import describe
 from core.scaleup import in_noun
 from core.units import UNBOUNDED as UNBOUNDED_WORD, alike, milliseconds, number, percent
+from core.vocab import COMPUTE_FABRIC_WORDS, compute_fabric
 
-STEP_PARTS = {"compute": N_("compute"), "hbm": N_("HBM"), "nvlink": N_("NVLink"), "fabric": N_("scale-out fabric"),
-              "overhead": N_("overhead")}
-"""``StepTime.breakdown()`` keys -> their names."""
+STEP_PARTS = {"compute": N_("compute"), "hbm": N_("HBM"), "nvlink": N_("NVLink"),
+              "fabric": COMPUTE_FABRIC_WORDS[False]["word"], "overhead": N_("overhead")}
+"""``StepTime.breakdown()`` keys -> their names (the fabric's part: the compute fabric, ``core.vocab.compute_fabric``'s
+name, as the fabric-load table and the what-if name it)."""
 TTFT_PARTS = {"queue": N_("queueing"), "prefill": N_("prefill"), "kv_transfer": N_("KV-cache transfer"),
               "first_decode": N_("first decode step")}
 """``ServingEstimate.ttft_parts`` keys -> their names."""
@@ -253,6 +255,21 @@ def fabric_load_note(estimate_) -> str:
              "uplinks), so nothing loads them.") if missing else ""
 
 
+def fabric_idle_note(estimate_, system=None) -> str:
+    """The fabric-load table's note on a pool whose traffic is 0 (empty when every pool's is more): it sends nothing
+    over the compute fabric at any load, not for want of load (an overloaded deployment runs its pools saturated):
+    its instances' traffic stays in ``system``'s scale-up domain (``core.scaleup.domain_word``) and no KV cache
+    crosses the fabric."""
+    from core.design import tidy_spaces
+    from core.scaleup import domain_word
+
+    if all(load["gbytes_per_s_per_gpu"] for load in estimate_.fabric_load.values()):
+        return ""
+    return tidy_spaces(_("A pool at 0 sends nothing over the {fabric} at any load: each of its instances stays inside "
+                         "one {domain} and no KV cache crosses the {fabric}.").format(
+        fabric=compute_fabric(), domain=domain_word(system)))
+
+
 def uplink_columns(family: str | None) -> tuple[str, str]:
     """The fabric-load table's two uplink columns as family ``family`` (a ``FabricPlan.family``; None: a Clos) names
     them (``load:leaf_uplinks``, ``load:spine_uplinks``; translated), the one rule its headers and caption read."""
@@ -277,8 +294,13 @@ def fabric_load_caption(system, family: str | None) -> str:
             domain=domain_word(system), leaf=leaf, spine=spine)), system)
 
 
+def fabric_load_title() -> str:
+    """The fabric-load table's title, the fabric named as the what-if names it (``core.vocab.compute_fabric``)."""
+    return _("Load on the {fabric}").format(fabric=compute_fabric())
+
+
 def fabric_load_rows(estimate_, unit: str = "GB/s", system=None, family: str | None = None) -> list[dict]:
-    """Each pool's traffic on the scale-out fabric per GPU (in ``unit``, one direction) and the share it takes of
+    """Each pool's traffic on the compute fabric per GPU (in ``unit``, one direction) and the share it takes of
     the NIC, the leaf uplinks and the spine uplinks (``core.perf.serving.fabric_load``), as display text; headers
     in ``system``'s accelerator noun (``core.scaleup.in_noun``; None: GPUs), the uplinks as ``family`` (a
     ``FabricPlan.family``) names them (``load:leaf_uplinks``, ``load:spine_uplinks``: a Dragonfly+'s spine uplinks

@@ -600,10 +600,12 @@ def decode_rate(plan: Plan, dep: Deployment, split: PoolSplit, batch: float, pre
     return ranks * split.pp * batch / step
 
 
-def _solve_batch(plan: Plan, dep: Deployment, split: PoolSplit, wanted: float, cap: int, prefill_share: float) -> float:
+def _solve_batch(plan: Plan, dep: Deployment, split: PoolSplit, wanted: float, cap: int, prefill_share: float,
+                 full: float) -> float:
     """Smallest batch per rank whose output rate reaches ``wanted`` tokens/s (bisection to ``BATCH_TOLERANCE`` of
-    the cap, from above: the rate grows with the batch), or ``cap`` when even the full KV cache does not."""
-    if decode_rate(plan, dep, split, cap, prefill_share) <= wanted:
+    the cap, from above: the rate grows with the batch), or ``cap`` when even the full KV cache does not (``full``:
+    ``decode_rate`` at ``cap`` [tokens/s])."""
+    if full <= wanted:
         return float(cap)
     lo, hi = 0.0, float(cap)
     while hi - lo > BATCH_TOLERANCE * cap:
@@ -891,19 +893,42 @@ def _closed_loop_rate(plan: Plan, dep: Deployment, batch: float, prefill_capacit
     return lo
 
 
-def estimate(plan: Plan, dep: Deployment) -> ServingEstimate:
-    """Estimate ``dep`` served on ``plan``: TTFT, TPOT, throughput per pool, KV-cache transfer, cost and energy.
+@dataclass
+class _Loaded:
+    """A deployment at its load before its decode batch is solved (``estimate``'s first stage): what decides whether
+    the load overloads it."""
 
-    Raises
-    ------
-    DesignError
-        A split does not divide its pool, the model or the NVLink domain; the pools need more nodes than
-        the plan has; the weights do not fit; the GPU has no tensor cores for the precision.
-    """
+    dep: Deployment
+    """The deployment, its ``auto`` precision resolved."""
+    cap: int
+    """Most decode sequences per rank (``max_batch``)."""
+    prefill_tps: float
+    """The prefill pool's new input tokens/s at full utilisation [tokens/s]."""
+    capacity: float
+    """The decode pool's output tokens/s with its KV cache full and no prefill sharing its GPUs [tokens/s]."""
+    rate: float
+    """The load [requests/s] (``_load``)."""
+    batch: float | None
+    """The decode batch per rank a concurrency gives, None to solve it from the rate."""
+    first: tuple[PoolResult, float, float]
+    """The pools at ``rate`` before the decode batch is solved (``_prefill_at``)."""
+
+    @property
+    def overloaded(self) -> bool:
+        """The load is more than the deployment serves: the decode pool's utilisation above one (the decode pool's
+        ``PoolResult.utilisation``, ``_utilisation``) or the prefill pool's at one or above."""
+        prefill, _share, full = self.first
+        wanted = self.rate * self.dep.workload.output_tokens
+        return _utilisation(wanted, full) > 1 + 1e-6 or prefill.utilisation >= 1
+
+
+def _at_load(plan: Plan, dep: Deployment) -> _Loaded:
+    """``estimate``'s first stage: the deployment checked against the plan, its load and its pools at that load
+    before the decode batch is solved. Raises as ``estimate``."""
     if dep.precision == AUTO_PRECISION:
         dep = dep.model_copy(update={"precision": default_precision(plan.resolved.system)})
     _check_fit(plan, dep)
-    w, dc = dep.workload, dep.decode
+    dc = dep.decode
     cap = max_batch(plan, dep, dc, decode_context(dep))
     if cap < 1:
         raise DesignError(
@@ -913,13 +938,49 @@ def estimate(plan: Plan, dep: Deployment) -> ServingEstimate:
     probe = prefill_pool(plan, dep, dc if dep.mode == "aggregated" else dep.prefill, 0.0, "prefill")
     capacity = decode_rate(plan, dep, dc, cap, 0.0)
     rate, batch = _load(plan, dep, capacity, probe.capacity_tokens_per_s)
-    prefill, decode = _pools(plan, dep, rate, batch, cap)
+    return _Loaded(dep, cap, probe.capacity_tokens_per_s, capacity, rate, batch, _prefill_at(plan, dep, rate, cap))
+
+
+def estimate(plan: Plan, dep: Deployment) -> ServingEstimate:
+    """Estimate ``dep`` served on ``plan``: TTFT, TPOT, throughput per pool, KV-cache transfer, cost and energy.
+
+    Raises
+    ------
+    DesignError
+        A split does not divide its pool, the model or the NVLink domain; the pools need more nodes than
+        the plan has; the weights do not fit; the GPU has no tensor cores for the precision.
+    """
+    return _estimated(plan, _at_load(plan, dep))
+
+
+def served_estimate(plan: Plan, dep: Deployment) -> ServingEstimate | None:
+    """``estimate(plan, dep)``, or None where the load overloads the deployment, decided before its pools are solved
+    (``_Loaded.overloaded``: the requests beyond what they serve queue without bound, so the time to first token is
+    unbounded and never meets a target): a search's estimate of a node count. Raises as ``estimate``."""
+    loaded = _at_load(plan, dep)
+    return None if loaded.overloaded else _estimated(plan, loaded)
+
+
+def meets_targets(plan: Plan, dep: Deployment) -> bool:
+    """Whether ``dep`` served on ``plan`` meets its workload's TTFT and TPOT targets: ``estimate(plan, dep).meets_slo``,
+    False without solving the pools where the load overloads them (``served_estimate``): a search's test of a rate.
+    Raises as ``estimate``."""
+    served = served_estimate(plan, dep)
+    return served is not None and served.meets_slo
+
+
+def _estimated(plan: Plan, loaded: _Loaded) -> ServingEstimate:
+    """``estimate``'s second stage: the pools solved at the load (overloaded: at the rate where they saturate, the
+    rest of the load queueing without bound), the KV-cache transfer, the latencies, cost and energy."""
+    dep, cap, rate = loaded.dep, loaded.cap, loaded.rate
+    w, dc = dep.workload, dep.decode
+    prefill, decode = _pools(plan, dep, rate, loaded.batch, cap, loaded.first)
     warnings: list[str] = []
     if decode.utilisation > 1 or prefill.utilisation >= 1:
         warnings.append(_("The load is more than the deployment can serve: requests queue without bound."))
-    overloaded = decode.utilisation > 1 + 1e-6 or prefill.utilisation >= 1
+    overloaded = loaded.overloaded
     if overloaded:  # the pools serve what they can, saturated; the rest of the load queues
-        rate = min(rate, _saturation(plan, dep, probe.capacity_tokens_per_s, capacity))
+        rate = min(rate, _saturation(plan, dep, loaded.prefill_tps, loaded.capacity))
         prefill, decode = _pools(plan, dep, rate, None, cap)
     kv = _kv_transfer(plan, dep, dep.prefill, rate) if dep.mode == "disaggregated" else None
     wait, own = prefill_latency(plan, dep, prefill)
@@ -937,29 +998,45 @@ def estimate(plan: Plan, dep: Deployment) -> ServingEstimate:
     return est
 
 
-def _pools(plan: Plan, dep: Deployment, rate: float, batch: float | None, cap: int) -> tuple[PoolResult, PoolResult]:
-    """The prefill and decode pools (aggregated: the one pool's prefill and decode) at ``rate`` requests/s, the
-    decode batch per rank ``batch`` or, None, the smallest that serves the rate (``_solve_batch``)."""
+def _prefill_at(plan: Plan, dep: Deployment, rate: float, cap: int) -> tuple[PoolResult, float, float]:
+    """The prefill pool at ``rate`` requests/s (aggregated: the one pool's prefill), the share of the GPUs' time it
+    takes from decode (aggregated; 0 disaggregated) and the decode pool's output tokens/s with its KV cache full
+    (``cap`` sequences per rank) at that share [tokens/s]."""
     dc = dep.decode
     prefill = prefill_pool(plan, dep, dc if dep.mode == "aggregated" else dep.prefill, rate, "prefill")
     prefill_share = prefill.utilisation if dep.mode == "aggregated" else 0.0
+    return prefill, prefill_share, decode_rate(plan, dep, dc, cap, prefill_share)
+
+
+def _pools(plan: Plan, dep: Deployment, rate: float, batch: float | None, cap: int,
+           first: tuple[PoolResult, float, float] | None = None) -> tuple[PoolResult, PoolResult]:
+    """The prefill and decode pools (aggregated: the one pool's prefill and decode) at ``rate`` requests/s, the
+    decode batch per rank ``batch`` or, None, the smallest that serves the rate (``_solve_batch``); ``first``:
+    ``_prefill_at`` of the same rate, when known."""
+    dc = dep.decode
+    prefill, prefill_share, full = first or _prefill_at(plan, dep, rate, cap)
     if batch is None:
-        batch = _solve_batch(plan, dep, dc, rate * dep.workload.output_tokens, cap, prefill_share)
-    return prefill, _decode_pool(plan, dep, dc, batch, cap, prefill_share, rate)
+        batch = _solve_batch(plan, dep, dc, rate * dep.workload.output_tokens, cap, prefill_share, full)
+    return prefill, _decode_pool(plan, dep, dc, batch, cap, prefill_share, rate, full)
+
+
+def _utilisation(wanted: float, capacity: float) -> float:
+    """A decode pool's utilisation: the output tokens/s wanted over what its full KV cache delivers (``inf`` when
+    it delivers none)."""
+    return wanted / capacity if capacity else math.inf
 
 
 def _decode_pool(plan: Plan, dep: Deployment, split: PoolSplit, batch: float, cap: int, prefill_share: float,
-                 rate: float) -> PoolResult:
+                 rate: float, capacity: float) -> PoolResult:
     """The decode pool at ``batch`` sequences per rank; utilisation = the wanted output rate over what the full KV
-    cache delivers."""
+    cache delivers (``capacity``: ``decode_rate`` at ``cap`` and ``prefill_share`` [tokens/s])."""
     gpus, replicas, ranks = _ranks(plan, split)
     step = _step(plan, dep, split, max(batch, 1e-9), decode_context(dep), "decode")
     step.overhead_s += shared_step_s(step, prefill_share) - step.time_s
     served = ranks * split.pp * batch / step.time_s
-    capacity = decode_rate(plan, dep, split, cap, prefill_share)
     wanted = rate * dep.workload.output_tokens
     pool = PoolResult("decode", split, gpus, replicas, ranks, step, batch, cap, min(served, wanted) if wanted else
-                      served, capacity, wanted / capacity if capacity else math.inf)
+                      served, capacity, _utilisation(wanted, capacity))
     return pool
 
 

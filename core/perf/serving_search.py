@@ -43,7 +43,9 @@ from core.perf.serving import (
     decode_step,
     estimate,
     max_batch,
+    meets_targets,
     parse_deployment,
+    served_estimate,
     usable_hbm_bytes,
     weights_per_gpu_bytes,
 )
@@ -155,7 +157,7 @@ def max_rate(plan: Plan, dep: Deployment, tolerance: float = RATE_TOLERANCE) -> 
     top = capacity(plan, dep) * (1 - SATURATION_MARGIN)
 
     def meets(rate: float) -> bool:
-        return estimate(plan, with_rate(dep, rate)).meets_slo
+        return meets_targets(plan, with_rate(dep, rate))
 
     if meets(top):
         return top
@@ -437,14 +439,20 @@ def _nodes_for(rate: float, rating: PoolRating, gpus_per_node: int, utilisation:
     return max(1, math.ceil(rate / (rating.per_gpu * utilisation * gpus_per_node * step) * (1 + 1e-9))) * step
 
 
-def _fewest(meets, lo: int, hi: int, step: int) -> int:
-    """Smallest multiple of ``step`` in ``[lo, hi]`` for which ``meets`` holds (bisection; ``meets(hi)`` holds and
-    more nodes never hurt)."""
+def _fewest(estimated, lo: int, hi: int, step: int, top: ServingEstimate) -> tuple[int, ServingEstimate]:
+    """The smallest multiple of ``step`` in ``[lo, hi]`` whose estimate meets the targets, and that estimate
+    (bisection; ``top``, the estimate at ``hi``, meets them and more nodes never hurt); ``estimated(n)``: the
+    estimate at ``n`` nodes, None where the load overloads them (``serving.served_estimate``)."""
     lo_k, hi_k = max(1, math.ceil(lo / step)), hi // step
+    best = top
     while lo_k < hi_k:
         mid = (lo_k + hi_k) // 2
-        lo_k, hi_k = (lo_k, mid) if meets(mid * step) else (mid + 1, hi_k)
-    return hi_k * step
+        e = estimated(mid * step)
+        if e is not None and e.meets_slo:
+            hi_k, best = mid, e
+        else:
+            lo_k = mid + 1
+    return hi_k * step, best
 
 
 def _pair_for_rate(ctx: _Context, pr: PoolRating, dr: PoolRating) -> Candidate | None:
@@ -472,9 +480,8 @@ def _pair_for_rate(ctx: _Context, pr: PoolRating, dr: PoolRating) -> Candidate |
         nd += step_d
     else:
         return Candidate(top.deployment, top, rate)
-    np_ = _fewest(lambda n: estimate(ctx.plan, dep(n, nd)).meets_slo, np_lo, hi, step_p)
-    best = dep(np_, nd)
-    return Candidate(best, estimate(ctx.plan, best), rate)
+    np_, best = _fewest(lambda n: served_estimate(ctx.plan, dep(n, nd)), np_lo, hi, step_p, top)
+    return Candidate(dep(np_, nd), best, rate)
 
 
 def _aggregated_for_rate(ctx: _Context, rating: PoolRating, score: float) -> Candidate | None:
@@ -501,8 +508,8 @@ def _aggregated_for_rate(ctx: _Context, rating: PoolRating, score: float) -> Can
         if not top.meets_slo:  # short of nodes: at least those that would saturate at the rate
             ctx.note_short(max(hi + step, math.ceil(hi * ctx.rate / capacity(ctx.plan, top.deployment) / step) * step))
             return Candidate(top.deployment, top, ctx.rate)
-    best = dep(_fewest(lambda n: estimate(ctx.plan, dep(n)).meets_slo, lo, hi, step))
-    return Candidate(best, estimate(ctx.plan, best), ctx.rate)
+    nodes, best = _fewest(lambda n: served_estimate(ctx.plan, dep(n)), lo, hi, step, top)
+    return Candidate(dep(nodes), best, ctx.rate)
 
 
 def _at_max_rate(ctx: _Context, dep: Deployment, tolerance: float = SEARCH_TOLERANCE) -> Candidate:
@@ -516,7 +523,7 @@ def _refined(ctx: _Context, c: Candidate) -> Candidate:
     dep = c.deployment
 
     def meets(rate: float) -> bool:
-        return estimate(ctx.plan, with_rate(dep, rate)).meets_slo
+        return meets_targets(ctx.plan, with_rate(dep, rate))
 
     hi = min(c.rate * (1 + SEARCH_TOLERANCE), capacity(ctx.plan, dep) * (1 - SATURATION_MARGIN))
     if meets(hi):
