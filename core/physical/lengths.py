@@ -667,18 +667,16 @@ def _heights(top: np.ndarray, centre: np.ndarray) -> tuple[np.ndarray, np.ndarra
     (``_distinct``) instead of sorted; the same pairs in the same order (few devices, or other values: sorted as
     before)."""
     doubled_top, doubled_centre = top * 2, centre * 2
-    # (finite sums: every value finite; whole numbers checked on their conversions, made once)
-    if len(top) >= _HEIGHTS_SORTED and np.isfinite(doubled_top.sum() + doubled_centre.sum()):
-        high_top, high_centre = doubled_top.max(), doubled_centre.max()
-        if min(doubled_top.min(), doubled_centre.min()) >= 0 and (high_top + 1) * 2 * (high_centre + 1) <= _HEIGHT_KEYS:
-            keys, key_centre = doubled_top.astype(np.int64), doubled_centre.astype(np.int64)
-            if (keys == doubled_top).all() and (key_centre == doubled_centre).all():
-                span = 1 << int(high_centre).bit_length()  # above every doubled centre
-                keys *= span
-                keys += key_centre
-                found, place = _distinct(keys, span * (int(high_top) + 1))
-                return (found // span) / 2 + 1j * ((found % span) / 2), place
-    return np.unique(top + 1j * centre, return_inverse=True)
+    if (len(top) < _HEIGHTS_SORTED or not (np.isfinite(doubled_top).all() and np.isfinite(doubled_centre).all())
+            or doubled_top.min() < 0 or doubled_centre.min() < 0
+            or (doubled_top.max() + 1) * 2 * (doubled_centre.max() + 1) > _HEIGHT_KEYS
+            or (doubled_top != np.floor(doubled_top)).any() or (doubled_centre != np.floor(doubled_centre)).any()):
+        return np.unique(top + 1j * centre, return_inverse=True)
+    span = 1 << int(doubled_centre.max()).bit_length()  # above every doubled centre
+    limit = span * (int(doubled_top.max()) + 1)
+    keys = doubled_top.astype(np.int64) * span + doubled_centre.astype(np.int64)
+    found, place = _distinct(keys, limit)
+    return (found // span) / 2 + 1j * ((found % span) / 2), place
 
 
 _HEIGHTS_SORTED = 1024
