@@ -127,6 +127,18 @@ faster, 0.81-1.15x the time), one search for every plane's devices (at most 0.05
 numbers: the copies do not stand alike (2 planes' leaf-spine 8,384 vs 7,729 entries; rail-only's 8 islands
 4,875-6,041, none alike). MISS (1.3x cold): per-element numpy over the counted entries, the range pieces and the
 Dragonflies' group pairs (docs/performance.md).
+2026-12-07 (flat54): rail-only's and the per-rail planes' ranges (``core.physical.lengths._ranged``) count their
+pieces' rows (class of rack pairs, A height) in one hashing pass, the classes from one whole number per rack pair made
+in place (``_pair_keys``, shared with ``_pair_classes``), and their table of links per B height as whole numbers
+(``np.add.at``, one running sum over every row at once: each row's differences add up to 0) instead of a float
+cumulative sum per row; every figure the same (``tools.equivalence`` 0 of 648, ``--physical`` 0 of 868). Cold at
+131,072 GPUs, the baseline's functions and these swapped plan by plan in one process (CPU, medians of 41 and 61 pairs,
+load average 15-16): rail-only 0.90x and 0.93x (17.6 vs 19.6 ms), H800 per-rail 0.98-1.00x, 2 planes 0.97-0.99x, B300
+XDR 0.99-1.05x (64 GPUs, nothing changed: 0.95-1.07x), at load 4.8 rail-only 0.92x (9.80 vs 10.69 ms); two worker
+processes (wt-base54, flat54) in turn, medians of 9, load 12-17: 0.75-1.13x (the baseline against itself 0.99-1.08x),
+131,072 over 64 GPUs 1.78-3.18x (baseline 1.76-3.55x); first and warm plans within the noise. MISS (1.3x cold):
+``_ranged`` is still per piece (11,920 and 15,936 pieces for rail-only, every leaf-spine piece its own rack pair), and
+the heights, the rack places and ``as_built`` grow as before.
 """
 
 from __future__ import annotations

@@ -277,6 +277,30 @@ def test_ranges_count_the_lengths_link_by_link_measures(arranged):
     assert lengths.bin_lengths("spine-core", *found) == lengths.bin_lengths("spine-core", *measured)
 
 
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_ranged_arrangement(), st.integers(0, 2 ** 32 - 1))
+def test_pair_keys_are_the_tray_distance_and_route(arranged, seed):
+    """``_pair_keys`` (made in place) is each rack pair's distance along the trays [um] x 3 + its route code (0 in one
+    rack, 1 along a row, 2 across rows), as ``_tray_m`` and ``pair_lengths`` say, and ``_pair_classes`` its distinct
+    values and each pair's place among them, on random racks and pairs (some inside one rack)."""
+    import numpy as np
+
+    from core.physical.lengths import _pair_classes, _pair_keys, _tray_m, pair_lengths
+    from core.physical.racks import load_racks
+
+    ends = arranged[0]
+    rng = np.random.default_rng(seed)
+    count = int(rng.integers(1, 200))
+    pa = rng.integers(0, len(ends.top), count)
+    pb = np.where(rng.random(count) < 0.2, pa, rng.integers(0, len(ends.top), count))
+    middle = np.full(count, 10.0)
+    _length, route = pair_lengths(ends, load_racks().routing, pa, middle, pb, middle)
+    expected = np.rint(_tray_m(ends, pa, pb) * 1e6).astype(np.int64) * 3 + route
+    assert np.array_equal(_pair_keys(ends, pa, pb), expected)
+    classes, of_class = _pair_classes(ends, pa, pb)
+    assert all(np.array_equal(x, y) for x, y in zip((classes, of_class), np.unique(expected, return_inverse=True)))
+
 @st.composite
 def _group_pairs(draw):
     """A random small arrangement of groups that stand alike (``LinkEnds`` made by hand: each group's racks one

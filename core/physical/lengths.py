@@ -398,11 +398,11 @@ def _cell_pairs(ends: LinkEnds, routing, prefixes: list[str], a_end: tuple, b_en
         return None  # few links per pair of cells: counting link by link is as fast
     (type_a, types_a), (type_b, types_b) = _count_types(counts_a), _count_types(counts_b)
     pa, pb = rack_a[ai], rack_b[bi]
-    classes, of_class, route = _pair_classes(ends, pa, pb)
+    classes, of_class = _pair_classes(ends, pa, pb)
     # the climbs and in-rack runs of every height pair, and their distinct values (the kinds of link of a class)
     in_rack, in_rack_of, climbs, climbs_of, kinds = _height_kinds(routing, heights_a, heights_b)
     # cell pairs per (class, A type, B type, inside one rack or not)
-    triple = ((of_class * len(types_a) + type_a[ai]) * len(types_b) + type_b[bi]) * 2 + (route == 0)
+    triple = ((of_class * len(types_a) + type_a[ai]) * len(types_b) + type_b[bi]) * 2 + (pa == pb)
     times = np.bincount(triple)
     used = np.flatnonzero(times)
     rest, inside = np.divmod(used, 2)
@@ -466,7 +466,7 @@ def _compacted(ends: LinkEnds, routing, prefixes: list[str], a_role: str, a: np.
     used = np.flatnonzero(seen)
     pair_a, pair_b = racks_a[used // len(racks_b)], racks_b[used % len(racks_b)]
     # classes of the rack pairs the links join: (distance along the trays [um], route), as _tray_m and _lengths say
-    classes, of_used, _route = _pair_classes(ends, pair_a, pair_b)
+    classes, of_used = _pair_classes(ends, pair_a, pair_b)
     if len(classes) * kinds > most:
         return None
     class_of = np.zeros(len(racks_a) * len(racks_b), dtype=np.int32)  # (classes x kinds <= most: 32 bits hold it)
@@ -547,45 +547,75 @@ def _ranged(ends: LinkEnds, routing, prefixes: list[str], a_role: str, a: np.nda
     pieces = int(runs.sum())
     if pieces * _RANGE_PIECES > bundles:
         return None  # ranges of one or two devices a piece: link by link is as fast
-    which = np.repeat(np.arange(len(low)), runs)
-    run = r0[which] + (np.arange(pieces) - np.repeat(np.cumsum(runs) - runs, runs))
-    start = np.maximum(low[which], run_first[run])
-    size = np.minimum(high[which], run_last[run]) - start
-    pa, pb = rack_a[dev_a[which]], rack_b[start]
-    classes, of_class, _route = _pair_classes(ends, pa, pb)
+    # each piece: its range's run r0 + k, from its range's first B device or its run's first, to the range's last or
+    # the run's last (in place: fewer arrays of every piece)
+    run = np.repeat(r0 - (np.cumsum(runs) - runs), runs)
+    run += np.arange(pieces)
+    start = np.repeat(low, runs)
+    np.maximum(start, run_first[run], out=start)
+    size = np.repeat(high, runs)
+    np.minimum(size, run_last[run], out=size)
+    size -= start
+    dev = np.repeat(dev_a, runs)
+    n_a, n_b = len(heights_a), len(heights_b)
+    # the rows: the pieces' classes of rack pairs (_pair_keys) and A heights, found together in one pass
+    key = _pair_keys(ends, rack_a[dev], rack_b[start])
+    key *= n_a
+    key += of_a[dev]
+    codes, rows = pd.factorize(key, sort=False)
+    class_key, height_a = np.divmod(rows, n_a)
+    classes, cls = np.unique(class_key, return_inverse=True)
     # the kinds of link of every height pair, as _compacted: the climbs and in-rack runs (_vertical), distinct
     in_rack, in_rack_of, climbs, climbs_of, kinds = _height_kinds(routing, heights_a, heights_b)
-    n_a, n_b = len(heights_a), len(heights_b)
-    # the pieces of one row (class, A height) added up per B height: each piece's links from its first B height on,
-    # taken off past its last (a difference along the row), then summed along it
-    codes, rows = pd.factorize(of_class * n_a + of_a[dev_a[which]], sort=False)
-    if len(classes) * kinds > max(4 * bundles, 1 << 16) or len(rows) * (n_b + 1) > _RANGE_CELLS * bundles:
+    width = n_b + 1
+    if len(classes) * kinds > max(4 * bundles, 1 << 16) or len(rows) * width > _RANGE_CELLS * bundles:
         return None
-    weight = np.tile(links, copies)[which]
-    at = codes * (n_b + 1) + of_b[start]
-    table = np.bincount(np.concatenate((at, at + size)), weights=np.concatenate((weight, -weight)),
-                        minlength=len(rows) * (n_b + 1))
-    table = np.cumsum(table.reshape(len(rows), n_b + 1)[:, :n_b], axis=1)  # whole numbers below 2^53: exact
-    cls, height_a = np.divmod(rows, n_a)
-    # each cell's kind: its row's A height's row of the height pairs' kinds (climbs, or in-rack runs inside one rack)
-    kind = climbs_of.reshape(n_a, n_b)[height_a]
+    # the pieces of one row added up per B height: each piece's links from its first B height on, taken off past its
+    # last (a difference along the row), then summed; whole numbers, and each row's differences add up to 0, so one
+    # running sum over the rows one after the other is every row's own
+    weight = np.repeat(np.tile(links, copies), runs)
+    at = codes * width
+    at += of_b[start]
+    table = np.zeros(len(rows) * width, dtype=np.int64)
+    np.add.at(table, at, weight)
+    at += size
+    np.subtract.at(table, at, weight)
+    np.cumsum(table, out=table)
+    # each cell's kind: its row's A height's row of the height pairs' kinds (climbs, or in-rack runs inside one rack);
+    # a row's last cell counts no link
+    kind_of = np.zeros((n_a, width), dtype=np.int64)
+    kind_of[:, :n_b] = climbs_of.reshape(n_a, n_b)
+    kind = kind_of[height_a]
     inside = classes[cls] % 3 == 0  # rows of links inside one rack: their in-rack runs
     if inside.any():
-        kind[inside] = in_rack_of.reshape(n_a, n_b)[height_a[inside]]
+        kind[inside, :n_b] = in_rack_of.reshape(n_a, n_b)[height_a[inside]]
     kind += (cls * kinds)[:, None]
-    counts = np.bincount(kind.ravel(), weights=table.ravel(), minlength=len(classes) * kinds)
+    counts = np.bincount(kind.ravel(), weights=table, minlength=len(classes) * kinds)
     return _class_lengths(routing, counts, classes, kinds, climbs, in_rack)
 
 
-def _pair_classes(ends: LinkEnds, pa: np.ndarray, pb: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _pair_classes(ends: LinkEnds, pa: np.ndarray, pb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The classes of the rack pairs ``pa``-``pb`` (rack indices): (distance along the trays [um], route: 0 inside one
     rack, 1 along a row, 2 across rows), as ``_tray_m`` and ``_lengths`` say; (the distinct classes as
-    ``tray_um * 3 + route``, each pair's place among them, each pair's route)."""
-    tray_um = np.abs(ends.x_um[pa] - ends.x_um[pb]) + np.abs(ends.y_um[pa] - ends.y_um[pb])
-    route = np.where(ends.row[pa] == ends.row[pb], 1, 2)
-    route[pa == pb] = 0
-    classes, of_class = _unique_inverse(tray_um * 3 + route)
-    return classes, of_class, route
+    ``tray_um * 3 + route``, ``_pair_keys``, and each pair's place among them)."""
+    return _unique_inverse(_pair_keys(ends, pa, pb))
+
+
+def _pair_keys(ends: LinkEnds, pa: np.ndarray, pb: np.ndarray) -> np.ndarray:
+    """The class of each rack pair ``pa``-``pb`` (rack indices) as one whole number: its distance along the trays
+    [um] (``_tray_m``'s) x 3 + its route code (0 inside one rack, 1 along a row, 2 across rows), in place."""
+    key = ends.x_um[pa]
+    key -= ends.x_um[pb]
+    np.abs(key, out=key)
+    across = ends.y_um[pa]
+    across -= ends.y_um[pb]
+    np.abs(across, out=across)
+    key += across
+    key *= 3
+    key += 2
+    key -= ends.row[pa] == ends.row[pb]
+    key -= pa == pb
+    return key
 
 
 def _height_kinds(routing, heights_a: np.ndarray, heights_b: np.ndarray):
