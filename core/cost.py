@@ -1413,15 +1413,12 @@ def link_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, me
         for module_id, parts in by_module.items():
             module = modules[module_id]
             quantity = sum(n for _b, _span, n in parts)
-            spans = ", ".join(f"{span} {b.links:,}" for b, span, _n in parts)
             add_row("transceiver", module, quantity, sentences(
                     _("switch side, {link_class}: {terms} = {total} ({per_cage} per cage)").format(
                         link_class=words, terms=" + ".join(terms[link_class]),
                         total=f"{counts[link_class]:,}", per_cage=plurals.ports(cage_ports[link_class]))
                     + share_words(counts[link_class], class_links, optical_links, switch_total, quantity)
-                    + _("; {media} for {links} links by length: {spans}").format(
-                        media=_(KIND_LABELS[parts[0][0].kind]), links=f"{sum(b.links for b, _s, _n in parts):,}",
-                        spans=spans), optics_note(module, switches[link_class])),
+                    + length_words([(b, span) for b, span, _n in parts]), optics_note(module, switches[link_class])),
                     item=(_(items[link_class]).format(name=module.name) if link_class in items
                           and family_words(family, f"link:{link_class}", None) is None else
                           _("{name} (switch side, {link_class})").format(name=module.name, link_class=words)),
@@ -1507,6 +1504,15 @@ def share_words(total: int, class_links: int, optical_links: int, optical_total:
     if quantity != optical_total:
         text += _("; of which {quantity} of this type, by the cable lengths").format(quantity=f"{quantity:,}")
     return text
+
+
+def length_words(parts: list[tuple[MediaBin, str]]) -> str:
+    """A transceiver row's optical links by length, the end of its ``why``: ``; optics for 672 links by length:
+    5-10 m 124, 10-20 m 436`` (Chinese ``；672 条链路用多模光模块，按长度：5-10 m 124 条、10-20 m 436 条``).
+    ``parts``: the row's length bins, of one media kind, each with its span (``MediaBin.label``)."""
+    spans = _(", ").join(_("{span} {links}").format(span=span, links=f"{b.links:,}") for b, span in parts)
+    return _("; {media} for {links} links by length: {spans}").format(
+        media=_(KIND_LABELS[parts[0][0].kind]), links=f"{sum(b.links for b, _span in parts):,}", spans=spans)
 
 
 def _torus_rows(bins, spans: list[str], cables: dict, modules: dict, add_row, policy: str, node_ports: int = 1

@@ -71,12 +71,13 @@ def english_vocabulary() -> frozenset[str]:
 
 @lru_cache(maxsize=1)
 def product_names() -> tuple[str, ...]:
-    """The catalog's product names as published ("NVIDIA Quantum-2 QM9700 NDR InfiniBand switch"), longest first:
+    """The catalog's product names as published ("NVIDIA Quantum-2 QM9700 NDR InfiniBand switch"), the second NVLink
+    level's parts included (``core.fabric.domainlevels.bill_entries``: every part a bill can name), longest first:
     proper names, quoted as they are in either language."""
-    from core.catalog import load_catalog
+    from core.fabric.domainlevels import bill_entries
 
     names = set()
-    for _kind, entry in load_catalog().all_entries():
+    for _kind, entry in bill_entries():
         for field in ("name", "gpu_name"):
             value = getattr(entry, field, None)
             if isinstance(value, str) and value:

@@ -29,7 +29,7 @@ import math
 from fractions import Fraction
 
 from core.catalog import Catalog, form_factor_family
-from core.cost import KIND_LABELS, LINK_CLASS_LABELS, BomRow, apportion, priced_row_adder, share_words
+from core.cost import LINK_CLASS_LABELS, BomRow, apportion, length_words, priced_row_adder, share_words
 from core.fabric.pods import MixedFabric, PodLeaves
 from core.i18n import N_, _
 from core.physical.media import LinkSpeed, MediaBin, pick_transceiver
@@ -129,14 +129,11 @@ def shared_spine_optics(fabric: MixedFabric, pod: PodLeaves, plan, media: tuple[
             by_module.setdefault(module_of(b).id, []).append((b, n))
         for module_id, parts in by_module.items():
             module = catalog.transceiver(module_id)
-            spans = ", ".join(f"{b.label()} {b.links:,}" for b, _n in parts)
             quantity = sum(n for _b, n in parts)
             add("transceiver", module, quantity, _(why).format(
                 **{**words, "every": f"{words['every']:,}"}, link_class=_(LINK_CLASS_LABELS[link_class]))
                 + share_words(words["every"], class_links, optical_links, total, quantity)
-                + _("; {media} for {links} links by length: {spans}").format(
-                    media=_(KIND_LABELS[parts[0][0].kind]), links=f"{sum(b.links for b, _n in parts):,}",
-                    spans=spans),
+                + length_words([(b, b.label()) for b, _n in parts]),
                 item=_(item).format(name=module.name), end="switch")
     at = sum(1 for row in installed[:at] if row in kept)
     rows = kept[:at] + new + kept[at:]

@@ -466,12 +466,12 @@ def level2_bom(resolved: ResolvedDesign, add) -> None:
                      "NVLinks per GPU x {level1} GPUs / {per_cable} NVLinks per cable per pair").format(
                          pairs=f"{totals['direct_domains']:,}", per_gpu=per_gpu, level1=up.level1_gpus,
                          per_cable=spec.links_per_cable))
-    cables = f"{totals['level2_cables']:,}"
+    cables, clauses = f"{totals['level2_cables']:,}", pgettext("between clauses", "; ").join(why)
     add("transceiver", spec.module, 2 * totals["level2_cables"],
         _("2 per cable x {cables} cables = {modules}: ").format(
-            cables=cables, modules=f"{2 * totals['level2_cables']:,}") + "; ".join(why),
+            cables=cables, modules=f"{2 * totals['level2_cables']:,}") + clauses,
         item=_("{name} (NVLink level 2)").format(name=spec.module.name), end="switch")  # both ends on switch trays
-    add("cable", spec.cable, totals["level2_cables"], _("{cables} cables: ").format(cables=cables) + "; ".join(why),
+    add("cable", spec.cable, totals["level2_cables"], _("{cables} cables: ").format(cables=cables) + clauses,
         item=_("{name} (NVLink level 2)").format(name=spec.cable.name))
 
 
@@ -484,7 +484,8 @@ def _level2_switch_sum(up) -> str:
         if shape.level2_switches:
             sizes[shape.level2_links, up.level2.switch.ports] = sizes.get(
                 (shape.level2_links, up.level2.switch.ports), 0) + count
-    terms = " + ".join(f"{count:,} x ceil({links:,} / {ports})" for (links, ports), count in sizes.items())
+    terms = " + ".join(_("{count} x ceil({links} / {ports})").format(count=f"{count:,}", links=f"{links:,}", ports=ports)
+                       for (links, ports), count in sizes.items())
     return _(": {terms} = {switches}").format(terms=terms, switches=f"{up.totals()['level2_switches']:,}")
 
 

@@ -466,10 +466,12 @@ def _summary_sheet(ws, plan, *, name: str, share_link: str | None, when: datetim
 def _network_sheet(ws, plan, network: str, sizing) -> None:
     """One other network: its bill rows as the BOM sheet writes them (``bom_table``: the item and where it sits
     apart, the price ranges) with their totals, then its sizing as the review pack shows it
-    (``core.formats.networkwords``: the headline, the switches, devices and links, how it was sized)."""
+    (``core.formats.networkwords``: the headline, the switches, devices and links, how it was sized). On a cloud
+    instance's adapters (``Nic.transport``) the networks are the provider's: no bill rows, the sizing only."""
     ws.cell(row=1, column=1, value=network_name(network).capitalize()).font = TITLE
     table = bom_table(plan, ranges=True)
-    frame = table[[getattr(r, "network", "compute") == network for r in plan.bom]].drop(columns="network")
+    frame = table[[getattr(r, "network", "compute") == network for r in plan.bom]].drop(columns="network",
+                                                                                          errors="ignore")
     row = _bom_sheet(ws, frame, None, start=3) + 2 if len(frame) else 3
     ws.cell(row=row, column=1, value=_("Sizing")).font = BOLD
     ws.cell(row=row + 1, column=1, value=sizing_headline(network, sizing))
