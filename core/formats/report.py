@@ -489,10 +489,10 @@ def _executive_summary(plan, unit: str, facts: Mapping) -> list[str]:
         topology=vocab.TOPOLOGY.word(r.topology),
         speed=per_pod_value(s["bandwidth"].get("scaleout_gbits_per_gpu_pods"), 1, bw.scaleout_gbits_per_gpu, unit),
         planes=plurals.planes(s["planes"]))]  # the speed and the figures below as the key numbers write them
-    out.append(_("What it costs: {capex} of capex at {basis} prices (range {low} to {high}), {per_gpu} per GPU, "
+    out.append(_("What it costs: {capex} of capex at {basis} prices (range {range}), {per_gpu} per GPU, "
                  "{share} of it on the {fabric}; {it_power} of IT power; {tco} over {years} years with energy.").format(
-        fabric=embedded(vocab.compute_fabric("word", bool(cost.scaleup_capex_usd))), capex=usd(cost.capex_usd), basis=vocab.PRICE_BASES.label(cost.price_basis), low=usd(cost.capex_usd_low),
-        high=usd(cost.capex_usd_high), per_gpu=usd(s["cost"]["capex_per_gpu_usd"]),
+        fabric=embedded(vocab.compute_fabric("word", bool(cost.scaleup_capex_usd))), capex=usd(cost.capex_usd), basis=vocab.PRICE_BASES.label(cost.price_basis),
+        range=units.money_range(cost.capex_usd_low, cost.capex_usd_high), per_gpu=usd(s["cost"]["capex_per_gpu_usd"]),
         share=units.percent(shown_share(s["cost"]["network_share"])), it_power=units.power(cost.it_kw),
         tco=usd(s["cost"]["tco_usd"]),
         years=f"{cost.tco_years:g}"))
@@ -748,10 +748,10 @@ def _cost(doc: _Doc, plan) -> None:
     body = doc.figure(capex_figure(plan), 360) + doc.figure(power_figure(plan), 360)
     body += doc.figure(price_sensitivity_figure(plan), 360)
     doc.section("cost", _("Cost and power"), body)
-    body = _p(_("Part names are the catalog's, quoted as published. Capex {capex}, at {basis} prices (range {low} to "
-                "{high}); IT power {power}.").format(
-        capex=usd(plan.cost.capex_usd), basis=vocab.PRICE_BASES.label(plan.cost.price_basis), low=usd(plan.cost.capex_usd_low),
-        high=usd(plan.cost.capex_usd_high), power=units.power(plan.cost.it_kw)), note=True)
+    body = _p(_("Part names are the catalog's, quoted as published. Capex {capex}, at {basis} prices (range {range}); "
+                "IT power {power}.").format(
+        capex=usd(plan.cost.capex_usd), basis=vocab.PRICE_BASES.label(plan.cost.price_basis),
+        range=units.money_range(plan.cost.capex_usd_low, plan.cost.capex_usd_high), power=units.power(plan.cost.it_kw)), note=True)
     if plan.cost.spares_capex_usd:  # Design.spares: spare rows follow each network's installed rows
         body += _p(_("Capex includes {usd} of spares (sparing policy {policy}): their rows follow the installed "
                      "ones, each with its rule in its why, at no power (on a shelf).").format(
@@ -1416,7 +1416,7 @@ def _comparison_parts(comparison, *, name: str, share_link: str, generated: date
             if column.job is not None and "days_to_train" in column.values:
                 from core.perf.jobform import job_caption
 
-                body += _p(job_caption(column.job), note=True)
+                body += _p(job_caption(column.job, column.plan), note=True)
             body += _list(list(column.plan.resolved.notes) + column.all_notes(unit))
             body += _h3(_("How the fabric was sized")) + _list(column.plan.fabric.explanation)
         doc.section(f"design-{i + 1}", head, body)

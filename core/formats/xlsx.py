@@ -352,7 +352,7 @@ def key_number_rows(plan, unit: str = "GB/s") -> list[tuple[str, float | int | s
         (_("Capex, high end of the price ranges"), cost["capex_usd_high"], "USD", USD),
         *([(_("Spares (in the capex above, no power)"), cost["spares_capex_usd"], "USD", USD)]
           if cost.get("spares", "off") != "off" else []),
-        (_("Capex per GPU"), cost["capex_per_gpu_usd"], "USD", USD),  # as Compare's row, its unit in a column
+        (_(vocab.CAPEX_PER_GPU), cost["capex_per_gpu_usd"], "USD", USD),  # as Compare's row, its unit in a column
         (fabric_capex_words(cost)[0], cost["network_capex_usd"], "USD", USD),
         *([(_("of which NVLink level 2"), cost["scaleup_capex_usd"], "USD", USD)]
           if cost.get("scaleup_capex_usd") else []),
