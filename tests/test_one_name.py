@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import pytest
 
+import html
+
 from core import units, vocab
 from core.analysis import compare, sweep
 from core.design import Design
 from core.figures import keynumbers as kn
+from core.formats import report
 from core.i18n import _, language
 from core.plan import plan
 from tests.conftest import run_cli
@@ -69,9 +72,9 @@ def test_train_writes_the_split_as_the_pages(lang, capsys):
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_compare_says_why_the_global_batch_is_not_the_default(lang):
-    """GB200 two-level NVLink (576 GPUs): the fitted job is tp 8 x pp 4, dp 18, so the default global batch 1,024 is
-    rounded up to 57 x 18 = 1,026 (a batch splits over the replicas); Compare's job caption says so as the Performance
-    page does (``batch_note``)."""
+    """GB200 two-level NVLink (576 GPUs): the fitted job's tp x pp is 32, so dp 18, and the default global batch
+    1,024 is rounded up to 57 x 18 = 1,026 (a batch splits over the replicas): the rule is right, and Compare's job
+    caption and the review pack now say why, as the Performance page does (``batch_note``)."""
     from core.analysis import compare as cmp
     from core.formats.joblink import DEFAULTS
     from core.perf import jobform
@@ -86,3 +89,6 @@ def test_compare_says_why_the_global_batch_is_not_the_default(lang):
     assert {"en": "global batch 1,026. Global batch 1,026 = 57 x micro-batch 1 x dp 18",
             "zh": "全局批大小 1,026。"}[lang] in caption
     assert jobform.job_caption({**column.job, "gbs": 1008}, column.plan).endswith("global batch 1,008")
+    with language(lang):
+        pack = report.design_report_html(column.plan, name="", share_link="")
+    assert html.escape(note) in pack

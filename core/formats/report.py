@@ -684,7 +684,7 @@ def _bom_rows(rows, pods: bool = False) -> tuple[list[list], float, float, int]:
 _BOM_COLUMNS = {"category": "engine term", "item": "engine", "where": "engine place", "pod": "", "quantity": "num",
                 "unit_price_usd": "num", "extended_price_usd": "num", "extended_power_w": "num", "why": "why",
                 "catalog_id": "id"}
-"""The pack's bill columns (``core.formats.xlsx.BOM_HEADERS`` ids, ``pod`` only in a design with pods) -> their
+"""The pack's bill columns (``core.figures.billitems.BOM_HEADERS`` ids, ``pod`` only in a design with pods) -> their
 cells' class: the engine's words (``core.cost``: category, the part's name, where it sits (``place``: narrower than
 the name), why), numbers, ids."""
 
@@ -694,7 +694,7 @@ def _bom_columns(pods: bool = False) -> list[str]:
 
 
 def _bom_headers(pods: bool = False) -> list[str]:
-    from core.formats.xlsx import bom_headers
+    from core.figures.billitems import bom_headers
 
     headers = bom_headers()
     return [in_currency(headers[column]) for column in _bom_columns(pods)]
@@ -1029,11 +1029,13 @@ def _performance(doc: _Doc, plan, job: Mapping | None):
     except FabricPlannerError as exc:
         body += _p(_("Training job: {problem}").format(problem=str(exc)))
     else:
-        body += _p(_("The Performance page's job: {model}, {gpus} GPUs, tp {tp} x pp {pp} x cp {cp}, global batch {gbs}, "
-                     "sequence {seq}, {precision}, {tokens} T tokens.").format(
-            model=training.model.name, gpus=number(training.gpus), tp=settings["tp"], pp=settings["pp"],
-            cp=settings["cp"], gbs=number(int(settings["gbs"])), seq=number(int(settings["seq"])),
-            precision=settings["prec"], tokens=f"{float(settings['tok']):g}"), note=True)
+        job = _("The Performance page's job: {model}, {gpus} GPUs, {split}, global batch {gbs}, sequence {seq}, "
+                "{precision}, {tokens} T tokens.").format(
+            model=training.model.name, gpus=number(training.gpus),
+            split=jobform.split_words(tp=settings["tp"], pp=settings["pp"], cp=settings["cp"]),
+            gbs=number(int(settings["gbs"])), seq=number(int(settings["seq"])), precision=settings["prec"],
+            tokens=f"{float(settings['tok']):g}")
+        body += _p(sentences(job, jobform.batch_note(plan, settings)), note=True)  # why 1,026, as the page says
         body += cards_html(training_key_numbers(estimate))
         body += doc.figure(step_figure({jobform.fabric_label(plan): estimate}, height=260), 260)
         body += _frame_table(jobform.communication_rows(estimate, plan.resolved.system))
