@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import math
 
-from core.i18n import N_, _, currencies, currency, current, fx_rate, in_currency, usd
+from core.i18n import N_, _, currencies, currency, current, fx_rate, in_currency, pgettext, usd
 from core.i18n import number as number_text
 
 BANDWIDTH_UNITS = ("GB/s", "Gb/s")
@@ -271,6 +271,14 @@ def money_ticks(top: float, bottom: float = 0.0, count: int = 5) -> list[float]:
         ticks.append(0.0 if abs(value) < step * 1e-9 else value)
         value += step
     return ticks
+
+
+def money_range(low: float, high: float) -> str:
+    """A range of amounts [USD], each as ``usd`` writes it: ``$1.55 M to $2.84 M``, ``155.4万美元 至 284.4万美元``
+    (a space on each side of 至, as after any amount): the one range of the capex card's help, the Cost & power
+    cards, the spares caption, the review pack and ``python -m core plan``, written into a sentence's ``{range}``
+    (which no space tidying may touch afterwards)."""
+    return pgettext("a range of amounts", "{low} to {high}").format(low=usd(low), high=usd(high))
 
 
 MONEY_UNIT = N_("USD")

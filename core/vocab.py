@@ -210,3 +210,23 @@ def compute_fabric(kind: str = "word", level2: bool = False) -> str:
     """The compute fabric's name in the current language: ``kind`` "word", "capex", "capex_usd" or "share"
     (``COMPUTE_FABRIC_WORDS``), ``level2`` when its figures hold a second NVLink level's parts."""
     return _(COMPUTE_FABRIC_WORDS[bool(level2)][kind])
+
+
+CAPEX_PER_GPU = N_("Capex per GPU")
+"""The capex per GPU's name (``CostSummary.capex_per_gpu_usd``): the key numbers' and the Cost & power tab's card, the
+workbook's Summary row (its unit in a column beside) and, with its unit (``CAPEX_PER_GPU_USD``), Compare's and the
+sweep's metric: one quantity, one name."""
+CAPEX_PER_GPU_USD = N_("Capex per GPU [USD]")
+"""``CAPEX_PER_GPU`` with its unit, as a table's row or a chart's axis names it (``in_currency`` names the currency)."""
+
+INJECTION_WORDS = {"label": N_("Injection/GPU (1 dir)"), "name": N_("Injection per GPU"),
+                   "word": N_("injection per GPU")}
+"""A GPU's scale-out NIC bandwidth, one direction, all planes (``bandwidth.scaleout_gbits_per_gpu``): ``label`` the
+Designer's card, ``name`` where a text begins with it (the card's help), ``word`` in running text (``python -m core
+plan``'s bandwidth row): the Designer's and the CLI's one name, through ``injection``."""
+
+
+def injection(kind: str = "word") -> str:
+    """The injection bandwidth's name in the current language: ``kind`` "label", "name" or "word"
+    (``INJECTION_WORDS``)."""
+    return _(INJECTION_WORDS[kind])

@@ -6,7 +6,7 @@ import json
 
 import streamlit as st
 
-from core import i18n, spares
+from core import i18n, spares, units
 from core import vocab
 from core.analysis.whole import bisection_note, design_mixed, ratio_words, whole_plan, whole_summary
 from core.design import MAX_DESIGN_FILE_BYTES, Design, resolve_design
@@ -281,9 +281,9 @@ def _spares_control(cur: state.Current) -> None:
         cost = cur.plan.cost
         spare_rows = [r for r in cur.plan.bom if r.spare]
         st.caption(_("Capex includes {usd} of spares ({rows} BOM rows at the end of the bill of materials; range "
-                     "{low} to {high}); the Resilience page shows how well they cover failures.").format(
+                     "{range}); the Resilience page shows how well they cover failures.").format(
                          usd=i18n.usd(cost.spares_capex_usd), rows=i18n.number(len(spare_rows)),
-                         low=i18n.usd(cost.spares_capex_usd_low), high=i18n.usd(cost.spares_capex_usd_high)))
+                         range=units.money_range(cost.spares_capex_usd_low, cost.spares_capex_usd_high)))
 
 
 def _share_link() -> str:

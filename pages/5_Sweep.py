@@ -15,13 +15,12 @@ from core.design import Design
 from core.errors import FabricPlannerError, InputError
 from core.figures import sweep as figs
 from core.figures.compare import format_value
-from core.figures.keynumbers import size_caption
 from core.formats import sweeplink
 from core.formats.joblink import DEFAULTS
 from core.i18n import _
 from core.perf.jobform import FITTED
 from core.perf.sizes import format_size
-from webui import charts, inferencestate, jobs, jobstate, jobwork, pagestate, safe, state
+from webui import charts, inferencestate, jobs, jobstate, jobwork, pagestate, safe, state, tablefit
 
 PAGE_PATH = "sweep"
 STORE = "fp_sw"  # this session's sweep settings (sweeplink.decode's values)
@@ -125,7 +124,7 @@ def _slug(cur) -> str:
 
 
 def _csv(result: sw.SweepResult) -> str:
-    rows = sw.csv_rows(result)
+    rows = figs.download_rows(result)
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\n")
     writer.writeheader()
@@ -148,16 +147,10 @@ def _table(result: sw.SweepResult, unit: str) -> None:
             row[_("Why there is no value")] = (p.reason if p.planned else _("{gap}: {reason}").format(
                 gap=figs.gap_word(p), reason=p.reason)) if p.reason else ""  # the header says "no value" already
         rows.append(row)
-    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
-
-
-def _base_size(cur) -> str:
-    """The sidebar design's GPU model and size in words (``1,024 x H100 in 128 nodes``)."""
-    if cur.plan is not None:
-        return size_caption(cur.plan)
-    d = cur.design
-    return _("{gpus} x {system}").format(gpus=i18n.number(d.gpus), system=d.gpu) if d.gpus else \
-        _("{nodes} nodes of {system}").format(nodes=i18n.number(d.nodes or 0), system=d.gpu)
+    frame = pd.DataFrame(rows)
+    config, row_px = tablefit.sweep_points_columns(frame, _("Why there is no value"))  # the reason wraps, whole
+    sized = dict(row_height=row_px, height=tablefit.wrapped_table_px(len(frame), row_px)) if row_px else {}
+    st.dataframe(frame, hide_index=True, width="stretch", column_config=config, **sized)
 
 
 def _first(values: dict, params) -> dict | None:
@@ -208,10 +201,8 @@ def main() -> None:
         return
     fig = _figure(key, i18n.locale(), cur.unit, result)
     charts.chart(fig, "full", key=W + "chart", config={"displaylogo": False})
-    swept = [sw.setting_label(spec.x.setting)] + ([sw.setting_label(spec.y.setting)] if spec.y else [])
-    st.caption(i18n.sentences(_("Each point is the sidebar's design, {size}, with {swept} set to the point's "
-                                "value.").format(size=_base_size(cur), swept=i18n.embedded(" / ".join(swept))),
-                              figs.count_sentence(result), figs.repeats_caption(result) if result.repeats else ""))
+    st.caption(i18n.sentences(figs.base_sentence(result, cur.plan), figs.count_sentence(result),
+                              figs.repeats_caption(result) if result.repeats else ""))
     _table(result, cur.unit)
     st.download_button(_("Download CSV"), _csv(result), file_name=f"{_slug(cur)}-sweep-{spec.metric}.csv",
                        mime="text/csv", key=W + "csv")

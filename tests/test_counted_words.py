@@ -38,9 +38,12 @@ def test_counted_words_in_chinese():
 
 
 def test_a_comparison_columns_job_groups_its_global_batch():
+    from core.design import Design
+    from core.formats.joblink import DEFAULTS
     from core.perf.jobform import job_caption
+    from core.plan import plan
 
-    text = job_caption({"model": "llama3-70b", "tp": 8, "pp": 4, "gbs": 1024})
+    text = job_caption({**DEFAULTS, "model": "llama3-70b", "tp": 8, "pp": 4, "gbs": 1024}, plan(Design()))
     assert text.endswith("tp 8 x pp 4, global batch 1,024"), text
 
 

@@ -238,7 +238,7 @@ def test_english_texts_are_as_before():
     labels = [k.label for k in kn.key_numbers(p.summary())]
     assert labels == ["GPUs", "Leaf switches", "Spine switches", "Core switches", "Links", "Transceivers",
                       "Bisection (1 dir)", "NVLink/GPU (bidir)", "Injection/GPU (1 dir)", "Capex, whole cluster",
-                      "Capex, compute fabric", "Capex / GPU",
+                      "Capex, compute fabric", "Capex per GPU",
                       "IT power"]
     assert usd(45_776_640) == "$45.8 M" and usd(44_704) == "$44,704"
     title = figures.topology_figure(p).layout.title.text

@@ -92,15 +92,15 @@ def test_the_bill_says_whose_each_row_is():
     table = html[html.index('data-bom="all"'):]
     table = table[:table.index("</table>")]
     heads = re.findall(r"<th[^>]*>([^<]*)</th>", table)
-    assert heads[:3] == ["category", "item", "pod"]
+    assert heads[:4] == ["category", "item", "where", "pod"]
     rows = [re.findall(r"<td[^>]*>([^<]*)</td>", row) for row in re.findall(r"<tr class=\"\"[^>]*>(.*?)</tr>", table)]
-    pods = {row[2] for row in rows}
+    pods = {row[3] for row in rows}
     assert pods == {"shared", "pod 1", "pod 2"}, pods
-    spares = [row for row in rows if "spare" in row[1]]
-    assert {row[2] for row in spares} == {"shared", "pod 1", "pod 2"}
+    spares = [row for row in rows if "spare" in row[2]]
+    assert {row[3] for row in spares} == {"shared", "pod 1", "pod 2"}
     nics = [row for row in rows if row[0] == "NIC"]
-    assert [row[2] for row in nics if "spare" not in row[1]] == ["pod 1", "pod 2"]
-    assert all("(node" in row[1] for row in nics)
+    assert [row[3] for row in nics if "spare" not in row[2]] == ["pod 1", "pod 2"]
+    assert all(row[2].startswith("node") and "(node" not in row[1] for row in nics)
 
 
 def test_the_racks_card_says_what_its_numbers_count():

@@ -22,7 +22,7 @@ def test_scaleup_and_injection_cards_show_every_pod(tiers, capsys):
     assert cards["scaleout"].value == "50 GB/s / 100 GB/s"
     assert "pod 1, the slowest" in cards["gpus"].help
     cli_main(["plan", "--nodes", "64", "--pods", "B300:32:800", "--tiers", str(tiers)])
-    assert "scale-out 50 GB/s / 100 GB/s per GPU" in capsys.readouterr().out
+    assert "injection per GPU 50 GB/s / 100 GB/s" in capsys.readouterr().out
 
 
 def test_a_design_without_pods_has_one_value():

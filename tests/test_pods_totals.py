@@ -81,7 +81,7 @@ def test_the_json_says_every_pods_value_where_they_differ():
     assert b["scaleup_to_scaleout_ratio"] == 9 and b["scaleup_to_scaleout_ratio_pods"] == [9, 9]  # shared: kept
     table = _cli("plan", "--nodes", "64", "--pods", "B300:32:800", "--format", "table")
     assert "400 / 800G" in table and "CX7 + CX8" in design_subtitle(plan(MIXED))
-    assert "scale-out 50 GB/s / 100 GB/s per GPU" in table
+    assert "injection per GPU 50 GB/s / 100 GB/s" in table
     alone = json.loads(_cli("plan", "--nodes", "64", "--format", "json"))  # no pods: as before
     assert alone["port_speed_gbps"] == 400 and alone["nic_model"] == "CX7" and "nic_model_pods" not in alone
 
@@ -98,7 +98,7 @@ def test_one_pod_limit_and_each_bandwidth_once():
     table = _cli("plan", "--pods", pods, "--format", "table")
     line = next(text for text in table.splitlines() if text.startswith("bandwidth"))
     assert "NVLink 900 GB/s / 1.8 TB/s per GPU (both directions)" in line
-    assert "scale-out 50 GB/s / 100 GB/s per GPU (one direction)" in line
+    assert "injection per GPU 50 GB/s / 100 GB/s (one direction)" in line
     assert "17 pods" in design_subtitle(plan(Design(pods=pods)))
 
 

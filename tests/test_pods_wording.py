@@ -37,10 +37,12 @@ def test_dragonfly_global_ports_have_a_thousands_separator(capsys):
     assert "a group has 1,024 global ports" in out
 
 
-def test_chinese_cli_money_range_has_no_space_between_chinese_words(capsys):
+def test_chinese_cli_money_range_is_the_cards(capsys):
+    """``plan``'s range of amounts is the capex card's (``core.units.money_range``: "美元 至 ", a space on each side
+    of 至 as after any amount), not joined by the CLI's space tidying ("美元至 ")."""
     cli_main(["--lang", "zh", "plan", "--gpus", "512"])
     out = capsys.readouterr().out
-    assert "美元至 " in out and "美元 至" not in out
+    assert "美元 至 " in out and "美元至" not in out
 
 
 def test_performance_caption_says_its_quotes_are_in_bytes_and_sizes_in_binary_units():

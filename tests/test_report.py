@@ -11,7 +11,7 @@ Compare page builds the pack on a click.
 from __future__ import annotations
 
 import re
-from html import escape
+from html import escape, unescape
 from pathlib import Path
 
 import pytest
@@ -325,6 +325,28 @@ def test_every_table_repeats_its_header_and_short_terms_stay_whole(small_html):
     bom = re.search(r'<table class="fp-bom fp-dense" data-bom="all">.*?</table>', small_html, re.S).group(0)
     rows = re.findall(r'<tr class="">(.*?)</tr>', bom)
     assert rows and all(r.startswith('<td class="engine term">') for r in rows)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_bill_splits_item_and_where_as_the_workbook(lang):
+    """The pack's bill, cell by cell: the part's published name and where it sits in two columns, as the Designer's
+    bill and the workbook split them (``billitems.item_and_where``), never glued ("... (leaf)"), en and zh."""
+    from core.formats.xlsx import bom_headers, bom_table
+
+    p = plan(Design(gpu="GB200-NVL72", nodes=144, nvlink_domain_gpus=144))
+    with language(lang):
+        html = report.design_report_html(p, name="", share_link="")
+        book = bom_table(p)
+        headers = bom_headers()
+    table = html[html.index('data-bom="all"'):]
+    table = table[:table.index("</table>")]
+    heads = [unescape(h) for h in re.findall(r"<th[^>]*>([^<]*)</th>", table)]
+    assert heads[:3] == [headers["category"], headers["item"], headers["where"]]
+    rows = [[unescape(c) for c in re.findall(r"<td[^>]*>([^<]*)</td>", row)]
+            for row in re.findall(r'<tr class="">(.*?)</tr>', table)]
+    assert [row[1:3] for row in rows] == [[i, w] for i, w in zip(book["item"], book["where"])]
+    assert any(row[2] == "NVLink level 2" for row in rows) or lang == "zh"
+    assert not any(row[1].endswith(")") and f"({row[2]})" in row[1] for row in rows if row[2])
 
 
 def test_contents_link_every_section_in_order(small_html):

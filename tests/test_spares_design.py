@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -247,7 +248,8 @@ def test_xlsx_and_review_pack_totals_include_spares():
                for r in summary)
     assert {r[2]: r[1] for r in xlsx.design_rows(p)}["spares"] == "the catalog's policy"
     page = design_report_html(p, name="spares", share_link="https://example.test/")
-    assert ", spare)" in page and f'data-total-usd="{p.cost.capex_usd:.2f}"' in page
+    assert re.search(r'<td class="engine place">[^<]*, spare</td>', page)  # where a spare sits, as the workbook
+    assert f'data-total-usd="{p.cost.capex_usd:.2f}"' in page
     assert "Capex includes" in page
 
 

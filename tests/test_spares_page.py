@@ -45,7 +45,7 @@ def test_toggle_spares_on_the_cost_tab(lang):
         capex_label = i18n._("Capex, whole cluster")
         marker = i18n._("{name} ({place}, spare)").format(name="", place="")[-3:-1]  # "re" / "备件"
         caption = i18n._("Capex includes {usd} of spares ({rows} BOM rows at the end of the bill of materials; "
-                         "range {low} to {high}); the Resilience page shows how well they cover "
+                         "range {range}); the Resilience page shows how well they cover "
                          "failures.").split("{")[0]
         mode = at.selectbox(key="w_sp_mode")
         assert mode.value == "off"

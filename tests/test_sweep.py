@@ -302,4 +302,4 @@ def test_csv_rows_are_english_and_complete():
     result = sweep(SweepSpec(base=BASE, x=Axis(setting="tiers", values=("1", "2")), metric="capex_usd"))
     with language("zh"):
         rows = csv_rows(result)
-    assert list(rows[0]) == ["tiers", "capex_usd", "feasible", "reason"]
+    assert list(rows[0]) == ["tiers", "capex_usd", "feasible", "planned", "same_as", "reason"]

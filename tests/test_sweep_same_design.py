@@ -3,6 +3,12 @@ leaf oversubscription on a one-tier fabric changes nothing, and the Sweep page's
 
 from __future__ import annotations
 
+import csv
+import io
+import json
+
+import pytest
+
 from core.analysis import sweep as sw
 from core.design import Design
 from core.figures.sweep import repeats_caption, same_note
@@ -85,7 +91,7 @@ def test_the_sweep_command_lines_up_its_values_when_a_label_is_wide(capsys):
     for lang in ("en", "zh"):
         code, out, _err = run_cli(capsys, "--lang", lang, "sweep", "--gpus", "1024", "--set", "oversubscription=1,3",
                                   "--set2", "fabric=infiniband,ethernet")
-        rows = [line for line in out.splitlines() if " / " in line]
+        rows = [line for line in out.splitlines() if " / " in line and not line.endswith((".", "。"))]  # not the base sentence
         assert code == 0 and len(rows) == 4
         starts = {display_width(line[:len(line) - len(line.split("  ")[-1].split(" ")[-1])]) for line in rows}
         assert len(starts) == 1, rows
@@ -140,3 +146,75 @@ def test_the_command_heads_its_table_with_the_charts_title(capsys):
         with language(lang):
             assert code == 0 and out.splitlines()[0] == title(result)
     assert "随 GPU 数" in out
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_sweep_files_say_which_points_repeat_and_which_were_built(capsys, lang):
+    """``sweep``'s CSV and JSON (and the page's download, the same ``download_rows``) carry ``planned``, ``same_as``
+    and the page's note (in English, as the CLI's machine formats are), as the page's table says them; the table names the design every point starts from, as the
+    page's caption does."""
+    from core.figures.sweep import base_sentence
+    from core.plan import plan
+    from tests.conftest import run_cli
+
+    args = ("--lang", lang, "sweep", "--gpus", "32", "--set", "oversubscription=1,1.5")
+    result = _sweep(Design(gpu="H100", gpus=32), "oversubscription", (1, 1.5))
+    note = same_note(result, result.points[1])  # machine formats are in English, as their reasons
+    with language(lang):
+        base = base_sentence(result, plan(Design(gpu="H100", gpus=32)), "cli")
+    code, out, _err = run_cli(capsys, *args, "--format", "csv")
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert code == 0 and [(r["planned"], r["same_as"], r["note"]) for r in rows] == [("True", "", ""),
+                                                                                   ("True", "0", note)]
+    code, out, _err = run_cli(capsys, *args, "--format", "json")
+    points = json.loads(out)["points"]
+    assert [(p["planned"], p["same_as"], p["note"]) for p in points] == [(True, None, ""), (True, 0, note)]
+    code, out, _err = run_cli(capsys, *args)
+    assert base in out and {"en": "32 x H100 in 4 nodes", "zh": "32 × H100"}[lang] in base
+    code, out, _err = run_cli(capsys, "sweep", "--nodes", "64", "--set", "tiers=1,2", "--format", "json")
+    assert [p["planned"] for p in json.loads(out)["points"]] == [False, True]  # one tier cannot hold 512 ports
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_sweep_without_any_value_says_there_is_nothing_to_draw(lang):
+    """Every point without a value: the chart says so in the plot, no empty -1 to 1 axis and no legend entry for a
+    line that is not there; the crosses keep their reasons on hover. A heatmap says it too, without a colour bar."""
+    from core.figures.sweep import NOTHING_TO_DRAW, figure
+    from core.i18n import _
+
+    result = sw.sweep(sw.SweepSpec(base=Design(gpu="H100", gpus=256), x=sw.Axis(setting="gpus", values=(256, 1024)),
+                                   metric="hops_node_max"))
+    grid = sw.sweep(sw.SweepSpec(base=Design(gpu="H100", gpus=256), x=sw.Axis(setting="gpus", values=(256, 1024)),
+                                 y=sw.Axis(setting="tiers", values=("2", "3")), metric="hops_node_max"))
+    with language(lang):
+        fig, heat, said = figure(result), figure(grid), _(NOTHING_TO_DRAW)
+    def words(figure_):  # the annotation unwrapped (a line break is a space in English, nothing in Chinese)
+        return [a.text.replace("<br>", " " if lang == "en" else "") for a in figure_.layout.annotations]
+
+    assert said in words(fig) and said in words(heat)
+    assert fig.data[0].showlegend is False and fig.data[1].name and tuple(fig.layout.yaxis.range) == (0, 1)
+    assert heat.data[0].showscale is False
+    full = figure(_sweep(Design(gpu="H100", gpus=32), "oversubscription", (1, 1.5)))
+    assert not full.layout.annotations or said not in [a.text for a in full.layout.annotations]
+
+
+def test_the_sweep_tables_reasons_wrap_within_the_window():
+    """At a 1,024 px window the reason column took the rest of the row and ran past the window's edge, cut: it now
+    wraps in what the columns before it leave of the main area, its rows tall enough for the longest reason."""
+    import pandas as pd
+
+    from webui import tablefit, tables
+
+    at = pagetest.opener("../pages/5_Sweep.py")({"n": "64", "sw_x": "tiers", "sw_xv": "1,2,3",
+                                                 "sw_m": "switches_total"})
+    frame = at.dataframe[0].value
+    reason = "Why there is no value"
+    config, row_px = tablefit.sweep_points_columns(pd.DataFrame(frame), reason)
+    width = config[reason]["width"]
+    before = tablefit.leading_px(frame, {}, [c for c in frame.columns if c != reason])
+    assert before + width <= tablefit.MAIN_PX
+    longest = max(tables.text_px(t) for t in frame[reason])
+    assert longest > width - tables.CELL_PADDING_PX  # one line would be cut ...
+    lines = (row_px - tablefit.ROW_PAD_PX) // tablefit.LINE_PX
+    assert lines * (width - tables.CELL_PADDING_PX) >= longest  # ... wrapped, it reads whole
+    assert at.dataframe[0].proto.row_height == row_px

@@ -57,7 +57,7 @@ def test_scaleup_caption_says_how_many_nics_are_cabled():
 def test_cli_says_the_cabled_rate_and_no_tiers(capsys):
     assert cli_main(["plan", "--topology", "torus", "--gpus", "512"]) in (0, None)
     out = capsys.readouterr().out
-    assert "scale-out 37.5 GB/s per GPU" in out
+    assert "injection per GPU 37.5 GB/s" in out
     assert "1 tier" not in out and "node to node without switches" in out.splitlines()[0]
     assert cli_main(["plan", "--topology", "torus", "--gpus", "512", "--format", "json"]) in (0, None)
     data = json.loads(capsys.readouterr().out)

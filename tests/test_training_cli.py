@@ -27,7 +27,7 @@ def test_llama3_405b_on_16k_without_a_split_picks_one_that_fits(capsys):
 def test_llama3_405b_with_metas_schedule_picks_the_published_split(capsys):
     code, out, _ = run(capsys, *LLAMA_16K, *META, "--explain")
     assert code == 0
-    assert "tp 8 pp 16 chosen: the fastest of" in out
+    assert "tp 8 x pp 16 chosen: the fastest of" in out
     assert "  tp  8 pp 16  dp 128, global batch 2,048" in out  # the published DP 128
     assert "  tp  8 pp  8  dp 256" in out and "slower" in out  # the runner-up and why it loses
     assert "does not fit" in out

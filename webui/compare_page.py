@@ -384,7 +384,7 @@ def main() -> None:
                 st.error(safe.with_way_out(safe.md(_("This design cannot be built: {problem}").format(
                     problem=column.error_message)), safe.md(column.way_out)))
             if column.job is not None and "days_to_train" in column.values:
-                st.caption(job_caption(column.job))
+                st.caption(job_caption(column.job, column.plan))
             for note in column.all_notes(unit):
                 st.caption(safe.md(note))
             b1, b2 = st.columns(2)

@@ -134,6 +134,20 @@ def price_book_columns(book: pd.DataFrame, col, money) -> tuple[list[str], dict]
     return order(book, [col(c) for c in PRICE_BOOK_FIRST]), config
 
 
+# --- the Sweep page's points ------------------------------------------------------------------------------
+
+def sweep_points_columns(frame: pd.DataFrame, reason: str) -> tuple[dict, int | None]:
+    """(column configuration, row height [px] or None) of the Sweep page's table: its ``reason`` column (the
+    frame's header, last) takes what the columns before it leave of ``MAIN_PX`` (at least Streamlit's ``medium``)
+    and wraps there, its rows tall enough for the longest reason (``wrapped_row_px``), so a reason reads whole at a
+    1,024 px window instead of running past the window's edge; ({}, None) without that column."""
+    if reason not in frame.columns:
+        return {}, None
+    before = [c for c in frame.columns if c != reason]
+    width = max(NAMED_PX["medium"], MAIN_PX - leading_px(frame, {}, before))
+    return {reason: st.column_config.TextColumn(reason, width=width)}, wrapped_row_px(frame[reason], width)
+
+
 # --- the oversubscription what-if -------------------------------------------------------------------------
 
 SWEEP_SHORT = {

@@ -81,7 +81,7 @@ _KEY_METRICS = (
     Metric("capex_usd", N_("Capex, whole cluster [USD]"), LOWER, "usd", "cost"),
     Metric("capex_usd_low", N_("Capex, low end [USD]"), LOWER, "usd", "cost"),
     Metric("capex_usd_high", N_("Capex, high end [USD]"), LOWER, "usd", "cost"),
-    Metric("capex_per_gpu_usd", N_("Capex per GPU [USD]"), LOWER, "usd", "cost"),
+    Metric("capex_per_gpu_usd", vocab.CAPEX_PER_GPU_USD, LOWER, "usd", "cost"),
     Metric("network_capex_usd", vocab.COMPUTE_FABRIC_WORDS[False]["capex_usd"], LOWER, "usd", "cost"),
     Metric("network_share", vocab.COMPUTE_FABRIC_WORDS[False]["share"], LOWER, "share", "cost"),
     Metric("it_kw", N_("IT power [kW]"), LOWER, "kw", "cost"),

@@ -149,7 +149,7 @@ class SweepMetric:
 
 METRICS: dict[str, SweepMetric] = {m.key: m for m in (
     SweepMetric("capex_usd", N_("Capex [USD]"), cmp.LOWER, "usd"),
-    SweepMetric("capex_per_gpu_usd", N_("Capex per GPU [USD]"), cmp.LOWER, "usd"),
+    SweepMetric("capex_per_gpu_usd", vocab.CAPEX_PER_GPU_USD, cmp.LOWER, "usd"),
     SweepMetric("network_capex_usd", vocab.COMPUTE_FABRIC_WORDS[False]["capex_usd"], cmp.LOWER, "usd"),
     SweepMetric("network_share", vocab.COMPUTE_FABRIC_WORDS[False]["share"], cmp.LOWER, "share"),
     SweepMetric("it_kw", N_("IT power [kW]"), cmp.LOWER, "kw"),
@@ -496,12 +496,12 @@ def _point(spec: SweepSpec, changes: dict, x: Value, y: Value | None, base_fabri
     return SweepPoint(x=x, y=y, value=value, design=design), (*built(p), value)
 
 
-CSV_COLUMNS = ("x", "y", "value", "reason")
-
-
 def csv_rows(result: SweepResult) -> list[dict[str, Any]]:
-    """The sweep as machine-readable rows (English keys: the setting names, the metric key, ``feasible``,
-    ``reason``); one row per point."""
+    """The sweep as machine-readable rows, one per point in ``points``' order (English keys: the setting names, the
+    metric key, ``feasible`` (a value), ``planned`` (the point's design was built, with a value or without one:
+    ``SweepResult.buildable``), ``same_as`` (the index in these rows, from 0, of the earlier point that builds the
+    same design, ``SweepPoint.same_as``; None for a design of its own), ``reason``). The figures' ``download_rows``
+    adds the page's note in words."""
     spec = result.spec
     rows = []
     for p in result.points:
@@ -510,6 +510,8 @@ def csv_rows(result: SweepResult) -> list[dict[str, Any]]:
             row[spec.y.setting] = p.y
         row[spec.metric] = p.value
         row["feasible"] = p.value is not None
+        row["planned"] = p.value is not None or p.planned
+        row["same_as"] = p.same_as
         row["reason"] = p.reason or ""
         rows.append(row)
     return rows

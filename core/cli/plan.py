@@ -12,7 +12,6 @@ from core.fabric import domainlevels
 from core.cli.bwunit import add_units_option, bandwidth_unit
 from core.cli.common import add_design_options, add_format_option, design_from_args, row, to_json
 from core.analysis.whole import ratio_text
-from core.design import tidy_spaces
 from core.i18n import N_, _, ngettext, usd
 from core.fabric.families import group_hops, summary_rows, words
 from core.spares import policy_words
@@ -126,9 +125,9 @@ def _render_table(summary: dict, tiers: str, pods: dict | None = None, unit: str
         + level2_modules_words(summary.get("nvlink", {}))) + "\n")
     b = summary["bandwidth"]
     w(row(_("bandwidth"), _(  # the bisection ratio as every page names it (core.analysis.whole.ratio_text)
-        "{link} {nvlink} per GPU (both directions); scale-out {scaleout} per GPU (one direction); bisection "
+        "{link} {nvlink} per GPU (both directions); {injection} {scaleout} (one direction); bisection "
         "{bisection} (one direction); bisection ratio {oversubscription}, half the injection over the bisection (one "
-        "direction)").format(link=scaleup.link_word(nvl),
+        "direction)").format(link=scaleup.link_word(nvl), injection=vocab.injection(),
         # a design with pods: every pod's, equal values once, as the Designer's cards (keynumbers.per_pod_value)
         nvlink=per_pod_value(b.get("nvlink_gbytes_per_gpu_bidir_pods"), 8,
                              units.from_gbytes(b["nvlink_gbytes_per_gpu_bidir"]), unit),
@@ -151,13 +150,13 @@ def _render_table(summary: dict, tiers: str, pods: dict | None = None, unit: str
               pairs=f"{n['direct_pairs']:,}") if n.get("direct_pairs") else "") + "\n")
     c = summary["cost"]
     p = summary["power"]
-    w(row(_("cost"), tidy_spaces(_("capex {capex} ({per_gpu} per GPU; {fabric} {network} = {share}) - estimates "
-                                   "at {basis} prices, range {low} to {high}").format(
+    w(row(_("cost"), _("capex {capex} ({per_gpu} per GPU; {fabric} {network} = {share}) - estimates at {basis} "
+                       "prices, range {range}").format(
         capex=usd(c["capex_usd"]), per_gpu=usd(c["capex_per_gpu_usd"]),
         fabric=vocab.compute_fabric(level2=bool(c.get("scaleup_capex_usd"))),
         network=usd(c["network_capex_usd"]) + fabric_capex_cli(c),
         share=units.percent(c["network_share"]), basis=vocab.PRICE_BASES.label(c["price_basis"]),
-        low=usd(c["capex_usd_low"]), high=usd(c["capex_usd_high"])))) + "\n")  # no space between two Chinese words
+        range=units.money_range(c["capex_usd_low"], c["capex_usd_high"]))) + "\n")
     if c.get("spares", "off") != "off":
         w(row(_("spares"), _("{spend} of the capex above ({policy}; on a shelf, no power)").format(
             spend=usd(c["spares_capex_usd"]),

@@ -92,16 +92,29 @@ def spec_from_args(args: argparse.Namespace):
                      size=args.busbw_size, job=job, fit=fit, defaults=dict(DEFAULTS), serving=serving)
 
 
+def _base_plan(design):
+    """The plan of the design every point starts from (the sweep planned it too, cached), None when it cannot be
+    built."""
+    from core.errors import FabricPlannerError
+    from core.plan import plan
+
+    try:
+        return plan(design)
+    except FabricPlannerError:
+        return None
+
+
 def run(args: argparse.Namespace) -> str:
-    from core.analysis.sweep import csv_rows, sweep
+    from core.analysis.sweep import sweep
     from core.figures.compare import format_value
-    from core.figures.sweep import count_sentence, gap_word, repeats_caption, same_note, title, value_label
+    from core.figures.sweep import (base_sentence, count_sentence, download_rows, gap_word, repeats_caption,
+                                    same_note, title, value_label)
     from core.i18n import sentences
     from core.analysis.sweep import METRICS
 
     spec = spec_from_args(args)
     result = sweep(spec)
-    rows = csv_rows(result)
+    rows = download_rows(result)
     if args.format == "csv":
         out = io.StringIO()
         writer = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\n")
@@ -128,5 +141,6 @@ def run(args: argparse.Namespace) -> str:
         texts.append(said(_("{value}  ({note})").format(value=text, note=note) if note else text))
     width = max(LABEL_WIDTH, *(display_width(label) + 1 for label in labels))  # one column for every value
     lines += [*(pad(label, width) + text for label, text in zip(labels, texts)), ""]
-    lines.append(sentences(count_sentence(result), repeats_caption(result)))
+    lines.append(sentences(base_sentence(result, _base_plan(spec.base), "cli"), count_sentence(result),
+                           repeats_caption(result)))
     return "\n".join(lines) + "\n"

@@ -179,16 +179,16 @@ def _job_from_args(args: argparse.Namespace, gpus: int | None = None, sharp: boo
 
 
 def _split_name(candidate, searched: tuple[str, ...], aligned: bool = False) -> str:
-    """``tp 8 pp 16`` and the other fields the search varied (``vp``, ``cp``, ``ep``, ``ZeRO``), padded in columns
-    when ``aligned``."""
-    widths = {"tp": 2, "pp": 2, "vp": 1, "cp": 2, "ep": 3, "zero": 1}
-    parts = []
-    for name in ("tp", "pp", "vp", "cp", "ep", "zero"):
-        if name in ("tp", "pp") or name in searched:
-            value = getattr(candidate, name)
-            parts.append(f"{'ZeRO' if name == 'zero' else name} {value:>{widths[name]}}" if aligned else
-                         f"{'ZeRO' if name == 'zero' else name} {value}")
-    return " ".join(parts)
+    """``tp 8 x pp 16`` and the other fields the search varied (``vp``, ``cp``, ``ep``, ``ZeRO``) as every surface
+    writes a split (``jobform.split_words``), or padded in columns when ``aligned`` (``--explain``'s table)."""
+    from core.perf.jobform import split_words
+
+    widths = {"tp": 2, "pp": 2, "vp": 1, "cp": 2, "ep": 3, "ZeRO": 1}
+    parts = {"ZeRO" if name == "zero" else name: getattr(candidate, name)
+             for name in ("tp", "pp", "vp", "cp", "ep", "zero") if name in ("tp", "pp") or name in searched}
+    if not aligned:
+        return split_words(**parts)
+    return " ".join(f"{name} {value:>{widths[name]}}" for name, value in parts.items())
 
 
 def _split_lines(choice) -> list[str]:
@@ -268,11 +268,13 @@ def _run(args: argparse.Namespace) -> str:
             s["split_choice"] = choice.summary() if args.explain else {"chosen": choice.best.summary(),
                                                                         "rule": "fastest step among the splits that fit"}
         return to_json(s) + "\n"
+    from core.perf.jobform import split_words
+
     par = s["parallelism"]
-    head = _("{model} ({params}B parameters) on {gpus} GPUs: tp {tp} pp {pp} cp {cp} dp {dp} ep {ep} vp {vp}; "
-             "seq {seq}, global batch {batch}, {precision}").format(
-        model=_shown(s["model"]), params=f"{s['params_b']:,.1f}", gpus=number(s["gpus"]), tp=par["tp"], pp=par["pp"],
-        cp=par["cp"], dp=par["dp"], ep=par["ep"], vp=par["vp"],
+    head = _("{model} ({params}B parameters) on {gpus} GPUs: {split}; seq {seq}, global batch {batch}, "
+             "{precision}").format(
+        model=_shown(s["model"]), params=f"{s['params_b']:,.1f}", gpus=number(s["gpus"]),
+        split=split_words(**{name: par[name] for name in ("tp", "pp", "cp", "dp", "ep", "vp")}),
         seq=number(s["seq_len"]), batch=number(s["global_batch"]), precision=s["precision"])
     memory = separator().join(f"{_(MEMORY_LABELS[k]) if k in MEMORY_LABELS else k} {units.gibibytes(v)}"
                               for k, v in result.memory_gb.items())  # unrounded, as the page's caption

@@ -8,6 +8,7 @@ import re
 from functools import lru_cache
 
 from core.fabric import domainlevels
+from core.i18n import N_, _
 
 _END_WORDS = re.compile(r"(,\s*)?\b(?:XDR |NDR )?(?:switch|NIC) end\b")
 
@@ -37,3 +38,20 @@ def item_and_where(item: str, catalog_id: str) -> tuple[str, str]:
     if not where:
         return item, ""
     return bom_item_name(name), (where[1:-1].strip() if where[:1] in "(（" and where[-1:] in ")）" else where)
+
+
+BOM_HEADERS = {
+    "category": N_("category"), "item": N_("item"), "where": N_("where"), "pod": N_("pod"), "quantity": N_("qty"),
+    "unit_price_usd": N_("unit USD"), "extended_price_usd": N_("total USD"), "unit_power_w": N_("unit W"),
+    "extended_power_w": N_("total W"), "why": N_("why (how the count was derived)"),
+    "price_basis": N_("price basis"), "catalog_id": N_("catalog id"),
+    "extended_price_low_usd": N_("total USD (low)"), "extended_price_high_usd": N_("total USD (high)"),
+    "network": N_("network"),
+}
+"""BOM column id -> its header for people (marked; ``bom_headers()`` translates): the Designer's bill, the workbook
+(``core.formats.xlsx``) and the review pack's bill."""
+
+
+def bom_headers() -> dict[str, str]:
+    """BOM column id -> header in the current language."""
+    return {column: _(header) for column, header in BOM_HEADERS.items()}

@@ -11,7 +11,7 @@ from core.cost import CATEGORY_LABELS
 from core.figures.billitems import item_and_where
 from core.figures.cost import category_name
 from core.figures.keynumbers import per_pod_value
-from core import units
+from core import units, vocab
 from core.figures.style import CATEGORY_COLOURS, base_layout, plain, sep, wrap_text
 from core.i18n import _, bracketed, in_currency, pgettext, usd
 from core.perf.sizes import format_size
@@ -49,7 +49,7 @@ def bandwidth_figure(comparison: Comparison, height: int = 380, unit: str = "GB/
     is not drawn: it is half the injection on a non-blocking fabric and reads as 2:1; the table has the
     bisection ratio.) A design with pods draws every pod's injection, each bar labelled by its pod; its busbw is
     pod 1's (the page's note says so)."""
-    series = [("scaleout_gbits_per_gpu", _("Injection per GPU"), 1.0)]
+    series = [("scaleout_gbits_per_gpu", vocab.injection("name"), 1.0)]
     series += [(busbw_key(s), _("All-reduce busbw at {size}").format(size=format_size(s)), 8.0)
                for s in comparison.sizes]  # busbw in GB/s: x 8 to Gb/s
     shown = _names(comparison)

@@ -241,20 +241,22 @@ def _base_numbers(summary, unit, sw, links, xcvr, bw, cost, power_kw, nvlink_gbi
                   _("Scale-up: {name} per GPU, both directions summed ({bandwidth})").format(
                       name=summary["nvlink"].get("name", ""),
                       bandwidth=_scaleup_value(bw, from_gbytes(bw["nvlink_gbytes_per_gpu_bidir"]), unit))),
-        KeyNumber("scaleout", _("Injection/GPU (1 dir)"), injection,
-                  _("Injection per GPU: its scale-out NIC bandwidth, one direction, all planes ({bandwidth}); "
-                    "bisection ratio {ratio}").format(bandwidth=injection, ratio=ratio(bw['oversubscription']))),
+        KeyNumber("scaleout", vocab.injection("label"), injection,
+                  _("{injection}: its scale-out NIC bandwidth, one direction, all planes ({bandwidth}); bisection ratio "
+                    "{ratio}").format(injection=vocab.injection("name"), bandwidth=injection,
+                                      ratio=ratio(bw['oversubscription']))),
         KeyNumber("capex", _(CAPEX), usd(cost["capex_usd"]),
-                  _("{capex} at {basis} prices, range {low} to {high} (every catalog price at the low or high "
-                    "end of its range); {fabric} {network} ({share})").format(
+                  _("{capex} at {basis} prices, range {range} (every catalog price at the low or high end of "
+                    "its range); {fabric} {network} ({share})").format(
                       capex=usd(cost["capex_usd"]), network=usd(cost["network_capex_usd"]),
                       fabric=vocab.compute_fabric(level2=bool(cost.get("scaleup_capex_usd"))),
                       share=units.percent(cost['network_share']), basis=vocab.PRICE_BASIS.word(
                           cost.get("price_basis", "street")),
-                      low=usd(cost.get("capex_usd_low", cost["capex_usd"])),
-                      high=usd(cost.get("capex_usd_high", cost["capex_usd"]))) + _network_split(summary, "capex_usd")),
+                      range=units.money_range(cost.get("capex_usd_low", cost["capex_usd"]),
+                                              cost.get("capex_usd_high", cost["capex_usd"])))
+                  + _network_split(summary, "capex_usd")),
         KeyNumber("capex_fabric", *fabric_capex_words(cost)),
-        KeyNumber("capex_per_gpu", _(CAPEX_PER_GPU), usd(cost["capex_per_gpu_usd"]),
+        KeyNumber("capex_per_gpu", _(vocab.CAPEX_PER_GPU), usd(cost["capex_per_gpu_usd"]),
                   _("{amount} per GPU").format(amount=usd(cost["capex_per_gpu_usd"]))),
         KeyNumber("it_power", _("IT power"), power(power_kw["it_kw"]),
                   _("{it} IT ({fabric} {network}); facility {facility} at PUE {pue}").format(  # as the card
@@ -507,10 +509,6 @@ def training_key_numbers(estimate_, system=None) -> list[KeyNumber]:
     ], system)
 
 
-CAPEX_PER_GPU = N_("Capex / GPU")
-"""The capex per GPU card's label: the key numbers' and the Cost & power tab's card (one number, one name)."""
-
-
 def cost_key_numbers(plan) -> list[KeyNumber]:
     """The Cost & power tab's cards: cost per GPU, network share, energy, TCO (with what a job pays of it per
     GPU-hour, ``core.plan.tco_share_usd_per_s``: the same for every GPU of every pod), racks."""
@@ -523,11 +521,11 @@ def cost_key_numbers(plan) -> list[KeyNumber]:
         KeyNumber("capex_range", _("Capex range"),
                   f"{usd(cost.capex_usd_low)} – {usd(cost.capex_usd_high)}",
                   _("every catalog price at the low, then the high end of its range (the price book on the "
-                    "Catalog page); the headline capex {capex} is at {basis} prices; {fabric} {low} to {high}").format(
+                    "Catalog page); the headline capex {capex} is at {basis} prices; {fabric} {range}").format(
                       capex=usd(cost.capex_usd), basis=vocab.PRICE_BASIS.word(cost.price_basis),
                       fabric=vocab.compute_fabric("word", bool(cost.scaleup_capex_usd)),
-                      low=usd(cost.network_capex_usd_low), high=usd(cost.network_capex_usd_high))),
-        KeyNumber("capex_per_gpu", _(CAPEX_PER_GPU), usd(cost.capex_per_gpu_usd),
+                      range=units.money_range(cost.network_capex_usd_low, cost.network_capex_usd_high))),
+        KeyNumber("capex_per_gpu", _(vocab.CAPEX_PER_GPU), usd(cost.capex_per_gpu_usd),
                   _("capex / GPUs (estimates)")),
         KeyNumber("network_share", fabric_share_words({"scaleup_capex_usd": cost.scaleup_capex_usd})[0],
                   units.percent(shown_share(cost.network_share)),

@@ -12,10 +12,10 @@ import math
 import plotly.graph_objects as go
 
 from core.design import FIELDS
-from core.analysis.sweep import CATEGORICAL, METRICS, SETTINGS, SweepResult, metric_label, setting_label
+from core.analysis.sweep import CATEGORICAL, METRICS, SETTINGS, SweepResult, csv_rows, metric_label, setting_label
 from core.figures.compare import format_value
 from core.figures.style import TIER_COLOURS, base_layout, plain, wrap_text
-from core.i18n import _, embedded, fx_rate, ngettext, sentences
+from core.i18n import N_, _, embedded, fx_rate, ngettext, number, sentences
 from core.units import money_unit
 
 LINE_COLOUR = TIER_COLOURS["leaf"]
@@ -45,6 +45,44 @@ def same_note(result: SweepResult, point) -> str:
     if spec.y:
         value += " / " + value_label(spec.y.setting, earlier.y)
     return _("same design as {value}: the setting changes nothing here").format(value=value)
+
+
+def download_rows(result: SweepResult) -> list[dict]:
+    """The sweep's rows for a file, the page's download and ``python -m core sweep``'s CSV and JSON alike
+    (``core.analysis.sweep.csv_rows``: English keys, ``planned`` and ``same_as``), with the page's table's ``note``
+    (``same_note``, in the current language as the reason) before the reason."""
+    rows = csv_rows(result)
+    for row, point in zip(rows, result.points):
+        reason = row.pop("reason")
+        row["note"] = same_note(result, point)
+        row["reason"] = reason
+    return rows
+
+
+BASE_SENTENCES = {"page": N_("Each point is the sidebar's design, {size}, with {swept} set to the point's value."),
+                  "cli": N_("Each point is the design the options give, {size}, with {swept} set to the point's "
+                            "value.")}
+"""Which design every point starts from: the Sweep page's caption (the sidebar's design) and ``python -m core
+sweep``'s line under its table (the design its options give)."""
+
+
+def base_size(design, plan) -> str:
+    """The base design's GPUs and size in words (``1,024 x H100 in 128 nodes``, ``keynumbers.size_caption``), or
+    the design's own when ``plan`` is None (it cannot be built)."""
+    from core.figures.keynumbers import size_caption
+
+    if plan is not None:
+        return size_caption(plan)
+    return _("{gpus} x {system}").format(gpus=number(design.gpus), system=design.gpu) if design.gpus else \
+        _("{nodes} nodes of {system}").format(nodes=number(design.nodes or 0), system=design.gpu)
+
+
+def base_sentence(result: SweepResult, plan, where: str = "page") -> str:
+    """The sentence naming the design every point of ``result`` starts from and the setting(s) swept
+    (``BASE_SENTENCES[where]``; ``plan``: the base design's, None when it cannot be built)."""
+    spec = result.spec
+    swept = [setting_label(spec.x.setting)] + ([setting_label(spec.y.setting)] if spec.y else [])
+    return _(BASE_SENTENCES[where]).format(size=base_size(spec.base, plan), swept=embedded(" / ".join(swept)))
 
 
 def gap_word(point) -> str:
@@ -157,6 +195,26 @@ def _gaps(result: SweepResult, xs: list) -> go.Scatter | None:
         hovertemplate="%{customdata[0]}: %{customdata[1]}<br>%{customdata[2]}<extra></extra>")
 
 
+NOTHING_TO_DRAW = N_("Nothing to draw: no point has a value of this metric. Each cross says why on hover; the "
+                     "table lists every reason.")
+"""A sweep's chart when no point has a value: said in the plot instead of an empty axis (-1 to 1) and a legend
+entry for a line that is not there."""
+
+
+def _say_nothing(fig: go.Figure, result: SweepResult, axis: bool = True) -> None:
+    """When no point of ``result`` has a value: ``NOTHING_TO_DRAW`` in the middle of the plot, the line's (or bars')
+    legend entry, the value axis's ticks and a heatmap's colour bar (not ``axis``) left out."""
+    if result.feasible:
+        return
+    fig.add_annotation(text=wrap_text(plain(_(NOTHING_TO_DRAW)), HOVER_CHARS), x=0.5, y=0.5, xref="paper",
+                       yref="paper", showarrow=False, font=dict(size=14))
+    if not axis:
+        fig.data[0].update(showscale=False)
+        return
+    fig.data[0].update(showlegend=False)
+    fig.update_yaxes(range=[0, 1], showticklabels=False, showgrid=False, zeroline=False)
+
+
 LOG_SPAN = 20
 """A numeric axis whose largest value is at least this many times its smallest (all above 0) is drawn on a log scale."""
 
@@ -185,6 +243,7 @@ def line_figure(result: SweepResult, height: int = 420, unit: str | None = None)
                                  ticktext=[value_label(spec.x.setting, x) for x in xs]),
                       yaxis=dict(title=metric_label(spec.metric, spec.size),
                                  **_axis_ticks(result, result.values, unit=unit)))
+    _say_nothing(fig, result)
     return fig
 
 
@@ -205,6 +264,7 @@ def bar_figure(result: SweepResult, height: int = 420, unit: str | None = None) 
                                  categoryarray=labels),
                       yaxis=dict(title=metric_label(spec.metric, spec.size),
                                  **_axis_ticks(result, result.values, unit=unit)))
+    _say_nothing(fig, result)
     return fig
 
 
@@ -238,4 +298,5 @@ def heatmap_figure(result: SweepResult, height: int = 460, unit: str | None = No
     base_layout(fig, title(result), height)
     fig.update_layout(xaxis=dict(title=setting_label(spec.x.setting), type="category"),
                       yaxis=dict(title=setting_label(spec.y.setting), type="category"))
+    _say_nothing(fig, result, axis=False)
     return fig

@@ -15,7 +15,8 @@ alone at the foot of a page):
    fabric was sized (the engine's explanation, switch groups);
 4. bandwidth (``core.figures.bandwidth``: per-GPU hierarchy, capacity per tier, the oversubscription
    what-if);
-5. cost and power (``core.figures.cost``) and the bill of materials with ``why`` and a totals row (its
+5. cost and power (``core.figures.cost``) and the bill of materials with the part's name and where it sits apart
+   (``core.figures.billitems.item_and_where``, as the Designer's bill and the workbook), ``why`` and a totals row (its
    totals are ``Plan.cost``'s: the BOM is the one the costs are summed from);
 6. networks (storage, in-band, out-of-band) when the plan has ``networks`` and physical (racks) when it
    has ``layout``: written against the contracts of those packages, shown only when present; then the growth
@@ -311,6 +312,7 @@ td.why {{ font-size: 10px; color: #34495e; overflow-wrap: anywhere; word-break: 
 td.date {{ white-space: nowrap; }}
 table.fp-dense {{ font-size: 10px; }} table.fp-dense td.why {{ font-size: 9px; min-width: 14em; }}
 table.fp-dense td {{ padding: 2px 4px; }} table.fp-bom td.engine:not(.term) {{ min-width: 15em; }}
+table.fp-bom td.engine.place {{ min-width: 6em; }}
 td.better {{ color: #1e8449; font-weight: 600; }} td.worse {{ color: #c0392b; font-weight: 600; }}
 .fp-note {{ color: #566573; font-size: 11.5px; break-inside: avoid; }}
 ul.fp-list {{ margin: 4px 0 10px; padding-left: 20px; }} ul.fp-list li {{ margin: 2px 0; }}
@@ -487,10 +489,10 @@ def _executive_summary(plan, unit: str, facts: Mapping) -> list[str]:
         topology=vocab.TOPOLOGY.word(r.topology),
         speed=per_pod_value(s["bandwidth"].get("scaleout_gbits_per_gpu_pods"), 1, bw.scaleout_gbits_per_gpu, unit),
         planes=plurals.planes(s["planes"]))]  # the speed and the figures below as the key numbers write them
-    out.append(_("What it costs: {capex} of capex at {basis} prices (range {low} to {high}), {per_gpu} per GPU, "
+    out.append(_("What it costs: {capex} of capex at {basis} prices (range {range}), {per_gpu} per GPU, "
                  "{share} of it on the {fabric}; {it_power} of IT power; {tco} over {years} years with energy.").format(
-        fabric=embedded(vocab.compute_fabric("word", bool(cost.scaleup_capex_usd))), capex=usd(cost.capex_usd), basis=vocab.PRICE_BASES.label(cost.price_basis), low=usd(cost.capex_usd_low),
-        high=usd(cost.capex_usd_high), per_gpu=usd(s["cost"]["capex_per_gpu_usd"]),
+        fabric=embedded(vocab.compute_fabric("word", bool(cost.scaleup_capex_usd))), capex=usd(cost.capex_usd), basis=vocab.PRICE_BASES.label(cost.price_basis),
+        range=units.money_range(cost.capex_usd_low, cost.capex_usd_high), per_gpu=usd(s["cost"]["capex_per_gpu_usd"]),
         share=units.percent(shown_share(s["cost"]["network_share"])), it_power=units.power(cost.it_kw),
         tco=usd(s["cost"]["tco_usd"]),
         years=f"{cost.tco_years:g}"))
@@ -661,19 +663,46 @@ def _bandwidth(doc: _Doc, plan) -> None:
 
 
 def _bom_rows(rows, pods: bool = False) -> tuple[list[list], float, float, int]:
-    """The cells of ``rows`` (``_bom_headers``' columns; ``pods``: with whose devices each row buys, after the item)
-    and their totals [USD, W, count]."""
+    """The cells of ``rows`` (``_bom_headers``' columns: the part's published name and where it sits apart, as the
+    Designer's bill and the workbook split them, ``item_and_where``; ``pods``: with whose devices each row buys, after
+    where) and their totals [USD, W, count]."""
+    from core.figures.billitems import item_and_where
     from core.figures.cost import category_name
     from core.spares import pod_label
 
     out, usd_total, w_total, count = [], 0.0, 0.0, 0
     for r in rows:
-        out.append([category_name(r.category), r.item, *([pod_label(r.pod)] if pods else []), number(r.quantity),
-                    usd(r.unit_price_usd), usd(r.extended_price_usd), number(r.extended_power_w), r.why, r.catalog_id])
+        out.append([category_name(r.category), *item_and_where(r.item, r.catalog_id),
+                    *([pod_label(r.pod)] if pods else []), number(r.quantity), usd(r.unit_price_usd),
+                    usd(r.extended_price_usd), number(r.extended_power_w), r.why, r.catalog_id])
         usd_total += r.extended_price_usd
         w_total += r.extended_power_w
         count += r.quantity
     return out, usd_total, w_total, count
+
+
+_BOM_COLUMNS = {"category": "engine term", "item": "engine", "where": "engine place", "pod": "", "quantity": "num",
+                "unit_price_usd": "num", "extended_price_usd": "num", "extended_power_w": "num", "why": "why",
+                "catalog_id": "id"}
+"""The pack's bill columns (``core.figures.billitems.BOM_HEADERS`` ids, ``pod`` only in a design with pods) -> their
+cells' class: the engine's words (``core.cost``: category, the part's name, where it sits (``place``: narrower than
+the name), why), numbers, ids."""
+
+
+def _bom_columns(pods: bool = False) -> list[str]:
+    return [column for column in _BOM_COLUMNS if pods or column != "pod"]
+
+
+def _bom_headers(pods: bool = False) -> list[str]:
+    from core.figures.billitems import bom_headers
+
+    headers = bom_headers()
+    return [in_currency(headers[column]) for column in _bom_columns(pods)]
+
+
+def _bom_line(pods: bool, **cells) -> list:
+    """A subtotal's or total's cells (by column id; the others blank)."""
+    return [cells.get(column, "") for column in _bom_columns(pods)]
 
 
 def _bom_table(bom) -> str:
@@ -685,14 +714,10 @@ def _bom_table(bom) -> str:
     order = [k for k in NETWORK_ORDER if k in groups] + [k for k in groups if k not in NETWORK_ORDER]
     pods = any(row.pod is not None for row in bom)  # a design with pods: whose devices each row buys, a column
     headers = _bom_headers(pods)
-    at = int(pods)  # the columns after the item move one to the right
-    numeric = {2 + at, 3 + at, 4 + at, 5 + at}
-    blank = [""] * at
+    kinds = [_BOM_COLUMNS[column] for column in _bom_columns(pods)]
 
     def tr(values: list, cls: str = "", attrs: str = "") -> str:
-        kinds = {0: "engine term", 1: "engine", 6 + at: "why", 7 + at: "id"}  # the engine's words (core.cost)
-        cells = "".join(f'<td class="{"num" if i in numeric else kinds.get(i, "")}">{html_text(str(v))}</td>'
-                        for i, v in enumerate(values))
+        cells = "".join(f'<td class="{kind}">{html_text(str(v))}</td>' for kind, v in zip(kinds, values))
         return f'<tr class="{cls}"{attrs}>{cells}</tr>'
 
     body, total_usd, total_w = [], 0.0, 0.0
@@ -705,18 +730,14 @@ def _bom_table(bom) -> str:
                         f"{html_text(network_name(key, 'bill'))}</td></tr>")
         body += [tr(r) for r in rows]
         if len(order) > 1:
-            body.append(tr([_("Subtotal"), network_name(key, "bill"), *blank, "", "", usd(usd_sum), number(w_sum), "",
-                            ""],
+            body.append(tr(_bom_line(pods, category=_("Subtotal"), item=network_name(key, "bill"),
+                                     extended_price_usd=usd(usd_sum), extended_power_w=number(w_sum)),
                            "fp-subtotal", f' data-network="{html_text(key)}" data-subtotal-usd="{usd_sum:.2f}"'))
-    body.append(tr([_("Total"), "", *blank, "", "", usd(total_usd), number(total_w), "", ""], "fp-total",
-                   f' data-total-usd="{total_usd:.2f}" data-total-w="{total_w:.2f}"'))
-    head = "".join(f'<th class="{"num" if i in numeric else ""}">{html_text(h)}</th>' for i, h in enumerate(headers))
+    body.append(tr(_bom_line(pods, category=_("Total"), extended_price_usd=usd(total_usd),
+                             extended_power_w=number(total_w)),
+                   "fp-total", f' data-total-usd="{total_usd:.2f}" data-total-w="{total_w:.2f}"'))
+    head = "".join(f'<th class="{"num" if kind == "num" else ""}">{html_text(h)}</th>' for kind, h in zip(kinds, headers))
     return f'<table class="fp-bom fp-dense" data-bom="all"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
-
-
-def _bom_headers(pods: bool = False) -> list[str]:
-    return [_("category"), _("item"), *([_("pod")] if pods else []), _("qty"), in_currency(_("unit USD")),
-            in_currency(_("total USD")), _("total W"), _("why (how the count was derived)"), _("catalog id")]
 
 
 def _cost(doc: _Doc, plan) -> None:
@@ -727,10 +748,10 @@ def _cost(doc: _Doc, plan) -> None:
     body = doc.figure(capex_figure(plan), 360) + doc.figure(power_figure(plan), 360)
     body += doc.figure(price_sensitivity_figure(plan), 360)
     doc.section("cost", _("Cost and power"), body)
-    body = _p(_("Part names are the catalog's, quoted as published. Capex {capex}, at {basis} prices (range {low} to "
-                "{high}); IT power {power}.").format(
-        capex=usd(plan.cost.capex_usd), basis=vocab.PRICE_BASES.label(plan.cost.price_basis), low=usd(plan.cost.capex_usd_low),
-        high=usd(plan.cost.capex_usd_high), power=units.power(plan.cost.it_kw)), note=True)
+    body = _p(_("Part names are the catalog's, quoted as published. Capex {capex}, at {basis} prices (range {range}); "
+                "IT power {power}.").format(
+        capex=usd(plan.cost.capex_usd), basis=vocab.PRICE_BASES.label(plan.cost.price_basis),
+        range=units.money_range(plan.cost.capex_usd_low, plan.cost.capex_usd_high), power=units.power(plan.cost.it_kw)), note=True)
     if plan.cost.spares_capex_usd:  # Design.spares: spare rows follow each network's installed rows
         body += _p(_("Capex includes {usd} of spares (sparing policy {policy}): their rows follow the installed "
                      "ones, each with its rule in its why, at no power (on a shelf).").format(
@@ -742,8 +763,11 @@ def _cost(doc: _Doc, plan) -> None:
         body += _h3(_("Reserved for growth"))
         body += _p(_("Not in the totals above: what growing to {nodes} nodes still buys, {usd}.").format(
             nodes=number(plan.design.grow_to), usd=usd(plan.reserved_network_capex_usd)), note=True)
-        body += _table(_bom_headers(), rrows, {2, 3, 4, 5}, {0: "engine term", 1: "engine", 6: "why", 7: "id"},
-                       [_("Total"), "", "", "", usd(rusd), number(rw), "", ""], table_class="fp-bom fp-dense")
+        classes = {i: kind for i, kind in enumerate(_BOM_COLUMNS[c] for c in _bom_columns()) if kind != "num"}
+        numeric = {i for i, c in enumerate(_bom_columns()) if _BOM_COLUMNS[c] == "num"}
+        body += _table(_bom_headers(), rrows, numeric, classes,
+                       _bom_line(False, category=_("Total"), extended_price_usd=usd(rusd), extended_power_w=number(rw)),
+                       table_class="fp-bom fp-dense")
     doc.section("bom", _("Bill of materials"), body)
 
 
@@ -1005,11 +1029,13 @@ def _performance(doc: _Doc, plan, job: Mapping | None):
     except FabricPlannerError as exc:
         body += _p(_("Training job: {problem}").format(problem=str(exc)))
     else:
-        body += _p(_("The Performance page's job: {model}, {gpus} GPUs, tp {tp} x pp {pp} x cp {cp}, global batch {gbs}, "
-                     "sequence {seq}, {precision}, {tokens} T tokens.").format(
-            model=training.model.name, gpus=number(training.gpus), tp=settings["tp"], pp=settings["pp"],
-            cp=settings["cp"], gbs=number(int(settings["gbs"])), seq=number(int(settings["seq"])),
-            precision=settings["prec"], tokens=f"{float(settings['tok']):g}"), note=True)
+        job = _("The Performance page's job: {model}, {gpus} GPUs, {split}, global batch {gbs}, sequence {seq}, "
+                "{precision}, {tokens} T tokens.").format(
+            model=training.model.name, gpus=number(training.gpus),
+            split=jobform.split_words(tp=settings["tp"], pp=settings["pp"], cp=settings["cp"]),
+            gbs=number(int(settings["gbs"])), seq=number(int(settings["seq"])), precision=settings["prec"],
+            tokens=f"{float(settings['tok']):g}")
+        body += _p(sentences(job, jobform.batch_note(plan, settings)), note=True)  # why 1,026, as the page says
         body += cards_html(training_key_numbers(estimate))
         body += doc.figure(step_figure({jobform.fabric_label(plan): estimate}, height=260), 260)
         body += _frame_table(jobform.communication_rows(estimate, plan.resolved.system))
@@ -1392,7 +1418,7 @@ def _comparison_parts(comparison, *, name: str, share_link: str, generated: date
             if column.job is not None and "days_to_train" in column.values:
                 from core.perf.jobform import job_caption
 
-                body += _p(job_caption(column.job), note=True)
+                body += _p(job_caption(column.job, column.plan), note=True)
             body += _list(list(column.plan.resolved.notes) + column.all_notes(unit))
             body += _h3(_("How the fabric was sized")) + _list(column.plan.fabric.explanation)
         doc.section(f"design-{i + 1}", head, body)

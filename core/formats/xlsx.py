@@ -44,7 +44,7 @@ from core import scaleup, units
 from core.units import excel_money_format
 from core.formats.filenames import design_slug
 from core.fabric.families import LEVEL2_SWITCHES_LABEL, reads, tier_words
-from core.figures.billitems import item_and_where
+from core.figures.billitems import BOM_HEADERS, bom_headers, item_and_where  # noqa: F401 - read here too
 from core.figures.cost import networks_note
 from core.formats.networkwords import sizing_explanation, sizing_headline, sizing_tables
 from core.networks import network_name
@@ -57,22 +57,7 @@ BOM_COLUMNS = ["category", "item", "where", "quantity", "unit_price_usd", "exten
                "unit_power_w", "extended_power_w", "price_basis", "catalog_id"]
 """Columns of the people's BOM table (the Designer's table and the XLSX), ids."""
 
-BOM_HEADERS = {
-    "category": N_("category"), "item": N_("item"), "where": N_("where"), "pod": N_("pod"), "quantity": N_("qty"),
-    "unit_price_usd": N_("unit USD"), "extended_price_usd": N_("total USD"), "unit_power_w": N_("unit W"),
-    "extended_power_w": N_("total W"), "why": N_("why (how the count was derived)"),
-    "price_basis": N_("price basis"), "catalog_id": N_("catalog id"),
-    "extended_price_low_usd": N_("total USD (low)"), "extended_price_high_usd": N_("total USD (high)"),
-    "network": N_("network"),
-}
-"""BOM column id -> its header for people (marked; ``bom_headers()`` translates)."""
-
 OTHER_NETWORKS = ("storage", "inband", "oob")
-
-
-def bom_headers() -> dict[str, str]:
-    """BOM column id -> header in the current language."""
-    return {column: _(header) for column, header in BOM_HEADERS.items()}
 
 
 def category_label(category: str) -> str:
@@ -352,7 +337,7 @@ def key_number_rows(plan, unit: str = "GB/s") -> list[tuple[str, float | int | s
         (_("Capex, high end of the price ranges"), cost["capex_usd_high"], "USD", USD),
         *([(_("Spares (in the capex above, no power)"), cost["spares_capex_usd"], "USD", USD)]
           if cost.get("spares", "off") != "off" else []),
-        (_("Capex per GPU"), cost["capex_per_gpu_usd"], "USD", USD),  # as Compare's row, its unit in a column
+        (_(vocab.CAPEX_PER_GPU), cost["capex_per_gpu_usd"], "USD", USD),  # as Compare's row, its unit in a column
         (fabric_capex_words(cost)[0], cost["network_capex_usd"], "USD", USD),
         *([(_("of which NVLink level 2"), cost["scaleup_capex_usd"], "USD", USD)]
           if cost.get("scaleup_capex_usd") else []),

@@ -28,7 +28,7 @@ from core.cost import holds_level2
 from core.errors import DesignError, FabricPlannerError
 from core.fabric.families import counted, words
 from core.fabric.pods import pod_specs, pods_text
-from core.i18n import N_, _, ngettext, number
+from core.i18n import N_, _, as_sentence, ngettext, number, pgettext, sentences
 from core.perf import congestion
 from core.perf.algorithms import fastest_label
 from core.perf.collectives import IN_NETWORK, Sweep, algorithm_label, level_label, sweep
@@ -103,11 +103,22 @@ def model_of(settings: Mapping) -> ModelSpec:
     return decode_shape(arch) if arch else PRESETS[DEFAULT_MODEL].model_copy(update={"name": CUSTOM})
 
 
-def job_caption(settings: Mapping) -> str:
-    """A comparison column's training job in words (the Compare page's caption and the review pack's note):
-    ``Job: Llama 3 70B, tp 8 x pp 4, global batch 1,024``."""
-    return _("Job: {model}, tp {tp} x pp {pp}, global batch {gbs}").format(
-        model=model_of(settings).name, tp=settings["tp"], pp=settings["pp"], gbs=number(int(settings["gbs"])))
+def split_words(**sizes: int) -> str:
+    """A training split as every surface writes it, its parts in the order given: ``tp 8 x pp 4 x cp 1 x dp 18``
+    (zh ``tp 8 × pp 4 × ...``): the Performance page's caption, Compare's job, ``python -m core train``."""
+    return pgettext("between the parts of a training split", " x ").join(
+        f"{name} {number(size) if isinstance(size, int) else size}" for name, size in sizes.items())
+
+
+def job_caption(settings: Mapping, plan: Plan) -> str:
+    """A comparison column's training job on ``plan`` in words (the Compare page's caption and the review pack's
+    note): ``Job: Llama 3 70B, tp 8 x pp 4, global batch 1,024``, and why the global batch is not the default when
+    it was rounded up (``batch_note``, as the Performance page says it: ``global batch 1,026`` on 576 GPUs)."""
+    caption = _("Job: {model}, {split}, global batch {gbs}").format(
+        model=model_of(settings).name, split=split_words(tp=settings["tp"], pp=settings["pp"]),
+        gbs=number(int(settings["gbs"])))
+    note = batch_note(plan, settings)
+    return sentences(as_sentence(caption), note) if note else caption
 
 
 def zero_stage(settings: Mapping) -> int | None:
@@ -504,10 +515,9 @@ def memory_caption(estimate_: TrainingEstimate, model_name: str, settings: Mappi
     ``core.scaleup.in_noun``; None: GPUs), plus the estimate's warnings."""
     s = estimate_.summary()
     memory = {k: units.gibibytes(v) for k, v in estimate_.memory_gb.items()}  # weights, gradients, optimizer, ...
-    return (in_noun(_("{model}: {params}, {gpus} GPUs = tp {tp} x pp {pp} x cp {cp} x dp "
-              "{dp}; {microbatches} per step; memory per GPU weights {weights}, gradients {gradients}, "
-              "optimizer {optimizer}, activations {activations} GiB of {hbm} GiB. ").format(
-                model=model_name, params=parameters_words(estimate_.job.model),
-                gpus=f"{estimate_.gpus:,}", tp=settings["tp"], pp=settings["pp"], cp=settings["cp"], dp=estimate_.dp,
+    return (in_noun(_("{model}: {params}, {gpus} GPUs = {split}; {microbatches} per step; memory per GPU weights "
+              "{weights}, gradients {gradients}, optimizer {optimizer}, activations {activations} GiB of {hbm} GiB. ").format(
+                model=model_name, params=parameters_words(estimate_.job.model), gpus=f"{estimate_.gpus:,}",
+                split=split_words(tp=settings["tp"], pp=settings["pp"], cp=settings["cp"], dp=estimate_.dp),
                 microbatches=plurals.micro_batches(estimate_.microbatches), hbm=f"{estimate_.hbm_gb:g}", **memory), system)
             + " ".join(estimate_.warnings))
