@@ -20,6 +20,7 @@ import pytest
 from core.catalog import load_catalog
 from core.fabric.domainlevels import bill_entries
 from core.formats import sharelink, xlsx
+from core.figures import billitems
 from core.formats.networkwords import sizing_explanation, sizing_headline, sizing_tables
 from core.i18n import _, language
 from core.plan import plan
@@ -93,7 +94,7 @@ def test_the_other_networks_explanations_are_chinese(zh_plan):
 def test_the_workbooks_explanation_cells_are_chinese(zh_plan):
     with language("zh"):
         book = openpyxl.load_workbook(io.BytesIO(xlsx.design_xlsx(zh_plan)))
-        headers = {_(xlsx.BOM_HEADERS["where"]), _(xlsx.BOM_HEADERS["why"])}
+        headers = {_(billitems.BOM_HEADERS["where"]), _(billitems.BOM_HEADERS["why"])}
     bill = list(book[book.sheetnames[1]].iter_rows(values_only=True))
     explained = [i for i, header in enumerate(bill[0]) if header in headers]
     assert len(explained) == 2

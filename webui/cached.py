@@ -161,10 +161,10 @@ def bom(key: str, language: str) -> pd.DataFrame:
 # a BOM is drawn, not with this module: the workbook writer (openpyxl) takes about 0.07 s of CPU to import, which
 # the first Designer run of a server process paid on every tab, although only Cost & power and Hand-off use it.
 def bom_headers() -> dict[str, str]:
-    """Column id -> its header in this run's language (``core.formats.xlsx.bom_headers``)."""
-    from core.formats import xlsx
+    """Column id -> its header in this run's language (``core.figures.billitems.bom_headers``)."""
+    from core.figures import billitems
 
-    return xlsx.bom_headers()
+    return billitems.bom_headers()
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)

@@ -51,7 +51,7 @@ def order(frame: pd.DataFrame, first) -> list[str]:
 # --- the bill of materials ------------------------------------------------------------------------------
 
 BOM_FIRST = ("item", "where", "quantity", "extended_price_usd")
-"""The BOM columns a reader needs at a glance, in this order (ids of ``core.formats.xlsx.BOM_HEADERS``); the unit
+"""The BOM columns a reader needs at a glance, in this order (ids of ``core.figures.billitems.BOM_HEADERS``); the unit
 price follows them, then the category and the rest."""
 BOM_PX = {"item": 190, "where": 140, "where_beside_pod": 110}
 """The BOM's text columns that would take the window [px]: the part's name and where it sits, cut to fit (whole in

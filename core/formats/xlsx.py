@@ -44,7 +44,7 @@ from core import scaleup, units
 from core.units import excel_money_format
 from core.formats.filenames import design_slug
 from core.fabric.families import LEVEL2_SWITCHES_LABEL, reads, tier_words
-from core.figures.billitems import BOM_HEADERS, bom_headers, item_and_where  # noqa: F401 - read here too
+from core.figures.billitems import bom_headers, item_and_where
 from core.figures.cost import networks_note
 from core.formats.networkwords import sizing_explanation, sizing_headline, sizing_tables
 from core.networks import network_name
