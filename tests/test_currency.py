@@ -255,6 +255,18 @@ def test_optimize_front_and_axes_in_the_shown_currency():
     assert all(point[2].startswith("CN¥") for trace in figure.data for point in trace.customdata)
 
 
+def test_optimize_front_axis_title_brackets_its_estimate_as_each_language_writes_them():
+    from core.analysis.optimize import Constraints, Grid, optimize
+    from core.figures.optimize import capex_title, pareto_figure
+
+    result = optimize("H100", 64, Constraints(max_oversubscription=1.5),
+                      Grid(oversubscription=(1.0,), planes=(1,), plane_modes=("per-port",)), workers=1)
+    assert pareto_figure(result).layout.xaxis.title.text == capex_title(result.objective) + " (estimates)"
+    with i18n.language("zh"):  # a full-width bracket takes no space before it
+        title = pareto_figure(result).layout.xaxis.title.text
+        assert title == capex_title(result.objective) + "（估算）" and " （" not in title
+
+
 def test_optimize_money_boxes_speak_the_currency_and_the_link_keeps_dollars():
     from tests import pagetest
 

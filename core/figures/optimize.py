@@ -132,7 +132,7 @@ def pareto_figure(result: OptimizeResult, height: int = 460, unit: str = "GB/s")
     xs = [capex_of(c, result.objective) for c in shown]
     x_range = fitted_range(xs)
     xaxis = units.money_axis(x_range[1], x_range[0], range=x_range,
-                             title=capex_title(result.objective) + " " + _("(estimates)"))
+                             title=_("{title} (estimates)").format(title=capex_title(result.objective)))
     if cost_axis(result.objective) in PER_UNIT:  # a price per GPU-hour: its ticks with cents
         xaxis["ticktext"] = [usd(v, cents=True) for v in xaxis["tickvals"]]
     fig.update_layout(xaxis=xaxis,
