@@ -284,16 +284,16 @@ def test_csv_download_keeps_the_engine_columns_in_every_language():
     assert pd.read_csv(__import__("io").StringIO(cached.bom_csv(key, "zh")))["quantity"].sum() > 0
 
 
-@pytest.mark.parametrize("page,params", [
-    ("../pages/3_Performance.py", {"v": "1", "n": "64", "pods": "B300:32:800"}),
-    ("../pages/6_Resilience.py", {"v": "1", "g": "GB200-NVL72", "n": "144", "nvd": "144"}),
+@pytest.mark.parametrize("page,params,joined", [
+    ("../pages/3_Performance.py", {"v": "1", "n": "64", "pods": "B300:32:800"}, "）·"),
+    ("../pages/6_Resilience.py", {"v": "1", "g": "GB200-NVL72", "n": "144", "nvd": "144"}, "每个 4 个 GPU），经"),
 ])
-def test_page_captions_take_no_space_after_a_full_width_bracket(page, params):
+def test_page_captions_take_no_space_after_a_full_width_bracket(page, params, joined):
     """The design line under a page's title is the Designer's subtitle's shape: in Chinese no space between a
-    closing full-width bracket and the dot that follows it (``1.33:1）· NCCL``, ``每个 4 个 GPU）· 元素``)."""
+    closing full-width bracket and what follows it (``1.33:1）· NCCL``, ``每个 4 个 GPU），经第二级 NVLink``)."""
     from tests.pagetest import open_page
 
     at = open_page(page, {**params, "lang": "zh"})
     captions = [c.value for c in at.caption]
-    assert any("）·" in c for c in captions), captions[:3]
+    assert any(joined in c for c in captions), captions[:3]
     assert not [c for c in captions if "） ·" in c], [c for c in captions if "） ·" in c]

@@ -121,7 +121,8 @@ def test_gb200_in_nvl36_racks_keeps_the_links_system_name(gb200, capsys):
     from core.figures.keynumbers import size_caption
 
     assert gb200.summary()["gpu_model"] == "GB200-NVL72"
-    assert size_caption(gb200) == "576 GPUs in 16 NVL36 racks of GB200-NVL72 trays (144 compute trays of 4 GPUs)"
+    assert size_caption(gb200) == ("576 GPUs in 16 NVL36 racks of GB200-NVL72 trays (144 compute trays of 4 GPUs), "
+                                   "joined by a second NVLink level into 4 domains of 144 GPUs")
     head = run_cli(capsys, "plan", "--gpu", "GB200-NVL72", "--nodes", "144", "--nvlink-domain", "144")[1]
     assert head.startswith("576 x GB200-NVL72 GPUs in 144 nodes;") and "GB200-NVL36" not in head
     data = json.loads(run_cli(capsys, "plan", "--gpu", "GB200-NVL72", "--nodes", "144", "--nvlink-domain", "144",

@@ -168,7 +168,8 @@ def test_nvl36_racks_are_called_so():
     assert other_rack(load_catalog().system("H100"), 8) is None
     p = plan(Design(gpu="GB200-NVL72", gpus=576, nvlink_domain_gpus=576, nvlink_rack_gpus=36))
     with language("en"):
-        assert "576 GPUs in 16 NVL36 racks of GB200-NVL72 trays (144 compute trays of 4 GPUs)" == size_caption(p)
+        assert ("576 GPUs in 16 NVL36 racks of GB200-NVL72 trays (144 compute trays of 4 GPUs), joined by a second "
+                "NVLink level into 1 domain of 576 GPUs") == size_caption(p)
         fig = rack_elevation_figure(p.layout)
     assert "NVL72 compute tray" not in {t.name for t in fig.data}
     ticks = fig.layout.xaxis.ticktext
@@ -231,3 +232,18 @@ def test_another_system_keeps_the_designs_fabric_and_its_switch():
     assert ascend.fabric is None and plan(ascend).resolved.fabric == "ethernet"
     nvl72 = plan(alternative_design(ascend, "nvl72", "ethernet", 2048))  # was InfiniBand under an Ethernet switch
     assert nvl72.resolved.fabric == "ethernet" and nvl72.resolved.gpus >= 2048  # whole racks
+
+
+def test_the_size_says_which_domains_a_second_nvlink_level_joins_racks_into():
+    """The size caption (Designer subtitle, Sweep's base sentence, the pack) names the NVLink domains a second level
+    makes, on racks and on HGX nodes alike; one level says nothing more."""
+    two = plan(Design(gpu="GB200-NVL72", nodes=144, nvlink_domain_gpus=144))
+    with language("en"):
+        assert size_caption(two).endswith(", joined by a second NVLink level into 4 domains of 144 GPUs")
+        assert size_caption(plan(Design(gpu="H100", gpus=256, nvlink_domain_gpus=256))) == (
+            "256 x H100 in 32 nodes, joined by a second NVLink level into 1 domain of 256 GPUs")
+        assert size_caption(plan(Design(gpu="GB200-NVL72", gpus=576))) == (
+            "576 GPUs in 8 GB200-NVL72 racks (144 compute trays of 4 GPUs)")
+        assert "NVLink" not in size_caption(plan(Design(gpu="H100", gpus=64)))
+    with language("zh"):
+        assert size_caption(two).endswith("），经第二级 NVLink 连成 4 个 NVLink 域，每个 144 个 GPU")

@@ -393,7 +393,8 @@ SWITCH_NONE = {"spine": N_("none: no spine layer in {tiers}; {total} in all"),
 def size_caption(plan) -> str:
     """How big the cluster is, in words a buyer uses: ``1,016 x H100 in 127 nodes``, or for NVLink
     racks ``576 GPUs in 8 GB200-NVL72 racks (144 compute trays of 4 GPUs)``; a design with pods
-    (its plan or its ``core.analysis.whole.WholePlan``) ``768 GPUs in 2 pods (H100 + B200, 96 nodes)``."""
+    (its plan or its ``core.analysis.whole.WholePlan``) ``768 GPUs in 2 pods (H100 + B200, 96 nodes)``. Racks a
+    second NVLink level joins say into how many domains (``_joined``)."""
     from core.analysis.whole import whole_plan
     from core.scaleup import other_rack
 
@@ -416,21 +417,41 @@ def size_caption(plan) -> str:
     rack = other_rack(r.system, nodes_per_domain * r.gpus_per_node) if nodes_per_domain > 1 else None
     if rack is not None:
         racks = -(-r.nodes // nodes_per_domain)  # GB200-NVL72's trays in NVL36 racks: the system keeps its id
-        return ngettext("{gpus} GPUs in {racks} {rack} rack of {system} trays ({nodes} compute trays of "
+        return _joined(r, ngettext("{gpus} GPUs in {racks} {rack} rack of {system} trays ({nodes} compute trays of "
                         "{gpus_per_node} GPUs)",
                         "{gpus} GPUs in {racks} {rack} racks of {system} trays ({nodes} compute trays of "
                         "{gpus_per_node} GPUs)", racks).format(
             gpus=f"{r.gpus:,}", racks=f"{racks:,}", rack=rack, system=r.system.id,
-            nodes=f"{r.nodes:,}", gpus_per_node=r.gpus_per_node)
+            nodes=f"{r.nodes:,}", gpus_per_node=r.gpus_per_node))
     if nodes_per_domain > 1:
         racks = -(-r.nodes // nodes_per_domain)
-        return ngettext("{gpus} GPUs in {racks} {system} rack ({nodes} compute trays of {gpus_per_node} GPUs)",
+        return _joined(r, ngettext("{gpus} GPUs in {racks} {system} rack ({nodes} compute trays of {gpus_per_node} GPUs)",
                         "{gpus} GPUs in {racks} {system} racks ({nodes} compute trays of {gpus_per_node} GPUs)",
                         racks).format(gpus=f"{r.gpus:,}", racks=f"{racks:,}",
                                       system=r.system.id,
-                                      nodes=f"{r.nodes:,}", gpus_per_node=r.gpus_per_node)
-    return ngettext("{gpus} x {system} in {nodes} node", "{gpus} x {system} in {nodes} nodes", r.nodes).format(
-        gpus=f"{r.gpus:,}", system=r.system.id, nodes=f"{r.nodes:,}")
+                                      nodes=f"{r.nodes:,}", gpus_per_node=r.gpus_per_node))
+    return _joined(r, ngettext("{gpus} x {system} in {nodes} node", "{gpus} x {system} in {nodes} nodes",
+                               r.nodes).format(gpus=f"{r.gpus:,}", system=r.system.id, nodes=f"{r.nodes:,}"))
+
+
+def _joined(r, size: str) -> str:
+    """``size`` (``size_caption``'s racks) and, when a second NVLink level joins racks into larger domains, into how
+    many and how large: ``576 GPUs in 16 NVL36 racks ... , joined by a second NVLink level into 4 domains of 144
+    GPUs`` (``of up to`` when the domains differ in size)."""
+    from core.fabric.domainlevels import scaleup_of
+
+    up = scaleup_of(r)
+    if not up.two_level:
+        return size
+    domains = up.totals()["domains"]
+    if len({gpus for gpus, _count in up.runs}) == 1:
+        words = ngettext("{size}, joined by a second NVLink level into {domains} domain of {gpus} GPUs",
+                         "{size}, joined by a second NVLink level into {domains} domains of {gpus} GPUs", domains)
+    else:
+        words = ngettext("{size}, joined by a second NVLink level into {domains} domain of up to {gpus} GPUs",
+                         "{size}, joined by a second NVLink level into {domains} domains of up to {gpus} GPUs",
+                         domains)
+    return words.format(size=size, domains=f"{domains:,}", gpus=f"{up.domain_gpus:,}")
 
 
 def cards_html(numbers: list[KeyNumber]) -> str:
