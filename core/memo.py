@@ -141,7 +141,7 @@ of the optimizer's default grid where a repeated search should find it). The sha
 ``STAGE_SHARES_MOST`` x this (461 MB at the default), besides the plan cache (``core.plan.PLAN_CACHE_BYTES``)."""
 
 STAGE_SHARES_MOST = 1.8
-"""The most the stages' shares of ``STAGE_CACHE_BYTES`` may add up to (1.68 in all now: the optimizer's sizings
+"""The most the stages' shares of ``STAGE_CACHE_BYTES`` may add up to (1.66 in all now: the optimizer's sizings
 (0.15), rack arrangements (0.12) and their drafts (0.04) are kept for a whole search)."""
 
 STAGES: list = []

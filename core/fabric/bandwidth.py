@@ -14,7 +14,6 @@ from core.fabric.families import family as topology_family
 from core.fabric.sizing import FabricPlan
 from core.fabric.wiring import wiring_of
 from core.hostlink import fed_cabled_port_gbits, fed_nic_gbits
-from core.memo import stage, view
 
 
 class Bandwidth(BaseModel):
@@ -176,47 +175,9 @@ def compute_bandwidth(resolved: ResolvedDesign, fabric: FabricPlan) -> Bandwidth
 
     The scale-out per GPU counts the NIC ports the fabric cables (``core.fabric.families.cabled_nics``: a torus
     leaves the ports over its neighbours unused), as the injection does, so the cross-fabric share is the
-    bisection over half the GPUs. A folded Clos's is cached by what it reads (``_clos_bandwidth``: the views
-    ``ClosBandwidthDesign`` and ``ClosBandwidthFabric``), so designs that differ only in what it does not read (the
-    NIC and switch models of the same speeds and host link, prices) share one.
+    bisection over half the GPUs.
     """
     other = topology_family(fabric.family)
-    if other is None:
-        return _clos_bandwidth(ClosBandwidthDesign.of(resolved), ClosBandwidthFabric.of(fabric))
-    return _bandwidth(resolved, fabric, other)
-
-
-def _group_counts(groups) -> tuple:
-    """A fabric's switch groups as ``ClosBandwidthGroup`` views."""
-    return tuple(ClosBandwidthGroup.of(g) for g in groups)
-
-
-ClosBandwidthGroup = view("ClosBandwidthGroup", "role count down_ports_used up_ports_used")
-ClosBandwidthFabric = view("ClosBandwidthFabric", "family tiers node_leaf_links leaf_uplinks group_count pod_count "
-                           "global_links islands", switch_groups=_group_counts)
-"""What a folded Clos's bandwidth reads of its fabric plan: its structure's numbers (no switch model or speed)."""
-ClosBandwidthDesign = view("ClosBandwidthDesign", "nics_per_node gpus_per_node topology port_speed_gbps planes "
-                           "plane_mode host_gbits_per_nic uplink_gbps rails_per_island nvlink_gbytes_per_gpu_bidir "
-                           "nvlink_domain_gpus", design=view("ClosBandwidthRatios", "oversubscription"))
-"""What a folded Clos's bandwidth reads of a resolved design: the NICs' and uplinks' speeds, what the host feeds a
-NIC (``core.hostlink``), the rails and the NVLink domain, and the asked oversubscription."""
-
-
-def _bandwidth_bytes(_bandwidth: Bandwidth) -> int:
-    """Upper bound of the memory of a ``Bandwidth`` [bytes]: its fields are numbers and one short word (measured
-    2.36 kB; ``tests/test_memo.py``)."""
-    return 3072
-
-
-@stage(0.02, _bandwidth_bytes)  # 1,700 entries: the large grid's search makes 1,024 for its 50,047 candidates
-def _clos_bandwidth(resolved: ClosBandwidthDesign, fabric: ClosBandwidthFabric) -> Bandwidth:
-    """``compute_bandwidth`` of a folded Clos from the views of its resolved design and fabric plan; cached by them
-    (``core.memo.stage``)."""
-    return _bandwidth(resolved, fabric, None)
-
-
-def _bandwidth(resolved: ResolvedDesign, fabric: FabricPlan, other) -> Bandwidth:
-    """``compute_bandwidth`` with the fabric's family module ``other`` (None: a folded Clos)."""
     cabled = cabled_nics(fabric, resolved.nics_per_node)
     per_gpu_gbits = cabled * fed_nic_gbits(resolved) / resolved.gpus_per_node  # the host link's cap (core.hostlink)
     rail = resolved.topology in ("rail-optimized", "rail-only")
