@@ -23,7 +23,7 @@ def test_compare_link_with_hostile_names_shows_text_only(server, page):
         params.update({f"c{i + 1}_name": name, f"c{i + 1}_ng": str(8 * (i + 1))})
     page.goto(f"{server}/compare?{urlencode(params)}")
     settle(page, timeout=120)
-    page.locator(".js-plotly-plot").nth(1).wait_for(timeout=90_000)
+    page.locator(".js-plotly-plot").nth(2).wait_for(timeout=90_000)  # cost, days, then bandwidth
     page.wait_for_timeout(1000)  # the charts drawn
     # no link to the foreign host anywhere: HTML anchors and Plotly's SVG <a xlink:href>
     assert page.locator(f"a[*|href*='ev.il']:not([href^='{server}'])").count() == 0
@@ -33,9 +33,9 @@ def test_compare_link_with_hostile_names_shows_text_only(server, page):
     charts = page.locator(".js-plotly-plot")
     assert charts.first.locator("text", has_text="Log in</a>").count() > 0  # the chart draws the name as text
     # the bandwidth chart's hover box names the design: its "%{y}" is shown, not evaluated
-    bars = charts.nth(1).locator(".trace.bars").nth(1).locator(".point path")
+    bars = charts.nth(2).locator(".trace.bars").nth(1).locator(".point path")
     bars.first.hover(force=True)
-    hover = charts.nth(1).locator(".hoverlayer")
+    hover = charts.nth(2).locator(".hoverlayer")
     hover.locator("text").first.wait_for(timeout=10_000)
     shown = " ".join(hover.locator("text").all_text_contents()).replace("\u200d", "")
     assert "%{y} https://ev.il/y" in shown, shown
