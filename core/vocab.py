@@ -220,10 +220,12 @@ CAPEX_PER_GPU_USD = N_("Capex per GPU [USD]")
 """``CAPEX_PER_GPU`` with its unit, as a table's row or a chart's axis names it (``in_currency`` names the currency)."""
 
 INJECTION_WORDS = {"label": N_("Injection/GPU (1 dir)"), "name": N_("Injection per GPU"),
-                   "word": N_("injection per GPU")}
+                   "word": N_("injection per GPU"), "metric": N_("Injection per GPU, one direction"),
+                   "row": N_("Injection per GPU (one direction)")}
 """A GPU's scale-out NIC bandwidth, one direction, all planes (``bandwidth.scaleout_gbits_per_gpu``): ``label`` the
 Designer's card, ``name`` where a text begins with it (the card's help), ``word`` in running text (``python -m core
-plan``'s bandwidth row): the Designer's and the CLI's one name, through ``injection``."""
+plan``'s bandwidth row), ``metric`` Compare's and the sweep's metric, ``row`` the workbook's Fabric row (beside
+"NVLink per GPU (both directions)"): one name on every surface, through ``injection``."""
 
 
 def injection(kind: str = "word") -> str:

@@ -74,7 +74,7 @@ _KEY_METRICS = (
     Metric("links", N_("Links"), LOWER, "count", "design"),
     Metric("transceivers", N_("Transceivers"), LOWER, "count", "design"),
     Metric("bisection_tbits", N_("Bisection, one direction"), HIGHER, "tbits", "design"),
-    Metric("scaleout_gbits_per_gpu", N_("Injection per GPU, one direction"), HIGHER, "gbits", "design"),
+    Metric("scaleout_gbits_per_gpu", vocab.INJECTION_WORDS["metric"], HIGHER, "gbits", "design"),
     Metric("oversubscription", N_("Bisection ratio (1:1 = non-blocking)"), LOWER, "ratio", "design"),
     Metric("hops_max", N_("Most switch hops"), LOWER, "count", "design"),
     Metric("hops_node_max", N_("Most node-to-node hops (no switches)"), LOWER, "count", "design"),

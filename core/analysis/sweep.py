@@ -156,7 +156,7 @@ METRICS: dict[str, SweepMetric] = {m.key: m for m in (
     SweepMetric("facility_kw", N_("Facility power [kW]"), cmp.LOWER, "kw"),
     SweepMetric("tco_usd", N_("TCO [USD]"), cmp.LOWER, "usd"),
     SweepMetric("bisection_tbits", N_("Bisection, one direction"), cmp.HIGHER, "tbits"),
-    SweepMetric("scaleout_gbits_per_gpu", N_("Injection per GPU, one direction"), cmp.HIGHER, "gbits"),
+    SweepMetric("scaleout_gbits_per_gpu", vocab.INJECTION_WORDS["metric"], cmp.HIGHER, "gbits"),
     SweepMetric("oversubscription", N_("Bisection ratio (1:1 = non-blocking)"), cmp.LOWER, "ratio"),
     SweepMetric("switches_total", N_("Switches in total"), cmp.LOWER, "count"),
     SweepMetric("links", N_("Links"), cmp.LOWER, "count"),

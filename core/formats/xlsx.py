@@ -326,7 +326,7 @@ def key_number_rows(plan, unit: str = "GB/s") -> list[tuple[str, float | int | s
         _per_pod_row(_("{link} per GPU (both directions)").format(link=scaleup.link_word(plan.resolved.system)),
                      bw.get("nvlink_gbytes_per_gpu_bidir_pods"), 8, units.from_gbytes(bw["nvlink_gbytes_per_gpu_bidir"]),
                      unit),
-        _per_pod_row(_("Injection per GPU (one direction)"), bw.get("scaleout_gbits_per_gpu_pods"), 1,
+        _per_pod_row(vocab.injection("row"), bw.get("scaleout_gbits_per_gpu_pods"), 1,
                      bw["scaleout_gbits_per_gpu"], unit),
         _bandwidth_row(_("Bisection bandwidth (one direction)"), units.from_tbits(bw["bisection_tbits_one_direction"]),
                        unit),
