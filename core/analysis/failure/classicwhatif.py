@@ -6,9 +6,8 @@ global links round robin over its group's routers (``core.fabric.classic_dragonf
 routers). So a touched group's live routers are joined by their live local links (all to all, less the local bundles
 failed: ``p0.leaf0-leaf1``, one cable each); a live router joins ``U`` (the untouched groups) through a global link to an untouched group,
 and a live router of another touched group through a bundle with a live cable. Bisection: the maximum flow between
-the halves of the groups on the reduced network, each untouched group merged with its routers into ``UA`` / ``UB``
-fed at its nodes' links [Gb/s], a touched group's routers one by one with their local links (the uplink speed
-each) and global links. A router has no spine: its uplink and spine shares are 1 and it has no ECMP group, as on the
+the halves of the groups on the routers' network as wired (``dragonflywhatif._network``: every router fed at its
+nodes' links [Gb/s], its local and global links at the uplink speed each). A router has no spine: its uplink and spine shares are 1 and it has no ECMP group, as on the
 graph (``graphwhatif``, the reference, which ``tests/test_failure_dragonfly_closed.py`` compares over a grid).
 """
 
@@ -18,8 +17,8 @@ from collections import Counter
 
 
 from core.analysis.failure.dragonflyglobal import spine_links
-from core.analysis.failure.dragonflywhatif import (HEALTHY_WIRING, SINK, SOURCE, HealthyPlan, _connectivity, _Failed,
-                                                   _FlowNet, _healthy_bytes, _Model, _notes)
+from core.analysis.failure.dragonflywhatif import (HEALTHY_WIRING, HealthyPlan, _connectivity, _Failed, _healthy_bytes,
+                                                   _Model, _notes, bisection)
 from core.analysis.failure.graphwhatif import _Net, resolve, result
 from core.analysis.failure.switches import _Union
 from core.analysis.failure.whatif import FailureResult, _nothing_failed
@@ -85,27 +84,11 @@ def _components(m: _Classic, p: int):
     return union, main
 
 
-def _flow(m: _Classic, p: int) -> float:
-    """Maximum flow [Gb/s, one direction] between the halves in plane ``p`` on the reduced network."""
-    net = _FlowNet(m, lambda g: m.group_node_count(g) * m.rails * m.node_gbps)
-    for g in m.touched:
-        live = [k for k in m.leaves(g) if m.leaf_live(p, k)]
-        for i, k in enumerate(live):
-            a, b, _n = m.leaf_feeds(p, k)
-            net.add(SOURCE, ("l", k), a)
-            net.add(("l", k), SINK, b)
-            for j in live[i + 1:]:
-                if m.local_live(p, k, j):
-                    net.add(("l", k), ("l", j), m.up * m.local_live(p, k, j))
-            net.add_globals(lambda r: ("l", r), k, m.router_globals(p, k), m.group_of_switch)
-    return net.max_flow()
-
-
-def _stages(m: _Classic) -> tuple[dict, float]:
-    """``({stage: remaining [Gb/s]}, flow [Gb/s])``: the smaller half's NIC injection, the routers' uplinks to
-    spines (none: 0, as on the graph), the global links across the halves, and the maximum flow."""
+def _stages(m: _Classic) -> dict:
+    """``{stage: remaining [Gb/s]}``: the smaller half's NIC injection, the routers' uplinks to spines (none: 0, as
+    on the graph), the global links across the halves."""
     inj = [0.0, 0.0]
-    across = flow = 0.0
+    across = 0.0
     for p in range(m.planes):
         if p in m.f.planes:
             continue
@@ -123,11 +106,10 @@ def _stages(m: _Classic) -> tuple[dict, float]:
                         lost_across += links - live
         if m.groups > 1:
             across += (m.first * (m.groups - m.first) * m.lam - lost_across) * m.up
-        flow += _flow(m, p)
     stages = {"injection": min(inj), "leaf_up": 0.0}
     if m.groups > 1:
         stages["global"] = across
-    return stages, flow
+    return stages
 
 
 ClassicNet = view("ClassicNet", "", wiring=view("ClassicWiring", HEALTHY_WIRING + " routers_per_group",
@@ -137,7 +119,7 @@ ClassicNet = view("ClassicNet", "", wiring=view("ClassicWiring", HEALTHY_WIRING 
 
 
 @stage(0.001, _healthy_bytes, max_entries=256)
-def healthy_measures(net: ClassicNet) -> tuple[dict, float]:
+def healthy_measures(net: ClassicNet) -> dict:
     """``_stages`` of the healthy classic Dragonfly ``net`` (a ``ClassicNet`` view: cached by what it reads)."""
     return _stages(_Classic(net, _Failed()))
 
@@ -151,13 +133,11 @@ def what_if_closed(plan, failures, job=None) -> FailureResult:
     m = _Classic(net, _Failed.of(elements))
     c, _parts = _connectivity(m, _components)
     shares = (c["port_fraction"], 1.0, 1.0)
-    healthy_stages, healthy_flow = healthy_measures(ClassicNet.of(net))
-    stages, flow = _stages(m)
-    healthy = plan.bandwidth.bisection_tbits_one_direction * 1000
-    failed = healthy * flow / healthy_flow if healthy_flow else 0.0
+    healthy_stages, stages = healthy_measures(ClassicNet.of(net)), _stages(m)
+    failed, healthy = bisection(plan, net.wiring, m.f)
     method = ("closed form over the Dragonfly groups; core.perf all-reduce (and all-to-all) of 1 GiB on the "
               f"connected GPUs; NIC rate scaled to the slowest connected node's surviving ports ({shares[0]:.3f}); "
-              "bisection: max-flow between the halves on the groups reduced by symmetry, failed / healthy")
+              "bisection: max-flow between the halves on the routers' network as wired, failed / healthy")
     both = {k: (healthy_stages[k], stages[k]) for k in stages}
     return result(plan, elements, c, shares, (failed, healthy, both), [], _notes(m, c, shares, plan.fabric.family),
                   method, job)

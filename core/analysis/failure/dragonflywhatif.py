@@ -5,7 +5,8 @@ It answers what ``core.analysis.failure.graphwhatif`` measures on the full graph
 *untouched* group, a full one, of a Dragonfly+ of several groups) is wired like every other untouched group, so the
 untouched groups of a plane are handled as one block; only the *touched* groups (a failed leaf, spine, NIC,
 leaf-spine cable or global cable in them, the partial last group, the group of a one-group design) are looked at
-switch by switch. The cost grows with the failures, not with the GPUs. The graph what-if stays the reference:
+switch by switch. The cost of the components and shares grows with the failures, not with the GPUs; the
+bisection's maximum flow runs on the switches' network as wired (below). The graph what-if stays the reference:
 ``tests/test_failure_dragonfly_closed.py`` compares the two on every tier over a grid of designs.
 
 Rules (per plane; a failed plane has no switch):
@@ -26,18 +27,19 @@ Rules (per plane; a failed plane has no switch):
   over all of them); untouched groups lose only the cables to failed spines.
 * **Bisection** [Gb/s, one direction]: the healthy bisection ``B`` scaled by ``F_failed / F_healthy``, ``F`` the
   maximum flow between the two halves of the groups by index (with one group, of its nodes), the graph what-if's
-  measure. ``F`` is the sum over live planes of a maximum flow on a reduced network: the untouched groups of each
-  half merged into one vertex (``UA``, ``UB``), fed at ``sum over their leaves of min(n d, u x r)`` (``n`` nodes of
-  the leaf's scalable unit, ``d`` [Gb/s] a node link, ``u x r`` [Gb/s] the leaf's uplinks), joined at
-  ``|UA| |UB| lam r`` (``r`` [Gb/s] the uplink speed); a touched group's leaves with the same feed and intact
-  bundles merged (alike, so a minimum cut keeps them on one side), its spines one by one. The cut through a group
-  whose global links were lost is narrower by those links' capacity: a lost bundle lowers the edge between its two
-  spines, a failed spine removes its links. ``stages_tbits``: the halves' NIC injection and leaf uplinks (the
-  smaller half), the global links between the halves (``floor(g/2) ceil(g/2) lam r`` healthy, per plane, less the
-  lost ones that cross).
+  measure. ``F`` is the sum over live planes of the maximum flow on the plane's switches' network as wired
+  (``_network``): every switch a vertex, every switch-to-switch bundle of the wiring (``bundle_arrays``: leaf-spine
+  and global, a classic Dragonfly's local and global) an edge of its live cables at the uplink speed ``r``, a failed
+  switch without edges, a lost bundle (or some of its cables) taken off; each leaf fed from the source with its live
+  node links of the first half (``n`` nodes of ``d`` [Gb/s] each) and into the sink with the second half's. It is the
+  graph what-if's network without the servers (a server's links only feed its leaves) and exact; about 4,000
+  switches and 200,000 bundles at 131,072 GPUs, so it runs in SciPy's compiled Dinic
+  (``core.analysis.failure.maxflow``). ``stages_tbits``: the halves' NIC injection and leaf uplinks (the smaller
+  half), the global links between the halves (``floor(g/2) ceil(g/2) lam r`` healthy, per plane, less the lost ones
+  that cross).
 
-Merging the untouched groups of a half assumes a minimum cut keeps them on one side; the test over the grid checks
-the result against the graph what-if's maximum flow.
+An earlier reduction merged a half's untouched groups into one vertex; a minimum cut can pass between them (a lost
+global bundle with failed spines: 180 nodes, 8 leaves a group, global ratio 2), so the flow no longer reduces them.
 """
 
 from __future__ import annotations
@@ -45,11 +47,12 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-import networkx as nx
+import numpy as np
 
 from core.analysis.failure.connectivity import _gpu_nics
-from core.analysis.failure.dragonflyglobal import spine_links
+from core.analysis.failure.dragonflyglobal import end_role, spine_links
 from core.analysis.failure.graphwhatif import _Dims, _Net, resolve, result
+from core.analysis.failure.maxflow import max_flow
 from core.analysis.failure.spec import _switch_name
 from core.analysis.failure.switches import _Union
 from core.analysis.failure.whatif import FailureResult, _nothing_failed, _pxn_note
@@ -93,6 +96,12 @@ class _Failed:
         return f
 
 
+def half_nodes(w) -> int:
+    """Nodes of the first half of the cut, ``0 .. half_nodes - 1``, of wiring ``w``: the first ``groups // 2``
+    groups' scalable units (the graph what-if's halves), or with one group the first half of its nodes."""
+    return w.pods // 2 * w.groups_per_pod * w.nodes_per_group if w.pods > 1 else w.nodes // 2
+
+
 class _Model:
     """A plan's Dragonfly+ geometry and its failed elements, with the live links between switches."""
 
@@ -112,7 +121,7 @@ class _Model:
         self.cut_leaves = {(p, a) for p, kind, a, _b in failed.cables if kind == "l"}
         self._spine_globals: dict = {}
         self.first = self.groups // 2  # groups 0 .. first - 1: the first half (several groups)
-        self.half_node = w.nodes // 2  # one group: nodes 0 .. half_node - 1
+        self.half_node = half_nodes(w)
         self.dead_nics: dict[int, set] = {}
         for n, r in failed.nics:
             self.dead_nics.setdefault(n, set()).add(r)
@@ -224,10 +233,6 @@ class _Model:
             return 0.0, 0.0, 0
         nodes = self.su_nodes(su)
         dead = [n for n in nodes if rail in self.dead_nics.get(n, ())] if self.dead_nics else []
-        if self.groups > 1:
-            live = len(nodes) - len(dead)
-            feed = live * self.node_gbps
-            return (feed, 0.0, live) if self.first_half(su // self.gpp) else (0.0, feed, live)
         a = max(0, min(nodes.stop, self.half_node) - nodes.start) - sum(1 for n in dead if n < self.half_node)
         b = len(nodes) - len(dead) - a
         return a * self.node_gbps, b * self.node_gbps, a + b
@@ -379,77 +384,89 @@ def _shares_ecmp(m: _Model, parts: dict) -> tuple[float, float, list[dict]]:
     return leaf_share, spine_share, ecmp
 
 
-SOURCE, SINK = ("source",), ("sink",)
-"""The reduced flow network's two ends (``_FlowNet``)."""
+_KINDS = {"l": ("leaf", "spine"), "r": ("leaf", "leaf")}
+"""The roles at the two ends of a failed cable's bundle by its kind in ``_Failed.cables`` (``g``, a global bundle:
+the wiring's ``dragonflyglobal.end_role`` at both ends)."""
 
 
-class _FlowNet:
-    """The reduced flow network of one plane (module docstring), capacities [Gb/s, one direction] summed per edge:
-    the source feeds the first half's untouched groups as one vertex ``"UA"``, the second half's ``"UB"`` feeds the
-    sink, each with ``group_feed(g)`` per group, and ``"UA"``-``"UB"`` carries their global links; the touched
-    groups' switches join it one by one (``add``, ``add_globals``)."""
-
-    def __init__(self, m: _Model, group_feed) -> None:
-        self.m, self.net = m, nx.Graph()
-        halves = {True: [g for g in m.untouched if m.first_half(g)],
-                  False: [g for g in m.untouched if not m.first_half(g)]}
-        for side, gs in halves.items():
-            feed = sum(group_feed(g) for g in gs)
-            self.add(SOURCE, "UA", feed) if side else self.add("UB", SINK, feed)
-        self.add("UA", "UB", len(halves[True]) * len(halves[False]) * m.lam * m.up)
-
-    def add(self, a, b, cap: float) -> None:
-        """Capacity ``cap`` [Gb/s] more on the edge ``a``-``b`` (none when ``cap`` is 0)."""
-        if cap > 0:
-            cap += self.net[a][b]["capacity"] if self.net.has_edge(a, b) else 0.0
-            self.net.add_edge(a, b, capacity=cap)
-
-    def add_globals(self, vertex, own: int, ends, group_of) -> None:
-        """The global links of switch ``own`` (``ends``: (far switch, links, live links)): to a touched group's
-        switch once per pair, else to the far group's half block; ``vertex(switch)`` names a switch's vertex."""
-        for far, _links, live in ends:
-            fg = group_of(far)
-            if fg in self.m.touched_set:
-                if own < far:
-                    self.add(vertex(own), vertex(far), live * self.m.up)
-            else:
-                self.add(vertex(own), "UA" if self.m.first_half(fg) else "UB", live * self.m.up)
-
-    def max_flow(self) -> float:
-        """The maximum flow between the halves [Gb/s, one direction]; 0 when either end has no edge."""
-        if SOURCE not in self.net or SINK not in self.net:
-            return 0.0
-        return float(nx.maximum_flow_value(self.net, SOURCE, SINK))
-
-
-def _flow(m: _Model, p: int) -> float:
-    """Maximum flow [Gb/s, one direction] between the halves in plane ``p`` on the reduced network (module
-    docstring)."""
-    net = _FlowNet(m, lambda g: sum(min(len(m.su_nodes(su)) * m.node_gbps, m.s * m.x * m.up) * m.lpg
-                                    for su in m.sus(g)))
-    for g in m.touched:
-        alike: Counter = Counter()
-        for k in m.leaves(g):
-            a, b, _n = m.leaf_feeds(p, k)
-            if not m.leaf_live(p, k):
+def _network(w, f: _Failed, p: int) -> tuple[int, np.ndarray, np.ndarray, np.ndarray, int, int]:
+    """The switches' network of plane ``p`` of wiring ``w`` as wired, with the failures ``f`` (module docstring): ``(vertices, one end,
+    other end, capacity [Gb/s, per direction], source, sink)`` of its edges, parallel edges unsummed. Its
+    switches are numbered role by role (the wiring's ``roles``), then the source and the sink; every
+    switch-to-switch class of the wiring (``bundle_arrays``) joins them at the uplink speed, the node-leaf links feed
+    each leaf from the source (the first half's nodes) and into the sink (the others')."""
+    offset, vertices = {}, 0
+    for role in w.roles:
+        offset[role], vertices = vertices, vertices + w.count(role)
+    source, sink = vertices, vertices + 1
+    dead = np.zeros(vertices, dtype=bool)
+    for role, failed in (("leaf", f.leaves), ("spine", f.spines)):
+        for q, k in failed:
+            if q == p:
+                dead[offset[role] + k] = True
+    ends = [w.bundle_arrays(kind) for kind in w.link_classes if kind != "node-leaf"]
+    a = np.concatenate([offset[ra] + ia for ra, ia, _rb, _ib, _n in ends])
+    b = np.concatenate([offset[rb] + ib for _ra, _ia, rb, ib, _n in ends])
+    links = np.concatenate([n for *_e, n in ends]).astype(np.int64)
+    if f.cables:
+        key = np.minimum(a, b) * vertices + np.maximum(a, b)
+        for (q, kind, x, y), lost in f.cables.items():
+            if q != p:
                 continue
-            alike[a, b, tuple(m.leaf_spines(p, k))] += 1  # leaves alike: one vertex (module docstring)
-        for (a, b, live), count in alike.items():
-            v = ("m", g, a, b, live)
-            net.add(SOURCE, v, a * count)
-            net.add(v, SINK, b * count)
-            for j, n in live:
-                net.add(v, ("s", j), count * n * m.up)
-        for j in m.spines(g):
-            net.add_globals(lambda s: ("s", s), j, m.spine_globals(p, j), m.group_of_spine)
-    return net.max_flow()
+            rx, ry = _KINDS.get(kind) or (end_role(w),) * 2
+            u, v = offset[rx] + x, offset[ry] + y
+            at = np.flatnonzero(key == min(u, v) * vertices + max(u, v))  # the bundle's entries (a link each, or one)
+            left = max(0, int(links[at].sum()) - lost)
+            links[at] = 0
+            links[at[:1]] = left
+    live = ~(dead[a] | dead[b])
+    _kind, node, _role, leaf, per = w.bundle_arrays("node-leaf")
+    leaf = offset["leaf"] + leaf
+    on = ~dead[leaf]
+    for n, r in f.nics:  # bundle_arrays' node-leaf order: rail by rail
+        on[r * w.nodes + n] = False
+    first = node < half_nodes(w)
+    feed = per * w.port_gbps
+    into = np.bincount(leaf[on & first], weights=feed[on & first], minlength=vertices)  # from the source [Gb/s]
+    out = np.bincount(leaf[on & ~first], weights=feed[on & ~first], minlength=vertices)  # to the sink [Gb/s]
+    fed, drained = np.flatnonzero(into), np.flatnonzero(out)
+    return (vertices + 2, np.concatenate((a[live], np.full(len(fed), source), drained)),
+            np.concatenate((b[live], fed, np.full(len(drained), sink))),
+            np.concatenate((links[live] * w.up_gbps, into[fed], out[drained])), source, sink)
 
 
-def _stages(m: _Model) -> tuple[dict, float]:
-    """``({stage: remaining [Gb/s]}, flow [Gb/s])`` of the failed state: the smaller half's NIC injection and leaf
-    uplinks, the global links across the halves, and the maximum flow between the halves."""
+def flows(w, f: _Failed) -> float:
+    """Maximum flow [Gb/s, one direction] between the halves of wiring ``w`` with the failures ``f``: the sum over
+    its live planes of the maximum flow on each plane's switches' network (``_network``;
+    ``core.analysis.failure.maxflow``)."""
+    return sum(max_flow(*_network(w, f, p)) for p in range(w.planes) if p not in f.planes)
+
+
+def _flow_bytes(found) -> int:
+    """Upper bound of the memory of a ``healthy_flow`` answer [bytes]: one number."""
+    return 64
+
+
+@stage(0.002, _flow_bytes, max_entries=256)
+def healthy_flow(wiring) -> float:
+    """``flows`` of the healthy ``wiring`` [Gb/s, one direction] (keyed by the wiring: the what-ifs of one design,
+    and of designs wired alike, share it)."""
+    return flows(wiring, _Failed())
+
+
+def bisection(plan: Plan, wiring, failed: _Failed) -> tuple[float, float]:
+    """``(failed, healthy)`` bisection [Gb/s, one direction]: the plan's healthy bisection scaled by the maximum
+    flow between the halves with the failures over the same flow healthy (the graph what-if's measure)."""
+    healthy = plan.bandwidth.bisection_tbits_one_direction * 1000
+    base = healthy_flow(wiring)
+    return (healthy * flows(wiring, failed) / base if base else 0.0), healthy
+
+
+def _stages(m: _Model) -> dict:
+    """``{stage: remaining [Gb/s]}`` of the failed state: the smaller half's NIC injection and leaf uplinks, the
+    global links across the halves."""
     inj, up = [0.0, 0.0], [0.0, 0.0]
-    across = flow = 0.0
+    across = 0.0
     for p in range(m.planes):
         if p in m.f.planes:
             continue
@@ -472,11 +489,10 @@ def _stages(m: _Model) -> tuple[dict, float]:
                         lost_across += links - live
         if m.groups > 1:
             across += m.first * (m.groups - m.first) * m.lam * m.up - lost_across * m.up
-        flow += _flow(m, p)
     stages = {"injection": min(inj), "leaf_up": min(up)}
     if m.groups > 1:
         stages["global"] = across
-    return stages, flow
+    return stages
 
 
 HEALTHY_WIRING = ("pods spines_per_pod pair_links rails planes links_per_node_leaf port_gbps up_gbps global_pair_links "
@@ -491,13 +507,12 @@ GPUs per node."""
 
 
 def _healthy_bytes(found) -> int:
-    """Upper bound of the memory of a healthy ``_stages`` answer [bytes]: a dict of at most three stages and a
-    number (``tests/test_memo.py``)."""
+    """Upper bound of the memory of a healthy ``_stages`` answer [bytes]: a dict of at most three stages (``tests/test_memo.py``)."""
     return 1024
 
 
 @stage(0.001, _healthy_bytes, max_entries=256)
-def healthy_measures(net: HealthyNet) -> tuple[dict, float]:
+def healthy_measures(net: HealthyNet) -> dict:
     """``_stages`` of the healthy Dragonfly+ ``net`` (a ``HealthyNet`` view: cached by what it reads, so the what-ifs
     of one design, and of designs wired alike, share it)."""
     return _stages(_Model(net, _Failed()))
@@ -531,15 +546,13 @@ def what_if_closed(plan: Plan, failures, job=None) -> FailureResult:
     c, parts = _connectivity(m)
     leaf_share, spine_share, ecmp = _shares_ecmp(m, parts)
     shares = (c["port_fraction"], leaf_share, spine_share)
-    healthy_stages, healthy_flow = healthy_measures(HealthyNet.of(net))
-    stages, flow = _stages(m)
-    healthy = plan.bandwidth.bisection_tbits_one_direction * 1000
-    failed = healthy * flow / healthy_flow if healthy_flow else 0.0
+    healthy_stages, stages = healthy_measures(HealthyNet.of(net)), _stages(m)
+    failed, healthy = bisection(plan, net.wiring, m.f)
     method = ("closed form over the Dragonfly+ groups; core.perf all-reduce (and all-to-all) of 1 GiB on the "
               f"connected GPUs; NIC rate scaled to the slowest connected node's surviving ports ({shares[0]:.3f}); "
               f"leaf oversubscription divided by the worst leaf's surviving uplinks ({shares[1]:.3f}), spine "
               f"oversubscription by the worst group's surviving global links ({shares[2]:.3f}); bisection: max-flow "
-              "between the halves on the groups reduced by symmetry, failed / healthy")
+              "between the halves on the switches' network as wired, failed / healthy")
     both = {k: (healthy_stages[k], stages[k]) for k in stages}
     return result(plan, elements, c, shares, (failed, healthy, both), ecmp, _notes(m, c, shares), method,
                   job)
