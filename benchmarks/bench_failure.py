@@ -7,7 +7,9 @@ what-if within 100 ms, the SPOF list within 1 s. Both work in closed form over t
 no graph of the fabric is built. Timed: the engine analysis (``analyse``), ``what_if`` with the collective
 model (busbw, healthy and failed) and ``single_points`` with its remedy re-plans; the plan is built
 before timing. The Dragonfly+ rows (``dragonfly``, also alone: ``--dragonfly``) time its what-if, in closed form
-over its groups (``core.analysis.failure.dragonflywhatif``), and its single points at 16,384, 65,536 and 131,072
+over its groups (``core.analysis.failure.dragonflywhatif``) but for the bisection, a maximum flow on the switches'
+network as wired (SciPy's Dinic, ``core.analysis.failure.maxflow``; 2026-12-07: 37-67 ms at 131,072 GPUs on
+QM9700, the classic Dragonfly 35-77 ms), and its single points at 16,384, 65,536 and 131,072
 GPUs, and the classic Dragonfly's what-if (``classicwhatif``).
 """
 

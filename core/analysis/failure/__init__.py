@@ -96,7 +96,7 @@ The package, one module per concept (``from core.analysis.failure import X`` wor
   ``what_if``, ``resolve_failures`` and ``tiers_for`` send such a plan there, but for a family whose module declares
   ``FAILURE_CLOSED_FORM``;
 * ``dragonflywhatif``: the Dragonfly+'s what-if in closed form over its groups (the groups no failure touches as one
-  block, a maximum flow on the groups reduced by symmetry for the bisection; ``dragonflyglobal``: its global bundles
+  block; the bisection a maximum flow on the switches' network as wired, ``maxflow``, SciPy's Dinic; ``dragonflyglobal``: its global bundles
   from the circulant rule), the same ``FailureResult`` as ``graphwhatif``'s (the tests compare them over a grid),
   at any size.
 """
