@@ -80,3 +80,33 @@ def test_a_two_design_comparison_reopens_identically_in_a_fresh_context(server, 
         assert query(share_link(other)) == params
     finally:
         fresh.close()
+
+
+@pytest.mark.parametrize("link, kept", [
+    ("?v=1&t=df&ng=4096", {"t": "df", "n": "512"}),
+    ("?v=1&g=GB200-NVL72&n=144&nvd=144&pue=1.5", {"g": "GB200-NVL72", "nvd": "144", "pue": "1.5"}),
+])
+def test_a_visit_to_compare_leaves_the_designers_design_as_it_was(server, browser, link, kept):
+    """Compare draws none of the design controls; back on the Designer they must show, and send back on the next
+    rerun, the design's values, not their defaults (a visit to Compare once turned a Dragonfly+ of H100 into a
+    rail-optimized V100 design at the first click after it: GPU model, topology, PUE, electricity price, TCO
+    years, global ratio and the management network reset)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 1100})
+    page = context.new_page()
+    try:
+        page.goto(f"{server}/{link}")
+        settle(page)
+        before = query(page.url)
+        assert kept.items() <= before.items()
+        sidebar = page.locator("[data-testid='stSidebar']")
+        sidebar.get_by_role("link", name="Compare").click()
+        settle(page)
+        sidebar.get_by_role("link", name="Designer").click()
+        settle(page)
+        sidebar.get_by_text("Bandwidth in Gb/s").click()  # any rerun: the browser sends its controls' values
+        settle(page)
+        after = query(page.url)
+        assert after.pop("ui_bw") == "gbit"
+        assert after == before
+    finally:
+        context.close()

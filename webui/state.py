@@ -537,11 +537,32 @@ def language_switch(sb) -> None:
 
 
 # --- the sidebar --------------------------------------------------------------------------------
+_CONTROLS_KEPT = "_fp_controls_kept"
+"""Set by a run that kept the design controls' values without drawing them (``compare_sidebar``)."""
+
+
+def _keep_controls(ss) -> None:
+    """Write every design control's value back to itself (``K`` keys).
+
+    Streamlit drops the state of a widget a run does not draw, so a page without the controls writes them back to
+    keep them (``compare_sidebar``). The next run that draws them writes them again before drawing (``sidebar``):
+    a value kept from an earlier run is not sent to the browser, whose control, dropped meanwhile, would show its
+    default and send it back on the next rerun (the GPU model, the topology, PUE... swapped after a visit to
+    Compare); a value written in the run that draws the control is."""
+    for key in [k for k in ss if isinstance(k, str) and k.startswith(K) and k != LANG_WIDGET]:
+        try:
+            ss[key] = ss[key]
+        except StreamlitAPIException:  # a button's state cannot be written (and needs no keeping)
+            pass
+
+
 def sidebar() -> Current:
     """Draw the design controls in the sidebar and return the current design and plan."""
     _init_session()
     ss = st.session_state
     sb = st.sidebar
+    if ss.pop(_CONTROLS_KEPT, False):  # the last run did not draw the controls: their values to the browser again
+        _keep_controls(ss)
     language_switch(sb)
     unit_toggle(sb)
     currency_controls(sb)
@@ -855,11 +876,8 @@ def compare_sidebar() -> Current:
     ss = st.session_state
     sb = st.sidebar
     language_switch(sb)
-    for key in [k for k in ss if isinstance(k, str) and k.startswith(K) and k != LANG_WIDGET]:
-        try:
-            ss[key] = ss[key]
-        except StreamlitAPIException:  # a button's state cannot be written (and needs no keeping)
-            pass
+    _keep_controls(ss)
+    ss[_CONTROLS_KEPT] = True
     unit_toggle(sb)
     currency_controls(sb)
     unit = bandwidth_unit()
