@@ -104,6 +104,12 @@ WORDS = {"view:each": N_("Every node drawn; no switches: nodes joined node to no
                               "slabs (every ring of a narrowest cut's dimension cut twice, at every place along the "
                               "rings); busbw and step time from the collective and training models on a degraded "
                               "copy of the design."),
+         # the what-if card's "GPUs degraded" help: its rings' rule (TorusWiring.degraded_nodes), as the single
+         # points' rows count them, not the folded Clos's NIC ports
+         "failure:degraded:help": N_("GPUs of connected nodes on a ring that lost a link or a node: that ring runs on "
+                                     "fewer links or as a line, so the ring collectives along it run slower for all "
+                                     "its GPUs, not only at the failure's ends (as the Single points of failure tab "
+                                     "counts them)"),
          "failure:tier": N_("Element"),  # the Resilience form: no tiers, its nodes, NICs and neighbour bundles
          "failure:tier:help": N_("An element kind and a count fail that many elements of that kind, chosen where "
                                  "they hurt most."),
@@ -625,6 +631,26 @@ class TorusWiring:
             index = index + slot_of_position(np.asarray(c) % k, k) * stride
             stride *= k
         return index
+
+    def degraded_nodes(self, links, lost=()) -> np.ndarray:
+        """The nodes a failure degrades, sorted: every node, the ``lost`` ones aside, of a ring that lost a cable
+        (``links``: ``(dimension, one of its two nodes)`` of each lost cable) or a node (``lost``: its ring of every
+        dimension). That ring runs on fewer links, or as a line, so the ring collectives along it run slower for
+        all its nodes, not only at the lost cable's ends: the one definition of a degraded GPU on a torus (the
+        failure what-if's count, ``core.analysis.failure.toruswhatif``; the single points' rows,
+        ``core.analysis.torusspof``; the what-if card's help, ``WORDS["failure:degraded:help"]``)."""
+        every = np.arange(self.nodes)
+        lost = np.asarray(sorted(set(lost)), dtype=np.int64)
+        cut = [(int(i), int(n)) for i, n in links]
+        hit = np.zeros(self.nodes, dtype=bool)
+        stride = 1
+        for i, k in enumerate(self.dims):
+            ring = every - (every // stride) % k * stride  # a ring's id: its node of slot 0 along dimension i
+            ends = np.asarray([n for d, n in cut if d == i], dtype=np.int64)
+            hit |= np.isin(ring, ring[np.concatenate([ends, lost])])
+            stride *= k
+        hit[lost] = False
+        return np.flatnonzero(hit)
 
     def neighbour(self, node: int, dimension: int, step: int) -> int:
         """The node ``step`` (+1 or -1) along ``dimension`` from ``node``."""

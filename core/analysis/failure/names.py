@@ -87,6 +87,13 @@ def rack_of_name(plan, name: str) -> int | None:
     return None if rack is None else _rack_index(plan, rack)
 
 
+def arrowed(name: str) -> str:
+    """An export name as a chip shows it: a link's ``->`` drawn as the arrow the page's captions draw it (their
+    Markdown turns ``->`` into ``\u2192``), so a failed link reads ``gpu001 \u2192 gpu003`` in its chip and in the
+    lists under it; ``ElementNames.parse`` reads either back."""
+    return name.replace(" -> ", " \u2192 ")
+
+
 class ElementNames:
     """The export names of one plan's failure elements (module docstring): ``name(element id)``, ``parse(name)``,
     ``shown(element id)`` (the export name with the id in brackets)."""
