@@ -82,6 +82,15 @@ WORDS = {"view:each": N_("Every node drawn; no switches: nodes joined node to no
                             "spreads a bundle's traffic evenly over its links and splits a half-way-round connection "
                             "both ways; static ECMP hashes every flow onto one way and one link of each bundle "
                             "(seeded); a flow gets the smallest share along its path."),
+         # the Inference page's fabric-load table (core.figures.serving.load_columns): its one link class, each NIC
+         # port a link to a neighbour, and no uplinks (no switch): no uplink columns, its caption in its terms
+         "load:nic": N_("Torus links (NIC ports)"), "load:leaf_uplinks": None, "load:spine_uplinks": None,
+         "load:table:caption": N_("Per GPU, one direction: expert dispatch and combine, tensor-parallel and pipeline "
+                                  "traffic that leaves the {domain}, and the KV-cache transfer; as a share of the "
+                                  "NIC's line rate, each NIC port a torus link to a neighbouring node (no switches, "
+                                  "no uplinks). Traffic to a farther node also "
+                                  "crosses the links of the nodes between, which this share does not add: the "
+                                  "Resilience page's Overload & imbalance tab routes it over the rings."),
          "cli:switches": N_("none: nodes joined node to node"),  # the plan CLI's switches row
          # the Optimize answer's traffic caveats (core.analysis.optimize): every NIC of a node on the one torus, so
          # no rails to join and a pipeline stage boundary inside a node leaves none (no such traffic named)
