@@ -117,6 +117,20 @@ class ElementNames:
             return rack_name(self.plan, int(device[4:]))
         return None
 
+    def device_name(self, device: str) -> str:
+        """The name people see of a device id a rack holds (the charts' labels and hovers, as the exports and the
+        single points name it): ``name``'s (``node1`` -> ``gpu002``, ``p0.leaf0`` -> ``leaf001``, the NVLink trays
+        and level-2 switches), else the other networks' as NetBox and the cabling plan name them
+        (``core.physical.cabling.other_name``: ``storage.array9`` -> ``storage-array010``); the id itself when it
+        has none."""
+        from core.physical.cabling import network_device_counts, other_name
+
+        named = self.name(device)
+        if named != device:
+            return named
+        counts = network_device_counts(self.plan)
+        return other_name(device, self.scheme, counts) if device.rstrip("0123456789") in counts else device
+
     def domain(self, d: int) -> str:
         """The Slurm block export's name of first-level NVLink domain ``d`` (``nvl001``)."""
         return self.namer.logical("nvl", d, self.scheme.digits(self.domains))
