@@ -39,6 +39,7 @@ from core.formats.podslurm import mixed_of
 from core.i18n import N_, _, after_full_width
 from webui import charts, jobstate, jobwork, pagestate, safe, state, tablefit, tables
 from webui import resilience_cache as cache
+from webui.cached import naming_json
 
 STORE = "fp_rs"  # the page's settings (resiliencelink keys -> values), kept while other pages show
 PAGE_PATH = "resilience"  # app.py registers the page under this url_path
@@ -444,7 +445,8 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
     # the drawing, then the bars under it: side by side the bars' title and labels were cut at 1,024 px
     area = st.container()
     with area:
-        fig, _vertices, aggregated = cache.topology(key, failed, cur.unit, lang, result)
+        fig, _vertices, aggregated = cache.topology(key, failed, cur.unit, lang, result,
+                                                    naming_json(cur.plan))  # the devices as the exports name them
         chart_key = f"rs_topology_{st.session_state.get(CHART, 0)}"
         charts.chart(fig, "full", key=chart_key, on_select=functools.partial(_on_click, chart_key),
                         selection_mode=("points",), config={**CONFIG, "scrollZoom": True})

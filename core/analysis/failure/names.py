@@ -123,13 +123,20 @@ class ElementNames:
         and level-2 switches), else the other networks' as NetBox and the cabling plan name them
         (``core.physical.cabling.other_name``: ``storage.array9`` -> ``storage-array010``); the id itself when it
         has none."""
-        from core.physical.cabling import network_device_counts, other_name
+        from core.physical.cabling import other_name
 
         named = self.name(device)
         if named != device:
             return named
-        counts = network_device_counts(self.plan)
+        counts = self._network_counts
         return other_name(device, self.scheme, counts) if device.rstrip("0123456789") in counts else device
+
+    @cached_property
+    def _network_counts(self) -> dict[str, int]:
+        """Devices per id prefix of the plan's other networks (``core.physical.cabling.network_device_counts``)."""
+        from core.physical.cabling import network_device_counts
+
+        return network_device_counts(self.plan)
 
     def domain(self, d: int) -> str:
         """The Slurm block export's name of first-level NVLink domain ``d`` (``nvl001``)."""
