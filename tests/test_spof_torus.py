@@ -176,3 +176,15 @@ def test_4x4x4_degraded_hand_counts():
     assert what_if(p, ["node0-node2", "node1-node3"]).degraded_gpus == 32  # the ring 0, 2, 3, 1 (folded order)
     assert what_if(p, ["node0-node2", "node0-node8"]).degraded_gpus == 7 * 8
     assert what_if(p, ["node5.nic0"]).degraded_gpus == 32
+
+
+@pytest.mark.parametrize("lang, said", [("en", "degraded      72 GPUs on rings that lost a link or a node"),
+                                        ("zh", "72 个 GPU 所在的环失去了链路或节点")])
+def test_the_failure_cli_says_the_rings_rule(capsys, lang, said):
+    """The CLI's "degraded" row said "32 GPUs lost a NIC port" for a lost bundle whose ends alone lost ports: it says
+    the rings' rule now, as the page's card help and the single points' rows (a node: 72 GPUs)."""
+    from core.cli import main
+
+    assert main(["--lang", lang, "failure", "--gpus", "512", "--topology", "torus", "--fail", "node0"]) == 0
+    out = capsys.readouterr().out
+    assert said in out and "NIC port" not in out and "网卡端口" not in out

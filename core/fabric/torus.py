@@ -165,6 +165,13 @@ modules sit, at the node-to-node links' ends, not a switch side of 0 (``transcei
 routing and placement sentences and the placement setting's help speak of the torus's blocks, not of leaf groups
 (``perf:routing:*``, ``perf:placement:*``); the Slurm exports' labels and the block file's basis say its blocks and
 logical switches are groups of nodes, not leaf switches (``slurm:*``)."""
+COUNTED = {
+    # the failure CLI's "degraded" row: its rings' rule (TorusWiring.degraded_nodes), as the card's help says it
+    "failure:degraded": lambda n: ngettext("{gpus} GPU on a ring that lost a link or a node, its ring collectives "
+                                           "slower", "{gpus} GPUs on rings that lost a link or a node, their ring "
+                                           "collectives slower", n).format(gpus=f"{n:,}"),
+}
+"""This family's counted words where a surface's own are a folded Clos's (``core.fabric.families.counted``)."""
 DESIGN_FIELDS = ("torus_dims", "torus_cube")
 """``Design`` fields only a torus reads (``core.fabric.families.unused_fields``: set on another topology, they are
 said to be ignored)."""
