@@ -63,3 +63,12 @@ def test_floor_plan_hover_sums_a_model_once_per_rack():
         assert len(models) == len(set(models)), said
         for model in set(s.model for s in rack.slots if s.kind not in ("node", "nvl72")):
             assert f"{sum(s.count for s in rack.slots if s.model == model):,} x {model}" in said
+
+
+def test_the_clicked_switchs_label_is_the_hovers_name():
+    """The Designer names the clicked switch under the chart as its hover does (``leaf001``), not ``leaf 1``."""
+    from webui import cached
+
+    key = Design(gpus=1024).model_dump_json()
+    assert cached.vertex_label(key, "p0.leaf0", "en") == "leaf001"
+    assert cached.vertex_label(key, "p0.spine3", "zh") == "spine004"

@@ -87,9 +87,14 @@ def on_topology_select(key: str) -> None:
 
 
 def _vertex_label(key: str, vertex: str) -> str:
-    graph, _aggregated = figures.topology_graph(_plan(key))
+    """The clicked vertex's name as the drawing's hover says it (the exports' names under the session's naming)."""
+    from core.analysis.failure.spec import export_namer
+
+    p = _plan(key)
+    graph, _aggregated = figures.topology_graph(p)
     data = graph.nodes.get(vertex, {})
-    return figures.vertex_name(graph, vertex) if data else vertex
+    names = None if graph.graph.get("pods") else export_namer(p, scheme_of_json(naming_json(p)))
+    return figures.vertex_name(graph, vertex, names) if data else vertex
 
 
 def vertex_label(key: str, vertex: str, language: str) -> str:
