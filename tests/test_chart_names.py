@@ -72,3 +72,13 @@ def test_the_clicked_switchs_label_is_the_hovers_name():
     key = Design(gpus=1024).model_dump_json()
     assert cached.vertex_label(key, "p0.leaf0", "en") == "leaf001"
     assert cached.vertex_label(key, "p0.spine3", "zh") == "spine004"
+
+
+def test_a_design_with_pods_draws_its_switches_by_the_pods_exports_names():
+    """Pods drawn whole: a pod's leaf as the pods' exports name it (``pod1-leaf001``), a shared spine ``spine001``
+    (``PodElementNames.device_name``); pod 1 drawn alone keeps its family's words (its exports name the whole)."""
+    p = plan(Design(gpu="H100", nodes=64, pods="B200:32:800"))
+    hovers = _hovers(topology_figure(p))
+    assert any(h.startswith("<b>pod1-leaf001</b>") for h in hovers)
+    assert any(h.startswith("<b>spine001</b>") for h in hovers)
+    assert any(h.startswith("servers of group 1 - leaf 1<br>") for h in _hovers(topology_figure(p, every_pod=False)))

@@ -88,12 +88,12 @@ def on_topology_select(key: str) -> None:
 
 def _vertex_label(key: str, vertex: str) -> str:
     """The clicked vertex's name as the drawing's hover says it (the exports' names under the session's naming)."""
-    from core.analysis.failure.spec import export_namer
+    from core.figures.topology import device_names
 
     p = _plan(key)
     graph, _aggregated = figures.topology_graph(p)
     data = graph.nodes.get(vertex, {})
-    names = None if graph.graph.get("pods") else export_namer(p, scheme_of_json(naming_json(p)))
+    names = device_names(p, graph, scheme_of_json(naming_json(p)))
     return figures.vertex_name(graph, vertex, names) if data else vertex
 
 

@@ -14,7 +14,7 @@ import networkx as nx
 import plotly.graph_objects as go
 
 from core import plurals, vocab
-from core.analysis.failure.spec import export_namer
+from core.analysis.failure.spec import export_namer, failure_namer
 from core.analysis.pods import MixedPlan, mixed_wiring
 from core.analysis.whole import design_mixed
 from core.errors import FabricPlannerError
@@ -243,6 +243,14 @@ def server_name(v: str, names=None) -> str:
     return _("server {n}").format(n=int(_index(v)) + 1)
 
 
+def device_names(plan, graph: nx.Graph, naming=None):
+    """The exports' names of the devices of ``graph`` (``topology_graph`` of ``plan``) under the naming scheme
+    ``naming`` (None: the default names): the whole fabric's for a design with pods drawn whole (``failure_namer``:
+    ``pod2-leaf001``, ``spine001``), else ``export_namer``'s (``gpu003``, ``leaf001``; None for pod 1 drawn alone,
+    whose vertices keep the family's words)."""
+    return failure_namer(plan, naming) if graph.graph.get("pods") else export_namer(plan, naming)
+
+
 def vertex_name(graph: nx.Graph, v: str, names=None) -> str:
     """What people call a vertex: its label, else ``servers of group 2``, one device's name as the exports give it
     (``names``: ``ElementNames.device_name``: ``gpu003``, ``leaf001``, a classic Dragonfly's ``router001``), or
@@ -417,7 +425,7 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
         return torus_figure(plan, height)
     graph, aggregated = topology_graph(plan, every_pod)
     mixed = mixed_of(plan) if graph.graph.get("pods") else None
-    names = None if mixed is not None else export_namer(plan, naming)  # a pod's vertices: their pods' ids
+    names = device_names(plan, graph, naming)
     f = plan.fabric
     pos = _layer_positions(graph)
     if selected is not None and selected not in graph:
@@ -491,7 +499,7 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
                          (14 if len(vs) <= 64 else 9))
             own = mixed.plans[d["pod_index"]] if mixed is not None and "pod_index" in d else plan  # its pod's
             hovers.append(_server_hover(own, d, aggregated, server_name(v, names)) if role == "server" else
-                          _shared_spine_hover(mixed, graph, v, d) if mixed is not None and role == "spine"
+                          _shared_spine_hover(mixed, graph, v, d, names) if mixed is not None and role == "spine"
                           and "pod_index" not in d else
                           _switch_hover(own, graph, v, d, aggregated, names))
             label = server_text(plan, graph, v, len(vs), names) if role == "server" else \
@@ -679,11 +687,11 @@ def _legend_name(plan, role: str, mixed: MixedPlan | None = None) -> str:
         count=f"{total:,}", switch=plan.resolved.tier_switches[role].id)
 
 
-def _shared_spine_hover(mixed: MixedPlan, graph: nx.Graph, v: str, data: dict) -> str:
-    """Hover text of a shared spine (or of the aggregated vertex of all of them): model, pods and ports at the
-    spine speed [Gb/s per direction]."""
+def _shared_spine_hover(mixed: MixedPlan, graph: nx.Graph, v: str, data: dict, names=None) -> str:
+    """Hover text of a shared spine (or of the aggregated vertex of all of them): its name (``vertex_name`` under
+    ``names``), model, pods and ports at the spine speed [Gb/s per direction]."""
     f = mixed.fabric
-    lines = [f"<b>{vertex_name(graph, v)}</b>",
+    lines = [f"<b>{vertex_name(graph, v, names)}</b>",
              _("{count} x {switch} ({role})").format(count=f"{data.get('count', 1):,}", switch=f.spine_switch,
                                                       role=_role("spine")),
              _("shared by {pods} pods; per switch {used} of {radix} ports used at {speed}G, {free} free").format(
