@@ -77,7 +77,8 @@ def main() -> None:
                 selected = None
             left, right = st.columns([3, 2], gap="medium")
             with left:
-                fig, aggregated, elements = cached.topology(key, selected[1] if selected else None, unit, lang)
+                fig, aggregated, elements = cached.topology(key, selected[1] if selected else None, unit, lang,
+                                                            cached.naming_json(plan))
                 charts.chart(
                     fig, "three_fifths", key="topology_chart",
                     on_select=functools.partial(cached.on_topology_select, key),

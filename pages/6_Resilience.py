@@ -14,6 +14,7 @@ from core import i18n
 from core.analysis import availability as avail
 from core.analysis import failure, load, sparing
 from core.analysis.failure.examples import element_examples
+from core.analysis.failure.names import arrowed
 from core.analysis.failure.podnames import PodElementNames
 from core.analysis.failure.spec import engine_specs, export_namer, failure_namer
 from core.analysis.podinside import inside_spec, inside_what_if
@@ -38,6 +39,7 @@ from core.formats.podslurm import mixed_of
 from core.i18n import N_, _, after_full_width
 from webui import charts, jobstate, jobwork, pagestate, safe, state, tablefit, tables
 from webui import resilience_cache as cache
+from webui.cached import naming_json
 
 STORE = "fp_rs"  # the page's settings (resiliencelink keys -> values), kept while other pages show
 PAGE_PATH = "resilience"  # app.py registers the page under this url_path
@@ -287,7 +289,7 @@ def _pod_label(names, spec: str) -> str:
     ``core.analysis.failure.podnames.PodElementNames``: ``pod2-leaf002``, ``R05-01 feedA``); a hot link as typed."""
     if spec in st.session_state.get(TYPED, {}) or names is None:
         return _spec_label(spec)
-    return names.name(spec)
+    return arrowed(names.name(spec))
 
 
 def _scheme(plan):
@@ -396,7 +398,7 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
     failed = tuple(store["fail"])
     names = export_namer(cur.plan, _scheme(cur.plan))  # the chips' labels, fixed here: the widget reads them back
     st.session_state[NAMED] = {} if names is None else {
-        spec: names.name(spec) for spec in failed if not spec.partition(":")[2].strip().isdigit()}
+        spec: arrowed(names.name(spec)) for spec in failed if not spec.partition(":")[2].strip().isdigit()}
     st.session_state[W + "failed"] = list(failed)
     f1, f2 = st.columns([4, 1.4], vertical_alignment="bottom")  # [5, 1] cut "Restore all" at 1,024 px
     f1.multiselect(_("Failed elements"), list(failed), key=W + "failed", on_change=_on_failed_edit,
@@ -421,12 +423,14 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
         m1.metric(_("GPUs cut off"), i18n.number(result.gpus_disconnected),
                   help=_("{nodes} nodes outside the part of the fabric holding the most nodes").format(
                       nodes=i18n.number(result.nodes_disconnected)))
+        own = words(cur.plan.fabric.family, "failure:degraded:help", None)  # a torus: its rings' rule
         m2.metric(_("GPUs degraded"), i18n.number(result.degraded_gpus),
-                  help=_("GPUs of connected nodes whose NIC lost a port; {pxn} of them lost every port and "
-                         "reach the fabric over NVLink through another rail's NIC (PXN)").format(
+                  help=own or (_("GPUs of connected nodes whose NIC lost a port; {pxn} of them lost every port and "
+                                 "reach the fabric over NVLink through another rail's NIC (PXN)").format(
                       pxn=i18n.number(result.gpus_via_pxn)) if not result.gpus_nvlink_degraded
-                  else failure.degraded_words(result.gpus_degraded, result.gpus_via_pxn, result.gpus_nvlink_degraded,
-                                              result.degraded_gpus, cur.plan.resolved.system))
+                      else failure.degraded_words(result.gpus_degraded, result.gpus_via_pxn,
+                                                  result.gpus_nvlink_degraded, result.degraded_gpus,
+                                                  cur.plan.resolved.system)))
         unit = cur.unit
         m3.metric(_("Bisection (1 dir)"), units.bandwidth(from_tbits(result.bisection_tbits_one_direction), unit),
                   help=_("One direction; healthy {healthy}").format(
@@ -441,7 +445,8 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
     # the drawing, then the bars under it: side by side the bars' title and labels were cut at 1,024 px
     area = st.container()
     with area:
-        fig, _vertices, aggregated = cache.topology(key, failed, cur.unit, lang, result)
+        fig, _vertices, aggregated = cache.topology(key, failed, cur.unit, lang, result,
+                                                    naming_json(cur.plan))  # the devices as the exports name them
         chart_key = f"rs_topology_{st.session_state.get(CHART, 0)}"
         charts.chart(fig, "full", key=chart_key, on_select=functools.partial(_on_click, chart_key),
                         selection_mode=("points",), config={**CONFIG, "scrollZoom": True})

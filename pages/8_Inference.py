@@ -231,7 +231,7 @@ def _results(cur, plan, store: dict) -> None:
     st.markdown("**" + fabric_load_title() + "**")
     st.dataframe(pd.DataFrame(fabric_load_rows(here, cur.unit, system, plan.fabric.family)), hide_index=True, width="stretch")
     st.caption(i18n.sentences(fabric_load_caption(system, plan.fabric.family), fabric_idle_note(here, system),
-                              fabric_load_note(here)))
+                              fabric_load_note(here, plan.fabric.family)))
     _search_box(plan, store, served)
     if here.kv is not None:
         st.subheader(_("KV-cache transfer"))

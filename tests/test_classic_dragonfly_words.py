@@ -179,6 +179,7 @@ def test_link_load_caption_and_hottest_links_in_its_words(large, lang, clos_word
 
 
 def test_drawing_hover_names_a_router_as_the_hottest_links_do(small):
-    """The drawing's hover and the hottest links share ``switch_name``: a router, never a leaf."""
+    """The drawing's hover names a router as the exports and the single points do (``ElementNames.device_name``:
+    the family's export word, ``router001``), never a leaf."""
     texts = json.dumps([list(t.hovertext) for t in topology_figure(small).data if t.hovertext is not None])
-    assert "router 1" in texts and "leaf 1" not in texts
+    assert "router001" in texts and "leaf001" not in texts and "leaf 1" not in texts

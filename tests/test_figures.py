@@ -77,7 +77,7 @@ def test_hover_shows_model_ports_and_bandwidth():
     leaf = next(t for t in fig.data if t.legendgroup == "leaf" and t.customdata is not None)
     assert "QM9700" in leaf.hovertext[0] and "ports used 64 of 64" in leaf.hovertext[0]
     bundles = [h for t in fig.data if t.name == "spine link bundles" for h in t.hovertext]
-    assert "leaf 1 - spine 1<br>2 links x 400G = 800 Gb/s per direction" in bundles
+    assert "leaf001 - spine001<br>2 links x 400G = 800 Gb/s per direction" in bundles  # as the exports name them
     agg = figures.topology_figure(plan(Design(gpu="B300", gpus=131072)), unit="GB/s")
     assert any("of 144 ports used" in h for t in agg.data if t.customdata is not None for h in t.hovertext)
 
@@ -142,7 +142,7 @@ def _server_trace(fig):
 
 
 @pytest.mark.parametrize("design,labels", [
-    (Design(nodes=4), ["node 1", "node 2", "node 3", "node 4"]),
+    (Design(nodes=4), ["gpu001", "gpu002", "gpu003", "gpu004"]),  # as the exports and the single points name them
     (Design(nodes=16), [str(i) for i in range(1, 17)]),
     (Design(nodes=16, topology="top-of-rack"), [str(i) for i in range(1, 17)]),
     (Design(nodes=127), ["SU 1<br>32 nodes", "SU 2<br>32 nodes", "SU 3<br>32 nodes", "SU 4<br>31 nodes"]),

@@ -152,3 +152,39 @@ def test_a_longer_dimension_alone_is_cut_and_the_what_if_agrees_with_brute_force
     r = what_if(p, ["node0-node1#0"])
     assert brute == 15
     assert r.bisection_tbits_one_direction / r.healthy_bisection_tbits_one_direction == pytest.approx(brute / 16)
+
+
+@pytest.mark.parametrize("gpus,dims", [(512, None), (16 * 8, "4x4"), (12 * 8, "3x4"), (8 * 8, "2x4"),
+                                       (6 * 8, "6")])
+def test_the_what_ifs_gpus_degraded_are_the_single_points_rows_gpus(gpus, dims):
+    """One definition of a degraded GPU on a torus (``TorusWiring.degraded_nodes``): every GPU of a ring that lost
+    a cable or a node, as the single points' rows say ("breaks its ring of 32 GPUs into a line", "their other 72
+    GPUs"); the what-if counted only the lost link's two end nodes (16) and none for a lost node (0)."""
+    p = plan(Design(gpu="H100", gpus=gpus, topology="torus", torus_dims=dims))
+    rows = [d for d in single_points(p).degrading if d.tier in ("link", "nic", "node")]
+    assert {d.tier for d in rows} == {"link", "nic", "node"}
+    for d in rows:
+        assert what_if(p, [d.example]).degraded_gpus == d.gpus_affected, d.example
+
+
+def test_4x4x4_degraded_hand_counts():
+    """4x4x4, 8 GPUs a node: a link's ring is 4 nodes (32 GPUs), a lost node breaks 3 rings of 3 other nodes (72);
+    two links of one ring degrade it once; links of two rings through node 0 degrade 4 + 4 - 1 nodes."""
+    p = plan(Design(gpu="H100", gpus=512, topology="torus"))
+    assert what_if(p, ["node0-node2"]).degraded_gpus == 32
+    assert what_if(p, ["node0"]).degraded_gpus == 72
+    assert what_if(p, ["node0-node2", "node1-node3"]).degraded_gpus == 32  # the ring 0, 2, 3, 1 (folded order)
+    assert what_if(p, ["node0-node2", "node0-node8"]).degraded_gpus == 7 * 8
+    assert what_if(p, ["node5.nic0"]).degraded_gpus == 32
+
+
+@pytest.mark.parametrize("lang, said", [("en", "degraded      72 GPUs on rings that lost a link or a node"),
+                                        ("zh", "72 个 GPU 所在的环失去了链路或节点")])
+def test_the_failure_cli_says_the_rings_rule(capsys, lang, said):
+    """The CLI's "degraded" row said "32 GPUs lost a NIC port" for a lost bundle whose ends alone lost ports: it says
+    the rings' rule now, as the page's card help and the single points' rows (a node: 72 GPUs)."""
+    from core.cli import main
+
+    assert main(["--lang", lang, "failure", "--gpus", "512", "--topology", "torus", "--fail", "node0"]) == 0
+    out = capsys.readouterr().out
+    assert said in out and "NIC port" not in out and "网卡端口" not in out

@@ -350,7 +350,7 @@ def test_what_if_a_lost_nic_takes_its_link_and_a_lost_node_breaks_every_ring():
 
     p = _torus_plan()
     nic = what_if(p, ["node5.nic0"])
-    assert nic.gpus_degraded == 2 * 8 and nic.nodes_disconnected == 0
+    assert nic.gpus_degraded == 4 * 8 and nic.nodes_disconnected == 0  # its link's ring of 4 nodes runs as a line
     node = what_if(p, ["node5"])
     assert node.nodes_disconnected == 1
     assert "50%" in node.notes[0]  # every ring runs as a line: each dimension's phase twice as long, share 1/2

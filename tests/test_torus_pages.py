@@ -141,3 +141,16 @@ def test_how_the_fabric_was_sized_has_no_empty_switch_table_on_a_torus():
     assert not any("cabling" in d.value.columns for d in at.dataframe)
     clos = _designer("Topology", link={"n": "64"})
     assert any("cabling" in d.value.columns and len(d.value) > 0 for d in clos.dataframe)
+
+
+@pytest.mark.parametrize("lang, ring", [("en", "on a ring that lost a link or a node"), ("zh", "环")])
+def test_resilience_says_the_torus_degraded_rule_and_one_arrow(lang, ring):
+    """The what-if's "GPUs degraded" on a torus counts the GPUs of every ring the failure broke, as the single points
+    tab does (a lost bundle: its ring of 4 nodes, 32 GPUs; not the bundle's two end nodes), and its help says so;
+    the failed link's chip writes the arrow the captions under it draw (``gpu001 → gpu003``), not ``->``."""
+    at = open_page("../pages/6_Resilience.py", {**LINK, "rs_fail": "node0-node2", "lang": lang}, timeout=180)
+    assert not at.exception
+    assert at.metric[1].value == "32"
+    assert ring in at.metric[1].help and "NIC" not in at.metric[1].help
+    chip = at.multiselect(key="rs_w_failed")
+    assert chip.value == ["node0-node2"] and chip.options == ["gpu001 \u2192 gpu003"]  # options: the chips' labels

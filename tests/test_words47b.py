@@ -46,15 +46,15 @@ def test_classic_dragonfly_title_one_router_tier(dfc):
                                                   ("classic-dragonfly", "Local links", "Global links"),
                                                   ("rail-optimized", "Leaf uplinks", "Spine uplinks")])
 def test_inference_load_caption_names_the_columns(dfc, family, leaf, spine):
-    """Finding 5: the fabric-load caption names the uplink columns as the table does (one rule, ``uplink_columns``),
+    """Finding 5: the fabric-load caption names the uplink columns as the table does (one rule, ``load_columns``),
     never "spine uplinks (after oversubscription)" under a Dragonfly's global links; zh too."""
-    from core.figures.serving import fabric_load_caption, uplink_columns
+    from core.figures.serving import fabric_load_caption, load_columns
 
-    assert uplink_columns(family) == (leaf, spine)
+    assert load_columns(family) == {"nic": "NIC", "leaf_uplinks": leaf, "spine_uplinks": spine}
     caption = fabric_load_caption(dfc.resolved.system, family)
     assert f"the columns {leaf} and {spine}" in caption and "oversubscription" not in caption, caption
     with language("zh"):
-        zh_leaf, zh_spine = uplink_columns(family)
+        zh_leaf, zh_spine = (load_columns(family)[tier] for tier in ("leaf_uplinks", "spine_uplinks"))
         zh = fabric_load_caption(dfc.resolved.system, family)
     assert zh_leaf in zh and zh_spine in zh and "收敛比" not in zh, zh
 

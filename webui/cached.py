@@ -47,13 +47,29 @@ def frozen(fig):
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
-def topology(key: str, selected: str | None, unit: str, language: str):
-    """(figure, aggregated?, drawn elements) of the topology diagram."""
+def topology(key: str, selected: str | None, unit: str, language: str, naming: str = ""):
+    """(figure, aggregated?, drawn elements) of the topology diagram, its devices named under the exports' naming
+    ``naming`` (``naming_json``; empty: the default names)."""
     with speaking(language):
         p = _plan(key)
-        fig = frozen(figures.topology_figure(p, selected=selected, unit=unit))
+        fig = frozen(figures.topology_figure(p, selected=selected, unit=unit, naming=scheme_of_json(naming)))
         aggregated = figures.is_aggregated(p)
         return fig, aggregated, figures.count_drawn_elements(fig)
+
+
+def naming_json(plan) -> str:
+    """The exports' naming scheme the session holds (the Designer's hand-off options, ``state.NAMING_STORE``)
+    checked against ``plan``, as a cache key: its JSON, or empty for the default names."""
+    from core.formats.linknames import scheme_of
+    from webui import state
+
+    scheme = scheme_of(st.session_state.get(state.NAMING_STORE), plan)
+    return scheme.model_dump_json() if scheme is not None else ""
+
+
+def scheme_of_json(naming: str):
+    """The ``core.fabric.naming.NamingScheme`` of ``naming_json``'s text; None for the default names."""
+    return NamingScheme.model_validate_json(naming) if naming else None
 
 
 def on_topology_select(key: str) -> None:
@@ -71,9 +87,14 @@ def on_topology_select(key: str) -> None:
 
 
 def _vertex_label(key: str, vertex: str) -> str:
-    graph, _aggregated = figures.topology_graph(_plan(key))
+    """The clicked vertex's name as the drawing's hover says it (the exports' names under the session's naming)."""
+    from core.figures.topology import device_names
+
+    p = _plan(key)
+    graph, _aggregated = figures.topology_graph(p)
     data = graph.nodes.get(vertex, {})
-    return figures.vertex_name(graph, vertex) if data else vertex
+    names = device_names(p, graph, scheme_of_json(naming_json(p)))
+    return figures.vertex_name(graph, vertex, names) if data else vertex
 
 
 def vertex_label(key: str, vertex: str, language: str) -> str:

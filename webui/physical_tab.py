@@ -10,6 +10,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from core.analysis.failure.spec import export_namer
 from core.analysis.stages import (POD_STAGES_ONLY, STAGE_COLUMNS, cut_note, has_stages, stage_headers, stage_rows,
                                   stages_note)
 from core.cost import LINK_CLASS_LABELS, ROUTE_LABELS
@@ -25,6 +26,7 @@ from core.physical.racks import load_racks
 from core.plan import plan as plan_of
 from core.units import metres, number, percent
 from webui import charts, jobs, safe, tablefit
+from webui.cached import naming_json, scheme_of_json
 from webui.tables import show_wide
 
 CONFIG = {"displaylogo": False}
@@ -35,11 +37,15 @@ def _plan(key: str):
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
-def _figures(key: str, language: str):
-    """(floor plan, rack elevations, cable lengths) figures of the design ``key`` in ``language``."""
+def _figures(key: str, language: str, naming: str = ""):
+    """(floor plan, rack elevations, cable lengths) figures of the design ``key`` in ``language``, its devices
+    named under the exports' naming ``naming`` (``webui.cached.naming_json``; empty: the default names)."""
     with speaking(language):
         p = _plan(key)
-        return (rack_figures.floor_plan_figure(p.layout), rack_figures.rack_elevation_figure(p.layout),
+        names = export_namer(p, scheme_of_json(naming))  # the devices as the exports and the single points name them (gpu002, leaf001)
+        systems = {p.resolved.system.id: p.resolved.gpus_per_node}  # the floor plan says nodes as nodes
+        return (rack_figures.floor_plan_figure(p.layout, gpus_per_node=systems),
+                rack_figures.rack_elevation_figure(p.layout, name=names.device_name if names else None),
                 rack_figures.lengths_figure(p.lengths, p.media, p.fabric.family))
 
 
@@ -73,7 +79,7 @@ def physical_tab(cur, key: str, lang: str) -> None:
     st.markdown(cards_html(rack_key_numbers(plan)), unsafe_allow_html=True)
     for note in plan.layout.notes:
         st.caption(note)
-    floor, elevation, lengths = _figures(key, lang)
+    floor, elevation, lengths = _figures(key, lang, naming_json(plan))
     charts.chart(floor, "full", key="floor_plan_chart", config=CONFIG)
     charts.chart(elevation, "full", key="rack_elevation_chart", config=CONFIG)
     lengths_caption()

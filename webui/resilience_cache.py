@@ -51,16 +51,20 @@ def what_if(key: str, failures: tuple[str, ...], settings_json: str | None, nami
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
-def topology(key: str, failed: tuple[str, ...], unit: str, language: str, _result=None):
+def topology(key: str, failed: tuple[str, ...], unit: str, language: str, _result=None, naming: str = ""):
     """(figure with failed elements marked, failed vertex ids, aggregated?); ``_result`` is the what-if of
-    ``failed`` (None when nothing failed)."""
+    ``failed`` (None when nothing failed); its devices named under the exports' naming ``naming``
+    (``webui.cached.naming_json``; empty: the default names)."""
+    from webui.cached import scheme_of_json
+
     with speaking(language):
         p = _plan(key)
         result = _result if failed else None
         vertices = figs.failed_vertices(p, result)
         from core.figures import is_aggregated
 
-        return figs.failure_topology_figure(p, vertices, unit=unit), vertices, is_aggregated(p, every_pod=False)
+        return (figs.failure_topology_figure(p, vertices, unit=unit, naming=scheme_of_json(naming)), vertices,
+                is_aggregated(p, every_pod=False))
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)

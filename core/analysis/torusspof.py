@@ -25,6 +25,8 @@ Closed forms (``L = w x neighbours`` links per node, ``core.fabric.torus.ports_p
     (``B = bisection_links``): the balanced cut through its ring at that link; the other dimensions' keep it;
   - a NIC port carrying a link: that link lost (the cut dimension's, the worst);
   - a node: its own GPUs, and its ``rings`` rings (one per dimension) broken into lines for their other nodes.
+  Each row's GPUs affected are those the failure what-if counts as degraded for its example
+  (``core.fabric.torus.TorusWiring.degraded_nodes``: every node of a ring that lost a cable or a node).
 """
 
 from __future__ import annotations
@@ -89,22 +91,24 @@ def single_points_torus(plan, degrading_common: tuple, feed_name) -> tuple[list[
     if per_node > 1:
         healthy = torus.bisection_links(dims) * width
         cut = torus.cut_dimension(dims)
-        for i, k in enumerate(dims):
+        for i in range(len(dims)):
             loss = torus.link_lost(dims, width, i)
             j = int((kind == i).argmax())
             a, b = sorted((int(first[j]), int(second[j])))
             example = f"{Wiring.node_id(a)}-{Wiring.node_id(b)}" + ("#0" if width > 1 else "")
             effect = "ring_lane" if width > 1 else "ring_link"
             rows.append(Degrading(tier="link", example=example, count=torus.dimension_links(dims)[i] * width,
-                                  effect=effect, gpus_affected=k * gpn, share_left=1 / loss.ring_slowdown,
+                                  effect=effect, gpus_affected=len(w.degraded_nodes([(i, a)])) * gpn,
+                                  share_left=1 / loss.ring_slowdown,
                                   bisection_share_left=loss.bisection_links / healthy))
         worst = torus.link_lost(dims, width, cut)
-        rows.append(Degrading(tier="nic", example=f"{Wiring.node_id(0)}.nic0", count=r.nodes * per_node,
-                              effect="torus_nic", gpus_affected=dims[cut] * gpn, share_left=1 / worst.ring_slowdown,
+        port = w.port(cut, 1, 0)  # a port of the cut dimension's link: the example is the worst it says
+        rows.append(Degrading(tier="nic", example=f"{Wiring.node_id(0)}.nic{port}", count=r.nodes * per_node,
+                              effect="torus_nic", gpus_affected=len(w.degraded_nodes([(cut, 0)])) * gpn,
+                              share_left=1 / worst.ring_slowdown,
                               bisection_share_left=worst.bisection_links / healthy))
-        others = sum(k - 1 for k in dims)
         rows.append(Degrading(tier="node", example=Wiring.node_id(0), count=r.nodes, effect="torus_node",
-                              gpus_affected=others * gpn, share_left=0.5))
+                              gpus_affected=len(w.degraded_nodes((), [0])) * gpn, share_left=0.5))
     return out, tuple(rows), (_(TORUS_NOTE),)
 
 

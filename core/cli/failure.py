@@ -68,15 +68,17 @@ def _job(args, planned):
 
 
 def render_table(out: dict, system=None, unit: str = "GB/s", typed: list[tuple[str, str]] | None = None,
-                 name=None) -> str:
+                 name=None, family: str | None = None) -> str:
     """The human summary of ``FailureResult.to_json()`` (``out``) in the current language, bandwidths in ``unit``
     ("GB/s" or "Gb/s", ``--units``; ``core.units.bandwidth``); the scale-up rows named after ``system``'s links
     (None: NVLink's words); ``typed``: the ``--fail`` specs as typed and read (``core.formats.linknames
     .typed_failures``: echoed as typed, the element in brackets), else the elements; ``name``: an element id's exports'
     name (``core.analysis.failure.spec.export_namer``'s, a design with pods' ``_pod1_alone``), said for the elements
-    a count chose."""
+    a count chose; ``family``: the design's (a ``FabricPlan.family``), whose own words say the degraded GPUs where it
+    declares them (a torus's rings, ``failure:degraded``)."""
     from core.analysis.failure.nvlink2 import level2_scope
     from core.analysis.failure.whatif import degraded_words
+    from core.fabric.families import counted
     from core.formats.linknames import typed_failures
 
     def _tb(tbits: float) -> str:
@@ -98,8 +100,8 @@ def render_table(out: dict, system=None, unit: str = "GB/s", typed: list[tuple[s
     lines.append(row(_("cut off"), _("{gpus} of {total} GPUs ({nodes})").format(
         gpus=f"{out['gpus_disconnected']:,}", total=f"{out['gpus']:,}", nodes=plurals.nodes(out["nodes_disconnected"]))))
     words = other_words(system)  # the scale-up's link and domain when it is not NVLink
-    lines.append(row(_("degraded"), degraded_words(out["gpus_degraded"], out["gpus_via_pxn"],
-                                                   out["gpus_nvlink_degraded"], out["gpus_degraded_any"], system)))
+    lines.append(row(_("degraded"), counted(family, "failure:degraded", out["gpus_degraded_any"]) or degraded_words(
+        out["gpus_degraded"], out["gpus_via_pxn"], out["gpus_nvlink_degraded"], out["gpus_degraded_any"], system)))
     lines.append(row(_("bisection"), _("{now} of {healthy}, one direction").format(
         now=_tb(out["bisection_tbits_one_direction"]), healthy=_tb(out["healthy"]["bisection_tbits_one_direction"]))))
     from core.analysis.failure import STAGE_LABELS
@@ -304,5 +306,5 @@ def run(args: argparse.Namespace) -> str:
     data = result.to_json()
     if args.format == "json":
         return to_json(data) + "\n"
-    text = render_table(data, planned.resolved.system, bandwidth_unit(args), typed, name)
+    text = render_table(data, planned.resolved.system, bandwidth_unit(args), typed, name, planned.fabric.family)
     return text + "".join(note + "\n" for note in (*result.notes, *([renamed] if renamed else [])))

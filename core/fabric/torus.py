@@ -82,6 +82,15 @@ WORDS = {"view:each": N_("Every node drawn; no switches: nodes joined node to no
                             "spreads a bundle's traffic evenly over its links and splits a half-way-round connection "
                             "both ways; static ECMP hashes every flow onto one way and one link of each bundle "
                             "(seeded); a flow gets the smallest share along its path."),
+         # the Inference page's fabric-load table (core.figures.serving.load_columns): its one link class, each NIC
+         # port a link to a neighbour, and no uplinks (no switch): no uplink columns, its caption in its terms
+         "load:nic": N_("Torus links (NIC ports)"), "load:leaf_uplinks": None, "load:spine_uplinks": None,
+         "load:table:caption": N_("Per GPU, one direction: expert dispatch and combine, tensor-parallel and pipeline "
+                                  "traffic that leaves the {domain}, and the KV-cache transfer; as a share of the "
+                                  "NIC's line rate, each NIC port a torus link to a neighbouring node (no switches, "
+                                  "no uplinks). Traffic to a farther node also "
+                                  "crosses the links of the nodes between, which this share does not add: the "
+                                  "Resilience page's Overload & imbalance tab routes it over the rings."),
          "cli:switches": N_("none: nodes joined node to node"),  # the plan CLI's switches row
          # the Optimize answer's traffic caveats (core.analysis.optimize): every NIC of a node on the one torus, so
          # no rails to join and a pipeline stage boundary inside a node leaves none (no such traffic named)
@@ -104,6 +113,12 @@ WORDS = {"view:each": N_("Every node drawn; no switches: nodes joined node to no
                               "slabs (every ring of a narrowest cut's dimension cut twice, at every place along the "
                               "rings); busbw and step time from the collective and training models on a degraded "
                               "copy of the design."),
+         # the what-if card's "GPUs degraded" help: its rings' rule (TorusWiring.degraded_nodes), as the single
+         # points' rows count them, not the folded Clos's NIC ports
+         "failure:degraded:help": N_("GPUs of connected nodes on a ring that lost a link or a node: that ring runs on "
+                                     "fewer links or as a line, so the ring collectives along it run slower for all "
+                                     "its GPUs, not only at the failure's ends (as the Single points of failure tab "
+                                     "counts them)"),
          "failure:tier": N_("Element"),  # the Resilience form: no tiers, its nodes, NICs and neighbour bundles
          "failure:tier:help": N_("An element kind and a count fail that many elements of that kind, chosen where "
                                  "they hurt most."),
@@ -150,6 +165,13 @@ modules sit, at the node-to-node links' ends, not a switch side of 0 (``transcei
 routing and placement sentences and the placement setting's help speak of the torus's blocks, not of leaf groups
 (``perf:routing:*``, ``perf:placement:*``); the Slurm exports' labels and the block file's basis say its blocks and
 logical switches are groups of nodes, not leaf switches (``slurm:*``)."""
+COUNTED = {
+    # the failure CLI's "degraded" row: its rings' rule (TorusWiring.degraded_nodes), as the card's help says it
+    "failure:degraded": lambda n: ngettext("{gpus} GPU on a ring that lost a link or a node, its ring collectives "
+                                           "slower", "{gpus} GPUs on rings that lost a link or a node, their ring "
+                                           "collectives slower", n).format(gpus=f"{n:,}"),
+}
+"""This family's counted words where a surface's own are a folded Clos's (``core.fabric.families.counted``)."""
 DESIGN_FIELDS = ("torus_dims", "torus_cube")
 """``Design`` fields only a torus reads (``core.fabric.families.unused_fields``: set on another topology, they are
 said to be ignored)."""
@@ -625,6 +647,26 @@ class TorusWiring:
             index = index + slot_of_position(np.asarray(c) % k, k) * stride
             stride *= k
         return index
+
+    def degraded_nodes(self, links, lost=()) -> np.ndarray:
+        """The nodes a failure degrades, sorted: every node, the ``lost`` ones aside, of a ring that lost a cable
+        (``links``: ``(dimension, one of its two nodes)`` of each lost cable) or a node (``lost``: its ring of every
+        dimension). That ring runs on fewer links, or as a line, so the ring collectives along it run slower for
+        all its nodes, not only at the lost cable's ends: the one definition of a degraded GPU on a torus (the
+        failure what-if's count, ``core.analysis.failure.toruswhatif``; the single points' rows,
+        ``core.analysis.torusspof``; the what-if card's help, ``WORDS["failure:degraded:help"]``)."""
+        every = np.arange(self.nodes)
+        lost = np.asarray(sorted(set(lost)), dtype=np.int64)
+        cut = [(int(i), int(n)) for i, n in links]
+        hit = np.zeros(self.nodes, dtype=bool)
+        stride = 1
+        for i, k in enumerate(self.dims):
+            ring = every - (every // stride) % k * stride  # a ring's id: its node of slot 0 along dimension i
+            ends = np.asarray([n for d, n in cut if d == i], dtype=np.int64)
+            hit |= np.isin(ring, ring[np.concatenate([ends, lost])])
+            stride *= k
+        hit[lost] = False
+        return np.flatnonzero(hit)
 
     def neighbour(self, node: int, dimension: int, step: int) -> int:
         """The node ``step`` (+1 or -1) along ``dimension`` from ``node``."""

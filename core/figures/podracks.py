@@ -82,7 +82,8 @@ def hall_figures(mixed) -> tuple[go.Figure, go.Figure, go.Figure]:
     series = [(pod_word(mixed, i), item, media)
               for i, (classes, media) in enumerate(zip(mixed.lengths, mixed.media)) for item in classes]
     most = MAX_RACK_TYPES + 4 * (len(mixed.plans) - 1)  # each pod's own compute, leaf and other racks
-    return (floor_plan_figure(hall.layout, row_tags(mixed)), rack_elevation_figure(hall.layout, most),
+    systems = {p.resolved.system.id: p.resolved.gpus_per_node for p in mixed.plans}  # the floor plan says nodes
+    return (floor_plan_figure(hall.layout, row_tags(mixed), systems), rack_elevation_figure(hall.layout, most),
             series_lengths_figure(series))
 
 

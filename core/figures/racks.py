@@ -13,7 +13,7 @@ import math
 import plotly.graph_objects as go
 
 from core.figures.style import base_layout
-from core.i18n import N_, _
+from core.i18n import N_, _, ngettext
 from core.units import kw
 from core.physical.layout import Layout, Rack
 
@@ -52,19 +52,17 @@ def rack_types(layout: Layout) -> list[tuple[Rack, int]]:
     return sorted(((r, n) for r, n in seen.values()), key=lambda item: (order[item[0].kind], -item[1]))
 
 
-def _slot_names(slot, offset_first: int, count: int) -> str:
-    first, last = slot.start + offset_first, slot.start + offset_first + count - 1
-    return f"{slot.prefix}{first}" if first == last else f"{slot.prefix}{first} .. {slot.prefix}{last}"
-
-
 STAGGER_ABOVE = 8
 """More rack types than this side by side: every other one's name drawn two lines lower and its power a line
 higher (1,024 px)."""
 
 
-def rack_elevation_figure(layout: Layout, most: int = MAX_RACK_TYPES) -> go.Figure:
+def rack_elevation_figure(layout: Layout, most: int = MAX_RACK_TYPES, name=None) -> go.Figure:
     """Each distinct rack U by U (bottom = U1), devices coloured by kind, at most ``most`` of them side by side (a
-    hall of pods has more kinds of racks); hover: names, model, kW."""
+    hall of pods has more kinds of racks); hover: each device's name, model, kW. ``name``: a device id (``node1``,
+    ``p0.leaf0``) -> the name people see (``core.analysis.failure.names.ElementNames.device_name``: ``gpu002``,
+    ``leaf001``, as the exports and the single points name it); None: the ids."""
+    name = name or str
     fig = go.Figure()
     types = rack_types(layout)
     shown = types[:most]
@@ -81,7 +79,7 @@ def rack_elevation_figure(layout: Layout, most: int = MAX_RACK_TYPES) -> go.Figu
         for slot in rack.slots:
             bases = [slot.first_u - 1 + i * slot.height_u for i in range(slot.count)]
             hover = [_("{names}<br>{model}, {kind}<br>U{u}, {height}U, {kw} kW").format(
-                names=_slot_names(slot, i, 1), model=slot.model, kind=_(DEVICE_LABELS[slot.kind]),
+                names=name(f"{slot.prefix}{slot.start + i}"), model=slot.model, kind=_(DEVICE_LABELS[slot.kind]),
                 u=int(slot.first_u + i * slot.height_u), height=f"{slot.height_u:g}", kw=_kw(slot.watts_each / 1000))
                 for i in range(slot.count)]
             fig.add_trace(go.Bar(
@@ -144,9 +142,11 @@ def _row_starts(layout: Layout) -> list[int]:
     return starts
 
 
-def floor_plan_figure(layout: Layout, row_tags: dict[int, str] | None = None) -> go.Figure:
+def floor_plan_figure(layout: Layout, row_tags: dict[int, str] | None = None,
+                      gpus_per_node: dict[str, int] | None = None) -> go.Figure:
     """Rows of racks seen from above, coloured by kind, each rack's kW as text; identical rows bundled; ``row_tags``:
-    0-based row -> a word after its label (a hall of pods: whose rows they are)."""
+    0-based row -> a word after its label (a hall of pods: whose rows they are); hover: the rack's devices
+    (``rack_devices``: nodes as nodes, with ``gpus_per_node``: system id -> GPUs per node)."""
     fig = go.Figure()
     groups = _row_groups(layout)
     drawn = groups[:MAX_ROWS]
@@ -165,7 +165,7 @@ def floor_plan_figure(layout: Layout, row_tags: dict[int, str] | None = None) ->
             d["y"].append(line)
             d["text"].append(_kw(rack.kw))  # the power rule: three figures ("40.8", "5.98") fit the dot
             d["fill"].append(min(1.0, rack.kw / rack.kw_limit) if rack.kw_limit else 0)
-            devices = ", ".join(f"{s.count} x {s.model}" for s in rack.slots) or _("empty")
+            devices = rack_devices(rack, gpus_per_node or {}) or _("empty")
             d["hover"].append(_("{rack} ({kind}){also}<br>{kw} of {limit} kW, {used} of {units}U<br>{devices}").format(
                 rack=rack.name, kind=_(RACK_LABELS[rack.kind]),
                 also="" if n == 1 else " " + _("(the same in {count} rows)").format(count=n),
@@ -196,6 +196,31 @@ def floor_plan_figure(layout: Layout, row_tags: dict[int, str] | None = None) ->
         yaxis=dict(tickmode="array", tickvals=list(range(len(drawn))), ticktext=labels, autorange="reversed",
                    showgrid=False, zeroline=False))
     return fig
+
+
+NODE_KINDS = ("node", "nvl72")
+"""Slot kinds that are compute nodes (a server, an NVL72 rack's compute tray)."""
+
+
+def rack_devices(rack: Rack, gpus_per_node: dict[str, int]) -> str:
+    """A rack's devices in words, each model once with its count summed over the rack's slots (a Dragonfly+ rack's
+    leaves and spines of one model: ``33 x QM9700``); nodes said as nodes, their GPUs as every description says
+    them (``4 nodes of 8 x H100``; ``gpus_per_node``: system id -> GPUs per node, a model not in it: ``4 nodes of
+    H100``)."""
+    counts: dict[tuple[bool, str], int] = {}
+    for slot in rack.slots:
+        key = (slot.kind in NODE_KINDS, slot.model)
+        counts[key] = counts.get(key, 0) + slot.count
+    out = []
+    for (node, model), count in counts.items():
+        if not node:
+            out.append(f"{count:,} x {model}")
+            continue
+        gpus = gpus_per_node.get(model)
+        out.append((ngettext("{count} node of {gpus} x {model}", "{count} nodes of {gpus} x {model}", count)
+                    if gpus else ngettext("{count} node of {model}", "{count} nodes of {model}", count)).format(
+            count=f"{count:,}", gpus=gpus, model=model))
+    return ", ".join(out)
 
 
 def lengths_figure(lengths, media=(), family: str | None = None) -> go.Figure:

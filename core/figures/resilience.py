@@ -71,10 +71,12 @@ def failed_vertices(plan, result: FailureResult | None) -> set[str]:
     return out
 
 
-def failure_topology_figure(plan, failed: set[str], unit: str = "Gb/s", height: int = 560) -> go.Figure:
-    """The topology diagram with a red cross on every failed vertex; click a switch to fail or restore it."""
+def failure_topology_figure(plan, failed: set[str], unit: str = "Gb/s", height: int = 560,
+                            naming=None) -> go.Figure:
+    """The topology diagram with a red cross on every failed vertex; click a switch to fail or restore it; its
+    devices named under the exports' naming scheme ``naming`` (None: the default names)."""
     fig = topology_figure(plan, selected=None, unit=unit, height=height, every_pod=False,
-                          slot="full")  # the page's whole width
+                          slot="full", naming=naming)  # the page's whole width
     xs, ys, ids = [], [], []
     for trace in fig.data:
         data = getattr(trace, "customdata", None)

@@ -236,6 +236,13 @@ def comparison_rows(results: list[tuple[str, object]], system=None) -> list[dict
 
 LOAD_COLUMNS = (N_("Pool"), N_("Fabric traffic per GPU"), N_("NIC"), N_("Leaf uplinks"), N_("Spine uplinks"))
 """Headers of the fabric-load table (English, marked)."""
+LOAD_TIERS = ("nic", "leaf_uplinks", "spine_uplinks")
+"""The loads of ``core.perf.serving.fabric_load`` the table's last three columns show (``LOAD_COLUMNS[2:]``)."""
+LOAD_CAPTION = N_("Per GPU, one direction: expert dispatch and combine, tensor-parallel and pipeline traffic that "
+                  "leaves the {domain}, and the KV-cache transfer; as a share of the NIC's line rate and of a GPU's "
+                  "share of the links in the columns {leaf} and {spine}, as built (a taper above the NIC lowers that "
+                  "share).")
+"""The fabric-load table's caption where its family declares none of its own (``load:table:caption``)."""
 
 
 NO_TIER = "—"
@@ -247,10 +254,10 @@ def _share(load: float | None) -> str:
     return NO_TIER if load is None else percent(load)
 
 
-def fabric_load_note(estimate_) -> str:
-    """The fabric-load table's note on its dashes: which tiers the fabric lacks (empty when it has every one)."""
-    missing = any(load[tier] is None for load in estimate_.fabric_load.values()
-                  for tier in ("leaf_uplinks", "spine_uplinks"))
+def fabric_load_note(estimate_, family: str | None = None) -> str:
+    """The fabric-load table's note on its dashes: which tiers the fabric lacks (empty when it has every one of the
+    columns ``load_columns`` shows for family ``family``)."""
+    missing = any(load[tier] is None for load in estimate_.fabric_load.values() for tier in load_columns(family))
     return _("A dash: the fabric has no such uplinks (a two-tier Clos has no spine uplinks, one tier no leaf "
              "uplinks), so nothing loads them.") if missing else ""
 
@@ -270,28 +277,31 @@ def fabric_idle_note(estimate_, system=None) -> str:
         fabric=compute_fabric(), domain=domain_word(system)))
 
 
-def uplink_columns(family: str | None) -> tuple[str, str]:
-    """The fabric-load table's two uplink columns as family ``family`` (a ``FabricPlan.family``; None: a Clos) names
-    them (``load:leaf_uplinks``, ``load:spine_uplinks``; translated), the one rule its headers and caption read."""
+def load_columns(family: str | None) -> dict[str, str]:
+    """The fabric-load table's load columns (``LOAD_TIERS`` -> header, translated) as family ``family`` (a
+    ``FabricPlan.family``; None: a Clos) names its links (``load:nic``, ``load:leaf_uplinks``,
+    ``load:spine_uplinks``: a Dragonfly+'s spine uplinks are its global links, a torus's NIC ports its torus links),
+    without the columns it declares None (a link class it does not wire: a torus's uplinks), the one rule its
+    headers, note and caption read."""
     from core.fabric.families import words
 
-    return tuple(words(family, key, column)
-                 for key, column in zip(("load:leaf_uplinks", "load:spine_uplinks"), LOAD_COLUMNS[3:]))
+    said = {tier: words(family, f"load:{tier}", column) for tier, column in zip(LOAD_TIERS, LOAD_COLUMNS[2:])}
+    return {tier: header for tier, header in said.items() if header is not None}
 
 
 def fabric_load_caption(system, family: str | None) -> str:
-    """The fabric-load table's caption: what a row counts and what its shares are of, the uplink columns named as
-    the table names them (``uplink_columns``: a Dragonfly's local and global links), in ``system``'s accelerator
-    noun (``core.scaleup.in_noun``) and its scale-up domain's word."""
+    """The fabric-load table's caption: what a row counts and what its shares are of, the links named as the table
+    names them (``load_columns``: a Dragonfly's local and global links), in the family's words where it declares
+    them (``load:table:caption``: a torus's links node to node), in ``system``'s accelerator noun
+    (``core.scaleup.in_noun``) and its scale-up domain's word."""
     from core.design import tidy_spaces
+    from core.fabric.families import words
     from core.scaleup import domain_word
 
-    leaf, spine = uplink_columns(family)
-    return in_noun(tidy_spaces(_(
-        "Per GPU, one direction: expert dispatch and combine, tensor-parallel and pipeline traffic that leaves the "
-        "{domain}, and the KV-cache transfer; as a share of the NIC's line rate and of a GPU's share of the links in "
-        "the columns {leaf} and {spine}, as built (a taper above the NIC lowers that share).").format(
-            domain=domain_word(system), leaf=leaf, spine=spine)), system)
+    columns = load_columns(family)
+    return in_noun(tidy_spaces(words(family, "load:table:caption", LOAD_CAPTION).format(
+        domain=domain_word(system), leaf=columns.get("leaf_uplinks", ""), spine=columns.get("spine_uplinks", ""))),
+        system)
 
 
 def fabric_load_title() -> str:
@@ -302,15 +312,16 @@ def fabric_load_title() -> str:
 def fabric_load_rows(estimate_, unit: str = "GB/s", system=None, family: str | None = None) -> list[dict]:
     """Each pool's traffic on the compute fabric per GPU (in ``unit``, one direction) and the share it takes of
     the NIC, the leaf uplinks and the spine uplinks (``core.perf.serving.fabric_load``), as display text; headers
-    in ``system``'s accelerator noun (``core.scaleup.in_noun``; None: GPUs), the uplinks as ``family`` (a
-    ``FabricPlan.family``) names them (``load:leaf_uplinks``, ``load:spine_uplinks``: a Dragonfly+'s spine uplinks
-    are its global links, the KV-cache card's name for the level it crosses)."""
+    in ``system``'s accelerator noun (``core.scaleup.in_noun``; None: GPUs), the links as ``family`` (a
+    ``FabricPlan.family``) names them and only those it wires (``load_columns``: a Dragonfly+'s spine uplinks are
+    its global links, the KV-cache card's name for the level it crosses; a torus's NIC ports its torus links)."""
     from core.units import bandwidth, from_gbytes
 
-    headers = [in_noun(_(c), system) for c in LOAD_COLUMNS[:3]] + list(uplink_columns(family))
+    columns = load_columns(family)
+    headers = [in_noun(_(c), system) for c in LOAD_COLUMNS[:2]] + [in_noun(c, system) for c in columns.values()]
     rows, aggregated = [], estimate_.deployment.mode == "aggregated"
     for pool, load in estimate_.fabric_load.items():
         values = [pool_name(pool, aggregated), bandwidth(from_gbytes(load["gbytes_per_s_per_gpu"]), unit),
-                  percent(load['nic']), _share(load["leaf_uplinks"]), _share(load["spine_uplinks"])]
+                  *(_share(load[tier]) for tier in columns)]
         rows.append(dict(zip(headers, values)))
     return rows

@@ -14,6 +14,7 @@ import networkx as nx
 import plotly.graph_objects as go
 
 from core import plurals, vocab
+from core.analysis.failure.spec import export_namer, failure_namer
 from core.analysis.pods import MixedPlan, mixed_wiring
 from core.analysis.whole import design_mixed
 from core.errors import FabricPlannerError
@@ -155,8 +156,9 @@ def _layer_positions(graph: nx.Graph) -> dict[str, tuple[float, float]]:
     return pos
 
 
-def server_text(plan, graph: nx.Graph, v: str, drawn: int) -> str:
-    """The label under a server vertex: ``node 3``, ``SU 2: 32 nodes`` (shorter when many are drawn)."""
+def server_text(plan, graph: nx.Graph, v: str, drawn: int, names=None) -> str:
+    """The label under a server vertex: one server by its name (``server_name``: ``gpu003``; its number alone when
+    more than 8 are drawn), a group ``SU 2: 32 nodes`` (shorter when many are drawn)."""
     data = graph.nodes[v]
     count = data.get("count", data.get("nodes", 1))
     nodes = plurals.nodes(count)
@@ -164,7 +166,7 @@ def server_text(plan, graph: nx.Graph, v: str, drawn: int) -> str:
         span = data.get("span") or data["label"].split(":")[0]
         return f"{span}<br>{nodes}" if drawn <= 4 else f"{span}<br>{count:,}" if drawn <= 7 else f"{count:,}"
     if "nodes" not in data:  # one server
-        return _("node {n}").format(n=int(_index(v)) + 1) if drawn <= 8 else f"{int(_index(v)) + 1}"
+        return server_name(v, names) if drawn <= 8 else f"{int(_index(v)) + 1}"
     group = data.get("group", 0) + 1
     if plan.fabric.topology == "rail-optimized" and plan.fabric.tiers > 1:
         word = _("SU {n}").format(n=group)
@@ -230,16 +232,39 @@ def _family_words(family: str | None, element: str) -> str | None:
     return f"{' - '.join(names)}{hash_}{cable}"
 
 
-def vertex_name(graph: nx.Graph, v: str) -> str:
-    """What people call a vertex: its label, else e.g. ``leaf 3`` (``switch_name`` in the graph's ``family``) or
-    ``servers of group 2``."""
+def server_name(v: str, names=None) -> str:
+    """One server vertex ``v`` (``node2``) by the name the exports and the single points give it (``names``:
+    ``core.analysis.failure.spec.export_namer``'s ``ElementNames``: ``gpu003``), the one device-name rule of the
+    charts' labels and hovers; without ``names`` (a design with pods' vertices), ``server 3``."""
+    if names is not None:
+        named = names.device_name(v)
+        if named != v:
+            return named
+    return _("server {n}").format(n=int(_index(v)) + 1)
+
+
+def device_names(plan, graph: nx.Graph, naming=None):
+    """The exports' names of the devices of ``graph`` (``topology_graph`` of ``plan``) under the naming scheme
+    ``naming`` (None: the default names): the whole fabric's for a design with pods drawn whole (``failure_namer``:
+    ``pod2-leaf001``, ``spine001``), else ``export_namer``'s (``gpu003``, ``leaf001``; None for pod 1 drawn alone,
+    whose vertices keep the family's words)."""
+    return failure_namer(plan, naming) if graph.graph.get("pods") else export_namer(plan, naming)
+
+
+def vertex_name(graph: nx.Graph, v: str, names=None) -> str:
+    """What people call a vertex: its label, else ``servers of group 2``, one device's name as the exports give it
+    (``names``: ``ElementNames.device_name``: ``gpu003``, ``leaf001``, a classic Dragonfly's ``router001``), or
+    without ``names`` e.g. ``leaf 3`` (``switch_name`` in the graph's ``family``) or ``server 3``."""
     data = graph.nodes[v]
     if data.get("label"):
         return data["label"]
+    named = names.device_name(v) if names is not None and "nodes" not in data else v
+    if named != v:
+        return named
     if data["role"] == "server":
         if "nodes" in data:
             return _("servers of group {n}").format(n=data.get("group", 0) + 1)
-        return _("server {n}").format(n=int(_index(v)) + 1)
+        return server_name(v, names)
     return switch_name(graph.graph.get("family"), data["role"], int(_index(v)) + 1)
 
 
@@ -252,7 +277,8 @@ def _index(name: str) -> float:
 
 
 
-def _switch_hover(plan, graph: nx.Graph, v: str, data: dict, aggregated: bool) -> str:
+def _switch_hover(plan, graph: nx.Graph, v: str, data: dict, aggregated: bool, names=None) -> str:
+    """A switch vertex's hover: its name (``vertex_name`` under ``names``), where it sits, model and ports."""
     role = data["role"]
     switch = plan.resolved.tier_switches.get(role, plan.resolved.switch)  # each tier may have its own model
     if aggregated:
@@ -285,7 +311,7 @@ def _switch_hover(plan, graph: nx.Graph, v: str, data: dict, aggregated: bool) -
             where.append(_("rail {n}").format(n=rail + 1))
     if data.get("pod") is not None and plan.fabric.tiers == 3 and role in ("leaf", "spine"):
         where.append(_("pod {n}").format(n=data["pod"] + 1))
-    name = f"<b>{vertex_name(graph, v)}</b>"
+    name = f"<b>{vertex_name(graph, v, names)}</b>"
     return "<br>".join([
         _("{name} ({where})").format(name=name, where=sep().join(where)) if where else name,
         f"{switch.name}",
@@ -305,14 +331,16 @@ def _role(role: str, family: str | None = None) -> str:
     return words(family, f"tier:{role}", ROLE_NAMES[role]) if role in ROLE_NAMES else role
 
 
-def _server_hover(plan, data: dict, aggregated: bool) -> str:
+def _server_hover(plan, data: dict, aggregated: bool, name: str) -> str:
+    """A server vertex's hover: its label (a group's) or ``name`` (one server's, ``server_name``), its GPUs, NICs."""
     r = plan.resolved
     count = data.get("count", data.get("nodes", 1))
     label = data.get("label") or (_("servers of group {n}").format(n=data.get("group", 0) + 1) if "nodes" in data
-                                  else _("server"))
+                                  else name)
     return "<br>".join([
         f"<b>{label}</b>",
-        _("{count} nodes x {gpus_per_node} GPUs = {gpus} {system}").format(
+        ngettext("{count} node x {gpus_per_node} GPUs = {gpus} {system}",
+                 "{count} nodes x {gpus_per_node} GPUs = {gpus} {system}", count).format(
             count=f"{count:,}", gpus_per_node=r.gpus_per_node, gpus=f"{count * r.gpus_per_node:,}", system=r.system.id),
         _("{nics} x {nic} NICs per node at {speed}G").format(nics=r.nics_per_node, nic=r.nic.id,
                                                              speed=r.port_speed_gbps),
@@ -340,9 +368,11 @@ def _global_arcs(graph: nx.Graph, pos: dict, max_links: int) -> dict[tuple[str, 
     return arcs
 
 
-def _draw_arcs(fig, graph: nx.Graph, arcs: dict, hover_points: dict, dim: float, speed: int, unit: str) -> None:
-    """The global-link arcs (``_global_arcs``) as traces, and their hover points (``speed`` per link [Gb/s]); a
-    Dragonfly's local links (router to router inside a group) as one thin trace."""
+def _draw_arcs(fig, graph: nx.Graph, arcs: dict, hover_points: dict, dim: float, speed: int, unit: str,
+               names=None) -> None:
+    """The global-link arcs (``_global_arcs``) as traces, and their hover points (``speed`` per link [Gb/s]; the
+    switches named by ``vertex_name`` under ``names``); a Dragonfly's local links (router to router inside a group)
+    as one thin trace."""
     local: list[tuple[list, list, float]] = []
     legend = True  # the first global arc stands for all of them in the legend
     for (a, b), (xs, ys, width) in arcs.items():
@@ -354,8 +384,8 @@ def _draw_arcs(fig, graph: nx.Graph, arcs: dict, hover_points: dict, dim: float,
                               hoverinfo="skip", showlegend=legend, legendgroup="global",
                               name=_("Global links between groups")))
         legend = False
-        hover_points["global"].append((xs[len(xs) // 2], ys[len(ys) // 2], f"{vertex_name(graph, a)} - "
-                                       f"{vertex_name(graph, b)}<br>" + ngettext(
+        hover_points["global"].append((xs[len(xs) // 2], ys[len(ys) // 2], f"{vertex_name(graph, a, names)} - "
+                                       f"{vertex_name(graph, b, names)}<br>" + ngettext(
             "{links} global link x {speed}G = {bandwidth} per direction",
             "{links} global links x {speed}G = {bandwidth} per direction", data["links"]).format(
             links=f"{data['links']:,}", speed=speed, bandwidth=format_bandwidth(data["capacity_gbps"], unit))))
@@ -376,7 +406,7 @@ def _local_arcs(fig, arcs: list[tuple[list, list, float]], dim: float) -> None:
 
 
 def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", height: int = 560,
-                    every_pod: bool = True, slot: str = "three_fifths") -> go.Figure:
+                    every_pod: bool = True, slot: str = "three_fifths", naming=None) -> go.Figure:
     """Spine-leaf / fat-tree diagram of plane 0 of ``plan``.
 
     Tiers are layers (core, spine, leaf, servers); leaves and their links are
@@ -387,12 +417,15 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
     aggregated graph is drawn and the title says so. A design with pods draws every pod under the shared spines,
     each labelled with its system and leaf speed (``every_pod`` False: pod 1's own fabric). ``slot``: where the
     chart is drawn, its title wrapped for it (``SLOT_CHARS``; the Designer's three fifths of the page by default).
+    ``naming``: the exports' naming scheme (``core.fabric.naming.NamingScheme``; None: the default) its servers are
+    named by (``server_name``: ``gpu003``).
     """
     if node_to_node(plan.fabric.family):  # no switch tiers: the torus's own drawing
         from core.figures.torus import torus_figure
         return torus_figure(plan, height)
     graph, aggregated = topology_graph(plan, every_pod)
     mixed = mixed_of(plan) if graph.graph.get("pods") else None
+    names = device_names(plan, graph, naming)
     f = plan.fabric
     pos = _layer_positions(graph)
     if selected is not None and selected not in graph:
@@ -417,7 +450,7 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
         if selected in (a, b):
             highlight_segments.append(segment)
         buckets[(upper_role, colour, width)].append(segment)
-        name_a, name_b = vertex_name(graph, lower), vertex_name(graph, upper)
+        name_a, name_b = vertex_name(graph, lower, names), vertex_name(graph, upper, names)
         hover_points[upper_role].append((
             (pos[lower][0] + pos[upper][0]) / 2, (pos[lower][1] + pos[upper][1]) / 2,
             f"{name_a} - {name_b}<br>" + _("{links} x {speed}G = {bandwidth} per direction").format(
@@ -443,7 +476,7 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
             ys += [y0, y1, None]
         fig.add_trace(scatter(x=xs, y=ys, mode="lines", line=dict(color=HIGHLIGHT, width=4),
                                  hoverinfo="skip", showlegend=False, name=_("selected links")))
-    _draw_arcs(fig, graph, arcs, hover_points, dim, plan.fabric.uplink_speed_gbps or f.port_speed_gbps, unit)
+    _draw_arcs(fig, graph, arcs, hover_points, dim, plan.fabric.uplink_speed_gbps or f.port_speed_gbps, unit, names)
     for role, points in hover_points.items():
         fig.add_trace(scatter(
             x=[p[0] for p in points], y=[p[1] for p in points], mode="markers",
@@ -465,11 +498,11 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
             sizes.append(min(34, 16 + 4 * math.log10(max(1, count))) if (aggregated or role == "server") else
                          (14 if len(vs) <= 64 else 9))
             own = mixed.plans[d["pod_index"]] if mixed is not None and "pod_index" in d else plan  # its pod's
-            hovers.append(_server_hover(own, d, aggregated) if role == "server" else
-                          _shared_spine_hover(mixed, graph, v, d) if mixed is not None and role == "spine"
+            hovers.append(_server_hover(own, d, aggregated, server_name(v, names)) if role == "server" else
+                          _shared_spine_hover(mixed, graph, v, d, names) if mixed is not None and role == "spine"
                           and "pod_index" not in d else
-                          _switch_hover(own, graph, v, d, aggregated))
-            label = server_text(plan, graph, v, len(vs)) if role == "server" else \
+                          _switch_hover(own, graph, v, d, aggregated, names))
+            label = server_text(plan, graph, v, len(vs), names) if role == "server" else \
                 "" if "first" in d else f"{count:,}" if aggregated and role != "leaf" else ""
             if role == "server" and len(vs) > 5 and "<br>" in label and len(texts) % 2:
                 label = "<br><br>" + label  # two-line labels of neighbours alternate rows, so they never overlap
@@ -654,11 +687,11 @@ def _legend_name(plan, role: str, mixed: MixedPlan | None = None) -> str:
         count=f"{total:,}", switch=plan.resolved.tier_switches[role].id)
 
 
-def _shared_spine_hover(mixed: MixedPlan, graph: nx.Graph, v: str, data: dict) -> str:
-    """Hover text of a shared spine (or of the aggregated vertex of all of them): model, pods and ports at the
-    spine speed [Gb/s per direction]."""
+def _shared_spine_hover(mixed: MixedPlan, graph: nx.Graph, v: str, data: dict, names=None) -> str:
+    """Hover text of a shared spine (or of the aggregated vertex of all of them): its name (``vertex_name`` under
+    ``names``), model, pods and ports at the spine speed [Gb/s per direction]."""
     f = mixed.fabric
-    lines = [f"<b>{vertex_name(graph, v)}</b>",
+    lines = [f"<b>{vertex_name(graph, v, names)}</b>",
              _("{count} x {switch} ({role})").format(count=f"{data.get('count', 1):,}", switch=f.spine_switch,
                                                       role=_role("spine")),
              _("shared by {pods} pods; per switch {used} of {radix} ports used at {speed}G, {free} free").format(

@@ -87,6 +87,13 @@ def rack_of_name(plan, name: str) -> int | None:
     return None if rack is None else _rack_index(plan, rack)
 
 
+def arrowed(name: str) -> str:
+    """An export name as a chip shows it: a link's ``->`` drawn as the arrow the page's captions draw it (their
+    Markdown turns ``->`` into ``\u2192``), so a failed link reads ``gpu001 \u2192 gpu003`` in its chip and in the
+    lists under it; ``ElementNames.parse`` reads either back."""
+    return name.replace(" -> ", " \u2192 ")
+
+
 class ElementNames:
     """The export names of one plan's failure elements (module docstring): ``name(element id)``, ``parse(name)``,
     ``shown(element id)`` (the export name with the id in brackets)."""
@@ -109,6 +116,27 @@ class ElementNames:
         if device.startswith("rack") and device[4:].isdigit():
             return rack_name(self.plan, int(device[4:]))
         return None
+
+    def device_name(self, device: str) -> str:
+        """The name people see of a device id a rack holds (the charts' labels and hovers, as the exports and the
+        single points name it): ``name``'s (``node1`` -> ``gpu002``, ``p0.leaf0`` -> ``leaf001``, the NVLink trays
+        and level-2 switches), else the other networks' as NetBox and the cabling plan name them
+        (``core.physical.cabling.other_name``: ``storage.array9`` -> ``storage-array010``); the id itself when it
+        has none."""
+        from core.physical.cabling import other_name
+
+        named = self.name(device)
+        if named != device:
+            return named
+        counts = self._network_counts
+        return other_name(device, self.scheme, counts) if device.rstrip("0123456789") in counts else device
+
+    @cached_property
+    def _network_counts(self) -> dict[str, int]:
+        """Devices per id prefix of the plan's other networks (``core.physical.cabling.network_device_counts``)."""
+        from core.physical.cabling import network_device_counts
+
+        return network_device_counts(self.plan)
 
     def domain(self, d: int) -> str:
         """The Slurm block export's name of first-level NVLink domain ``d`` (``nvl001``)."""

@@ -64,6 +64,11 @@ class PodElementNames:
         found = self.wiring.parse(device)
         return None if found is None else self.pods[found[0]].device(found[1])
 
+    def device_name(self, device: str) -> str:
+        """The name people see of a device id of the whole fabric (the charts' labels and hovers, as
+        ``ElementNames.device_name`` for a design without pods): ``device``'s, else the id itself."""
+        return self.device(device) or device
+
     def name(self, element: str) -> str:
         """The export name of element id ``element`` (module docstring); the id itself when it has none."""
         text = element.strip()

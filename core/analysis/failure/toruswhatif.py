@@ -14,7 +14,8 @@ Method (the torus graph, one vertex per node, one edge per neighbour bundle of i
 
 * **Cut off**: nodes lost, and the nodes outside the component holding the most live nodes. A torus has no
   path around a lost node other than through its neighbours, which the graph has.
-* **Degraded**: GPUs of connected nodes that lost a link (a NIC or a cable).
+* **Degraded**: GPUs of connected nodes on a ring that lost a cable (a NIC's or a cable) or a node, slower for
+  every node of it (``core.fabric.torus.TorusWiring.degraded_nodes``, the rule the single points' rows count by).
 * **Bisection** (one direction): the closed form (``bisection_links``) less the cables lost across the worst
   balanced cut: two slabs of a narrowest cut's dimension (``cut_dimensions``, all three of a cube's) at every place
   along its rings (``_cut_share``); one lost link of any of them leaves ``(B w - 1) / (B w)``.
@@ -176,18 +177,15 @@ def what_if_torus(plan, failures, job=None) -> FailureResult:
     elements = _resolve(t, list(failures))
     lost_nodes = {key[0] for tier, key, _c in elements if tier == "node"}
     lost = Counter()  # bundle -> lanes lost
-    touched: set[int] = set()
     for tier, key, _chosen in elements:
         if tier == "link":
             lost[key[0]] += 1
-            touched.update((int(t.a[key[0]]), int(t.b[key[0]])))
         elif tier == "nic":
             node, nic = key
             for bundle in np.flatnonzero((t.a == node) | (t.b == node)).tolist():
                 for lane in range(t.width):
                     if t.port_at(bundle, node, lane) == nic:
                         lost[bundle] += 1
-                        touched.update((int(t.a[bundle]), int(t.b[bundle])))
     live = np.full(len(t.a), t.width)
     for bundle, count in lost.items():
         live[bundle] = max(0, t.width - count)
@@ -197,7 +195,8 @@ def what_if_torus(plan, failures, job=None) -> FailureResult:
     gpn = plan.resolved.gpus_per_node
     share = _cut_share(t, live, lost_nodes)
     healthy_bisection = plan.bandwidth.bisection_tbits_one_direction
-    degraded = len((touched - lost_nodes) & main)
+    slowed = t.wiring.degraded_nodes(((int(t.dim[b]), int(t.a[b])) for b in lost), lost_nodes)
+    degraded = len(main.intersection(slowed.tolist()))
     ring = _ring_share(t, live, lost_nodes)
     gpus, connected = plan.resolved.gpus, len(main) * gpn
     rings, cut_share = degraded_plan(plan, ring, 1.0, 1.0), degraded_plan(plan, share, 1.0, 1.0)
