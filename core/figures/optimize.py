@@ -21,6 +21,7 @@ from core.analysis.optimize import (
     families,
 )
 from core import units, vocab
+from core.designwords import switch_family
 from core.fabric.families import switch_tiers
 from core.figures.style import base_layout
 from core.i18n import _, fx_rate, in_currency, usd
@@ -163,10 +164,9 @@ def family_rows(result: OptimizeResult) -> list[dict]:
     constraint, or what ruled the family out."""
     rows = []
     for f in families(result.candidates, result.objective):
-        words = dict(fabric=vocab.FABRIC.label(f.fabric), switch=f.switch, topology=vocab.TOPOLOGY.word(f.topology))
-        rows.append({
-            "family": (_("{fabric} {switch}, {topology}") if f.switch  # zh: a full-width comma, as in design labels
-                       else _("{fabric}, {topology}")).format(**words),  # a torus: no switch model
+        rows.append({  # zh: a full-width comma, as in design labels; a torus: no switch model
+            "family": _("{family}, {topology}").format(family=switch_family(f.switch, vocab.FABRIC.label(f.fabric)),
+                                                       topology=vocab.TOPOLOGY.word(f.topology)),
             "considered": f.considered, "feasible": f.feasible,
             "cheapest": money_text(f.cheapest, result.objective) if f.cheapest else "",
             "cheapest_index": f.cheapest.index if f.cheapest else None,
