@@ -273,12 +273,44 @@ def money_ticks(top: float, bottom: float = 0.0, count: int = 5) -> list[float]:
     return ticks
 
 
-def money_range(low: float, high: float) -> str:
-    """A range of amounts [USD], each as ``usd`` writes it: ``$1.55 M to $2.84 M``, ``155.4万美元 至 284.4万美元``
-    (a space on each side of 至, as after any amount): the one range of the capex card's help, the Cost & power
-    cards, the spares caption, the review pack and ``python -m core plan``, written into a sentence's ``{range}``
-    (which no space tidying may touch afterwards)."""
-    return pgettext("a range of amounts", "{low} to {high}").format(low=usd(low), high=usd(high))
+def span(low: str, high: str) -> str:
+    """A range's two ends, already written, as one text: ``1 to 1,024``, ``$1.55 M to $2.84 M``; in Chinese ``1 至
+    1,024``, ``155.4万美元 至 284.4万美元`` (a space on each side of 至, as after any amount): the one range rule,
+    which the ranges below (``money_range``, ``number_range``, ``percent_range``) and a range whose ends have
+    their own format write through; a sentence takes it whole as its ``{range}`` (which no space tidying may touch
+    afterwards), never ``{low} to {high}`` of its own."""
+    return pgettext("a range", "{low} to {high}").format(low=low, high=high)
+
+
+def money_range(low: float, high: float, exact: bool = False) -> str:
+    """A range of amounts [USD], each as ``usd`` writes it (``exact``: whole dollars, a price book's), through
+    :func:`span`: ``$1.55 M to $2.84 M``, ``155.4万美元 至 284.4万美元``: the capex card's help and the Cost & power
+    cards, the spares card, the cost chart's hover, the review pack and ``python -m core plan`` and ``catalog``."""
+    return span(usd(low, exact=exact), usd(high, exact=exact))
+
+
+def length_bin(low_m: float, high_m: float) -> str:
+    """A cable-length bin's name, from ``low_m`` to ``high_m`` [m]: ``<= 3 m`` (from 0), ``10-20 m``, ``> 500 m``
+    (without a top): the one name of a bin in the cable-length table and chart, the media table and the cabling
+    summary, the same in every language (an id a chart sorts by and an export keeps, not a range in a sentence:
+    :func:`span` writes those)."""
+    if low_m <= 0:
+        return f"<= {high_m:g} m"
+    if math.isinf(high_m):
+        return f"> {low_m:g} m"
+    return f"{low_m:g}-{high_m:g} m"
+
+
+def number_range(low: float, high: float) -> str:
+    """A range of numbers, each as :func:`number` writes it, through :func:`span`: ``1 to 1,024``, ``0 至
+    1,000,000`` (the values a link setting accepts); the template names the unit."""
+    return span(number(low), number(high))
+
+
+def percent_range(low: float, high: float, signed: bool = False) -> str:
+    """A range of shares, each as :func:`percent` writes it (``signed``: errors, ``-12% to +4.2%``), through
+    :func:`span`: a training estimate's expected error band."""
+    return span(percent(low, signed), percent(high, signed))
 
 
 MONEY_UNIT = N_("USD")

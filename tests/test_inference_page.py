@@ -179,7 +179,7 @@ def test_chinese_link_warning_has_no_space_between_chinese_words():
     with language("zh"):
         warnings = link.decode({"inf_ttft": "-1", "inf_dtp": "-4"})[1]
     assert "0（无目标），或大于 0，最多 3,600,000" in warnings[0]  # 或 大于 was a placeholder's space
-    assert "0（按设计选定），或 1 到 1,024" in warnings[1]  # a space between Chinese and a number stays
+    assert "0（按设计选定），或 1 至 1,024" in warnings[1]  # a space between Chinese and a number stays
 
 
 @pytest.mark.parametrize("params", [{"inf_pn": "1", "inf_ptp": "3"}, {"inf_mode": "aggregated", "inf_dn": "1",

@@ -905,7 +905,7 @@ def lengths_html(lengths: list[tuple], media: list[tuple], family: str | None = 
         rows = []
         for word, m in media:
             parts = [x for x in (m.cable_id, m.switch_module_id, m.node_module_id, getattr(m, "fibre_id", "")) if x]
-            span = (f"{number(m.low_m, 1)}–{number(m.high_m, 1)}" if math.isfinite(m.high_m)
+            span = (units.span(units.metres(m.low_m), units.metres(m.high_m)) if math.isfinite(m.high_m)
                     else f"≥ {number(m.low_m, 1)}")
             rows.append([word] * pods + [cls(m.link_class), span, number(m.links), units.metres(m.max_m, m.high_m),
                                          _(KIND_LABELS[m.kind]), ", ".join(dict.fromkeys(parts))])
@@ -1236,8 +1236,8 @@ def _citation_rows(plan) -> list[list]:
         price, shown = getattr(e, prefix + "price_usd", None), ""
         if price is not None:
             low, high = getattr(e, prefix + "price_low_usd", None), getattr(e, prefix + "price_high_usd", None)
-            shown = usd(price) if low is None or high is None else _("{price} (range {low} to {high})").format(
-                price=usd(price), low=usd(low), high=usd(high))
+            shown = usd(price) if low is None or high is None else _("{price} (range {range})").format(
+                price=usd(price), range=units.money_range(low, high))
         rows.append([e.name, e.id, source_citation(e), e.as_of, shown, price_basis_text(e) if price is not None else ""])
     return rows
 

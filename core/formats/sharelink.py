@@ -51,7 +51,7 @@ link registers a prefix and its parameters once, at import time::
         sharelink.Param("model", N_("model"), sharelink.parse_choice(("llama-70b", "gpt-3")),
                         str, "llama-70b", "llama-70b, gpt-3"),
         sharelink.Param("mbs", N_("micro-batch size"), sharelink.parse_int(1, 1024), str, 1,
-                        lambda: _("{low} to {high}").format(low=1, high=1024)),
+                        lambda: units.number_range(1, 1024)),
     ])
     query = {**sharelink.encode(design), **PERF.encode({"model": "gpt-3", "mbs": 1})}
     # -> {..., "perf_model": "gpt-3"}  (mbs is the default, so it is left out)
@@ -227,7 +227,7 @@ class Param:
     default   value left out of the link.
     accepted  short description of the accepted values, for warnings and docs: text that needs no
               translation (ids, numbers), or a function of no arguments that words it in the
-              current language (``lambda: _("{low} to {high}").format(...)``); ``describe()``.
+              current language (``lambda: units.number_range(1, 1024)``); ``describe()``.
     unit      the value's unit, shown after the name in warnings (``label()``), or ``None``.
     translated  ``False`` when ``name`` is the same in every language (``PUE``).
     """
@@ -532,7 +532,7 @@ def _accepted_range(field: str, whole: bool) -> Callable[[], str]:
         return lambda: _("a whole number from {low} to {high}").format(low=f"{lo:,}", high=f"{hi:,}")
     limits = dict(low=format_number(low), high=format_number(high))
     if low_open:
-        return lambda: _("a number above {low} to {high}").format(**limits)
+        return lambda: _("a number above {low}, up to {high}").format(**limits)
     return lambda: _("a number from {low} to {high}").format(**limits)
 
 
