@@ -289,7 +289,7 @@ def money_range(low: float, high: float, exact: bool = False) -> str:
     return span(usd(low, exact=exact), usd(high, exact=exact))
 
 
-def length_bin(low_m: float, high_m: float) -> str:
+def length_bin_name(low_m: float, high_m: float) -> str:
     """A cable-length bin's name, from ``low_m`` to ``high_m`` [m]: ``<= 3 m`` (from 0), ``10-20 m``, ``> 500 m``
     (without a top): the one name of a bin in the cable-length table and chart, the media table and the cabling
     summary, the same in every language (an id a chart sorts by and an export keeps, not a range in a sentence:

@@ -20,7 +20,7 @@ HAND_MADE = [
     (re.compile(r"""\{[a-z_]*low[a-z_()]*\}\s*[-–]\s*\{[a-z_]*high[a-z_()]*\}"""), "{low}-{high} or {low} – {high}"),
     (re.compile(r"""usd\([^)]*\)\}?\s*[-–]\s*\{?usd\("""), "two amounts joined by a dash"),
     (re.compile(r"""\{number\([^)]*\)\}\s*[-–]\s*\{number\("""), "two numbers joined by a dash"),
-    (re.compile(r"""\{[\w.]+:g\}-\{[\w.]+:g\} m"""), "a length bin's name (units.length_bin)"),
+    (re.compile(r"""\{[\w.]+:g\}-\{[\w.]+:g\} m"""), "a length bin's name (units.length_bin_name)"),
 ]
 """Ranges written by hand: a template's own ``{low} to {high}`` (not the one rule's, and not a bound in a sentence,
 "from {low} to {high}"), two ends joined by a hyphen or a dash."""

@@ -25,7 +25,7 @@ from typing import BinaryIO, TextIO
 from core.fabric.naming import NamingScheme
 from core.formats.exports import Export
 from core.i18n import N_, _
-from core.units import length_bin
+from core.units import length_bin_name
 from core.formats.podnetbox import plan_cabling_rows
 from core.physical.cabling import CABLE_COLUMNS
 
@@ -79,9 +79,9 @@ def length_bin(length_m: float | None) -> str:
     low = 0.0
     for edge in LENGTH_BINS_M:
         if length_m <= edge:
-            return length_bin(low, edge)
+            return length_bin_name(low, edge)
         low = edge
-    return length_bin(low, math.inf)
+    return length_bin_name(low, math.inf)
 
 
 def summarize(plan, naming: NamingScheme | None = None) -> tuple[Counter, int]:
