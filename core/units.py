@@ -29,6 +29,7 @@ the same way (:func:`excel_money_format`). Amounts are in US dollars; the sessio
 from __future__ import annotations
 
 import math
+import re
 
 from core.i18n import N_, _, currencies, currency, current, fx_rate, in_currency, pgettext, usd
 from core.i18n import number as number_text
@@ -311,6 +312,26 @@ def percent_range(low: float, high: float, signed: bool = False) -> str:
     """A range of shares, each as :func:`percent` writes it (``signed``: errors, ``-12% to +4.2%``), through
     :func:`span`: a training estimate's expected error band."""
     return span(percent(low, signed), percent(high, signed))
+
+
+def money_column(values: list[float | None]) -> list[str]:
+    """Amounts [USD] set one under another in a table column (the Designer's bill, the spares and remedy tables, the
+    price book, Compare's money rows across designs, the review pack's bill), each as ``usd`` writes it, but with
+    the decimals picked once for the column: in Chinese every amount in 万 or 亿 with as many as the one that needs
+    the most (``4.630万美元`` beside ``4.617万美元``, not ``4.63万美元``; ``usd``'s ``places``), as an English column
+    keeps its trailing zeros (``$1.10 M``); amounts below 1万 stay whole dollars. No amount (None, NaN) is ``-``.
+    An amount alone (a card, a sentence) is ``usd``'s."""
+    texts = [usd(v) for v in values]
+    if current() != "zh":
+        return texts
+    places = max((len(found.group(1)) for t in texts if (found := _DECIMALS.search(t))), default=0)
+    return [usd(v, places=places) if _DECIMALS.search(t) or _LARGE.search(t) else t for v, t in zip(values, texts)]
+
+
+_DECIMALS = re.compile(r"\.(\d+)")
+"""A written amount's decimals (``usd``'s text)."""
+_LARGE = re.compile("[万亿]")
+"""A Chinese amount written in 万 or 亿."""
 
 
 MONEY_UNIT = N_("USD")

@@ -7,7 +7,7 @@ import plotly.graph_objects as go
 
 from core.analysis.whole import whole_summary
 from core.figures.keynumbers import unbilled_by_cards
-from core.units import money_axis, money_range, money_unit, percent, power as power_text, power_in, power_scale
+from core.units import money_axis, money_column, money_range, money_unit, percent, power as power_text, power_in, power_scale
 from core.cost import CATEGORY_LABELS, in_category_order, price_sensitivity
 from core.figures.style import CATEGORY_COLOURS, base_layout, plain, text_width, wrap_text
 from core.i18n import N_, _, in_currency, usd
@@ -195,11 +195,12 @@ def networks_rows(plan) -> list[dict]:
     one money format (``core.i18n.usd``, its currency in every cell) and the IT power as the one power format
     (``core.units.power``), labels in the current language."""
     table, keys = networks_table(plan), list(whole_summary(plan)["networks"])
-    rows = []
-    for key, row in zip(keys, table.to_dict("records")):
+    rows, records = [], table.to_dict("records")
+    capex = money_column([row[_("Capex [USD]")] for row in records])  # one column: its decimals picked once
+    for key, row, amount in zip(keys, records, capex):
         rows.append({_("Network"): network_name(key, "short"), _("Switches"): row[_("Switches")],
                      _("Links"): row[_("Links")], _("Transceivers"): row[_("Transceivers")],
-                     _("Capex"): usd(row[_("Capex [USD]")]), _("IT power"): power_text(row[_("IT power [kW]")])})
+                     _("Capex"): amount, _("IT power"): power_text(row[_("IT power [kW]")])})
     return rows
 
 

@@ -45,10 +45,9 @@ def parse_whole(text: str, low: int, high: int, what: str | None = None) -> int:
     """
     what = _("value") if what is None else what
     raw = normalize(text)
-    limits = dict(what=what, low=f"{low:,}", high=f"{high:,}")
     if len(raw) > 40:
-        raise InputError(_("{what} {value} is not a whole number from {low} to {high}").format(
-            value=shown(raw), **limits))
+        raise InputError(_("{what} {value} is not a whole number from {range}").format(
+            what=what, value=shown(raw), range=number_range(low, high)))
     body = number_text(raw)
     value = float(body) if _PLAIN.match(body) else math.nan
     if not math.isfinite(value) or value != int(value):

@@ -1,0 +1,69 @@
+"""Money in a table column (``core.units.money_column``): Chinese amounts in 万 and 亿 share the column's decimals
+("4.630万美元" beside "4.617万美元", not "4.63万美元"), as an English column keeps its trailing zeros; an amount
+alone is ``usd``'s. Read by the Designer's bill and the other money tables (``webui.tables.money``), Compare's money
+rows across the designs, the review pack's bill, networks and remedy tables."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from core.i18n import language, money_context, usd
+from core.units import money_column
+
+DECIMALS = re.compile(r"\.(\d+)[万亿]")
+
+
+def decimals(texts: list[str]) -> set[int]:
+    """The decimals of the amounts in 万 or 亿 among ``texts``."""
+    return {len(found.group(1)) for t in texts if (found := DECIMALS.search(t))}
+
+
+def test_a_chinese_column_shares_its_decimals_and_an_english_one_is_usds():
+    values = [46_300, 46_170, 5_118_000, 1_800, 112_000_000, None]
+    with language("zh"):
+        assert money_column(values) == ["4.630万美元", "4.617万美元", "511.800万美元", "1,800美元", "1.120亿美元", "-"]
+        assert usd(46_300) == "4.63万美元"  # alone: as ever
+        assert money_column([40_000, 50_000]) == ["4万美元", "5万美元"]  # none needs a decimal
+        with money_context("CNY", 7.0):
+            assert money_column([10_000, 10_010]) == ["7.000万元", "7.007万元"]
+    with language("en"):
+        assert money_column(values) == [usd(v) for v in values]
+
+
+def test_the_designers_bill_and_the_review_packs_bill_share_a_columns_decimals():
+    import pandas as pd
+
+    from core.design import Design
+    from core.formats.report import design_report_html
+    from core.plan import plan
+    from webui.tables import money
+
+    p = plan(Design(nodes=64, storage="ethernet"))
+    with language("zh"):
+        frame = money(pd.DataFrame({"a": [r.extended_price_usd for r in p.bom]}), ["a"])
+        assert len(decimals(list(frame["a"]))) == 1, list(frame["a"])
+        html = design_report_html(p, name="x", share_link="http://x")
+    bill = re.search(r'<table class="fp-bom fp-dense" data-bom="all">.*?</table>', html, re.S).group(0)
+    rows = re.findall(r"<tr[^>]*>(.*?)</tr>", bill, re.S)
+    cells = [[c for c in re.findall(r'<td class="num">([^<]*)</td>', row) if "美元" in c] for row in rows]
+    amounts = [found[-1] for found in cells if found]  # the amount column (after the unit price)
+    assert len(decimals(amounts)) == 1 and len(amounts) > 10, amounts
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_compares_money_rows_share_their_decimals_across_the_designs(lang):
+    from core.analysis.compare import compare
+    from core.design import Design
+    from core.figures.compare import comparison_rows
+
+    designs = [("a", Design(nodes=64)), ("b", Design(nodes=66)), ("c", Design(nodes=64, fabric="ethernet"))]
+    with language(lang):
+        comparison = compare(designs)
+        rows, _verdicts = comparison_rows(comparison)
+    heads = ["1. a", "2. b", "3. c"]  # the designs, not their deltas
+    money = [[row[h] for h in heads] for row in rows if any("美元" in row[h] or "$" in row[h] for h in heads)]
+    assert money
+    if lang == "zh":
+        assert all(len(decimals(cells)) <= 1 for cells in money), money
