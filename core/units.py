@@ -318,9 +318,11 @@ def money_column(values: list[float | None]) -> list[str]:
     """Amounts [USD] set one under another in a table column (the Designer's bill, the spares and remedy tables, the
     price book, Compare's money rows across designs, the review pack's bill), each as ``usd`` writes it, but with
     the decimals picked once for the column: in Chinese every amount in 万 or 亿 with as many as the one that needs
-    the most (``4.630万美元`` beside ``4.617万美元``, not ``4.63万美元``; ``usd``'s ``places``), as an English column
-    keeps its trailing zeros (``$1.10 M``); amounts below 1万 stay whole dollars. No amount (None, NaN) is ``-``.
-    An amount alone (a card, a sentence) is ``usd``'s."""
+    the most (``4.630万美元`` beside ``4.617万美元``, not ``4.63万美元``; ``usd``'s ``places``), but never more than
+    its own four figures (three in 亿) give (``334.0万美元`` beside ``5.022万美元``, not ``334.043万美元``: no
+    figure is made up and a column stays as wide), as an English column keeps its trailing zeros (``$1.10 M``);
+    amounts below 1万 stay whole dollars. No amount (None, NaN) is ``-``. An amount alone (a card, a sentence) is
+    ``usd``'s."""
     texts = [usd(v) for v in values]
     if current() != "zh":
         return texts

@@ -12,18 +12,28 @@ import pytest
 from core.i18n import language, money_context, usd
 from core.units import money_column
 
-DECIMALS = re.compile(r"\.(\d+)[万亿]")
+AMOUNT = re.compile(r"([\d,]+)(?:\.(\d+))?([万亿])")
 
 
-def decimals(texts: list[str]) -> set[int]:
-    """The decimals of the amounts in 万 or 亿 among ``texts``."""
-    return {len(found.group(1)) for t in texts if (found := DECIMALS.search(t))}
+def decimals(texts: list[str]) -> set[tuple[str, int, int]]:
+    """Per size of amount among ``texts`` in 万 or 亿 (its unit and whole digits) the decimals written: one
+    entry per size when a column shares its decimals."""
+    found = [AMOUNT.search(t) for t in texts]
+    return {(m.group(3), len(m.group(1).replace(",", "")), len(m.group(2) or "")) for m in found if m}
+
+
+def shared(texts: list[str]) -> bool:
+    sizes = [size[:2] for size in decimals(texts)]
+    return len(sizes) == len(set(sizes))
 
 
 def test_a_chinese_column_shares_its_decimals_and_an_english_one_is_usds():
     values = [46_300, 46_170, 5_118_000, 1_800, 112_000_000, None]
     with language("zh"):
-        assert money_column(values) == ["4.630万美元", "4.617万美元", "511.800万美元", "1,800美元", "1.120亿美元", "-"]
+        assert money_column(values) == ["4.630万美元", "4.617万美元", "511.8万美元", "1,800美元", "1.12亿美元", "-"]
+        assert money_column([3.9689e7, 3.34043e6, 788_520, 50_224]) == [  # never more than its own figures
+            "3,969万美元", "334.0万美元", "78.85万美元", "5.022万美元"]
+        assert money_column([46_000, 50_000]) == ["4.6万美元", "5.0万美元"]
         assert usd(46_300) == "4.63万美元"  # alone: as ever
         assert money_column([40_000, 50_000]) == ["4万美元", "5万美元"]  # none needs a decimal
         with money_context("CNY", 7.0):
@@ -43,13 +53,13 @@ def test_the_designers_bill_and_the_review_packs_bill_share_a_columns_decimals()
     p = plan(Design(nodes=64, storage="ethernet"))
     with language("zh"):
         frame = money(pd.DataFrame({"a": [r.extended_price_usd for r in p.bom]}), ["a"])
-        assert len(decimals(list(frame["a"]))) == 1, list(frame["a"])
+        assert shared(list(frame["a"])), list(frame["a"])
         html = design_report_html(p, name="x", share_link="http://x")
     bill = re.search(r'<table class="fp-bom fp-dense" data-bom="all">.*?</table>', html, re.S).group(0)
     rows = re.findall(r"<tr[^>]*>(.*?)</tr>", bill, re.S)
     cells = [[c for c in re.findall(r'<td class="num">([^<]*)</td>', row) if "美元" in c] for row in rows]
     amounts = [found[-1] for found in cells if found]  # the amount column (after the unit price)
-    assert len(decimals(amounts)) == 1 and len(amounts) > 10, amounts
+    assert shared(amounts) and len(amounts) > 10, amounts
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -66,4 +76,4 @@ def test_compares_money_rows_share_their_decimals_across_the_designs(lang):
     money = [[row[h] for h in heads] for row in rows if any("美元" in row[h] or "$" in row[h] for h in heads)]
     assert money
     if lang == "zh":
-        assert all(len(decimals(cells)) <= 1 for cells in money), money
+        assert all(shared(cells) for cells in money), money
