@@ -77,3 +77,15 @@ def test_compares_money_rows_share_their_decimals_across_the_designs(lang):
     assert money
     if lang == "zh":
         assert all(shared(cells) for cells in money), money
+
+
+def test_optimizes_family_and_front_tables_share_a_columns_decimals():
+    """The per-family table read "333万美元" under "332.8万美元"."""
+    from core.analysis.optimize import Constraints, Grid, optimize
+    from core.figures.optimize import family_rows, front_rows
+
+    result = optimize("H100", 64, Constraints(), Grid(), workers=1)
+    with language("zh"):
+        cheapest = [r["cheapest"] for r in family_rows(result) if r["cheapest"]]
+        front = [r["capex"] for r in front_rows(result)]
+    assert len(cheapest) > 3 and shared(cheapest) and shared(front), (cheapest, front)
