@@ -16,14 +16,14 @@ from core.i18n import language
 ROOT = Path(__file__).resolve().parent.parent
 SCANNED = sorted({*(ROOT / "core").rglob("*.py"), *(ROOT / "pages").glob("*.py"), *(ROOT / "webui").glob("*.py")})
 HAND_MADE = [
-    (re.compile(r"""["'][^"'\n]*(?<!from )(?<!from)\{low\} to \{high\}"""), "a message's own {low} to {high}"),
-    (re.compile(r"""\{[a-z_]*low[a-z_()]*\}\s*[-–]\s*\{[a-z_]*high[a-z_()]*\}"""), "{low}-{high} or {low} – {high}"),
+    (re.compile(r"""["'][^"'\n]*\{low\} to \{high\}"""), "a message's own {low} to {high}"),
+    (re.compile(r"""\{[^{}\n]*low[^{}\n]*\}\s*[-–]\s*\{[^{}\n]*high[^{}\n]*\}"""), "{low}-{high} or {low} – {high}"),
     (re.compile(r"""usd\([^)]*\)\}?\s*[-–]\s*\{?usd\("""), "two amounts joined by a dash"),
     (re.compile(r"""\{number\([^)]*\)\}\s*[-–]\s*\{number\("""), "two numbers joined by a dash"),
     (re.compile(r"""\{[\w.]+:g\}-\{[\w.]+:g\} m"""), "a length bin's name (units.length_bin_name)"),
 ]
-"""Ranges written by hand: a template's own ``{low} to {high}`` (not the one rule's, and not a bound in a sentence,
-"from {low} to {high}"), two ends joined by a hyphen or a dash."""
+"""Ranges written by hand: a template's own ``{low} to {high}`` (in a sentence too: "from {range}" takes the one
+rule's), two ends joined by a hyphen or a dash."""
 
 
 def hand_made_ranges(source: str) -> list[str]:
@@ -36,7 +36,9 @@ def test_the_grep_finds_hand_made_ranges():
     assert hand_made_ranges('span = f"{number(m.low_m, 1)}–{number(m.high_m, 1)}"')
     assert hand_made_ranges('lambda: _("{low} to {high}").format(low=0, high="1,000,000")')
     assert hand_made_ranges('return f"{self.low_m:g}-{self.high_m:g} m"')
-    assert not hand_made_ranges('_("a whole number from {low} to {high}")')  # a bound in a sentence
+    assert hand_made_ranges('_("a whole number from {low} to {high}")')  # a bound in a sentence too
+    assert hand_made_ranges("""f"{code} {entry['low']:g}-{entry['high']:g}" for code in codes""")
+    assert not hand_made_ranges('_("a whole number from {range}").format(range=span(low, high))')
 
 
 def test_no_hand_made_ranges():

@@ -108,6 +108,7 @@ from core.errors import InputError, shown
 from core.fabric.pods import pod_specs
 from core.physical.racks import load_racks
 from core.i18n import N_, _, ngettext
+from core.units import span
 from core.spares import canonical_setting
 
 
@@ -529,11 +530,11 @@ def _accepted_range(field: str, whole: bool) -> Callable[[], str]:
     low, high, low_open, _high_open = field_bounds(field)
     if whole:
         lo, hi = int(low), int(high if high is not None else 10**9)
-        return lambda: _("a whole number from {low} to {high}").format(low=f"{lo:,}", high=f"{hi:,}")
+        return lambda: _("a whole number from {range}").format(range=span(f"{lo:,}", f"{hi:,}"))
     limits = dict(low=format_number(low), high=format_number(high))
     if low_open:
         return lambda: _("a number above {low}, up to {high}").format(**limits)
-    return lambda: _("a number from {low} to {high}").format(**limits)
+    return lambda: _("a number from {range}").format(range=span(limits["low"], limits["high"]))
 
 
 def _vocab_param(surface: Surface, default: Any) -> Param:
