@@ -89,3 +89,16 @@ def test_optimizes_family_and_front_tables_share_a_columns_decimals():
         cheapest = [r["cheapest"] for r in family_rows(result) if r["cheapest"]]
         front = [r["capex"] for r in front_rows(result)]
     assert len(cheapest) > 3 and shared(cheapest) and shared(front), (cheapest, front)
+
+
+def test_the_sweeps_money_column_is_the_one_column_rule():
+    """The sweep's table (the page and ``python -m core sweep``) writes an amount's points as one column."""
+    from core.analysis.sweep import Axis, SweepSpec, sweep
+    from core.design import Design
+    from core.figures.sweep import value_column
+
+    result = sweep(SweepSpec(base=Design(gpu="H100", gpus=512), x=Axis(setting="oversubscription", values=(1.0, 2.0, 4.0)),
+                             metric="capex_per_gpu_usd"))
+    with language("zh"):
+        assert value_column(result) == money_column([p.value for p in result.points])
+        assert all("万美元" in text for text in value_column(result))
