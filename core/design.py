@@ -45,6 +45,7 @@ from core.catalog import Catalog, DesignPriceBasis, Nic, Switch, System, load_ca
 from core.errors import DesignError, GpuLimitError, InputError, shown
 from core.i18n import N_, _, ngettext
 from core.memo import FrozenDict, view
+from core.units import span
 from core.spares import canonical_setting
 from core.text import hidden, visible
 
@@ -332,8 +333,8 @@ def parse_calibration(text: str) -> Calibration:
             value = float("nan")
         low, high = CALIBRATION_BOUNDS[key]
         if not low <= value <= high:
-            raise InputError(_("{key} must be a number from {low} to {high}").format(key=key, low=f"{low:g}",
-                                                                                    high=f"{high:g}"))
+            raise InputError(_("{key} must be a number from {range}").format(key=key,
+                                                                            range=span(f"{low:g}", f"{high:g}")))
         values[key] = value
     return Calibration(**values, name=clean_name(name))
 
@@ -1161,7 +1162,7 @@ def _field_range(model: type[BaseModel], field: str) -> str | None:
     lo, hi = _number_text(low) if low is not None else "", _number_text(high) if high is not None else ""
     if low is not None and high is not None:
         if not low_open and not high_open:
-            return _("must be from {low} to {high}").format(low=lo, high=hi)
+            return _("must be from {range}").format(range=span(lo, hi))
         message = {(True, True): _("must be above {low} and below {high}"),
                    (True, False): _("must be above {low} and at most {high}"),
                    (False, True): _("must be at least {low} and below {high}")}[low_open, high_open]

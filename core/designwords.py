@@ -13,10 +13,21 @@ from __future__ import annotations
 from core import units, vocab
 from core.i18n import N_, _, ngettext, pgettext
 
-TIERED = N_("{count}-tier {switches} {fabric}")
+TIERED = N_("{count}-tier {family}")
 """The words that start a sized design's description, its switch tiers in digits as every other surface counts
-them (``core.plurals.tiers``: the Designer's and the CLI's headline "1 tier", zh "1 层"); a design that was not
-sized (0 tiers) says the switches and the fabric alone."""
+them (``core.plurals.tiers``: the Designer's and the CLI's headline "1 tier", zh "1 层") before its switch family
+(``switch_family``); a design that was not sized (0 tiers) says the family alone."""
+SWITCH_FAMILY = N_("{switches} {fabric}")
+"""A switch family in words (``switch_family``): the switch model(s), then the fabric."""
+
+
+def switch_family(switches: str, fabric: str) -> str:
+    """A switch family (its switch model or models, the fabric's name: ``vocab.fabric_label``) in words, the one
+    order of a design's description (the optimizer's headline and labels, the review pack's title) and the
+    optimizer's per-family table: ``TH5 Ethernet RoCE``, ``QM9700 InfiniBand``; without switches (a torus) the
+    fabric alone."""
+    return _(SWITCH_FAMILY).format(switches=switches, fabric=fabric) if switches else fabric
+
 
 
 def design_words(design, tiers: int, *, leaf: str | None = None, spine: str | None = None,
@@ -50,8 +61,8 @@ def design_words(design, tiers: int, *, leaf: str | None = None, spine: str | No
         spine = spine or d.spine_switch or leaf
         switches = leaf if spine == leaf or tiers == 1 else \
             _("{leaf} leaves and {spine} spines").format(leaf=leaf, spine=spine)
-        unsized = N_("{switches} {fabric}")  # a design that was not sized: no tier count to say
-        shape = _(TIERED if tiers else unsized).format(count=tiers, switches=switches, fabric=fabric)
+        shape = switch_family(switches, fabric)
+        shape = _(TIERED).format(count=tiers, family=shape) if tiers else shape  # not sized: no tier count to say
         ratio = taper_words(d.oversubscription, total, leaves)
     uplink = uplink_gbps if uplink_gbps is not None else d.uplink_speed_gbps
     speed = _("{speed}G ports").format(speed=speeds or d.port_speed_gbps) \

@@ -278,7 +278,8 @@ def in_currency(label: str) -> str:
     return re.sub(r"\bUSD\b", code, label).replace("美元", currencies()[code]["zh_unit"])
 
 
-def usd(value: float, signed: bool = False, exact: bool = False, trim: bool = False, cents: bool = False) -> str:
+def usd(value: float, signed: bool = False, exact: bool = False, trim: bool = False, cents: bool = False,
+        places: int | None = None) -> str:
     """The one money format, in the current language and currency (cards, axes, hover, tables, report, CLI text);
     it takes US dollars and prints the session's currency (below).
 
@@ -294,7 +295,10 @@ def usd(value: float, signed: bool = False, exact: bool = False, trim: bool = Fa
     ``catalog``); every headline amount, the CLI's included, is the compact money of the cards. ``trim``: without the decimals'
     trailing zeros, for axis ticks, whose values are round (``$1.5 B``, ``$1 B``; ``6万美元``, ``60.5万美元``).
     ``cents``: amounts below $100 with two decimals, two significant figures below 10 cents (``$12.40``,
-    ``$0.20``, ``0.034美元``), for prices per unit such as a million tokens.
+    ``$0.20``, ``0.034美元``), for prices per unit such as a million tokens. ``places``: a Chinese amount in 万 or
+    亿 with this many decimals, its trailing zeros kept (``4.630万美元``), but never more than its own figures give
+    (``511.8万美元``): a table column's, which ``core.units.money_column`` picks once for the column; English
+    ignores it (its three figures keep their zeros).
 
     ``value`` is in US dollars (the engine's and the catalog's currency); the text is in the session's currency
     (``money_context``): ``value`` times ``fx_rate()``, written with the currency's English symbol (``$``,
@@ -318,7 +322,11 @@ def usd(value: float, signed: bool = False, exact: bool = False, trim: bool = Fa
     for size, digits, suffix in steps:
         text = _significant(magnitude / size, digits)
         if float(text.replace(",", "")) >= 1:  # from what rounds to 1.00 of the unit: $995,000 is $1.00 M
-            body = (text.rstrip("0").rstrip(".") if (trim or zh) and "." in text else text) + suffix
+            if zh and places is not None:  # a column's decimals, at most this amount's figures'
+                text = f"{magnitude / size:,.{min(places, len(text.partition('.')[2]))}f}"
+            elif (trim or zh) and "." in text:
+                text = text.rstrip("0").rstrip(".")
+            body = text + suffix
             break
     if body is None:
         magnitude = round(magnitude)

@@ -29,6 +29,7 @@ the same way (:func:`excel_money_format`). Amounts are in US dollars; the sessio
 from __future__ import annotations
 
 import math
+import re
 
 from core.i18n import N_, _, currencies, currency, current, fx_rate, in_currency, pgettext, usd
 from core.i18n import number as number_text
@@ -273,12 +274,66 @@ def money_ticks(top: float, bottom: float = 0.0, count: int = 5) -> list[float]:
     return ticks
 
 
-def money_range(low: float, high: float) -> str:
-    """A range of amounts [USD], each as ``usd`` writes it: ``$1.55 M to $2.84 M``, ``155.4万美元 至 284.4万美元``
-    (a space on each side of 至, as after any amount): the one range of the capex card's help, the Cost & power
-    cards, the spares caption, the review pack and ``python -m core plan``, written into a sentence's ``{range}``
-    (which no space tidying may touch afterwards)."""
-    return pgettext("a range of amounts", "{low} to {high}").format(low=usd(low), high=usd(high))
+def span(low: str, high: str) -> str:
+    """A range's two ends, already written, as one text: ``1 to 1,024``, ``$1.55 M to $2.84 M``; in Chinese ``1 至
+    1,024``, ``155.4万美元 至 284.4万美元`` (a space on each side of 至, as after any amount): the one range rule,
+    which the ranges below (``money_range``, ``number_range``, ``percent_range``) and a range whose ends have
+    their own format write through; a sentence takes it whole as its ``{range}`` (which no space tidying may touch
+    afterwards), never ``{low} to {high}`` of its own."""
+    return pgettext("a range", "{low} to {high}").format(low=low, high=high)
+
+
+def money_range(low: float, high: float, exact: bool = False) -> str:
+    """A range of amounts [USD], each as ``usd`` writes it (``exact``: whole dollars, a price book's), through
+    :func:`span`: ``$1.55 M to $2.84 M``, ``155.4万美元 至 284.4万美元``: the capex card's help and the Cost & power
+    cards, the spares card, the cost chart's hover, the review pack and ``python -m core plan`` and ``catalog``."""
+    return span(usd(low, exact=exact), usd(high, exact=exact))
+
+
+def length_bin_name(low_m: float, high_m: float) -> str:
+    """A cable-length bin's name, from ``low_m`` to ``high_m`` [m]: ``<= 3 m`` (from 0), ``10-20 m``, ``> 500 m``
+    (without a top): the one name of a bin in the cable-length table and chart, the media table and the cabling
+    summary, the same in every language (an id a chart sorts by and an export keeps, not a range in a sentence:
+    :func:`span` writes those)."""
+    if low_m <= 0:
+        return f"<= {high_m:g} m"
+    if math.isinf(high_m):
+        return f"> {low_m:g} m"
+    return f"{low_m:g}-{high_m:g} m"
+
+
+def number_range(low: float, high: float) -> str:
+    """A range of numbers, each as :func:`number` writes it, through :func:`span`: ``1 to 1,024``, ``0 至
+    1,000,000`` (the values a link setting accepts); the template names the unit."""
+    return span(number(low), number(high))
+
+
+def percent_range(low: float, high: float, signed: bool = False) -> str:
+    """A range of shares, each as :func:`percent` writes it (``signed``: errors, ``-12% to +4.2%``), through
+    :func:`span`: a training estimate's expected error band."""
+    return span(percent(low, signed), percent(high, signed))
+
+
+def money_column(values: list[float | None]) -> list[str]:
+    """Amounts [USD] set one under another in a table column (the Designer's bill, the spares and remedy tables, the
+    price book, Compare's money rows across designs, the review pack's bill), each as ``usd`` writes it, but with
+    the decimals picked once for the column: in Chinese every amount in 万 or 亿 with as many as the one that needs
+    the most (``4.630万美元`` beside ``4.617万美元``, not ``4.63万美元``; ``usd``'s ``places``), but never more than
+    its own four figures (three in 亿) give (``334.0万美元`` beside ``5.022万美元``, not ``334.043万美元``: no
+    figure is made up and a column stays as wide), as an English column keeps its trailing zeros (``$1.10 M``);
+    amounts below 1万 stay whole dollars. No amount (None, NaN) is ``-``. An amount alone (a card, a sentence) is
+    ``usd``'s."""
+    texts = [usd(v) for v in values]
+    if current() != "zh":
+        return texts
+    places = max((len(found.group(1)) for t in texts if (found := _DECIMALS.search(t))), default=0)
+    return [usd(v, places=places) if _DECIMALS.search(t) or _LARGE.search(t) else t for v, t in zip(values, texts)]
+
+
+_DECIMALS = re.compile(r"\.(\d+)")
+"""A written amount's decimals (``usd``'s text)."""
+_LARGE = re.compile("[万亿]")
+"""A Chinese amount written in 万 or 亿."""
 
 
 MONEY_UNIT = N_("USD")

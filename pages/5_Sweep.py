@@ -14,7 +14,6 @@ from core.analysis import sweep as sw
 from core.design import Design
 from core.errors import FabricPlannerError, InputError
 from core.figures import sweep as figs
-from core.figures.compare import format_value
 from core.formats import sweeplink
 from core.formats.joblink import DEFAULTS
 from core.i18n import _
@@ -134,13 +133,12 @@ def _csv(result: sw.SweepResult) -> str:
 
 def _table(result: sw.SweepResult, unit: str) -> None:
     spec = result.spec
-    kind = sw.METRICS[spec.metric].kind
     rows = []
-    for p in result.points:
+    for p, value in zip(result.points, figs.value_column(result, unit)):
         row = {sw.setting_label(spec.x.setting): figs.value_label(spec.x.setting, p.x)}
         if spec.y:
             row[sw.setting_label(spec.y.setting)] = figs.value_label(spec.y.setting, p.y)
-        row[sw.metric_label(spec.metric, spec.size)] = format_value(p.value, kind, unit) if p.value is not None else "-"
+        row[sw.metric_label(spec.metric, spec.size)] = value or "-"
         if result.repeats:  # a setting the design ignores here: the rows say which point they repeat (in view)
             row[_("note")] = figs.same_note(result, p)
         if any(q.reason for q in result.points):  # the column only when a point has no value

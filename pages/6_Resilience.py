@@ -850,8 +850,8 @@ def _spares_section(cur, store: dict, key: str, lang: str) -> None:
         KeyNumber("capex_without_spares", _("Capex without spares"), i18n.usd(result.capex_usd), ""),
         KeyNumber("spares", _("Spares"), i18n.usd(result.spares_capex_usd), ""),
         KeyNumber("capex_with_spares", _("Capex with spares"), i18n.usd(result.capex_with_spares_usd),
-                  _("Range {low} to {high} (catalog price ranges)").format(
-                      low=i18n.usd(result.capex_with_spares_usd_low), high=i18n.usd(result.capex_with_spares_usd_high)))]),
+                  _("Range {range} (catalog price ranges)").format(range=units.money_range(
+                      result.capex_with_spares_usd_low, result.capex_with_spares_usd_high)))]),
         unsafe_allow_html=True)
     st.dataframe(tables.money(table, [_("unit price [USD]"), _("spares price [USD]")]), hide_index=True,
                  width="stretch", height=cache.table_height(len(table)), column_config={

@@ -11,7 +11,7 @@ import streamlit as st
 
 from core import i18n, units
 from core.figures.keynumbers import cards_html, kv_key_numbers, serving_key_numbers, size_caption
-from core.figures.serving import (TABLE_COLUMNS, comparison_rows, fabric_idle_note, fabric_load_caption,
+from core.figures.serving import (TABLE_COLUMNS, compared_note, comparison_rows, fabric_idle_note, fabric_load_caption,
                                   fabric_load_note, fabric_load_rows, fabric_load_title, time_figure)
 from core.formats import inferencelink as link
 from core.formats.serving_exports import serving_export_file_name, serving_exports
@@ -196,7 +196,8 @@ def _served(key: str, language: str, _design, _plan, _values: dict):
             return served, None
         shown = {label: e for label, e in [*served.mine.items(), *served.others] if not isinstance(e, Exception)}
         links = {**dict.fromkeys(shown, link_word(_plan.resolved.system)), **served.links}
-        return served, cached.frozen(time_figure(shown, scaleup_links=links))
+        rate = inference.compared_rate(served.here, _values)
+        return served, cached.frozen(time_figure(shown, scaleup_links=links, rate=rate))
 
 
 def _what_if(here, without, plan) -> None:
@@ -238,6 +239,10 @@ def _results(cur, plan, store: dict) -> None:
         st.markdown(cards_html(kv_key_numbers(here.kv, cur.unit)), unsafe_allow_html=True)
     _what_if(here, served.without, plan)
     st.subheader(_("The same deployment on other designs"))
+    rate = inference.compared_rate(here, store)
+    note = compared_note(here, served.mine[_("this design")], rate, system)
+    if note:
+        st.caption(safe.md(note))
     charts.chart(figure, "full", key=W + "time", config={"displaylogo": False})
     _comparison([(_("this design"), served.mine[_("this design")]), *served.others])
     st.caption(_("Each design, this one too, serves this design's request rate, {rate} requests/s, so the times "
@@ -246,7 +251,7 @@ def _results(cur, plan, store: dict) -> None:
                  "than the deployment above; a split you fixed is kept, on the same GPUs per pool. The split rows "
                  "name each one and how many GPUs it uses; a design that cannot keep up shows an unbounded time. "
                  "Costs are each cluster's TCO share, from catalog price estimates.").format(
-        rate=units.number(inference.compared_rate(here, store))))
+        rate=units.number(rate)))
     _exports(cur, served)
 
 

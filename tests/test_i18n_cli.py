@@ -440,7 +440,7 @@ def test_whole_number_messages_translate(text):
     with pytest.raises(InputError) as en:
         parse_whole(text, 1, 100)
     assert str(zh.value).startswith("数值 ") and str(named.value).startswith("GPU 数 ")
-    assert not english_leaks(str(zh.value)) and "1 到 100" in str(zh.value)
+    assert not english_leaks(str(zh.value)) and "1 至 100" in str(zh.value)
     assert str(en.value).startswith("value ") and not chinese_leaks(str(en.value))
 
 

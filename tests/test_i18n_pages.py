@@ -164,16 +164,17 @@ def test_bom_numbers_and_ids_do_not_change_with_the_language():
     assert list(en.columns[:4]) == ["category", "item", "where", "quantity"]  # English: the ids (tests, downloads)
     assert qty in zh.columns and "quantity" not in zh.columns
     assert zh[qty].tolist() == en["quantity"].tolist()
-    # money in each language's one format, of the same amounts
+    # money in each language's one format, of the same amounts, a column's decimals picked once (core.units)
     from core.formats.xlsx import bom_table
     from core.plan import plan
+    from core.units import money_column
 
     amounts = bom_table(plan(Design(nodes=128)))
     assert en["unit_price_usd"].tolist() == [i18n.usd(v) for v in amounts["unit_price_usd"]]
     assert en["extended_price_usd"].tolist() == [i18n.usd(v) for v in amounts["extended_price_usd"]]
     with language("zh"):
-        assert zh[unit].tolist() == [i18n.usd(v) for v in amounts["unit_price_usd"]]
-        assert zh[total].tolist() == [i18n.usd(v) for v in amounts["extended_price_usd"]]
+        assert zh[unit].tolist() == money_column(list(amounts["unit_price_usd"]))
+        assert zh[total].tolist() == money_column(list(amounts["extended_price_usd"]))
     assert zh[catalog_id].tolist() == en["catalog_id"].tolist()
     with language("zh"):
         from core.cost import CATEGORY_LABELS

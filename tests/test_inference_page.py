@@ -20,11 +20,12 @@ from core.design import Design
 from core.errors import DesignError
 from core.i18n import language
 from core.figures.keynumbers import serving_key_numbers
-from core.figures.serving import comparison_rows, time_figure
+from core.figures.serving import compared_note, comparison_rows, time_figure
 from core.formats import inferencelink as link
+from core.formats import sharelink
 from core.perf.serving import usable_hbm_bytes, weights_per_gpu_bytes
 from core.plan import plan
-from core.units import alike
+from core.units import alike, milliseconds
 from tests import pagetest
 from tests.test_i18n import rerun
 from core.perf import servingform
@@ -178,7 +179,7 @@ def test_chinese_link_warning_has_no_space_between_chinese_words():
     with language("zh"):
         warnings = link.decode({"inf_ttft": "-1", "inf_dtp": "-4"})[1]
     assert "0（无目标），或大于 0，最多 3,600,000" in warnings[0]  # 或 大于 was a placeholder's space
-    assert "0（按设计选定），或 1 到 1,024" in warnings[1]  # a space between Chinese and a number stays
+    assert "0（按设计选定），或 1 至 1,024" in warnings[1]  # a space between Chinese and a number stays
 
 
 @pytest.mark.parametrize("params", [{"inf_pn": "1", "inf_ptp": "3"}, {"inf_mode": "aggregated", "inf_dn": "1",
@@ -431,3 +432,25 @@ def test_an_overloaded_page_shows_the_served_rates_numbers_and_says_why_the_fabr
     assert list(load.iloc[0, 1:3]) == ["0 GB/s", "0%"]
     assert any(idle in unescape(c.value) for c in at.caption)
     assert not fabric_idle_note(servingform.estimate_on(plan(Design()), link.DEFAULTS))  # 1.9 GB/s: no note
+
+
+@pytest.mark.parametrize("lang, words", [("en", ("The cards above", "per output token", "6,153 requests/s")),
+                                         ("zh", ("上方卡片", "每输出 token 时延", "每秒 6,153 个请求"))])
+def test_the_comparison_says_why_this_designs_bar_is_not_the_cards_deployment(lang, words):
+    """Dragonfly+ at 4,096 GPUs: the cards show 39.8 ms per output token on all 4,096 GPUs (the split that costs
+    least per token at the largest rate within the targets), the chart's "this design" bar 43.4 ms on 3,864 of
+    them (the fewest GPUs that serve that rate within the targets, another split), and nothing said why. Two
+    answers to two questions: the sentence between the cards and the chart names both, the chart its rate."""
+    params = {"v": "1", "t": "df", "ng": "4096"}
+    design, _warnings = sharelink.decode(params)
+    served = inference.serve(design, plan(design), dict(link.DEFAULTS))
+    here, mine = served.here, served.mine[next(iter(served.mine))]
+    assert here.gpus == 4096 and mine.gpus == 3864 and round(here.tpot_s * 1e3, 1) != round(mine.tpot_s * 1e3, 1)
+    at = open_page({**params, "lang": lang})
+    note = next(unescape(c.value) for c in at.caption if words[0] in unescape(c.value))
+    for shown in (milliseconds(here.tpot_s), milliseconds(mine.tpot_s), "3,864", "4,096", *words[1:]):
+        assert shown in note, (shown, note)
+    layout = json.loads(at.get("plotly_chart")[0].proto.spec)["layout"]
+    assert words[2] in json.dumps(layout["title"], ensure_ascii=False)
+    default = inference.serve(Design(), plan(Design()), dict(link.DEFAULTS))  # one deployment: nothing to say
+    assert compared_note(default.here, default.mine[next(iter(default.mine))], default.here.rate) == ""

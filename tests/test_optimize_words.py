@@ -4,6 +4,10 @@ the other family's sentence adds its three numbers up and names only the counts 
 
 from __future__ import annotations
 
+import re
+
+import pytest
+
 from core.analysis.optimize import Candidate, OptimizeResult
 from core.analysis.optimizewords import search_words, why_costlier
 from core.design import Design
@@ -76,3 +80,24 @@ def test_a_fabric_category_is_named_when_it_differs_most():
     assert text == "the InfiniBand design spends $300,000 more on switches (2 tiers; this design: 1 tier)."
     with language("en"):
         assert "more outside" not in why_costlier(best, other, objective="compute")
+
+
+@pytest.mark.parametrize("lang, switch, torus", [("en", "TH5 Ethernet RoCE, rail-only", "Ethernet RoCE, torus"),
+                                                  ("zh", "TH5 以太网 RoCE，仅轨道", "以太网 RoCE，环面")])
+def test_the_per_family_table_names_a_family_as_the_headline_does(lang, switch, torus):
+    """The per-family table wrote "Ethernet RoCE TH5" where the answer's headline and the design labels write
+    "2-tier TH5 Ethernet RoCE": one function names a switch family (``designwords.switch_family``), both read it."""
+    from core.analysis.optimize import Constraints, Grid, design_label, optimize
+    from core.figures.optimize import family_rows
+
+    result = optimize("H100", 512, Constraints(), Grid(port_speeds=(400,), topologies=("rail-only", "torus")),
+                      workers=1)
+    with language(lang):
+        rows = family_rows(result)
+        labels = {c.index: design_label(c) for c in result.candidates}
+    names = [r["family"] for r in rows]
+    assert switch in names and torus in names, names
+    for row in rows:  # each family's cheapest design: its label holds the family's words, in the same order
+        if row["cheapest_index"] is not None and "TH" in row["family"]:
+            family = re.split("[,，]", row["family"])[0]
+            assert family in labels[row["cheapest_index"]], (family, labels[row["cheapest_index"]])

@@ -92,7 +92,7 @@ def test_aliases_canonicalised_and_full_names_accepted():
     ({"ti": "4"}, "'ti' (Tiers)", "auto, 1, 2 or 3"),
     ({"px": "QM9700:cheap"}, "'px' (Price overrides [USD])", "ID:USD"),
     ({"px": "NOPE:1"}, "'px' (Price overrides [USD])", "ID:USD"),
-    ({"yrs": "0"}, "'yrs' (TCO years)", "above 0 to 30"),
+    ({"yrs": "0"}, "'yrs' (TCO years)", "above 0, up to 30"),
     ({"nvd": "12"}, "'nvd' (NVLink domain [GPUs])", "multiple"),
     ({"zz": "1"}, "'zz' is unknown", "Known: v, g, n"),
     ({"v": "9"}, "'v' (link version)", "Accepted: 1"),

@@ -19,12 +19,12 @@ from core.figures import racks as rack_figures
 from core.figures.keynumbers import cards_html, rack_key_numbers
 from core.errors import FabricPlannerError
 from core.formats.stagecabling import RACKS_NOTE
-from core.i18n import N_, _, language as speaking, sentences, usd
+from core.i18n import N_, _, language as speaking, sentences
 from core.physical.cabling import nvlink_summary
 from core.physical.media import KIND_LABELS, NVLINK_CLASS_LABELS
 from core.physical.racks import load_racks
 from core.plan import plan as plan_of
-from core.units import metres, number, percent
+from core.units import metres, money_column, number, percent
 from webui import charts, jobs, safe, tablefit
 from webui.cached import naming_json, scheme_of_json
 from webui.tables import show_wide
@@ -250,8 +250,9 @@ def growth_section(cur, key: str) -> None:
     headers = stage_headers()
     numbers = {headers[c]: st.column_config.NumberColumn(format="localized")
                for c, (_header, kind) in STAGE_COLUMNS.items() if kind == "count"}
-    rows = [{headers[c]: usd(v) if STAGE_COLUMNS[c][1] == "usd" else v for c, v in row.items()}
-            for row in stage_rows(deltas)]
+    rows = stage_rows(deltas)
+    money = {c: iter(money_column([row[c] for row in rows])) for c, (_h, kind) in STAGE_COLUMNS.items() if kind == "usd"}
+    rows = [{headers[c]: next(money[c]) if c in money else v for c, v in row.items()} for row in rows]
     show_wide(pd.DataFrame(rows), hide_index=True, width="stretch", column_config=numbers)
     if named:
         titles = {column: _(title) for column, title in MOVE_TITLES.items()}

@@ -79,9 +79,9 @@ def money_from_link(params: dict) -> tuple[tuple[str, float], list[str]]:
         entry, raw = i18n.currencies()[code], params.get("ui_fx")
         raw = raw[-1] if isinstance(raw, (list, tuple)) and raw else raw  # the last value counts
         return (code, published), [_(
-            "Link parameter 'ui_fx' (exchange rate) = {value} was ignored: {code} takes a rate from {low} to {high} "
+            "Link parameter 'ui_fx' (exchange rate) = {value} was ignored: {code} takes a rate from {range} "
             "per US dollar; {published} is used.").format(value=shown(str(raw), 20), code=code,
-                                                         low=f"{entry['low']:g}", high=f"{entry['high']:g}",
+                                                         range=units.span(f"{entry['low']:g}", f"{entry['high']:g}"),
                                                          published=f"{published:g}")]
 
 

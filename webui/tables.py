@@ -10,7 +10,8 @@ import pandas as pd
 import streamlit as st
 
 from core.figures.style import text_width
-from core.i18n import _, in_currency, number, usd
+from core.i18n import _, in_currency, number
+from core.units import money_column as money_texts
 
 CHAR_PX = 8.5
 """Width of a digit, a capital or a sign ("$", "%") in the data grid's 14 px font [px], with a little air."""
@@ -30,11 +31,13 @@ MAX_FIT_PX = 320
 
 
 def money(frame: pd.DataFrame | list[dict], columns) -> pd.DataFrame:
-    """A copy of ``frame`` with each of ``columns`` (those present) as ``usd`` text; missing values stay empty."""
+    """A copy of ``frame`` with each of ``columns`` (those present) as money text, its decimals picked once per
+    column (``core.units.money_column``); missing values stay empty."""
     out = pd.DataFrame(frame).copy()
     for column in columns:
         if column in out.columns:
-            out[column] = [usd(v) if v is not None and not pd.isna(v) else "" for v in out[column]]
+            out[column] = [text if v is not None and not pd.isna(v) else ""
+                           for v, text in zip(out[column], money_texts(list(out[column])))]
     return out
 
 

@@ -36,6 +36,7 @@ from core.design import FIELDS, Design, field_bounds, parse_design
 from core import progress, vocab
 from core.errors import DesignError, FabricPlannerError, InputError
 from core.i18n import N_, _, in_currency
+from core.units import span
 from core.perf.sizes import format_size
 from core.plan import Plan, plan as make_plan
 
@@ -311,10 +312,11 @@ def check_values(key: str, values: Sequence[Value]) -> tuple[Value, ...]:
             raise InputError(_("{setting} takes whole numbers, not {value}").format(setting=key, value=f"{number:g}"))
         low, high, low_open = s.bounds
         if not (low < number if low_open else low <= number) or number > high:
+            top = f"{high:,.0f}" if high >= 1000 else f"{high:g}"
             message = (_("{setting} must be above {low} and at most {high}, not {value}") if low_open else
-                       _("{setting} must be from {low} to {high}, not {value}"))
-            raise InputError(message.format(setting=key, low=f"{low:g}", value=f"{number:g}",
-                                            high=f"{high:,.0f}" if high >= 1000 else f"{high:g}"))
+                       _("{setting} must be from {range}, not {value}"))
+            raise InputError(message.format(setting=key, low=f"{low:g}", value=f"{number:g}", high=top,
+                                            range=span(f"{low:g}", top)))
         out.append(int(number) if s.whole else number)
     if len(set(out)) != len(out):
         raise InputError(_("a value of {setting} is given twice").format(setting=key))

@@ -54,6 +54,7 @@ from core.cli.common import (
     typed_float,
 )
 from core.design import FIELDS, describe_validation_error
+from core.units import span
 from core.errors import DesignError, InputError, NotHandledError, SettingError, TargetError, os_reason, shown
 from core.i18n import (
     DEFAULT_CURRENCY, DEFAULT_LANGUAGE, LANGUAGES, _, check_rate, currencies, current, language, money_context, money_note,
@@ -197,9 +198,9 @@ def _output(args: argparse.Namespace) -> str:
             rate = check_rate(code, args.fx_rate)
         except ValueError:
             entry = currencies()[code]
-            raise InputError(_("--fx-rate {value} is not a rate of {code}: from {low} to {high} per US dollar").format(
-                value=shown(getattr(args.fx_rate, "typed", str(args.fx_rate))), code=code, low=f"{entry['low']:g}", high=f"{entry['high']:g}")
-            ) from None
+            raise InputError(_("--fx-rate {value} is not a rate of {code}: from {range} per US dollar").format(
+                value=shown(getattr(args.fx_rate, "typed", str(args.fx_rate))), code=code,
+                range=span(f"{entry['low']:g}", f"{entry['high']:g}"))) from None
         with money_context(code, rate), accelerator_context(args):
             text = args.handler(args)
             # the rate and its date, under the output whose money it converted

@@ -8,6 +8,7 @@ from core import vocab
 from core.catalog import load_catalog
 from core.cli.common import add_format_option, to_json
 from core.i18n import DEFAULT_LANGUAGE, N_, _, current, usd
+from core.units import money_range
 
 KINDS = ("systems", "nics", "switches", "transceivers", "cables", "nvlink")
 KIND_TITLES = {"systems": N_("GPU systems"), "nics": N_("NICs"), "switches": N_("Switches"),
@@ -42,13 +43,13 @@ def run(args: argparse.Namespace) -> str:
             label = e.get("name", e.get("architecture", ""))  # product names stay as the catalog writes them
             extra = ""
             if "price_usd" in e:
-                extra = "  " + _("{price} ({basis}; {low} to {high}), {power} W").format(
+                extra = "  " + _("{price} ({basis}; {range}), {power} W").format(
                     price=usd(e["price_usd"], exact=True), basis=vocab.PRICE_BASES.label(e["price_basis"]), power=f"{e['power_w']:g}",
-                    low=usd(e["price_low_usd"], exact=True), high=usd(e["price_high_usd"], exact=True))
+                    range=money_range(e["price_low_usd"], e["price_high_usd"], exact=True))
             elif "node_price_usd" in e:
-                extra = "  " + _("{price}/node ({basis}; {low} to {high}), {power} W/node").format(
+                extra = "  " + _("{price}/node ({basis}; {range}), {power} W/node").format(
                     price=usd(e["node_price_usd"], exact=True), basis=vocab.PRICE_BASES.label(e["price_basis"]),
-                    power=f"{e['node_power_w']:g}", low=usd(e["node_price_low_usd"], exact=True),
-                    high=usd(e["node_price_high_usd"], exact=True))
+                    power=f"{e['node_power_w']:g}", range=money_range(e["node_price_low_usd"], e["node_price_high_usd"],
+                                                                      exact=True))
             lines.append(f"  {key}: {label}{extra}")
     return "\n".join(lines) + "\n"

@@ -216,11 +216,11 @@ def _searched_size(args: argparse.Namespace):
 
 def run(args: argparse.Namespace) -> str:
     from core.analysis.jobsplit import Split
-    from core.analysis.objectives import PER_UNIT, cost_axis, money_text, objective_text
+    from core.analysis.objectives import PER_UNIT, cost_axis, objective_text
     from core.analysis.optimize import capex_of, design_label, largest_within, objective_word, optimize, usable_cpus
     from core.errors import InputError, shown
     from core.figures.keynumbers import size_caption
-    from core.figures.optimize import metric_value
+    from core.figures.optimize import metric_value, money_cells
 
     envelope = None
     args.gpu, args.gpus, base = _searched_size(args)
@@ -274,10 +274,10 @@ def run(args: argparse.Namespace) -> str:
         lines.append("  " + _("The second column is what each design costs more than the cheapest on the front."))
     per_unit = cost_axis(result.objective) in PER_UNIT
     cheapest = capex_of(result.pareto[0], result.objective) if result.pareto else 0.0
-    for c in result.pareto:  # busbw in G of ``unit`` to 0.1 GB/s (the front's step), as the Optimize page's table
+    column = money_cells(result.pareto, result.objective)  # a column's decimals picked once, as the page's table
+    for c, money in zip(result.pareto, column):  # busbw in G of ``unit`` to 0.1 GB/s (the front's step), as the page
         value = {"busbw_gbytes": i18n.number(metric_value(c, result.metric, unit), 1), "days": units.days(c.days),
                  "usd_per_mtok": usd(c.usd_per_mtok, cents=True)}[result.metric]  # as the page's front table
-        money = money_text(c, result.objective) if per_unit else usd(capex_of(c, result.objective))
         more = "-" if c is result.pareto[0] else usd(capex_of(c, result.objective) - cheapest, signed=True,
                                                      cents=per_unit)
         lines.append(f"  {money:>18}  {more:>12}  {value:>8}  {design_label(c)}")

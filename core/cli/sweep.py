@@ -106,11 +106,9 @@ def _base_plan(design):
 
 def run(args: argparse.Namespace) -> str:
     from core.analysis.sweep import sweep
-    from core.figures.compare import format_value
     from core.figures.sweep import (base_sentence, count_sentence, download_rows, gap_word, repeats_caption,
-                                    same_note, title, value_label)
+                                    same_note, title, value_column, value_label)
     from core.i18n import sentences
-    from core.analysis.sweep import METRICS
 
     spec = spec_from_args(args)
     result = sweep(spec)
@@ -127,14 +125,13 @@ def run(args: argparse.Namespace) -> str:
                         "values2": list(result.spec.y.values) if spec.y else None,
                         "metric": spec.metric, "size_bytes": spec.size if spec.metric == "busbw_gbytes" else None,
                         "points": rows, "feasible": result.feasible, "job": result.job}) + "\n"
-    kind = METRICS[spec.metric].kind
     lines = [title(result), ""]  # the chart's title (core.i18n.embedded spaces a Latin setting name in Chinese)
     labels, texts = [], []
-    for p in result.points:
+    for p, value in zip(result.points, value_column(result, bandwidth_unit(args))):
         label = value_label(spec.x.setting, p.x)
         if spec.y:
             label = f"{label} / {value_label(spec.y.setting, p.y)}"
-        text = format_value(p.value, kind, bandwidth_unit(args)) if p.value is not None else \
+        text = value if value is not None else \
             _("{gap}: {reason}").format(gap=gap_word(p), reason=" ".join((p.reason or "").split()))
         note = same_note(result, p)  # the page's note column: the point builds an earlier point's design
         labels.append(said(label))

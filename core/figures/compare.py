@@ -174,7 +174,8 @@ def delta_header(index: int) -> str:
 
 
 def comparison_rows(comparison: Comparison, unit: str = "GB/s") -> tuple[list[dict], list[dict]]:
-    """The comparison table: one row per metric, per design its value and (except the baseline) its delta.
+    """The comparison table: one row per metric, per design its value and (except the baseline) its delta; an
+    amount's row across the designs with its decimals picked once (``core.units.money_column``).
 
     Returns ``(rows, verdicts)``: ``verdicts`` has the same shape, ``better``/``worse``/``same``/``neutral``
     on delta cells and None elsewhere (the page colours by it). A missing value shows as ``-``; bandwidth in
@@ -189,10 +190,13 @@ def comparison_rows(comparison: Comparison, unit: str = "GB/s") -> tuple[list[di
         row = {group_header: _(GROUPS[m.group]),
                metric_header: metric_label(m, comparison.level2, comparison.families)}
         verdict = {group_header: None, metric_header: None}
-        for i, col in enumerate(comparison.columns):
+        shown = [col for col in comparison.columns if m.key not in col.pods and m.key in col.values]
+        money = iter(units.money_column([col.values[m.key] for col in shown])) if m.kind == "usd" else None
+        for i, col in enumerate(comparison.columns):  # an amount across the designs: decimals picked once
             head = design_header(i, col.name)
             row[head] = (per_pod_value(col.pods[m.key], 1, 0, unit) if m.key in col.pods else
-                         format_value(col.values[m.key], m.kind, unit) if m.key in col.values else "-")
+                         (next(money) if money else format_value(col.values[m.key], m.kind, unit))
+                         if m.key in col.values else "-")
             verdict[head] = None
             if i != comparison.baseline:
                 d = deltas[i][m.key]

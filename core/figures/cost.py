@@ -7,7 +7,7 @@ import plotly.graph_objects as go
 
 from core.analysis.whole import whole_summary
 from core.figures.keynumbers import unbilled_by_cards
-from core.units import money_axis, money_unit, percent, power as power_text, power_in, power_scale
+from core.units import money_axis, money_column, money_range, money_unit, percent, power as power_text, power_in, power_scale
 from core.cost import CATEGORY_LABELS, in_category_order, price_sensitivity
 from core.figures.style import CATEGORY_COLOURS, base_layout, plain, text_width, wrap_text
 from core.i18n import N_, _, in_currency, usd
@@ -126,9 +126,9 @@ def price_sensitivity_figure(plan, top: int = 5) -> go.Figure:
     swings = swings[::-1]  # widest on top
     names = [s.catalog_id for s in swings]  # the bars' keys; the axis shows the BOM's part names
     labels = [plain(part_label(s.item)) for s in swings]
-    hover = [_("{item}: {quantity} x {low} to {high} per unit; capex {capex_low} to {capex_high}").format(
-        item=s.item, quantity=f"{s.quantity:,}", low=usd(s.unit_low_usd), high=usd(s.unit_high_usd),
-        capex_low=usd(s.capex_low_usd), capex_high=usd(s.capex_high_usd)) for s in swings]
+    hover = [_("{item}: {quantity} x {unit_range} per unit; capex {capex_range}").format(
+        item=s.item, quantity=f"{s.quantity:,}", unit_range=money_range(s.unit_low_usd, s.unit_high_usd),
+        capex_range=money_range(s.capex_low_usd, s.capex_high_usd)) for s in swings]
     widest = max([abs(s.capex_low_usd - capex) for s in swings] + [abs(s.capex_high_usd - capex) for s in swings]
                  + [1.0])
     fig = go.Figure()
@@ -195,11 +195,12 @@ def networks_rows(plan) -> list[dict]:
     one money format (``core.i18n.usd``, its currency in every cell) and the IT power as the one power format
     (``core.units.power``), labels in the current language."""
     table, keys = networks_table(plan), list(whole_summary(plan)["networks"])
-    rows = []
-    for key, row in zip(keys, table.to_dict("records")):
+    rows, records = [], table.to_dict("records")
+    capex = money_column([row[_("Capex [USD]")] for row in records])  # one column: its decimals picked once
+    for key, row, amount in zip(keys, records, capex):
         rows.append({_("Network"): network_name(key, "short"), _("Switches"): row[_("Switches")],
                      _("Links"): row[_("Links")], _("Transceivers"): row[_("Transceivers")],
-                     _("Capex"): usd(row[_("Capex [USD]")]), _("IT power"): power_text(row[_("IT power [kW]")])})
+                     _("Capex"): amount, _("IT power"): power_text(row[_("IT power [kW]")])})
     return rows
 
 

@@ -540,7 +540,7 @@ def cost_key_numbers(plan) -> list[KeyNumber]:
     per_gpu_hour = tco_share_usd_per_s(basis.tco_usd, basis.tco_years, 1, gpus) * 3600.0
     return [
         KeyNumber("capex_range", _("Capex range"),
-                  f"{usd(cost.capex_usd_low)} – {usd(cost.capex_usd_high)}",
+                  units.money_range(cost.capex_usd_low, cost.capex_usd_high),
                   _("every catalog price at the low, then the high end of its range (the price book on the "
                     "Catalog page); the headline capex {capex} is at {basis} prices; {fabric} {range}").format(
                       capex=usd(cost.capex_usd), basis=vocab.PRICE_BASIS.word(cost.price_basis),

@@ -21,6 +21,7 @@ from core.analysis.optimize import (
     families,
 )
 from core import units, vocab
+from core.designwords import switch_family
 from core.fabric.families import switch_tiers
 from core.figures.style import base_layout
 from core.i18n import _, fx_rate, in_currency, usd
@@ -143,13 +144,21 @@ def pareto_figure(result: OptimizeResult, height: int = 460, unit: str = "GB/s")
     return fig
 
 
+def money_cells(candidates: list, objective: str) -> list[str]:
+    """The candidates' values on the front's money axis (``capex_of``) as a table column: its decimals picked once
+    (``core.units.money_column``); with cents (a cost per GPU-hour) each as ``money_text`` writes it."""
+    if cost_axis(objective) in PER_UNIT:
+        return [money_text(c, objective) for c in candidates]
+    return units.money_column([capex_of(c, objective) for c in candidates])
+
+
 def front_rows(result: OptimizeResult, unit: str = "GB/s") -> list[dict]:
-    """The Pareto front as table rows (cheapest first): design, capex (text, ``core.i18n.usd``, and US dollars),
-    performance (``metric_value``; ``performance_usd`` the cost per million output tokens in US dollars, NaN
-    without a serving target), tiers, switches, power [kW]."""
+    """The Pareto front as table rows (cheapest first): design, capex (text, a column's: ``money_cells``, and US
+    dollars), performance (``metric_value``; ``performance_usd`` the cost per million output tokens in US dollars,
+    NaN without a serving target), tiers, switches, power [kW]."""
     rows = []
-    for c in result.pareto:
-        rows.append({"index": c.index, "design": design_label(c), "capex": money_text(c, result.objective),
+    for c, capex in zip(result.pareto, money_cells(result.pareto, result.objective)):
+        rows.append({"index": c.index, "design": design_label(c), "capex": capex,
                      "capex_usd": capex_of(c, result.objective), "cluster_capex_usd": c.capex_usd,
                      "performance": metric_value(c, result.metric, unit), "performance_usd": c.usd_per_mtok,
                      "tiers": switch_tiers(c.design.topology, c.tiers),  # the summary's count (a torus: 0)
@@ -161,14 +170,14 @@ def front_rows(result: OptimizeResult, unit: str = "GB/s") -> list[dict]:
 def family_rows(result: OptimizeResult) -> list[dict]:
     """One row per switch family (fabric, leaf switch, topology): its cheapest design that meets every
     constraint, or what ruled the family out."""
-    rows = []
-    for f in families(result.candidates, result.objective):
-        words = dict(fabric=vocab.FABRIC.label(f.fabric), switch=f.switch, topology=vocab.TOPOLOGY.word(f.topology))
-        rows.append({
-            "family": (_("{fabric} {switch}, {topology}") if f.switch  # zh: a full-width comma, as in design labels
-                       else _("{fabric}, {topology}")).format(**words),  # a torus: no switch model
+    rows, found = [], families(result.candidates, result.objective)
+    cheapest = iter(money_cells([f.cheapest for f in found if f.cheapest], result.objective))
+    for f in found:
+        rows.append({  # zh: a full-width comma, as in design labels; a torus: no switch model
+            "family": _("{family}, {topology}").format(family=switch_family(f.switch, vocab.FABRIC.label(f.fabric)),
+                                                       topology=vocab.TOPOLOGY.word(f.topology)),
             "considered": f.considered, "feasible": f.feasible,
-            "cheapest": money_text(f.cheapest, result.objective) if f.cheapest else "",
+            "cheapest": next(cheapest) if f.cheapest else "",  # a column's decimals
             "cheapest_index": f.cheapest.index if f.cheapest else None,
             "ruled_out_by": "" if f.cheapest else _("{reason} ({count} of {total})").format(
                 reason=f.reason, count=f"{f.ruled_out:,}", total=f"{f.considered:,}"),

@@ -131,14 +131,16 @@ def _gpus_used(estimate) -> str:
         used=number(estimate.gpus), total=number(estimate.cluster_gpus))
 
 
-def time_figure(estimates: dict, height: int = 420, scaleup_links: dict[str, str] | None = None) -> go.Figure:
+def time_figure(estimates: dict, height: int = 420, scaleup_links: dict[str, str] | None = None,
+                rate: float | None = None) -> go.Figure:
     """Per design (label -> ``ServingEstimate``): time per output token by component and time to first token by
     part [ms], as stacked horizontal bars in two panels (top and bottom); an unbounded part (the load exceeds a
     pool) is left out and a hatched bar saying "unbounded" runs on to the panel's edge (``_unbounded``).
     ``scaleup_links``: each design's scale-up link name (label ->
     ``core.scaleup.link_word`` of its system; a label left out, or None: NVLink): the scale-up part is one legend
     entry and colour per name, so an HCCS design beside H100 rows does not colour their NVLink "HCCS". Each bar's
-    label and hover say the GPUs its deployment uses of the cluster's (``_gpus_used``), as the table's row does."""
+    label and hover say the GPUs its deployment uses of the cluster's (``_gpus_used``), as the table's row does.
+    ``rate``: the request rate [requests/s] every bar is served at, said under the title (None: not said)."""
     labels = [plain(label) for label in estimates]
     used = [_gpus_used(e) for e in estimates.values()]  # on each bar's label and in its hover, as the table's row
     splits = [plain(_("split: {split}").format(split=describe(e.deployment))) + "<br>" + u
@@ -172,9 +174,37 @@ def time_figure(estimates: dict, height: int = 420, scaleup_links: dict[str, str
         yaxis2=dict(domain=[0.0, 0.4], anchor="x2", autorange="reversed", **ticks),
         annotations=[dict(text=_("Time per output token [ms]"), y=1.0, **panel),
                      dict(text=_("Time to first token [ms]"), y=0.4, **panel), *words, *ttft_words])
-    base_layout(fig, _("Where a token's time goes"), height + 40 * len(labels))
-    fig.update_layout(margin=dict(b=90))
+    title = _("Where a token's time goes")
+    if rate is not None:
+        title += "<br><sup>" + _("Every design at {rate} requests/s, on the GPUs under its name").format(
+            rate=number(rate)) + "</sup>"
+    base_layout(fig, title, height + 40 * len(labels))
+    # the subtitle's line above the first panel's own title (an annotation over the plot)
+    fig.update_layout(margin=dict(b=90, t=fig.layout.margin.t + (22 if rate is not None else 0)))
     return fig
+
+
+def _pools(dep) -> tuple:
+    """A deployment's mode and pools' splits: what makes two estimates at one rate one deployment."""
+    return dep.mode, dep.prefill, dep.decode
+
+
+def compared_note(here, mine, rate: float, system=None) -> str:
+    """The sentence read between the cards and the comparison of designs when this design's own bar (``mine``,
+    ``webui.inference.Served.mine``'s "this design": served at ``rate`` [requests/s] as every design is, on the
+    fewest GPUs that meet the targets) is another deployment than the cards' (``here``: the whole design at the
+    split that costs least per token): both deployments' GPUs and times, so 43.4 ms below beside a 39.8 ms card
+    says why, in ``system``'s accelerator noun (``core.scaleup.in_noun``); empty when the two are one deployment
+    (the same pools and splits: the same numbers), or ``mine`` raised."""
+    if isinstance(mine, Exception) or _pools(here.deployment) == _pools(mine.deployment):
+        return ""
+    return in_noun(_("The cards above are this design's deployment on {gpus} of its {total} GPUs: {ttft} to the first "
+             "token, {tpot} per output token. Below, every design serves the same {rate} requests/s on the fewest "
+             "GPUs that meet the targets, this design too: on {used} of its {total} GPUs, with the split its row "
+             "names, it takes {used_ttft} to the first token and {used_tpot} per output token.").format(
+        gpus=number(here.gpus), total=number(here.cluster_gpus), ttft=milliseconds(here.ttft_s),
+        tpot=milliseconds(here.tpot_s), rate=number(rate), used=number(mine.gpus),
+        used_ttft=milliseconds(mine.ttft_s), used_tpot=milliseconds(mine.tpot_s)), system)
 
 
 TABLE_COLUMNS = (N_("Design"), N_("Prefill split"), N_("Decode split"), N_("GPUs used"), N_("TTFT [ms]"),

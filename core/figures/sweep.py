@@ -16,7 +16,7 @@ from core.analysis.sweep import CATEGORICAL, METRICS, SETTINGS, SweepResult, csv
 from core.figures.compare import format_value
 from core.figures.style import TIER_COLOURS, base_layout, plain, wrap_text
 from core.i18n import N_, _, embedded, fx_rate, ngettext, number, sentences
-from core.units import money_unit
+from core.units import money_column, money_unit
 
 LINE_COLOUR = TIER_COLOURS["leaf"]
 GAP_COLOUR = "#a6acaf"
@@ -149,6 +149,18 @@ def _axis_ticks(result: SweepResult, values: list[float | None], axis: bool = Tr
     if axis and len(ticks) > 1:
         out["range"] = [ticks[0], ticks[-1] + 0.03 * (ticks[-1] - ticks[0])]
     return out
+
+
+def value_column(result: SweepResult, unit: str | None = None) -> list[str | None]:
+    """Each point's value as the table's column writes it (``format_value``; an amount's column with its decimals
+    picked once, ``core.units.money_column``), None where a point has no value: the page's table and ``python -m
+    core sweep``."""
+    kind = METRICS[result.spec.metric].kind
+    values = [p.value for p in result.points]
+    if kind == "usd":
+        texts = iter(money_column([v for v in values if v is not None]))
+        return [next(texts) if v is not None else None for v in values]
+    return [format_value(v, kind, unit) if v is not None else None for v in values]
 
 
 def _value_text(result: SweepResult, value: float | None, unit: str | None = None) -> str:

@@ -18,12 +18,14 @@ language of the request (``core.i18n``); every cell value is an English id, as i
 from __future__ import annotations
 
 import csv
+import math
 from collections import Counter
 from typing import BinaryIO, TextIO
 
 from core.fabric.naming import NamingScheme
 from core.formats.exports import Export
 from core.i18n import N_, _
+from core.units import length_bin_name
 from core.formats.podnetbox import plan_cabling_rows
 from core.physical.cabling import CABLE_COLUMNS
 
@@ -77,9 +79,9 @@ def length_bin(length_m: float | None) -> str:
     low = 0.0
     for edge in LENGTH_BINS_M:
         if length_m <= edge:
-            return f"<= {edge:g} m" if low == 0 else f"{low:g}-{edge:g} m"
+            return length_bin_name(low, edge)
         low = edge
-    return f"> {LENGTH_BINS_M[-1]:g} m"
+    return length_bin_name(low, math.inf)
 
 
 def summarize(plan, naming: NamingScheme | None = None) -> tuple[Counter, int]:

@@ -28,6 +28,7 @@ from core.design import MAX_NAME_CHARS, Design, clean_name
 from core.errors import InputError
 from core.formats import sharelink
 from core.i18n import N_, _, ngettext
+from core.units import number_range
 from core.perf.sizes import format_size, parse_size
 
 MAX_LINK = 4000
@@ -67,7 +68,7 @@ def _format_sizes(sizes: Sequence[int]) -> str:
 
 SETTINGS = sharelink.register_extension("cmp_", [
     sharelink.Param("base", N_("baseline column"), sharelink.parse_int(1, MAX_DESIGNS), str, 1,
-                    lambda: _("{low} to {high}").format(low=1, high=MAX_DESIGNS)),
+                    lambda: number_range(1, MAX_DESIGNS)),
     sharelink.Param("sz", N_("all-reduce sizes"), _parse_sizes, _format_sizes, DEFAULT_SIZES,
                     lambda: _("one to {count} sizes, comma-separated (e.g. 1MiB,1GiB)").format(count=MAX_SIZES)),
 ])

@@ -15,6 +15,7 @@ import unicodedata
 
 from core.errors import InputError, shown
 from core.i18n import _, ngettext, number
+from core.units import number_range
 
 SIZE_UNITS = ("nodes", "GPUs", "racks")
 _THOUSANDS = re.compile(r"^[+]?\d{1,3}([, ]\d{3})+$")
@@ -44,19 +45,18 @@ def parse_whole(text: str, low: int, high: int, what: str | None = None) -> int:
     """
     what = _("value") if what is None else what
     raw = normalize(text)
-    limits = dict(what=what, low=f"{low:,}", high=f"{high:,}")
     if len(raw) > 40:
-        raise InputError(_("{what} {value} is not a whole number from {low} to {high}").format(
-            value=shown(raw), **limits))
+        raise InputError(_("{what} {value} is not a whole number from {range}").format(
+            what=what, value=shown(raw), range=number_range(low, high)))
     body = number_text(raw)
     value = float(body) if _PLAIN.match(body) else math.nan
     if not math.isfinite(value) or value != int(value):
-        raise InputError(_("{what} {value} is not a whole number; enter {low} to {high}").format(
-            value=shown(raw), **limits))
+        raise InputError(_("{what} {value} is not a whole number; enter {range}").format(
+            what=what, value=shown(raw), range=number_range(low, high)))
     number = int(value)
     if not low <= number <= high:
-        raise InputError(_("{what} {number} is out of range; enter {low} to {high}").format(
-            number=f"{number:,}", **limits))
+        raise InputError(_("{what} {number} is out of range; enter {range}").format(
+            what=what, number=f"{number:,}", range=number_range(low, high)))
     return number
 
 

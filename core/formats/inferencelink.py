@@ -23,6 +23,7 @@ from pydantic import BaseModel, ValidationError
 from core.design import tidy_spaces
 from core.formats import sharelink
 from core.i18n import N_, _
+from core.units import span
 from core.perf.serving import AUTO_PRECISION, KvPrecision, Mode, PoolSplit, PrecisionSetting, Workload
 from core.perf.servingform import AUTO, SPLIT_FIELDS
 from core.perf.training import PRESETS
@@ -75,8 +76,8 @@ def _accepted(model: type[BaseModel], name: str, zero: str = "") -> str:
     """The values field ``name`` of ``model`` accepts, in words of the current language (``zero``: what 0 means)."""
     low, low_open, high, high_open = bounds(model, name)
     template = (_("more than {low}, up to {high}") if low_open else
-                _("{low} to less than {high}") if high_open else _("{low} to {high}"))
-    text = template.format(low=_text(low), high=_text(high))
+                _("{low} to less than {high}") if high_open else None)
+    text = template.format(low=_text(low), high=_text(high)) if template else span(_text(low), _text(high))
     return tidy_spaces(_("{zero} or {range}").format(zero=zero, range=text)) if zero else text
 
 

@@ -22,6 +22,7 @@ from core.design import MAX_PODS
 from core.errors import InputError
 from core.formats import sharelink
 from core.i18n import N_, _
+from core.units import span
 from core.perf.collectives import OPS
 from core.perf.congestion import PLACEMENTS, ROUTINGS
 from core.perf.constants import load_constants
@@ -124,9 +125,8 @@ LIMITS = {"seq": (128, 1_048_576), "gbs": (1, MAX_GLOBAL_BATCH), "mbs": (1, 64),
 def _range(low: float, high: float, words: str | None = None):
     """``accepted`` of a numeric setting, worded when a warning is shown (in the language of that request)."""
     def describe() -> str:
-        if words is not None:
-            return _(words).format(low=low, high=high)
-        return _("{low} to {high}").format(low=f"{low:,}", high=f"{high:,}")
+        shown = span(f"{low:,}", f"{high:,}")
+        return _(words).format(range=shown) if words is not None else shown
     return describe
 
 
@@ -163,7 +163,7 @@ JOB = sharelink.register_extension("perf_", [
     P("tg", N_("training GPUs (0 = all that fit)"), sharelink.parse_int(0, 1_000_000), str, 0,
       _range(0, 1_000_000)),
     P("tok", N_("tokens to train [T]"), sharelink.parse_float(0.001, 1000.0), sharelink.format_number, 1.0,
-      _range(0.001, 1000, N_("{low} to {high} (trillions)"))),
+      _range(0.001, 1000, N_("{range} (trillions)"))),
     P("eff", N_("achievable FLOP/s fraction (0 = default)"), sharelink.parse_float(0.0, 1.0),
       sharelink.format_number, 0.0, _range(0, 1)),
     P("cmp", N_("comparison fabric"), sharelink.parse_choice(list(COMPARE_CHOICES)), str, "eth2",

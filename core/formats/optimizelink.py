@@ -36,6 +36,7 @@ from core.catalog import load_catalog
 from core.errors import InputError, shown
 from core.formats import sharelink
 from core.i18n import N_, _
+from core.units import span
 from core.perf.sizes import format_size, parse_size
 from core.perf.training import PRESETS, parse_job
 
@@ -160,7 +161,7 @@ def _parse_size(text: str) -> int:
 def _limit(key: str, name: str, high: float, whole: bool = False) -> sharelink.Param:
     parse = sharelink.parse_int(0, int(high)) if whole else sharelink.parse_float(0.0, high)
     return sharelink.Param(key, name, parse, str if whole else sharelink.format_number, 0,
-                           lambda: _("0 (no limit) to {high}").format(high=f"{high:,.0f}"))
+                           lambda: span(_("0 (no limit)"), f"{high:,.0f}"))
 
 
 P = sharelink.Param

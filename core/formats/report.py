@@ -662,19 +662,29 @@ def _bandwidth(doc: _Doc, plan) -> None:
     doc.section("bandwidth", _("Bandwidth"), body)
 
 
-def _bom_rows(rows, pods: bool = False) -> tuple[list[list], float, float, int]:
+def _bill_money(rows, sums: list[float]) -> tuple[dict, dict]:
+    """The bill's two money columns as text, each with its decimals picked once over the column
+    (``core.units.money_column``): (unit price [USD] -> text, amount [USD] -> text), the amounts the rows' extended
+    prices and ``sums`` (the subtotals and the total under them)."""
+    prices, amounts = [r.unit_price_usd for r in rows], [r.extended_price_usd for r in rows] + sums
+    return dict(zip(prices, units.money_column(prices))), dict(zip(amounts, units.money_column(amounts)))
+
+
+def _bom_rows(rows, pods: bool = False, money: tuple[dict, dict] | None = None) -> tuple[list[list], float, float, int]:
     """The cells of ``rows`` (``_bom_headers``' columns: the part's published name and where it sits apart, as the
     Designer's bill and the workbook split them, ``item_and_where``; ``pods``: with whose devices each row buys, after
-    where) and their totals [USD, W, count]."""
+    where; ``money``: the money columns' texts, ``_bill_money``, default those of ``rows`` alone) and their totals
+    [USD, W, count]."""
     from core.figures.billitems import item_and_where
     from core.figures.cost import category_name
     from core.spares import pod_label
 
+    prices, amounts = money or _bill_money(rows, [])
     out, usd_total, w_total, count = [], 0.0, 0.0, 0
     for r in rows:
         out.append([category_name(r.category), *item_and_where(r.item, r.catalog_id),
-                    *([pod_label(r.pod)] if pods else []), number(r.quantity), usd(r.unit_price_usd),
-                    usd(r.extended_price_usd), number(r.extended_power_w), r.why, r.catalog_id])
+                    *([pod_label(r.pod)] if pods else []), number(r.quantity), prices[r.unit_price_usd],
+                    amounts[r.extended_price_usd], number(r.extended_power_w), r.why, r.catalog_id])
         usd_total += r.extended_price_usd
         w_total += r.extended_power_w
         count += r.quantity
@@ -720,9 +730,11 @@ def _bom_table(bom) -> str:
         cells = "".join(f'<td class="{kind}">{html_text(str(v))}</td>' for kind, v in zip(kinds, values))
         return f'<tr class="{cls}"{attrs}>{cells}</tr>'
 
+    sums = [sum(r.extended_price_usd for r in groups[key]) for key in order]
+    money = _bill_money(bom, [*sums, sum(sums)])  # a column's decimals picked once, its subtotals and total too
     body, total_usd, total_w = [], 0.0, 0.0
     for key in order:
-        rows, usd_sum, w_sum, _count = _bom_rows(groups[key], pods)
+        rows, usd_sum, w_sum, _count = _bom_rows(groups[key], pods, money)
         total_usd += usd_sum
         total_w += w_sum
         if len(order) > 1:
@@ -731,9 +743,9 @@ def _bom_table(bom) -> str:
         body += [tr(r) for r in rows]
         if len(order) > 1:
             body.append(tr(_bom_line(pods, category=_("Subtotal"), item=network_name(key, "bill"),
-                                     extended_price_usd=usd(usd_sum), extended_power_w=number(w_sum)),
+                                     extended_price_usd=money[1][usd_sum], extended_power_w=number(w_sum)),
                            "fp-subtotal", f' data-network="{html_text(key)}" data-subtotal-usd="{usd_sum:.2f}"'))
-    body.append(tr(_bom_line(pods, category=_("Total"), extended_price_usd=usd(total_usd),
+    body.append(tr(_bom_line(pods, category=_("Total"), extended_price_usd=money[1][total_usd],
                              extended_power_w=number(total_w)),
                    "fp-total", f' data-total-usd="{total_usd:.2f}" data-total-w="{total_w:.2f}"'))
     head = "".join(f'<th class="{"num" if kind == "num" else ""}">{html_text(h)}</th>' for kind, h in zip(kinds, headers))
@@ -759,14 +771,15 @@ def _cost(doc: _Doc, plan) -> None:
             policy=policy_words(plan.design.spares)), note=True)
     body += _bom_table(plan.bom)
     if plan.reserved_bom:
-        rrows, rusd, rw, _c = _bom_rows(plan.reserved_bom)
+        money = _bill_money(plan.reserved_bom, [sum(r.extended_price_usd for r in plan.reserved_bom)])
+        rrows, rusd, rw, _c = _bom_rows(plan.reserved_bom, money=money)
         body += _h3(_("Reserved for growth"))
         body += _p(_("Not in the totals above: what growing to {nodes} nodes still buys, {usd}.").format(
             nodes=number(plan.design.grow_to), usd=usd(plan.reserved_network_capex_usd)), note=True)
         classes = {i: kind for i, kind in enumerate(_BOM_COLUMNS[c] for c in _bom_columns()) if kind != "num"}
         numeric = {i for i, c in enumerate(_bom_columns()) if _BOM_COLUMNS[c] == "num"}
         body += _table(_bom_headers(), rrows, numeric, classes,
-                       _bom_line(False, category=_("Total"), extended_price_usd=usd(rusd), extended_power_w=number(rw)),
+                       _bom_line(False, category=_("Total"), extended_price_usd=money[1][rusd], extended_power_w=number(rw)),
                        table_class="fp-bom fp-dense")
     doc.section("bom", _("Bill of materials"), body)
 
@@ -781,13 +794,11 @@ def _networks(doc: _Doc, plan) -> None:
     if networks is None:
         return
     summary = _summary(plan).get("networks") or {}
-    rows = []
-    for key in NETWORK_ORDER:
-        s = summary.get(key)
-        if not isinstance(s, Mapping):
-            continue
-        rows.append([network_name(key, "bill"), number(s.get("switches", 0)), number(s.get("links", 0)),
-                     number(s.get("transceivers", 0)), usd(s.get("capex_usd", 0.0)), units.kw(s.get("power_kw", 0.0))])
+    shown = [(key, summary[key]) for key in NETWORK_ORDER if isinstance(summary.get(key), Mapping)]
+    capex = units.money_column([s.get("capex_usd", 0.0) for _key, s in shown])  # the column's decimals picked once
+    rows = [[network_name(key, "bill"), number(s.get("switches", 0)), number(s.get("links", 0)),
+             number(s.get("transceivers", 0)), amount, units.kw(s.get("power_kw", 0.0))]
+            for (key, s), amount in zip(shown, capex)]
     body = _table([_("network"), _("switches"), _("links"), _("transceivers"), in_currency(_("capex USD")), _("power kW")], rows,
                   {1, 2, 3, 4, 5}) if rows else ""
     body += _p(networks_note(plan), note=True) if rows and networks_note(plan) else ""
@@ -905,7 +916,7 @@ def lengths_html(lengths: list[tuple], media: list[tuple], family: str | None = 
         rows = []
         for word, m in media:
             parts = [x for x in (m.cable_id, m.switch_module_id, m.node_module_id, getattr(m, "fibre_id", "")) if x]
-            span = (f"{number(m.low_m, 1)}–{number(m.high_m, 1)}" if math.isfinite(m.high_m)
+            span = (units.span(units.metres(m.low_m), units.metres(m.high_m)) if math.isfinite(m.high_m)
                     else f"≥ {number(m.low_m, 1)}")
             rows.append([word] * pods + [cls(m.link_class), span, number(m.links), units.metres(m.max_m, m.high_m),
                                          _(KIND_LABELS[m.kind]), ", ".join(dict.fromkeys(parts))])
@@ -1072,9 +1083,10 @@ def _resilience(doc: _Doc, plan, resilience: Mapping | None = None, naming=None)
         tiers: dict[str, list] = {}
         for e in result.elements:
             tiers.setdefault(e.tier, []).append(e)
+        remedies = units.money_column([es[0].remedy_capex_usd for es in tiers.values()])  # decimals picked once
         rows = [[tier(t), number(len(es)), number(max(e.gpus_lost for e in es)), remedy_label(es[0]),
-                 _("cost unknown") if es[0].remedy_capex_usd is None else usd(es[0].remedy_capex_usd)]
-                for t, es in tiers.items()]
+                 _("cost unknown") if es[0].remedy_capex_usd is None else remedy]
+                for (t, es), remedy in zip(tiers.items(), remedies)]
         body += _table([_("tier"), _("elements"), _("GPUs lost (most)"), _("remedy"), _("remedy adds ({fabric} capex)").format(fabric=vocab.compute_fabric())],
                        rows, {1, 2, 4})
         from core.analysis.failure.spec import failure_namer
@@ -1236,8 +1248,8 @@ def _citation_rows(plan) -> list[list]:
         price, shown = getattr(e, prefix + "price_usd", None), ""
         if price is not None:
             low, high = getattr(e, prefix + "price_low_usd", None), getattr(e, prefix + "price_high_usd", None)
-            shown = usd(price) if low is None or high is None else _("{price} (range {low} to {high})").format(
-                price=usd(price), low=usd(low), high=usd(high))
+            shown = usd(price) if low is None or high is None else _("{price} (range {range})").format(
+                price=usd(price), range=units.money_range(low, high))
         rows.append([e.name, e.id, source_citation(e), e.as_of, shown, price_basis_text(e) if price is not None else ""])
     return rows
 

@@ -35,6 +35,7 @@ from typing import Mapping
 from core.errors import InputError, shown
 from core.formats import sharelink
 from core.i18n import N_, _
+from core.units import number_range
 
 PREFIX = "rs_"
 MAX_FAILED = 64
@@ -194,13 +195,13 @@ def _params():
           lambda: _("comma-separated CLASS.afr=NUMBER or CLASS.mttr=NUMBER, classes {classes}").format(
               classes=", ".join(_RATE_CLASSES))),
         P("jg", N_("availability job GPUs (0 = all)"), sharelink.parse_int(0, 1_000_000), str, 0,
-          lambda: _("{low} to {high}").format(low=0, high="1,000,000")),
+          lambda: number_range(0, 1_000_000)),
         P("lead", N_("restock lead time [days]"), sharelink.parse_int(1, 3650), str, 90,
-          lambda: _("{low} to {high}").format(low=1, high="3,650")),
+          lambda: number_range(1, 3650)),
         P("pat", N_("traffic pattern"), sharelink.parse_choice(list(PATTERNS)), str, "ring", ", ".join(PATTERNS)),
         P("pl", N_("rank placement"), sharelink.parse_choice(list(PLACEMENTS)), str, "rail", ", ".join(PLACEMENTS)),
         P("grp", N_("group size (0 = the pattern's default)"), sharelink.parse_int(0, 1_000_000), str, 0,
-          lambda: _("{low} to {high}").format(low=0, high="1,000,000")),
+          lambda: number_range(0, 1_000_000)),
         P("gr", N_("routing between Dragonfly groups"), sharelink.parse_choice(list(GLOBAL_ROUTINGS)), str,
           "minimal", ", ".join(GLOBAL_ROUTINGS)),
         P("tab", N_("Resilience section"), _tab, str, TABS[0], ", ".join(TABS)),

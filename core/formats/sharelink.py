@@ -51,7 +51,7 @@ link registers a prefix and its parameters once, at import time::
         sharelink.Param("model", N_("model"), sharelink.parse_choice(("llama-70b", "gpt-3")),
                         str, "llama-70b", "llama-70b, gpt-3"),
         sharelink.Param("mbs", N_("micro-batch size"), sharelink.parse_int(1, 1024), str, 1,
-                        lambda: _("{low} to {high}").format(low=1, high=1024)),
+                        lambda: units.number_range(1, 1024)),
     ])
     query = {**sharelink.encode(design), **PERF.encode({"model": "gpt-3", "mbs": 1})}
     # -> {..., "perf_model": "gpt-3"}  (mbs is the default, so it is left out)
@@ -108,6 +108,7 @@ from core.errors import InputError, shown
 from core.fabric.pods import pod_specs
 from core.physical.racks import load_racks
 from core.i18n import N_, _, ngettext
+from core.units import span
 from core.spares import canonical_setting
 
 
@@ -227,7 +228,7 @@ class Param:
     default   value left out of the link.
     accepted  short description of the accepted values, for warnings and docs: text that needs no
               translation (ids, numbers), or a function of no arguments that words it in the
-              current language (``lambda: _("{low} to {high}").format(...)``); ``describe()``.
+              current language (``lambda: units.number_range(1, 1024)``); ``describe()``.
     unit      the value's unit, shown after the name in warnings (``label()``), or ``None``.
     translated  ``False`` when ``name`` is the same in every language (``PUE``).
     """
@@ -529,11 +530,11 @@ def _accepted_range(field: str, whole: bool) -> Callable[[], str]:
     low, high, low_open, _high_open = field_bounds(field)
     if whole:
         lo, hi = int(low), int(high if high is not None else 10**9)
-        return lambda: _("a whole number from {low} to {high}").format(low=f"{lo:,}", high=f"{hi:,}")
+        return lambda: _("a whole number from {range}").format(range=span(f"{lo:,}", f"{hi:,}"))
     limits = dict(low=format_number(low), high=format_number(high))
     if low_open:
-        return lambda: _("a number above {low} to {high}").format(**limits)
-    return lambda: _("a number from {low} to {high}").format(**limits)
+        return lambda: _("a number above {low}, up to {high}").format(**limits)
+    return lambda: _("a number from {range}").format(range=span(limits["low"], limits["high"]))
 
 
 def _vocab_param(surface: Surface, default: Any) -> Param:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from core import i18n
 from core.formats import sharelink
 from core.i18n import N_, _
+from core.units import span
 
 BW_UNITS = {"GB/s": "gbyte", "Gb/s": "gbit"}
 """A bandwidth unit -> its ``ui_bw`` value."""
@@ -18,7 +19,7 @@ BW_UNITS = {"GB/s": "gbyte", "Gb/s": "gbit"}
 
 def _rate_words() -> str:
     return _("units of the currency per US dollar: {ranges}").format(ranges=", ".join(
-        f"{code} {entry['low']:g}-{entry['high']:g}" for code, entry in i18n.currencies().items()
+        f"{code} {span(format(entry['low'], 'g'), format(entry['high'], 'g'))}" for code, entry in i18n.currencies().items()
         if code != i18n.DEFAULT_CURRENCY))
 
 

@@ -16,6 +16,7 @@ from pydantic import ValidationError
 
 from core.errors import InputError, shown
 from core.i18n import N_, _
+from core.units import span
 from core.perf.training import ACTIVATION_MATRICES, ModelSpec
 
 ATTENTION_KINDS = ("mha", "gqa", "mla")
@@ -110,8 +111,8 @@ def _value(f: ShapeField, raw) -> object:
     except ValueError:
         number = None
     if number is None or not f.low <= number <= f.high:
-        raise InputError(_("custom model: {field} is {value}; use a whole number from {low} to {high}").format(
-            field=f.name, value=shown(raw), low=f"{f.low:,}", high=f"{f.high:,}"))
+        raise InputError(_("custom model: {field} is {value}; use a whole number from {range}").format(
+            field=f.name, value=shown(raw), range=span(f"{f.low:,}", f"{f.high:,}")))
     return number
 
 

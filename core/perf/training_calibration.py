@@ -25,7 +25,7 @@ from core.catalog import CATALOG_DIR, load_catalog, read_toml
 from core.errors import InputError
 from core.i18n import N_, _, number, sentences
 from core.perf.training_constants import load_training_catalog
-from core.units import percent
+from core.units import percent, percent_range
 
 RUNS_FILE = CATALOG_DIR / "training_runs.toml"
 RESULTS_FILE = CATALOG_DIR / "training_calibration.json"
@@ -243,9 +243,9 @@ def error_band_sentence(architecture: str, precision: str, moe: bool) -> str:
              "architecture": _("held-out published runs of {kind} models on {family} {nouns} (none at {precision})"),
              "kind": _("held-out published runs of {kind} models (none on {family} {nouns})"),
              "all": _("held-out published runs (none of {kind} models)")}[scope]
-    text = _("Expected error of this estimate: {low} to {high} in throughput, from {count} {where} (every run and "
+    text = _("Expected error of this estimate: {range} in throughput, from {count} {where} (every run and "
              "its error: the training calibration table on the Catalog page).").format(
-        low=percent(low, signed=True), high=percent(high, signed=True), count=count,
+        range=percent_range(low, high, signed=True), count=count,
         where=where.format(kind=kind, family=architecture, precision=precision.upper(), nouns=_nouns(architecture)))
     catalog = load_training_catalog()
     if not catalog.calibrated(architecture):

@@ -49,6 +49,7 @@ from core.fabric.wiring import Wiring, wiring_of
 from core.memo import bypassed, spoken, stage, text_bytes
 from core.physical.layout import Arrangement, Layout, RackPlaces, arrange_drafted, drafted_racks, su_places
 from core.physical.racks import RackCatalog, Routing, load_racks
+from core.units import length_bin_name
 
 BIN_EDGES_M = (0.0, 3.0, 5.0, 10.0, 20.0, 30.0, 50.0, 100.0, 500.0, math.inf)
 """Length bins [m]: <=3, 3-5, 5-10, 10-20, 20-30, 30-50, 50-100, 100-500, over 500."""
@@ -68,12 +69,8 @@ class LengthBin(BaseModel):
     """Where most links of the bin run: in-rack, in-row or across-rows."""
 
     def label(self) -> str:
-        """``"<= 3 m"``, ``"10-20 m"``, ``"> 500 m"`` (numbers and units: the same in every language)."""
-        if self.low_m <= 0:
-            return f"<= {self.high_m:g} m"
-        if math.isinf(self.high_m):
-            return f"> {self.low_m:g} m"
-        return f"{self.low_m:g}-{self.high_m:g} m"
+        """``"<= 3 m"``, ``"10-20 m"``, ``"> 500 m"`` (``core.units.length_bin_name``: the same in every language)."""
+        return length_bin_name(self.low_m, self.high_m)
 
 
 class LinkLengths(BaseModel):

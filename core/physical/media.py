@@ -28,6 +28,7 @@ from core.design import ResolvedDesign, fabric_word, tidy_spaces
 from core.errors import DesignError
 from core.i18n import N_, _
 from core.memo import FrozenDict, stage, view
+from core.units import length_bin_name
 from core.networks.media import fibre_for  # noqa: F401 - one fibre rule for every network; core.cost uses it from here
 
 MediaKind = str
@@ -270,12 +271,8 @@ class MediaBin(BaseModel):
     """Reach of the chosen media [m] (covers ``max_m``)."""
 
     def label(self) -> str:
-        import math
-        if self.low_m <= 0:
-            return f"<= {self.high_m:g} m"
-        if math.isinf(self.high_m):
-            return f"> {self.low_m:g} m"
-        return f"{self.low_m:g}-{self.high_m:g} m"
+        """The bin's name (``core.units.length_bin_name``)."""
+        return length_bin_name(self.low_m, self.high_m)
 
 
 def family_link_switches() -> dict[str, str]:
