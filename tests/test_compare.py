@@ -333,7 +333,7 @@ def test_a_large_relative_delta_has_thousands_separators():
 def test_power_and_step_rows_read_as_the_cards_with_exact_deltas(four, lang):
     """Compare showed "IT power [kW] 5,791" where the Designer's card says "5.79 MW" and "Step time [s] 2.129"
     where Performance's says "2.13 s": each row across the designs in the cards' formatter (``core.units.power``'s
-    kW or MW, chosen once per row; a step's significant figures, ``units.alike``), its delta still exact."""
+    kW or MW; a step's significant figures, ``units.alike``), its delta still exact."""
     from core.figures.keynumbers import key_numbers
 
     with language(lang):
@@ -346,9 +346,9 @@ def test_power_and_step_rows_read_as_the_cards_with_exact_deltas(four, lang):
         steps = [c.values["step_time_s"] for c in four.columns]
         card = next(k for k in key_numbers(four.columns[3].plan.summary(), "GB/s") if k.key == "it_power")
     assert max(it) >= 1000 and power[heads[3]] == card.value and card.value.endswith(" MW")
-    assert all(power[head].endswith(" MW") for head in heads)
+    assert [power[head] for head in heads] == [units.power(kw) for kw in it]  # each as its Designer card
     assert [step[head] for head in heads] == [f"{t} s" for t in units.alike(steps)]
     assert step[versus[1]] == "=" or step[versus[1]].startswith(f"{steps[1] - steps[0]:+,.3f} s")
     assert power[versus[3]].startswith(f"+{units.kw(it[3] - it[0])} kW (")
     assert figs.row_cells([239.478], "seconds") == ["239 s"] and figs.row_cells([2.129], "seconds") == ["2.13 s"]
-    assert figs.row_cells([5791.2, 40.8], "kw") == [units.power(5791.2), "0.0408 MW"]
+    assert figs.row_cells([5791.2, 40.8], "kw") == ["5.79 MW", "40.8 kW"]  # each as its Designer card

@@ -167,16 +167,15 @@ def format_delta(d, kind: str, unit: str | None = None) -> str:
 
 def row_cells(values: list[float], kind: str, unit: str | None = None) -> list[str]:
     """One row of the comparison table across the designs, as the Designer's and Performance's cards write each
-    number: an amount with its decimals picked once (``core.units.money_column``), a power in kW or MW chosen
-    once from the row's largest (``core.units.power_scale``: ``5.79 MW`` beside ``1.24 MW``), a step time [s]
+    number: an amount with its decimals picked once (``core.units.money_column``), a power as its Designer card
+    (``core.units.power``: ``52.9 kW`` beside ``5.87 MW``, each unit said), a step time [s]
     with the card's significant figures, beside another with as many decimals in each as the one that needs the
     most (``core.units.alike``: ``2.13 s``, ``239 s`` alone); every other kind ``format_value``'s. The deltas
     stay exact (``format_delta``: kW, milliseconds)."""
     if kind == "usd":
         return units.money_column(values)
     if kind == "kw":
-        scale = units.power_scale(max((abs(v) for v in values), default=0.0))
-        return [units.power_in(v, scale) for v in values]
+        return [units.power(v) for v in values]
     if kind == "seconds":  # a design alone: the card's very number (units.alike's "a number alone")
         return [f"{text} s" for text in (units.alike(values) if len(values) > 1 else map(units.number, values))]
     return [format_value(v, kind, unit) for v in values]
