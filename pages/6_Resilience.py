@@ -767,7 +767,8 @@ def _availability_section(cur, store: dict, key: str, lang: str) -> None:
              _("failures per year"): units.number(result.rates[name]["afr"]), _("repair [h]"): result.rates[name]["mttr_hours"],
              _("unavailability"): units.percent(result.rates[name]["unavailability"])} for name in result.expected_down]
     st.dataframe(rows, hide_index=True, width="stretch", column_config={
-        _("elements"): st.column_config.NumberColumn(format="localized")})  # 4,096 links, as on every page
+        _("elements"): st.column_config.NumberColumn(format="localized"),  # 4,096 links, as on every page
+        _("expected down"): st.column_config.TextColumn(alignment="right")})  # a number's text: as the numbers
     for note in result.notes:  # what is left out: a cloud provider's links and switches, a second NVLink level
         st.caption(safe.md(note))
     st.caption(_("Expected GPUs cut off {cut:,.1f}, degraded {deg:,.1f}; nodes to hold back so the job runs 99% of "
