@@ -205,8 +205,9 @@ def days(value: float, signed: bool = False) -> str:
 def seconds(value: float) -> str:
     """A step time [s] with three decimals and separators (``2.129``, ``1,234.500``): the one format of a training
     step in the tables that set two designs or two states side by side (Performance's two fabrics, Resilience's
-    what-if, Compare's columns and Sweep's points, ``python -m core failure``), so a column never mixes two and
-    three decimals and a difference in milliseconds shows; a step alone (the Performance card, a chart's bar label)
+    what-if, Sweep's points, ``python -m core failure``; Compare's deltas), so a column never mixes two and three
+    decimals and a difference in milliseconds shows; a step alone (the Performance card, a chart's bar label;
+    Compare's row, its cells as the card's beside an exact delta, ``core.figures.compare.row_cells``)
     is :func:`number`'s three significant figures, as every card (the Performance card's help gives this form too,
     so "6 s" above a table's 6.003 reads as one number); the header names the unit."""
     return f"{value:,.3f}"

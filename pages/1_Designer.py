@@ -7,7 +7,6 @@ import json
 import streamlit as st
 
 from core import i18n, spares, units
-from core import vocab
 from core.analysis.whole import bisection_note, design_mixed, ratio_words, whole_plan, whole_summary
 from core.design import MAX_DESIGN_FILE_BYTES, Design, resolve_design
 from core.errors import DesignError, FabricPlannerError, InputError, shown
@@ -17,7 +16,7 @@ from core.figures.bandwidth import bandwidth_readout, clos_readout
 from core.figures.cost import networks_figure, networks_note, networks_rows, price_sensitivity_figure
 from core.figures.keynumbers import cards_html, cost_key_numbers, key_numbers, whatif_capex_note
 from core.figures.style import sep
-from core.figures.subtitle import design_subtitle
+from core.figures.subtitle import design_line
 from core.formats import filenames
 from core.formats.design_file import design_from_bytes
 from core.formats.exports import exports, pod_coverage
@@ -44,9 +43,7 @@ def main() -> None:
 
     st.title(_("Fabric planner"))
     if cur.plan is not None:
-        basis = vocab.PRICE_BASIS.label(cur.plan.cost.price_basis)
-        st.caption(_("{subtitle} · {basis} prices (estimates, ranges on the Cost & power tab)").format(
-            subtitle=design_subtitle(cur.plan), basis=basis))
+        st.caption(design_line(cur.plan))  # the design and its price basis (core.figures.subtitle)
     state.show_warnings(cur)
     if cur.plan is None:
         state.show_error(cur)

@@ -768,13 +768,13 @@ def _availability_section(cur, store: dict, key: str, lang: str) -> None:
     m[3].metric(_("Interruptions per day"), units.number(result.interruptions_per_day),
                 help=_("Failures per day over every element of the cluster"))
     rows = [{_("element class"): cache.class_label(name), _("elements"): result.elements.get(name, 0),
-             _("expected down"): result.expected_down.get(name, 0.0),
+             _("expected down"): avail.expected_down_text(result, name),  # significant figures, as the CLI
              _("failures per year"): units.number(result.rates[name]["afr"]), _("repair [h]"): result.rates[name]["mttr_hours"],
              _("unavailability"): units.percent(result.rates[name]["unavailability"])} for name in result.expected_down]
     st.dataframe(rows, hide_index=True, width="stretch", column_config={
         _("elements"): st.column_config.NumberColumn(format="localized"),  # 4,096 links, as on every page
-        _("expected down"): st.column_config.NumberColumn(format=f"%.{avail.EXPECTED_DOWN_DECIMALS}f")})
-    for note in result.notes:  # a cloud instance's adapters: the provider's links and switches are left out
+        _("expected down"): st.column_config.TextColumn(alignment="right")})  # a number's text: as the numbers
+    for note in result.notes:  # what is left out: a cloud provider's links and switches, a second NVLink level
         st.caption(safe.md(note))
     st.caption(_("Expected GPUs cut off {cut:,.1f}, degraded {deg:,.1f}; nodes to hold back so the job runs 99% of "
                  "the time: {spare}.").format(cut=result.expected_gpus_cut_off, deg=result.expected_gpus_degraded,

@@ -198,14 +198,14 @@ def _sidebar_plan():
 def _best(result) -> None:
     best = result.best
     other = "compute" if result.objective == "cluster" else "cluster"
-    said = _("Cheapest design for **{size}** that meets every constraint: **{design}**, {value} {objective} "
-             "({other_capex} {other_objective}).") if result.objective in MONEY else \
-        _("Best design for **{size}** that meets every constraint: **{design}**, {value} {objective} "
-          "({other_capex} {other_objective}).")
+    said = _("Cheapest design for **{size}** that meets every constraint: **{design}** ({objective}: {value}; "
+             "{other_objective}: {other_capex}).") if result.objective in MONEY else \
+        _("Best design for **{size}** that meets every constraint: **{design}** ({objective}: {value}; "
+          "{other_objective}: {other_capex}).")
     st.success(unbroken(i18n.sentences(said.format(
         size=safe.md(size_caption(result.best_plan)), design=safe.md(design_label(best)),
-        value=objective_text(best, result.objective), objective=objective_word(result.objective),
-        other_capex=i18n.usd(capex_of(best, other)), other_objective=objective_word(other)),
+        value=objective_text(best, result.objective), objective=objective_word(result.objective, best),
+        other_capex=i18n.usd(capex_of(best, other)), other_objective=objective_word(other, best)),
         bandwidth_against(result.best_plan, _sidebar_plan(), state.bandwidth_unit()))))
     if best.split:
         split = Split(*best.split)
@@ -228,9 +228,9 @@ def _chart(result) -> None:
         chosen = next((c for c in result.candidates if c.index == index), None)
         if chosen is not None:
             c1, c2 = st.columns([4, 1])
-            c1.markdown(unbroken(_("Selected: **{design}**, {capex} {objective}.").format(
+            c1.markdown(unbroken(_("Selected: **{design}** ({objective}: {capex}).").format(
                 design=safe.md(design_label(chosen)), capex=objective_text(chosen, result.objective),
-                objective=objective_word(result.objective))))
+                objective=objective_word(result.objective, chosen))))
             c2.link_button(_("Open in Designer"), _design_link(chosen.design), width="stretch")
 
 
@@ -239,7 +239,7 @@ def _tables(result) -> None:
     st.markdown("#### " + _("Pareto front"))
     unit = state.bandwidth_unit()
     rows = figs.front_rows(result, unit)
-    capex = figs.capex_title(result.objective)
+    capex = figs.capex_title(result.objective, result.pareto)
     performance = figs.metric_title(result.metric, unit)
     money_metric = result.metric == "usd_per_mtok"  # a price per unit: the one money format, with cents
     # static tables: their cells wrap, so a design's words are whole at every width, and each front row's design

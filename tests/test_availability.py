@@ -14,6 +14,7 @@ import math
 
 import pytest
 
+from core import plurals
 from core.analysis.availability import (
     ClassRate,
     Shape,
@@ -381,19 +382,47 @@ def test_a_link_rate_moves_with_its_parts():
 
 def test_cli_down_on_average_row_reads_as_the_pages_column(capsys):
     """``availability``'s "down on average" row writes each class's expected count as the Resilience page's
-    "expected down" column does (``EXPECTED_DOWN_DECIMALS`` decimals): it wrote nodes 9.01 and switches 0.0019
-    beside the page's 9.010 and 0.002."""
+    "expected down" column does (``expected_down_text``): it wrote nodes 9.01 and switches 0.0019 beside the page's
+    9.010 and 0.002."""
     import re
 
-    from core.analysis.availability import EXPECTED_DOWN_DECIMALS
+    from core.analysis.availability import expected_down_text
     from core.cli import main
 
     assert main(["availability", "--gpus", "1024", "--trials", "50"]) == 0
     row = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("down on average"))
     result = availability(plan(Design(gpus=1024)), trials=50, seed=0)
-    page = {name: f"%.{EXPECTED_DOWN_DECIMALS}f" % result.expected_down[name]
-            for name in ("gpu_node", "nic", "link", "switch")}
+    page = {name: expected_down_text(result, name) for name in ("gpu_node", "nic", "link", "switch")}
     assert re.findall(r"\d+\.\d+", row) == list(page.values()), (row, page)
+
+
+def test_expected_down_above_zero_never_reads_zero():
+    """The Resilience page's "expected down" showed "0.000" for the default design's NICs (0.000253) and switch
+    (0.0000028), both above zero: three significant figures (``core.units.number``) in the column and the CLI."""
+    from core.analysis.availability import CLASSES, expected_down_text
+
+    result = availability(plan(Design()), trials=50, seed=0)
+    shown = {name: expected_down_text(result, name) for name in CLASSES}
+    assert shown["nic"] == "0.000253" and shown["switch"] == "0.00000279", shown
+    assert all(float(text) > 0 for text in shown.values())
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_second_nvlink_level_left_out_is_said_with_its_counts(lang):
+    """GB200 with a 144-GPU NVLink domain: the Availability tab counted 1,248 links and 38 switches where the
+    Designer counts 3,840 and 110 (72 level-2 NVLink switch units, 2,592 cables) without saying it leaves them out:
+    the note names them; a one-level design has no such note."""
+    from core.formats import sharelink
+    from core.i18n import language
+
+    design, _warnings = sharelink.decode({"v": "1", "g": "GB200-NVL72", "n": "144", "nvd": "144"})
+    with language(lang):
+        result = availability(plan(design), trials=20, seed=0)
+        switches, links = plurals.switches(72), plurals.links(2592)
+    assert result.elements["switch"] == 38 and result.elements["link"] == 1248
+    (note,) = result.notes
+    assert switches in note and links in note and ("Not modelled" in note) == (lang == "en")
+    assert not availability(plan(Design()), trials=20, seed=0).notes
 
 
 def test_cli_job_row_names_the_job_once(capsys):

@@ -7,6 +7,7 @@ import math
 
 import pytest
 
+from core import vocab
 from core.analysis import compare as cmp
 from core.analysis.optimize import Constraints, Grid, optimize
 from core.cost import NETWORK_CATEGORIES
@@ -82,7 +83,7 @@ def test_objective_changes_the_winner_where_it_matters(both):
     assert compute.best.network_capex_usd == min(c.network_capex_usd for c in feasible)
     assert compute.best.network_capex_usd < cluster.best.network_capex_usd
     assert compute.best.capex_usd > cluster.best.capex_usd
-    assert "compute-fabric capex" in compute.explanation[0] and "whole-cluster capex" in cluster.explanation[0]
+    assert vocab.compute_fabric("capex") in compute.explanation[0] and "whole-cluster capex" in cluster.explanation[0]
     assert compute.summary()["objective"] == "compute"
     # the default is the whole cluster, as before the choice existed
     assert optimize("H100", 256, Constraints(), SMALL_GRID, workers=1).best.index == cluster.best.index
@@ -151,3 +152,26 @@ def test_the_by_network_split_leaves_no_space_after_a_full_width_bracket():
         cards = {k.key: k.help for k in key_numbers(plan(Design(nodes=64)).summary())}
     for key in ("capex", "it_power"):
         assert "（节点与计算网络）" in cards[key] and "） " not in cards[key], cards[key]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_optimize_names_the_compute_fabric_capex_as_the_designer(lang):
+    """Optimize said "compute-fabric capex" for a GB200 design's two-level NVLink domain, whose compute fabric
+    capex holds the level-2 NVLink switches, where the Designer and Compare say "Capex, compute fabric and NVLink
+    level 2": the objective's words are ``core.vocab.compute_fabric``'s, by whether the candidate holds them."""
+    from core.analysis.objectives import objective_word
+    from core.figures.optimize import capex_title
+    from core.i18n import language
+
+    grid = Grid(topologies=("rail-optimized",), switches=("QM9700",), oversubscription=(1.0,), planes=(1,),
+                plane_modes=("per-port",), tiers=(2,))
+    nvl = optimize("GB200-NVL72", 576, Constraints(), grid, workers=1, objective="compute",
+                   base=Design(gpu="GB200-NVL72", gpus=576, nvlink_domain_gpus=144))
+    h100 = optimize("H100", 256, Constraints(), SMALL_GRID, workers=1, objective="compute")
+    assert nvl.best.scaleup_capex_usd > 0 and h100.best.scaleup_capex_usd == 0
+    with language(lang):
+        level2, alone = vocab.compute_fabric("capex", True), vocab.compute_fabric("capex")
+        assert objective_word("compute", nvl.best) == level2 and objective_word("compute", h100.best) == alone
+        assert level2 in " ".join(nvl.explained()) and level2 not in " ".join(h100.explained())
+        assert level2 in capex_title("compute", nvl.pareto) and level2 not in capex_title("compute", h100.pareto)
+        assert objective_word("compute") == alone  # the menu's, before a search

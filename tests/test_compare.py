@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from core import units
 from core.analysis import compare as cmp
 from core.design import MAX_NAME_CHARS, Design, clean_name
 from core.figures import compare as figs
@@ -290,9 +291,9 @@ def test_a_pod_that_differs_is_no_equal_sign_and_power_deltas_keep_the_columns_p
     injection = next(i for i, r in enumerate(rows) if r["metric"] == "Injection per GPU, one direction")
     assert rows[injection]["2. vs baseline"] == "pod 2: +50 GB/s"
     assert verdicts[injection]["2. vs baseline"] == "better"
-    power = next(r for r in rows if r["metric"] == "IT power [kW]")
+    power = next(r for r in rows if r["metric"] == "IT power")
     it = both.deltas()[1]["it_kw"].absolute
-    assert power["2. vs baseline"].startswith("+" + f"{it:,.0f}" + " (") and it >= 100
+    assert power["2. vs baseline"].startswith("+" + f"{it:,.0f}" + " kW (") and it >= 100
     # the other way round: the baseline has pods, the one-pod design loses pod 2's 50 GB/s
     back = cmp.compare([("pods", Design(gpu="H100", nodes=64, pods="B300:32:800")), ("IB", Design(nodes=4))], 0,
                        None, (2**30,))
@@ -326,3 +327,28 @@ def test_a_large_relative_delta_has_thousands_separators():
     delta = cmp.Delta(1_200_000.0, 20937.5, "worse")
     assert figs.format_delta(delta, "usd") == "+$1.20 M (+20,937.5%)"
     assert figs.format_delta(cmp.Delta(-3.0, -5.0, "better"), "count") == "-3 (-5.0%)"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_power_and_step_rows_read_as_the_cards_with_exact_deltas(four, lang):
+    """Compare showed "IT power [kW] 5,791" where the Designer's card says "5.79 MW" and "Step time [s] 2.129"
+    where Performance's says "2.13 s": each row across the designs in the cards' formatter (``core.units.power``'s
+    kW or MW; a step's significant figures, ``units.alike``), its delta still exact."""
+    from core.figures.keynumbers import key_numbers
+
+    with language(lang):
+        rows, _verdicts = figs.comparison_rows(four, "GB/s")
+        power = next(r for r in rows if r[_("metric")] == _("IT power"))
+        step = next(r for r in rows if r[_("metric")] == _("Step time"))
+        heads = [figs.design_header(i, c.name) for i, c in enumerate(four.columns)]
+        versus = [figs.delta_header(i) for i in range(4)]
+        it = [c.values["it_kw"] for c in four.columns]
+        steps = [c.values["step_time_s"] for c in four.columns]
+        card = next(k for k in key_numbers(four.columns[3].plan.summary(), "GB/s") if k.key == "it_power")
+    assert max(it) >= 1000 and power[heads[3]] == card.value and card.value.endswith(" MW")
+    assert [power[head] for head in heads] == [units.power(kw) for kw in it]  # each as its Designer card
+    assert [step[head] for head in heads] == [f"{t} s" for t in units.alike(steps)]
+    assert step[versus[1]] == "=" or step[versus[1]].startswith(f"{steps[1] - steps[0]:+,.3f} s")
+    assert power[versus[3]].startswith(f"+{units.kw(it[3] - it[0])} kW (")
+    assert figs.row_cells([239.478], "seconds") == ["239 s"] and figs.row_cells([2.129], "seconds") == ["2.13 s"]
+    assert figs.row_cells([5791.2, 40.8], "kw") == ["5.79 MW", "40.8 kW"]  # each as its Designer card

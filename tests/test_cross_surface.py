@@ -240,9 +240,9 @@ def test_compare_column(case, pages):
                         ("capex", "capex_usd"), ("capex_fabric", "network_capex_usd"),
                         ("busbw", f"busbw_gbytes_{GIB}")):
         assert column[label[metric]] == ref.text[key], (key, column[label[metric]], ref.text[key])
-    assert column[label["it_kw"]] == units.kw(ref.value["it_kw"])  # the one power format's number
-    # designs side by side: as the Performance page's two-fabric table (units.seconds), not its lone card's 3 figures
-    assert column[label["step_time_s"]] == units.seconds(ref.value["step_time_s"])
+    assert column[label["it_kw"]] == units.power(ref.value["it_kw"])  # the Designer's card: kW or MW
+    # a design alone in its row: the Performance card's significant figures (the deltas beside it stay exact)
+    assert column[label["step_time_s"]] == units.number(ref.value["step_time_s"]) + " s"
     caption = " ".join(c.value for c in at.caption)
     assert re.search(rf"\b{re.escape(ref.summary['switch_model'])}\b", caption)  # "switch QM9700" in the column
 

@@ -4,8 +4,10 @@ pods by the whole design (every pod's GPUs, speeds and switches), in its column'
 from __future__ import annotations
 
 from core.analysis.whole import whole_plan
+import pytest
+
 from core.design import Design
-from core.figures.subtitle import design_subtitle
+from core.figures.subtitle import design_line, design_subtitle
 from core.plan import plan
 from tests import pagetest
 
@@ -31,7 +33,7 @@ def test_the_compare_page_names_the_design_as_the_designer():
     assert not at.exception and not at.error
     captions = _captions(at)
     assert subtitle.startswith(design_subtitle(plan(Design(gpu="H100", nodes=64, pods="B200:32:800"))))
-    assert any(c == design_subtitle(plan(Design(gpu="H100", nodes=64, pods="B200:32:800"))) for c in captions)
+    assert any(c == design_line(plan(Design(gpu="H100", nodes=64, pods="B200:32:800"))) for c in captions)
     assert any(c.startswith("The Designer's design: 768 GPUs in 2 pods") for c in captions)
     assert not any("512 x H100 in 64 nodes" in c for c in captions)
 
@@ -47,3 +49,19 @@ def test_no_space_after_a_full_width_bracket_in_chinese():
         words = design_subtitle(p)
     assert "）·" in words and "） " not in words, words
     assert english.startswith("768 GPUs in 2 pods (H100 + B200, 96 nodes) · InfiniBand")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_compare_names_each_designs_price_basis_as_the_designer(lang):
+    """Compare showed two designs that differ only in price basis by the same line (B's capex 30% higher): each
+    column says its price basis in the Designer's words (``design_line``), in English and Chinese."""
+    from core.i18n import language
+
+    at = pagetest.opener("../pages/4_Compare.py")({"lang": lang, "c1_name": "A", "c2_name": "B", "c2_pb": "list"})
+    assert not at.exception and not at.error
+    captions = _captions(at)
+    with language(lang):
+        street, listed = design_line(plan(Design())), design_line(plan(Design(price_basis="list")))
+    assert street != listed and street in captions and listed in captions
+    designer = pagetest.opener("../pages/1_Designer.py")({"lang": lang, "pb": "list"})
+    assert listed in _captions(designer)

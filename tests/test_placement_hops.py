@@ -88,3 +88,17 @@ def test_torus_line_rate_counts_the_cabled_nics():
     assert bottleneck_line_gbytes(p, place(p)) == pytest.approx(300.0)  # per node, one direction
     clos = _plan(ng="512")
     assert links(clos).nic_per_gpu_line == pytest.approx(50.0)  # every NIC cabled
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_no_published_points_names_the_gpu_not_the_system_id(lang):
+    """Performance said "No published nccl-tests points for 576 x GB200-NVL72" (a system id as if a GPU) on a
+    two-level NVLink design: the note names the GPU as the catalog does (``System.gpu_name``)."""
+    from core.i18n import language
+
+    p = _plan(g="GB200-NVL72", n="144", nvd="144")
+    sweep = type("S", (), {"placement": place(p), "curves": {}})()
+    with language(lang):
+        note = placement_notes([sweep], 576, p.resolved.system.id, [])[-1]
+    assert "576 x GB200-NVL72" not in note and "576 × GB200-NVL72" not in note
+    assert p.resolved.system.gpu_name == "B200 (GB200 superchip)" and p.resolved.system.gpu_name in note

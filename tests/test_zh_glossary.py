@@ -44,6 +44,12 @@ GLOSSARY = (
     (r"(?<![\w-])SU (?:x|=) ", _TERMS["scalable unit (SU)"], r"个 ?SU(?![\w）)])"),
     # NCCL's algorithm names as NCCL writes them (the glossary's "NCCL algorithm names")
     (r"(?i)(?<![\w-])nvls(?![\w-])", "NVLS", r"(?<![\w-])nvls(?![\w-])"),
+    # ring and tree in running text as in the chart's legend ("all-reduce · ring / tree"): the Performance notes
+    # said 环和树 under it
+    (r"(?i)\bring(?: and|,) tree\b", "ring", r"环和树|环、树"),
+    # a design with pods: its spines under every pod, one wording on every page (the Resilience note said 共享的
+    # Q3400 beside 共用脊交换机 everywhere else)
+    (r"(?i)\bshared spines\b", "共用脊交换机", r"共享的|共享脊|共用的脊"),
     # routing on shortest paths (Dragonfly, torus): one term beside Valiant's, never the shortest-path wording
     (r"(?i)\bminimal routing\b|\brouting is minimal\b", "最小路由", r"最短路由"),
     # the training job's settings and headline as the Performance page's boxes and card name them (Global batch,
@@ -119,7 +125,8 @@ def test_the_glossary_catches_a_stray_term():
                                   "对分带宽比": "对分比 1:1", "全局批大小": "全局批量 1,024", "微批大小": "微批次 × dp",
                                   "单步耗时": "步时间 [s]", "作业": "性能页的训练任务",
                                   "训练成本": "训练运行成本 [美元]", "区间": "（范围 1 至 2）",
-                                  "设施": "按 PUE 1.3 计机房总功耗 43.2 MW"}[chinese])
+                                  "设施": "按 PUE 1.3 计机房总功耗 43.2 MW",
+                                  "ring": "环和树的流量只在相邻组之间", "共用脊交换机": "21 台共享的 Q3400"}[chinese])
     assert not re.search(GLOSSARY[0][2], "网卡（NIC）模式") and not re.search(GLOSSARY[0][2], "BlueField SuperNIC")
 
 

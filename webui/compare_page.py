@@ -19,7 +19,7 @@ from core.analysis import compare as cmp
 from core.design import MAX_GPUS, MAX_NAME_CHARS, Design, clean_name, most_nodes
 from core.errors import FabricPlannerError, InputError
 from core.figures import compare as figs
-from core.figures.subtitle import design_subtitle
+from core.figures.subtitle import design_line
 from core.formats import comparelink, sharelink
 from core.formats.joblink import DEFAULTS
 from core.i18n import _
@@ -379,7 +379,7 @@ def main() -> None:
             badge = " · " + _("baseline") if index == store["baseline"] else ""
             st.markdown(f"**{safe.md(_column_header(index, entry['name']))}**{safe.md(badge)}")
             if column.plan is not None:
-                st.caption(design_subtitle(column.plan))  # the Designer's words for the design
+                st.caption(design_line(column.plan))  # the Designer's line: the design and its price basis
             else:
                 st.error(safe.with_way_out(safe.md(_("This design cannot be built: {problem}").format(
                     problem=column.error_message)), safe.md(column.way_out)))

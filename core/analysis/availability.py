@@ -48,11 +48,12 @@ from functools import lru_cache
 import numpy as np
 from pydantic import BaseModel, ConfigDict
 
+from core import plurals
 from core.errors import InputError
 from core.fabric.families import node_to_node, require_model
 from core.fabric.sizing import FabricPlan
 from core.fabric.wiring import Wiring
-from core.i18n import _
+from core.i18n import N_, _
 from core.spares import reliability_table
 
 HOURS_PER_YEAR = 8760.0
@@ -302,10 +303,15 @@ def checked_run(trials, job_gpus: int | None, total_gpus: int) -> int:
     return job_gpus
 
 
-EXPECTED_DOWN_DECIMALS = 3
-"""Decimals of an element class's expected count down (``Availability.expected_down``): the Resilience page's
-column and ``python -m core availability``'s row (which wrote 2 to 4 decimals by class: switches 0.0019 beside the
-page's 0.002)."""
+def expected_down_text(avail: "Availability", name: str) -> str:
+    """Elements of class ``name`` down on average (``Availability.expected_down``) as the Resilience page's column
+    and ``python -m core availability``'s row write it: ``core.units.number``'s three significant figures (0.000253
+    NICs, 0.00000279 switches: above zero reads above zero, where three decimals wrote 0.000); "-" where the design
+    counts none (a torus's switches, a cloud provider's links and switches), as Compare shows a count a design does
+    not have."""
+    from core import units
+
+    return units.number(avail.expected_down[name]) if avail.elements.get(name) else "-"
 
 
 class Availability(MonteCarloRun):
@@ -535,6 +541,25 @@ def _provider_scope(plan_or_shape, rates: dict[str, ClassRate]) -> tuple[dict[st
     return kept, (_(PROVIDER_NOTE).format(transport=vocab.TRANSPORT.label(transport)),)
 
 
+LEVEL2_NOTE = N_("Not modelled: the second NVLink level's {switches} and {links} (the catalog has no failure rates of "
+                 "their own); the links and switches counted above are the scale-out fabric's.")
+"""The availability's note on a design whose NVLink domain spans racks: its level-2 switch units and cables
+(``core.fabric.domainlevels``, counted on the Designer's cards: its cables among the links) are not among the element classes."""
+
+
+def _level2_notes(plan_or_shape) -> tuple[str, ...]:
+    """``LEVEL2_NOTE`` with its counts for a plan whose NVLink domain has a second level; none otherwise (or for a
+    bare ``Shape``)."""
+    from core.fabric.domainlevels import scaleup_of
+
+    resolved = getattr(plan_or_shape, "resolved", None)
+    totals = scaleup_of(resolved).totals() if resolved is not None and resolved.nvlink_rack_gpus else {}
+    if not totals.get("level2_switches"):
+        return ()
+    return (_(LEVEL2_NOTE).format(switches=plurals.switches(totals["level2_switches"]),
+                                  links=plurals.links(totals["level2_cables"])),)
+
+
 def availability(plan_or_shape, job_gpus: int | None = None, trials: int = 1000, seed: int = 0,
                  rates: dict[str, ClassRate] | None = None) -> Availability:
     """Monte Carlo availability of a design (a ``Plan`` or a ``Shape``); see the module docstring. On a cloud
@@ -577,5 +602,5 @@ def availability(plan_or_shape, job_gpus: int | None = None, trials: int = 1000,
         healthy_bisection_tbits_one_direction=shape.bisection_tbits_one_direction,
         rates={name: {"afr": rates[name].afr, "mttr_hours": rates[name].mttr_hours,
                       "unavailability": q[name], "grade": rates[name].grade} for name in CLASSES},
-        notes=notes,
+        notes=notes + _level2_notes(plan_or_shape),
     )

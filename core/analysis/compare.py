@@ -84,11 +84,11 @@ _KEY_METRICS = (
     Metric("capex_per_gpu_usd", vocab.CAPEX_PER_GPU_USD, LOWER, "usd", "cost"),
     Metric("network_capex_usd", vocab.COMPUTE_FABRIC_WORDS[False]["capex_usd"], LOWER, "usd", "cost"),
     Metric("network_share", vocab.COMPUTE_FABRIC_WORDS[False]["share"], LOWER, "share", "cost"),
-    Metric("it_kw", N_("IT power [kW]"), LOWER, "kw", "cost"),
+    Metric("it_kw", N_("IT power"), LOWER, "kw", "cost"),  # the cells say kW or MW, as the card
     Metric("tco_usd", N_("TCO [USD]"), LOWER, "usd", "cost"),
 )
 _TRAINING_METRICS = (
-    Metric("step_time_s", N_("Step time [s]"), LOWER, "seconds", "training"),
+    Metric("step_time_s", N_("Step time"), LOWER, "seconds", "training"),  # the cells say s, as the card
     Metric("tokens_per_s", N_("Tokens/s"), HIGHER, "count", "training"),
     Metric("days_to_train", N_("Days to train"), LOWER, "days", "training"),
     Metric("run_cost_usd", N_("Cost of the run [USD]"), LOWER, "usd", "training"),

@@ -19,6 +19,8 @@ cluster's capex, fewer switches, grid order (``order``).
 
 from __future__ import annotations
 
+from core import vocab
+from core.cost import holds_level2
 from core.errors import InputError
 from core.i18n import N_, _
 from core.plan import tco_share_usd_per_s
@@ -27,10 +29,11 @@ SECONDS_PER_HOUR = 3600.0
 
 OBJECTIVES = ("cluster", "compute", "tco", "gpu_hour", "days", "usd_per_mtok")
 """Every objective, the default first."""
-OBJECTIVE_WORDS = {"cluster": N_("whole-cluster capex"), "compute": N_("compute-fabric capex"),
+OBJECTIVE_WORDS = {"cluster": N_("whole-cluster capex"), "compute": vocab.COMPUTE_FABRIC_WORDS[False]["capex"],
                    "tco": N_("total cost of ownership"), "gpu_hour": N_("cost per GPU-hour"),
                    "days": N_("days to train the job"), "usd_per_mtok": N_("cost per million output tokens")}
-"""Objective -> its words in messages and menus."""
+"""Objective -> its words in messages and menus; the compute fabric's capex in the Designer's words
+(``core.vocab.compute_fabric``: with NVLink level 2 when it holds that level's parts, ``objective_word``)."""
 MONEY = ("cluster", "compute", "tco", "gpu_hour")
 """Objectives that are an amount of money (the front's money axis is the objective itself)."""
 PER_UNIT = ("gpu_hour", "usd_per_mtok")
@@ -39,8 +42,12 @@ NEEDS = {"days": "job", "usd_per_mtok": "serving"}
 """Objective -> the ``Constraints`` field it needs set (a training job, a serving target)."""
 
 
-def objective_word(objective: str) -> str:
-    """The objective in words, in the current language."""
+def objective_word(objective: str, c=None) -> str:
+    """The objective in words, in the current language; the compute fabric's capex as the Designer and Compare
+    name it for the candidate ``c`` (``core.vocab.compute_fabric``: "and NVLink level 2" when its compute fabric
+    capex holds a second NVLink level's parts, ``core.cost.holds_level2``)."""
+    if objective == "compute":
+        return vocab.compute_fabric("capex", holds_level2([c]))
     return _(OBJECTIVE_WORDS[objective])
 
 

@@ -256,6 +256,8 @@ class Candidate:
     """Empty when feasible; else a constraint key (``CONSTRAINT_ORDER``) or the engine's message."""
     capex_usd: float = math.nan
     network_capex_usd: float = math.nan
+    scaleup_capex_usd: float = 0.0
+    """A second NVLink level's parts in ``network_capex_usd`` [USD] (``CostSummary.scaleup_capex_usd``)."""
     switches: int = 0
     tiers: int = 0
     facility_kw: float = math.nan
@@ -822,7 +824,7 @@ class _Evaluator:
             return cand
         cost = summarize_cost(resolved, bom)
         cand.capex_usd, cand.network_capex_usd, cand.facility_kw = cost.capex_usd, cost.network_capex_usd, cost.facility_kw
-        cand.tco_usd = cost.tco_usd
+        cand.tco_usd, cand.scaleup_capex_usd = cost.tco_usd, cost.scaleup_capex_usd
         by_category: dict[str, float] = {}
         for row in bom:  # the compute fabric's rows: the boundary of network_capex_usd and the cards
             if in_compute_fabric(row):
@@ -1907,9 +1909,9 @@ def explain(best: Candidate, other: Candidate | None, cands: list[Candidate], co
 
     feasible = f"{sum(c.feasible for c in cands):,}"
     if objective in ("cluster", "compute"):
-        lines = [_("{design}: {capex} {objective}, the cheapest of {feasible} designs that meet every constraint.")
-                 .format(design=design_label(best), capex=usd(capex_of(best, objective)),
-                         objective=objective_word(objective), feasible=feasible)]
+        lines = [_("{design} ({objective}: {capex}) is the cheapest of {feasible} designs that meet every "
+                   "constraint.").format(design=design_label(best), capex=usd(capex_of(best, objective)),
+                                         objective=objective_word(objective, best), feasible=feasible)]
     else:
         lines = [_("{design}: {value} ({objective}), the lowest of {feasible} designs that meet every constraint.")
                  .format(design=design_label(best), objective=objective_word(objective),

@@ -76,12 +76,10 @@ DOWN = (("nodes", "gpu_node"), ("nics", "nic"), ("links", "link"), ("switches", 
 
 
 def _down(avail, name: str) -> str:
-    """Elements of class ``name`` down on average, to the page's decimals (``EXPECTED_DOWN_DECIMALS``); "-" where
-    the design counts none (a torus's switches, a cloud provider's links and switches), as Compare shows a count a
-    design does not have."""
-    from core.analysis.availability import EXPECTED_DOWN_DECIMALS
+    """Elements of class ``name`` down on average, as the page's column (``expected_down_text``)."""
+    from core.analysis.availability import expected_down_text
 
-    return f"{avail.expected_down[name]:.{EXPECTED_DOWN_DECIMALS}f}" if avail.elements[name] else "-"
+    return expected_down_text(avail, name)
 
 
 def run(args: argparse.Namespace) -> str:

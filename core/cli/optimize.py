@@ -255,7 +255,7 @@ def run(args: argparse.Namespace) -> str:
     lines += [row(_("plans"), size_caption(result.best_plan)), row(_("best"), design_label(best)),
               row(_("capex"), _("{capex} whole cluster, {network} compute fabric; best by {objective}").format(
                   capex=usd(best.capex_usd), network=usd(best.network_capex_usd),
-                  objective=objective_word(result.objective)))]
+                  objective=objective_word(result.objective, best)))]
     if result.objective not in ("cluster", "compute"):
         lines.append(row(objective_word(result.objective), objective_text(best, result.objective)))
     if best.split:

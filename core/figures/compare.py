@@ -152,10 +152,10 @@ def format_delta(d, kind: str, unit: str | None = None) -> str:
         absolute = _("{points} pts").format(points=f"{d.absolute * 100:+.1f}")
     elif kind == "ratio":
         absolute = f"{d.absolute:+.3g}"
-    elif kind == "kw":  # as the column: units.kw (1,245, 40.8)
-        absolute = ("+" if d.absolute > 0 else "-" if d.absolute < 0 else "") + units.kw(abs(d.absolute))
-    elif kind == "seconds":
-        absolute = f"{d.absolute:+,.3f}"
+    elif kind == "kw":  # exact in kW (units.kw: 1,245, 40.8) under the row's kW or MW (row_cells)
+        absolute = ("+" if d.absolute > 0 else "-" if d.absolute < 0 else "") + units.kw(abs(d.absolute)) + " kW"
+    elif kind == "seconds":  # to the millisecond under the row's significant figures (row_cells)
+        absolute = f"{d.absolute:+,.3f} s"
     elif kind == "days":
         absolute = f"{d.absolute:+,.2f}"
     elif kind == "ms":
@@ -163,6 +163,22 @@ def format_delta(d, kind: str, unit: str | None = None) -> str:
     else:
         absolute = f"{d.absolute:+,.0f}"
     return absolute if d.percent is None else bracketed(absolute, f"{d.percent:+,.1f}%")
+
+
+def row_cells(values: list[float], kind: str, unit: str | None = None) -> list[str]:
+    """One row of the comparison table across the designs, as the Designer's and Performance's cards write each
+    number: an amount with its decimals picked once (``core.units.money_column``), a power as its Designer card
+    (``core.units.power``: ``52.9 kW`` beside ``5.87 MW``, each unit said), a step time [s]
+    with the card's significant figures, beside another with as many decimals in each as the one that needs the
+    most (``core.units.alike``: ``2.13 s``, ``239 s`` alone); every other kind ``format_value``'s. The deltas
+    stay exact (``format_delta``: kW, milliseconds)."""
+    if kind == "usd":
+        return units.money_column(values)
+    if kind == "kw":
+        return [units.power(v) for v in values]
+    if kind == "seconds":  # a design alone: the card's very number (units.alike's "a number alone")
+        return [f"{text} s" for text in (units.alike(values) if len(values) > 1 else map(units.number, values))]
+    return [format_value(v, kind, unit) for v in values]
 
 
 def design_header(index: int, name: str) -> str:
@@ -174,8 +190,8 @@ def delta_header(index: int) -> str:
 
 
 def comparison_rows(comparison: Comparison, unit: str = "GB/s") -> tuple[list[dict], list[dict]]:
-    """The comparison table: one row per metric, per design its value and (except the baseline) its delta; an
-    amount's row across the designs with its decimals picked once (``core.units.money_column``).
+    """The comparison table: one row per metric, per design its value and (except the baseline) its delta; a
+    row's unit and decimals picked once across the designs (``row_cells``).
 
     Returns ``(rows, verdicts)``: ``verdicts`` has the same shape, ``better``/``worse``/``same``/``neutral``
     on delta cells and None elsewhere (the page colours by it). A missing value shows as ``-``; bandwidth in
@@ -191,12 +207,11 @@ def comparison_rows(comparison: Comparison, unit: str = "GB/s") -> tuple[list[di
                metric_header: metric_label(m, comparison.level2, comparison.families)}
         verdict = {group_header: None, metric_header: None}
         shown = [col for col in comparison.columns if m.key not in col.pods and m.key in col.values]
-        money = iter(units.money_column([col.values[m.key] for col in shown])) if m.kind == "usd" else None
-        for i, col in enumerate(comparison.columns):  # an amount across the designs: decimals picked once
+        cells = iter(row_cells([col.values[m.key] for col in shown], m.kind, unit))
+        for i, col in enumerate(comparison.columns):  # a row across the designs: its unit and decimals picked once
             head = design_header(i, col.name)
             row[head] = (per_pod_value(col.pods[m.key], 1, 0, unit) if m.key in col.pods else
-                         (next(money) if money else format_value(col.values[m.key], m.kind, unit))
-                         if m.key in col.values else "-")
+                         next(cells) if m.key in col.values else "-")
             verdict[head] = None
             if i != comparison.baseline:
                 d = deltas[i][m.key]

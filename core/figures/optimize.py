@@ -21,6 +21,7 @@ from core.analysis.optimize import (
     families,
 )
 from core import units, vocab
+from core.cost import holds_level2
 from core.designwords import switch_family
 from core.fabric.families import switch_tiers
 from core.figures.style import base_layout
@@ -61,10 +62,11 @@ def _shown(c: Candidate, metric: str, unit: str) -> str:
     return _("{days} days").format(days=units.days(c.days)) if metric == "days" and c.days == c.days else ""
 
 
-def capex_title(objective: str) -> str:
+def capex_title(objective: str, cands=()) -> str:
     """The money axis / column (``core.analysis.objectives.cost_axis`` of ``OptimizeResult.objective``): the whole
-    cluster's capex, the compute fabric's, the TCO or the cost per GPU-hour."""
-    titles = {"compute": _("Capex, compute fabric [USD]"), "tco": _("Total cost of ownership [USD]"),
+    cluster's capex, the compute fabric's (as the Designer names it: with NVLink level 2 when any of the shown
+    candidates ``cands`` holds that level's parts, ``core.cost.holds_level2``), the TCO or the cost per GPU-hour."""
+    titles = {"compute": vocab.compute_fabric("capex_usd", holds_level2(cands)), "tco": _("Total cost of ownership [USD]"),
               "gpu_hour": _("Cost per GPU-hour [USD]")}
     return in_currency(titles.get(cost_axis(objective), _("Capex, whole cluster [USD]")))
 
@@ -133,7 +135,7 @@ def pareto_figure(result: OptimizeResult, height: int = 460, unit: str = "GB/s")
     xs = [capex_of(c, result.objective) for c in shown]
     x_range = fitted_range(xs)
     xaxis = units.money_axis(x_range[1], x_range[0], range=x_range,
-                             title=_("{title} (estimates)").format(title=capex_title(result.objective)))
+                             title=_("{title} (estimates)").format(title=capex_title(result.objective, shown)))
     if cost_axis(result.objective) in PER_UNIT:  # a price per GPU-hour: its ticks with cents
         xaxis["ticktext"] = [usd(v, cents=True) for v in xaxis["tickvals"]]
     fig.update_layout(xaxis=xaxis,

@@ -1,7 +1,8 @@
 """The design in one line, as the Designer's title shows it and every page that names a design repeats it: its size
 (``core.figures.keynumbers.size_caption``), fabric and port speed, topology, tiers, planes, switch and NIC models; a
 design with pods names every pod's (``core.analysis.whole.design_models``: both speeds, leaf and spine models, NICs);
-a fabric without switches (a torus) its words (``core.designwords.plan_words``)."""
+a fabric without switches (a torus) its words (``core.designwords.plan_words``). ``design_line`` adds the price basis
+the design's money is at, as every page that shows its money names it."""
 
 from __future__ import annotations
 
@@ -29,3 +30,12 @@ def design_subtitle(plan) -> str:
         speed=models.get("speed", s["port_speed_gbps"]), topology=vocab.TOPOLOGY.word(s["topology"]),
         tiers=models.get("tiers") or tier_words(plan.fabric), planes=plurals.planes(s["planes"]), switch=models.get("switch", s["switch_model"]),
         nic=models.get("nic", s["nic_model"])))
+
+
+def design_line(plan) -> str:
+    """``plan``'s ``design_subtitle`` and the price basis of its money (list or street prices, estimates), e.g.
+    ``32 x H100 in 4 nodes · ... · NIC CX7 · list prices (estimates, ranges on the Cost & power tab)``: the line
+    the Designer's title and each Compare column show, so two designs at different prices never read the same."""
+    basis = vocab.PRICE_BASIS.label(plan.cost.price_basis)
+    return _("{subtitle} · {basis} prices (estimates, ranges on the Cost & power tab)").format(
+        subtitle=design_subtitle(plan), basis=basis)

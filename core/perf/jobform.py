@@ -355,7 +355,7 @@ def placement_notes(sweeps: list[Sweep], gpus: int, system_id: str, references: 
     else:
         notes.append(_("No published {tool} points for {gpus} x {system} in the reference set "
                        "(8 GPUs of A100, H100, H200, H800; 4 x GB200; 16 x A100 with 4 NICs; 1,984 x H200).").format(
-            tool=test_tool(system.collective_library), gpus=f"{gpus:,}", system=system_id))
+            tool=test_tool(system.collective_library), gpus=f"{gpus:,}", system=system.gpu_name))  # a GPU's name
     if any(name in IN_NETWORK for sw in sweeps for name in sw.curves):
         notes.append(_("NVLS and SHARP reduce inside the switch, so their busbw (computed with the "
                        "point-to-point factor 2(n-1)/n, as nccl-tests does) exceeds the link rate: it is the "
