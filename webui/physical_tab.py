@@ -24,10 +24,10 @@ from core.physical.cabling import nvlink_summary
 from core.physical.media import KIND_LABELS, NVLINK_CLASS_LABELS
 from core.physical.racks import load_racks
 from core.plan import plan as plan_of
-from core.units import metres, money_column, number, percent
+from core.units import metres, number, percent
 from webui import charts, jobs, safe, tablefit
 from webui.cached import naming_json, scheme_of_json
-from webui.tables import show_wide
+from webui.tables import money, show_wide
 
 CONFIG = {"displaylogo": False}
 
@@ -250,10 +250,9 @@ def growth_section(cur, key: str) -> None:
     headers = stage_headers()
     numbers = {headers[c]: st.column_config.NumberColumn(format="localized")
                for c, (_header, kind) in STAGE_COLUMNS.items() if kind == "count"}
-    rows = stage_rows(deltas)
-    money = {c: iter(money_column([row[c] for row in rows])) for c, (_h, kind) in STAGE_COLUMNS.items() if kind == "usd"}
-    rows = [{headers[c]: next(money[c]) if c in money else v for c, v in row.items()} for row in rows]
-    show_wide(pd.DataFrame(rows), hide_index=True, width="stretch", column_config=numbers)
+    rows = [{headers[c]: v for c, v in row.items()} for row in stage_rows(deltas)]
+    amounts = [headers[c] for c, (_h, kind) in STAGE_COLUMNS.items() if kind == "usd"]  # a column's decimals once
+    show_wide(money(pd.DataFrame(rows), amounts), hide_index=True, width="stretch", column_config=numbers)
     if named:
         titles = {column: _(title) for column, title in MOVE_TITLES.items()}
         moves = [{**{titles[c]: v for c, v in m._asdict().items()},

@@ -15,7 +15,7 @@ import plotly.graph_objects as go
 from core.figures.style import base_layout
 from core.i18n import N_, _, ngettext
 from core.units import kw
-from core.physical.layout import Layout, Rack
+from core.physical.layout import NODE_KINDS, Layout, Rack
 
 MAX_RACK_TYPES = 8
 """Most distinct racks the elevation draws side by side."""
@@ -196,10 +196,6 @@ def floor_plan_figure(layout: Layout, row_tags: dict[int, str] | None = None,
         yaxis=dict(tickmode="array", tickvals=list(range(len(drawn))), ticktext=labels, autorange="reversed",
                    showgrid=False, zeroline=False))
     return fig
-
-
-NODE_KINDS = ("node", "nvl72")
-"""Slot kinds that are compute nodes (a server, an NVL72 rack's compute tray)."""
 
 
 def rack_devices(rack: Rack, gpus_per_node: dict[str, int]) -> str:

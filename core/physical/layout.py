@@ -804,6 +804,11 @@ def _runs_placed(blocks: list[RowBlock]) -> tuple[list, list, tuple]:
     return instances, singles, tuple(per_row)
 
 
+NODE_KINDS = ("node", "nvl72")
+"""Slot kinds that are compute nodes (a server, an NVLink rack's compute tray): what a compute rack's node count
+and the floor plan's "nodes of" words count (``core.figures.racks.rack_devices``)."""
+
+
 def _stack_nodes(computes: list, compute_rack, count: int, per_rack: int, node_u: float, node_w: float, trays: int,
                  nvl: bool, system_id: str) -> None:
     """Stack an SU's ``count`` nodes (numbered from 0) into the compute racks ``computes`` (its last rack the open
@@ -813,10 +818,10 @@ def _stack_nodes(computes: list, compute_rack, count: int, per_rack: int, node_u
     placed = 0
     while placed < count:
         if not computes or computes[-1].room(node_u, node_w) <= 0 or \
-                sum(s.count for s in computes[-1].slots if s.kind in ("node", "nvl72")) >= per_rack:
+                sum(s.count for s in computes[-1].slots if s.kind in NODE_KINDS) >= per_rack:
             computes.append(compute_rack())
         rack = computes[-1]
-        in_rack = sum(s.count for s in rack.slots if s.kind in ("node", "nvl72"))
+        in_rack = sum(s.count for s in rack.slots if s.kind in NODE_KINDS)
         fresh, room = not rack.slots, rack.room(node_u, node_w)
         take = min(per_rack - in_rack, room, count - placed)
         if take <= 0:
